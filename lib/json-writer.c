@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-writer.h"
+#include "rfc3339.h"
+
+void json_writer_init(struct json_writer *w)
+{
+	*w = (struct json_writer) { .first = { true } };
+}
+
+void json_writer_reset(struct json_writer *w)
+{
+	w->len = 0;
+	w->depth = 0;
+	w->first[0] = true;
+	w->failed = false;
+	if (w->buf)
+		w->buf[0] = '\0';
+}
+
+void json_writer_done(struct json_writer *w)
+{
+	free(w->buf);
+	json_writer_init(w);
+}
+
+static bool reserve(struct json_writer *w, size_t extra)
+{
+	size_t need, cap;
+	char *p;
+
+	if (w->failed)
+		return false;
+	need = w->len + extra + 1;
+	if (need <= w->cap)
+		return true;
+	cap = w->cap ? w->cap : 512;
+	while (cap < need)
+		cap *= 2;
+	p = realloc(w->buf, cap);
+	if (!p) {
+		w->failed = true;
+		return false;
+	}
+	w->buf = p;
+	w->cap = cap;
+	return true;
+}
+
+static void put_raw(struct json_writer *w, const char *s, size_t n)
+{
+	if (!reserve(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len] = '\0';
+}
+
+static void put_char(struct json_writer *w, char c)
+{
+	if (!reserve(w, 1))
+		return;
+	w->buf[w->len++] = c;
+	w->buf[w->len] = '\0';
+}
+
+static void put_escaped(struct json_writer *w, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	put_char(w, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char) s[i];
+
+		switch (c) {
+		case '"':  put_raw(w, "\\\"", 2); break;
+		case '\\': put_raw(w, "\\\\", 2); break;
+		case '\n': put_raw(w, "\\n", 2); break;
+		case '\r': put_raw(w, "\\r", 2); break;
+		case '\t': put_raw(w, "\\t", 2); break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
+				put_raw(w, esc, sizeof(esc));
+			} else
+				put_char(w, (char) c);
+		}
+	}
+	put_char(w, '"');
+}
+
+/* Comma and key before a value, depending on where we are. */
+static void begin_value(struct json_writer *w, const char *key)
+{
+	if (!w->first[w->depth])
+		put_char(w, ',');
+	w->first[w->depth] = false;
+	if (key) {
+		put_escaped(w, key, strlen(key));
+		put_char(w, ':');
+	}
+}
+
+static void open_container(struct json_writer *w, const char *key, char c)
+{
+	begin_value(w, key);
+	put_char(w, c);
+	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->depth++;
+	w->first[w->depth] = true;
+}
+
+static void close_container(struct json_writer *w, char c)
+{
+	if (w->depth == 0) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	put_char(w, c);
+}
+
+const char *json_writer_str(struct json_writer *w)
+{
+	if (!w->buf)
+		return "";
+	return w->buf;
+}
+
+void json_object_begin(struct json_writer *w, const char *key) { open_container(w, key, '{'); }
+void json_object_end(struct json_writer *w) { close_container(w, '}'); }
+void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
+void json_array_end(struct json_writer *w) { close_container(w, ']'); }
+
+void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n)
+{
+	begin_value(w, key);
+	put_escaped(w, value, n);
+}
+
+void json_put_string(struct json_writer *w, const char *key, const char *value)
+{
+	json_put_stringn(w, key, value, strlen(value));
+}
+
+/* Digits by hand: snprintf dominates the profile of a record writer otherwise. */
+static void put_u64_digits(struct json_writer *w, uint64_t v)
+{
+	char tmp[21];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_raw(w, tmp + i, sizeof(tmp) - i);
+}
+
+void json_put_u64(struct json_writer *w, const char *key, uint64_t value)
+{
+	begin_value(w, key);
+	put_u64_digits(w, value);
+}
+
+void json_put_i64(struct json_writer *w, const char *key, int64_t value)
+{
+	begin_value(w, key);
+	if (value < 0) {
+		put_char(w, '-');
+		put_u64_digits(w, (uint64_t) 0 - (uint64_t) value);
+	} else
+		put_u64_digits(w, (uint64_t) value);
+}
+
+void json_put_bool(struct json_writer *w, const char *key, bool value)
+{
+	begin_value(w, key);
+	if (value)
+		put_raw(w, "true", 4);
+	else
+		put_raw(w, "false", 5);
+}
+
+void json_put_hex64(struct json_writer *w, const char *key, uint64_t value)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[20] = { '"', '0', 'x' };
+
+	for (int i = 0; i < 16; i++)
+		tmp[3 + i] = hex[(value >> (60 - 4 * i)) & 0xf];
+	tmp[19] = '"';
+	begin_value(w, key);
+	put_raw(w, tmp, sizeof(tmp));
+}
+
+void json_put_hex(struct json_writer *w, const char *key, uint64_t value)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "\"0x%" PRIx64 "\"", value);
+
+	begin_value(w, key);
+	put_raw(w, tmp, (size_t) n);
+}
+
+void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
+{
+	char tmp[40];
+
+	if (format_rfc3339_usec(tmp, sizeof(tmp), usec) < 0) {
+		w->failed = true;
+		return;
+	}
+	json_put_string(w, key, tmp);
+}

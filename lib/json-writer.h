@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * A small streaming JSON emitter into one growable buffer.
+ *
+ * Why not json-c for output: building a json_object tree costs an allocation
+ * per key and value, and the record writer runs once per machine check (and
+ * hundreds of thousands of times a second in mcectl decode).  This writer
+ * reuses one buffer, so a warmed-up writer does not allocate at all, and the
+ * key order is fixed, which keeps the output stable and diffable.
+ *
+ * Errors (out of memory) are sticky: check json_writer_failed() once at the end.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSON_WRITER_MAX_DEPTH 8
+
+struct json_writer {
+	char *buf;
+	size_t len;
+	size_t cap;
+	unsigned depth;
+	bool first[JSON_WRITER_MAX_DEPTH];
+	bool failed;
+};
+
+void json_writer_init(struct json_writer *w);
+void json_writer_reset(struct json_writer *w);      /* keeps the buffer */
+void json_writer_done(struct json_writer *w);       /* frees the buffer */
+static inline bool json_writer_failed(const struct json_writer *w) { return w->failed; }
+/* NUL-terminated view of the output so far; valid until the next write. */
+const char *json_writer_str(struct json_writer *w);
+
+void json_object_begin(struct json_writer *w, const char *key);  /* key NULL inside arrays/top level */
+void json_object_end(struct json_writer *w);
+void json_array_begin(struct json_writer *w, const char *key);
+void json_array_end(struct json_writer *w);
+
+void json_put_string(struct json_writer *w, const char *key, const char *value);
+void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n);
+void json_put_u64(struct json_writer *w, const char *key, uint64_t value);
+void json_put_i64(struct json_writer *w, const char *key, int64_t value);
+void json_put_bool(struct json_writer *w, const char *key, bool value);
+/* Registers: "0x%016" PRIx64 strings, because JSON numbers lose bits above 2^53. */
+void json_put_hex64(struct json_writer *w, const char *key, uint64_t value);
+/* Smaller identifiers that read best in hex (e.g. "0x19"): "0x%" PRIx64. */
+void json_put_hex(struct json_writer *w, const char *key, uint64_t value);
+/* RFC 3339 UTC with microseconds: "2026-11-20T10:00:00.000000Z". */
+void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec);

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+#include "json-writer.h"
+#include "macro.h"
+#include "record-json.h"
+#include "rfc3339.h"
+
+void mce_record_write_json(const struct mce_record *r, const struct mce_decoded *d,
+			   struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	if (r->have & MCE_HAVE_TIME)
+		json_put_time_usec(w, "time", r->time_usec);
+	if (r->source != MCE_SOURCE_UNKNOWN)
+		json_put_string(w, "source", mce_source_to_string(r->source));
+	if (r->hostname[0])
+		json_put_string(w, "hostname", r->hostname);
+	if (r->boot_id[0])
+		json_put_string(w, "boot_id", r->boot_id);
+	if (r->have & MCE_HAVE_CPU)
+		json_put_u64(w, "cpu", r->cpu);
+	if (r->have & MCE_HAVE_SOCKET)
+		json_put_u64(w, "socket", r->socket);
+	if (r->have & MCE_HAVE_APICID)
+		json_put_u64(w, "apicid", r->apicid);
+	if (r->have & MCE_HAVE_BANK)
+		json_put_u64(w, "bank", r->bank);
+	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN)
+		json_put_string(w, "vendor", mce_vendor_to_string(r->vendor));
+	if (r->have & MCE_HAVE_CPUID) {
+		json_put_u64(w, "family", r->family);
+		json_put_u64(w, "model", r->model);
+		json_put_u64(w, "stepping", r->stepping);
+	}
+	if (r->have & MCE_HAVE_MICROCODE)
+		json_put_hex(w, "microcode", r->microcode);
+	if (r->have & MCE_HAVE_PPIN)
+		json_put_hex64(w, "ppin", r->ppin);
+	if (r->have & MCE_HAVE_MCGCAP)
+		json_put_hex64(w, "mcgcap", r->mcgcap);
+	if (r->have & MCE_HAVE_MCGSTATUS)
+		json_put_hex64(w, "mcgstatus", r->mcgstatus);
+	if (r->have & MCE_HAVE_STATUS)
+		json_put_hex64(w, "status", r->status);
+	if (r->have & MCE_HAVE_ADDR)
+		json_put_hex64(w, "addr", r->addr);
+	if (r->have & MCE_HAVE_MISC)
+		json_put_hex64(w, "misc", r->misc);
+	if (r->have & MCE_HAVE_SYND)
+		json_put_hex64(w, "synd", r->synd);
+	if (r->have & MCE_HAVE_IPID)
+		json_put_hex64(w, "ipid", r->ipid);
+	if (r->have & MCE_HAVE_IP)
+		json_put_hex64(w, "ip", r->ip);
+	if (r->have & MCE_HAVE_CS)
+		json_put_u64(w, "cs", r->cs);
+	if (r->have & MCE_HAVE_TSC)
+		json_put_hex64(w, "tsc", r->tsc);
+	if (d)
+		mce_decoded_write_json(d, w);
+	json_object_end(w);
+}
+
+/* ---- reading ---- */
+
+_printf_(3, 4)
+static int fail(char *errbuf, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errbuf && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(errbuf, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Registers and ids: "0x..." strings (the contract), also plain hex/decimal
+ * strings and JSON integers, since people hand-write replay files. */
+static int get_u64(struct json_object *v, uint64_t max, uint64_t *ret)
+{
+	if (json_object_is_type(v, json_type_int)) {
+		int64_t i = json_object_get_int64(v);
+		uint64_t u;
+
+		if (i < 0)
+			return -ERANGE;
+		u = (uint64_t) i;
+		if (u == INT64_MAX)   /* json-c saturates; take the exact unsigned value */
+			u = json_object_get_uint64(v);
+		if (u > max)
+			return -ERANGE;
+		*ret = u;
+		return 0;
+	}
+	if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+		char *end;
+		uint64_t u;
+		int base = 10;
+
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+			base = 16;
+		if (!*s || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+			return -EINVAL;
+		errno = 0;
+		u = strtoull(s, &end, base);
+		if (errno || *end || end == s || (base == 16 && end == s + 2))
+			return -EINVAL;
+		if (u > max)
+			return -ERANGE;
+		*ret = u;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+struct key_u64 {
+	const char *key;
+	uint32_t have;
+	size_t offset;
+	uint64_t max;
+	unsigned size;       /* 1, 4 or 8 bytes */
+};
+
+#define U64_FIELD(k, h, f) { .key = k, .have = h, .offset = offsetof(struct mce_record, f), \
+			     .max = UINT64_MAX, .size = 8 }
+#define U32_FIELD(k, h, f) { .key = k, .have = h, .offset = offsetof(struct mce_record, f), \
+			     .max = UINT32_MAX, .size = 4 }
+
+static const struct key_u64 numeric_keys[] = {
+	U32_FIELD("cpu",       MCE_HAVE_CPU,       cpu),
+	U32_FIELD("socket",    MCE_HAVE_SOCKET,    socket),
+	U32_FIELD("apicid",    MCE_HAVE_APICID,    apicid),
+	U32_FIELD("bank",      MCE_HAVE_BANK,      bank),
+	U32_FIELD("microcode", MCE_HAVE_MICROCODE, microcode),
+	U64_FIELD("ppin",      MCE_HAVE_PPIN,      ppin),
+	U64_FIELD("mcgcap",    MCE_HAVE_MCGCAP,    mcgcap),
+	U64_FIELD("mcgstatus", MCE_HAVE_MCGSTATUS, mcgstatus),
+	U64_FIELD("status",    MCE_HAVE_STATUS,    status),
+	U64_FIELD("addr",      MCE_HAVE_ADDR,      addr),
+	U64_FIELD("misc",      MCE_HAVE_MISC,      misc),
+	U64_FIELD("synd",      MCE_HAVE_SYND,      synd),
+	U64_FIELD("ipid",      MCE_HAVE_IPID,      ipid),
+	U64_FIELD("ip",        MCE_HAVE_IP,        ip),
+	U64_FIELD("tsc",       MCE_HAVE_TSC,       tsc),
+	{ .key = "cs", .have = MCE_HAVE_CS, .offset = offsetof(struct mce_record, cs),
+	  .max = UINT8_MAX, .size = 1 },
+};
+
+static void store(struct mce_record *r, const struct key_u64 *k, uint64_t v)
+{
+	char *p = (char *) r + k->offset;
+
+	switch (k->size) {
+	case 1: { uint8_t x = (uint8_t) v; memcpy(p, &x, 1); break; }
+	case 4: { uint32_t x = (uint32_t) v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+	r->have |= k->have;
+}
+
+static void json_object_putp(struct json_object **o)
+{
+	if (*o)
+		json_object_put(*o);
+}
+
+int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
+			  char *errbuf, size_t errlen)
+{
+	_cleanup_(json_object_putp) struct json_object *root = NULL;
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	struct mce_record r = { 0 };
+	struct json_object *v;
+	uint64_t family = 0, model = 0, stepping = 0;
+	int n_cpuid = 0, ret_r;
+
+	if (len > INT_MAX)
+		return fail(errbuf, errlen, "record too long");
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	root = json_tokener_parse_ex(tok, text, (int) len);
+	jerr = json_tokener_get_error(tok);
+	if (!root || jerr != json_tokener_success) {
+		const char *msg = jerr == json_tokener_continue ? "unterminated JSON"
+							       : json_tokener_error_desc(jerr);
+		size_t off = tok->char_offset;
+
+		json_tokener_free(tok);
+		return fail(errbuf, errlen, "invalid JSON at byte %zu: %s", off + 1, msg);
+	}
+	/* Anything but white space after the object is an error, not silently dropped. */
+	for (size_t i = (size_t) tok->char_offset; i < len; i++)
+		if (!strchr(" \t\r\n", text[i])) {
+			json_tokener_free(tok);
+			return fail(errbuf, errlen, "trailing data after the JSON object at byte %zu",
+				    i + 1);
+		}
+	json_tokener_free(tok);
+
+	if (!json_object_is_type(root, json_type_object))
+		return fail(errbuf, errlen, "a record must be a JSON object");
+
+	for (size_t i = 0; i < ELEMENTSOF(numeric_keys); i++) {
+		const struct key_u64 *k = &numeric_keys[i];
+		uint64_t u;
+
+		if (!json_object_object_get_ex(root, k->key, &v) || json_object_is_type(v, json_type_null))
+			continue;
+		ret_r = get_u64(v, k->max, &u);
+		if (ret_r == -ERANGE)
+			return fail(errbuf, errlen, "key \"%s\": value out of range", k->key);
+		if (ret_r < 0)
+			return fail(errbuf, errlen, "key \"%s\": expected a hex string such as \"0x1f\" "
+				    "or a non-negative integer", k->key);
+		store(&r, k, u);
+	}
+
+	if (json_object_object_get_ex(root, "time", &v)) {
+		int64_t usec;
+
+		if (!json_object_is_type(v, json_type_string) ||
+		    parse_rfc3339_usec(json_object_get_string(v), &usec) < 0)
+			return fail(errbuf, errlen, "key \"time\": expected an RFC 3339 timestamp "
+				    "such as \"2026-11-20T10:00:00.000000Z\"");
+		r.time_usec = usec;
+		r.have |= MCE_HAVE_TIME;
+	}
+
+	if (json_object_object_get_ex(root, "source", &v)) {
+		if (!json_object_is_type(v, json_type_string))
+			return fail(errbuf, errlen, "key \"source\": expected a string");
+		r.source = mce_source_from_string(json_object_get_string(v));
+	}
+
+	if (json_object_object_get_ex(root, "hostname", &v)) {
+		const char *s = json_object_get_string(v);
+
+		if (!json_object_is_type(v, json_type_string) || strlen(s) >= sizeof(r.hostname))
+			return fail(errbuf, errlen, "key \"hostname\": expected a string shorter than %zu",
+				    sizeof(r.hostname));
+		memcpy(r.hostname, s, strlen(s) + 1);
+	}
+
+	if (json_object_object_get_ex(root, "boot_id", &v)) {
+		const char *s = json_object_get_string(v);
+
+		if (!json_object_is_type(v, json_type_string) || strlen(s) != MCE_BOOT_ID_LEN ||
+		    strspn(s, "0123456789abcdef") != MCE_BOOT_ID_LEN)
+			return fail(errbuf, errlen, "key \"boot_id\": expected 32 lower-case hex digits");
+		memcpy(r.boot_id, s, MCE_BOOT_ID_LEN + 1);
+	}
+
+	if (json_object_object_get_ex(root, "vendor", &v)) {
+		if (!json_object_is_type(v, json_type_string))
+			return fail(errbuf, errlen, "key \"vendor\": expected a string");
+		r.vendor = mce_vendor_from_string(json_object_get_string(v));
+		if (r.vendor == MCE_VENDOR_UNKNOWN && !streq(json_object_get_string(v), "unknown"))
+			return fail(errbuf, errlen, "key \"vendor\": unknown vendor \"%s\" (expected intel, "
+				    "amd, hygon, zhaoxin, centaur or arm)", json_object_get_string(v));
+		r.have |= MCE_HAVE_VENDOR;
+	}
+
+	const struct { const char *key; uint64_t *dst; } idents[] = {
+		{ "family", &family }, { "model", &model }, { "stepping", &stepping },
+	};
+	for (size_t i = 0; i < ELEMENTSOF(idents); i++) {
+		if (!json_object_object_get_ex(root, idents[i].key, &v))
+			continue;
+		if (get_u64(v, UINT32_MAX, idents[i].dst) < 0)
+			return fail(errbuf, errlen, "key \"%s\": expected a non-negative integer",
+				    idents[i].key);
+		n_cpuid++;
+	}
+	if (n_cpuid > 0) {
+		if (!json_object_object_get_ex(root, "family", &v) ||
+		    !json_object_object_get_ex(root, "model", &v))
+			return fail(errbuf, errlen, "keys \"family\" and \"model\" go together");
+		r.family = (uint32_t) family;
+		r.model = (uint32_t) model;
+		r.stepping = (uint32_t) stepping;
+		r.have |= MCE_HAVE_CPUID;
+	}
+
+	if (!(r.have & MCE_HAVE_STATUS))
+		return fail(errbuf, errlen, "key \"status\" is missing: a record needs at least its "
+			    "MCi_STATUS register");
+
+	*ret = r;
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The record contract in JSON: one object per record, the same in MCE_JSON,
+ * `mcectl query --output json`, `mcectl decode --output json` and --replay
+ * input.  Key order is fixed; registers are "0x%016x" strings; a key that is
+ * absent means unknown.  Documented in mcelogd(8) "RECORD FORMAT".
+ */
+
+#include <stddef.h>
+
+#include "record.h"
+
+struct json_writer;
+struct mce_decoded;
+
+/* Write one complete object (no trailing newline).  decoded may be NULL. */
+void mce_record_write_json(const struct mce_record *rec, const struct mce_decoded *decoded,
+			   struct json_writer *w);
+
+/*
+ * Parse one JSON object into a raw record.  Decoded keys in the input are
+ * ignored: a record is always decoded afresh, so old output cannot lie.
+ * Returns 0, or -EINVAL with a message naming the offending key in errbuf.
+ */
+int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
+			  char *errbuf, size_t errlen);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "macro.h"
+#include "record.h"
+
+static const char *const vendor_names[_MCE_VENDOR_MAX] = {
+	[MCE_VENDOR_UNKNOWN] = "unknown",
+	[MCE_VENDOR_INTEL]   = "intel",
+	[MCE_VENDOR_AMD]     = "amd",
+	[MCE_VENDOR_HYGON]   = "hygon",
+	[MCE_VENDOR_ZHAOXIN] = "zhaoxin",
+	[MCE_VENDOR_CENTAUR] = "centaur",
+	[MCE_VENDOR_ARM]     = "arm",
+};
+
+static const char *const source_names[_MCE_SOURCE_MAX] = {
+	[MCE_SOURCE_UNKNOWN]       = "unknown",
+	[MCE_SOURCE_TRACEPOINT]    = "tracepoint",
+	[MCE_SOURCE_REPLAY]        = "replay",
+	[MCE_SOURCE_DEV_MCELOG]    = "dev_mcelog",
+	[MCE_SOURCE_MSR_POLL]      = "msr_poll",
+	[MCE_SOURCE_PREVIOUS_BOOT] = "previous_boot",
+	[MCE_SOURCE_DECODE]        = "decode",
+};
+
+/*
+ * Linux's X86_VENDOR_* numbering (arch/x86/include/asm/processor.h), which the
+ * tracepoint's cpuvendor field and mcelog's "PROCESSOR v:cpuid" line carry.
+ */
+static const enum mce_vendor linux_x86_vendors[] = {
+	[0]  = MCE_VENDOR_INTEL,
+	[2]  = MCE_VENDOR_AMD,
+	[5]  = MCE_VENDOR_CENTAUR,
+	[9]  = MCE_VENDOR_HYGON,
+	[10] = MCE_VENDOR_ZHAOXIN,
+};
+
+const char *mce_vendor_to_string(enum mce_vendor v)
+{
+	if ((unsigned) v >= ELEMENTSOF(vendor_names))
+		return vendor_names[MCE_VENDOR_UNKNOWN];
+	return vendor_names[v];
+}
+
+enum mce_vendor mce_vendor_from_string(const char *s)
+{
+	for (size_t i = 0; i < ELEMENTSOF(vendor_names); i++)
+		if (strcasecmp(s, vendor_names[i]) == 0)
+			return (enum mce_vendor) i;
+	/* CPUID vendor strings, as /proc/cpuinfo and mcelog print them */
+	if (strcmp(s, "GenuineIntel") == 0)
+		return MCE_VENDOR_INTEL;
+	if (strcmp(s, "AuthenticAMD") == 0)
+		return MCE_VENDOR_AMD;
+	if (strcmp(s, "HygonGenuine") == 0)
+		return MCE_VENDOR_HYGON;
+	if (strcmp(s, "  Shanghai  ") == 0)
+		return MCE_VENDOR_ZHAOXIN;
+	if (strcmp(s, "CentaurHauls") == 0)
+		return MCE_VENDOR_CENTAUR;
+	return MCE_VENDOR_UNKNOWN;
+}
+
+enum mce_vendor mce_vendor_from_linux_x86(unsigned v)
+{
+	if (v >= ELEMENTSOF(linux_x86_vendors))
+		return MCE_VENDOR_UNKNOWN;
+	/* index 0 is Intel, so the holes (value 0 = MCE_VENDOR_UNKNOWN) need care */
+	if (v != 0 && linux_x86_vendors[v] == MCE_VENDOR_UNKNOWN)
+		return MCE_VENDOR_UNKNOWN;
+	return linux_x86_vendors[v];
+}
+
+const char *mce_source_to_string(enum mce_source s)
+{
+	if ((unsigned) s >= ELEMENTSOF(source_names))
+		return source_names[MCE_SOURCE_UNKNOWN];
+	return source_names[s];
+}
+
+enum mce_source mce_source_from_string(const char *s)
+{
+	for (size_t i = 0; i < ELEMENTSOF(source_names); i++)
+		if (strcmp(s, source_names[i]) == 0)
+			return (enum mce_source) i;
+	return MCE_SOURCE_UNKNOWN;
+}
+
+/*
+ * Intel SDM Vol. 2A, CPUID leaf 01H, "Display Family / Display Model": the
+ * extended family is added only when the base family is 0Fh; the extended
+ * model is prepended when the base family is 06h or 0Fh.  AMD's CPUID
+ * specification (pub. 25481) uses the same rule for family 0Fh and above and
+ * has a zero extended model on its family-6 parts, so one rule serves both.
+ */
+void mce_record_set_cpuid(struct mce_record *r, uint32_t eax)
+{
+	uint32_t base_family = (eax >> 8) & 0xf;
+	uint32_t base_model = (eax >> 4) & 0xf;
+
+	r->stepping = eax & 0xf;
+	r->family = base_family;
+	if (base_family == 0xf)
+		r->family += (eax >> 20) & 0xff;
+	r->model = base_model;
+	if (base_family == 0x6 || base_family == 0xf)
+		r->model |= ((eax >> 16) & 0xf) << 4;
+	r->have |= MCE_HAVE_CPUID;
+}

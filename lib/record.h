@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The raw machine-check record: what a source saw, before any decoding.
+ * Every stage (sources, decoders, rules, sinks, mcectl) shares this one type.
+ *
+ * A field is known only when its MCE_HAVE_* bit is set in ->have: absent
+ * means unknown, and nothing downstream may invent a default for it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum mce_vendor {
+	MCE_VENDOR_UNKNOWN,
+	MCE_VENDOR_INTEL,
+	MCE_VENDOR_AMD,
+	MCE_VENDOR_HYGON,
+	MCE_VENDOR_ZHAOXIN,
+	MCE_VENDOR_CENTAUR,
+	MCE_VENDOR_ARM,
+	_MCE_VENDOR_MAX,
+};
+
+/* Where a record came from; the JSON "source" key. */
+enum mce_source {
+	MCE_SOURCE_UNKNOWN,
+	MCE_SOURCE_TRACEPOINT,   /* mce:mce_record via perf_event_open */
+	MCE_SOURCE_REPLAY,       /* --replay FILE */
+	MCE_SOURCE_DEV_MCELOG,   /* legacy /dev/mcelog */
+	MCE_SOURCE_MSR_POLL,     /* our own poll of /dev/cpu/N/msr */
+	MCE_SOURCE_PREVIOUS_BOOT,/* firmware (BERT) or kernel-kept records of the last boot */
+	MCE_SOURCE_DECODE,       /* mcectl decode input */
+	_MCE_SOURCE_MAX,
+};
+
+enum mce_have {
+	MCE_HAVE_TIME      = 1u << 0,
+	MCE_HAVE_CPU       = 1u << 1,
+	MCE_HAVE_SOCKET    = 1u << 2,
+	MCE_HAVE_APICID    = 1u << 3,
+	MCE_HAVE_BANK      = 1u << 4,
+	MCE_HAVE_CPUID     = 1u << 5,  /* family, model, stepping */
+	MCE_HAVE_MICROCODE = 1u << 6,
+	MCE_HAVE_PPIN      = 1u << 7,
+	MCE_HAVE_MCGCAP    = 1u << 8,
+	MCE_HAVE_MCGSTATUS = 1u << 9,
+	MCE_HAVE_STATUS    = 1u << 10,
+	MCE_HAVE_ADDR      = 1u << 11,
+	MCE_HAVE_MISC      = 1u << 12,
+	MCE_HAVE_SYND      = 1u << 13,
+	MCE_HAVE_IPID      = 1u << 14,
+	MCE_HAVE_IP        = 1u << 15,
+	MCE_HAVE_TSC       = 1u << 16,
+	MCE_HAVE_CS        = 1u << 17,
+	MCE_HAVE_VENDOR    = 1u << 18,
+};
+
+#define MCE_HOSTNAME_MAX 64
+#define MCE_BOOT_ID_LEN  32   /* 128-bit id as lower-case hex, no dashes */
+
+struct mce_record {
+	uint32_t have;                  /* MCE_HAVE_* */
+
+	int64_t time_usec;              /* CLOCK_REALTIME, microseconds since the epoch */
+	enum mce_source source;
+	char hostname[MCE_HOSTNAME_MAX];/* empty: unknown */
+	char boot_id[MCE_BOOT_ID_LEN + 1];
+
+	uint32_t cpu;                   /* Linux logical CPU number */
+	uint32_t socket;
+	uint32_t apicid;
+	uint32_t bank;
+
+	enum mce_vendor vendor;
+	uint32_t family;                /* already combined with the extended family */
+	uint32_t model;                 /* already combined with the extended model */
+	uint32_t stepping;
+	uint32_t microcode;
+	uint64_t ppin;
+
+	uint64_t mcgcap;
+	uint64_t mcgstatus;
+	uint64_t status;
+	uint64_t addr;
+	uint64_t misc;
+	uint64_t synd;
+	uint64_t ipid;
+	uint64_t ip;
+	uint64_t tsc;
+	uint8_t cs;
+};
+
+static inline bool mce_record_has(const struct mce_record *r, uint32_t have_bits)
+{
+	return (r->have & have_bits) == have_bits;
+}
+
+const char *mce_vendor_to_string(enum mce_vendor v);
+enum mce_vendor mce_vendor_from_string(const char *s);   /* MCE_VENDOR_UNKNOWN if not known */
+/* Linux's X86_VENDOR_* numbers, as in the tracepoint's cpuvendor and mcelog's PROCESSOR v:cpuid */
+enum mce_vendor mce_vendor_from_linux_x86(unsigned v);
+
+const char *mce_source_to_string(enum mce_source s);
+enum mce_source mce_source_from_string(const char *s);
+
+/* CPUID(1).EAX → family/model/stepping, with the SDM's extended-field rules. */
+void mce_record_set_cpuid(struct mce_record *r, uint32_t cpuid_eax);

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "rfc3339.h"
+
+int format_rfc3339_usec(char *buf, size_t size, int64_t usec)
+{
+	time_t sec = (time_t) (usec / 1000000);
+	long frac = (long) (usec % 1000000);
+	struct tm tm;
+	int n;
+
+	if (frac < 0) {
+		frac += 1000000;
+		sec -= 1;
+	}
+	if (!gmtime_r(&sec, &tm))
+		return -EINVAL;
+	n = snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",
+		     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		     tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+	if (n < 0 || (size_t) n >= size)
+		return -ENOBUFS;
+	return n;
+}
+
+/* Reads exactly n digits; returns -1 if any is missing. */
+static int digits(const char **p, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char) (*p)[0]))
+			return -1;
+		v = v * 10 + ((*p)[0] - '0');
+		(*p)++;
+	}
+	return v;
+}
+
+static int expect(const char **p, char c)
+{
+	if (**p != c)
+		return -1;
+	(*p)++;
+	return 0;
+}
+
+int parse_rfc3339_usec(const char *s, int64_t *ret_usec)
+{
+	const char *p = s;
+	struct tm tm = { 0 };
+	int year, mon, mday, hour, min, sec;
+	int64_t frac = 0, offset = 0;
+	time_t t;
+
+	year = digits(&p, 4);
+	if (year < 0 || expect(&p, '-') < 0)
+		return -EINVAL;
+	mon = digits(&p, 2);
+	if (mon < 1 || mon > 12 || expect(&p, '-') < 0)
+		return -EINVAL;
+	mday = digits(&p, 2);
+	if (mday < 1 || mday > 31)
+		return -EINVAL;
+	if (*p != 'T' && *p != 't' && *p != ' ')
+		return -EINVAL;
+	p++;
+	hour = digits(&p, 2);
+	if (hour < 0 || hour > 23 || expect(&p, ':') < 0)
+		return -EINVAL;
+	min = digits(&p, 2);
+	if (min < 0 || min > 59 || expect(&p, ':') < 0)
+		return -EINVAL;
+	sec = digits(&p, 2);
+	if (sec < 0 || sec > 60)
+		return -EINVAL;
+	if (*p == '.') {
+		int n = 0;
+
+		p++;
+		if (!isdigit((unsigned char) *p))
+			return -EINVAL;
+		while (isdigit((unsigned char) *p)) {
+			if (n < 6) {
+				frac = frac * 10 + (*p - '0');
+				n++;
+			} else if (n >= 9)
+				return -EINVAL;
+			else
+				n++;
+			p++;
+		}
+		for (int i = n < 6 ? n : 6; i < 6; i++)
+			frac *= 10;
+	}
+	if (*p == 'Z' || *p == 'z')
+		p++;
+	else if (*p == '+' || *p == '-') {
+		int sign = *p == '-' ? -1 : 1, oh, om;
+
+		p++;
+		oh = digits(&p, 2);
+		if (oh < 0 || oh > 23 || expect(&p, ':') < 0)
+			return -EINVAL;
+		om = digits(&p, 2);
+		if (om < 0 || om > 59)
+			return -EINVAL;
+		offset = sign * (int64_t) (oh * 3600 + om * 60);
+	} else
+		return -EINVAL;
+	if (*p != '\0')
+		return -EINVAL;
+
+	tm.tm_year = year - 1900;
+	tm.tm_mon = mon - 1;
+	tm.tm_mday = mday;
+	tm.tm_hour = hour;
+	tm.tm_min = min;
+	tm.tm_sec = sec;
+	t = timegm(&tm);
+	if (t == (time_t) -1 && !(year == 1969))
+		return -EINVAL;
+	*ret_usec = ((int64_t) t - offset) * 1000000 + frac;
+	return 0;
+}
