@@ -1,12 +1,370 @@
 /* SPDX-License-Identifier: MIT */
-/* PLACEHOLDER: replaced by the journal query verb. */
+/*
+ * mcectl query: machine-check records from the local journal.
+ *
+ * Only entries mcelogd itself wrote are shown: any local process can send an
+ * entry with our MESSAGE_ID and MCE_* fields, so every match is ANDed with
+ * fields journald itself sets and a client cannot forge (_COMM, _UID).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-journal.h>
+#include <time.h>
 
+#include "decode.h"
+#include "macro.h"
+#include "message-ids.h"
+#include "rfc3339.h"
+#include "timespec.h"
 #include "verbs.h"
+
+enum output_mode { OUTPUT_TABLE, OUTPUT_JSON };
+
+struct query_args {
+	bool have_since, have_until;
+	int64_t since, until;
+	bool have_cpu, have_bank;
+	unsigned cpu, bank;
+	const char *severity;
+	enum output_mode output;
+	const char *directory;
+	unsigned trusted_uid;
+};
+
+static void query_help(void)
+{
+	printf("Usage: mcectl query [OPTIONS]\n"
+	       "Show machine-check records that mcelogd logged to the journal.\n\n"
+	       "  -S, --since TIME      records at or after TIME (e.g. '1h', '-30min', 'yesterday',\n"
+	       "                        '2026-11-20 10:00', '@1790000000')\n"
+	       "  -U, --until TIME      records before or at TIME\n"
+	       "      --cpu N           only records from CPU N\n"
+	       "      --bank N          only records from bank N\n"
+	       "      --severity S      corrected, deferred, uncorrected or fatal\n"
+	       "  -o, --output MODE     table (default) or json (one record per line)\n"
+	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
+	       "  -h, --help            show this help\n");
+}
+
+static int parse_uint(const char *s, unsigned *ret)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || s[0] == '-' || s[0] == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > UINT_MAX)
+		return -EINVAL;
+	*ret = (unsigned) v;
+	return 0;
+}
+
+static int64_t now_realtime_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int parse_query_args(int argc, char *argv[], struct query_args *a)
+{
+	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY };
+	static const struct option options[] = {
+		{ "since",     required_argument, NULL, 'S' },
+		{ "until",     required_argument, NULL, 'U' },
+		{ "cpu",       required_argument, NULL, ARG_CPU },
+		{ "bank",      required_argument, NULL, ARG_BANK },
+		{ "severity",  required_argument, NULL, ARG_SEVERITY },
+		{ "output",    required_argument, NULL, 'o' },
+		{ "directory", required_argument, NULL, 'D' },
+		{ "help",      no_argument,       NULL, 'h' },
+		{}
+	};
+	/* One "now" for the whole invocation, so --since and --until agree. */
+	int64_t now = now_realtime_usec();
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":S:U:o:D:h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'S':
+			if (parse_time_spec(optarg, now, &a->since) < 0) {
+				fprintf(stderr, "mcectl query: --since: cannot parse time '%s' (try '1h', "
+					"'-30min', 'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", optarg);
+				return -EINVAL;
+			}
+			a->have_since = true;
+			break;
+		case 'U':
+			if (parse_time_spec(optarg, now, &a->until) < 0) {
+				fprintf(stderr, "mcectl query: --until: cannot parse time '%s' (try '1h', "
+					"'-30min', 'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", optarg);
+				return -EINVAL;
+			}
+			a->have_until = true;
+			break;
+		case ARG_CPU:
+			if (parse_uint(optarg, &a->cpu) < 0) {
+				fprintf(stderr, "mcectl query: --cpu: '%s' is not a CPU number\n", optarg);
+				return -EINVAL;
+			}
+			a->have_cpu = true;
+			break;
+		case ARG_BANK:
+			if (parse_uint(optarg, &a->bank) < 0) {
+				fprintf(stderr, "mcectl query: --bank: '%s' is not a bank number\n", optarg);
+				return -EINVAL;
+			}
+			a->have_bank = true;
+			break;
+		case ARG_SEVERITY:
+			if (mce_severity_from_string(optarg) == _MCE_SEV_INVALID) {
+				fprintf(stderr, "mcectl query: --severity: unknown severity '%s' (expected "
+					"corrected, deferred, uncorrected or fatal)\n", optarg);
+				return -EINVAL;
+			}
+			a->severity = optarg;
+			break;
+		case 'o':
+			if (streq(optarg, "json"))
+				a->output = OUTPUT_JSON;
+			else if (streq(optarg, "table"))
+				a->output = OUTPUT_TABLE;
+			else {
+				fprintf(stderr, "mcectl query: --output: unknown mode '%s' (expected table "
+					"or json)\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'D':
+			a->directory = optarg;
+			break;
+		case 'h':
+			query_help();
+			return 0;
+		case ':':
+			fprintf(stderr, "mcectl query: option '%s' needs a value\n", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			fprintf(stderr, "mcectl query: unknown option '%s' (see mcectl query --help)\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mcectl query: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (a->have_since && a->have_until && a->since > a->until) {
+		fprintf(stderr, "mcectl query: --since is later than --until\n");
+		return -EINVAL;
+	}
+	return 1;
+}
+
+static int add_matches(sd_journal *j, const struct query_args *a)
+{
+	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS };
+	char buf[128];
+	int r;
+
+	if (a->severity) {
+		enum mce_severity s = mce_severity_from_string(a->severity);
+		static const char *const by_sev[_MCE_SEV_MAX] = {
+			[MCE_SEV_CORRECTED] = MCELOGD_MSGID_CORRECTED,
+			[MCE_SEV_DEFERRED] = MCELOGD_MSGID_DEFERRED,
+			[MCE_SEV_UNCORRECTED] = MCELOGD_MSGID_UNCORRECTED,
+			[MCE_SEV_FATAL] = MCELOGD_MSGID_FATAL,
+		};
+
+		snprintf(buf, sizeof(buf), "MESSAGE_ID=%s", by_sev[s]);
+		r = sd_journal_add_match(j, buf, 0);
+		if (r < 0)
+			return r;
+	} else
+		for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
+			snprintf(buf, sizeof(buf), "MESSAGE_ID=%s", ids[i]);
+			/* Same field: ORed. */
+			r = sd_journal_add_match(j, buf, 0);
+			if (r < 0)
+				return r;
+		}
+	/* Different fields: ANDed.  Trusted fields first in spirit, all required. */
+	r = sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
+	if (r < 0)
+		return r;
+	snprintf(buf, sizeof(buf), "_UID=%u", a->trusted_uid);
+	r = sd_journal_add_match(j, buf, 0);
+	if (r < 0)
+		return r;
+	if (a->have_cpu) {
+		snprintf(buf, sizeof(buf), "MCE_CPU=%u", a->cpu);
+		r = sd_journal_add_match(j, buf, 0);
+		if (r < 0)
+			return r;
+	}
+	if (a->have_bank) {
+		snprintf(buf, sizeof(buf), "MCE_BANK=%u", a->bank);
+		r = sd_journal_add_match(j, buf, 0);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Value of FIELD in the current entry, as a NUL-terminated copy in buf; NULL if absent. */
+static const char *get_field(sd_journal *j, const char *field, char *buf, size_t size)
+{
+	const void *data;
+	size_t len, flen = strlen(field);
+
+	if (sd_journal_get_data(j, field, &data, &len) < 0 || len <= flen + 1)
+		return NULL;
+	len -= flen + 1;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, (const char *) data + flen + 1, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void print_table_header(void)
+{
+	printf("%-27s %4s %4s %-11s %-28s %s\n", "TIME", "CPU", "BANK", "SEVERITY", "BANK NAME",
+	       "ERROR");
+}
+
+static void print_table_row(sd_journal *j, uint64_t realtime)
+{
+	char tbuf[RFC3339_MAX], cpu[16], bank[16], sev[32], bname[128], msg[512];
+	const char *m = get_field(j, "MESSAGE", msg, sizeof(msg));
+	const char *colon;
+
+	format_rfc3339_usec(tbuf, sizeof(tbuf), (int64_t) realtime);
+	/* MESSAGE is "Severity machine check on CPU n bank b (name): what" — show the "what". */
+	colon = m ? strstr(m, ": ") : NULL;
+	printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
+	       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-",
+	       get_field(j, "MCE_BANK", bank, sizeof(bank)) ?: "-",
+	       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
+	       get_field(j, "MCE_BANK_NAME", bname, sizeof(bname)) ?: "-",
+	       colon ? colon + 2 : (m ?: "-"));
+}
+
+/* MCE_JSON verbatim: the record contract is the same object mcelogd logged. */
+static int print_json_row(sd_journal *j)
+{
+	const void *data;
+	size_t len;
+	const char *json;
+	struct json_tokener *tok;
+	struct json_object *o;
+	bool ok;
+
+	if (sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
+		return -ENOENT;
+	json = (const char *) data + strlen("MCE_JSON=");
+	len -= strlen("MCE_JSON=");
+	if (len > INT_MAX)
+		return -EBADMSG;
+	/* Never pass on a damaged entry as if it were a record. */
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	o = json_tokener_parse_ex(tok, json, (int) len);
+	ok = o && json_tokener_get_error(tok) == json_tokener_success &&
+	     json_object_is_type(o, json_type_object);
+	json_object_put(o);
+	json_tokener_free(tok);
+	if (!ok)
+		return -EBADMSG;
+	fwrite(json, 1, len, stdout);
+	fputc('\n', stdout);
+	return 0;
+}
 
 int verb_query(int argc, char *argv[])
 {
-	(void) argc; (void) argv;
-	fprintf(stderr, "mcectl query: not implemented yet\n");
-	return 1;
+	struct query_args a = { .output = OUTPUT_TABLE, .trusted_uid = 0 };
+	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	unsigned shown = 0, damaged = 0;
+	int r;
+
+	r = parse_query_args(argc, argv, &a);
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
+
+	if (a.directory)
+		r = sd_journal_open_directory(&j, a.directory, 0);
+	else
+		r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
+	if (r < 0) {
+		fprintf(stderr, "mcectl query: cannot open the journal%s%s: %s\n",
+			a.directory ? " in " : "", a.directory ? a.directory : "", strerror(-r));
+		return 1;
+	}
+	r = add_matches(j, &a);
+	if (r < 0) {
+		fprintf(stderr, "mcectl query: cannot set up journal matches: %s\n", strerror(-r));
+		return 1;
+	}
+	if (a.have_since)
+		r = sd_journal_seek_realtime_usec(j, a.since > 0 ? (uint64_t) a.since : 0);
+	else
+		r = sd_journal_seek_head(j);
+	if (r < 0) {
+		fprintf(stderr, "mcectl query: cannot seek in the journal: %s\n", strerror(-r));
+		return 1;
+	}
+
+	if (a.output == OUTPUT_TABLE)
+		print_table_header();
+	while ((r = sd_journal_next(j)) > 0) {
+		uint64_t t;
+
+		if (sd_journal_get_realtime_usec(j, &t) < 0)
+			continue;
+		/* Seeking lands near, not exactly at, the time: re-check both ends. */
+		if (a.have_since && (int64_t) t < a.since)
+			continue;
+		if (a.have_until && (int64_t) t > a.until)
+			break;
+		if (a.severity) {
+			char sev[32];
+			const char *s = get_field(j, "MCE_SEVERITY", sev, sizeof(sev));
+
+			if (!s || !streq(s, a.severity))
+				continue;
+		}
+		if (a.output == OUTPUT_JSON) {
+			if (print_json_row(j) < 0) {
+				damaged++;
+				continue;
+			}
+		} else
+			print_table_row(j, t);
+		shown++;
+	}
+	if (r < 0) {
+		fprintf(stderr, "mcectl query: failed to read the journal: %s\n", strerror(-r));
+		return 1;
+	}
+	if (damaged)
+		fprintf(stderr, "mcectl query: %u entr%s without a readable MCE_JSON skipped\n", damaged,
+			damaged == 1 ? "y" : "ies");
+	if (a.output == OUTPUT_TABLE && shown == 0)
+		fprintf(stderr, "-- No machine-check records%s --\n", a.have_since ? " in that time range" : "");
+	if (fflush(stdout) != 0)
+		return 1;
+	return 0;
 }

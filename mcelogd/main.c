@@ -1,1 +1,328 @@
-int main(void) { return 0; }
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+#include <time.h>
+
+#include "daemon-config.h"
+#include "log.h"
+#include "manager.h"
+#include "sink-journal.h"
+#include "source-replay.h"
+#include "source-tracepoint.h"
+
+#define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
+
+static const char *arg_config = DEFAULT_CONFIG;
+static bool arg_config_explicit;
+static bool arg_test_config;
+static const char *arg_replay;
+static const char *arg_json_output;
+static bool arg_no_journal;
+static int arg_log_level = -1;
+static const char *arg_tracefs;
+
+static void help(void)
+{
+	printf("Usage: mcelogd [OPTIONS]\n"
+	       "Log machine-check and hardware errors to the journal.\n\n"
+	       "  -c, --config FILE       configuration file (default %s)\n"
+	       "  -t, --test-config       check the configuration and exit\n"
+	       "  -f, --foreground        run in the foreground (always; kept for compatibility)\n"
+	       "  -r, --replay FILE       log the records in FILE ('-': stdin) instead of the live\n"
+	       "                          sources, then exit\n"
+	       "      --output json       also write each record as a JSON line to stdout\n"
+	       "      --output-file FILE  also write each record as a JSON line to FILE\n"
+	       "      --no-journal        do not write records to the journal\n"
+	       "      --log-level LEVEL   err, warning, notice, info or debug\n"
+	       "      --tracefs DIR       where tracefs is mounted (default: probe)\n"
+	       "  -h, --help              show this help\n"
+	       "      --version           show the version\n\n"
+	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG);
+}
+
+static int parse_log_level_arg(const char *s)
+{
+	static const char *const names[] = { "emerg", "alert", "crit", "err", "warning", "notice",
+					     "info", "debug" };
+
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		if (streq(s, names[i]))
+			return (int) i;
+	return -EINVAL;
+}
+
+static int parse_argv(int argc, char *argv[])
+{
+	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
+	       ARG_TRACEFS };
+	static const struct option options[] = {
+		{ "config",      required_argument, NULL, 'c' },
+		{ "test-config", no_argument,       NULL, 't' },
+		{ "foreground",  no_argument,       NULL, 'f' },
+		{ "replay",      required_argument, NULL, 'r' },
+		{ "output",      required_argument, NULL, ARG_OUTPUT },
+		{ "output-file", required_argument, NULL, ARG_OUTPUT_FILE },
+		{ "no-journal",  no_argument,       NULL, ARG_NO_JOURNAL },
+		{ "log-level",   required_argument, NULL, ARG_LOG_LEVEL },
+		{ "tracefs",     required_argument, NULL, ARG_TRACEFS },
+		{ "help",        no_argument,       NULL, 'h' },
+		{ "version",     no_argument,       NULL, ARG_VERSION },
+		{}
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:tfr:h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'c':
+			arg_config = optarg;
+			arg_config_explicit = true;
+			break;
+		case 't':
+			arg_test_config = true;
+			break;
+		case 'f':
+			break;
+		case 'r':
+			arg_replay = optarg;
+			break;
+		case ARG_OUTPUT:
+			if (!streq(optarg, "json")) {
+				fprintf(stderr, "mcelogd: --output: unknown format '%s' (expected 'json')\n",
+					optarg);
+				return -EINVAL;
+			}
+			arg_json_output = "-";
+			break;
+		case ARG_OUTPUT_FILE:
+			if (optarg[0] != '/' && !streq(optarg, "-")) {
+				fprintf(stderr, "mcelogd: --output-file: '%s' is not an absolute path\n",
+					optarg);
+				return -EINVAL;
+			}
+			arg_json_output = optarg;
+			break;
+		case ARG_NO_JOURNAL:
+			arg_no_journal = true;
+			break;
+		case ARG_LOG_LEVEL:
+			arg_log_level = parse_log_level_arg(optarg);
+			if (arg_log_level < 0) {
+				fprintf(stderr, "mcelogd: --log-level: unknown level '%s' (expected err, "
+					"warning, notice, info or debug)\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case ARG_TRACEFS:
+			arg_tracefs = optarg;
+			break;
+		case 'h':
+			help();
+			return 0;
+		case ARG_VERSION:
+			printf("mcelogd %s\n", PACKAGE_VERSION);
+			return 0;
+		case ':':
+			fprintf(stderr, "mcelogd: option '%s' needs a value\n", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			fprintf(stderr, "mcelogd: unknown option '%s' (see mcelogd --help)\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mcelogd: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+static int load_config(struct manager *m)
+{
+	struct mcelogd_config c;
+	int r;
+
+	config_set_defaults(&c);
+	r = config_load(m->config_path, !m->config_path_explicit, &c);
+	if (r < 0)
+		return r;
+	m->config = c;
+	return 0;
+}
+
+static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct manager *m = userdata;
+
+	(void) si;
+	sd_notify(false, "STOPPING=1\nSTATUS=Stopping");
+	/* Whatever the kernel already handed us is logged before we go. */
+	tracepoint_source_drain(m->tracepoint);
+	log_info("Stopping on signal %s after %llu record(s)",
+		 sd_event_source_get_signal(s) == SIGINT ? "SIGINT" : "SIGTERM",
+		 (unsigned long long) m->n_records);
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+static uint64_t now_monotonic_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct manager *m = userdata;
+	struct mcelogd_config old = m->config;
+	int r;
+
+	(void) s;
+	(void) si;
+	sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading configuration",
+		   (unsigned long long) now_monotonic_usec());
+	r = load_config(m);
+	if (r < 0) {
+		/* A bad edit must not take a running daemon down: keep the old settings. */
+		log_error("Reload failed, keeping the previous configuration");
+		m->config = old;
+	} else {
+		r = manager_apply_config(m);
+		if (r < 0) {
+			m->config = old;
+			(void) manager_apply_config(m);
+		}
+	}
+	if (r >= 0 && m->config.source_tracepoint != old.source_tracepoint) {
+		if (!m->config.source_tracepoint)
+			m->tracepoint = tracepoint_source_free(m->tracepoint);
+		else if (!m->tracepoint)
+			(void) tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
+	}
+	if (r >= 0)
+		log_info("Configuration reloaded from %s", m->config_path);
+	sd_notify(false, "READY=1");
+	manager_update_status(m);
+	return 0;
+}
+
+static int run_replay(struct manager *m)
+{
+	int r;
+
+	m->json_flush_each = false;
+	r = replay_source_run(m, arg_replay);
+	if (m->json_out)
+		fflush(m->json_out);
+	if (r < 0)
+		return EXIT_FAILURE;
+	if (m->config.sink_journal) {
+		int w = sink_journal_wait_stored(m->n_journal_written, 30 * 1000000ULL);
+
+		if (w < 0) {
+			log_error_errno(w, "journald has not stored all %llu record(s) we sent: %m",
+					(unsigned long long) m->n_journal_written);
+			return EXIT_FAILURE;
+		}
+	}
+	if (m->n_sink_failures > 0) {
+		log_error("%llu record(s) could not be written to a sink",
+			  (unsigned long long) m->n_sink_failures);
+		return EXIT_FAILURE;
+	}
+	return r > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int run_live(struct manager *m)
+{
+	sigset_t mask;
+	int r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	r = sd_event_default(&m->event);
+	if (r < 0)
+		return log_error_errno(r, "Failed to allocate the event loop: %m"), EXIT_FAILURE;
+	r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m);
+	if (r >= 0)
+		r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m);
+	if (r >= 0)
+		r = sd_event_add_signal(m->event, NULL, SIGHUP, on_sighup, m);
+	if (r < 0)
+		return log_error_errno(r, "Failed to watch signals: %m"), EXIT_FAILURE;
+	/* Pings WATCHDOG=1 at half of $WATCHDOG_USEC when the unit sets WatchdogSec=. */
+	r = sd_event_set_watchdog(m->event, true);
+	if (r < 0)
+		log_warning_errno(r, "Failed to enable the watchdog: %m");
+
+	m->json_flush_each = true;
+	if (m->config.source_tracepoint)
+		(void) tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
+	else
+		log_notice("Tracepoint source disabled by configuration");
+	if (!tracepoint_source_active(m->tracepoint))
+		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
+
+	/* Records that arrived while we were opening are logged before we claim readiness. */
+	tracepoint_source_drain(m->tracepoint);
+	sd_notify(false, "READY=1");
+	manager_update_status(m);
+
+	r = sd_event_loop(m->event);
+	if (r < 0)
+		return log_error_errno(r, "Event loop failed: %m"), EXIT_FAILURE;
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char *argv[])
+{
+	struct manager m = { .arg_log_level = -1 };
+	int r, status;
+
+	log_open();
+	r = parse_argv(argc, argv);
+	if (r <= 0)
+		return r < 0 ? 2 : EXIT_SUCCESS;
+
+	m.config_path = arg_config;
+	m.config_path_explicit = arg_config_explicit;
+	m.arg_json_output = arg_json_output;
+	m.arg_no_journal = arg_no_journal;
+	m.arg_log_level = arg_log_level;
+	if (arg_log_level >= 0)
+		log_set_max_level(arg_log_level);
+
+	r = load_config(&m);
+	if (arg_test_config) {
+		if (r < 0) {
+			fprintf(stderr, "mcelogd: configuration %s is invalid\n", m.config_path);
+			return EXIT_FAILURE;
+		}
+		printf("configuration OK\n");
+		return EXIT_SUCCESS;
+	}
+	if (r < 0)
+		return EXIT_FAILURE;
+
+	manager_init(&m);
+	r = manager_apply_config(&m);
+	if (r < 0) {
+		manager_done(&m);
+		return EXIT_FAILURE;
+	}
+	status = arg_replay ? run_replay(&m) : run_live(&m);
+	manager_done(&m);
+	return status;
+}

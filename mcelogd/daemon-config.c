@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "daemon-config.h"
+#include "log.h"
+#include "macro.h"
+
+void config_set_defaults(struct mcelogd_config *c)
+{
+	*c = (struct mcelogd_config) {
+		.source_tracepoint = true,
+		.sink_journal = true,
+		.json_output = "",
+		.log_level = LOG_INFO,
+	};
+}
+
+typedef int (*value_parser)(const char *value, void *dst, char *why, size_t why_len);
+
+static int parse_bool(const char *v, void *dst, char *why, size_t why_len)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*(bool *) dst = true;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*(bool *) dst = false;
+			return 0;
+		}
+	}
+	snprintf(why, why_len, "expected a boolean (yes or no), got '%s'", v);
+	return -EINVAL;
+}
+
+static int parse_output_path(const char *v, void *dst, char *why, size_t why_len)
+{
+	char *out = dst;
+	size_t n = strlen(v);
+
+	if (n >= sizeof(((struct mcelogd_config *) NULL)->json_output)) {
+		snprintf(why, why_len, "path is too long");
+		return -EINVAL;
+	}
+	if (n > 0 && !streq(v, "-") && v[0] != '/') {
+		snprintf(why, why_len, "expected an absolute path, '-' for standard output, "
+			 "or nothing to disable; got '%s'", v);
+		return -EINVAL;
+	}
+	memcpy(out, v, n + 1);
+	return 0;
+}
+
+static int parse_log_level(const char *v, void *dst, char *why, size_t why_len)
+{
+	static const char *const names[] = {
+		[LOG_EMERG] = "emerg", [LOG_ALERT] = "alert", [LOG_CRIT] = "crit",
+		[LOG_ERR] = "err", [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice",
+		[LOG_INFO] = "info", [LOG_DEBUG] = "debug",
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		if (strcasecmp(v, names[i]) == 0) {
+			*(int *) dst = (int) i;
+			return 0;
+		}
+	snprintf(why, why_len, "expected one of emerg, alert, crit, err, warning, notice, info, "
+		 "debug; got '%s'", v);
+	return -EINVAL;
+}
+
+/* Section.Key → parser → field.  Keep in the order mcelogd.conf(5) documents them. */
+static const struct config_key {
+	const char *section;
+	const char *key;
+	value_parser parse;
+	size_t offset;
+} config_keys[] = {
+	{ "Sources", "Tracepoint", parse_bool,        offsetof(struct mcelogd_config, source_tracepoint) },
+	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
+	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
+	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },
+};
+
+static bool section_known(const char *s)
+{
+	for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+		if (streq(config_keys[i].section, s))
+			return true;
+	return false;
+}
+
+static char *strip(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char) *s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char) e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+_printf_(5, 6)
+static void report(config_error_fn err, void *userdata, const char *file, unsigned line,
+		   const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err(file, line, msg, userdata);
+}
+
+int config_parse_text(const char *text, size_t len, const char *file, struct mcelogd_config *c,
+		      config_error_fn err, void *userdata)
+{
+	char section[64] = "";
+	bool section_ok = false;
+	unsigned lineno = 0, errors = 0;
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);
+		char buf[4608], *line, *eq, *key, *value;
+		const struct config_key *k = NULL;
+		char why[512];
+
+		const char *start = p;
+
+		lineno++;
+		p = nl ? nl + 1 : end;
+		if (n >= sizeof(buf)) {
+			report(err, userdata, file, lineno, "line is too long (%zu bytes)", n);
+			errors++;
+			continue;
+		}
+		memcpy(buf, start, n);
+		buf[n] = '\0';
+		if (memchr(buf, '\0', n)) {
+			report(err, userdata, file, lineno, "line contains a NUL byte");
+			errors++;
+			continue;
+		}
+		line = strip(buf);
+		if (!*line || *line == '#' || *line == ';')
+			continue;
+
+		if (*line == '[') {
+			char *close = strchr(line, ']');
+
+			if (!close || close[1] != '\0' || close - line - 1 >= (long) sizeof(section) ||
+			    close == line + 1) {
+				report(err, userdata, file, lineno, "malformed section header '%s'", line);
+				errors++;
+				section_ok = false;
+				continue;
+			}
+			*close = '\0';
+			snprintf(section, sizeof(section), "%s", line + 1);
+			section_ok = section_known(section);
+			if (!section_ok) {
+				report(err, userdata, file, lineno, "unknown section [%s]", section);
+				errors++;
+			}
+			continue;
+		}
+
+		eq = strchr(line, '=');
+		if (!eq) {
+			report(err, userdata, file, lineno, "expected 'Key=Value', got '%s'", line);
+			errors++;
+			continue;
+		}
+		*eq = '\0';
+		key = strip(line);
+		value = strip(eq + 1);
+		if (!section[0]) {
+			report(err, userdata, file, lineno, "key '%s' outside of any section", key);
+			errors++;
+			continue;
+		}
+		if (!section_ok)
+			continue;   /* already reported the section */
+		for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+			if (streq(config_keys[i].section, section) && streq(config_keys[i].key, key))
+				k = &config_keys[i];
+		if (!k) {
+			report(err, userdata, file, lineno, "unknown key '%s' in section [%s]", key, section);
+			errors++;
+			continue;
+		}
+		if (k->parse(value, (char *) c + k->offset, why, sizeof(why)) < 0) {
+			report(err, userdata, file, lineno, "bad value for %s=: %s", key, why);
+			errors++;
+		}
+	}
+	return errors ? -EINVAL : 0;
+}
+
+static void log_config_error(const char *file, unsigned line, const char *msg, void *userdata)
+{
+	(void) userdata;
+	log_error("%s:%u: %s", file, line, msg);
+}
+
+int config_load(const char *path, bool missing_ok, struct mcelogd_config *c)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, cap = 0;
+	char chunk[4096];
+	size_t n;
+
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT && missing_ok) {
+			log_debug("No configuration file %s, using defaults", path);
+			return 0;
+		}
+		return log_error_errno(negative_errno(), "Failed to open configuration file %s: %m", path);
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (len + n > 1024 * 1024)
+			return log_error_errno(-EFBIG, "%s: configuration file larger than 1 MiB", path);
+		if (len + n > cap) {
+			char *p;
+
+			cap = (len + n) * 2;
+			p = realloc(text, cap);
+			if (!p)
+				return log_error_errno(-ENOMEM, "Out of memory");
+			text = p;
+		}
+		memcpy(text + len, chunk, n);
+		len += n;
+	}
+	if (ferror(f))
+		return log_error_errno(-EIO, "Failed to read %s", path);
+	return config_parse_text(text ? text : "", len, path, c, log_config_error, NULL);
+}

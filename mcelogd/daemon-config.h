@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * mcelogd.conf: systemd-style "[Section]" and "Key=Value" lines, '#' and ';'
+ * comments.  Documented in mcelogd.conf(5).  Unknown sections or keys and bad
+ * values are errors naming file, line and key: a typo must never silently
+ * disable a source.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct mcelogd_config {
+	bool source_tracepoint;      /* [Sources] Tracepoint= */
+	bool sink_journal;           /* [Output] Journal= */
+	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
+	int log_level;               /* [Daemon] LogLevel= (syslog level) */
+};
+
+void config_set_defaults(struct mcelogd_config *c);
+
+/* Called once per problem found; line is 1-based. */
+typedef void (*config_error_fn)(const char *file, unsigned line, const char *msg, void *userdata);
+
+/*
+ * Parses text into c (which holds the defaults on entry).  Every error is
+ * reported through err; returns 0 or -EINVAL if there was any.  Pure.
+ */
+int config_parse_text(const char *text, size_t len, const char *file, struct mcelogd_config *c,
+		      config_error_fn err, void *userdata);
+
+/*
+ * Reads and parses a file.  A missing file is not an error when
+ * missing_ok (the default path); errors are logged.  Returns 0 or negative errno.
+ */
+int config_load(const char *path, bool missing_ok, struct mcelogd_config *c);

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-id128.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "log.h"
+#include "manager.h"
+#include "record-json.h"
+#include "sink-journal.h"
+#include "source-tracepoint.h"
+
+int manager_init(struct manager *m)
+{
+	sd_id128_t boot;
+	int r;
+
+	json_writer_init(&m->json);
+	if (gethostname(m->hostname, sizeof(m->hostname)) < 0)
+		m->hostname[0] = '\0';
+	m->hostname[sizeof(m->hostname) - 1] = '\0';
+	r = sd_id128_get_boot(&boot);
+	if (r >= 0)
+		sd_id128_to_string(boot, m->boot_id);
+	else
+		log_debug_errno(r, "Cannot read the boot id, records will carry none: %m");
+	return 0;
+}
+
+static void close_json_output(struct manager *m)
+{
+	if (m->json_out) {
+		fflush(m->json_out);
+		if (m->json_out_close)
+			fclose(m->json_out);
+	}
+	m->json_out = NULL;
+	m->json_out_close = false;
+}
+
+void manager_done(struct manager *m)
+{
+	close_json_output(m);
+	json_writer_done(&m->json);
+	m->tracepoint = tracepoint_source_free(m->tracepoint);
+	m->event = sd_event_unref(m->event);
+}
+
+int manager_apply_config(struct manager *m)
+{
+	const char *json = m->arg_json_output ? m->arg_json_output : m->config.json_output;
+
+	if (m->arg_no_journal)
+		m->config.sink_journal = false;
+	log_set_max_level(m->arg_log_level >= 0 ? m->arg_log_level : m->config.log_level);
+
+	close_json_output(m);
+	if (json[0] == '\0')
+		return 0;
+	if (streq(json, "-")) {
+		m->json_out = stdout;
+		return 0;
+	}
+	/* Appending: records already written by an earlier run must stay. */
+	int fd = open(json, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+	if (fd < 0)
+		return log_error_errno(negative_errno(), "Failed to open JSON output %s: %m", json);
+	m->json_out = fdopen(fd, "a");
+	if (!m->json_out) {
+		int r = negative_errno();
+
+		close(fd);
+		return log_error_errno(r, "Failed to open JSON output %s: %m", json);
+	}
+	m->json_out_close = true;
+	return 0;
+}
+
+int manager_submit_record(struct manager *m, struct mce_record *rec)
+{
+	struct mce_decoded d;
+	const char *json;
+	int r, ret = 0;
+
+	/* Identity of the machine that logs it, unless the record already names its own
+	 * (a replayed record from another host keeps where it came from). */
+	if (!rec->hostname[0])
+		memcpy(rec->hostname, m->hostname, sizeof(rec->hostname));
+	if (!rec->boot_id[0] && rec->source != MCE_SOURCE_REPLAY)
+		memcpy(rec->boot_id, m->boot_id, sizeof(rec->boot_id));
+
+	mce_decode(rec, &d);
+	json_writer_reset(&m->json);
+	mce_record_write_json(rec, &d, &m->json);
+	if (json_writer_failed(&m->json))
+		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
+	json = json_writer_str(&m->json);
+
+	m->n_records++;
+	if (m->config.sink_journal) {
+		r = sink_journal_write(rec, &d, json);
+		if (r >= 0)
+			m->n_journal_written++;
+		else {
+			m->n_sink_failures++;
+			ret = log_error_errno(r, "Failed to write record to the journal: %m; "
+					      "record was: %s", json);
+		}
+	}
+	if (m->json_out) {
+		if (fputs(json, m->json_out) < 0 || fputc('\n', m->json_out) < 0 ||
+		    (m->json_flush_each && fflush(m->json_out) != 0)) {
+			m->n_sink_failures++;
+			ret = log_error_errno(-EIO, "Failed to write record to JSON output");
+		}
+	}
+	return ret;
+}
+
+void manager_report_loss(struct manager *m, const char *source, unsigned cpu, uint64_t lost)
+{
+	int r;
+
+	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u",
+		  (unsigned long long) lost, source, cpu);
+	if (m->config.sink_journal) {
+		r = sink_journal_write_loss(source, cpu, lost);
+		if (r < 0)
+			log_error_errno(r, "Failed to write loss record to the journal: %m");
+	}
+}
+
+void manager_update_status(struct manager *m)
+{
+	char status[256];
+
+	if (m->tracepoint && tracepoint_source_active(m->tracepoint))
+		snprintf(status, sizeof(status), "Watching mce:mce_record on %u CPUs; %llu records logged",
+			 tracepoint_source_n_cpus(m->tracepoint), (unsigned long long) m->n_records);
+	else
+		snprintf(status, sizeof(status), "No machine-check source active; %llu records logged",
+			 (unsigned long long) m->n_records);
+	sd_notifyf(false, "STATUS=%s", status);
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <syslog.h>
+
+/* Our entries describe hardware, not our source code: no CODE_FILE/LINE/FUNC. */
+#define SD_JOURNAL_SUPPRESS_LOCATION 1
+#include <systemd/sd-journal.h>
+
+#include "macro.h"
+#include "message-ids.h"
+#include "sink-journal.h"
+
+static const char *const severity_msgids[_MCE_SEV_MAX] = {
+	[MCE_SEV_CORRECTED]   = MCELOGD_MSGID_CORRECTED,
+	[MCE_SEV_DEFERRED]    = MCELOGD_MSGID_DEFERRED,
+	[MCE_SEV_UNCORRECTED] = MCELOGD_MSGID_UNCORRECTED,
+	[MCE_SEV_FATAL]       = MCELOGD_MSGID_FATAL,
+};
+
+/* Corrected errors are warnings: the hardware coped, but they predict failures. */
+static const int severity_priorities[_MCE_SEV_MAX] = {
+	[MCE_SEV_CORRECTED]   = LOG_WARNING,
+	[MCE_SEV_DEFERRED]    = LOG_ERR,
+	[MCE_SEV_UNCORRECTED] = LOG_CRIT,
+	[MCE_SEV_FATAL]       = LOG_ALERT,
+};
+
+const char *severity_message_id(enum mce_severity s)
+{
+	if ((unsigned) s >= _MCE_SEV_MAX)
+		return MCELOGD_MSGID_UNCORRECTED;
+	return severity_msgids[s];
+}
+
+int severity_priority(enum mce_severity s)
+{
+	if ((unsigned) s >= _MCE_SEV_MAX)
+		return LOG_CRIT;
+	return severity_priorities[s];
+}
+
+int record_message(const struct mce_record *r, const struct mce_decoded *d, char *buf, size_t size)
+{
+	char what[256], where[128] = "", bank[160] = "";
+	const char *sev = mce_severity_to_string(d->severity);
+	int n;
+
+	mce_decoded_summary(d, what, sizeof(what));
+	if (r->have & MCE_HAVE_CPU)
+		snprintf(where, sizeof(where), " on CPU %u", r->cpu);
+	if (r->have & MCE_HAVE_BANK) {
+		if (d->bank_name)
+			snprintf(bank, sizeof(bank), " bank %u (%s)", r->bank, d->bank_name);
+		else
+			snprintf(bank, sizeof(bank), " bank %u", r->bank);
+	}
+	n = snprintf(buf, size, "%c%s machine check%s%s: %s", sev[0] - 'a' + 'A', sev + 1,
+		     where, bank, what);
+	return n;
+}
+
+/* Field storage for one entry; every iovec points into it. */
+struct fields {
+	struct iovec iov[40];
+	unsigned n;
+	char store[4096];
+	size_t used;
+};
+
+_printf_(2, 3)
+static void add(struct fields *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (f->n >= ELEMENTSOF(f->iov) || f->used >= sizeof(f->store))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(f->store + f->used, sizeof(f->store) - f->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t) n >= sizeof(f->store) - f->used)
+		return;   /* never log a truncated field; MCE_JSON still holds everything */
+	f->iov[f->n++] = (struct iovec) { .iov_base = f->store + f->used, .iov_len = (size_t) n };
+	f->used += (size_t) n + 1;
+}
+
+/* Large values (MCE_JSON, MESSAGE) are referenced, not copied. */
+static void add_ref(struct fields *f, const char *prefix, const char *value, char *tmp, size_t tmp_size)
+{
+	int n = snprintf(tmp, tmp_size, "%s%s", prefix, value);
+
+	if (n < 0 || (size_t) n >= tmp_size || f->n >= ELEMENTSOF(f->iov))
+		return;
+	f->iov[f->n++] = (struct iovec) { .iov_base = tmp, .iov_len = (size_t) n };
+}
+
+int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json)
+{
+	static _Thread_local char message[512], json_field[16384];
+	struct fields f = { .n = 0 };
+	char text[400];
+
+	record_message(r, d, text, sizeof(text));
+	add_ref(&f, "MESSAGE=", text, message, sizeof(message));
+	add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
+	add(&f, "PRIORITY=%d", severity_priority(d->severity));
+	add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	add(&f, "MCE_SEVERITY=%s", mce_severity_to_string(d->severity));
+	if (d->recovery != MCE_RECOVERY_NONE && mce_recovery_to_string(d->recovery))
+		add(&f, "MCE_RECOVERY=%s", mce_recovery_to_string(d->recovery));
+	add(&f, "MCE_SOURCE=%s", mce_source_to_string(r->source));
+	if (r->have & MCE_HAVE_CPU)
+		add(&f, "MCE_CPU=%u", r->cpu);
+	if (r->have & MCE_HAVE_SOCKET)
+		add(&f, "MCE_SOCKET=%u", r->socket);
+	if (r->have & MCE_HAVE_BANK)
+		add(&f, "MCE_BANK=%u", r->bank);
+	if (d->bank_name)
+		add(&f, "MCE_BANK_NAME=%s", d->bank_name);
+	if (d->bank_type)
+		add(&f, "MCE_BANK_TYPE=%s", d->bank_type);
+	add(&f, "MCE_ERROR_CLASS=%s", mce_error_class_to_string(d->error_class));
+	if (r->have & MCE_HAVE_VENDOR)
+		add(&f, "MCE_VENDOR=%s", mce_vendor_to_string(r->vendor));
+	if (r->have & MCE_HAVE_CPUID) {
+		add(&f, "MCE_FAMILY=%u", r->family);
+		add(&f, "MCE_MODEL=%u", r->model);
+	}
+	if (r->have & MCE_HAVE_STATUS)
+		add(&f, "MCE_STATUS=0x%016" PRIx64, r->status);
+	if (r->have & MCE_HAVE_ADDR)
+		add(&f, "MCE_ADDR=0x%016" PRIx64, r->addr);
+	if (r->have & MCE_HAVE_MISC)
+		add(&f, "MCE_MISC=0x%016" PRIx64, r->misc);
+	if (r->have & MCE_HAVE_SYND)
+		add(&f, "MCE_SYND=0x%016" PRIx64, r->synd);
+	if (r->have & MCE_HAVE_IPID)
+		add(&f, "MCE_IPID=0x%016" PRIx64, r->ipid);
+	if (r->have & MCE_HAVE_MCGSTATUS)
+		add(&f, "MCE_MCGSTATUS=0x%016" PRIx64, r->mcgstatus);
+	if (r->have & MCE_HAVE_PPIN)
+		add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
+	if (d->channel >= 0)
+		add(&f, "MCE_CHANNEL=%d", d->channel);
+	add_ref(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+
+	return sd_journal_sendv(f.iov, (int) f.n);
+}
+
+int sink_journal_write_loss(const char *source, unsigned cpu, uint64_t lost)
+{
+	return sd_journal_send("MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost "
+			       "from %s on CPU %u", lost, source, cpu,
+			       "MESSAGE_ID=" MCELOGD_MSGID_LOST,
+			       "PRIORITY=%d", LOG_ERR,
+			       "SYSLOG_IDENTIFIER=mcelogd",
+			       "MCE_SOURCE=%s", source,
+			       "MCE_CPU=%u", cpu,
+			       "MCE_LOST=%" PRIu64, lost,
+			       NULL);
+}
+
+static uint64_t monotonic_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static int count_own_entries(sd_journal *j, uint64_t *ret)
+{
+	uint64_t n = 0;
+	int r;
+
+	r = sd_journal_seek_head(j);
+	if (r < 0)
+		return r;
+	while ((r = sd_journal_next(j)) > 0)
+		n++;
+	if (r < 0)
+		return r;
+	*ret = n;
+	return 0;
+}
+
+int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
+{
+	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS };
+	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	uint64_t deadline = monotonic_usec() + timeout_usec, n = 0;
+	char match[64];
+	int r;
+
+	if (n_expected == 0)
+		return 0;
+	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
+		snprintf(match, sizeof(match), "MESSAGE_ID=%s", ids[i]);
+		r = sd_journal_add_match(j, match, 0);
+		if (r < 0)
+			return r;
+	}
+	snprintf(match, sizeof(match), "_PID=%ld", (long) getpid());
+	r = sd_journal_add_match(j, match, 0);
+	if (r < 0)
+		return r;
+	for (;;) {
+		uint64_t now;
+
+		r = count_own_entries(j, &n);
+		if (r < 0)
+			return r;
+		if (n >= n_expected)
+			return 0;
+		now = monotonic_usec();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		r = sd_journal_wait(j, deadline - now < 100000 ? deadline - now : 100000);
+		if (r < 0)
+			return r;
+	}
+}

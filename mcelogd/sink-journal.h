@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/* One structured journald entry per record: MESSAGE_ID by class, MCE_* fields, MCE_JSON. */
+
+#include "decode.h"
+#include "record.h"
+
+/* Returns 0 or negative errno from sd_journal_sendv(). */
+int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json);
+
+int sink_journal_write_loss(const char *source, unsigned cpu, uint64_t lost);
+
+/* The readable MESSAGE= line, also used by the text renderers. */
+int record_message(const struct mce_record *r, const struct mce_decoded *d, char *buf, size_t size);
+
+/* PRIORITY= for a severity (syslog level). */
+int severity_priority(enum mce_severity s);
+
+const char *severity_message_id(enum mce_severity s);
+
+/*
+ * Waits until journald has stored n_expected record entries sent by this
+ * process (matched by _PID, which journald takes from the socket credentials).
+ * journald fills _COMM and _EXE from /proc after the fact, so a process that
+ * exits first leaves entries without them -- and mcectl shows only entries
+ * whose trusted _COMM is ours.  Returns 0, or -ETIMEDOUT.
+ */
+int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec);

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* mcelogd.conf parsing: values, and every error named with file, line and key. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <cmocka.h>
+
+#include "daemon-config.h"
+#include "cpu-list.h"
+
+struct errors {
+	unsigned n;
+	unsigned line[8];
+	char msg[8][512];
+};
+
+static void collect(const char *file, unsigned line, const char *msg, void *userdata)
+{
+	struct errors *e = userdata;
+
+	assert_string_equal(file, "test.conf");
+	if (e->n < 8) {
+		e->line[e->n] = line;
+		snprintf(e->msg[e->n], sizeof(e->msg[0]), "%s", msg);
+	}
+	e->n++;
+}
+
+static int parse(const char *text, struct mcelogd_config *c, struct errors *e)
+{
+	config_set_defaults(c);
+	*e = (struct errors) { 0 };
+	return config_parse_text(text, strlen(text), "test.conf", c, collect, e);
+}
+
+static void test_defaults_and_values(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_true(c.source_tracepoint);
+	assert_true(c.sink_journal);
+	assert_string_equal(c.json_output, "");
+	assert_int_equal(c.log_level, LOG_INFO);
+
+	assert_int_equal(parse("# comment\n; other comment\n\n[Sources]\nTracepoint = no\n"
+			       "[Output]\nJournal=off\nJSON=/var/log/mce.jsonl\n[Daemon]\nLogLevel=debug\n",
+			       &c, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_false(c.source_tracepoint);
+	assert_false(c.sink_journal);
+	assert_string_equal(c.json_output, "/var/log/mce.jsonl");
+	assert_int_equal(c.log_level, LOG_DEBUG);
+}
+
+static void test_errors_named(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("[Sources]\nTracepiont=yes\nTracepoint=maybe\n[Bogus]\nX=1\n"
+			       "[Output]\nJSON=relative/path\nno equals sign\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 5);
+	assert_int_equal(e.line[0], 2);
+	assert_non_null(strstr(e.msg[0], "unknown key 'Tracepiont'"));
+	assert_non_null(strstr(e.msg[0], "[Sources]"));
+	assert_int_equal(e.line[1], 3);
+	assert_non_null(strstr(e.msg[1], "Tracepoint="));
+	assert_non_null(strstr(e.msg[1], "maybe"));
+	assert_int_equal(e.line[2], 4);
+	assert_non_null(strstr(e.msg[2], "unknown section [Bogus]"));
+	/* keys of an unknown section are not reported again */
+	assert_int_equal(e.line[3], 7);
+	assert_non_null(strstr(e.msg[3], "absolute path"));
+	assert_int_equal(e.line[4], 8);
+	assert_non_null(strstr(e.msg[4], "Key=Value"));
+	/* a good value before or after a bad one still counts */
+	assert_true(c.source_tracepoint);
+}
+
+static void test_key_outside_section(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("Tracepoint=yes\n[Sources\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 2);
+	assert_non_null(strstr(e.msg[0], "outside of any section"));
+	assert_non_null(strstr(e.msg[1], "malformed section header"));
+}
+
+static void test_hostile_input(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+	static char big[10000];
+	static const char nul[] = "[Sources]\nTrace\0point=yes\n";
+
+	(void) state;
+	memset(big, 'A', sizeof(big) - 1);
+	assert_int_equal(parse(big, &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "too long"));
+	config_set_defaults(&c);
+	e = (struct errors) { 0 };
+	assert_int_equal(config_parse_text(nul, sizeof(nul) - 1, "test.conf", &c, collect, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "NUL"));
+}
+
+static void test_cpu_list(void **state)
+{
+	bool set[64];
+
+	(void) state;
+	memset(set, 0, sizeof(set));
+	assert_int_equal(cpu_list_parse("0-3,8,10-11\n", set, 64), 7);
+	assert_true(set[0] && set[3] && set[8] && set[10] && set[11]);
+	assert_false(set[4] || set[9] || set[12]);
+	memset(set, 0, sizeof(set));
+	assert_int_equal(cpu_list_parse("0\n", set, 64), 1);
+	assert_int_equal(cpu_list_parse("", set, 64), 0);
+	assert_int_equal(cpu_list_parse("3-1", set, 64), -EINVAL);
+	assert_int_equal(cpu_list_parse("0-64", set, 64), -EINVAL);
+	assert_int_equal(cpu_list_parse("1,,2", set, 64), -EINVAL);
+	assert_int_equal(cpu_list_parse("a", set, 64), -EINVAL);
+	assert_int_equal(cpu_list_parse("99999999999999999999", set, 64), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_and_values),
+		cmocka_unit_test(test_errors_named),
+		cmocka_unit_test(test_key_outside_section),
+		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_cpu_list),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* The record contract's JSON form: writer, reader, round trip, RFC 3339 times. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "json-writer.h"
+#include "record-json.h"
+#include "rfc3339.h"
+
+static void test_roundtrip_full(void **state)
+{
+	struct mce_record in = {
+		.have = MCE_HAVE_TIME | MCE_HAVE_CPU | MCE_HAVE_SOCKET | MCE_HAVE_APICID | MCE_HAVE_BANK |
+			MCE_HAVE_CPUID | MCE_HAVE_MICROCODE | MCE_HAVE_PPIN | MCE_HAVE_MCGCAP |
+			MCE_HAVE_MCGSTATUS | MCE_HAVE_STATUS | MCE_HAVE_ADDR | MCE_HAVE_MISC |
+			MCE_HAVE_SYND | MCE_HAVE_IPID | MCE_HAVE_IP | MCE_HAVE_TSC | MCE_HAVE_CS |
+			MCE_HAVE_VENDOR,
+		.time_usec = 1795219758291691LL, .source = MCE_SOURCE_TRACEPOINT,
+		.hostname = "node-17", .boot_id = "aaf50ec7f5824edf9b3508436dfbbff7",
+		.cpu = 127, .socket = 1, .apicid = 0xfe, .bank = 22, .vendor = MCE_VENDOR_AMD,
+		.family = 0x19, .model = 0x11, .stepping = 1, .microcode = 0xa0011d1,
+		.ppin = 0xffffffffffffffffull, .mcgcap = 0x117, .mcgstatus = 0,
+		/* values above 2^53 are exactly what JSON numbers would corrupt */
+		.status = 0xdc2040000400011bull, .addr = 0x0020000000000001ull, .misc = 0xd01a000601000000ull,
+		.synd = 0x000000005a020001ull, .ipid = 0x0000009600050f00ull, .ip = 0xffffffff81000000ull,
+		.tsc = 0x1ddbf37a52d71ull, .cs = 0x10,
+	};
+	struct mce_record out;
+	struct json_writer w;
+	char err[256] = "";
+
+	(void) state;
+	json_writer_init(&w);
+	mce_record_write_json(&in, NULL, &w);
+	assert_false(json_writer_failed(&w));
+	assert_non_null(strstr(json_writer_str(&w), "\"status\":\"0xdc2040000400011b\""));
+	assert_non_null(strstr(json_writer_str(&w), "\"time\":\"2026-11-21T00:09:18.291691Z\""));
+	assert_int_equal(mce_record_parse_json(json_writer_str(&w), strlen(json_writer_str(&w)), &out,
+					       err, sizeof(err)), 0);
+	assert_int_equal(out.have, in.have);
+	assert_int_equal(out.time_usec, in.time_usec);
+	assert_int_equal(out.source, in.source);
+	assert_string_equal(out.hostname, in.hostname);
+	assert_string_equal(out.boot_id, in.boot_id);
+	assert_int_equal(out.cpu, in.cpu);
+	assert_int_equal(out.socket, in.socket);
+	assert_int_equal(out.apicid, in.apicid);
+	assert_int_equal(out.bank, in.bank);
+	assert_int_equal(out.vendor, in.vendor);
+	assert_int_equal(out.family, in.family);
+	assert_int_equal(out.model, in.model);
+	assert_int_equal(out.stepping, in.stepping);
+	assert_int_equal(out.microcode, in.microcode);
+	assert_int_equal(out.ppin, in.ppin);
+	assert_int_equal(out.mcgcap, in.mcgcap);
+	assert_int_equal(out.status, in.status);
+	assert_int_equal(out.addr, in.addr);
+	assert_int_equal(out.misc, in.misc);
+	assert_int_equal(out.synd, in.synd);
+	assert_int_equal(out.ipid, in.ipid);
+	assert_int_equal(out.ip, in.ip);
+	assert_int_equal(out.tsc, in.tsc);
+	assert_int_equal(out.cs, in.cs);
+	json_writer_done(&w);
+}
+
+static void test_absent_stays_absent(void **state)
+{
+	struct mce_record in = { .have = MCE_HAVE_STATUS | MCE_HAVE_BANK, .status = 0x9000000000000000ull,
+				 .bank = 0 };
+	struct mce_record out;
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	mce_record_write_json(&in, NULL, &w);
+	assert_string_equal(json_writer_str(&w), "{\"bank\":0,\"status\":\"0x9000000000000000\"}");
+	assert_int_equal(mce_record_parse_json(json_writer_str(&w), strlen(json_writer_str(&w)), &out,
+					       NULL, 0), 0);
+	assert_int_equal(out.have, in.have);
+	json_writer_done(&w);
+}
+
+static void expect_error(const char *json, const char *needle)
+{
+	struct mce_record r;
+	char err[256] = "";
+
+	assert_int_equal(mce_record_parse_json(json, strlen(json), &r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("error for %s was '%s', expected it to mention '%s'", json, err, needle);
+}
+
+static void test_bad_input_named(void **state)
+{
+	(void) state;
+	expect_error("{\"bank\":\"x\",\"status\":\"0x1\"}", "\"bank\"");
+	expect_error("{\"cs\":300,\"status\":\"0x1\"}", "out of range");
+	expect_error("{\"cpu\":-1,\"status\":\"0x1\"}", "\"cpu\"");
+	expect_error("{\"status\":\"0x1ffffffffffffffff\"}", "\"status\"");
+	expect_error("{\"status\":\"0x\"}", "\"status\"");
+	expect_error("{\"bank\":1}", "\"status\" is missing");
+	expect_error("{\"status\":\"0x1\",\"time\":\"yesterday\"}", "\"time\"");
+	expect_error("{\"status\":\"0x1\",\"vendor\":\"via\"}", "unknown vendor");
+	expect_error("{\"status\":\"0x1\",\"boot_id\":\"xyz\"}", "\"boot_id\"");
+	expect_error("{\"status\":\"0x1\",\"family\":25}", "go together");
+	expect_error("{\"status\":\"0x1\"", "unterminated");
+	expect_error("{\"status\":\"0x1\"} trailing", "trailing data");
+	expect_error("[1,2]", "JSON object");
+	expect_error("not json", "invalid JSON");
+}
+
+static void test_bank_300_is_ok(void **state)
+{
+	/* bank is a u32 in the contract; 300 is unusual but valid (software banks are >= 128). */
+	struct mce_record r;
+
+	(void) state;
+	assert_int_equal(mce_record_parse_json("{\"bank\":300,\"status\":\"0x1\"}", 27, &r, NULL, 0), 0);
+	assert_int_equal(r.bank, 300);
+}
+
+static void test_rfc3339(void **state)
+{
+	char buf[RFC3339_MAX];
+	int64_t t;
+
+	(void) state;
+	assert_int_equal(parse_rfc3339_usec("2026-11-20T10:00:00Z", &t), 0);
+	assert_int_equal(t, 1795168800LL * 1000000);
+	assert_int_equal(parse_rfc3339_usec("2026-11-20T10:00:00.5+01:00", &t), 0);
+	assert_int_equal(t, (1795168800LL - 3600) * 1000000 + 500000);
+	assert_int_equal(parse_rfc3339_usec("2026-11-20 10:00:00.123456789Z", &t), 0);
+	assert_int_equal(t % 1000000, 123456);
+	assert_int_equal(parse_rfc3339_usec("1969-12-31T23:59:59.999999Z", &t), 0);
+	assert_int_equal(t, -1);
+	assert_true(format_rfc3339_usec(buf, sizeof(buf), -1) > 0);
+	assert_string_equal(buf, "1969-12-31T23:59:59.999999Z");
+	assert_true(format_rfc3339_usec(buf, sizeof(buf), 1795168800LL * 1000000 + 7) > 0);
+	assert_string_equal(buf, "2026-11-20T10:00:00.000007Z");
+	assert_int_equal(parse_rfc3339_usec("2026-11-20T10:00:00", &t), -EINVAL);
+	assert_int_equal(parse_rfc3339_usec("2026-13-20T10:00:00Z", &t), -EINVAL);
+	assert_int_equal(parse_rfc3339_usec("2026-11-20T10:00:00Zjunk", &t), -EINVAL);
+	assert_int_equal(parse_rfc3339_usec("2026-11-20T10:00:00.1234567890Z", &t), -EINVAL);
+	assert_int_equal(parse_rfc3339_usec("", &t), -EINVAL);
+}
+
+static void test_writer_escaping(void **state)
+{
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	json_object_begin(&w, NULL);
+	json_put_string(&w, "s", "a\"b\\c\n\x01");
+	json_array_begin(&w, "a");
+	json_put_string(&w, NULL, "x");
+	json_put_i64(&w, NULL, -5);
+	json_put_bool(&w, NULL, true);
+	json_array_end(&w);
+	json_put_u64(&w, "u", UINT64_MAX);
+	json_object_end(&w);
+	assert_false(json_writer_failed(&w));
+	assert_string_equal(json_writer_str(&w),
+			    "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"a\":[\"x\",-5,true],\"u\":18446744073709551615}");
+	/* unbalanced close is an error, not a crash */
+	json_object_end(&w);
+	assert_true(json_writer_failed(&w));
+	json_writer_done(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_full),
+		cmocka_unit_test(test_absent_stays_absent),
+		cmocka_unit_test(test_bad_input_named),
+		cmocka_unit_test(test_bank_300_is_ok),
+		cmocka_unit_test(test_rfc3339),
+		cmocka_unit_test(test_writer_escaping),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
