@@ -1,20 +1,51 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PLACEHOLDER until the table-driven decoder lands (issue 3): only the
- * severity from the architectural UC/PCC/deferred bits, so the daemon path
- * can be built and tested end to end.  Replaced wholesale by decoders/.
+ * mce_decode(): the architectural decode, then the one model decoder the
+ * CPU identity selects; plus the enum string tables and the one-line summary
+ * used as the journald MESSAGE.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "decode.h"
-#include "json-writer.h"
+#include "internal.h"
 
 static const char *const severity_names[_MCE_SEV_MAX] = {
 	[MCE_SEV_CORRECTED]   = "corrected",
 	[MCE_SEV_DEFERRED]    = "deferred",
 	[MCE_SEV_UNCORRECTED] = "uncorrected",
 	[MCE_SEV_FATAL]       = "fatal",
+};
+
+static const char *const recovery_names[_MCE_RECOVERY_MAX] = {
+	[MCE_RECOVERY_NONE]        = NULL,
+	[MCE_RECOVERY_UCNA]        = "ucna",
+	[MCE_RECOVERY_SRAO]        = "srao",
+	[MCE_RECOVERY_SRAR]        = "srar",
+	[MCE_RECOVERY_RESTARTABLE] = "restartable",
+	[MCE_RECOVERY_CONTAINABLE] = "containable",
+};
+
+/* The "error_class" values of the record contract (issue 3), one per class. */
+static const char *const error_class_names[_MCE_CLASS_MAX] = {
+	[MCE_CLASS_NO_ERROR]                          = "no_error",
+	[MCE_CLASS_UNCLASSIFIED]                      = "unclassified",
+	[MCE_CLASS_MICROCODE_ROM_PARITY]              = "microcode_rom_parity",
+	[MCE_CLASS_EXTERNAL]                          = "external",
+	[MCE_CLASS_FRC]                               = "frc",
+	[MCE_CLASS_INTERNAL_PARITY]                   = "internal_parity",
+	[MCE_CLASS_SMM_HANDLER_CODE_ACCESS_VIOLATION] = "smm_handler_code_access_violation",
+	[MCE_CLASS_INTERNAL_TIMER]                    = "internal_timer",
+	[MCE_CLASS_IO]                                = "io",
+	[MCE_CLASS_INTERNAL_UNCLASSIFIED]             = "internal_unclassified",
+	[MCE_CLASS_GENERIC_CACHE_HIERARCHY]           = "generic_cache_hierarchy",
+	[MCE_CLASS_TLB]                               = "tlb",
+	[MCE_CLASS_MEMORY_CONTROLLER]                 = "memory_controller",
+	[MCE_CLASS_CACHE]                             = "cache",
+	[MCE_CLASS_BUS_INTERCONNECT]                  = "bus_interconnect",
+	[MCE_CLASS_UNKNOWN]                           = "unknown",
 };
 
 const char *mce_severity_to_string(enum mce_severity s)
@@ -26,30 +57,190 @@ const char *mce_severity_to_string(enum mce_severity s)
 
 enum mce_severity mce_severity_from_string(const char *s)
 {
+	if (!s)
+		return _MCE_SEV_INVALID;
 	for (int i = 0; i < _MCE_SEV_MAX; i++)
 		if (strcmp(s, severity_names[i]) == 0)
 			return (enum mce_severity) i;
 	return _MCE_SEV_INVALID;
 }
 
-void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
+const char *mce_recovery_to_string(enum mce_recovery r)
 {
-	*d = (struct mce_decoded) { .channel = -1, .timeout = -1, .dimm = -1, .rank = -1,
-				    .chip_select = -1 };
-	if (rec->status & (1ull << 57))
-		d->severity = MCE_SEV_FATAL;
-	else if (rec->status & (1ull << 61))
-		d->severity = MCE_SEV_UNCORRECTED;
-	else
-		d->severity = MCE_SEV_CORRECTED;
+	if ((unsigned) r >= _MCE_RECOVERY_MAX)
+		return NULL;
+	return recovery_names[r];
 }
 
-void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
+const char *mce_error_class_to_string(enum mce_error_class c)
 {
-	json_put_string(w, "severity", mce_severity_to_string(d->severity));
+	if ((unsigned) c >= _MCE_CLASS_MAX)
+		return "unknown";
+	return error_class_names[c];
+}
+
+/* ---- dispatch ---- */
+
+static const struct mce_model_match *const vendor_match_tables[] = {
+	intel_model_matches,
+	amd_model_matches,
+};
+
+static const struct mce_model_decoder *lookup_uncached(enum mce_vendor vendor, uint32_t family,
+						       uint32_t model)
+{
+	for (size_t t = 0; t < sizeof(vendor_match_tables) / sizeof(vendor_match_tables[0]); t++)
+		for (const struct mce_model_match *m = vendor_match_tables[t]; m->decoder; m++)
+			if (m->vendor == vendor && m->family == family &&
+			    model >= m->model_first && model <= m->model_last)
+				return m->decoder;
+	return NULL;
+}
+
+/*
+ * A machine's records all carry the same CPU identity, so remember the last
+ * answer.  Thread-local, so concurrent decoders never share it; the cached
+ * value is a pointer into static const data, so it can never go stale.
+ */
+const struct mce_model_decoder *mce_model_decoder_lookup(enum mce_vendor vendor, uint32_t family,
+							 uint32_t model)
+{
+	static _Thread_local struct {
+		bool valid;
+		enum mce_vendor vendor;
+		uint32_t family, model;
+		const struct mce_model_decoder *decoder;
+	} last;
+
+	if (last.valid && last.vendor == vendor && last.family == family && last.model == model)
+		return last.decoder;
+	last.decoder = lookup_uncached(vendor, family, model);
+	last.vendor = vendor;
+	last.family = family;
+	last.model = model;
+	last.valid = true;
+	return last.decoder;
+}
+
+void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
+{
+	const struct mce_model_decoder *md = NULL;
+
+	*d = (struct mce_decoded) {
+		.channel = -1,
+		.timeout = -1,
+		.dimm = -1,
+		.rank = -1,
+		.chip_select = -1,
+	};
+
+	d->has_bank = rec->have & MCE_HAVE_BANK;
+	x86_arch_decode(rec, d);
+
+	if (mce_record_has(rec, MCE_HAVE_VENDOR | MCE_HAVE_CPUID))
+		md = mce_model_decoder_lookup(rec->vendor, rec->family, rec->model);
+	if (!md) {
+		d->unknown_model = true;
+		return;
+	}
+	d->cpu_model = md->name;
+	if (md->decode)
+		md->decode(md, rec, d);
+}
+
+/* ---- summary ---- */
+
+static const char *const level_words[] = {
+	[MCE_LEVEL_0] = "Level-0", [MCE_LEVEL_1] = "Level-1", [MCE_LEVEL_2] = "Level-2",
+	[MCE_LEVEL_GENERIC] = "Generic-level",
+};
+static const char *const tt_words[] = {
+	[MCE_TT_INSTRUCTION] = "instruction ", [MCE_TT_DATA] = "data ", [MCE_TT_GENERIC] = "",
+};
+static const char *const request_words[] = {
+	[MCE_RQ_GENERIC] = "", [MCE_RQ_READ] = "read ", [MCE_RQ_WRITE] = "write ",
+	[MCE_RQ_DATA_READ] = "data-read ", [MCE_RQ_DATA_WRITE] = "data-write ",
+	[MCE_RQ_INSTRUCTION_FETCH] = "instruction-fetch ", [MCE_RQ_PREFETCH] = "prefetch ",
+	[MCE_RQ_EVICTION] = "eviction ", [MCE_RQ_SNOOP] = "snoop ",
+};
+static const char *const mt_words[] = {
+	[MCE_MT_GENERIC] = "", [MCE_MT_READ] = "read ", [MCE_MT_WRITE] = "write ",
+	[MCE_MT_ADDRESS_COMMAND] = "address/command ", [MCE_MT_MEMORY_SCRUBBING] = "patrol scrub ",
+};
+static const char *const simple_phrases[_MCE_CLASS_MAX] = {
+	[MCE_CLASS_NO_ERROR]                          = "No error",
+	[MCE_CLASS_UNCLASSIFIED]                      = "Unclassified error",
+	[MCE_CLASS_MICROCODE_ROM_PARITY]              = "Microcode ROM parity error",
+	[MCE_CLASS_EXTERNAL]                          = "External error (BINIT# from another processor)",
+	[MCE_CLASS_FRC]                               = "Functional redundancy check error",
+	[MCE_CLASS_INTERNAL_PARITY]                   = "Internal parity error",
+	[MCE_CLASS_SMM_HANDLER_CODE_ACCESS_VIOLATION] = "SMM handler code access violation",
+	[MCE_CLASS_INTERNAL_TIMER]                    = "Internal timer error",
+	[MCE_CLASS_IO]                                = "I/O error",
+	[MCE_CLASS_INTERNAL_UNCLASSIFIED]             = "Internal unclassified error",
+};
+
+#define PICK(table, i) ((unsigned) (i) < sizeof(table) / sizeof(table[0]) && table[i] ? table[i] : "")
+
+/* snprintf() at offset *n, keeping *n the length the full text would have. */
+__attribute__((format(printf, 4, 5)))
+static void append(char *buf, size_t size, int *n, const char *fmt, ...)
+{
+	size_t off = (size_t) *n;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(off < size ? buf + off : NULL, off < size ? size - off : 0, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*n += r;
 }
 
 int mce_decoded_summary(const struct mce_decoded *d, char *buf, size_t size)
 {
-	return snprintf(buf, size, "%s error", mce_severity_to_string(d->severity));
+	char what[128];
+	int n;
+
+	if (!d || (!buf && size))
+		return -EINVAL;
+
+	switch (d->error_class) {
+	case MCE_CLASS_GENERIC_CACHE_HIERARCHY:
+		snprintf(what, sizeof(what), "%s cache hierarchy error", PICK(level_words, d->cache_level));
+		break;
+	case MCE_CLASS_TLB:
+		snprintf(what, sizeof(what), "%s %sTLB error", PICK(level_words, d->cache_level),
+			 PICK(tt_words, d->transaction_type));
+		break;
+	case MCE_CLASS_CACHE:
+		snprintf(what, sizeof(what), "%s %scache %serror", PICK(level_words, d->cache_level),
+			 PICK(tt_words, d->transaction_type), PICK(request_words, d->request));
+		break;
+	case MCE_CLASS_MEMORY_CONTROLLER:
+		snprintf(what, sizeof(what), "Memory controller %serror",
+			 PICK(mt_words, d->memory_transaction));
+		break;
+	case MCE_CLASS_BUS_INTERCONNECT:
+		snprintf(what, sizeof(what), "Bus/interconnect %s%serror%s",
+			 PICK(request_words, d->request),
+			 d->memory_or_io && strcmp(d->memory_or_io, "io") == 0 ? "I/O " : "",
+			 d->timeout == 1 ? " (timed out)" : "");
+		break;
+	case MCE_CLASS_UNKNOWN:
+		snprintf(what, sizeof(what), "Unknown error code 0x%04x", d->mcacod);
+		break;
+	default:
+		snprintf(what, sizeof(what), "%s", PICK(simple_phrases, d->error_class));
+		break;
+	}
+
+	n = snprintf(buf, size, "%s", what);
+	if (d->channel >= 0)
+		append(buf, size, &n, ", channel %d", d->channel);
+	if (d->description)
+		append(buf, size, &n, ": %s", d->description);
+	else if (d->bank_name)
+		append(buf, size, &n, " (%s)", d->bank_name);
+	return n;
 }

@@ -55,6 +55,7 @@ enum mce_error_class {
 	MCE_CLASS_MEMORY_CONTROLLER,
 	MCE_CLASS_CACHE,
 	MCE_CLASS_BUS_INTERCONNECT,
+	MCE_CLASS_UNKNOWN,          /* MCACOD matches no architectural form: "unknown" */
 	_MCE_CLASS_MAX,
 };
 
@@ -90,6 +91,7 @@ struct mce_decoded {
 	unsigned n_flags;
 
 	const char *cpu_model;              /* decoder's name for the CPU, e.g. "Sapphire Rapids" */
+	bool has_bank;                      /* the record names a bank: unnamed ones render "unknown" */
 	const char *bank_name;              /* documented long name; NULL = unknown */
 	const char *bank_type;              /* short type, e.g. "UMC"; NULL = unknown */
 	const char *description;            /* what the code means; NULL = unknown */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The decoded keys of the record contract (issue 3), appended to an object
+ * the caller (mce_record_write_json()) has opened.
+ *
+ * Absent fields are omitted, never written as null.  "unknown" markers, and
+ * when we write them:
+ *  - cpu_model: "unknown" whenever no model decoder matched the CPU, so a
+ *    reader can tell "we had no tables" from "the tables had nothing to say";
+ *  - bank_name, bank_type: "unknown" when the record names a bank that no
+ *    table describes (d->has_bank); absent when the record has no bank;
+ *  - description: "unknown" when there is a model-specific or extended
+ *    error code but no table entry for it;
+ *  - error_class: "unknown" when MCACOD matches no architectural form.
+ * The raw values (status, misc, model_specific_code, ...) are always there
+ * next to the marker.
+ */
+#include <stdbool.h>
+
+#include "decode.h"
+#include "json-writer.h"
+
+static const char *const transaction_type_names[] = {
+	[MCE_TT_INSTRUCTION] = "instruction", [MCE_TT_DATA] = "data", [MCE_TT_GENERIC] = "generic",
+};
+static const char *const request_names[] = {
+	[MCE_RQ_GENERIC] = "generic",
+	[MCE_RQ_READ] = "read",
+	[MCE_RQ_WRITE] = "write",
+	[MCE_RQ_DATA_READ] = "data_read",
+	[MCE_RQ_DATA_WRITE] = "data_write",
+	[MCE_RQ_INSTRUCTION_FETCH] = "instruction_fetch",
+	[MCE_RQ_PREFETCH] = "prefetch",
+	[MCE_RQ_EVICTION] = "eviction",
+	[MCE_RQ_SNOOP] = "snoop",
+};
+static const char *const memory_transaction_names[] = {
+	[MCE_MT_GENERIC] = "generic",
+	[MCE_MT_READ] = "read",
+	[MCE_MT_WRITE] = "write",
+	[MCE_MT_ADDRESS_COMMAND] = "address_command",
+	[MCE_MT_MEMORY_SCRUBBING] = "memory_scrubbing",
+};
+
+#define NAME(table, i) \
+	((unsigned) (i) < sizeof(table) / sizeof(table[0]) ? table[i] : NULL)
+
+static void put_opt_string(struct json_writer *w, const char *key, const char *v)
+{
+	if (v)
+		json_put_string(w, key, v);
+}
+
+void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
+{
+	const char *rec = mce_recovery_to_string(d->recovery);
+
+	json_put_string(w, "severity", mce_severity_to_string(d->severity));
+	put_opt_string(w, "recovery", rec);
+
+	json_array_begin(w, "flags");
+	for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++)
+		json_put_string(w, NULL, d->flags[i]);
+	json_array_end(w);
+
+	json_put_string(w, "error_class", mce_error_class_to_string(d->error_class));
+	json_put_string(w, "cpu_model", d->cpu_model ? d->cpu_model : "unknown");
+	if (d->has_bank) {
+		json_put_string(w, "bank_name", d->bank_name ? d->bank_name : "unknown");
+		json_put_string(w, "bank_type", d->bank_type ? d->bank_type : "unknown");
+	} else {
+		put_opt_string(w, "bank_name", d->bank_name);
+		put_opt_string(w, "bank_type", d->bank_type);
+	}
+	if (d->description)
+		json_put_string(w, "description", d->description);
+	else if (d->has_model_specific_code || d->has_extended_error_code)
+		json_put_string(w, "description", "unknown");
+
+	if (d->cache_level == MCE_LEVEL_GENERIC)
+		json_put_string(w, "cache_level", "generic");
+	else if (d->cache_level != MCE_LEVEL_ABSENT)
+		json_put_u64(w, "cache_level", (uint64_t) (d->cache_level - MCE_LEVEL_0));
+	if (d->transaction_type != MCE_TT_ABSENT)
+		put_opt_string(w, "transaction_type", NAME(transaction_type_names, d->transaction_type));
+	if (d->request != MCE_RQ_ABSENT)
+		put_opt_string(w, "request", NAME(request_names, d->request));
+	if (d->memory_transaction != MCE_MT_ABSENT)
+		put_opt_string(w, "memory_transaction",
+			       NAME(memory_transaction_names, d->memory_transaction));
+	if (d->channel >= 0)
+		json_put_i64(w, "channel", d->channel);
+	put_opt_string(w, "participation", d->participation);
+	if (d->timeout >= 0)
+		json_put_bool(w, "timeout", d->timeout != 0);
+	put_opt_string(w, "memory_or_io", d->memory_or_io);
+
+	if (d->has_model_specific_code)
+		json_put_u64(w, "model_specific_code", d->model_specific_code);
+	if (d->has_extended_error_code)
+		json_put_u64(w, "extended_error_code", d->extended_error_code);
+	if (d->has_corrected_count)
+		json_put_u64(w, "corrected_count", d->corrected_count);
+	put_opt_string(w, "threshold_status", d->threshold_status);
+	if (d->has_address_lsb)
+		json_put_u64(w, "address_lsb", d->address_lsb);
+	put_opt_string(w, "address_mode", d->address_mode);
+	if (d->dimm >= 0)
+		json_put_i64(w, "dimm", d->dimm);
+	if (d->rank >= 0)
+		json_put_i64(w, "rank", d->rank);
+	if (d->chip_select >= 0)
+		json_put_i64(w, "chip_select", d->chip_select);
+	if (d->has_syndrome)
+		json_put_hex64(w, "syndrome", d->syndrome);
+
+	if (d->n_details) {
+		json_object_begin(w, "details");
+		for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
+			const struct mce_detail *x = &d->details[i];
+
+			/* A named value reads best as its text; the number is in the registers. */
+			if (x->text)
+				json_put_string(w, x->name, x->text);
+			else
+				json_put_u64(w, x->name, x->value);
+		}
+		json_object_end(w);
+	}
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel CPU identity → model decoder, and the one generic decoder that
+ * walks a model's tables (intel.h).  Adding a CPU is adding a row below and,
+ * if its banks differ from a sibling's, a table in intel-server.c.
+ *
+ * Model numbers: Intel SDM Vol. 4, "Model-Specific Registers", Table 2-1
+ * "CPUID Signature Values of DisplayFamily_DisplayModel", cross-checked with
+ * the INTEL_* constants of Linux arch/x86/include/asm/intel-family.h.
+ */
+#include "intel.h"
+
+const struct intel_bank *intel_bank_lookup(const struct intel_model *m, uint32_t bank)
+{
+	size_t lo = 0, hi = m->n_banks;
+
+	/* Banks are sorted and disjoint (test-decode-arch checks it): bisect. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct intel_bank *b = &m->banks[mid];
+
+		if (bank < b->first)
+			hi = mid;
+		else if (bank > b->last)
+			lo = mid + 1;
+		else
+			return b;
+	}
+	return NULL;
+}
+
+static void add_detail(struct mce_decoded *d, const char *name, uint64_t value, const char *text)
+{
+	if (d->n_details < MCE_MAX_DETAILS)
+		d->details[d->n_details++] = (struct mce_detail) { .name = name, .value = value,
+								   .text = text };
+}
+
+void intel_model_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
+			struct mce_decoded *d)
+{
+	const struct intel_model *m = self->tables;
+	const struct intel_bank *b;
+
+	if (!m || !(rec->have & MCE_HAVE_BANK))
+		return;
+	b = intel_bank_lookup(m, rec->bank);
+	if (!b)
+		return;
+
+	d->bank_name = b->name;
+	d->bank_type = b->type;
+
+	if (b->codes)
+		for (size_t i = 0; i < b->codes->n; i++)
+			if ((rec->status & b->codes->rows[i].mask) == b->codes->rows[i].value) {
+				d->description = b->codes->rows[i].text;
+				break;
+			}
+
+	if (b->has_imc)
+		add_detail(d, "memory_controller", b->imc, NULL);
+
+	/* MISC is only meaningful when MISCV, and its memory fields only for memory errors. */
+	if (!(rec->status & (UINT64_C(1) << 59)) || !(rec->have & MCE_HAVE_MISC) ||
+	    d->error_class != MCE_CLASS_MEMORY_CONTROLLER)
+		return;
+	switch (b->misc) {
+	case INTEL_MISC_RANK_58_56:
+		d->rank = (int) ((rec->misc >> 56) & 7);
+		break;
+	case INTEL_MISC_CS_57_55:
+		if (rec->status & (UINT64_C(1) << 33))
+			d->chip_select = (int) ((rec->misc >> 55) & 7);
+		break;
+	case INTEL_MISC_NONE:
+		break;
+	}
+}
+
+#define INTEL_DECODER(var, label, tbl) \
+	static const struct mce_model_decoder var = { \
+		.name = label, .decode = intel_model_decode, .tables = tbl, \
+	}
+
+INTEL_DECODER(dec_haswell_x,      "Haswell-EP",                 &intel_haswell_x);
+INTEL_DECODER(dec_broadwell_x,    "Broadwell-EP",               &intel_broadwell_x);
+INTEL_DECODER(dec_broadwell_d,    "Broadwell-DE",               &intel_broadwell_d);
+INTEL_DECODER(dec_skylake_x,      "Skylake-SP/Cascade Lake/Cooper Lake", &intel_skylake_x);
+INTEL_DECODER(dec_icelake_x,      "Ice Lake-SP",                &intel_icelake_x);
+INTEL_DECODER(dec_icelake_d,      "Ice Lake-D",                 &intel_icelake_x);
+INTEL_DECODER(dec_snowridge,      "Snow Ridge",                 &intel_icelake_x);
+INTEL_DECODER(dec_sapphire,       "Sapphire Rapids",            &intel_sapphirerapids_x);
+INTEL_DECODER(dec_emerald,        "Emerald Rapids",             &intel_sapphirerapids_x);
+INTEL_DECODER(dec_granite_x,      "Granite Rapids",             &intel_graniterapids_x);
+INTEL_DECODER(dec_granite_d,      "Granite Rapids-D",           &intel_graniterapids_x);
+INTEL_DECODER(dec_sierra_forest,  "Sierra Forest",              &intel_graniterapids_x);
+INTEL_DECODER(dec_grand_ridge,    "Grand Ridge",                &intel_atom_server);
+INTEL_DECODER(dec_client,         "Intel Core (client)",        &intel_client_core);
+
+#define ROW(fam, m, dec) { .vendor = MCE_VENDOR_INTEL, .family = fam, .model_first = m, \
+			   .model_last = m, .decoder = &dec }
+
+/* Sorted by (family, model) with no overlaps; test-decode-arch checks it. */
+const struct mce_model_match intel_model_matches[] = {
+	ROW(6, 0x3c, dec_client),          /* Haswell */
+	ROW(6, 0x3d, dec_client),          /* Broadwell */
+	ROW(6, 0x3f, dec_haswell_x),
+	ROW(6, 0x45, dec_client),          /* Haswell-ULT */
+	ROW(6, 0x46, dec_client),          /* Haswell-GT3e */
+	ROW(6, 0x47, dec_client),          /* Broadwell-GT3e */
+	ROW(6, 0x4e, dec_client),          /* Skylake mobile */
+	ROW(6, 0x4f, dec_broadwell_x),
+	ROW(6, 0x55, dec_skylake_x),       /* also Cascade Lake, Cooper Lake (by stepping) */
+	ROW(6, 0x56, dec_broadwell_d),
+	ROW(6, 0x5e, dec_client),          /* Skylake desktop */
+	ROW(6, 0x6a, dec_icelake_x),
+	ROW(6, 0x6c, dec_icelake_d),
+	ROW(6, 0x86, dec_snowridge),
+	ROW(6, 0x8e, dec_client),          /* Kaby/Coffee/Whiskey/Amber Lake mobile */
+	ROW(6, 0x8f, dec_sapphire),
+	ROW(6, 0x9e, dec_client),          /* Kaby/Coffee Lake desktop */
+	ROW(6, 0xad, dec_granite_x),
+	ROW(6, 0xae, dec_granite_d),
+	ROW(6, 0xaf, dec_sierra_forest),
+	ROW(6, 0xb6, dec_grand_ridge),
+	ROW(6, 0xcf, dec_emerald),
+	{ .decoder = NULL },
+};

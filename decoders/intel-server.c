@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel model-specific tables: bank layout and model-specific error codes
+ * (MSCOD, MCi_STATUS[31:16]) per server family, plus the client cores.
+ *
+ * Source for every table: Intel 64 and IA-32 Architectures Software
+ * Developer's Manual, Vol. 3B, chapter "Interpreting Machine Check Error
+ * Codes", the "Incremental Decoding Information" section of each family
+ * (named at each table).  Texts are our own short wording of the documented
+ * meaning; the documented mnemonic is kept in parentheses where users are
+ * likely to search for it.
+ *
+ * Banks are sorted by number and disjoint; code rows are matched in order,
+ * first match wins (intel.h).
+ */
+#include "intel.h"
+
+/* ---- shared core banks (IA32_MC0..MC3 on every family listed here) ---- */
+
+#define CORE_BANKS \
+	{ .first = 0, .last = 0, .type = "IFU",  .name = "Instruction Fetch Unit" }, \
+	{ .first = 1, .last = 1, .type = "DCU",  .name = "Data Cache Unit" }, \
+	{ .first = 2, .last = 2, .type = "DTLB", .name = "Data TLB" }, \
+	{ .first = 3, .last = 3, .type = "MLC",  .name = "Mid-Level Cache" }
+
+/* ==== Haswell-EP (06_3FH), Broadwell-EP (06_4FH), Broadwell-DE (06_56H) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H, Model 3FH"
+ * ("Intel Xeon Processor E5 v3 Family") and "... Model 4FH / 56H"
+ * (E5 v4, Xeon D-1500): IA32_MC9..MC16 are iMC channels, MC7/MC8 the home
+ * agents, MC4 the PCU.  iMC MSCOD values from the table "Intel IMC MC Error
+ * Codes for IA32_MCi_STATUS (i = 9-16)".
+ */
+static const struct intel_code hsx_imc_rows[] = {
+	MSCOD_IS(0x0001, "Address parity error"),
+	MSCOD_IS(0x0002, "Home-agent write data parity error"),
+	MSCOD_IS(0x0004, "Home-agent write byte-enable parity error"),
+	MSCOD_IS(0x0008, "Corrected patrol scrub error"),
+	MSCOD_IS(0x0010, "Uncorrected patrol scrub error"),
+	MSCOD_IS(0x0020, "Corrected sparing error"),
+	MSCOD_IS(0x0040, "Uncorrected sparing error"),
+};
+static const struct intel_code_table hsx_imc = CODE_TABLE(hsx_imc_rows);
+
+#define HSX_IMC(n, ctl) { .first = n, .last = n, .type = "IMC", \
+	.name = "Integrated Memory Controller", .codes = &hsx_imc, .has_imc = true, .imc = ctl }
+
+static const struct intel_bank haswell_x_banks[] = {
+	CORE_BANKS,
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" },
+	{ .first = 5, .last = 5, .type = "QPI", .name = "QuickPath Interconnect" },
+	{ .first = 7, .last = 8, .type = "HA",  .name = "Home Agent" },
+	HSX_IMC(9, 0), HSX_IMC(10, 0), HSX_IMC(11, 0), HSX_IMC(12, 0),
+	HSX_IMC(13, 1), HSX_IMC(14, 1), HSX_IMC(15, 1), HSX_IMC(16, 1),
+	{ .first = 17, .last = 19, .type = "CBO", .name = "Caching Agent (LLC slice)" },
+	{ .first = 20, .last = 21, .type = "QPI", .name = "QuickPath Interconnect" },
+};
+const struct intel_model intel_haswell_x = INTEL_MODEL(haswell_x_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 3FH");
+const struct intel_model intel_broadwell_x = INTEL_MODEL(haswell_x_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 4FH");
+
+static const struct intel_bank broadwell_d_banks[] = {
+	CORE_BANKS,
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" },
+	{ .first = 7, .last = 7, .type = "HA",  .name = "Home Agent" },
+	HSX_IMC(9, 0), HSX_IMC(10, 0),
+};
+const struct intel_model intel_broadwell_d = INTEL_MODEL(broadwell_d_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 56H");
+
+/* ==== Skylake-SP, Cascade Lake, Cooper Lake (06_55H) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H Model 55H"
+ * (Intel Xeon Scalable): MC4 PCU, MC5/MC12/MC19 UPI, MC7/MC8 M2M,
+ * MC9..MC11 CHA, MC13..MC18 iMC channels (tables "Intel UPI MC Error Codes",
+ * "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 13-18)", "M2M MC Error
+ * Codes").  iMC MSCOD: with bit 27 set, bits 19:16 hold an enumerated code,
+ * otherwise each bit 16..26 flags one error.
+ */
+static const struct intel_code skx_imc_rows[] = {
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08000000), .text = "Unrecognised request type" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08010000), .text = "Read response to an invalid scoreboard entry" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08020000), .text = "Unexpected read response" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08030000), .text = "DDR4 completion to an invalid scoreboard entry" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08040000), .text = "Completion to an invalid scoreboard entry" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08050000), .text = "Completion FIFO overflow" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08060000), .text = "Correctable parity error" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08070000), .text = "Uncorrectable error" },
+	STATUS_BIT(16, "Address parity error"),
+	STATUS_BIT(17, "Home-agent write data parity error"),
+	STATUS_BIT(18, "Home-agent write byte-enable parity error"),
+	STATUS_BIT(19, "Corrected patrol scrub error"),
+	STATUS_BIT(20, "Uncorrected patrol scrub error"),
+	STATUS_BIT(21, "Corrected sparing error"),
+	STATUS_BIT(22, "Uncorrected sparing error"),
+	STATUS_BIT(23, "Home-agent read error"),
+	STATUS_BIT(24, "Write data buffer read parity error"),
+	STATUS_BIT(25, "DDR4 command/address parity error"),
+	STATUS_BIT(26, "Uncorrected address parity error"),
+};
+static const struct intel_code_table skx_imc = CODE_TABLE(skx_imc_rows);
+
+static const struct intel_code skx_m2m_rows[] = {
+	STATUS_BIT(16, "Memory controller returned read data with an error"),
+	STATUS_BIT(18, "Partial write data error from the memory controller"),
+	STATUS_BIT(19, "Full write data error from the memory controller"),
+	STATUS_BIT(20, "Clock-crossing buffer (BGF) error"),
+	STATUS_BIT(21, "Mesh-to-memory timeout"),
+	STATUS_BIT(22, "Mesh-to-memory tracker parity error"),
+	STATUS_BIT(23, "Fatal bucket-1 error"),
+};
+static const struct intel_code_table skx_m2m = CODE_TABLE(skx_m2m_rows);
+
+/* UPI link errors, MSCOD[5:0] (STATUS[21:16]); the same encoding from Skylake-SP on. */
+static const struct intel_code upi_rows[] = {
+	STATUS_FIELD(21, 16, 0x00, "Uncorrected: physical layer initialisation failed"),
+	STATUS_FIELD(21, 16, 0x01, "Uncorrected: physical layer drift buffer alarm"),
+	STATUS_FIELD(21, 16, 0x02, "Uncorrected: physical layer latency buffer rollover"),
+	STATUS_FIELD(21, 16, 0x10, "Uncorrected: CRC error, link-level retry failed (abort state)"),
+	STATUS_FIELD(21, 16, 0x11, "Uncorrected: unsupported or undefined packet received"),
+	STATUS_FIELD(21, 16, 0x12, "Uncorrected: link or physical layer control error"),
+	STATUS_FIELD(21, 16, 0x13, "Uncorrected: parameter exchange exception"),
+	STATUS_FIELD(21, 16, 0x1f, "Uncorrected: link layer control error from the mesh interface"),
+	STATUS_FIELD(21, 16, 0x20, "Corrected: physical layer initialisation aborted"),
+	STATUS_FIELD(21, 16, 0x21, "Corrected: physical layer reset"),
+	STATUS_FIELD(21, 16, 0x22, "Corrected: lane failure, link continues at reduced width"),
+	STATUS_FIELD(21, 16, 0x23, "Corrected: L0c error, no physical layer reset"),
+	STATUS_FIELD(21, 16, 0x24, "Corrected: L0c error, physical layer reset"),
+	STATUS_FIELD(21, 16, 0x25, "Corrected: L0p exit error, corrected with a reset"),
+	STATUS_FIELD(21, 16, 0x30, "Corrected: CRC error, link-level retry succeeded without re-initialisation"),
+	STATUS_FIELD(21, 16, 0x31, "Corrected: CRC error, link-level retry succeeded after re-initialisation"),
+};
+static const struct intel_code_table upi = CODE_TABLE(upi_rows);
+
+/* PCU, MSCOD[15:8] (STATUS[31:24]): a few of the documented firmware error codes. */
+static const struct intel_code skx_pcu_rows[] = {
+	STATUS_FIELD(31, 24, 0x0d, "DMI link training timed out (MCA_DMI_TRAINING_TIMEOUT)"),
+	STATUS_FIELD(31, 24, 0x10, "More than one trusted-execution agent found (MCA_MORE_THAN_ONE_LT_AGENT)"),
+	STATUS_FIELD(31, 24, 0x40, "VCCIN voltage regulator exceeded its current limit (MCA_SVID_VCCIN_VR_ICC_MAX_FAILURE)"),
+	STATUS_FIELD(31, 24, 0x41, "Voltage regulator command timed out (MCA_SVID_COMMAND_TIMEOUT)"),
+	STATUS_FIELD(31, 24, 0x44, "Critical voltage regulator failure (MCA_SVID_CRITICAL_VR_FAILED)"),
+	STATUS_FIELD(31, 24, 0x51, "Integrated voltage regulator over-voltage fault (MCA_FIVR_CATAS_OVERVOL_FAULT)"),
+	STATUS_FIELD(31, 24, 0x52, "Integrated voltage regulator over-current fault (MCA_FIVR_CATAS_OVERCUR_FAULT)"),
+	STATUS_FIELD(31, 24, 0x81, "Die too hot, recoverable thermal event (MCA_RECOVERABLE_DIE_THERMAL_TOO_HOT)"),
+};
+static const struct intel_code_table skx_pcu = CODE_TABLE(skx_pcu_rows);
+
+#define SKX_IMC(n, ctl) { .first = n, .last = n, .type = "IMC", \
+	.name = "Integrated Memory Controller", .codes = &skx_imc, .has_imc = true, .imc = ctl }
+
+static const struct intel_bank skylake_x_banks[] = {
+	CORE_BANKS,
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit", .codes = &skx_pcu },
+	{ .first = 5, .last = 5, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
+	{ .first = 6, .last = 6, .type = "IIO", .name = "Integrated I/O" },
+	{ .first = 7, .last = 8, .type = "M2M", .name = "Mesh to Memory", .codes = &skx_m2m },
+	{ .first = 9, .last = 11, .type = "CHA", .name = "Caching and Home Agent" },
+	{ .first = 12, .last = 12, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
+	/* controller 0 has banks 13, 14, 17; controller 1 has 15, 16, 18 */
+	SKX_IMC(13, 0), SKX_IMC(14, 0), SKX_IMC(15, 1), SKX_IMC(16, 1), SKX_IMC(17, 0), SKX_IMC(18, 1),
+	{ .first = 19, .last = 19, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
+};
+const struct intel_model intel_skylake_x = INTEL_MODEL(skylake_x_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 55H");
+
+/* ==== Ice Lake-SP (06_6AH), Ice Lake-D (06_6CH), Snow Ridge (06_86H) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H Model 6AH/6CH"
+ * (3rd Gen Xeon Scalable): MC4 PCU, MC5/MC7/MC8 UPI, MC9..11 CHA, then per
+ * memory controller one M2M bank followed by three channel banks
+ * (12 | 13-15, 16 | 17-19, 20 | 21-23, 24 | 25-27).  iMC MSCOD: bits 31:24
+ * select a group, bits 23:16 the error within it; MISC[58:56] is the rank.
+ */
+#define IMC_CODE(group, code, t) MSCOD_IS(((group) << 8) | (code), t)
+
+static const struct intel_code i10nm_imc_rows[] = {
+	IMC_CODE(0x00, 0x01, "Address parity error"),
+	IMC_CODE(0x00, 0x02, "Data parity error"),
+	IMC_CODE(0x00, 0x03, "Data ECC error"),
+	IMC_CODE(0x00, 0x04, "Data byte-enable parity error"),
+	IMC_CODE(0x00, 0x07, "Transaction ID parity error"),
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error"),
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error"),
+	IMC_CODE(0x00, 0x20, "Corrected sparing error"),
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error"),
+	IMC_CODE(0x00, 0x80, "Corrected memory read error"),
+	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error"),
+	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error"),
+	IMC_CODE(0x01, 0x00, "Write data buffer read parity error"),
+	IMC_CODE(0x01, 0x08, "DDR link failure"),
+	IMC_CODE(0x02, 0x00, "DDR command/address parity error"),
+	IMC_CODE(0x04, 0x00, "Read pending queue parity error"),
+	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request"),
+};
+static const struct intel_code_table i10nm_imc = CODE_TABLE(i10nm_imc_rows);
+
+static const struct intel_code i10nm_m2m_rows[] = {
+	STATUS_BIT(16, "Memory controller returned read data with an error"),
+	STATUS_BIT(18, "Partial write data error from the memory controller"),
+	STATUS_BIT(19, "Full write data error from the memory controller"),
+	STATUS_BIT(20, "Clock-crossing buffer (BGF) error"),
+	STATUS_BIT(21, "Mesh-to-memory timeout"),
+	STATUS_BIT(22, "Mesh-to-memory tracker parity error"),
+	STATUS_BIT(23, "Fatal bucket-1 error"),
+};
+static const struct intel_code_table i10nm_m2m = CODE_TABLE(i10nm_m2m_rows);
+
+/* PCU from 10nm on: MSCOD[15:8] firmware codes, MSCOD[3:0] microcontroller errors. */
+static const struct intel_code i10nm_pcu_rows[] = {
+	STATUS_FIELD(31, 24, 0x0d, "LLC built-in self test timed out (MCA_LLC_BIST_ACTIVE_TIMEOUT)"),
+	STATUS_FIELD(31, 24, 0x0e, "DMI link training timed out (MCA_DMI_TRAINING_TIMEOUT)"),
+	STATUS_FIELD(31, 24, 0x11, "More than one trusted-execution agent found (MCA_MORE_THAN_ONE_LT_AGENT)"),
+	STATUS_FIELD(31, 24, 0x40, "VCCIN voltage regulator exceeded its current limit (MCA_SVID_VCCIN_VR_ICC_MAX_FAILURE)"),
+	STATUS_FIELD(31, 24, 0x44, "Critical voltage regulator failure (MCA_SVID_CRITICAL_VR_FAILED)"),
+	STATUS_FIELD(31, 24, 0x56, "Integrated voltage regulator hard fault (MCA_FIVR_PD_HARDERR)"),
+	STATUS_FIELD(31, 24, 0x90, "Die too hot, recoverable thermal event (MCA_RECOVERABLE_DIE_THERMAL_TOO_HOT)"),
+	STATUS_FIELD(19, 16, 0x01, "Power-management microcontroller: instruction address out of range"),
+	STATUS_FIELD(19, 16, 0x02, "Power-management microcontroller: double-bit RAM error on instruction fetch"),
+	STATUS_FIELD(19, 16, 0x03, "Power-management microcontroller: invalid opcode"),
+	STATUS_FIELD(19, 16, 0x04, "Power-management microcontroller: stack underflow"),
+	STATUS_FIELD(19, 16, 0x05, "Power-management microcontroller: stack overflow"),
+	STATUS_FIELD(19, 16, 0x06, "Power-management microcontroller: data address out of range"),
+	STATUS_FIELD(19, 16, 0x07, "Power-management microcontroller: double-bit RAM error on data fetch"),
+};
+static const struct intel_code_table i10nm_pcu = CODE_TABLE(i10nm_pcu_rows);
+
+#define I10NM_M2M(n) { .first = n, .last = n, .type = "M2M", .name = "Mesh to Memory", \
+	.codes = &i10nm_m2m, .has_imc = true, .imc = ((n) - 12) / 4 }
+#define I10NM_IMC(n) { .first = n, .last = n, .type = "IMC", .name = "Integrated Memory Controller", \
+	.codes = &i10nm_imc, .misc = INTEL_MISC_RANK_58_56, .has_imc = true, .imc = ((n) - 12) / 4 }
+
+static const struct intel_bank icelake_x_banks[] = {
+	CORE_BANKS,
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit", .codes = &i10nm_pcu },
+	{ .first = 5, .last = 5, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
+	{ .first = 6, .last = 6, .type = "IIO", .name = "Integrated I/O" },
+	{ .first = 7, .last = 8, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
+	{ .first = 9, .last = 11, .type = "CHA", .name = "Caching and Home Agent" },
+	I10NM_M2M(12), I10NM_IMC(13), I10NM_IMC(14), I10NM_IMC(15),
+	I10NM_M2M(16), I10NM_IMC(17), I10NM_IMC(18), I10NM_IMC(19),
+	I10NM_M2M(20), I10NM_IMC(21), I10NM_IMC(22), I10NM_IMC(23),
+	I10NM_M2M(24), I10NM_IMC(25), I10NM_IMC(26), I10NM_IMC(27),
+};
+const struct intel_model intel_icelake_x = INTEL_MODEL(icelake_x_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 6AH");
+
+/* ==== Sapphire Rapids (06_8FH), Emerald Rapids (06_CFH) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H Model 8FH"
+ * (4th/5th Gen Xeon Scalable): MC4 PCU, MC5 UPI, MC12 M2M, MC13..MC20 iMC
+ * channels (two per controller), MC29 HBM M2M, MC30/31 HBM iMC.  The iMC
+ * MSCOD groups of Ice Lake-SP, plus group 0x10: errors on the secondary
+ * copy of mirrored memory.
+ */
+static const struct intel_code spr_imc_rows[] = {
+	IMC_CODE(0x00, 0x01, "Address parity error"),
+	IMC_CODE(0x00, 0x02, "Data parity error"),
+	IMC_CODE(0x00, 0x03, "Data ECC error"),
+	IMC_CODE(0x00, 0x04, "Data byte-enable parity error"),
+	IMC_CODE(0x00, 0x07, "Transaction ID parity error"),
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error"),
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error"),
+	IMC_CODE(0x00, 0x20, "Corrected sparing error"),
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error"),
+	IMC_CODE(0x00, 0x80, "Corrected memory read error"),
+	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error"),
+	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error"),
+	IMC_CODE(0x01, 0x00, "Write data buffer read parity error"),
+	IMC_CODE(0x01, 0x08, "DDR link failure"),
+	IMC_CODE(0x02, 0x00, "DDR5 command/address parity error"),
+	IMC_CODE(0x04, 0x00, "Read pending queue parity error"),
+	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request"),
+	IMC_CODE(0x10, 0x08, "Corrected patrol scrub error on the mirror secondary"),
+	IMC_CODE(0x10, 0x10, "Uncorrected patrol scrub error on the mirror secondary"),
+	IMC_CODE(0x10, 0x20, "Corrected sparing error on the mirror secondary"),
+	IMC_CODE(0x10, 0x40, "Uncorrected sparing error on the mirror secondary"),
+	IMC_CODE(0x10, 0x80, "Corrected read error on the mirror secondary"),
+	IMC_CODE(0x10, 0xa0, "Uncorrected read error on the mirror secondary"),
+};
+static const struct intel_code_table spr_imc = CODE_TABLE(spr_imc_rows);
+
+/* M2M from Sapphire Rapids on: an enumerated code in MSCOD[7:0]. */
+static const struct intel_code spr_m2m_rows[] = {
+	STATUS_FIELD(23, 16, 0x01, "Read ECC error"),
+	STATUS_FIELD(23, 16, 0x02, "Fatal bucket-1 error"),
+	STATUS_FIELD(23, 16, 0x03, "Read tracker parity error"),
+	STATUS_FIELD(23, 16, 0x05, "Prefetch channel mismatch"),
+	STATUS_FIELD(23, 16, 0x07, "Read completion parity error"),
+	STATUS_FIELD(23, 16, 0x08, "Response parity error"),
+	STATUS_FIELD(23, 16, 0x09, "Timeout"),
+	STATUS_FIELD(23, 16, 0x0a, "Memory interface reserved credit pool error"),
+	STATUS_FIELD(23, 16, 0x0b, "Memory interface total credit count error"),
+	STATUS_FIELD(23, 16, 0x0c, "Memory interface credit oversubscription"),
+};
+static const struct intel_code_table spr_m2m = CODE_TABLE(spr_m2m_rows);
+
+#define SPR_IMC(n, hbm) { .first = n, .last = n, .type = (hbm) ? "HBM" : "IMC", \
+	.name = (hbm) ? "High Bandwidth Memory Controller" : "Integrated Memory Controller", \
+	.codes = &spr_imc, .misc = INTEL_MISC_RANK_58_56, .has_imc = !(hbm), .imc = ((n) - 13) / 2 }
+
+static const struct intel_bank sapphire_banks[] = {
+	CORE_BANKS,
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit", .codes = &i10nm_pcu },
+	{ .first = 5, .last = 5, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
+	{ .first = 6, .last = 6, .type = "IIO", .name = "Integrated I/O" },
+	{ .first = 9, .last = 11, .type = "CHA", .name = "Caching and Home Agent" },
+	{ .first = 12, .last = 12, .type = "M2M", .name = "Mesh to Memory", .codes = &spr_m2m },
+	SPR_IMC(13, 0), SPR_IMC(14, 0), SPR_IMC(15, 0), SPR_IMC(16, 0),
+	SPR_IMC(17, 0), SPR_IMC(18, 0), SPR_IMC(19, 0), SPR_IMC(20, 0),
+	{ .first = 29, .last = 29, .type = "HBM_M2M", .name = "HBM Mesh to Memory", .codes = &spr_m2m },
+	SPR_IMC(30, 1), SPR_IMC(31, 1),
+};
+const struct intel_model intel_sapphirerapids_x = INTEL_MODEL(sapphire_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 8FH");
+
+/* ==== Granite Rapids (06_ADH/AEH), Sierra Forest (06_AFH) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H Models ADH,
+ * AEH, AFH" (Xeon 6): MC5 UPI, MC6 Punit, MC12 B2CMI, MC13..MC24 memory
+ * controller channels.  MC channel MSCOD: group in bits 31:24, code in
+ * 23:16; MISC[57:55] is the chip select when STATUS[33] says MISC holds
+ * the DRAM location.
+ */
+static const struct intel_code gnr_mcchan_rows[] = {
+	IMC_CODE(0x00, 0x01, "Address parity error"),
+	IMC_CODE(0x00, 0x02, "Write data parity error on sub-channel 0"),
+	IMC_CODE(0x00, 0x03, "ECC error on sub-channel 0"),
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error"),
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error"),
+	IMC_CODE(0x00, 0x20, "Corrected sparing error"),
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error"),
+	IMC_CODE(0x00, 0x80, "Transient or corrected error on a demand or underfill read"),
+	IMC_CODE(0x00, 0xa0, "Uncorrected error on a demand or underfill read"),
+	IMC_CODE(0x00, 0xb0, "Poison read from memory while poisoning is disabled"),
+	IMC_CODE(0x00, 0xc0, "2LM metadata read error"),
+	IMC_CODE(0x01, 0x08, "DDR link failure"),
+	IMC_CODE(0x02, 0x00, "DDR command/address parity or write CRC error"),
+	IMC_CODE(0x04, 0x00, "Scheduler address parity error"),
+	IMC_CODE(0x20, 0x03, "ECC error on sub-channel 1"),
+};
+static const struct intel_code_table gnr_mcchan = CODE_TABLE(gnr_mcchan_rows);
+
+static const struct intel_code gnr_b2cmi_rows[] = {
+	STATUS_FIELD(31, 16, 0x01, "Read ECC error"),
+	STATUS_FIELD(31, 16, 0x02, "Fatal bucket-1 error"),
+	STATUS_FIELD(31, 16, 0x03, "Tracker parity error"),
+	STATUS_FIELD(31, 16, 0x04, "Security mismatch"),
+	STATUS_FIELD(31, 16, 0x09, "Timeout"),
+	STATUS_FIELD(31, 16, 0x0a, "Address parity error"),
+};
+static const struct intel_code_table gnr_b2cmi = CODE_TABLE(gnr_b2cmi_rows);
+
+static const struct intel_bank granite_banks[] = {
+	CORE_BANKS,
+	{ .first = 5, .last = 5, .type = "UPI", .name = "Ultra Path Interconnect" },
+	{ .first = 6, .last = 6, .type = "PUNIT", .name = "Power Management Unit" },
+	{ .first = 12, .last = 12, .type = "B2CMI", .name = "Mesh to Memory (B2CMI)", .codes = &gnr_b2cmi },
+	{ .first = 13, .last = 24, .type = "MCCHAN", .name = "Memory Controller Channel",
+	  .codes = &gnr_mcchan, .misc = INTEL_MISC_CS_57_55 },
+};
+const struct intel_model intel_graniterapids_x = INTEL_MODEL(granite_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Models ADH, AEH, AFH");
+
+/* ==== Grand Ridge (06_B6H) ====
+ * No bank layout is documented in the SDM edition we follow; the model is
+ * named, its banks report as "unknown".
+ */
+const struct intel_model intel_atom_server = {
+	.banks = NULL, .n_banks = 0, .source = "none: architectural decode only",
+};
+
+/* ==== client cores (Haswell to Coffee Lake) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H, Models 3CH,
+ * 45H, 46H, 3DH, 47H, 4EH, 5EH, 8EH, 9EH": the core banks MC0..MC3 as on
+ * the servers, and MC4 the system agent / PCU.
+ */
+static const struct intel_bank client_banks[] = {
+	CORE_BANKS,
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" },
+};
+const struct intel_model intel_client_core = INTEL_MODEL(client_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Models 3CH/45H/46H/4EH/5EH");

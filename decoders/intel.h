@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Private to the Intel decoder files (intel-*.c): the shape of a model's
+ * tables.  One generic decoder (intel_model_decode() in intel-models.c)
+ * walks them; a CPU model is a set of rows, not code.
+ *
+ * A model table lists its banks (sorted by first bank, no overlap: asserted
+ * by test-decode-arch).  A bank may carry a code table: rows matched in order
+ * against MCi_STATUS with a mask, first match wins, so the same table shape
+ * serves a plain MSCOD value list, an MSCOD bit, or an (MCACOD, MSCOD) pair.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+struct intel_code {
+	uint64_t mask;          /* on MCi_STATUS */
+	uint64_t value;
+	const char *text;
+};
+
+/* Helpers for the common row shapes. */
+#define MSCOD_SHIFT 16
+/* MSCOD (STATUS[31:16]) equals v exactly */
+#define MSCOD_IS(v, t) { .mask = UINT64_C(0xffff) << MSCOD_SHIFT, .value = (uint64_t) (v) << MSCOD_SHIFT, .text = t }
+/* MSCOD field [hi:lo] (bit numbers within STATUS) equals v */
+#define STATUS_FIELD(hi, lo, v, t) \
+	{ .mask = ((UINT64_C(1) << ((hi) - (lo) + 1)) - 1) << (lo), .value = (uint64_t) (v) << (lo), .text = t }
+/* one STATUS bit set */
+#define STATUS_BIT(b, t) { .mask = UINT64_C(1) << (b), .value = UINT64_C(1) << (b), .text = t }
+
+struct intel_code_table {
+	const struct intel_code *rows;
+	size_t n;
+};
+#define CODE_TABLE(a) { .rows = (a), .n = sizeof(a) / sizeof((a)[0]) }
+
+/* What MISC says about the memory location (when MISCV). */
+enum intel_misc_layout {
+	INTEL_MISC_NONE,
+	INTEL_MISC_RANK_58_56,     /* 10nm and later iMC: rank in MISC[58:56] */
+	INTEL_MISC_CS_57_55,       /* Granite Rapids MC channel: chip select in MISC[57:55],
+				    * valid with STATUS[33] (other-info bit 1) */
+};
+
+struct intel_bank {
+	uint16_t first, last;           /* bank numbers, inclusive */
+	const char *type;               /* bank_type, short (e.g. "IMC") */
+	const char *name;               /* bank_name, long */
+	const struct intel_code_table *codes;   /* NULL: no documented model-specific codes */
+	enum intel_misc_layout misc;
+	bool has_imc;                   /* memory bank of one controller: report which */
+	uint8_t imc;
+};
+
+struct intel_model {
+	const struct intel_bank *banks;
+	size_t n_banks;
+	const char *source;             /* the document the tables follow */
+};
+
+#define INTEL_MODEL(b, src) { .banks = (b), .n_banks = sizeof(b) / sizeof((b)[0]), .source = (src) }
+
+void intel_model_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
+			struct mce_decoded *d);
+
+/* Look a bank up in a model's sorted bank list; NULL if not listed. */
+const struct intel_bank *intel_bank_lookup(const struct intel_model *m, uint32_t bank);
+
+/* The model tables (intel-*.c), named by the Linux INTEL_* model constant. */
+extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadwell_d,
+	intel_skylake_x, intel_icelake_x, intel_sapphirerapids_x, intel_graniterapids_x,
+	intel_atom_server, intel_client_core;

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The golden corpus: every tests/golden/NAME.golden.jsonl, one case per line:
+ *
+ *   {"name": "...", "cite": "where the expectation comes from",
+ *    "record": {... input, as mce_record_parse_json() accepts ...},
+ *    "expect": {... decoded keys ...}}
+ *
+ * Each record is parsed, decoded, rendered with mce_record_write_json(),
+ * parsed back, and every key of "expect" compared with the output; an
+ * expected null means the key must be absent.  One cmocka test per file;
+ * every mismatch is reported with its file:line before the file fails.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glob.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "json-writer.h"
+#include "record-json.h"
+
+#define MAX_FILES 64
+
+struct golden_file {
+	char path[4096];
+	const char *base;
+};
+
+/* Compare one case; returns the number of mismatching keys (0: pass), <0 on a malformed case. */
+static int run_case(const char *where, struct json_object *tc, struct json_writer *w)
+{
+	struct json_object *name, *cite, *record, *expect, *out;
+	struct mce_record rec;
+	struct mce_decoded d;
+	char err[256];
+	const char *rec_text;
+	int bad = 0;
+
+	if (!json_object_is_type(tc, json_type_object) ||
+	    !json_object_object_get_ex(tc, "name", &name) ||
+	    !json_object_object_get_ex(tc, "cite", &cite) ||
+	    !json_object_object_get_ex(tc, "record", &record) ||
+	    !json_object_object_get_ex(tc, "expect", &expect) ||
+	    !json_object_is_type(record, json_type_object) ||
+	    !json_object_is_type(expect, json_type_object) ||
+	    !json_object_is_type(cite, json_type_string) || json_object_get_string_len(cite) == 0) {
+		print_error("%s: a case needs \"name\", a non-empty \"cite\", and \"record\" and "
+			    "\"expect\" objects\n", where);
+		return -1;
+	}
+
+	rec_text = json_object_to_json_string_ext(record, JSON_C_TO_STRING_PLAIN);
+	if (mce_record_parse_json(rec_text, strlen(rec_text), &rec, err, sizeof(err)) < 0) {
+		print_error("%s (%s): record does not parse: %s\n", where, json_object_get_string(name),
+			    err);
+		return -1;
+	}
+	mce_decode(&rec, &d);
+	json_writer_reset(w);
+	mce_record_write_json(&rec, &d, w);
+	if (json_writer_failed(w))
+		return -1;
+	out = json_tokener_parse(json_writer_str(w));
+	if (!out) {
+		print_error("%s: our own output is not JSON: %s\n", where, json_writer_str(w));
+		return -1;
+	}
+
+	json_object_object_foreach(expect, key, want) {
+		struct json_object *got = NULL;
+		bool present = json_object_object_get_ex(out, key, &got);
+
+		if (!want) {
+			if (present) {
+				print_error("%s (%s): key \"%s\" should be absent, got %s\n", where,
+					    json_object_get_string(name), key,
+					    json_object_to_json_string(got));
+				bad++;
+			}
+			continue;
+		}
+		if (!present || !json_object_equal(want, got)) {
+			print_error("%s (%s): key \"%s\": want %s, got %s\n", where,
+				    json_object_get_string(name), key, json_object_to_json_string(want),
+				    present ? json_object_to_json_string(got) : "(absent)");
+			bad++;
+		}
+	}
+	json_object_put(out);
+	return bad;
+}
+
+static void test_golden_file(void **state)
+{
+	const struct golden_file *f = *state;
+	struct json_writer w;
+	FILE *in;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned lineno = 0, cases = 0, failed = 0;
+
+	in = fopen(f->path, "re");
+	if (!in)
+		fail_msg("cannot open %s", f->path);
+	json_writer_init(&w);
+	while ((len = getline(&line, &cap, in)) >= 0) {
+		struct json_tokener *tok;
+		struct json_object *tc;
+		char where[512];
+
+		lineno++;
+		if (strspn(line, " \t\r\n") == (size_t) len)
+			continue;
+		snprintf(where, sizeof(where), "%s:%u", f->base, lineno);
+		tok = json_tokener_new();
+		assert_non_null(tok);
+		tc = json_tokener_parse_ex(tok, line, (int) len);
+		if (!tc || json_tokener_get_error(tok) != json_tokener_success) {
+			print_error("%s: not a JSON object\n", where);
+			failed++;
+		} else if (run_case(where, tc, &w) != 0) {
+			failed++;
+		}
+		cases++;
+		json_object_put(tc);
+		json_tokener_free(tok);
+	}
+	free(line);
+	fclose(in);
+	json_writer_done(&w);
+
+	print_message("# %s: %u cases, %u failed\n", f->base, cases, failed);
+	assert_true(cases > 0);
+	if (failed)
+		fail_msg("%s: %u of %u cases failed", f->base, failed, cases);
+}
+
+static bool has_content(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int c;
+	bool any = false;
+
+	if (!f)
+		return true;   /* let the test report the open failure */
+	while (!any && (c = fgetc(f)) != EOF)
+		any = !strchr(" \t\r\n", c);
+	fclose(f);
+	return any;
+}
+
+int main(void)
+{
+	static struct golden_file files[MAX_FILES];
+	static struct CMUnitTest tests[MAX_FILES];
+	const char *top = getenv("top_srcdir");
+	char pattern[4096];
+	glob_t g;
+	size_t n = 0;
+	int r;
+
+	if (!top)
+		top = ".";
+	snprintf(pattern, sizeof(pattern), "%s/tests/golden/*.golden.jsonl", top);
+	r = glob(pattern, 0, NULL, &g);
+	if (r != 0 || g.gl_pathc == 0) {
+		fprintf(stderr, "no golden files match %s\n", pattern);
+		printf("1..1\nnot ok 1 - golden corpus found\n");
+		return 1;
+	}
+	for (size_t i = 0; i < g.gl_pathc && n < MAX_FILES; i++) {
+		const char *slash;
+
+		/* An empty file is a corpus being started by someone: mention it, don't fail. */
+		if (!has_content(g.gl_pathv[i])) {
+			printf("# %s: empty, not run\n", g.gl_pathv[i]);
+			continue;
+		}
+
+		snprintf(files[n].path, sizeof(files[n].path), "%s", g.gl_pathv[i]);
+		slash = strrchr(files[n].path, '/');
+		files[n].base = slash ? slash + 1 : files[n].path;
+		tests[n] = (struct CMUnitTest) {
+			.name = files[n].base,
+			.test_func = test_golden_file,
+			.initial_state = &files[n],
+		};
+		n++;
+	}
+	globfree(&g);
+	return _cmocka_run_group_tests("golden", tests, n, NULL, NULL);
+}
