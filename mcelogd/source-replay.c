@@ -40,7 +40,7 @@ static void on_diagnostic(enum mce_text_diag kind, unsigned line, const char *ms
 		break;
 	case MCE_TEXT_UNKNOWN:
 		rp->rejected++;
-		log_error("%s:%u: not a machine-check record (%s); line skipped", rp->name, line, msg);
+		log_error("%s:%u: %s; line skipped", rp->name, line, msg);
 		break;
 	case MCE_TEXT_PARTIAL:
 		log_warning("%s:%u: %s", rp->name, line, msg);

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The README's first command: install what is needed, build, and run mcelogd
+# in the foreground.  On a kernel with machine-check support it watches the
+# live kernel; otherwise it replays a bundled sample of real records, so a
+# newcomer sees real output either way.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/_build/run
+
+"$top/tools/install-deps.sh"
+(cd "$top" && ./autogen.sh >/dev/null 2>&1)
+mkdir -p "$build"
+cd "$build"
+[ -f Makefile ] || "$top/configure" --enable-werror >/dev/null
+make -j"$(nproc)" >/dev/null
+
+journal=()
+if [ ! -S /run/systemd/journal/socket ]; then
+	echo "(no journald on this machine: records go to standard output only)"
+	journal=(--no-journal)
+fi
+
+tracefs=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	[ -e "$d/events/mce/mce_record" ] && tracefs=$d && break
+done
+if [ -z "$tracefs" ] && [ -d /sys/kernel/tracing ] && ! mountpoint -q /sys/kernel/tracing; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	[ -e /sys/kernel/tracing/events/mce/mce_record ] && tracefs=/sys/kernel/tracing
+fi
+
+if [ -n "$tracefs" ]; then
+	echo "This kernel reports machine checks: mcelogd is watching it (Ctrl-C stops it)."
+	echo "Each record is printed below as JSON and logged to the journal; see them with"
+	echo "  $build/mcectl/mcectl query --since 1h"
+	exec ./mcelogd/mcelogd --foreground --output json "${journal[@]}"
+fi
+
+sample=$top/tests/data/real-records.txt
+echo "This kernel has no machine-check support (no mce:mce_record tracepoint)."
+echo "Replaying the bundled sample of real records: $sample"
+echo
+./mcelogd/mcelogd --replay "$sample" --output json "${journal[@]}"
+echo
+echo "The same records, decoded for a person (mcectl decode):"
+echo
+./mcectl/mcectl decode "$sample"
+if [ ${#journal[@]} = 0 ]; then
+	echo
+	echo "And as the journal holds them (mcectl query --since 1h):"
+	./mcectl/mcectl query --since 1h
+fi
