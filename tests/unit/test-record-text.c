@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text record parser: every form, framing, prefixes and diagnostics.
+ * Samples are shaped after what the kernel, the AMD EDAC decoder, mcelog
+ * and rasdaemon print (see tests/data/decode/ for whole files).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "record-text.h"
+
+#define MAX_SEEN 16
+
+struct seen {
+	struct mce_record rec[MAX_SEEN];
+	unsigned first[MAX_SEEN], last[MAX_SEEN];
+	unsigned n;
+	enum mce_text_diag dkind[MAX_SEEN];
+	unsigned dline[MAX_SEEN];
+	char dmsg[MAX_SEEN][320];
+	unsigned nd;
+	int stop_after;          /* return -ECANCELED after this many records (0: never) */
+};
+
+static int on_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
+{
+	struct seen *s = userdata;
+
+	assert_true(s->n < MAX_SEEN);
+	s->rec[s->n] = *r;
+	s->first[s->n] = first;
+	s->last[s->n] = last;
+	s->n++;
+	if (s->stop_after && s->n >= (unsigned) s->stop_after)
+		return -ECANCELED;
+	return 0;
+}
+
+static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
+{
+	struct seen *s = userdata;
+
+	if (s->nd >= MAX_SEEN)
+		return;
+	s->dkind[s->nd] = kind;
+	s->dline[s->nd] = line;
+	snprintf(s->dmsg[s->nd], sizeof(s->dmsg[0]), "%s", msg);
+	s->nd++;
+}
+
+static const struct mce_text_callbacks callbacks = { .record = on_record, .diagnostic = on_diag };
+
+/* Feed text line by line (split at '\n'), then finish. Returns the last result. */
+static int feed_text(struct mce_text_parser *p, const char *text)
+{
+	int k = 0;
+
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t) (nl - text) : strlen(text);
+
+		k = mce_text_parser_feed(p, text, len);
+		if (k < 0)
+			return k;
+		text += len + (nl ? 1 : 0);
+	}
+	return mce_text_parser_finish(p);
+}
+
+static void parse(struct seen *s, const char *text)
+{
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, s);
+
+	assert_non_null(p);
+	assert_int_equal(feed_text(p, text), 0);
+	mce_text_parser_free(p);
+}
+
+static void kernel_console(void **state)
+{
+	struct seen s = { 0 };
+	const struct mce_record *r = &s.rec[0];
+
+	(void) state;
+	parse(&s,
+	      "[    0.612345] mce: CPU0: Thermal monitoring enabled (TM1)\n"
+	      "[ 5123.456789] mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 5: bea0000000000108\n"
+	      "[ 5123.456801] mce: [Hardware Error]: RIP 10:<ffffffff81a3c1f6> {native_safe_halt+0x6/0x10}\n"
+	      "[ 5123.456812] mce: [Hardware Error]: TSC 1c8e0af8d4 ADDR 3fff88000 MISC 2140040486 "
+	      "SYND 4d000000 IPID 1002e00000000 PPIN 2b5a3f0c9d1e\n"
+	      "[ 5123.456820] mce: [Hardware Error]: PROCESSOR 2:a20f10 TIME 1700000000 SOCKET 0 "
+	      "APIC 6 microcode a201016\n"
+	      "[ 5123.456830] mce: [Hardware Error]: Run the above through 'mcelog --ascii'\n"
+	      "[ 5123.456840] mce: [Hardware Error]: Machine check: Processor context corrupt\n"
+	      "[ 5123.456850] Kernel panic - not syncing: Fatal machine check\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.nd, 0);          /* noise lines are silent */
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 5);
+	assert_int_equal(r->cpu, 3);
+	assert_int_equal(r->bank, 5);
+	assert_true(mce_record_has(r, MCE_HAVE_STATUS | MCE_HAVE_MCGSTATUS | MCE_HAVE_IP |
+				      MCE_HAVE_CS | MCE_HAVE_TSC | MCE_HAVE_ADDR | MCE_HAVE_MISC |
+				      MCE_HAVE_SYND | MCE_HAVE_IPID | MCE_HAVE_PPIN | MCE_HAVE_TIME |
+				      MCE_HAVE_SOCKET | MCE_HAVE_APICID | MCE_HAVE_MICROCODE |
+				      MCE_HAVE_CPUID | MCE_HAVE_VENDOR));
+	assert_true(r->status == 0xbea0000000000108ull);
+	assert_true(r->mcgstatus == 0);
+	assert_true(r->ip == 0xffffffff81a3c1f6ull);
+	assert_int_equal(r->cs, 0x10);
+	assert_true(r->tsc == 0x1c8e0af8d4ull);
+	assert_true(r->addr == 0x3fff88000ull);
+	assert_true(r->misc == 0x2140040486ull);
+	assert_true(r->synd == 0x4d000000ull);
+	assert_true(r->ipid == 0x1002e00000000ull);
+	assert_true(r->ppin == 0x2b5a3f0c9d1eull);
+	assert_int_equal(r->vendor, MCE_VENDOR_AMD);
+	assert_int_equal(r->family, 0x19);
+	assert_int_equal(r->model, 0x21);
+	assert_int_equal(r->stepping, 0);
+	assert_true(r->time_usec == 1700000000ll * 1000000);
+	assert_int_equal(r->socket, 0);
+	assert_int_equal(r->apicid, 6);
+	assert_int_equal(r->microcode, 0xa201016);
+}
+
+static void kernel_prefixes(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "Nov 20 10:00:01 web01 kernel: [ 8812.004125] mce: [Hardware Error]: CPU 12: Machine Check: 0 Bank 7: 8c00004000010091\n"
+	      "Nov 20 10:00:01 web01 kernel: [ 8812.004130] mce: [Hardware Error]: TSC 0 ADDR 1f3a5c4c0 MISC 140070086\n"
+	      "Nov 20 10:00:01 web01 kernel: [ 8812.004135] mce: [Hardware Error]: PROCESSOR 0:50654 TIME 1700474401 SOCKET 1 APIC 38 microcode 2007006\n"
+	      "Nov 20 10:00:02 web01 systemd[1]: Started session-42.scope - Session 42 of User admin.\n"
+	      "2026-11-20T10:05:00+0100 db02 kernel: mce: [Hardware Error]: CPU 0: Machine Check Exception: 5 Bank 1: b200000000000150\n"
+	      "2026-11-20T10:05:00+0100 db02 kernel: mce: [Hardware Error]: RIP !INEXACT! 33:<00007f31d6f5a0b2>\n"
+	      "2026-11-20T10:05:00+0100 db02 kernel: mce: [Hardware Error]: TSC 2a4c1b6e8f0\n"
+	      "Nov 20 10:06:00.123456 db02 kernel: mce: [Hardware Error]: CPU 8: Machine Check: 0 Bank 13: 8c000040000800c1\n");
+	assert_int_equal(s.n, 3);
+	/* the unrelated systemd line is another log line, not garbage */
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+
+	assert_int_equal(s.rec[0].cpu, 12);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_INTEL);
+	assert_int_equal(s.rec[0].family, 6);
+	assert_int_equal(s.rec[0].model, 0x55);
+	assert_int_equal(s.rec[0].stepping, 4);
+	assert_int_equal(s.rec[0].apicid, 0x38);
+	assert_int_equal(s.rec[0].socket, 1);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 3);
+
+	/* "Machine Check Exception", !INEXACT! RIP; ended by the next CPU line */
+	assert_int_equal(s.rec[1].cpu, 0);
+	assert_true(s.rec[1].mcgstatus == 5);
+	assert_true(s.rec[1].ip == 0x7f31d6f5a0b2ull);
+	assert_int_equal(s.rec[1].cs, 0x33);
+	assert_int_equal(s.first[1], 5);
+	assert_int_equal(s.last[1], 7);
+	/* no TIME in its text: the short-iso prefix dates it (10:05 +01:00 = 09:05 UTC) */
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_TIME));
+	assert_true(s.rec[1].time_usec == 1795165500ll * 1000000);
+	assert_false(mce_record_has(&s.rec[1], MCE_HAVE_CPUID));
+	assert_int_equal(s.rec[2].bank, 13);
+
+	/* both records without PROCESSOR are partial: one warning each, at their first line */
+	assert_int_equal(s.nd, 2);
+	assert_int_equal(s.dline[0], 5);
+	assert_int_equal(s.dline[1], 8);
+	assert_non_null(strstr(s.dmsg[0], "CPU identity"));
+}
+
+static void default_cpu(void **state)
+{
+	struct seen s = { 0 };
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+
+	(void) state;
+	mce_text_parser_set_default_cpu(p, MCE_VENDOR_AMD, 0x19, 0x11);
+	mce_text_parser_set_source(p, MCE_SOURCE_DECODE);
+	assert_int_equal(feed_text(p,
+		"mce: [Hardware Error]: CPU 1: Machine Check: 0 Bank 16: dc2040000000011b\n"
+		"CPU 0 BANK 4\nSTATUS 0x9c00000000000000\nPROCESSOR 0:806f8\n"), 0);
+	mce_text_parser_free(p);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_int_equal(s.rec[0].family, 0x19);
+	assert_int_equal(s.rec[0].model, 0x11);
+	assert_int_equal(s.rec[0].source, MCE_SOURCE_DECODE);
+	/* the record's own identity wins over the default */
+	assert_int_equal(s.rec[1].vendor, MCE_VENDOR_INTEL);
+	assert_int_equal(s.rec[1].model, 0x8f);
+}
+
+static void edac_amd(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[ 1234.567890] mce: [Hardware Error]: Machine check events logged\n"
+	      "[ 1234.567901] [Hardware Error]: Corrected error, no action required.\n"
+	      "[ 1234.567910] [Hardware Error]: CPU:2 (19:21:0) MC5_STATUS[Over|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	      "[ 1234.567920] [Hardware Error]: Error Addr: 0x0000000abcd00000\n"
+	      "[ 1234.567930] [Hardware Error]: IPID: 0x0000009600050f00, Syndrome: 0x000000005a020001\n"
+	      "[ 1234.567940] [Hardware Error]: Unified Memory Controller Ext. Error Code: 0, DRAM ECC error.\n"
+	      "[ 1234.567950] [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD\n"
+	      "[Hardware Error]: Uncorrected, software restartable error.\n"
+	      "[Hardware Error]: CPU:0 (18:0:2) MC1_STATUS[-|UE|MiscV|-|PCC|-|-|-|-|-|-]: 0xb200000000000150\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 7);
+	assert_int_equal(s.rec[0].cpu, 2);
+	assert_int_equal(s.rec[0].bank, 5);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_int_equal(s.rec[0].family, 0x19);
+	assert_int_equal(s.rec[0].model, 0x21);
+	assert_true(s.rec[0].status == 0x9c2040000000011bull);
+	assert_true(s.rec[0].addr == 0xabcd00000ull);
+	assert_true(s.rec[0].ipid == 0x9600050f00ull);
+	assert_true(s.rec[0].synd == 0x5a020001ull);
+	/* family 18h is Hygon; ended by end of input */
+	assert_int_equal(s.rec[1].vendor, MCE_VENDOR_HYGON);
+	assert_int_equal(s.rec[1].stepping, 2);
+	assert_false(mce_record_has(&s.rec[1], MCE_HAVE_ADDR));
+	assert_int_equal(s.first[1], 8);
+}
+
+static void mcelog_ascii(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "# two records, the second right after the first\n"
+	      "CPU 0 2\n"
+	      "PROCESSOR 0:0x106a0\n"
+	      "STATUS 0x8800000000000080\n"
+	      "MISC 0\n"
+	      "CPU 0 BANK 13\n"
+	      "PROCESSOR 0:0x806f0\n"
+	      "STATUS 0x8000000010100080 MCGSTATUS 0\n"
+	      "ADDR 0x12345000 MISC 0x86 PPIN 0x2b5a3f0c9d1e SOCKET 1 APIC 1a microcode 2b000461 SYND 5 IPID 7\n"
+	      "\n"
+	      "CPU 4 BANK 1 TSC 4e1d1f3c0\n"
+	      "MCGCAP 0x1000c14 APICID 8 SOCKETID 3\n"
+	      "CPUID Vendor Intel Family 6 Model 143 Step 8\n"
+	      "STATUS 0xbd80000010100134 MCGSTATUS 0x7\n"
+	      "RIP 10:ffffffff81000000\n"
+	      "TIME 1700000000\n");
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 5);
+	assert_int_equal(s.rec[0].bank, 2);
+	assert_int_equal(s.rec[0].model, 0x1a);
+	assert_true(s.rec[0].misc == 0);
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_MISC));
+	assert_false(mce_record_has(&s.rec[0], MCE_HAVE_ADDR));
+
+	assert_int_equal(s.first[1], 6);
+	assert_int_equal(s.last[1], 9);
+	assert_int_equal(s.rec[1].bank, 13);
+	assert_true(s.rec[1].ppin == 0x2b5a3f0c9d1eull);
+	assert_int_equal(s.rec[1].socket, 1);
+	assert_int_equal(s.rec[1].apicid, 0x1a);
+	assert_int_equal(s.rec[1].microcode, 0x2b000461);
+	assert_true(s.rec[1].synd == 5 && s.rec[1].ipid == 7);
+
+	assert_int_equal(s.rec[2].cpu, 4);
+	assert_true(s.rec[2].tsc == 0x4e1d1f3c0ull);
+	assert_true(s.rec[2].mcgcap == 0x1000c14);
+	assert_int_equal(s.rec[2].socket, 3);
+	assert_int_equal(s.rec[2].family, 6);
+	assert_int_equal(s.rec[2].model, 143);
+	assert_int_equal(s.rec[2].stepping, 8);
+	assert_int_equal(s.rec[2].vendor, MCE_VENDOR_INTEL);
+	assert_true(s.rec[2].ip == 0xffffffff81000000ull);
+	assert_true(s.rec[2].time_usec == 1700000000ll * 1000000);
+}
+
+static void mcelog_decoded(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "Hardware event. This is not a software error.\n"
+	      "MCE 0\n"
+	      "CPU 0 BANK 2 \n"
+	      "MISC 0 \n"
+	      "TIME 1700000000 Mon Nov 20 10:00:00 2023\n"
+	      "MCG status:\n"
+	      "MCA: MEMORY CONTROLLER GEN_CHANNEL0_ERR\n"
+	      "Memory DIMM ID of error: 0\n"
+	      "STATUS 8800000000000080 MCGSTATUS 0\n"
+	      "CPUID Vendor Intel Family 6 Model 26 Step 0\n"
+	      "Hardware event. This is not a software error.\n"
+	      "CPU 0 BANK 1 \n"
+	      "STATUS bd80000010100134 MCGSTATUS 0\n"
+	      "CPUID Vendor Intel Family 19 Model 1 Step 0\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 10);
+	assert_true(s.rec[0].status == 0x8800000000000080ull);
+	assert_int_equal(s.rec[0].bank, 2);
+	assert_int_equal(s.rec[0].model, 26);
+	assert_true(s.rec[0].time_usec == 1700000000ll * 1000000);
+	assert_true(s.rec[1].status == 0xbd80000010100134ull);
+	assert_int_equal(s.rec[1].family, 19);
+}
+
+static void trace_pipe(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "     kworker/2:1-95      [002] d..1.  5123.457001: mce_record: CPU: 2, MCGc/s: 11c/0, "
+	      "MC5: 9c2040000000011b, IPID: 0000009600050f00, ADDR: 0000000abcd00000, MISC: d01a0ffe00000000, "
+	      "SYND: 000000005a020001, RIP: 00:<0000000000000000>, TSC: 0, PPIN: 2b5a3f0c9d1e, vendor: 2, "
+	      "CPUID: a20f10, time: 1700000000, socket: 0, APIC: 4, microcode: a201016\n"
+	      "     kworker/0:2-4101    [000] d..1.  9999.000001: mce_record: CPU: 0, MCGc/s: f000c14/0, "
+	      "MC7: 8c00004000010091, IPID: 0000000000000000, ADDR/MISC/SYND: 00000001f3a5c4c0/0000000140070086/"
+	      "0000000000000000, RIP: 00:<0000000000000000>, TSC: 0, PPIN: 0, PROCESSOR: 0:50654, TIME: 1700474401, "
+	      "SOCKET: 1, APIC: 26, vendor data: {0x1,0x2}\n"
+	      "mce_record: CPU: 1, MC4: 12zz\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 2);
+	assert_int_equal(s.rec[0].bank, 5);
+	assert_true(s.rec[0].mcgcap == 0x11c);
+	assert_true(s.rec[0].ipid == 0x9600050f00ull);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_int_equal(s.rec[0].family, 0x19);
+	assert_int_equal(s.rec[0].apicid, 4);
+	assert_int_equal(s.rec[0].microcode, 0xa201016);
+	assert_true(s.rec[1].addr == 0x1f3a5c4c0ull);
+	assert_true(s.rec[1].misc == 0x140070086ull);
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_SYND));
+	assert_int_equal(s.rec[1].vendor, MCE_VENDOR_INTEL);
+	assert_int_equal(s.rec[1].model, 0x55);
+	assert_int_equal(s.rec[1].apicid, 0x26);
+	assert_int_equal(s.rec[1].socket, 1);
+	assert_int_equal(s.nd, 1);
+	assert_int_equal(s.dkind[0], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[0], 3);
+	assert_non_null(strstr(s.dmsg[0], "12zz"));
+}
+
+static void rasdaemon(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "           <...>-2412  [002]     0.000000: mce_record:            2023-11-20 10:00:00 +0000 "
+	      "Unified Memory Controller (bank=17), status= 9c2040000000011b, Corrected error, no action "
+	      "required., mci=CECC, mca= DRAM ECC error.\n"
+	      " Memory Error 'mem-tx: generic read, tx: generic, level: L3/generic', memory_channel=0,csrow=0, "
+	      "cpu_type= AMD Scalable MCA, cpu= 2, socketid= 0, misc= d01a0ffe00000000, addr= abcd00000, "
+	      "synd= 5a020001, ipid= 9600050f00, mcgstatus= 0, mcgcap= 11c, apicid= 4\n"
+	      "MCE events:\n"
+	      "1 2023-11-20 10:05:00 +0000 error: Corrected error, bank Memory Controller, mcg mcgstatus=0, "
+	      "mci Corrected_error, mcgcap=0x0f000c14, status=0x8c00004000010091, addr=0x1f3a5c4c0, "
+	      "misc=0x140070086, walltime=0x6557b821, cpu=0x0000000c, cpuid=0x00050654, apicid=0x00000026, "
+	      "socketid=0x00000001, bank=0x00000007\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 2);
+	assert_int_equal(s.rec[0].bank, 17);         /* "(bank=17)" is decimal */
+	assert_int_equal(s.rec[0].cpu, 2);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_true(s.rec[0].ipid == 0x9600050f00ull);
+	assert_true(s.rec[0].addr == 0xabcd00000ull);
+	assert_int_equal(s.rec[0].apicid, 4);
+	/* vendor but no family: one PARTIAL warning */
+	assert_int_equal(s.nd, 1);
+	assert_int_equal(s.dkind[0], MCE_TEXT_PARTIAL);
+
+	assert_int_equal(s.rec[1].cpu, 12);
+	assert_int_equal(s.rec[1].bank, 7);
+	assert_int_equal(s.rec[1].model, 0x55);
+	assert_int_equal(s.rec[1].vendor, MCE_VENDOR_INTEL);
+	assert_true(s.rec[1].time_usec == 0x6557b821ll * 1000000);
+	/* ras-mc-ctl leaves out zero columns: mcgstatus=0 is known */
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_MCGSTATUS));
+}
+
+static void json_lines(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "{\"cpu\":3,\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33,\"status\":\"0xbea0000000000108\"}\n"
+	      "Nov 20 10:00:01 host mcelogd[812]: {\"cpu\":1,\"bank\":4,\"status\":\"0x8c00004000010091\"}\n"
+	      "{\"cpu\": 1, \"status\": \"0x1\"\n"
+	      "{\"cpu\": 1, \"status\": \"0xzz\"}\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].family, 25);
+	assert_int_equal(s.rec[1].cpu, 1);
+	assert_int_equal(s.nd, 3);
+	assert_int_equal(s.dkind[0], MCE_TEXT_PARTIAL);     /* record 2: no identity */
+	assert_int_equal(s.dline[0], 2);
+	assert_int_equal(s.dkind[1], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[1], 3);
+	assert_non_null(strstr(s.dmsg[1], "JSON"));
+	assert_int_equal(s.dkind[2], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[2], 4);
+	assert_non_null(strstr(s.dmsg[2], "status"));
+}
+
+static void malformed_and_partial(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 0 BANK 4\n"                  /* 1 */
+	      "STATUS zz\n"                     /* 2: malformed, names the key */
+	      "STATUS 0x8c00004000010091\n"     /* 3 */
+	      "ADDR 0x1ffffffffffffffff\n"      /* 4: overflow */
+	      "\n"                              /* 5: ends record 1 */
+	      "this is garbage\n"               /* 6: unknown */
+	      "CPU 1 BANK 2\n"                  /* 7: record without STATUS */
+	      "MISC 5\n"                        /* 8 */
+	      "\n"
+	      "TSC 10 BOGUS 12\n");             /* 10: unknown key in a keyword line */
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 3);
+	assert_false(mce_record_has(&s.rec[0], MCE_HAVE_ADDR));
+
+	assert_int_equal(s.dkind[0], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[0], 2);
+	assert_non_null(strstr(s.dmsg[0], "STATUS"));
+	assert_non_null(strstr(s.dmsg[0], "zz"));
+	assert_int_equal(s.dkind[1], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[1], 4);
+	assert_non_null(strstr(s.dmsg[1], "range"));
+	assert_int_equal(s.dkind[2], MCE_TEXT_PARTIAL);     /* record 1: no identity */
+	assert_int_equal(s.dkind[3], MCE_TEXT_UNKNOWN);
+	assert_int_equal(s.dline[3], 6);
+	assert_int_equal(s.dkind[4], MCE_TEXT_PARTIAL);     /* lines 7-8: no STATUS, dropped */
+	assert_int_equal(s.dline[4], 7);
+	assert_non_null(strstr(s.dmsg[4], "STATUS"));
+	assert_int_equal(s.dkind[5], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[5], 10);
+	assert_non_null(strstr(s.dmsg[5], "BOGUS"));
+	assert_int_equal(s.nd, 6);   /* a rejected line begins no record */
+}
+
+static void hostile(void **state)
+{
+	struct seen s = { 0 };
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+	size_t big = 1 << 20;
+	char *line = malloc(big);
+	static const char nul_line[] = "STATUS 0x1\0 ADDR 5";
+	static const char *const nasty[] = {
+		"STATUS 99999999999999999999999999",
+		"mce: [Hardware Error]: CPU 99999999999: Machine Check: 0 Bank 1: 1",
+		"[Hardware Error]: CPU:1 (ffffffffff:1:1) MC1_STATUS[]: 0x1",
+		"[Hardware Error]: CPU:1 (19:1",
+		"[Hardware Error]: CPU:",
+		"mce_record: CPU: 1, MCGc/s: , MC: 1",
+		"mce_record: CPU: 1, ADDR/MISC/SYND: 1/2",
+		"mce_record: status= , bank=",
+		"RIP 10:<",
+		"RIP",
+		"PROCESSOR :",
+		"CPUID Vendor",
+		"TIME 9223372036854775807",
+		"[",
+		"{",
+		"Nov 20 10:00:01",
+		"2026-11-20T10:00:00+99:99 h k: STATUS 1",
+	};
+
+	(void) state;
+	assert_non_null(line);
+	memset(line, 'A', big);
+	assert_int_equal(mce_text_parser_feed(p, line, big), 0);
+	line[0] = '{';
+	assert_int_equal(mce_text_parser_feed(p, line, big), 0);
+	memcpy(line, "STATUS ", 7);
+	memset(line + 7, 'f', big - 7);
+	assert_int_equal(mce_text_parser_feed(p, line, big), 0);
+	assert_int_equal(mce_text_parser_feed(p, nul_line, sizeof(nul_line) - 1), 0);
+	for (size_t i = 0; i < sizeof(nasty) / sizeof(nasty[0]); i++)
+		assert_int_equal(mce_text_parser_feed(p, nasty[i], strlen(nasty[i])), 0);
+	assert_int_equal(mce_text_parser_finish(p), 0);
+	mce_text_parser_free(p);
+	free(line);
+	assert_true(s.nd > 5);
+}
+
+static void callback_stops(void **state)
+{
+	struct seen s = { .stop_after = 1 };
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+	const char *l1 = "{\"status\":\"0x1\",\"vendor\":\"intel\",\"family\":6,\"model\":85}";
+
+	(void) state;
+	assert_int_equal(mce_text_parser_feed(p, l1, strlen(l1)), -ECANCELED);
+	/* stopped: later input is refused and not parsed */
+	assert_int_equal(mce_text_parser_feed(p, l1, strlen(l1)), -ECANCELED);
+	assert_int_equal(mce_text_parser_finish(p), -ECANCELED);
+	assert_int_equal(s.n, 1);
+	mce_text_parser_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kernel_console),
+		cmocka_unit_test(kernel_prefixes),
+		cmocka_unit_test(default_cpu),
+		cmocka_unit_test(edac_amd),
+		cmocka_unit_test(mcelog_ascii),
+		cmocka_unit_test(mcelog_decoded),
+		cmocka_unit_test(trace_pipe),
+		cmocka_unit_test(rasdaemon),
+		cmocka_unit_test(json_lines),
+		cmocka_unit_test(malformed_and_partial),
+		cmocka_unit_test(hostile),
+		cmocka_unit_test(callback_stops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
