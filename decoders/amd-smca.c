@@ -161,8 +161,12 @@ void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_reco
 	if (rec->status & STATUS_ERRCOREIDVAL)
 		amd_add_detail(d, "error_core_id", bits(rec->status, 37, 32), NULL);
 
-	/* Without MCA_IPID the bank is unknown: the bank number says nothing on SMCA. */
-	if (!mce_record_has(rec, MCE_HAVE_IPID))
+	/*
+	 * Without MCA_IPID the bank is unknown: the bank number says nothing on
+	 * SMCA.  An all-zero IPID is what a source reports when it did not read
+	 * the register, not a "Reserved" block, so it is unknown too.
+	 */
+	if (!mce_record_has(rec, MCE_HAVE_IPID) || rec->ipid == 0)
 		return;
 
 	amd_add_detail(d, "instance_id", bits(rec->ipid, 31, 0), NULL);

@@ -249,6 +249,17 @@ static void test_no_ipid_no_bank_type(void **state)
 	assert_null(d.bank_type);
 	assert_null(d.bank_name);
 	assert_true(d.has_extended_error_code);
+
+	/* An IPID of zero is "not read", not the reserved block. */
+	r.have |= MCE_HAVE_IPID;
+	r.ipid = 0;
+	decode(MCE_VENDOR_AMD, 0x19, 0x21, &r, &d);
+	assert_null(d.bank_type);
+	assert_null(d.bank_name);
+	/* With an instance id, HWID 0 / McaType 0 is the reserved type Linux names. */
+	r.ipid = 0x1;
+	decode(MCE_VENDOR_AMD, 0x19, 0x21, &r, &d);
+	assert_string_equal(d.bank_name, "Reserved");
 }
 
 static void test_random_registers_never_crash(void **state)
