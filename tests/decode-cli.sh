@@ -1,0 +1,105 @@
+#!/bin/sh
+# mcectl decode end to end: every input form in tests/data/decode/, exit codes, diagnostics.
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MCECTL="$top_builddir/mcectl/mcectl"
+DATA="$top_srcdir/tests/data/decode"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n - $1"
+	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err" | head -5
+}
+check() {   # check DESCRIPTION COMMAND...: passes when the command succeeds
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+# run EXPECTED_RC ARGS...: mcectl decode with stdout/stderr in $TMP/out, $TMP/err
+run() {
+	want=$1
+	shift
+	"$MCECTL" decode "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -eq "$want" ]
+}
+has() { grep -q -- "$1" "$TMP/out"; }
+err_has() { grep -q -- "$1" "$TMP/err"; }
+lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
+
+echo "1..38"
+
+# (a) kernel console / dmesg
+check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
+check "dmesg: one record, noise ignored silently" eval 'lines 1 && [ ! -s "$TMP/err" ]'
+check "dmesg: registers and identity" eval 'has "\"status\":\"0xbea0000000000108\"" && has "\"ipid\":\"0x0001002e00000000\"" && has "\"ppin\":\"0x00002b5a3f0c9d1e\"" && has "\"vendor\":\"amd\",\"family\":25,\"model\":33"'
+check "dmesg: TIME and RIP" eval 'has "\"time\":\"2023-11-14T22:13:20.000000Z\"" && has "\"ip\":\"0xffffffff81a3c1f6\""'
+check "syslog/journal prefixes: three records" eval 'run 0 --output json "$DATA/kernel-syslog.txt" && lines 3'
+check "syslog: Exception form and !INEXACT! RIP, no warnings" eval '[ ! -s "$TMP/err" ] && has "\"mcgstatus\":\"0x0000000000000005\",\"status\":\"0xb200000000000150\"" && has "\"ip\":\"0x00007f31d6f5a0b2\",\"cs\":51"'
+
+# (b) AMD EDAC
+check "EDAC: two records" eval 'run 0 --output json "$DATA/edac-amd.txt" && lines 2'
+check "EDAC: family/model from the tuple, bank from MCn_STATUS" eval 'has "\"cpu\":2,\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33" && has "\"cpu\":17,\"bank\":16,\"vendor\":\"amd\",\"family\":23,\"model\":49"'
+check "EDAC: address, IPID, syndrome" eval 'has "\"addr\":\"0x0000000abcd00000\"" && has "\"synd\":\"0x000000005a020001\"" && has "\"ipid\":\"0x0000009600050f00\""'
+
+# (c) mcelog
+check "mcelog: three records (new CPU line and blank line end records)" eval 'run 0 --output json "$DATA/mcelog.txt" && lines 3'
+check "mcelog: tokens mcelog cuts at are read" eval 'has "\"ppin\":\"0x00002b5a3f0c9d1e\"" && has "\"microcode\":\"0x2b000461\""'
+check "mcelog: CPUID Vendor line" eval 'has "\"cpu\":4,\"socket\":0,\"apicid\":8,\"bank\":1,\"vendor\":\"intel\",\"family\":6,\"model\":143,\"stepping\":8"'
+check "mcelog decoded output: two records" eval 'run 0 --output json "$DATA/mcelog-decoded.txt" && lines 2 && has "\"status\":\"0xbd80000010100134\""'
+
+# (d) rasdaemon, trace
+check "trace_pipe: two records" eval 'run 0 --output json "$DATA/trace.txt" && lines 2 && has "\"mcgcap\":\"0x000000000000011c\""'
+check "rasdaemon + ras-mc-ctl: three records" eval 'run 0 --output json "$DATA/rasdaemon.txt" && lines 3'
+check "rasdaemon: split AMD line joined" eval 'has "\"cpu\":2,\"socket\":0,\"apicid\":4,\"bank\":17,\"vendor\":\"amd\""'
+
+# (e) JSON
+check "JSON lines, with and without a log prefix" eval 'run 0 --output json "$DATA/json.txt" && lines 2 && has "\"source\":\"tracepoint\""'
+all="$DATA/kernel-dmesg.txt $DATA/kernel-syslog.txt $DATA/edac-amd.txt $DATA/mcelog.txt $DATA/mcelog-decoded.txt $DATA/trace.txt $DATA/json.txt"
+cat $all >"$TMP/all.txt"
+"$MCECTL" decode --output json "$TMP/all.txt" >"$TMP/pass1.json" 2>/dev/null
+"$MCECTL" decode --output json "$TMP/pass1.json" >"$TMP/pass2.json" 2>/dev/null
+check "JSON output read back gives the same records" cmp -s "$TMP/pass1.json" "$TMP/pass2.json"
+check "all forms concatenated: every record" eval '[ "$(wc -l <"$TMP/pass1.json")" -eq 15 ]'
+check "stdin '-'" eval 'run 0 --output json - <"$DATA/edac-amd.txt" && lines 2'
+
+# text output
+check "text output: what, where, how bad, what to do" eval 'run 0 "$DATA/edac-amd.txt" && has "^Record 1 (lines 2-7): corrected" && has "What:" && has "Where: *CPU 2, bank 5" && has "Severity: *corrected" && has "Action:"'
+
+# defaults and partial records
+check "no identity: warning naming what is missing, exit 0" eval 'run 0 --output json "$DATA/partial.txt" && err_has "partial.txt:1: warning: .*CPU identity" && lines 1'
+check "--cpu-id applies to records without identity" eval 'run 0 --output json --cpu-id amd:0x19:0x21 "$DATA/partial.txt" && has "\"vendor\":\"amd\",\"family\":25,\"model\":33" && [ ! -s "$TMP/err" ]'
+check "--cpu-id decimal" eval 'run 0 --output json --cpu-id intel:6:143 "$DATA/partial.txt" && has "\"family\":6,\"model\":143"'
+check "record without STATUS: reported, not decoded, exit 1" eval 'run 1 --output json "$DATA/no-status.txt" && err_has "no-status.txt:1: .*STATUS" && lines 0'
+
+# rejected lines
+check "bad input: exit 1" run 1 --output json "$DATA/bad.txt"
+check "bad input: the good record is still decoded" eval 'lines 1 && has "\"status\":\"0x8c00004000010091\""'
+check "bad input: file, line and key named" eval 'err_has "^mcectl decode: .*bad.txt:2: STATUS: .zz." && err_has "bad.txt:4: ADDR: .*out of range"'
+check "bad input: garbage and invalid JSON named with line numbers" eval 'err_has "bad.txt:6: not a machine-check record line" && err_has "bad.txt:7: invalid JSON"'
+
+# registers on the command line
+check "registers: exit 0" run 0 --output json --status 0x9c2040000000011b --bank 5 --ipid 0x9600050f00 --addr 0xabcd00000 --synd 0x5a020001 --misc 0xd01a0ffe00000000 --mcgstatus 0 --cpu-id amd:0x19:0x21
+check "registers: record contract" eval 'has "\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33" && has "\"misc\":\"0xd01a0ffe00000000\"" && has "\"severity\":\"corrected\""'
+check "registers without --cpu-id: warning, exit 0" eval 'run 0 --status 0x1 && err_has "warning"'
+
+# usage errors: exit 2, naming the bad value
+check "usage: bad --output" eval 'run 2 --output xml && err_has "--output .xml."'
+check "usage: bad --cpu-id" eval 'run 2 --cpu-id amd:19 "$DATA/partial.txt" && err_has "--cpu-id .amd:19."'
+check "usage: unknown vendor" eval 'run 2 --cpu-id via:6:15 "$DATA/partial.txt" && err_has "via:6:15"'
+check "usage: bad --status" eval 'run 2 --status 0xzz && err_has "--status .0xzz."'
+check "usage: registers need --status" eval 'run 2 --bank 4 && err_has "--status is required"'
+check "missing file: exit 1, named" eval 'run 1 "$TMP/does-not-exist" && err_has "does-not-exist"'
+
+exit $failed
