@@ -62,6 +62,13 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 		add_detail(d, "memory_controller", b->imc, NULL);
 
 	/* MISC is only meaningful when MISCV, and its memory fields only for memory errors. */
+	if (b->misc == INTEL_MISC_MIRROR_63_62 && (rec->status & (UINT64_C(1) << 59)) &&
+	    (rec->have & MCE_HAVE_MISC) && !(rec->status & (UINT64_C(1) << 61))) {
+		if (rec->misc & (UINT64_C(1) << 63))
+			add_detail(d, "mirror_correction", 1, "channel_failover");
+		else if (rec->misc & (UINT64_C(1) << 62))
+			add_detail(d, "mirror_correction", 2, "primary_scrubbed");
+	}
 	if (!(rec->status & (UINT64_C(1) << 59)) || !(rec->have & MCE_HAVE_MISC) ||
 	    d->error_class != MCE_CLASS_MEMORY_CONTROLLER)
 		return;
@@ -74,6 +81,7 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 			d->chip_select = (int) ((rec->misc >> 55) & 7);
 		break;
 	case INTEL_MISC_NONE:
+	case INTEL_MISC_MIRROR_63_62:
 		break;
 	}
 }

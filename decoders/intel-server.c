@@ -73,7 +73,8 @@ const struct intel_model intel_broadwell_d = INTEL_MODEL(broadwell_d_banks,
  * (Intel Xeon Scalable): MC4 PCU, MC5/MC12/MC19 UPI, MC7/MC8 M2M,
  * MC9..MC11 CHA, MC13..MC18 iMC channels (tables "Intel UPI MC Error Codes",
  * "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 13-18)", "M2M MC Error
- * Codes").  iMC MSCOD: with bit 27 set, bits 19:16 hold an enumerated code,
+ * Codes").  M2M MISC[63]/[62] tell a mirrored-memory correction (with
+ * channel failover / after scrubbing the primary).  iMC MSCOD: with bit 27 set, bits 19:16 hold an enumerated code,
  * otherwise each bit 16..26 flags one error.
  */
 static const struct intel_code skx_imc_rows[] = {
@@ -152,7 +153,8 @@ static const struct intel_bank skylake_x_banks[] = {
 	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit", .codes = &skx_pcu },
 	{ .first = 5, .last = 5, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
 	{ .first = 6, .last = 6, .type = "IIO", .name = "Integrated I/O" },
-	{ .first = 7, .last = 8, .type = "M2M", .name = "Mesh to Memory", .codes = &skx_m2m },
+	{ .first = 7, .last = 8, .type = "M2M", .name = "Mesh to Memory", .codes = &skx_m2m,
+	  .misc = INTEL_MISC_MIRROR_63_62 },
 	{ .first = 9, .last = 11, .type = "CHA", .name = "Caching and Home Agent" },
 	{ .first = 12, .last = 12, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &upi },
 	/* controller 0 has banks 13, 14, 17; controller 1 has 15, 16, 18 */
@@ -223,7 +225,7 @@ static const struct intel_code i10nm_pcu_rows[] = {
 static const struct intel_code_table i10nm_pcu = CODE_TABLE(i10nm_pcu_rows);
 
 #define I10NM_M2M(n) { .first = n, .last = n, .type = "M2M", .name = "Mesh to Memory", \
-	.codes = &i10nm_m2m, .has_imc = true, .imc = ((n) - 12) / 4 }
+	.codes = &i10nm_m2m, .misc = INTEL_MISC_MIRROR_63_62, .has_imc = true, .imc = ((n) - 12) / 4 }
 #define I10NM_IMC(n) { .first = n, .last = n, .type = "IMC", .name = "Integrated Memory Controller", \
 	.codes = &i10nm_imc, .misc = INTEL_MISC_RANK_58_56, .has_imc = true, .imc = ((n) - 12) / 4 }
 

@@ -46,6 +46,8 @@ enum intel_misc_layout {
 	INTEL_MISC_RANK_58_56,     /* 10nm and later iMC: rank in MISC[58:56] */
 	INTEL_MISC_CS_57_55,       /* Granite Rapids MC channel: chip select in MISC[57:55],
 				    * valid with STATUS[33] (other-info bit 1) */
+	INTEL_MISC_MIRROR_63_62,   /* Skylake-SP/Ice Lake M2M: corrected by mirroring,
+				    * MISC[63] with channel failover, MISC[62] primary scrubbed */
 };
 
 struct intel_bank {
