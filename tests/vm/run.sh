@@ -1,0 +1,496 @@
+#!/bin/bash
+# mcelogd real-kernel test rig: Debian's kernel under QEMU (TCG), systemd as
+# PID 1 with a real journald, mcelogd installed with `make install DESTDIR=`
+# and started by systemd from the shipped unit; machine checks injected
+# through the QEMU monitor and the kernel's mce-inject; results read back with
+# mcectl inside the guest.  Prints TAP.
+#
+#   run.sh --destdir DIR [--srcdir DIR] [SCENARIO...]
+#
+# DIR is a `make install DESTDIR=DIR` tree; it is copied into the guest at /.
+# SCENARIO defaults to every tests/vm/scenarios/*.sh; each scenario file says
+# how the guest is booted (VM_* variables) and what to check (scenario()).
+# The guest is booted once per distinct boot configuration and runs every
+# scenario of that configuration in file-name order.
+#
+# Environment:
+#   MCELOGD_VM_CACHE    cache of downloads and guest images
+#                       (default /var/cache/mcelogd-vm)
+#   MCELOGD_VM_KEEP=1   keep the work directory (console logs, initrd)
+#   MCELOGD_VM_TIMEOUT  hard limit for one guest boot in seconds (default 600)
+#
+# See tests/vm/README.md for the scenario API.
+
+set -uo pipefail
+RIG_IMAGE_VERSION=1            # bump when the image recipe below changes
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+destdir=
+scenarios=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--destdir) destdir=$2; shift 2 ;;
+	--srcdir) srcdir=$2; shift 2 ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	*) scenarios+=("$1"); shift ;;
+	esac
+done
+[ ${#scenarios[@]} -gt 0 ] || scenarios=("$here"/scenarios/*.sh)
+for i in "${!scenarios[@]}"; do # a bare name means tests/vm/scenarios/NAME.sh
+	f=${scenarios[i]}
+	[ -f "$f" ] || f=$here/scenarios/${f%.sh}.sh
+	[ -f "$f" ] || { echo "Bail out! no scenario ${scenarios[i]}"; exit 1; }
+	scenarios[i]=$f
+done
+cache=${MCELOGD_VM_CACHE:-/var/cache/mcelogd-vm}
+vm_timeout=${MCELOGD_VM_TIMEOUT:-600}
+t_start=$(date +%s)
+
+# ---------------------------------------------------------------- TAP output
+tap_n=0 tap_failed=0 group_failed=0
+ok()     { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; tap_failed=$((tap_failed + 1)); group_failed=1; }
+skip()   { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP ${2:-}"; }
+todo()   { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $1 # TODO ${2:-}"; }
+diag()   { sed -e 's/^/# /'; }
+note()   { echo "# $*"; }
+bail()   { echo "Bail out! $*"; exit 1; }
+# check DESC CMD...: ok if CMD succeeds; its output becomes a diagnostic on failure.
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc"; printf '%s\n' "$out" | tail -n 40 | diag; fi
+}
+# is GOT WANT DESC
+is() {
+	if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3"; printf 'got:  %s\nwant: %s\n' "$1" "$2" | diag; fi
+}
+
+# ------------------------------------------------------------ host packages
+host_packages="qemu-system-x86 socat mmdebstrap cpio jq"
+need_pkgs() {
+	local p missing=
+	for p in $host_packages; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+	done
+	echo "$missing"
+}
+apt_updated=
+apt_update() { [ -n "$apt_updated" ] || { apt-get update -qq >&2 && apt_updated=1; }; }
+missing=$(need_pkgs)
+if [ -n "$missing" ]; then
+	note "installing host packages:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt_update || bail "apt-get update failed"
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null || bail "cannot install$missing"
+fi
+
+# ------------------------------------------------------------------ kernel
+# The kernel Debian's linux-image-amd64 points at, and its exact version.
+kernel_pkg() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'; }
+kpkg=$(kernel_pkg)
+[ -n "$kpkg" ] || { apt_update; kpkg=$(kernel_pkg); }
+[ -n "$kpkg" ] || bail "cannot find Debian's kernel package (apt-cache depends linux-image-amd64)"
+kpkg_ver=$(apt-cache policy "$kpkg" | awk '/Candidate:/ {print $2}')
+kver=${kpkg#linux-image-}
+
+# ----------------------------------------------------- the guest's packages
+# Base system plus the shared libraries the installed binaries need (found
+# with ldd on the host, which runs the same Debian release).
+guest_packages="systemd systemd-sysv kmod procps jq"
+dest_packages() {
+	local f lib pkg
+	for f in "$destdir"/usr/bin/* "$destdir"/usr/sbin/* "$destdir"/usr/local/bin/* "$destdir"/usr/local/sbin/* \
+		"$destdir"/bin/* "$destdir"/sbin/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
+	done | sort -u | while read -r lib; do
+		pkg=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "$(realpath "$lib")" 2>/dev/null ||
+			dpkg -S "/usr$lib" 2>/dev/null || dpkg -S "${lib#/usr}" 2>/dev/null)
+		[ -n "$pkg" ] && echo "${pkg%%:*}"
+	done | sort -u
+}
+[ -n "$destdir" ] && [ -d "$destdir" ] || bail "--destdir DIR (a make install DESTDIR= tree) is required"
+destdir=$(cd "$destdir" && pwd)
+guest_packages=$(printf '%s\n' $guest_packages libsystemd0 libjson-c5 libmnl0 $(dest_packages) | sort -u | tr '\n' ' ')
+guest_packages=${guest_packages% }
+
+# Debian sources of the host (the mirror CI can reach), for mmdebstrap.
+suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+debian_sources() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		grep -qE "^[^#]*[[:space:]]$suite([[:space:]]|$)" "$f" && grep -qE '^[^#]*(https?|file)://[^ ]*debian' "$f" && echo "$f"
+	done
+}
+
+# ---------------------------------------------------------------- the image
+mkdir -p "$cache"
+key=$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$kpkg=$kpkg_ver" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
+image=$cache/image-$key
+build_image() {
+	local tmp=$cache/tmp-$key.$$ root deb src mirrors=()
+	rm -rf "$tmp" && mkdir -p "$tmp/k" "$cache/debs" || return 1
+	root=$tmp/root
+	deb=$(ls "$cache"/debs/"${kpkg}_${kpkg_ver//:/%3a}"_amd64.deb 2>/dev/null)
+	if [ -z "$deb" ]; then
+		(cd "$cache/debs" && apt-get download "$kpkg=$kpkg_ver" 2>&1 | grep -v unsandboxed) >&2
+		deb=$(ls "$cache"/debs/"${kpkg}"_*.deb | tail -n1)
+	fi
+	[ -f "$deb" ] || { echo "cannot download $kpkg" >&2; return 1; }
+	dpkg -x "$deb" "$tmp/k" || return 1
+	for src in $(debian_sources); do mirrors+=("$src"); done
+	# A minimal Debian with systemd; apt itself is not needed in the guest.
+	mmdebstrap --quiet --mode=root --variant=essential \
+		--include="$(echo "$guest_packages" | tr ' ' ,)" \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--dpkgopt='path-exclude=/usr/share/info/*' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		"$suite" "$root" "${mirrors[@]}" >&2 || return 1
+	# Injector modules only (the whole module tree is 400 MB).
+	local m mdir=$root/usr/lib/modules/$kver
+	for m in kernel/arch/x86/kernel/msr.ko kernel/arch/x86/kernel/cpu/mce/mce-inject.ko; do
+		install -D -m644 "$tmp/k/lib/modules/$kver/$m" "$mdir/$m" || return 1
+	done
+	cp "$tmp/k/lib/modules/$kver"/modules.{builtin,builtin.modinfo,order} "$mdir/" 2>/dev/null
+	chroot "$root" depmod -a "$kver" || return 1
+	# systemd as PID 1 straight from the initramfs: it becomes the real root.
+	ln -sf /sbin/init "$root/init"
+	echo mcelogd-vm >"$root/etc/hostname"
+	echo 6d63656c6f67642d766d2d7465737400 >"$root/etc/machine-id"
+	: >"$root/etc/fstab"
+	for m in getty@.service serial-getty@.service console-getty.service getty-static.service \
+		systemd-firstboot.service systemd-logind.service; do
+		ln -sf /dev/null "$root/etc/systemd/system/$m"
+	done
+	mkdir -p "$root/etc/systemd/journald.conf.d"
+	printf '[Journal]\nStorage=volatile\nRuntimeMaxUse=64M\n' >"$root/etc/systemd/journald.conf.d/vm.conf"
+	install -m644 "$tmp/k/boot/vmlinuz-$kver" "$tmp/vmlinuz" || return 1
+	(cd "$root" && find . -xdev -path ./dev -prune -o -print | cpio -o -H newc --quiet) >"$tmp/base.cpio" || return 1
+	echo "$kver" >"$tmp/kver"
+	rm -rf "$root" "$tmp/k"
+	rm -rf "$image" && mv "$tmp" "$image" && touch "$image/ok"
+}
+exec 9>"$cache/lock"
+flock -w 900 9 || bail "cannot lock $cache/lock"
+if [ ! -f "$image/ok" ]; then
+	note "building guest image $image ($kpkg $kpkg_ver; $guest_packages)"
+	t0=$(date +%s)
+	build_image || bail "guest image build failed"
+	note "guest image built in $(( $(date +%s) - t0 ))s"
+	# Older images and kernel packages are of no further use.
+	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || rm -rf "$d"; done
+	find "$cache/debs" -name 'linux-image-*.deb' ! -name "${kpkg}_*" -delete
+fi
+flock -u 9
+
+# ------------------------------------------ per-run overlay: the project
+work=$(mktemp -d /tmp/mcelogd-vm.XXXXXX)
+cleanup() {
+	vm_stop 2>/dev/null
+	if [ -n "${MCELOGD_VM_KEEP:-}" ]; then note "work directory kept: $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+stage=$work/stage
+mkdir -p "$stage"
+cp -a "$destdir/." "$stage/" || bail "cannot copy $destdir"
+# The guest has a merged /usr: /lib, /bin and /sbin are symlinks there.
+for d in bin sbin lib lib64; do
+	if [ -d "$stage/$d" ] && [ ! -L "$stage/$d" ]; then
+		mkdir -p "$stage/usr/$d" && cp -a "$stage/$d/." "$stage/usr/$d/" && rm -rf "${stage:?}/$d"
+	fi
+done
+install -D -m755 "$here/guest/vm-agent" "$stage/usr/local/sbin/vm-agent"
+install -D -m755 "$here/guest/vm-setup" "$stage/usr/local/sbin/vm-setup"
+mkdir -p "$stage/etc/systemd/system/sysinit.target.wants"
+for u in mcelogd-vm-agent.service mcelogd-vm-setup.service; do
+	install -m644 "$here/guest/$u" "$stage/etc/systemd/system/$u"
+	ln -sf "../$u" "$stage/etc/systemd/system/sysinit.target.wants/$u"
+done
+(cd "$stage" && find . -mindepth 1 | cpio -o -H newc --quiet -R 0:0) >"$work/overlay.cpio" || bail "cpio failed"
+cat "$image/base.cpio" "$work/overlay.cpio" >"$work/initrd"
+
+# ------------------------------------------------------------- the guest VM
+vm_pid= vm_dir= vm_socat=()
+# vm_start CPU SMP APPEND
+vm_start() {
+	vm_dir=$work/vm$((++vm_count))
+	mkdir -p "$vm_dir"
+	mkfifo "$vm_dir/to" "$vm_dir/from" "$vm_dir/qto" "$vm_dir/qfrom"
+	timeout -k 5 "$vm_timeout" qemu-system-x86_64 -accel tcg -cpu "$1" -smp "$2" -m 1024 \
+		-nodefaults -display none -no-reboot \
+		-kernel "$image/vmlinuz" -initrd "$work/initrd" \
+		-append "console=ttyS0 panic=-1 rdinit=/init systemd.show_status=auto $3" \
+		-serial "file:$vm_dir/console.log" \
+		-chardev "socket,id=cmd,path=$vm_dir/cmd.sock,server=on,wait=off" -serial chardev:cmd \
+		-qmp "unix:$vm_dir/qmp.sock,server=on,wait=off" \
+		>"$vm_dir/qemu.out" 2>&1 &
+	vm_pid=$!
+	local i
+	for i in $(seq 50); do [ -S "$vm_dir/qmp.sock" ] && [ -S "$vm_dir/cmd.sock" ] && break; sleep 0.1; done
+	# Command channel (fds 7/8) and QMP (fds 5/6) stay connected for the boot.
+	exec 7<>"$vm_dir/to" 8<>"$vm_dir/from" 5<>"$vm_dir/qto" 6<>"$vm_dir/qfrom"
+	socat "UNIX-CONNECT:$vm_dir/cmd.sock" - <"$vm_dir/to" >"$vm_dir/from" 2>>"$vm_dir/socat.err" &
+	vm_socat=($!)
+	socat "UNIX-CONNECT:$vm_dir/qmp.sock" - <"$vm_dir/qto" >"$vm_dir/qfrom" 2>>"$vm_dir/socat.err" &
+	vm_socat+=($!)
+	echo '{"execute":"qmp_capabilities"}' >&5
+	qmp_read >/dev/null
+}
+vm_alive() { [ -n "$vm_pid" ] && kill -0 "$vm_pid" 2>/dev/null; }
+vm_stop() {
+	[ -n "$vm_pid" ] || return 0
+	if vm_alive; then
+		echo '{"execute":"quit"}' >&5 2>/dev/null
+		local i
+		for i in $(seq 30); do vm_alive || break; sleep 0.1; done
+		vm_alive && kill "$vm_pid" 2>/dev/null
+	fi
+	wait "$vm_pid" 2>/dev/null
+	kill "${vm_socat[@]}" 2>/dev/null
+	wait "${vm_socat[@]}" 2>/dev/null
+	exec 5>&- 6<&- 7>&- 8<&-
+	vm_pid= vm_socat=()
+}
+# vm_wait_exit SECONDS: wait for QEMU to exit on its own (guest panic with
+# panic=-1 and -no-reboot); fails on timeout.
+vm_wait_exit() {
+	local end=$(( $(date +%s) + $1 ))
+	while vm_alive; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.2; done
+	return 0
+}
+console() { tr -d '\r' <"$vm_dir/console.log" 2>/dev/null | sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g'; }
+
+# qmp_read: print the next reply ({"return"} or {"error"}), skipping events.
+qmp_read() {
+	local line
+	while IFS= read -r -t 30 line <&6; do
+		case $line in *'"return"'*|*'"error"'*) printf '%s\n' "$line"; return 0 ;; esac
+	done
+	return 1
+}
+# hmp "COMMAND": a human monitor command (e.g. mce ...) through QMP; prints
+# its output; fails if QEMU printed anything (mce prints only errors).
+hmp() {
+	local reply out
+	vm_alive || { echo "VM not running"; return 1; }
+	printf '{"execute":"human-monitor-command","arguments":{"command-line":%s}}\n' "$(jq -Rn --arg c "$1" '$c')" >&5
+	reply=$(qmp_read) || { echo "no reply from QMP"; return 1; }
+	out=$(jq -r 'if .error then "error: " + .error.desc else .return end' <<<"$reply")
+	printf '%s' "$out"
+	[ -z "$out" ]
+}
+
+# guest SCRIPT [TIMEOUT]: run a bash script in the guest as root; its output
+# (stdout and stderr) on stdout, its exit status as ours (255: no answer).
+req_n=0
+guest() {
+	local script=$1 limit=${2:-60} id line rc=255 began= out=() n
+	vm_alive || { echo "guest: VM not running"; return 255; }
+	req_n=$((req_n + 1))
+	id=r$req_n$RANDOM
+	printf '%s %s %s\n' "$id" "$(printf '%s' "$script" | base64 -w0)" "$limit" >&7
+	while IFS= read -r -t $((limit + 15)) line <&8; do
+		line=${line%$'\r'}
+		if [ -z "$began" ]; then [ "$line" = "@@BEGIN $id@@" ] && began=1; continue; fi
+		case $line in "@@END $id "*@@) rc=${line#"@@END $id "}; rc=${rc%@@}; break ;; esac
+		out+=("$line")
+	done
+	n=${#out[@]}
+	# The agent puts a newline before its end marker.
+	[ "$n" -gt 0 ] && [ -z "${out[n-1]}" ] && unset 'out[n-1]'
+	[ ${#out[@]} -gt 0 ] && printf '%s\n' "${out[@]}"
+	[ "$rc" = 255 ] && [ -z "$began" ] && echo "guest: no answer within $((limit + 15))s"
+	return "$rc"
+}
+
+# ------------------------------------------------------- the scenario API
+# inject_monitor CPU BANK STATUS MCGSTATUS ADDR MISC: QEMU's `mce` command,
+# which writes the emulated bank registers (and raises #MC if STATUS has UC).
+inject_monitor() { hmp "mce $*"; }
+# sw_inject_script KEY=VALUE...: the guest commands for one mce-inject
+# `flags=sw` record (keys: cpu bank status addr misc synd ipid); writing the
+# bank triggers it.
+sw_inject_script() {
+	local kv k v bank= s='cd /sys/kernel/debug/mce-inject || exit 1; echo sw >flags'
+	for kv; do
+		k=${kv%%=*} v=${kv#*=}
+		case $k in
+		bank) bank=$v ;;
+		cpu|status|addr|misc|synd|ipid) s+="; echo $v >$k" ;;
+		*) echo "sw_inject_script: unknown key $k" >&2; return 1 ;;
+		esac
+	done
+	printf '%s; echo %s >bank\n' "$s" "$bank"
+}
+inject_sw() { guest "$(sw_inject_script "$@")"; }
+# query_json [MCECTL-QUERY-ARGS]: the guest's `mcectl query --output json`
+# lines (default --since 1h).
+query_json() { guest "mcectl query ${*:---since 1h} --output json"; }
+# wait_records N JQ-CONDITION [SECONDS]: wait until the guest's
+# `mcectl query --since 1h --output json` holds at least N records matching
+# the jq condition; prints the matching records (one JSON object per line).
+wait_records() {
+	local n=$1 cond=$2 limit=${3:-30}
+	guest "end=\$((SECONDS + $limit))
+while :; do
+	mcectl query --since 1h --output json >/run/q.json 2>/run/q.err
+	c=\$(jq -c 'select($cond)' /run/q.json | tee /run/q.sel | wc -l)
+	[ \$c -ge $n ] || [ \$SECONDS -ge \$end ] && break
+	sleep 0.5
+done
+cat /run/q.sel
+[ \$c -ge $n ] || { echo \"only \$c of $n records after ${limit}s\" >&2; head -n 5 /run/q.err >&2; exit 1; }" $((limit + 30))
+}
+# msgid NAME: a MESSAGE_ID from lib/message-ids.h (CORRECTED, FATAL, LOST, ...).
+msgid() { sed -n "s/^#define MCELOGD_MSGID_$1 *\"\([0-9a-f]*\)\".*/\1/p" "$srcdir/lib/message-ids.h"; }
+# mcelogd_warnings: what mcelogd's unit logged at priority warning or worse
+# this boot, apart from the machine-check records themselves (a corrected
+# error is logged at warning on purpose).
+mcelogd_warnings() {
+	local ids
+	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL; do msgid $m; done | jq -R . | jq -sc .)
+	guest "journalctl -b -u mcelogd.service -p warning --no-pager -o json |
+		jq -r --argjson ids '$ids' 'select((.MESSAGE_ID // \"\") as \$m | \$ids | index(\$m) | not) | .MESSAGE'"
+}
+# host_mcectl: the mcectl of the tree under test, run on the host.
+host_mcectl() {
+	local m
+	for m in "$destdir"/usr/bin/mcectl "$destdir"/usr/local/bin/mcectl "$destdir"/bin/mcectl; do
+		[ -x "$m" ] && { "$m" "$@"; return; }
+	done
+	echo "no mcectl in $destdir" >&2
+	return 127
+}
+# Keys of a guest record that describe where and when it was seen rather
+# than what the registers mean; everything else must match mcectl decode.
+context_keys='["time","source","hostname","boot_id","cpu","socket","apicid","microcode","ppin","mcgcap","ip","tsc","walltime","cs","stepping","cpuid"]'
+# Keys of a guest record that the registers do not determine: where and
+# when it was seen.  With the registers they are the decoder's input.
+context_keys='["time","source","hostname","boot_id","cpu","socket","apicid","microcode","ppin","ip","tsc","walltime","cs","cpuid","stepping"]'
+input_keys='["vendor","family","model","bank","mcgcap","mcgstatus","status","addr","misc","synd","ipid"]'
+# json_diff A B IGNORE: the keys whose values differ between two objects.
+json_diff() {
+	jq -nc --argjson a "$1" --argjson b "$2" --argjson ign "$3" \
+		'[($a + $b) | keys[] | select(. as $k | $ign | index($k) | not) | select($a[.] != $b[.]) | {key: ., guest: $a[.], host: $b[.]}]'
+}
+# compare_decode DESC RECORD: decode the registers of the guest's RECORD on
+# the host with `mcectl decode`, both from the record's raw JSON fields and
+# from the registers given as options, and check that the guest decoded them
+# the same way.
+compare_decode() {
+	local desc=$1 g=$2 raw h args diff
+	raw=$(jq -c --argjson k "$context_keys" --argjson i "$input_keys" 'with_entries(select(.key as $x | ($k + $i) | index($x)))' <<<"$g")
+	h=$(host_mcectl decode - --output json <<<"$raw")
+	diff=$(json_diff "$g" "${h:-null}" '["source"]')
+	if [ -n "$h" ] && [ "$diff" = "[]" ]; then ok "$desc (mcectl decode of the record's raw fields)"; else
+		not_ok "$desc (mcectl decode of the record's raw fields)"
+		printf 'input: %s\nguest: %s\nhost:  %s\ndifferences: %s\n' "$raw" "$g" "$h" "$diff" | diag
+	fi
+	local mcgcap_opt=
+	host_mcectl decode --help 2>&1 | grep -q -- --mcgcap && mcgcap_opt=1
+	args=$(jq -r --argjson opt "${mcgcap_opt:-0}" '["--status", .status, "--bank", (.bank|tostring),
+		"--cpu-id", "\(.vendor):\(.family):\(.model)"] +
+		([["addr","--addr"],["misc","--misc"],["synd","--synd"],["ipid","--ipid"],["mcgstatus","--mcgstatus"]] +
+		 (if $opt == 1 then [["mcgcap","--mcgcap"]] else [] end)
+		 | map(. as [$k, $o] | select($g[$k] != null) | [$o, $g[$k]]) | add // []) | @sh' --argjson g "$g" <<<"$g")
+	h=$(eval "host_mcectl decode $args --output json")
+	# Only the decoded keys: the options carry no time, CPU number or stepping.
+	diff=$(json_diff "$g" "${h:-null}" "$(jq -c --arg m "${mcgcap_opt:-mcgcap}" '. + ["source", $m]' <<<"$context_keys")")
+	if [ -n "$h" ] && [ "$diff" = "[]" ]; then ok "$desc (registers as mcectl decode options)"; return; fi
+	if [ -n "$h" ] && [ -z "$mcgcap_opt" ] && [ "$(jq -r '.mcgcap // empty' <<<"$g")" != "" ]; then
+		todo "$desc (registers as mcectl decode options)" \
+			"mcectl decode has no --mcgcap: cannot give it the record's MCG_CAP $(jq -r .mcgcap <<<"$g")"
+	else
+		not_ok "$desc (registers as mcectl decode options)"
+	fi
+	printf 'host: mcectl decode %s\nguest: %s\nhost:  %s\ndifferences: %s\n' "$args" "$g" "$h" "$diff" | diag
+}
+
+# ------------------------------------------------------------- scenarios
+default_cpu='qemu64,+mce,+mca'
+scenario_vars() {
+	VM_DESC= VM_CPU=$default_cpu VM_SMP=2 VM_APPEND= VM_ALONE= VM_LAST=
+	unset -f scenario
+}
+group_key() {
+	( scenario_vars; . "$1" || exit 1
+	  k="$VM_CPU|$VM_SMP|$VM_APPEND"
+	  [ -n "$VM_ALONE" ] && k+="|alone=$(basename "$1")"
+	  echo "${VM_LAST:+last}|$k" )
+}
+# Boot groups in order of first appearance; VM_LAST scenarios at their end.
+declare -A group_of=() group_last=()
+groups=()
+for f in "${scenarios[@]}"; do
+	k=$(group_key "$f") || bail "cannot read scenario $f"
+	last=${k%%|*} k=${k#*|}
+	if [ -z "${group_of[$k]+x}" ]; then groups+=("$k"); group_of[$k]= group_last[$k]=; fi
+	if [ -n "$last" ]; then group_last[$k]+="$f"$'\n'; else group_of[$k]+="$f"$'\n'; fi
+done
+
+dump_guest() {
+	note "---- guest console (last 150 lines) ----"
+	console | tail -n 150 | diag
+	if vm_alive; then
+		note "---- guest journal (last 300 lines) ----"
+		guest 'journalctl -b --no-pager -q -o short-monotonic | tail -n 300' 60 | diag
+		note "---- journalctl -u mcelogd ----"
+		guest 'systemctl status --no-pager mcelogd.service; journalctl -b -u mcelogd.service --no-pager -q -o short-monotonic' 60 | diag
+	fi
+}
+
+provision='set -e
+ldconfig
+journalctl --update-catalog >/dev/null 2>&1 || true
+systemctl daemon-reload
+systemctl enable mcelogd.service 2>&1
+systemctl start mcelogd.service
+systemctl is-active mcelogd.service'
+
+vm_count=0
+for k in "${groups[@]}"; do
+	IFS='|' read -r g_cpu g_smp g_append _ <<<"$k"
+	label="-cpu $g_cpu -smp $g_smp${g_append:+ $g_append}"
+	group_failed=0
+	t0=$(date +%s)
+	note "boot: $label"
+	vm_start "$g_cpu" "$g_smp" "$g_append"
+	booted=
+	for _ in $(seq 900); do
+		grep -q '@@MCELOGD-VM-AGENT-READY@@' "$vm_dir/console.log" 2>/dev/null && { booted=1; break; }
+		vm_alive || break
+		sleep 0.2
+	done
+	if [ -n "$booted" ] && guest true 20 >/dev/null; then
+		ok "boot [$label]: systemd up and command channel answering after $(( $(date +%s) - t0 ))s"
+	else
+		not_ok "boot [$label]: guest did not come up"
+		cat "$vm_dir/qemu.out" 2>/dev/null | diag
+		dump_guest
+		vm_stop
+		continue
+	fi
+	check "boot [$label]: systemctl enable/start mcelogd from the shipped unit" guest "$provision" 120
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		scenario_vars
+		. "$f"
+		name=$(basename "$f" .sh)
+		note "scenario $name: $VM_DESC"
+		if ! vm_alive; then not_ok "$name: guest is not running"; continue; fi
+		ts=$(date +%s)
+		scenario
+		note "scenario $name took $(( $(date +%s) - ts ))s"
+	done <<<"${group_of[$k]}${group_last[$k]}"
+	[ "$group_failed" = 0 ] || dump_guest
+	vm_stop
+	note "boot [$label] done in $(( $(date +%s) - t0 ))s"
+done
+echo "1..$tap_n"
+note "total time $(( $(date +%s) - t_start ))s"
+[ "$tap_failed" = 0 ]
