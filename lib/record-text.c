@@ -80,45 +80,39 @@ static void span_trim(struct span *s)
 		s->end--;
 }
 
-static bool span_starts(struct span s, const char *lit)
+static bool span_starts_n(struct span s, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	return span_len(s) >= n && memcmp(s.p, lit, n) == 0;
 }
 
-static bool span_starts_case(struct span s, const char *lit)
+static bool span_starts_case_n(struct span s, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	return span_len(s) >= n && strncasecmp(s.p, lit, n) == 0 &&
 	       memchr(s.p, '\0', n) == NULL;
 }
 
 /* Advance past lit if the span starts with it. */
-static bool span_eat(struct span *s, const char *lit)
+static bool span_eat_n(struct span *s, const char *lit, size_t n)
 {
-	if (!span_starts(*s, lit))
+	if (!span_starts_n(*s, lit, n))
 		return false;
-	s->p += strlen(lit);
+	s->p += n;
 	return true;
 }
 
-static bool span_eq(struct span s, const char *lit)
+static bool span_eq_n(struct span s, const char *lit, size_t n)
 {
-	return span_len(s) == strlen(lit) && memcmp(s.p, lit, span_len(s)) == 0;
+	return span_len(s) == n && memcmp(s.p, lit, n) == 0;
 }
 
-static bool span_eq_case(struct span s, const char *lit)
+static bool span_eq_case_n(struct span s, const char *lit, size_t n)
 {
-	return span_len(s) == strlen(lit) && span_starts_case(s, lit);
+	return span_len(s) == n && span_starts_case_n(s, lit, n);
 }
 
 /* First occurrence of lit in s, or NULL. */
-static const char *span_find(struct span s, const char *lit)
+static const char *span_find_n(struct span s, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	if (n == 0)
 		return s.p;
 	while (span_len(s) >= n) {
@@ -132,6 +126,18 @@ static const char *span_find(struct span s, const char *lit)
 	}
 	return NULL;
 }
+
+/*
+ * The helpers above take the literal's length; these pass strlen(lit),
+ * which the compiler folds to a constant for the string literals almost
+ * every call site uses (this is the per-line hot path).
+ */
+#define span_starts(s, lit)      span_starts_n((s), (lit), strlen(lit))
+#define span_starts_case(s, lit) span_starts_case_n((s), (lit), strlen(lit))
+#define span_eat(s, lit)         span_eat_n((s), (lit), strlen(lit))
+#define span_eq(s, lit)          span_eq_n((s), (lit), strlen(lit))
+#define span_eq_case(s, lit)     span_eq_case_n((s), (lit), strlen(lit))
+#define span_find(s, lit)        span_find_n((s), (lit), strlen(lit))
 
 /* The next white-space-delimited token; empty at the end. */
 static struct span span_token(struct span *s)
@@ -1482,6 +1488,8 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 		return flush(p);     /* a blank line ends a record */
 
 	prefixed = strip_log_prefix(&s, &have_time, &log_time);
+	if (span_len(s) == 0)
+		return 0;       /* a log line with an empty message */
 
 	if ((m = span_find(s, "[Hardware Error]:")))
 		return kernel_line(p, (struct span) { m + 17, s.end }, have_time, log_time);
