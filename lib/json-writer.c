@@ -75,7 +75,18 @@ static void put_escaped(struct json_writer *w, const char *s, size_t n)
 	put_char(w, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char) s[i];
+		size_t run = i;
 
+		/* Copy a run that needs no escaping in one go: keys and values are
+		 * almost always plain, and this runs for every key of every record. */
+		while (run < n && (unsigned char) s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' &&
+		       (unsigned char) s[run] != 0x7f)
+			run++;
+		if (run > i) {
+			put_raw(w, s + i, run - i);
+			i = run - 1;
+			continue;
+		}
 		switch (c) {
 		case '"':  put_raw(w, "\\\"", 2); break;
 		case '\\': put_raw(w, "\\\\", 2); break;
