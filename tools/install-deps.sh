@@ -5,7 +5,7 @@ set -eu
 
 packages="build-essential autoconf automake pkg-config
 	libsystemd-dev libjson-c-dev libmnl-dev libcmocka-dev
-	systemd jq util-linux bsdutils clang libclang-rt-14-dev mandoc"
+	systemd jq util-linux bsdutils clang libclang-rt-14-dev mandoc time"
 
 missing=
 for p in $packages; do
