@@ -333,10 +333,11 @@ inject_sw() { guest "$(sw_inject_script "$@")"; }
 query_json() { guest "mcectl query ${*:---since 1h} --output json"; }
 # wait_records N JQ-CONDITION [SECONDS]: wait until the guest's
 # `mcectl query --since 1h --output json` holds at least N records matching
-# the jq condition; prints the matching records (one JSON object per line).
+# the jq condition; prints the matching records (one JSON object per line);
+# fails (saying why on stderr) if fewer arrived in time.
 wait_records() {
-	local n=$1 cond=$2 limit=${3:-30}
-	guest "end=\$((SECONDS + $limit))
+	local n=$1 cond=$2 limit=${3:-30} out rc
+	out=$(guest "end=\$((SECONDS + $limit))
 while :; do
 	mcectl query --since 1h --output json >/run/q.json 2>/run/q.err
 	c=\$(jq -c 'select($cond)' /run/q.json | tee /run/q.sel | wc -l)
@@ -344,17 +345,24 @@ while :; do
 	sleep 0.5
 done
 cat /run/q.sel
-[ \$c -ge $n ] || { echo \"only \$c of $n records after ${limit}s\" >&2; head -n 5 /run/q.err >&2; exit 1; }" $((limit + 30))
+[ \$c -ge $n ] || { echo \"@@wait: only \$c of $n records after ${limit}s; \$(head -c 300 /run/q.err)\"; exit 1; }" $((limit + 30)))
+	rc=$?
+	grep -v '^@@wait: ' <<<"$out"
+	grep '^@@wait: ' <<<"$out" | sed 's/^@@wait: //' >&2
+	return $rc
 }
 # msgid NAME: a MESSAGE_ID from lib/message-ids.h (CORRECTED, FATAL, LOST, ...).
 msgid() { sed -n "s/^#define MCELOGD_MSGID_$1 *\"\([0-9a-f]*\)\".*/\1/p" "$srcdir/lib/message-ids.h"; }
-# mcelogd_warnings: what mcelogd's unit logged at priority warning or worse
-# this boot, apart from the machine-check records themselves (a corrected
-# error is logged at warning on purpose).
+# journal_mark: a journal cursor for "from now on" (mcelogd_warnings CURSOR).
+journal_mark() { guest 'journalctl -n 0 --show-cursor -q | sed -n "s/^-- cursor: //p"'; }
+# mcelogd_warnings [CURSOR]: what mcelogd's unit logged at priority warning
+# or worse this boot (or after CURSOR), apart from the machine-check records
+# themselves (a corrected error is logged at warning on purpose).
 mcelogd_warnings() {
-	local ids
+	local ids m from=-b
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL; do msgid $m; done | jq -R . | jq -sc .)
-	guest "journalctl -b -u mcelogd.service -p warning --no-pager -o json |
+	[ -n "${1:-}" ] && from="--after-cursor='$1'"
+	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
 		jq -r --argjson ids '$ids' 'select((.MESSAGE_ID // \"\") as \$m | \$ids | index(\$m) | not) | .MESSAGE'"
 }
 # host_mcectl: the mcectl of the tree under test, run on the host.

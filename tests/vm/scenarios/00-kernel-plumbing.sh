@@ -18,6 +18,6 @@ scenario() {
 		t=/sys/kernel/tracing/trace
 		for i in $(seq 40); do grep -q "MC2: 9c00004000010091" $t && break; sleep 0.25; done
 		grep -v "^#" $t
-		test "$(grep -c "MC2: 9c00004000010091" $t)" = 1 && grep -q "ADDR/MISC: 00000007ff001000/0000000000000086" $t'
+		test "$(grep -c "MC2: 9c00004000010091" $t)" = 1 && grep -q "00000007ff001000/0000000000000086" $t'
 	guest 'echo 0 >/sys/kernel/tracing/events/mce/mce_record/enable' >/dev/null
 }
