@@ -129,6 +129,14 @@ debian_sources() {
 }
 
 # ---------------------------------------------------------------- the image
+# The run's work directory (initrd, kernel, console logs), removed at exit.
+work=$(mktemp -d /tmp/mcelogd-vm.XXXXXX)
+cleanup() {
+	vm_stop 2>/dev/null
+	if [ -n "${MCELOGD_VM_KEEP:-}" ]; then note "work directory kept: $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 mkdir -p "$cache"
 key=$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$kpkg=$kpkg_ver" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
 image=$cache/image-$key
@@ -144,13 +152,18 @@ build_image() {
 	[ -f "$deb" ] || { echo "cannot download $kpkg" >&2; return 1; }
 	dpkg -x "$deb" "$tmp/k" || return 1
 	for src in $(debian_sources); do mirrors+=("$src"); done
+	# The host's apt proxy settings, if any, apply to the guest's downloads.
+	local aptopts=()
+	for src in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
+		[ -f "$src" ] && grep -qiE '^[^#/]*Acquire::[a-z]+::Proxy' "$src" && aptopts+=("--aptopt=$src")
+	done
 	# A minimal Debian with systemd; apt itself is not needed in the guest.
 	mmdebstrap --quiet --mode=root --variant=essential \
 		--include="$(echo "$guest_packages" | tr ' ' ,)" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		--dpkgopt='path-exclude=/usr/share/info/*' \
-		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/man/*' "${aptopts[@]}" \
 		"$suite" "$root" "${mirrors[@]}" >&2 || return 1
 	# Injector modules only (the whole module tree is 400 MB).
 	local m mdir=$root/usr/lib/modules/$kver
@@ -187,16 +200,11 @@ if [ ! -f "$image/ok" ]; then
 	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || rm -rf "$d"; done
 	find "$cache/debs" -name 'linux-image-*.deb' ! -name "${kpkg}_*" -delete
 fi
+# Our own copy, taken under the lock: another run may replace the image.
+cp "$image/vmlinuz" "$work/vmlinuz" && cp "$image/base.cpio" "$work/initrd" || bail "cannot copy $image"
 flock -u 9
 
 # ------------------------------------------ per-run overlay: the project
-work=$(mktemp -d /tmp/mcelogd-vm.XXXXXX)
-cleanup() {
-	vm_stop 2>/dev/null
-	if [ -n "${MCELOGD_VM_KEEP:-}" ]; then note "work directory kept: $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 stage=$work/stage
 mkdir -p "$stage"
 cp -a "$destdir/." "$stage/" || bail "cannot copy $destdir"
@@ -214,7 +222,7 @@ for u in mcelogd-vm-agent.service mcelogd-vm-setup.service; do
 	ln -sf "../$u" "$stage/etc/systemd/system/sysinit.target.wants/$u"
 done
 (cd "$stage" && find . -mindepth 1 | cpio -o -H newc --quiet -R 0:0) >"$work/overlay.cpio" || bail "cpio failed"
-cat "$image/base.cpio" "$work/overlay.cpio" >"$work/initrd"
+cat "$work/overlay.cpio" >>"$work/initrd" && rm -f "$work/overlay.cpio"
 
 # ------------------------------------------------------------- the guest VM
 vm_pid= vm_dir= vm_socat=()
@@ -225,7 +233,7 @@ vm_start() {
 	mkfifo "$vm_dir/to" "$vm_dir/from" "$vm_dir/qto" "$vm_dir/qfrom"
 	timeout -k 5 "$vm_timeout" qemu-system-x86_64 -accel tcg -cpu "$1" -smp "$2" -m 1024 \
 		-nodefaults -display none -no-reboot \
-		-kernel "$image/vmlinuz" -initrd "$work/initrd" \
+		-kernel "$work/vmlinuz" -initrd "$work/initrd" \
 		-append "console=ttyS0 panic=-1 rdinit=/init systemd.show_status=auto $3" \
 		-serial "file:$vm_dir/console.log" \
 		-chardev "socket,id=cmd,path=$vm_dir/cmd.sock,server=on,wait=off" -serial chardev:cmd \
