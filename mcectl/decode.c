@@ -48,7 +48,7 @@ static void help(void)
 {
 	printf("Usage: mcectl decode [FILE|-] [--output text|json] [--cpu-id VENDOR:FAMILY:MODEL]\n"
 	       "       mcectl decode --status 0x... [--bank N] [--ipid 0x...] [--addr 0x...]\n"
-	       "                     [--misc 0x...] [--synd 0x...] [--mcgstatus 0x...]\n"
+	       "                     [--misc 0x...] [--synd 0x...] [--mcgstatus 0x...] [--mcgcap 0x...]\n"
 	       "                     [--cpu-id VENDOR:FAMILY:MODEL] [--output text|json]\n"
 	       "\n"
 	       "Decode machine-check records from FILE (or standard input): kernel console and\n"
@@ -246,6 +246,7 @@ int verb_decode(int argc, char *argv[])
 {
 	enum {
 		ARG_STATUS = 0x100, ARG_BANK, ARG_IPID, ARG_ADDR, ARG_MISC, ARG_SYND, ARG_MCGSTATUS,
+		ARG_MCGCAP,
 	};
 	static const struct option options[] = {
 		{ "output",    required_argument, NULL, 'o' },
@@ -258,6 +259,7 @@ int verb_decode(int argc, char *argv[])
 		{ "misc",      required_argument, NULL, ARG_MISC },
 		{ "synd",      required_argument, NULL, ARG_SYND },
 		{ "mcgstatus", required_argument, NULL, ARG_MCGSTATUS },
+		{ "mcgcap",    required_argument, NULL, ARG_MCGCAP },
 		{}
 	};
 	static const struct { int opt; const char *name; uint32_t have; size_t off; } regs[] = {
@@ -267,6 +269,8 @@ int verb_decode(int argc, char *argv[])
 		{ ARG_MISC,      "misc",      MCE_HAVE_MISC,      offsetof(struct mce_record, misc) },
 		{ ARG_SYND,      "synd",      MCE_HAVE_SYND,      offsetof(struct mce_record, synd) },
 		{ ARG_MCGSTATUS, "mcgstatus", MCE_HAVE_MCGSTATUS, offsetof(struct mce_record, mcgstatus) },
+		/* MCG_CAP.SER_P decides whether S/AR mean anything, so recovery needs it */
+		{ ARG_MCGCAP,    "mcgcap",    MCE_HAVE_MCGCAP,    offsetof(struct mce_record, mcgcap) },
 	};
 	struct mce_record reg_rec = { .source = MCE_SOURCE_DECODE };
 	struct decode_ctx c = { .out = stdout, .output = OUTPUT_TEXT };
@@ -322,7 +326,7 @@ int verb_decode(int argc, char *argv[])
 			break;
 		}
 		case ARG_STATUS: case ARG_IPID: case ARG_ADDR: case ARG_MISC: case ARG_SYND:
-		case ARG_MCGSTATUS:
+		case ARG_MCGSTATUS: case ARG_MCGCAP:
 			for (size_t i = 0; i < ELEMENTSOF(regs); i++) {
 				uint64_t v;
 
