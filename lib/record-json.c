@@ -10,6 +10,7 @@
 #include "decode.h"
 #include "json-writer.h"
 #include "macro.h"
+#include "parse-number.h"
 #include "record-json.h"
 #include "rfc3339.h"
 
@@ -102,25 +103,9 @@ static int get_u64(struct json_object *v, uint64_t max, uint64_t *ret)
 		*ret = u;
 		return 0;
 	}
-	if (json_object_is_type(v, json_type_string)) {
-		const char *s = json_object_get_string(v);
-		char *end;
-		uint64_t u;
-		int base = 10;
-
-		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-			base = 16;
-		if (!*s || s[0] == '-' || s[0] == '+' || s[0] == ' ')
-			return -EINVAL;
-		errno = 0;
-		u = strtoull(s, &end, base);
-		if (errno || *end || end == s || (base == 16 && end == s + 2))
-			return -EINVAL;
-		if (u > max)
-			return -ERANGE;
-		*ret = u;
-		return 0;
-	}
+	if (json_object_is_type(v, json_type_string))
+		return parse_unsigned(json_object_get_string(v), (size_t) json_object_get_string_len(v),
+				      0, max, ret);
 	return -EINVAL;
 }
 

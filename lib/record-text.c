@@ -35,6 +35,7 @@
 
 #include "macro.h"
 #include "record-json.h"
+#include "parse-number.h"
 #include "record-text.h"
 
 /* Our JSON lines are a few hundred bytes; refuse to hand megabytes to json-c. */
@@ -167,42 +168,10 @@ static const char *span_show(struct span s, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * A whole token as an unsigned number.  base 16 accepts an optional "0x";
- * base 0 means hex with "0x", decimal without.  -ERANGE on overflow (a
- * value that does not fit is never silently truncated), -EINVAL otherwise.
- */
+/* A whole token as an unsigned number (see parse_unsigned()). */
 static int parse_num(struct span t, int base, uint64_t max, uint64_t *ret)
 {
-	uint64_t v = 0;
-
-	if ((base == 16 || base == 0) && span_len(t) > 2 && t.p[0] == '0' &&
-	    (t.p[1] == 'x' || t.p[1] == 'X')) {
-		t.p += 2;
-		base = 16;
-	} else if (base == 0)
-		base = 10;
-	if (t.p == t.end)
-		return -EINVAL;
-	for (const char *c = t.p; c < t.end; c++) {
-		unsigned d;
-
-		if (is_digit(*c))
-			d = (unsigned) (*c - '0');
-		else if (base == 16 && *c >= 'a' && *c <= 'f')
-			d = (unsigned) (*c - 'a' + 10);
-		else if (base == 16 && *c >= 'A' && *c <= 'F')
-			d = (unsigned) (*c - 'A' + 10);
-		else
-			return -EINVAL;
-		if (v > (UINT64_MAX - d) / (unsigned) base)
-			return -ERANGE;
-		v = v * (unsigned) base + d;
-	}
-	if (v > max)
-		return -ERANGE;
-	*ret = v;
-	return 0;
+	return parse_unsigned(t.p, span_len(t), base, max, ret);
 }
 
 /* ---- the parser ---- */

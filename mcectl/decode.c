@@ -21,6 +21,7 @@
 #include "decode.h"
 #include "json-writer.h"
 #include "macro.h"
+#include "parse-number.h"
 #include "record-json.h"
 #include "record-text.h"
 #include "verbs.h"
@@ -63,35 +64,17 @@ static void help(void)
 	       "Exit status: 0 all decoded, 1 some input was rejected, 2 usage error.\n");
 }
 
-/* A family or model: "0x19" is hex, "25" decimal (no octal surprises for "025"). */
+/* A family or model up to the next ':' or the end: "0x19" is hex, "25" decimal. */
 static int parse_id(const char *s, const char **ret_end, uint32_t *ret)
 {
-	int base = 10;
-	uint64_t v = 0;
-	const char *c = s;
+	size_t n = strcspn(s, ":");
+	uint64_t v;
+	int r;
 
-	if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
-		base = 16;
-		c += 2;
-	}
-	if (!*c || *c == ':')
-		return -EINVAL;
-	for (; *c && *c != ':'; c++) {
-		unsigned d;
-
-		if (*c >= '0' && *c <= '9')
-			d = (unsigned) (*c - '0');
-		else if (base == 16 && *c >= 'a' && *c <= 'f')
-			d = (unsigned) (*c - 'a' + 10);
-		else if (base == 16 && *c >= 'A' && *c <= 'F')
-			d = (unsigned) (*c - 'A' + 10);
-		else
-			return -EINVAL;
-		v = v * (unsigned) base + d;
-		if (v > UINT32_MAX)
-			return -ERANGE;
-	}
-	*ret_end = c;
+	r = parse_unsigned(s, n, 0, UINT32_MAX, &v);
+	if (r < 0)
+		return r;
+	*ret_end = s + n;
 	*ret = (uint32_t) v;
 	return 0;
 }
@@ -122,22 +105,10 @@ static int parse_cpu_id(const char *s, enum mce_vendor *ret_vendor, uint32_t *re
 	return 0;
 }
 
+/* Registers are hex, as every tool prints them; "0x" is optional. */
 static int parse_reg(const char *s, uint64_t max, uint64_t *ret)
 {
-	unsigned long long v;
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	/* registers are hex, as every tool prints them; "0x" is optional */
-	v = strtoull(s, &end, 16);
-	if (errno == ERANGE || v > max)
-		return -ERANGE;
-	if (errno || end == s || *end)
-		return -EINVAL;
-	*ret = v;
-	return 0;
+	return parse_unsigned(s, strlen(s), 16, max, ret);
 }
 
 static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsigned first,

@@ -20,6 +20,7 @@
 #include "decode.h"
 #include "macro.h"
 #include "message-ids.h"
+#include "parse-number.h"
 #include "rfc3339.h"
 #include "timespec.h"
 #include "verbs.h"
@@ -54,14 +55,9 @@ static void query_help(void)
 
 static int parse_uint(const char *s, unsigned *ret)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	if (!*s || s[0] == '-' || s[0] == '+')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > UINT_MAX)
+	if (parse_unsigned(s, strlen(s), 10, UINT_MAX, &v) < 0)
 		return -EINVAL;
 	*ret = (unsigned) v;
 	return 0;

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The one unsigned-number parser every reader of user or record text uses,
+ * so that "0x", overflow and junk are handled the same everywhere.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parses exactly the n bytes at s (not NUL-terminated) as an unsigned
+ * number.  base 10; base 16, with an optional "0x"; or base 0: hex with
+ * "0x", decimal without (no octal surprises for "025").  No sign, no white
+ * space.  Returns 0, -ERANGE if the value exceeds max (never truncated), or
+ * -EINVAL for anything else.
+ */
+int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *ret);

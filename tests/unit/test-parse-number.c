@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* The shared unsigned-number parser: bases, "0x", bounds, junk. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "parse-number.h"
+
+static int p(const char *s, int base, uint64_t max, uint64_t *v)
+{
+	return parse_unsigned(s, strlen(s), base, max, v);
+}
+
+static void test_bases(void **state)
+{
+	uint64_t v;
+
+	(void) state;
+	assert_int_equal(p("025", 0, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 25);                       /* decimal, not octal */
+	assert_int_equal(p("0x19", 0, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 0x19);
+	assert_int_equal(p("9c2040000000011b", 16, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 0x9c2040000000011bull);
+	assert_int_equal(p("0XaBc", 16, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 0xabc);
+	assert_int_equal(p("0", 10, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(p("18446744073709551615", 10, UINT64_MAX, &v), 0);
+	assert_int_equal(v, UINT64_MAX);
+	/* only the n bytes given are read */
+	assert_int_equal(parse_unsigned("12:34", 2, 10, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 12);
+}
+
+static void test_rejects(void **state)
+{
+	static const char *const bad[] = { "", "0x", "-1", "+1", " 1", "1 ", "1a", "0x1g", "\t5" };
+	uint64_t v = 77;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(p(bad[i], 0, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(p("ff", 10, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(v, 77);                        /* untouched on failure */
+}
+
+static void test_range(void **state)
+{
+	uint64_t v = 77;
+
+	(void) state;
+	assert_int_equal(p("18446744073709551616", 10, UINT64_MAX, &v), -ERANGE);
+	assert_int_equal(p("0x10000000000000000", 0, UINT64_MAX, &v), -ERANGE);
+	assert_int_equal(p("4294967296", 10, UINT32_MAX, &v), -ERANGE);
+	assert_int_equal(p("256", 10, UINT8_MAX, &v), -ERANGE);
+	assert_int_equal(v, 77);
+	assert_int_equal(p("4294967295", 10, UINT32_MAX, &v), 0);
+	assert_int_equal(v, UINT32_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bases),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_range),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
