@@ -17,6 +17,10 @@
 #define MCELOGD_MSGID_STORM       "70d655c9451c48899d92ec9f35850b1a"
 #define MCELOGD_MSGID_STORM_END   "412a1d8e9e1f49c6bcf0a213ecde63bc"
 
+/* The record class of a severity, shared by the journal sink and mcectl query. */
+enum mce_severity;
+const char *severity_message_id(enum mce_severity s);
+
 /* The ids whose entries carry a full machine-check record in MCE_JSON. */
 #define MCELOGD_RECORD_MSGIDS \
 	MCELOGD_MSGID_CORRECTED, MCELOGD_MSGID_DEFERRED, MCELOGD_MSGID_UNCORRECTED, MCELOGD_MSGID_FATAL

@@ -175,15 +175,9 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	int r;
 
 	if (a->severity) {
-		enum mce_severity s = mce_severity_from_string(a->severity);
-		static const char *const by_sev[_MCE_SEV_MAX] = {
-			[MCE_SEV_CORRECTED] = MCELOGD_MSGID_CORRECTED,
-			[MCE_SEV_DEFERRED] = MCELOGD_MSGID_DEFERRED,
-			[MCE_SEV_UNCORRECTED] = MCELOGD_MSGID_UNCORRECTED,
-			[MCE_SEV_FATAL] = MCELOGD_MSGID_FATAL,
-		};
-
-		snprintf(buf, sizeof(buf), "MESSAGE_ID=%s", by_sev[s]);
+		/* The MESSAGE_ID is the severity class: no need to look at MCE_SEVERITY. */
+		snprintf(buf, sizeof(buf), "MESSAGE_ID=%s",
+			 severity_message_id(mce_severity_from_string(a->severity)));
 		r = sd_journal_add_match(j, buf, 0);
 		if (r < 0)
 			return r;
@@ -335,13 +329,6 @@ int verb_query(int argc, char *argv[])
 			continue;
 		if (a.have_until && (int64_t) t > a.until)
 			break;
-		if (a.severity) {
-			char sev[32];
-			const char *s = get_field(j, "MCE_SEVERITY", sev, sizeof(sev));
-
-			if (!s || !streq(s, a.severity))
-				continue;
-		}
 		if (a.output == OUTPUT_JSON) {
 			if (print_json_row(j) < 0) {
 				damaged++;

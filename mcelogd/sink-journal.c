@@ -16,13 +16,6 @@
 #include "message-ids.h"
 #include "sink-journal.h"
 
-static const char *const severity_msgids[_MCE_SEV_MAX] = {
-	[MCE_SEV_CORRECTED]   = MCELOGD_MSGID_CORRECTED,
-	[MCE_SEV_DEFERRED]    = MCELOGD_MSGID_DEFERRED,
-	[MCE_SEV_UNCORRECTED] = MCELOGD_MSGID_UNCORRECTED,
-	[MCE_SEV_FATAL]       = MCELOGD_MSGID_FATAL,
-};
-
 /* Corrected errors are warnings: the hardware coped, but they predict failures. */
 static const int severity_priorities[_MCE_SEV_MAX] = {
 	[MCE_SEV_CORRECTED]   = LOG_WARNING,
@@ -30,13 +23,6 @@ static const int severity_priorities[_MCE_SEV_MAX] = {
 	[MCE_SEV_UNCORRECTED] = LOG_CRIT,
 	[MCE_SEV_FATAL]       = LOG_ALERT,
 };
-
-const char *severity_message_id(enum mce_severity s)
-{
-	if ((unsigned) s >= _MCE_SEV_MAX)
-		return MCELOGD_MSGID_UNCORRECTED;
-	return severity_msgids[s];
-}
 
 int severity_priority(enum mce_severity s)
 {

@@ -17,8 +17,6 @@ int record_message(const struct mce_record *r, const struct mce_decoded *d, char
 /* PRIORITY= for a severity (syslog level). */
 int severity_priority(enum mce_severity s);
 
-const char *severity_message_id(enum mce_severity s);
-
 /*
  * Waits until journald has stored n_expected record entries sent by this
  * process (matched by _PID, which journald takes from the socket credentials).
