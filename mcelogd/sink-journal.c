@@ -76,8 +76,13 @@ static void add(struct fields *f, const char *fmt, ...)
 	f->used += (size_t) n + 1;
 }
 
-/* Large values (MCE_JSON, MESSAGE) are referenced, not copied. */
-static void add_ref(struct fields *f, const char *prefix, const char *value, char *tmp, size_t tmp_size)
+/*
+ * A field too large for the shared store (MCE_JSON) gets a buffer of its own:
+ * journald needs "NAME=value" in one iovec, so the value is copied behind its
+ * name there.
+ */
+static void add_large(struct fields *f, const char *prefix, const char *value, char *tmp,
+		      size_t tmp_size)
 {
 	int n = snprintf(tmp, tmp_size, "%s%s", prefix, value);
 
@@ -88,12 +93,12 @@ static void add_ref(struct fields *f, const char *prefix, const char *value, cha
 
 int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json)
 {
-	static _Thread_local char message[512], json_field[16384];
+	static _Thread_local char json_field[16384];
 	struct fields f = { .n = 0 };
 	char text[400];
 
 	record_message(r, d, text, sizeof(text));
-	add_ref(&f, "MESSAGE=", text, message, sizeof(message));
+	add(&f, "MESSAGE=%s", text);
 	add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
 	add(&f, "PRIORITY=%d", severity_priority(d->severity));
 	add(&f, "SYSLOG_IDENTIFIER=mcelogd");
@@ -134,7 +139,7 @@ int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, 
 		add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		add(&f, "MCE_CHANNEL=%d", d->channel);
-	add_ref(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+	add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
