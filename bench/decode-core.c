@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "xorshift.h"
 #include "decode.h"
 
 #define N_RECORDS 4096
@@ -19,10 +20,7 @@ static uint64_t state = 0x2545f4914f6cdd1dull;
 
 static uint64_t next(void)
 {
-	state ^= state >> 12;
-	state ^= state << 25;
-	state ^= state >> 27;
-	return state * 0x2545f4914f6cdd1dull;
+	return xorshift64s(&state);
 }
 
 int main(int argc, char *argv[])

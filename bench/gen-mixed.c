@@ -12,15 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "xorshift.h"
+
 static uint64_t state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next(void)
 {
-	/* xorshift64*: deterministic and fast; quality does not matter here */
-	state ^= state >> 12;
-	state ^= state << 25;
-	state ^= state >> 27;
-	return state * 0x2545f4914f6cdd1dull;
+	return xorshift64s(&state);
 }
 
 int main(int argc, char *argv[])
