@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "xorshift.h"
 #include "decode.h"
+#include "xorshift.h"
 
 #define N_RECORDS 4096
 
