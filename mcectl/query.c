@@ -71,6 +71,16 @@ static int64_t now_realtime_usec(void)
 	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+static int parse_time_arg(const char *option, const char *arg, int64_t now, int64_t *ret)
+{
+	if (parse_time_spec(arg, now, ret) < 0) {
+		fprintf(stderr, "mcectl query: %s: cannot parse time '%s' (try '1h', '-30min', "
+			"'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", option, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_query_args(int argc, char *argv[], struct query_args *a)
 {
 	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY };
@@ -94,19 +104,13 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 	while ((c = getopt_long(argc, argv, ":S:U:o:D:h", options, NULL)) >= 0) {
 		switch (c) {
 		case 'S':
-			if (parse_time_spec(optarg, now, &a->since) < 0) {
-				fprintf(stderr, "mcectl query: --since: cannot parse time '%s' (try '1h', "
-					"'-30min', 'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", optarg);
+			if (parse_time_arg("--since", optarg, now, &a->since) < 0)
 				return -EINVAL;
-			}
 			a->have_since = true;
 			break;
 		case 'U':
-			if (parse_time_spec(optarg, now, &a->until) < 0) {
-				fprintf(stderr, "mcectl query: --until: cannot parse time '%s' (try '1h', "
-					"'-30min', 'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", optarg);
+			if (parse_time_arg("--until", optarg, now, &a->until) < 0)
 				return -EINVAL;
-			}
 			a->have_until = true;
 			break;
 		case ARG_CPU:
