@@ -171,12 +171,23 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
-static uint64_t now_monotonic_usec(void)
+static void open_tracepoint(struct manager *m)
 {
-	struct timespec ts;
+	int r = tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+	if (r >= 0 && tracepoint_source_active(m->tracepoint))
+		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_ACTIVE, "mce:mce_record on %u CPUs",
+					 tracepoint_source_n_cpus(m->tracepoint));
+	else if (r == -ENOENT)
+		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE,
+					 "the kernel has no mce:mce_record tracepoint");
+	else if (r == -EACCES || r == -EPERM)
+		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE,
+					 "no permission to read mce:mce_record (needs CAP_PERFMON or "
+					 "CAP_SYS_ADMIN and access to tracefs)");
+	else
+		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE, "%s",
+					 strerror(r < 0 ? -r : ENODEV));
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -202,10 +213,12 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		}
 	}
 	if (r >= 0 && m->config.source_tracepoint != old.source_tracepoint) {
-		if (!m->config.source_tracepoint)
+		if (!m->config.source_tracepoint) {
 			m->tracepoint = tracepoint_source_free(m->tracepoint);
-		else if (!m->tracepoint)
-			(void) tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
+			manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED,
+						 "Tracepoint=no in the configuration");
+		} else if (!m->tracepoint)
+			open_tracepoint(m);
 	}
 	if (r >= 0)
 		log_info("Configuration reloaded from %s", m->config_path);
@@ -269,9 +282,12 @@ static int run_live(struct manager *m)
 
 	m->json_flush_each = true;
 	if (m->config.source_tracepoint)
-		(void) tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
-	else
+		open_tracepoint(m);
+	else {
 		log_notice("Tracepoint source disabled by configuration");
+		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED,
+					 "Tracepoint=no in the configuration");
+	}
 	if (!tracepoint_source_active(m->tracepoint))
 		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-id128.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "decode.h"
@@ -20,6 +22,8 @@ int manager_init(struct manager *m)
 	int r;
 
 	json_writer_init(&m->json);
+	m->started_realtime_usec = now_realtime_usec();
+	m->started_monotonic_usec = now_monotonic_usec();
 	if (gethostname(m->hostname, sizeof(m->hostname)) < 0)
 		m->hostname[0] = '\0';
 	m->hostname[sizeof(m->hostname) - 1] = '\0';
@@ -101,6 +105,11 @@ int manager_submit_record(struct manager *m, struct mce_record *rec)
 	json = json_writer_str(&m->json);
 
 	m->n_records++;
+	if ((unsigned) rec->source < _MCE_SOURCE_MAX) {
+		m->sources[rec->source].n_records++;
+		m->sources[rec->source].last_record_usec = now_realtime_usec();
+	}
+	m->last_record_usec = now_realtime_usec();
 	if (m->config.sink_journal) {
 		r = sink_journal_write(rec, &d, json);
 		if (r >= 0)
@@ -121,14 +130,17 @@ int manager_submit_record(struct manager *m, struct mce_record *rec)
 	return ret;
 }
 
-void manager_report_loss(struct manager *m, const char *source, unsigned cpu, uint64_t lost)
+void manager_report_loss(struct manager *m, enum mce_source source, unsigned cpu, uint64_t lost)
 {
+	const char *name = mce_source_to_string(source);
 	int r;
 
+	if ((unsigned) source < _MCE_SOURCE_MAX)
+		m->sources[source].n_lost += lost;
 	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u",
-		  (unsigned long long) lost, source, cpu);
+		  (unsigned long long) lost, name, cpu);
 	if (m->config.sink_journal) {
-		r = sink_journal_write_loss(source, cpu, lost);
+		r = sink_journal_write_loss(name, cpu, lost);
 		if (r < 0)
 			log_error_errno(r, "Failed to write loss record to the journal: %m");
 	}
@@ -145,4 +157,51 @@ void manager_update_status(struct manager *m)
 		snprintf(status, sizeof(status), "No machine-check source active; %llu records logged",
 			 (unsigned long long) m->n_records);
 	sd_notifyf(false, "STATUS=%s", status);
+}
+
+static const char *const source_state_names[_SOURCE_STATE_MAX] = {
+	[SOURCE_DISABLED]    = "disabled",
+	[SOURCE_UNAVAILABLE] = "unavailable",
+	[SOURCE_ACTIVE]      = "active",
+};
+
+const char *source_state_to_string(enum source_state s)
+{
+	if ((unsigned) s >= _SOURCE_STATE_MAX)
+		return "unknown";
+	return source_state_names[s];
+}
+
+void manager_source_set_state(struct manager *m, enum mce_source source, enum source_state state,
+			      const char *reason_fmt, ...)
+{
+	struct source_status *st;
+	va_list ap;
+
+	if ((unsigned) source >= _MCE_SOURCE_MAX)
+		return;
+	st = &m->sources[source];
+	st->state = state;
+	st->reason[0] = '\0';
+	if (reason_fmt) {
+		va_start(ap, reason_fmt);
+		vsnprintf(st->reason, sizeof(st->reason), reason_fmt, ap);
+		va_end(ap);
+	}
+}
+
+uint64_t now_monotonic_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+int64_t now_realtime_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }

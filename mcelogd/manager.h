@@ -18,6 +18,26 @@
 
 struct tracepoint_source;
 
+/*
+ * What each live source is doing, for STATUS=, `mcectl status` and the log.
+ * Indexed by the record's enum mce_source, so a new source appears in the
+ * status by adding its enum value and calling manager_source_set_state().
+ */
+enum source_state {
+	SOURCE_DISABLED,     /* by configuration (or not a live source at all) */
+	SOURCE_UNAVAILABLE,  /* wanted, but this kernel or sandbox cannot give it: see reason */
+	SOURCE_ACTIVE,
+	_SOURCE_STATE_MAX,
+};
+
+struct source_status {
+	enum source_state state;
+	char reason[256];            /* why unavailable or disabled, or a detail when active */
+	uint64_t n_records;          /* records this source submitted */
+	uint64_t n_lost;             /* records the kernel said it dropped */
+	int64_t last_record_usec;    /* CLOCK_REALTIME of the last record, 0: none */
+};
+
 struct manager {
 	sd_event *event;
 	struct mcelogd_config config;
@@ -39,6 +59,11 @@ struct manager {
 
 	struct tracepoint_source *tracepoint;
 
+	struct source_status sources[_MCE_SOURCE_MAX];
+	int64_t started_realtime_usec;
+	uint64_t started_monotonic_usec;
+	int64_t last_record_usec;    /* CLOCK_REALTIME of the last record of any source */
+
 	uint64_t n_records;
 	uint64_t n_journal_written;  /* record entries sd_journal_sendv() accepted */
 	uint64_t n_sink_failures;
@@ -53,8 +78,18 @@ int manager_apply_config(struct manager *m);
 /* Fills hostname/boot_id, decodes, writes to every sink.  Returns 0 or negative errno. */
 int manager_submit_record(struct manager *m, struct mce_record *rec);
 
-/* A loss the kernel reported: logged as its own record class. */
-void manager_report_loss(struct manager *m, const char *source, unsigned cpu, uint64_t lost);
+/* A loss the kernel reported: logged as its own record class and counted. */
+void manager_report_loss(struct manager *m, enum mce_source source, unsigned cpu, uint64_t lost);
+
+/* Sets a live source's state; reason_fmt (printf-style, may be NULL) says why. */
+void manager_source_set_state(struct manager *m, enum mce_source source, enum source_state state,
+			      const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
+
+const char *source_state_to_string(enum source_state s);
+
+/* Microseconds of CLOCK_MONOTONIC and CLOCK_REALTIME. */
+uint64_t now_monotonic_usec(void);
+int64_t now_realtime_usec(void);
 
 /* Human status for systemd's STATUS= and the log. */
 void manager_update_status(struct manager *m);

@@ -149,7 +149,7 @@ static void read_ring(struct cpu_reader *c)
 				memcpy(&lost, rec + sizeof(hdr) + 8, 8);
 				c->n_lost += lost;
 				s->n_lost += lost;
-				manager_report_loss(s->manager, "tracepoint", c->cpu, lost);
+				manager_report_loss(s->manager, MCE_SOURCE_TRACEPOINT, c->cpu, lost);
 			}
 			break;
 		}
