@@ -17,9 +17,27 @@
 #define MCELOGD_MSGID_STORM       "70d655c9451c48899d92ec9f35850b1a"
 #define MCELOGD_MSGID_STORM_END   "412a1d8e9e1f49c6bcf0a213ecde63bc"
 
+/* Errors that are not x86 MCA bank records (struct ras_record), one class per kind. */
+#define MCELOGD_MSGID_MEMORY_CONTROLLER "663edcec58f84882a66eb4dccf2dd269"
+#define MCELOGD_MSGID_PCIE_AER          "c70aaabf2a2d4b15b153f750edf0502d"
+#define MCELOGD_MSGID_MEMORY_FAILURE    "aa001d58f52e4e5ebb0f2176f6d64a39"
+#define MCELOGD_MSGID_FIRMWARE_MEMORY   "66a3eae8dc51423980bce7e0d7b862db"
+#define MCELOGD_MSGID_ARM_PROCESSOR     "6ab50b6b05b84de5a26a0ae4bde52369"
+#define MCELOGD_MSGID_VENDOR_SECTION    "8bcb72dce4af49f1847b4110398a05e4"
+#define MCELOGD_MSGID_X86_PROCESSOR     "02c41c8f85a94d2da30786fc542f0d54"
+
+/* The ids whose entries carry a struct ras_record in MCE_JSON. */
+#define MCELOGD_RAS_MSGIDS \
+	MCELOGD_MSGID_MEMORY_CONTROLLER, MCELOGD_MSGID_PCIE_AER, MCELOGD_MSGID_MEMORY_FAILURE, \
+	MCELOGD_MSGID_FIRMWARE_MEMORY, MCELOGD_MSGID_ARM_PROCESSOR, MCELOGD_MSGID_VENDOR_SECTION, \
+	MCELOGD_MSGID_X86_PROCESSOR
+
 /* The record class of a severity, shared by the journal sink and mcectl query. */
 enum mce_severity;
 const char *severity_message_id(enum mce_severity s);
+
+enum ras_event;
+const char *ras_event_message_id(enum ras_event e);
 
 /* The ids whose entries carry a full machine-check record in MCE_JSON. */
 #define MCELOGD_RECORD_MSGIDS \

@@ -22,6 +22,12 @@ static const char *const source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_MSR_POLL]      = "msr_poll",
 	[MCE_SOURCE_PREVIOUS_BOOT] = "previous_boot",
 	[MCE_SOURCE_DECODE]        = "decode",
+	[MCE_SOURCE_RAS_MC_EVENT]             = "ras:mc_event",
+	[MCE_SOURCE_RAS_AER_EVENT]            = "ras:aer_event",
+	[MCE_SOURCE_RAS_MEMORY_FAILURE_EVENT] = "ras:memory_failure_event",
+	[MCE_SOURCE_RAS_EXTLOG_MEM_EVENT]     = "ras:extlog_mem_event",
+	[MCE_SOURCE_RAS_ARM_EVENT]            = "ras:arm_event",
+	[MCE_SOURCE_RAS_NON_STANDARD_EVENT]   = "ras:non_standard_event",
 };
 
 /*

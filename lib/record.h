@@ -33,6 +33,13 @@ enum mce_source {
 	MCE_SOURCE_MSR_POLL,     /* our own poll of /dev/cpu/N/msr */
 	MCE_SOURCE_PREVIOUS_BOOT,/* firmware (BERT) or kernel-kept records of the last boot */
 	MCE_SOURCE_DECODE,       /* mcectl decode input */
+	/* The kernel's ras:* tracepoints, one source each (struct ras_record). */
+	MCE_SOURCE_RAS_MC_EVENT,
+	MCE_SOURCE_RAS_AER_EVENT,
+	MCE_SOURCE_RAS_MEMORY_FAILURE_EVENT,
+	MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
+	MCE_SOURCE_RAS_ARM_EVENT,
+	MCE_SOURCE_RAS_NON_STANDARD_EVENT,
 	_MCE_SOURCE_MAX,
 };
 

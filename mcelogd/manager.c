@@ -12,6 +12,7 @@
 #include "decode.h"
 #include "log.h"
 #include "manager.h"
+#include "ras-record.h"
 #include "record-json.h"
 #include "sink-journal.h"
 #include "source-tracepoint.h"
@@ -84,11 +85,46 @@ int manager_apply_config(struct manager *m)
 	return 0;
 }
 
+static void count_record(struct manager *m, enum mce_source source)
+{
+	int64_t now = now_realtime_usec();
+
+	m->n_records++;
+	if ((unsigned) source < _MCE_SOURCE_MAX) {
+		m->sources[source].n_records++;
+		m->sources[source].last_record_usec = now;
+	}
+	m->last_record_usec = now;
+}
+
+/* The journal write's result and the JSON-lines sink, the same for every record type. */
+static int finish_sinks(struct manager *m, int journal_result, const char *json)
+{
+	int ret = 0;
+
+	if (m->config.sink_journal) {
+		if (journal_result >= 0)
+			m->n_journal_written++;
+		else {
+			m->n_sink_failures++;
+			ret = log_error_errno(journal_result, "Failed to write record to the journal: %m; "
+					      "record was: %s", json);
+		}
+	}
+	if (m->json_out) {
+		if (fputs(json, m->json_out) < 0 || fputc('\n', m->json_out) < 0 ||
+		    (m->json_flush_each && fflush(m->json_out) != 0)) {
+			m->n_sink_failures++;
+			ret = log_error_errno(-EIO, "Failed to write record to JSON output");
+		}
+	}
+	return ret;
+}
+
 int manager_submit_record(struct manager *m, struct mce_record *rec)
 {
 	struct mce_decoded d;
 	const char *json;
-	int r, ret = 0;
 
 	/* Identity of the machine that logs it, unless the record already names its own
 	 * (a replayed record from another host keeps where it came from). */
@@ -104,30 +140,27 @@ int manager_submit_record(struct manager *m, struct mce_record *rec)
 		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
 	json = json_writer_str(&m->json);
 
-	m->n_records++;
-	if ((unsigned) rec->source < _MCE_SOURCE_MAX) {
-		m->sources[rec->source].n_records++;
-		m->sources[rec->source].last_record_usec = now_realtime_usec();
-	}
-	m->last_record_usec = now_realtime_usec();
-	if (m->config.sink_journal) {
-		r = sink_journal_write(rec, &d, json);
-		if (r >= 0)
-			m->n_journal_written++;
-		else {
-			m->n_sink_failures++;
-			ret = log_error_errno(r, "Failed to write record to the journal: %m; "
-					      "record was: %s", json);
-		}
-	}
-	if (m->json_out) {
-		if (fputs(json, m->json_out) < 0 || fputc('\n', m->json_out) < 0 ||
-		    (m->json_flush_each && fflush(m->json_out) != 0)) {
-			m->n_sink_failures++;
-			ret = log_error_errno(-EIO, "Failed to write record to JSON output");
-		}
-	}
-	return ret;
+	count_record(m, rec->source);
+	return finish_sinks(m, m->config.sink_journal ? sink_journal_write(rec, &d, json) : 0, json);
+}
+
+int manager_submit_ras(struct manager *m, struct ras_record *rec)
+{
+	const char *json;
+
+	if (!rec->hostname[0])
+		memcpy(rec->hostname, m->hostname, sizeof(rec->hostname));
+	if (!rec->boot_id[0] && rec->source != MCE_SOURCE_REPLAY)
+		memcpy(rec->boot_id, m->boot_id, sizeof(rec->boot_id));
+
+	json_writer_reset(&m->json);
+	ras_record_write_json(rec, &m->json);
+	if (json_writer_failed(&m->json))
+		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
+	json = json_writer_str(&m->json);
+
+	count_record(m, rec->source);
+	return finish_sinks(m, m->config.sink_journal ? sink_journal_write_ras(rec, json) : 0, json);
 }
 
 void manager_report_loss(struct manager *m, enum mce_source source, unsigned cpu, uint64_t lost)

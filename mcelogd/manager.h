@@ -78,6 +78,10 @@ int manager_apply_config(struct manager *m);
 /* Fills hostname/boot_id, decodes, writes to every sink.  Returns 0 or negative errno. */
 int manager_submit_record(struct manager *m, struct mce_record *rec);
 
+struct ras_record;
+/* The same for a non-MCA record (ras:* tracepoints, firmware records). */
+int manager_submit_ras(struct manager *m, struct ras_record *rec);
+
 /* A loss the kernel reported: logged as its own record class and counted. */
 void manager_report_loss(struct manager *m, enum mce_source source, unsigned cpu, uint64_t lost);
 

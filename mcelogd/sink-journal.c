@@ -14,6 +14,7 @@
 
 #include "macro.h"
 #include "message-ids.h"
+#include "ras-record.h"
 #include "sink-journal.h"
 
 /* Corrected errors are warnings: the hardware coped, but they predict failures. */
@@ -141,6 +142,68 @@ int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, 
 		add(&f, "MCE_CHANNEL=%d", d->channel);
 	add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 
+	return sd_journal_sendv(f.iov, (int) f.n);
+}
+
+static const int ras_priorities[_RAS_SEV_MAX] = {
+	[RAS_SEV_CORRECTED]   = LOG_WARNING,
+	[RAS_SEV_DEFERRED]    = LOG_ERR,
+	[RAS_SEV_UNCORRECTED] = LOG_CRIT,
+	[RAS_SEV_FATAL]       = LOG_ALERT,
+	[RAS_SEV_INFO]        = LOG_NOTICE,
+};
+
+int sink_journal_write_ras(const struct ras_record *r, const char *json)
+{
+	static _Thread_local char json_field[RAS_RECORD_MAX_DATA * 2 + 8192];
+	struct fields f = { .n = 0 };
+	char name[80];
+
+	add(&f, "MESSAGE=%s", r->summary[0] ? r->summary : ras_event_to_string(r->event));
+	add(&f, "MESSAGE_ID=%s", ras_event_message_id(r->event));
+	add(&f, "PRIORITY=%d", (unsigned) r->severity < _RAS_SEV_MAX ? ras_priorities[r->severity]
+								     : LOG_CRIT);
+	add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	add(&f, "MCE_EVENT=%s", ras_event_to_string(r->event));
+	add(&f, "MCE_SEVERITY=%s", ras_severity_to_string(r->severity));
+	add(&f, "MCE_SOURCE=%s", mce_source_to_string(r->source));
+	if (r->have_cpu)
+		add(&f, "MCE_CPU=%u", r->cpu);
+	for (unsigned i = 0; i < r->n_fields; i++) {
+		const struct ras_field *fl = &r->fields[i];
+		size_t k;
+
+		/* Journal field names are upper case; our keys are [a-z0-9_]. */
+		for (k = 0; fl->key[k] && k < sizeof(name) - 1; k++)
+			name[k] = (char) (fl->key[k] >= 'a' && fl->key[k] <= 'z' ? fl->key[k] - 32
+										  : fl->key[k]);
+		name[k] = '\0';
+		switch (fl->type) {
+		case RAS_FIELD_UINT:
+			add(&f, "MCE_%s=%" PRIu64, name, fl->u);
+			break;
+		case RAS_FIELD_INT:
+			add(&f, "MCE_%s=%" PRId64, name, fl->i);
+			break;
+		case RAS_FIELD_HEX64:
+			add(&f, "MCE_%s=0x%016" PRIx64, name, fl->u);
+			break;
+		case RAS_FIELD_HEX:
+			add(&f, "MCE_%s=0x%" PRIx64, name, fl->u);
+			break;
+		case RAS_FIELD_BOOL:
+			add(&f, "MCE_%s=%s", name, fl->b ? "yes" : "no");
+			break;
+		case RAS_FIELD_STRING:
+			/* Short text only; long text and raw bytes are in MCE_JSON. */
+			if (fl->len < 256)
+				add(&f, "MCE_%s=%s", name, fl->data);
+			break;
+		case RAS_FIELD_BYTES:
+			break;
+		}
+	}
+	add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 

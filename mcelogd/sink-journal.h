@@ -9,6 +9,10 @@
 /* Returns 0 or negative errno from sd_journal_sendv(). */
 int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json);
 
+struct ras_record;
+/* A non-MCA record: MESSAGE_ID by event kind, MCE_<FIELD> per field, MCE_JSON. */
+int sink_journal_write_ras(const struct ras_record *r, const char *json);
+
 int sink_journal_write_loss(const char *source, unsigned cpu, uint64_t lost);
 
 /* The readable MESSAGE= line, also used by the text renderers. */

@@ -2,7 +2,7 @@
 # Every MESSAGE_ID mcelogd uses has a journal catalog entry, and the catalog
 # compiles with journalctl itself (TAP).
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-ids=$(sed -n 's/^#define MCELOGD_MSGID_[A-Z_]* *"\([0-9a-f]\{32\}\)".*/\1/p' "$srcdir/lib/message-ids.h")
+ids=$(sed -n 's/^#define MCELOGD_MSGID_[A-Z0-9_]* *"\([0-9a-f]\{32\}\)".*/\1/p' "$srcdir/lib/message-ids.h")
 catalog=$srcdir/config/mcelogd.catalog
 n=0 failed=0
 echo "1..$(( $(wc -w <<<"$ids") + 1 ))"
