@@ -12,6 +12,7 @@ static const struct verb {
 } verbs[] = {
 	{ "query",  verb_query,  "show machine-check records from the journal" },
 	{ "decode", verb_decode, "decode records from text (dmesg, mcelog, EDAC, JSON) or registers" },
+	{ "status", verb_status, "show the running daemon's sources, counters and storms" },
 };
 
 static void usage(FILE *f)

@@ -77,6 +77,28 @@ static int parse_log_level(const char *v, void *dst, char *why, size_t why_len)
 	return -EINVAL;
 }
 
+static int parse_group_name(const char *v, void *dst, char *why, size_t why_len)
+{
+	size_t n = strlen(v);
+
+	/* The POSIX portable name set, as useradd/groupadd accept it; resolved at start. */
+	if (n >= sizeof(((struct mcelogd_config *) NULL)->socket_group)) {
+		snprintf(why, why_len, "group name is too long");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char ch = v[i];
+
+		if (!(isalnum((unsigned char) ch) || ch == '_' || ch == '.' || (ch == '-' && i > 0) ||
+		      (ch == '$' && i == n - 1))) {
+			snprintf(why, why_len, "'%s' is not a valid group name", v);
+			return -EINVAL;
+		}
+	}
+	memcpy(dst, v, n + 1);
+	return 0;
+}
+
 /* Section.Key → parser → field.  Keep in the order mcelogd.conf(5) documents them. */
 static const struct config_key {
 	const char *section;
@@ -88,6 +110,7 @@ static const struct config_key {
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },
+	{ "Daemon",  "SocketGroup", parse_group_name, offsetof(struct mcelogd_config, socket_group) },
 };
 
 static bool section_known(const char *s)

@@ -16,6 +16,7 @@ struct mcelogd_config {
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */
+	char socket_group[64];       /* [Daemon] SocketGroup=: group allowed to ask for status; "" root only */
 };
 
 void config_set_defaults(struct mcelogd_config *c);

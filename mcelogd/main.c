@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <systemd/sd-event.h>
 #include <time.h>
 
+#include "control.h"
 #include "daemon-config.h"
 #include "log.h"
 #include "manager.h"
@@ -17,6 +19,7 @@
 #include "source-tracepoint.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
+#define DEFAULT_CONTROL_SOCKET RUNSTATEDIR "/mcelogd/control"
 
 static const char *arg_config = DEFAULT_CONFIG;
 static bool arg_config_explicit;
@@ -26,6 +29,7 @@ static const char *arg_json_output;
 static bool arg_no_journal;
 static int arg_log_level = -1;
 static const char *arg_tracefs;
+static const char *arg_control_socket = DEFAULT_CONTROL_SOCKET;
 
 static void help(void)
 {
@@ -41,9 +45,11 @@ static void help(void)
 	       "      --no-journal        do not write records to the journal\n"
 	       "      --log-level LEVEL   err, warning, notice, info or debug\n"
 	       "      --tracefs DIR       where tracefs is mounted (default: probe)\n"
+	       "      --control-socket PATH  where to answer 'mcectl status' (default %s;\n"
+	       "                          empty: none)\n"
 	       "  -h, --help              show this help\n"
 	       "      --version           show the version\n\n"
-	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG);
+	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG, DEFAULT_CONTROL_SOCKET);
 }
 
 static int parse_log_level_arg(const char *s)
@@ -60,7 +66,7 @@ static int parse_log_level_arg(const char *s)
 static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
-	       ARG_TRACEFS };
+	       ARG_TRACEFS, ARG_CONTROL_SOCKET };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -71,6 +77,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "no-journal",  no_argument,       NULL, ARG_NO_JOURNAL },
 		{ "log-level",   required_argument, NULL, ARG_LOG_LEVEL },
 		{ "tracefs",     required_argument, NULL, ARG_TRACEFS },
+		{ "control-socket", required_argument, NULL, ARG_CONTROL_SOCKET },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -121,6 +128,14 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_TRACEFS:
 			arg_tracefs = optarg;
+			break;
+		case ARG_CONTROL_SOCKET:
+			if (optarg[0] != '\0' && optarg[0] != '/') {
+				fprintf(stderr, "mcelogd: --control-socket: '%s' is not an absolute path\n",
+					optarg);
+				return -EINVAL;
+			}
+			arg_control_socket = optarg;
 			break;
 		case 'h':
 			help();
@@ -188,6 +203,26 @@ static void open_tracepoint(struct manager *m)
 	else
 		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE, "%s",
 					 strerror(r < 0 ? -r : ENODEV));
+}
+
+static void open_control(struct manager *m)
+{
+	gid_t gid = (gid_t) -1;
+
+	if (arg_control_socket[0] == '\0')
+		return;
+	if (m->config.socket_group[0]) {
+		struct group *g = getgrnam(m->config.socket_group);
+
+		if (g)
+			gid = g->gr_gid;
+		else
+			log_warning("SocketGroup=%s: no such group; only root may ask for status",
+				    m->config.socket_group);
+	}
+	/* Status is a convenience: without it every record is still logged. */
+	if (control_open(m, arg_control_socket, gid, &m->control) < 0)
+		log_warning("'mcectl status' will not work: no control socket");
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -281,6 +316,7 @@ static int run_live(struct manager *m)
 		log_warning_errno(r, "Failed to enable the watchdog: %m");
 
 	m->json_flush_each = true;
+	open_control(m);
 	if (m->config.source_tracepoint)
 		open_tracepoint(m);
 	else {

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "decode.h"
 #include "log.h"
 #include "manager.h"
@@ -23,6 +24,7 @@ int manager_init(struct manager *m)
 	int r;
 
 	json_writer_init(&m->json);
+	json_writer_init(&m->status_json);
 	m->started_realtime_usec = now_realtime_usec();
 	m->started_monotonic_usec = now_monotonic_usec();
 	if (gethostname(m->hostname, sizeof(m->hostname)) < 0)
@@ -51,6 +53,8 @@ void manager_done(struct manager *m)
 {
 	close_json_output(m);
 	json_writer_done(&m->json);
+	m->control = control_free(m->control);
+	json_writer_done(&m->status_json);
 	m->tracepoint = tracepoint_source_free(m->tracepoint);
 	m->event = sd_event_unref(m->event);
 }

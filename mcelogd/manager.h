@@ -17,6 +17,7 @@
 #include "record.h"
 
 struct tracepoint_source;
+struct control;
 
 /*
  * What each live source is doing, for STATUS=, `mcectl status` and the log.
@@ -58,6 +59,8 @@ struct manager {
 	bool json_flush_each;        /* live: every record reaches the file at once */
 
 	struct tracepoint_source *tracepoint;
+	struct control *control;
+	struct json_writer status_json;
 
 	struct source_status sources[_MCE_SOURCE_MAX];
 	int64_t started_realtime_usec;

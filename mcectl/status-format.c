@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rfc3339.h"
+#include "status-format.h"
+
+static const char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int get_u64(json_object *o, const char *key, uint64_t *ret)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		return -ENOENT;
+	*ret = (uint64_t) json_object_get_int64(v);
+	return 0;
+}
+
+static void format_span(uint64_t sec, char *buf, size_t size)
+{
+	if (sec >= 86400)
+		snprintf(buf, size, "%llud %lluh", (unsigned long long) (sec / 86400),
+			 (unsigned long long) (sec % 86400 / 3600));
+	else if (sec >= 3600)
+		snprintf(buf, size, "%lluh %llumin", (unsigned long long) (sec / 3600),
+			 (unsigned long long) (sec % 3600 / 60));
+	else if (sec >= 60)
+		snprintf(buf, size, "%llumin %llus", (unsigned long long) (sec / 60),
+			 (unsigned long long) (sec % 60));
+	else
+		snprintf(buf, size, "%llus", (unsigned long long) sec);
+}
+
+/* "2026-11-21T01:04:24.717083Z (3min 2s ago)", or the text as sent if it does not parse. */
+static void format_when(const char *t, long long now_usec, char *buf, size_t size)
+{
+	int64_t usec;
+	char ago[32];
+
+	if (parse_rfc3339_usec(t, &usec) < 0 || usec > now_usec) {
+		snprintf(buf, size, "%s", t);
+		return;
+	}
+	format_span((uint64_t) (now_usec - usec) / 1000000, ago, sizeof(ago));
+	snprintf(buf, size, "%s (%s ago)", t, ago);
+}
+
+static void format_sources(json_object *sources, FILE *out)
+{
+	size_t n = json_object_array_length(sources);
+
+	fprintf(out, "\n%-26s %-12s %10s %8s  %s\n", "SOURCE", "STATE", "RECORDS", "LOST", "DETAIL");
+	for (size_t i = 0; i < n; i++) {
+		json_object *s = json_object_array_get_idx(sources, i);
+		const char *name = get_str(s, "name"), *state = get_str(s, "state");
+		const char *reason = get_str(s, "reason");
+		uint64_t records = 0, lost = 0;
+
+		if (!name || !state)
+			continue;
+		(void) get_u64(s, "records", &records);
+		(void) get_u64(s, "lost", &lost);
+		fprintf(out, "%-26s %-12s %10llu %8llu%s%s\n", name, state,
+			(unsigned long long) records, (unsigned long long) lost, reason ? "  " : "",
+			reason ? reason : "");
+	}
+}
+
+static void format_storms(json_object *storms, FILE *out)
+{
+	json_object *list;
+	uint64_t active = 0, suppressed = 0, started = 0;
+
+	(void) get_u64(storms, "active", &active);
+	(void) get_u64(storms, "suppressed", &suppressed);
+	(void) get_u64(storms, "started", &started);
+	fprintf(out, "\nStorms: %llu in progress, %llu since start; %llu records counted in "
+		"summaries instead of logged one by one\n", (unsigned long long) active,
+		(unsigned long long) started, (unsigned long long) suppressed);
+	if (!json_object_object_get_ex(storms, "list", &list) ||
+	    !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0)
+		return;
+	fprintf(out, "%-6s %-5s %-12s %12s  %s\n", "CPU", "BANK", "CODE", "SUPPRESSED", "SINCE");
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *s = json_object_array_get_idx(list, i);
+		const char *code = get_str(s, "code"), *since = get_str(s, "start");
+		uint64_t cpu, bank = 0, n = 0;
+		char cpu_s[16] = "any";
+
+		if (get_u64(s, "cpu", &cpu) == 0)
+			snprintf(cpu_s, sizeof(cpu_s), "%llu", (unsigned long long) cpu);
+		(void) get_u64(s, "bank", &bank);
+		(void) get_u64(s, "suppressed", &n);
+		fprintf(out, "%-6s %-5llu %-12s %12llu  %s\n", cpu_s, (unsigned long long) bank,
+			code ? code : "?", (unsigned long long) n, since ? since : "");
+	}
+}
+
+int status_format_table(json_object *doc, long long now_usec, FILE *out)
+{
+	const char *version, *started, *last;
+	json_object *sources, *storms;
+	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
+	char span[32], when[96];
+
+	version = get_str(doc, "version");
+	if (!version || !json_object_object_get_ex(doc, "sources", &sources) ||
+	    !json_object_is_type(sources, json_type_array))
+		return -EINVAL;
+	(void) get_u64(doc, "pid", &pid);
+	(void) get_u64(doc, "uptime_sec", &uptime);
+	(void) get_u64(doc, "records", &records);
+	(void) get_u64(doc, "journal_entries", &entries);
+	(void) get_u64(doc, "sink_failures", &failures);
+	format_span(uptime, span, sizeof(span));
+	started = get_str(doc, "started");
+
+	fprintf(out, "mcelogd %s, pid %llu, running for %s%s%s%s\n", version,
+		(unsigned long long) pid, span, started ? " (since " : "", started ? started : "",
+		started ? ")" : "");
+	fprintf(out, "Records: %llu; journal entries written: %llu; sink failures: %llu\n",
+		(unsigned long long) records, (unsigned long long) entries,
+		(unsigned long long) failures);
+	last = get_str(doc, "last_record");
+	if (last) {
+		format_when(last, now_usec, when, sizeof(when));
+		fprintf(out, "Last record: %s\n", when);
+	} else
+		fprintf(out, "Last record: none since start\n");
+	format_sources(sources, out);
+	if (json_object_object_get_ex(doc, "storms", &storms) &&
+	    json_object_is_type(storms, json_type_object))
+		format_storms(storms, out);
+	return 0;
+}

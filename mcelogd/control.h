@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The control socket (/run/mcelogd/control): a client connects, writes one
+ * request line ("status"), reads one JSON document, and the connection closes.
+ *
+ * Who may ask: the socket is mode 0660 (owner root, group from the
+ * configuration's [Daemon] SocketGroup=), and every connection's peer
+ * credentials are checked again (root, our own uid, or a member of that
+ * group), so a socket file exposed by mistake (a bind mount, a chmod) still
+ * answers nobody else.
+ */
+
+#include <sys/types.h>
+
+struct manager;
+struct control;
+
+/* Binds path (replacing a stale socket), adds it to m->event.  gid (gid_t)-1: root only. */
+int control_open(struct manager *m, const char *path, gid_t gid, struct control **ret);
+struct control *control_free(struct control *c);

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#include <unistd.h>
+
+#include "json-writer.h"
+#include "macro.h"
+#include "manager.h"
+#include "status-json.h"
+
+/* The live sources, in the order an operator reads them: MCA first, then the rest. */
+static const enum mce_source live_sources[] = {
+	MCE_SOURCE_TRACEPOINT,
+	MCE_SOURCE_MSR_POLL,
+	MCE_SOURCE_DEV_MCELOG,
+	MCE_SOURCE_PREVIOUS_BOOT,
+	MCE_SOURCE_RAS_MC_EVENT,
+	MCE_SOURCE_RAS_AER_EVENT,
+	MCE_SOURCE_RAS_MEMORY_FAILURE_EVENT,
+	MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
+	MCE_SOURCE_RAS_ARM_EVENT,
+	MCE_SOURCE_RAS_NON_STANDARD_EVENT,
+};
+
+static void write_source(struct json_writer *w, enum mce_source id, const struct source_status *st)
+{
+	json_object_begin(w, NULL);
+	json_put_string(w, "name", mce_source_to_string(id));
+	json_put_string(w, "state", source_state_to_string(st->state));
+	if (st->reason[0])
+		json_put_string(w, "reason", st->reason);
+	json_put_u64(w, "records", st->n_records);
+	json_put_u64(w, "lost", st->n_lost);
+	if (st->last_record_usec > 0)
+		json_put_time_usec(w, "last_record", st->last_record_usec);
+	json_object_end(w);
+}
+
+const char *status_json_render(struct manager *m)
+{
+	struct json_writer *w = &m->status_json;
+	uint64_t uptime = now_monotonic_usec() - m->started_monotonic_usec;
+
+	json_writer_reset(w);
+	json_object_begin(w, NULL);
+	json_put_string(w, "version", PACKAGE_VERSION);
+	json_put_i64(w, "pid", (int64_t) getpid());
+	json_put_time_usec(w, "started", m->started_realtime_usec);
+	json_put_u64(w, "uptime_sec", uptime / 1000000);
+	if (m->hostname[0])
+		json_put_string(w, "hostname", m->hostname);
+	if (m->boot_id[0])
+		json_put_string(w, "boot_id", m->boot_id);
+	json_put_u64(w, "records", m->n_records);
+	json_put_u64(w, "journal_entries", m->n_journal_written);
+	json_put_u64(w, "sink_failures", m->n_sink_failures);
+	if (m->last_record_usec > 0)
+		json_put_time_usec(w, "last_record", m->last_record_usec);
+	json_array_begin(w, "sources");
+	for (size_t i = 0; i < ELEMENTSOF(live_sources); i++)
+		write_source(w, live_sources[i], &m->sources[live_sources[i]]);
+	json_array_end(w);
+	json_object_end(w);
+	if (json_writer_failed(w))
+		return NULL;
+	return json_writer_str(w);
+}

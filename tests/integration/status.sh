@@ -1,0 +1,94 @@
+#!/bin/bash
+# Integration test: the control socket and `mcectl status` against a live
+# mcelogd (no journal needed: --no-journal).  Checks what the daemon says
+# about its sources, who may ask, and how mcectl reports a daemon that is
+# not running.  Needs root (to become another user with setpriv); prints TAP.
+set -u
+builddir=${top_builddir:-$(pwd)}
+mcelogd=$builddir/mcelogd/mcelogd
+mcectl=$builddir/mcectl/mcectl
+
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || ! command -v jq >/dev/null; then
+	echo "1..0 # SKIP needs root, setpriv and jq"
+	exit 0
+fi
+
+work=$(mktemp -d)
+chmod 0755 "$work"   # other users must reach the socket for the credential checks
+sock=$work/control
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi; }
+cleanup() {
+	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "1..13"
+
+# An empty tracefs: the tracepoint source must be reported unavailable, with why.
+mkdir -p "$work/tracefs"
+printf '[Daemon]\nSocketGroup=adm\n' >"$work/mcelogd.conf"
+"$mcelogd" --config "$work/mcelogd.conf" --no-journal --tracefs "$work/tracefs" \
+	--control-socket "$sock" 2>"$work/daemon.err" &
+pid=$!
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+
+check "the socket is mode 0660, group adm" "660 adm" "$(stat -c '%a %G' "$sock" 2>&1)"
+
+"$mcectl" status --socket "$sock" --output json >"$work/status.json" 2>"$work/status.err"
+check "mcectl status --output json exits 0" 0 $?
+check "the document names the daemon's pid" "$pid" "$(jq -r .pid "$work/status.json" 2>&1)"
+check "the tracepoint source is unavailable" unavailable \
+	"$(jq -r '.sources[] | select(.name == "tracepoint") | .state' "$work/status.json" 2>&1)"
+if jq -e '.sources[] | select(.name == "tracepoint") | .reason | test("no mce:mce_record")' \
+	"$work/status.json" >/dev/null 2>&1; then
+	ok "and the reason says why"
+else
+	not_ok "and the reason says why" "$(cat "$work/status.json")"
+fi
+
+"$mcectl" status --socket "$sock" >"$work/table.txt" 2>&1
+if [ $? = 0 ] && grep -q "^tracepoint  *unavailable  *0  *0  the kernel has no" "$work/table.txt"; then
+	ok "the table shows each source with state, counts and reason"
+else
+	not_ok "the table shows each source with state, counts and reason" "$(cat "$work/table.txt")"
+fi
+
+# Who may ask: even with the file opened up to everyone, peer credentials decide.
+chmod 0666 "$sock"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$mcectl" status --socket "$sock" 2>&1)
+rc=$?
+if [ $rc = 1 ] && grep -q "permission denied" <<<"$out"; then
+	ok "a user outside the group is refused by credentials, not only by the file mode"
+else
+	not_ok "a user outside the group is refused by credentials, not only by the file mode" "rc=$rc" "$out"
+fi
+adm=$(getent group adm | cut -d: -f3)
+out=$(setpriv --reuid=65534 --regid=65534 --groups="$adm" "$mcectl" status --socket "$sock" -o json 2>&1)
+check "a member of SocketGroup= (supplementary group) is answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
+
+# A client that connects and says nothing must not block anyone else.
+exec 5< <(exec socat -u UNIX-CONNECT:"$sock" - 2>/dev/null; sleep 5)
+out=$(timeout 5 "$mcectl" status --socket "$sock" -o json 2>&1)
+check "a silent client does not block status" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
+exec 5<&-
+
+out=$(printf 'bogus\n' | socat - UNIX-CONNECT:"$sock" 2>&1)
+if jq -e '.error | test("unknown request")' <<<"$out" >/dev/null 2>&1; then
+	ok "an unknown request gets an error naming what is expected"
+else
+	not_ok "an unknown request gets an error naming what is expected" "$out"
+fi
+
+out=$("$mcectl" status --socket "$sock" --output yaml 2>&1)
+check "a bad --output value is a usage error (2)" 2 $?
+
+kill "$pid"; wait "$pid" 2>/dev/null; pid=
+check "the socket is removed at stop" no "$([ -e "$sock" ] && echo yes || echo no)"
+"$mcectl" status --socket "$sock" >/dev/null 2>&1
+check "mcectl status exits 3 when mcelogd is not running" 3 $?
+
+exit $((failed > 0))

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* mcectl status's table, from the daemon's status document. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "status-format.h"
+
+/* 2026-11-21T01:00:00Z */
+#define NOW_USEC 1795222800000000LL
+
+static char *render(const char *doc_text, int *ret)
+{
+	json_object *doc = json_tokener_parse(doc_text);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(doc);
+	assert_non_null(f);
+	*ret = status_format_table(doc, NOW_USEC, f);
+	fclose(f);
+	json_object_put(doc);
+	return buf;
+}
+
+static void test_full_document(void **state)
+{
+	int r;
+	char *out = render(
+		"{\"version\":\"0.1.0\",\"pid\":42,\"started\":\"2026-11-20T23:00:00.000000Z\","
+		"\"uptime_sec\":7200,\"records\":12,\"journal_entries\":5,\"sink_failures\":0,"
+		"\"last_record\":\"2026-11-21T00:57:00.000000Z\","
+		"\"sources\":[{\"name\":\"tracepoint\",\"state\":\"active\",\"reason\":\"mce:mce_record on 2 CPUs\","
+		"\"records\":12,\"lost\":3},{\"name\":\"msr_poll\",\"state\":\"disabled\",\"records\":0,\"lost\":0}],"
+		"\"storms\":{\"active\":1,\"started\":2,\"suppressed\":7,\"list\":[{\"cpu\":1,\"bank\":4,"
+		"\"code\":\"0x0000000000000090\",\"suppressed\":7,\"start\":\"2026-11-21T00:58:00.000000Z\"}]}}",
+		&r);
+
+	(void) state;
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "mcelogd 0.1.0, pid 42, running for 2h 0min"));
+	assert_non_null(strstr(out, "Records: 12; journal entries written: 5; sink failures: 0\n"));
+	assert_non_null(strstr(out, "Last record: 2026-11-21T00:57:00.000000Z (3min 0s ago)\n"));
+	assert_non_null(strstr(out, "tracepoint                 active               12        3  mce:mce_record on 2 CPUs\n"));
+	/* no reason: no trailing blanks */
+	assert_non_null(strstr(out, "msr_poll                   disabled              0        0\n"));
+	assert_non_null(strstr(out, "Storms: 1 in progress, 2 since start; 7 records counted"));
+	assert_non_null(strstr(out, "1      4     0x0000000000000090            7  2026-11-21T00:58:00"));
+	free(out);
+}
+
+static void test_minimal_and_invalid(void **state)
+{
+	int r;
+	char *out;
+
+	(void) state;
+	out = render("{\"version\":\"0.1.0\",\"sources\":[]}", &r);
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "Last record: none since start"));
+	assert_null(strstr(out, "Storms"));       /* not sent: not shown */
+	free(out);
+
+	out = render("{\"sources\":[]}", &r);
+	assert_int_equal(r, -EINVAL);
+	free(out);
+	out = render("{\"version\":\"0.1.0\",\"sources\":{}}", &r);
+	assert_int_equal(r, -EINVAL);
+	free(out);
+	/* a source entry missing its name or state is skipped, the rest shown */
+	out = render("{\"version\":\"1\",\"sources\":[{\"state\":\"active\"},{\"name\":\"x\",\"state\":\"active\"}]}", &r);
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "\nx "));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_document),
+		cmocka_unit_test(test_minimal_and_invalid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
