@@ -29,6 +29,7 @@ struct client {
 	sd_event_source *timer;
 	char request[MAX_REQUEST];
 	size_t len;
+	bool refused;                /* credentials failed: the answer is an error */
 };
 
 struct control {
@@ -111,7 +112,9 @@ static void answer(struct client *cl)
 
 	request[cl->len] = '\0';
 	request[strcspn(request, "\r\n")] = '\0';
-	if (streq(request, "status")) {
+	if (cl->refused)
+		reply(cl, "{\"error\":\"permission denied\"}\n");
+	else if (streq(request, "status")) {
 		const char *json = status_json_render(m);
 
 		if (!json) {
@@ -177,18 +180,14 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 		return 0;
 	}
 	r = peer_allowed(c, cfd, &cred);
-	if (r <= 0) {
-		if (r < 0)
-			log_warning_errno(r, "Cannot read the control client's credentials: %m");
-		else {
-			log_notice("Control request from uid %u (pid %d) refused: not root and not in "
-				   "the control socket's group", (unsigned) cred.uid, (int) cred.pid);
-			static const char msg[] = "{\"error\":\"permission denied\"}\n";
-			(void) send(cfd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-		}
+	if (r < 0) {
+		log_warning_errno(r, "Cannot read the control client's credentials: %m");
 		close(cfd);
 		return 0;
 	}
+	if (r == 0)
+		log_notice("Control request from uid %u (pid %d) refused: not root and not in "
+			   "the control socket's group", (unsigned) cred.uid, (int) cred.pid);
 	if (c->n_clients >= MAX_CLIENTS) {
 		log_notice("Too many control clients at once, refusing one");
 		close(cfd);
@@ -203,6 +202,9 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	}
 	cl->control = c;
 	cl->fd = cfd;
+	/* Refused clients still get their request read and an error answered: closing
+	 * with their request unread would reset the connection before they see why. */
+	cl->refused = r == 0;
 	for (unsigned i = 0; i < MAX_CLIENTS; i++)
 		if (!c->clients[i]) {
 			c->clients[i] = cl;
