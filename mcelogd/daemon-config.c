@@ -14,6 +14,7 @@ void config_set_defaults(struct mcelogd_config *c)
 {
 	*c = (struct mcelogd_config) {
 		.source_tracepoint = true,
+		.trace_buffer = true,
 		.sink_journal = true,
 		.json_output = "",
 		.log_level = LOG_INFO,
@@ -107,6 +108,7 @@ static const struct config_key {
 	size_t offset;
 } config_keys[] = {
 	{ "Sources", "Tracepoint", parse_bool,        offsetof(struct mcelogd_config, source_tracepoint) },
+	{ "Sources", "TraceBuffer", parse_bool,       offsetof(struct mcelogd_config, trace_buffer) },
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },

@@ -13,6 +13,7 @@
 
 struct mcelogd_config {
 	bool source_tracepoint;      /* [Sources] Tracepoint= */
+	bool trace_buffer;           /* [Sources] TraceBuffer=: keep records while stopped */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */

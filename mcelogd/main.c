@@ -17,9 +17,11 @@
 #include "sink-journal.h"
 #include "source-replay.h"
 #include "source-tracepoint.h"
+#include "trace-buffer.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
 #define DEFAULT_CONTROL_SOCKET RUNSTATEDIR "/mcelogd/control"
+#define DEFAULT_STATE_DIRECTORY LOCALSTATEDIR "/lib/mcelogd"
 
 static const char *arg_config = DEFAULT_CONFIG;
 static bool arg_config_explicit;
@@ -30,6 +32,8 @@ static bool arg_no_journal;
 static int arg_log_level = -1;
 static const char *arg_tracefs;
 static const char *arg_control_socket = DEFAULT_CONTROL_SOCKET;
+static const char *arg_state_directory;
+static bool arg_setup_trace_buffer;
 
 static void help(void)
 {
@@ -45,11 +49,16 @@ static void help(void)
 	       "      --no-journal        do not write records to the journal\n"
 	       "      --log-level LEVEL   err, warning, notice, info or debug\n"
 	       "      --tracefs DIR       where tracefs is mounted (default: probe)\n"
+	       "      --state-directory DIR  state kept across restarts (default $STATE_DIRECTORY\n"
+	       "                          or %s)\n"
+	       "      --setup-trace-buffer  create the kernel trace instance that keeps records\n"
+	       "                          while mcelogd is stopped, then exit\n"
 	       "      --control-socket PATH  where to answer 'mcectl status' (default %s;\n"
 	       "                          empty: none)\n"
 	       "  -h, --help              show this help\n"
 	       "      --version           show the version\n\n"
-	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG, DEFAULT_CONTROL_SOCKET);
+	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG, DEFAULT_STATE_DIRECTORY,
+	       DEFAULT_CONTROL_SOCKET);
 }
 
 static int parse_log_level_arg(const char *s)
@@ -66,7 +75,7 @@ static int parse_log_level_arg(const char *s)
 static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
-	       ARG_TRACEFS, ARG_CONTROL_SOCKET };
+	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -78,6 +87,8 @@ static int parse_argv(int argc, char *argv[])
 		{ "log-level",   required_argument, NULL, ARG_LOG_LEVEL },
 		{ "tracefs",     required_argument, NULL, ARG_TRACEFS },
 		{ "control-socket", required_argument, NULL, ARG_CONTROL_SOCKET },
+		{ "state-directory", required_argument, NULL, ARG_STATE_DIRECTORY },
+		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -128,6 +139,17 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_TRACEFS:
 			arg_tracefs = optarg;
+			break;
+		case ARG_STATE_DIRECTORY:
+			if (optarg[0] != '/') {
+				fprintf(stderr, "mcelogd: --state-directory: '%s' is not an absolute path\n",
+					optarg);
+				return -EINVAL;
+			}
+			arg_state_directory = optarg;
+			break;
+		case ARG_SETUP_TRACE_BUFFER:
+			arg_setup_trace_buffer = true;
 			break;
 		case ARG_CONTROL_SOCKET:
 			if (optarg[0] != '\0' && optarg[0] != '/') {
@@ -180,6 +202,7 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 	sd_notify(false, "STOPPING=1\nSTATUS=Stopping");
 	/* Whatever the kernel already handed us is logged before we go. */
 	tracepoint_source_drain(m->tracepoint);
+	(void) trace_buffer_save(m->trace_buffer);
 	log_info("Stopping on signal %s after %llu record(s)",
 		 sd_event_source_get_signal(s) == SIGINT ? "SIGINT" : "SIGTERM",
 		 (unsigned long long) m->n_records);
@@ -203,6 +226,26 @@ static void open_tracepoint(struct manager *m)
 	else
 		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE, "%s",
 					 strerror(r < 0 ? -r : ENODEV));
+}
+
+static const char *state_directory(void)
+{
+	const char *e;
+
+	if (arg_state_directory)
+		return arg_state_directory;
+	/* systemd's StateDirectory= sets it; the first entry is ours. */
+	e = getenv("STATE_DIRECTORY");
+	if (e && e[0] == '/' && !strchr(e, ':'))
+		return e;
+	return DEFAULT_STATE_DIRECTORY;
+}
+
+static void recover_trace_buffer(struct manager *m)
+{
+	if (trace_buffer_open(m, arg_tracefs, state_directory(), &m->trace_buffer) < 0)
+		return;
+	(void) trace_buffer_recover(m->trace_buffer);
 }
 
 static void open_control(struct manager *m)
@@ -317,6 +360,9 @@ static int run_live(struct manager *m)
 
 	m->json_flush_each = true;
 	open_control(m);
+	/* Before the live rings open, so that the kernel keeps what they might miss. */
+	if (m->config.source_tracepoint && m->config.trace_buffer)
+		(void) trace_buffer_setup(arg_tracefs);
 	if (m->config.source_tracepoint)
 		open_tracepoint(m);
 	else {
@@ -326,9 +372,12 @@ static int run_live(struct manager *m)
 	}
 	if (!tracepoint_source_active(m->tracepoint))
 		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
+	else if (m->config.trace_buffer)
+		recover_trace_buffer(m);
 
 	/* Records that arrived while we were opening are logged before we claim readiness. */
 	tracepoint_source_drain(m->tracepoint);
+	trace_buffer_drain_done(m->trace_buffer);
 	sd_notify(false, "READY=1");
 	manager_update_status(m);
 
@@ -367,6 +416,14 @@ int main(int argc, char *argv[])
 	}
 	if (r < 0)
 		return EXIT_FAILURE;
+	if (arg_setup_trace_buffer) {
+		/* Run privileged before the sandboxed daemon (the unit's ExecStartPre=+). */
+		if (!m.config.source_tracepoint || !m.config.trace_buffer)
+			return EXIT_SUCCESS;
+		r = trace_buffer_setup(arg_tracefs);
+		/* Without the tracepoint there is nothing to keep: not a failure. */
+		return r < 0 && r != -ENOENT ? EXIT_FAILURE : EXIT_SUCCESS;
+	}
 
 	manager_init(&m);
 	r = manager_apply_config(&m);

@@ -16,6 +16,7 @@
 #include "ras-record.h"
 #include "record-json.h"
 #include "sink-journal.h"
+#include "trace-buffer.h"
 #include "source-tracepoint.h"
 
 int manager_init(struct manager *m)
@@ -56,6 +57,7 @@ void manager_done(struct manager *m)
 	m->control = control_free(m->control);
 	json_writer_done(&m->status_json);
 	m->tracepoint = tracepoint_source_free(m->tracepoint);
+	m->trace_buffer = trace_buffer_free(m->trace_buffer);
 	m->event = sd_event_unref(m->event);
 }
 
@@ -146,6 +148,17 @@ int manager_submit_record(struct manager *m, struct mce_record *rec)
 
 	count_record(m, rec->source);
 	return finish_sinks(m, m->config.sink_journal ? sink_journal_write(rec, &d, json) : 0, json);
+}
+
+int manager_submit_from_ring(struct manager *m, unsigned ring_cpu, struct mce_record *rec)
+{
+	int r;
+
+	if (!trace_buffer_admit(m->trace_buffer, ring_cpu, rec))
+		return 0;
+	r = manager_submit_record(m, rec);
+	trace_buffer_logged(m->trace_buffer, ring_cpu, rec);
+	return r;
 }
 
 int manager_submit_ras(struct manager *m, struct ras_record *rec)

@@ -18,6 +18,7 @@
 
 struct tracepoint_source;
 struct control;
+struct trace_buffer;
 
 /*
  * What each live source is doing, for STATUS=, `mcectl status` and the log.
@@ -60,6 +61,7 @@ struct manager {
 
 	struct tracepoint_source *tracepoint;
 	struct control *control;
+	struct trace_buffer *trace_buffer;   /* NULL: records are not kept across restarts */
 	struct json_writer status_json;
 
 	struct source_status sources[_MCE_SOURCE_MAX];
@@ -80,6 +82,12 @@ int manager_apply_config(struct manager *m);
 
 /* Fills hostname/boot_id, decodes, writes to every sink.  Returns 0 or negative errno. */
 int manager_submit_record(struct manager *m, struct mce_record *rec);
+
+/*
+ * A record from a live tracepoint ring (ring_cpu's perf buffer): skips what
+ * the trace buffer already logged at start, and moves its cursor.
+ */
+int manager_submit_from_ring(struct manager *m, unsigned ring_cpu, struct mce_record *rec);
 
 struct ras_record;
 /* The same for a non-MCA record (ras:* tracepoints, firmware records). */

@@ -101,7 +101,7 @@ static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_
 		return;
 	}
 	c->n_samples++;
-	(void) manager_submit_record(s->manager, &rec);
+	(void) manager_submit_from_ring(s->manager, c->cpu, &rec);
 }
 
 static void read_ring(struct cpu_reader *c)

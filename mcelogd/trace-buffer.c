@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "manager.h"
+#include "record-text.h"
+#include "trace-buffer.h"
+#include "trace-cursor.h"
+
+#define INSTANCE "instances/mcelogd"
+#define CURSOR_FILE "tracepoint.cursor"
+
+static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+/* A ring whose live records are being matched against the instance's newest one. */
+struct ring_resume {
+	bool active;
+	struct mce_identity last;     /* the newest record the instance had for this ring */
+	struct mce_record *held;      /* live records seen before it showed up */
+	size_t n_held, cap_held;
+};
+
+struct trace_buffer {
+	struct manager *manager;
+	char instance[512];
+	char cursor_path[1024];
+	struct trace_cursor cursor;
+	sd_event_source *save_later;
+	bool dirty;
+
+	struct ring_resume *resume;
+	unsigned n_resume;
+};
+
+static const char *find_root(const char *tracefs_root)
+{
+	struct stat st;
+
+	if (tracefs_root)
+		return tracefs_root;
+	for (size_t i = 0; i < ELEMENTSOF(tracefs_roots); i++) {
+		char p[512];
+
+		snprintf(p, sizeof(p), "%s/instances", tracefs_roots[i]);
+		if (stat(p, &st) == 0)
+			return tracefs_roots[i];
+	}
+	return tracefs_roots[0];
+}
+
+static int write_string(const char *path, const char *value)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
+	size_t n = strlen(value);
+
+	if (fd < 0)
+		return negative_errno();
+	if (write(fd, value, n) != (ssize_t) n)
+		return negative_errno();
+	return 0;
+}
+
+static int read_number(const char *path, unsigned long *ret)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+
+	if (!f)
+		return negative_errno();
+	if (fscanf(f, "%lu", ret) != 1)
+		return -EBADMSG;
+	return 0;
+}
+
+int trace_buffer_setup(const char *tracefs_root)
+{
+	const char *root = find_root(tracefs_root);
+	char dir[512], path[600], size[32];
+	unsigned long kb;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/" INSTANCE, root);
+	if (mkdir(dir, 0700) >= 0) {
+		/* Sized only when new: resizing discards what the buffer holds. */
+		snprintf(path, sizeof(path), "%s/buffer_size_kb", dir);
+		snprintf(size, sizeof(size), "%u", TRACE_BUFFER_KB_PER_CPU);
+		r = write_string(path, size);
+		if (r < 0)
+			log_warning_errno(r, "Cannot size %s: %m; keeping the kernel's default", path);
+	} else if (errno != EEXIST)
+		return log_warning_errno(negative_errno(), "Cannot create the trace instance %s: %m; "
+					 "errors while mcelogd is stopped will not be recovered", dir);
+	snprintf(path, sizeof(path), "%s/events/mce/mce_record/enable", dir);
+	if (read_number(path, &kb) == 0 && kb == 1)
+		return 0;   /* already set up, e.g. by the unit's ExecStartPre=+ */
+	r = write_string(path, "1");
+	if (r == -ENOENT)
+		return log_notice_errno(r, "The kernel has no mce:mce_record tracepoint; no trace "
+					"instance needed");
+	if (r < 0)
+		return log_warning_errno(r, "Cannot enable mce:mce_record in %s: %m; errors while "
+					 "mcelogd is stopped will not be recovered", dir);
+	log_debug("Trace instance %s keeps mce:mce_record (%u KiB per CPU)", dir,
+		  TRACE_BUFFER_KB_PER_CPU);
+	return 0;
+}
+
+static int on_save_later(sd_event_source *s, void *userdata)
+{
+	(void) s;
+	(void) trace_buffer_save(userdata);
+	return 0;
+}
+
+static int load_cursor(struct trace_buffer *tb)
+{
+	_cleanup_free_ char *text = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	struct trace_cursor loaded;
+	unsigned bad_line = 0;
+	size_t len;
+	int r;
+
+	f = fopen(tb->cursor_path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		return log_warning_errno(negative_errno(), "Cannot read %s: %m; records kept by the "
+					 "kernel will all be logged, some perhaps twice", tb->cursor_path);
+	}
+	text = malloc(1 << 20);
+	if (!text)
+		return log_error_errno(-ENOMEM, "Out of memory");
+	len = fread(text, 1, (1 << 20) - 1, f);
+	trace_cursor_init(&loaded, NULL);
+	r = trace_cursor_parse(text, len, &loaded, &bad_line);
+	if (r < 0) {
+		trace_cursor_done(&loaded);
+		return log_warning_errno(r, "%s:%u: damaged cursor, ignoring it; records kept by the "
+					 "kernel will all be logged, some perhaps twice",
+					 tb->cursor_path, bad_line);
+	}
+	if (!streq(loaded.boot_id, tb->cursor.boot_id)) {
+		/* Another boot: the instance (if any) holds only this boot's records. */
+		trace_cursor_done(&loaded);
+		return 0;
+	}
+	trace_cursor_done(&tb->cursor);
+	tb->cursor = loaded;
+	return 0;
+}
+
+int trace_buffer_open(struct manager *m, const char *tracefs_root, const char *state_dir,
+		      struct trace_buffer **ret)
+{
+	struct trace_buffer *tb = calloc(1, sizeof(*tb));
+	int r;
+
+	if (!tb)
+		return log_error_errno(-ENOMEM, "Out of memory");
+	tb->manager = m;
+	snprintf(tb->instance, sizeof(tb->instance), "%s/" INSTANCE, find_root(tracefs_root));
+	snprintf(tb->cursor_path, sizeof(tb->cursor_path), "%s/" CURSOR_FILE, state_dir);
+	trace_cursor_init(&tb->cursor, m->boot_id);
+	(void) load_cursor(tb);
+	if (m->event) {
+		/* A defer source runs on the next loop iteration: right after the batch
+		 * being handled now.  (A post source enabled from inside a handler
+		 * would wait for the next unrelated event.) */
+		r = sd_event_add_defer(m->event, &tb->save_later, on_save_later, tb);
+		if (r >= 0)
+			r = sd_event_source_set_enabled(tb->save_later, SD_EVENT_OFF);
+		if (r < 0)
+			log_warning_errno(r, "Cannot schedule cursor saves: %m; it is saved at stop only");
+	}
+	*ret = tb;
+	return 0;
+}
+
+struct trace_buffer *trace_buffer_free(struct trace_buffer *tb)
+{
+	if (!tb)
+		return NULL;
+	sd_event_source_disable_unref(tb->save_later);
+	for (unsigned i = 0; i < tb->n_resume; i++)
+		free(tb->resume[i].held);
+	free(tb->resume);
+	trace_cursor_done(&tb->cursor);
+	free(tb);
+	return NULL;
+}
+
+int trace_buffer_save(struct trace_buffer *tb)
+{
+	_cleanup_free_ char *text = NULL;
+	char tmp[1100];
+	int n, r;
+
+	if (!tb || !tb->dirty)
+		return 0;
+	n = trace_cursor_format(&tb->cursor, &text);
+	if (n < 0)
+		return log_error_errno(n, "Out of memory");
+	/* Whole-file replace: a crash leaves the old cursor or the new one, never half. */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", tb->cursor_path);
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, (size_t) n) != n || rename(tmp, tb->cursor_path) < 0) {
+		r = negative_errno();
+		(void) unlink(tmp);
+		return log_warning_errno(r, "Cannot write %s: %m; a restart may log some records twice",
+					 tb->cursor_path);
+	}
+	tb->dirty = false;
+	return 0;
+}
+
+static void mark_dirty(struct trace_buffer *tb)
+{
+	tb->dirty = true;
+	if (tb->save_later)
+		(void) sd_event_source_set_enabled(tb->save_later, SD_EVENT_ONESHOT);
+}
+
+void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec)
+{
+	if (!tb)
+		return;
+	if (trace_cursor_note(&tb->cursor, ring_cpu, rec) < 0)
+		return;
+	mark_dirty(tb);
+}
+
+/* The instance's records, in file order (time order across CPUs). */
+struct kept {
+	unsigned ring;
+	struct mce_record rec;
+};
+
+struct collect {
+	struct kept *items;
+	size_t n, cap;
+	unsigned *line_ring;          /* ring CPU of each fed line, by line number */
+	size_t n_lines, cap_lines;
+	unsigned n_bad;
+	const char *path;
+};
+
+static int on_kept_record(const struct mce_record *rec, unsigned first_line, unsigned last_line,
+			  void *userdata)
+{
+	struct collect *c = userdata;
+
+	(void) last_line;
+	if (first_line == 0 || first_line > c->n_lines)
+		return 0;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct kept *p = realloc(c->items, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->items = p;
+		c->cap = cap;
+	}
+	c->items[c->n++] = (struct kept) { .ring = c->line_ring[first_line - 1], .rec = *rec };
+	c->items[c->n - 1].rec.source = MCE_SOURCE_TRACEPOINT;
+	return 0;
+}
+
+static void on_kept_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
+{
+	struct collect *c = userdata;
+
+	if (kind == MCE_TEXT_MALFORMED) {
+		c->n_bad++;
+		log_warning("%s: line %u: %s; that record is skipped", c->path, line, msg);
+	}
+}
+
+static int read_instance(struct trace_buffer *tb, struct collect *c)
+{
+	static const struct mce_text_callbacks cb = { on_kept_record, on_kept_diag };
+	char path[600];
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *line = NULL;
+	struct mce_text_parser *p;
+	size_t size = 0;
+	ssize_t len;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "%s/trace", tb->instance);
+	c->path = path;
+	f = fopen(path, "re");
+	if (!f)
+		return negative_errno();
+	p = mce_text_parser_new(&cb, c);
+	if (!p)
+		return -ENOMEM;
+	mce_text_parser_set_source(p, MCE_SOURCE_TRACEPOINT);
+	while ((len = getline(&line, &size, f)) >= 0) {
+		unsigned ring;
+		size_t off;
+		int k;
+
+		while (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		k = trace_line_split(line, (size_t) len, &ring, &off);
+		if (k == -ENOENT)
+			continue;
+		if (k < 0) {
+			c->n_bad++;
+			log_warning("%s: a mce_record line without a CPU ring, skipped: %.120s", path, line);
+			continue;
+		}
+		if (c->n_lines == c->cap_lines) {
+			size_t cap = c->cap_lines ? c->cap_lines * 2 : 256;
+			unsigned *q = realloc(c->line_ring, cap * sizeof(*q));
+
+			if (!q) {
+				r = -ENOMEM;
+				break;
+			}
+			c->line_ring = q;
+			c->cap_lines = cap;
+		}
+		c->line_ring[c->n_lines++] = ring;
+		/* One parser line per event: it numbers them as we count them. */
+		r = mce_text_parser_feed(p, line + off, (size_t) len - off);
+		if (r < 0)
+			break;
+	}
+	if (r >= 0)
+		r = mce_text_parser_finish(p);
+	mce_text_parser_free(p);
+	return r;
+}
+
+static struct ring_resume *resume_slot(struct trace_buffer *tb, unsigned ring)
+{
+	if (ring >= TRACE_CURSOR_MAX_CPUS)
+		return NULL;
+	if (ring >= tb->n_resume) {
+		struct ring_resume *p = realloc(tb->resume, (ring + 1) * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		memset(p + tb->n_resume, 0, (ring + 1 - tb->n_resume) * sizeof(*p));
+		tb->resume = p;
+		tb->n_resume = ring + 1;
+	}
+	return &tb->resume[ring];
+}
+
+int trace_buffer_recover(struct trace_buffer *tb)
+{
+	struct collect c = {};
+	_cleanup_free_ bool *is_new = NULL;
+	_cleanup_free_ struct mce_identity *ids = NULL;
+	_cleanup_free_ size_t *idx = NULL;
+	unsigned max_ring = 0, n_new = 0;
+	int r;
+
+	if (!tb)
+		return 0;
+	r = read_instance(tb, &c);
+	if (r < 0) {
+		free(c.items);
+		free(c.line_ring);
+		if (r == -ENOENT)
+			return log_notice_errno(r, "No trace instance %s: errors from while mcelogd was "
+						"stopped cannot be recovered this time", tb->instance);
+		return log_warning_errno(r, "Cannot read %s/trace: %m; errors from while mcelogd was "
+					 "stopped are not recovered", tb->instance);
+	}
+	is_new = calloc(c.n + 1, sizeof(*is_new));
+	ids = calloc(c.n + 1, sizeof(*ids));
+	idx = calloc(c.n + 1, sizeof(*idx));
+	if (!is_new || !ids || !idx) {
+		free(c.items);
+		free(c.line_ring);
+		return log_error_errno(-ENOMEM, "Out of memory");
+	}
+	for (size_t i = 0; i < c.n; i++)
+		if (c.items[i].ring > max_ring)
+			max_ring = c.items[i].ring;
+
+	/* Per ring: which of its records come after the cursor's. */
+	for (unsigned ring = 0; c.n > 0 && ring <= max_ring; ring++) {
+		const struct mce_identity *last = trace_cursor_get(&tb->cursor, ring);
+		struct ring_resume *rs;
+		size_t n = 0, first;
+		bool found;
+
+		for (size_t i = 0; i < c.n; i++)
+			if (c.items[i].ring == ring) {
+				idx[n] = i;
+				mce_identity_from_record(&c.items[i].rec, &ids[n]);
+				n++;
+			}
+		if (n == 0)
+			continue;
+		first = trace_cursor_resume_index(last, ids, n, &found);
+		if (last && !found)
+			log_warning("The kernel's buffer for CPU %u wrapped while mcelogd was stopped: "
+				    "records older than its oldest one (%zu kept) were lost", ring, n);
+		for (size_t k = first; k < n; k++)
+			is_new[idx[k]] = true;
+		/* The live ring may hold the newest of these too: match it there. */
+		rs = resume_slot(tb, ring);
+		if (rs) {
+			rs->active = true;
+			rs->last = ids[n - 1];
+		}
+	}
+	for (size_t i = 0; i < c.n; i++) {
+		if (!is_new[i])
+			continue;
+		(void) manager_submit_record(tb->manager, &c.items[i].rec);
+		trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec);
+		n_new++;
+	}
+	if (n_new > 0)
+		log_notice("Logged %u machine-check record(s) the kernel kept while mcelogd was not "
+			   "running", n_new);
+	free(c.items);
+	free(c.line_ring);
+	return (int) n_new;
+}
+
+bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec)
+{
+	struct ring_resume *rs;
+	struct mce_identity id;
+
+	if (!tb || ring_cpu >= tb->n_resume || !tb->resume[ring_cpu].active)
+		return true;
+	rs = &tb->resume[ring_cpu];
+	mce_identity_from_record(rec, &id);
+	if (mce_identity_equal(&id, &rs->last)) {
+		/* Everything up to here was in the instance, and is logged. */
+		rs->n_held = 0;
+		rs->active = false;
+		return false;
+	}
+	if (rs->n_held == rs->cap_held) {
+		size_t cap = rs->cap_held ? rs->cap_held * 2 : 16;
+		struct mce_record *p = realloc(rs->held, cap * sizeof(*p));
+
+		if (!p) {
+			/* Rather a duplicate than a loss. */
+			rs->active = false;
+			return true;
+		}
+		rs->held = p;
+		rs->cap_held = cap;
+	}
+	rs->held[rs->n_held++] = *rec;
+	return false;
+}
+
+void trace_buffer_drain_done(struct trace_buffer *tb)
+{
+	if (!tb)
+		return;
+	for (unsigned ring = 0; ring < tb->n_resume; ring++) {
+		struct ring_resume *rs = &tb->resume[ring];
+
+		/* The instance's newest record never came live: every held one is new. */
+		for (size_t i = 0; rs->active && i < rs->n_held; i++) {
+			(void) manager_submit_record(tb->manager, &rs->held[i]);
+			trace_buffer_logged(tb, ring, &rs->held[i]);
+		}
+		rs->active = false;
+		rs->n_held = 0;
+	}
+	(void) trace_buffer_save(tb);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * No record lost across restarts: a tracefs instance (instances/mcelogd)
+ * whose ring buffer keeps mce:mce_record events while mcelogd is not
+ * running, and a cursor in the state directory saying what was logged.
+ * See trace-cursor.h for how records are matched.
+ *
+ * Order at start (main.c):
+ *	trace_buffer_setup()          instance exists, event enabled
+ *	tracepoint_source_open()      live perf rings are open: nothing new is missed
+ *	trace_buffer_recover()        logs the instance's records after the cursor
+ *	tracepoint_source_drain()     via manager_submit_from_ring(): records the
+ *	                              instance already gave are dropped
+ *	trace_buffer_drain_done()
+ */
+
+#include <stdbool.h>
+
+#include "record.h"
+
+struct manager;
+struct trace_buffer;
+
+/* Per-CPU ring size of the instance: what a stop can hold.  ~150 bytes a record → ~850 per CPU. */
+#define TRACE_BUFFER_KB_PER_CPU 128
+
+/*
+ * Creates the instance and enables the event (needs write access to tracefs:
+ * the unit does it in ExecStartPre=+ so the daemon itself can stay read-only).
+ * tracefs_root NULL: probe.  Returns 0 or negative errno (logged).
+ */
+int trace_buffer_setup(const char *tracefs_root);
+
+/* Loads the cursor from state_dir.  A missing or damaged cursor is logged, not fatal. */
+int trace_buffer_open(struct manager *m, const char *tracefs_root, const char *state_dir,
+		      struct trace_buffer **ret);
+struct trace_buffer *trace_buffer_free(struct trace_buffer *tb);
+
+/* Logs the instance's records that no run of mcelogd logged yet.  Returns how many, or negative errno. */
+int trace_buffer_recover(struct trace_buffer *tb);
+/* The first drain of the live rings is over: releases records held back while matching. */
+void trace_buffer_drain_done(struct trace_buffer *tb);
+
+/*
+ * A live record from ring_cpu's perf ring: returns true if the caller should
+ * submit it (then call trace_buffer_logged()), false if it was already logged
+ * from the instance or is held back until the first drain ends.
+ */
+bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec);
+void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec);
+
+/* Writes the cursor now (at stop); otherwise it is written after each batch. */
+int trace_buffer_save(struct trace_buffer *tb);

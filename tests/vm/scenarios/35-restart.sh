@@ -1,0 +1,70 @@
+# Issue 5: no loss across restarts.  Errors that happen while mcelogd is
+# stopped are kept by the kernel in the trace instance the unit sets up, and
+# logged at the next start exactly once; restarts and a crash (SIGKILL, then
+# systemd's Restart=on-failure) log nothing twice.
+VM_DESC="restart durability: errors while stopped logged once at start, no duplicates"
+VM_APPEND="mcelogd_vm.check_interval=1"
+# SIGKILLs mcelogd (systemd restarts it): after the boot's no-restart checks.
+VM_LAST=1
+
+# count_status ST: how many records with this STATUS mcectl shows.
+count_status() { query_json | jq -c "select(.status == \"$1\")" | wc -l; }
+
+scenario() {
+	local before=0x9c000040aaaa0094 st out n i mark
+	mark=$(journal_mark)
+	check "restart: the unit set up the trace instance" \
+		guest "test \"\$(cat /sys/kernel/tracing/instances/mcelogd/events/mce/mce_record/enable)\" = 1"
+
+	inject_sw cpu=0 bank=2 status=$before addr=0x1000 misc=0x86 >/dev/null
+	check "restart: a record while running is logged" wait_records 1 ".status == \"$before\"" 30
+
+	check "restart: systemctl stop mcelogd" guest "systemctl stop mcelogd"
+	for i in 1 2 3; do
+		st=$(printf '0x9c000040bbb%x0094' $i)
+		inject_sw cpu=$((i % 2)) bank=$i status=$st addr=$((0x2000 * i)) misc=0x86 >/dev/null
+	done
+	# The kernel has emitted them into the instance (counted there, not by mcelogd).
+	out=$(guest "for w in \$(seq 100); do
+	n=\$(grep -c 'MC[0-9]: 9c000040bbb[123]0094' /sys/kernel/tracing/instances/mcelogd/trace)
+	[ \$n -ge 3 ] && break; sleep 0.1; done; echo \$n")
+	is "$out" 3 "restart: the kernel kept the 3 records injected while mcelogd was stopped"
+	check "restart: systemctl start mcelogd" guest "systemctl start mcelogd"
+	check "restart: all three are logged after the start" \
+		wait_records 3 '.status | test("^0x9c000040bbb[123]0094$")' 30
+	sleep 2
+	n=$(query_json | jq -c 'select(.status | test("^0x9c000040bbb[123]0094$"))' | wc -l)
+	is "$n" 3 "restart: exactly three new records, no more"
+	is "$(count_status $before)" 1 "restart: the record logged before the stop is not logged again"
+	check "restart: the log says records were recovered" \
+		guest "journalctl -u mcelogd -b --no-pager | grep -q 'Logged 3 machine-check record(s) the kernel kept'"
+
+	out=$(guest "mcectl status --output json")
+	is "$(jq -r '.sources[] | select(.name == "tracepoint") | .state' <<<"$out")" active \
+		"restart: mcectl status (through the unit's control socket) shows the tracepoint active"
+	is "$(jq -r '.sources[] | select(.name == "tracepoint") | .records' <<<"$out")" 3 \
+		"restart: and counts the 3 recovered records for it"
+
+	check "restart: systemctl restart mcelogd" guest "systemctl restart mcelogd"
+	sleep 2
+	n=$(query_json | jq -c 'select(.status | test("^0x9c000040(aaaa|bbb[123])0094$"))' | wc -l)
+	is "$n" 4 "restart: a plain restart logs nothing twice"
+
+	# A crash: records logged, then SIGKILL; systemd restarts the daemon.
+	inject_sw cpu=1 bank=4 status=0x9c000040cccc0094 addr=0x5000 misc=0x86 >/dev/null
+	check "restart: a record before the crash is logged" wait_records 1 '.status == "0x9c000040cccc0094"' 30
+	out=$(guest "pid=\$(systemctl show -p MainPID --value mcelogd); kill -9 \$pid
+for w in \$(seq 100); do
+	new=\$(systemctl show -p MainPID --value mcelogd)
+	[ \"\$new\" != 0 ] && [ \"\$new\" != \"\$pid\" ] && systemctl is-active -q mcelogd && break
+	sleep 0.1
+done; systemctl is-active mcelogd")
+	is "$out" active "restart: systemd restarted mcelogd after SIGKILL"
+	sleep 2
+	is "$(count_status 0x9c000040cccc0094)" 1 "restart: after the crash, the record is not logged twice"
+	n=$(query_json | jq -c 'select(.status | test("^0x9c000040(aaaa|bbb[123])0094$"))' | wc -l)
+	is "$n" 4 "restart: nor any earlier one"
+	out=$(mcelogd_warnings "$mark" | grep -v 'mcelogd.service: Main process exited, code=killed' |
+	      grep -v "mcelogd.service: Failed with result 'signal'")
+	is "$out" "" "restart: no warnings from mcelogd"
+}
