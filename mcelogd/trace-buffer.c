@@ -28,7 +28,9 @@ struct ring_resume {
 
 struct trace_buffer {
 	struct manager *manager;
-	char instance[512];
+	char root[512];
+	char instance[600];
+	bool first_in_boot;           /* no cursor of this boot: mcelogd's first start since boot */
 	char cursor_path[1024];
 	struct trace_cursor cursor;
 	sd_event_source *save_later;
@@ -126,6 +128,7 @@ static int load_cursor(struct trace_buffer *tb)
 	size_t len;
 	int r;
 
+	tb->first_in_boot = true;
 	f = fopen(tb->cursor_path, "re");
 	if (!f) {
 		if (errno == ENOENT)
@@ -152,6 +155,7 @@ static int load_cursor(struct trace_buffer *tb)
 	}
 	trace_cursor_done(&tb->cursor);
 	tb->cursor = loaded;
+	tb->first_in_boot = false;
 	return 0;
 }
 
@@ -164,7 +168,8 @@ int trace_buffer_open(struct manager *m, const char *tracefs_root, const char *s
 	if (!tb)
 		return log_error_errno(-ENOMEM, "Out of memory");
 	tb->manager = m;
-	snprintf(tb->instance, sizeof(tb->instance), "%s/" INSTANCE, find_root(tracefs_root));
+	snprintf(tb->root, sizeof(tb->root), "%s", find_root(tracefs_root));
+	snprintf(tb->instance, sizeof(tb->instance), "%s/" INSTANCE, tb->root);
 	snprintf(tb->cursor_path, sizeof(tb->cursor_path), "%s/" CURSOR_FILE, state_dir);
 	trace_cursor_init(&tb->cursor, m->boot_id);
 	(void) load_cursor(tb);
@@ -282,10 +287,9 @@ static void on_kept_diag(enum mce_text_diag kind, unsigned line, const char *msg
 	}
 }
 
-static int read_instance(struct trace_buffer *tb, struct collect *c)
+static int read_trace_file(const char *path, struct collect *c)
 {
 	static const struct mce_text_callbacks cb = { on_kept_record, on_kept_diag };
-	char path[600];
 	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_free_ char *line = NULL;
 	struct mce_text_parser *p;
@@ -293,7 +297,6 @@ static int read_instance(struct trace_buffer *tb, struct collect *c)
 	ssize_t len;
 	int r = 0;
 
-	snprintf(path, sizeof(path), "%s/trace", tb->instance);
 	c->path = path;
 	f = fopen(path, "re");
 	if (!f)
@@ -356,18 +359,60 @@ static struct ring_resume *resume_slot(struct trace_buffer *tb, unsigned ring)
 	return &tb->resume[ring];
 }
 
+/*
+ * mcelogd's first start in this boot: the instance did not exist before, but
+ * with "trace_event=mce:mce_record" on the kernel command line the kernel
+ * has recorded every machine check since boot into the top-level buffer.
+ * Those not also in the instance (ids) are logged.
+ */
+static unsigned recover_early_boot(struct trace_buffer *tb, const struct collect *instance)
+{
+	struct collect c = {};
+	char path[700];
+	unsigned n_new = 0;
+
+	snprintf(path, sizeof(path), "%s/trace", tb->root);
+	if (read_trace_file(path, &c) < 0) {
+		free(c.items);
+		free(c.line_ring);
+		return 0;
+	}
+	for (size_t i = 0; i < c.n; i++) {
+		struct mce_identity id, other;
+		bool dup = false;
+
+		mce_identity_from_record(&c.items[i].rec, &id);
+		for (size_t k = 0; k < instance->n && !dup; k++) {
+			mce_identity_from_record(&instance->items[k].rec, &other);
+			dup = mce_identity_equal(&id, &other);
+		}
+		if (dup)
+			continue;
+		(void) manager_submit_record(tb->manager, &c.items[i].rec);
+		n_new++;
+	}
+	if (n_new > 0)
+		log_notice("Logged %u machine-check record(s) from early boot, before mcelogd first "
+			   "started (kept by the kernel's trace_event=mce:mce_record)", n_new);
+	free(c.items);
+	free(c.line_ring);
+	return n_new;
+}
+
 int trace_buffer_recover(struct trace_buffer *tb)
 {
 	struct collect c = {};
+	char path[700];
 	_cleanup_free_ bool *is_new = NULL;
 	_cleanup_free_ struct mce_identity *ids = NULL;
 	_cleanup_free_ size_t *idx = NULL;
-	unsigned max_ring = 0, n_new = 0;
+	unsigned max_ring = 0, n_new = 0, n_early = 0;
 	int r;
 
 	if (!tb)
 		return 0;
-	r = read_instance(tb, &c);
+	snprintf(path, sizeof(path), "%s/trace", tb->instance);
+	r = read_trace_file(path, &c);
 	if (r < 0) {
 		free(c.items);
 		free(c.line_ring);
@@ -417,6 +462,12 @@ int trace_buffer_recover(struct trace_buffer *tb)
 			rs->last = ids[n - 1];
 		}
 	}
+	/* In time order: what happened before the instance existed comes first. */
+	if (tb->first_in_boot) {
+		n_early = recover_early_boot(tb, &c);
+		/* Saved even if empty: the next start must know it is not the first. */
+		tb->dirty = true;
+	}
 	for (size_t i = 0; i < c.n; i++) {
 		if (!is_new[i])
 			continue;
@@ -429,7 +480,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 			   "running", n_new);
 	free(c.items);
 	free(c.line_ring);
-	return (int) n_new;
+	return (int) (n_new + n_early);
 }
 
 bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec)

@@ -64,6 +64,31 @@ done; systemctl is-active mcelogd")
 	is "$(count_status 0x9c000040cccc0094)" 1 "restart: after the crash, the record is not logged twice"
 	n=$(query_json | jq -c 'select(.status | test("^0x9c000040(aaaa|bbb[123])0094$"))' | wc -l)
 	is "$n" 4 "restart: nor any earlier one"
+	# Early boot: mcelogd's first start in a boot finds records from before it
+	# ran in the kernel's top-level buffer when "trace_event=mce:mce_record" is
+	# on the command line.  Enabling the event by hand is the same for the
+	# kernel; removing the cursor and the instance makes the next start a first
+	# start in this boot.
+	check "restart: simulate a fresh boot (stop, no cursor, no instance, top-level event on)" guest "
+systemctl stop mcelogd
+rm -f /var/lib/mcelogd/tracepoint.cursor
+rmdir /sys/kernel/tracing/instances/mcelogd
+echo > /sys/kernel/tracing/trace
+echo 1 > /sys/kernel/tracing/events/mce/mce_record/enable"
+	for i in 1 2; do
+		inject_sw cpu=$((i % 2)) bank=5 status=$(printf '0x9c000040dddd%x094' $i) addr=0x6000 misc=0x86 >/dev/null
+	done
+	out=$(guest "for w in \$(seq 100); do
+	n=\$(grep -c 'MC5: 9c000040dddd[12]094' /sys/kernel/tracing/trace); [ \$n -ge 2 ] && break; sleep 0.1; done; echo \$n")
+	is "$out" 2 "restart: the kernel kept 2 early records in the top-level buffer"
+	check "restart: start as if first in this boot" guest "systemctl start mcelogd"
+	check "restart: both early records are logged" \
+		wait_records 2 '.status | test("^0x9c000040dddd[12]094$")' 30
+	check "restart: systemctl restart mcelogd (not a first start any more)" guest "systemctl restart mcelogd"
+	sleep 2
+	n=$(query_json | jq -c 'select(.status | test("^0x9c000040(aaaa0094|bbb[123]0094|cccc0094|dddd[12]094)$"))' | wc -l)
+	is "$n" 7 "restart: every record exactly once after all of this"
+
 	out=$(mcelogd_warnings "$mark" | grep -v 'mcelogd.service: Main process exited, code=killed' |
 	      grep -v "mcelogd.service: Failed with result 'signal'")
 	is "$out" "" "restart: no warnings from mcelogd"
