@@ -9,6 +9,7 @@
 #include "daemon-config.h"
 #include "log.h"
 #include "macro.h"
+#include "timespec.h"
 
 void config_set_defaults(struct mcelogd_config *c)
 {
@@ -18,6 +19,8 @@ void config_set_defaults(struct mcelogd_config *c)
 		.sink_journal = true,
 		.json_output = "",
 		.log_level = LOG_INFO,
+		.msr_poll = MSR_POLL_AUTO,
+		.msr_poll_interval_usec = MSR_POLL_INTERVAL_DEFAULT_USEC,
 	};
 }
 
@@ -100,6 +103,38 @@ static int parse_group_name(const char *v, void *dst, char *why, size_t why_len)
 	return 0;
 }
 
+static int parse_msr_poll(const char *v, void *dst, char *why, size_t why_len)
+{
+	bool b;
+
+	if (strcasecmp(v, "auto") == 0) {
+		*(enum msr_poll_mode *) dst = MSR_POLL_AUTO;
+		return 0;
+	}
+	if (parse_bool(v, &b, why, why_len) < 0) {
+		snprintf(why, why_len, "expected auto, yes or no; got '%s'", v);
+		return -EINVAL;
+	}
+	*(enum msr_poll_mode *) dst = b ? MSR_POLL_YES : MSR_POLL_NO;
+	return 0;
+}
+
+static int parse_poll_interval(const char *v, void *dst, char *why, size_t why_len)
+{
+	int64_t usec;
+
+	if (parse_time_span(v, &usec) < 0) {
+		snprintf(why, why_len, "expected a time span such as 60s, 5min or 1h; got '%s'", v);
+		return -EINVAL;
+	}
+	if (usec < (int64_t) MSR_POLL_INTERVAL_MIN_USEC || usec > (int64_t) MSR_POLL_INTERVAL_MAX_USEC) {
+		snprintf(why, why_len, "'%s' is out of range: between 1s and 24h", v);
+		return -EINVAL;
+	}
+	*(uint64_t *) dst = (uint64_t) usec;
+	return 0;
+}
+
 /* Section.Key → parser → field.  Keep in the order mcelogd.conf(5) documents them. */
 static const struct config_key {
 	const char *section;
@@ -109,6 +144,9 @@ static const struct config_key {
 } config_keys[] = {
 	{ "Sources", "Tracepoint", parse_bool,        offsetof(struct mcelogd_config, source_tracepoint) },
 	{ "Sources", "TraceBuffer", parse_bool,       offsetof(struct mcelogd_config, trace_buffer) },
+	{ "Sources", "MSRPoll",    parse_msr_poll,    offsetof(struct mcelogd_config, msr_poll) },
+	{ "Sources", "MSRPollInterval", parse_poll_interval,
+	  offsetof(struct mcelogd_config, msr_poll_interval_usec) },
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },

@@ -10,6 +10,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* [Sources] MSRPoll= */
+enum msr_poll_mode {
+	MSR_POLL_AUTO,   /* only when the kernel leaves corrected errors in the banks (ignore_ce) */
+	MSR_POLL_YES,
+	MSR_POLL_NO,
+};
+
+#define MSR_POLL_INTERVAL_DEFAULT_USEC (60ULL * 1000000ULL)
+#define MSR_POLL_INTERVAL_MIN_USEC     (1ULL * 1000000ULL)
+#define MSR_POLL_INTERVAL_MAX_USEC     (24ULL * 3600ULL * 1000000ULL)
 
 struct mcelogd_config {
 	bool source_tracepoint;      /* [Sources] Tracepoint= */
@@ -18,6 +30,8 @@ struct mcelogd_config {
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */
 	char socket_group[64];       /* [Daemon] SocketGroup=: group allowed to ask for status; "" root only */
+	enum msr_poll_mode msr_poll; /* [Sources] MSRPoll= */
+	uint64_t msr_poll_interval_usec; /* [Sources] MSRPollInterval= */
 };
 
 void config_set_defaults(struct mcelogd_config *c);

@@ -115,6 +115,42 @@ static void test_hostile_input(void **state)
 	assert_non_null(strstr(e.msg[0], "NUL"));
 }
 
+static void test_msr_poll(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_int_equal(c.msr_poll, MSR_POLL_AUTO);
+	assert_int_equal(c.msr_poll_interval_usec, 60 * 1000000ULL);
+
+	assert_int_equal(parse("[Sources]\nMSRPoll=yes\nMSRPollInterval=5min\n", &c, &e), 0);
+	assert_int_equal(c.msr_poll, MSR_POLL_YES);
+	assert_int_equal(c.msr_poll_interval_usec, 300 * 1000000ULL);
+	assert_int_equal(parse("[Sources]\nMSRPoll=off\nMSRPoll=auto\nMSRPollInterval=2\n", &c, &e), 0);
+	assert_int_equal(c.msr_poll, MSR_POLL_AUTO);
+	assert_int_equal(c.msr_poll_interval_usec, 2 * 1000000ULL);   /* bare number: seconds */
+
+	assert_int_equal(parse("[Sources]\nMSRPoll=sometimes\nMSRPollInterval=soon\n"
+			       "MSRPollInterval=500ms\nMSRPollInterval=2d\nMSRPollInterval=\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 5);
+	assert_int_equal(e.line[0], 2);
+	assert_non_null(strstr(e.msg[0], "MSRPoll="));
+	assert_non_null(strstr(e.msg[0], "expected auto, yes or no; got 'sometimes'"));
+	assert_int_equal(e.line[1], 3);
+	assert_non_null(strstr(e.msg[1], "MSRPollInterval="));
+	assert_non_null(strstr(e.msg[1], "time span"));
+	assert_int_equal(e.line[2], 4);
+	assert_non_null(strstr(e.msg[2], "'500ms' is out of range: between 1s and 24h"));
+	assert_int_equal(e.line[3], 5);
+	assert_non_null(strstr(e.msg[3], "'2d' is out of range"));
+	assert_int_equal(e.line[4], 6);
+	/* the bad values left the defaults alone */
+	assert_int_equal(c.msr_poll, MSR_POLL_AUTO);
+	assert_int_equal(c.msr_poll_interval_usec, 60 * 1000000ULL);
+}
+
 static void test_cpu_list(void **state)
 {
 	bool set[64];
@@ -141,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_errors_named),
 		cmocka_unit_test(test_key_outside_section),
 		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_msr_poll),
 		cmocka_unit_test(test_cpu_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
