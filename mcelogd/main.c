@@ -15,6 +15,7 @@
 #include "log.h"
 #include "manager.h"
 #include "sink-journal.h"
+#include "source-msr.h"
 #include "source-replay.h"
 #include "source-tracepoint.h"
 #include "trace-buffer.h"
@@ -268,6 +269,20 @@ static void open_control(struct manager *m)
 		log_warning("'mcectl status' will not work: no control socket");
 }
 
+static void open_msr(struct manager *m)
+{
+	const struct source_status *st = &m->sources[MCE_SOURCE_MSR_POLL];
+
+	/* Sets the source state itself, whether it polls or why not. */
+	(void) msr_source_open(m, &m->msr);
+	if (m->msr)
+		return;
+	if (st->state == SOURCE_UNAVAILABLE)
+		log_warning("MSR polling unavailable: %s", st->reason);
+	else
+		log_info("MSR polling off: %s", st->reason);
+}
+
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct manager *m = userdata;
@@ -297,6 +312,11 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 						 "Tracepoint=no in the configuration");
 		} else if (!m->tracepoint)
 			open_tracepoint(m);
+	}
+	if (r >= 0 && (m->config.msr_poll != old.msr_poll ||
+		       m->config.msr_poll_interval_usec != old.msr_poll_interval_usec)) {
+		m->msr = msr_source_free(m->msr);
+		open_msr(m);
 	}
 	if (r >= 0)
 		log_info("Configuration reloaded from %s", m->config_path);
@@ -370,9 +390,11 @@ static int run_live(struct manager *m)
 		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED,
 					 "Tracepoint=no in the configuration");
 	}
-	if (!tracepoint_source_active(m->tracepoint))
-		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
-	else if (m->config.trace_buffer)
+	open_msr(m);
+	if (!tracepoint_source_active(m->tracepoint)) {
+		if (!m->msr)
+			log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
+	} else if (m->config.trace_buffer)
 		recover_trace_buffer(m);
 
 	/* Records that arrived while we were opening are logged before we claim readiness. */

@@ -17,6 +17,7 @@
 #include "record-json.h"
 #include "sink-journal.h"
 #include "trace-buffer.h"
+#include "source-msr.h"
 #include "source-tracepoint.h"
 
 int manager_init(struct manager *m)
@@ -58,6 +59,7 @@ void manager_done(struct manager *m)
 	json_writer_done(&m->status_json);
 	m->tracepoint = tracepoint_source_free(m->tracepoint);
 	m->trace_buffer = trace_buffer_free(m->trace_buffer);
+	m->msr = msr_source_free(m->msr);
 	m->event = sd_event_unref(m->event);
 }
 

@@ -19,6 +19,7 @@
 struct tracepoint_source;
 struct control;
 struct trace_buffer;
+struct msr_source;
 
 /*
  * What each live source is doing, for STATUS=, `mcectl status` and the log.
@@ -63,6 +64,7 @@ struct manager {
 	struct control *control;
 	struct trace_buffer *trace_buffer;   /* NULL: records are not kept across restarts */
 	struct json_writer status_json;
+	struct msr_source *msr;
 
 	struct source_status sources[_MCE_SOURCE_MAX];
 	int64_t started_realtime_usec;
