@@ -1,28 +1,67 @@
 # mce=ignore_ce: the kernel neither polls nor logs corrected errors; they
-# stay in the banks for a user-space poller.  Shares the one-CPU AMD boot of
-# 20-decode-amd-smca.  Shows the kernel side (no mce_record event, the bank
-# still holds the error) and whether mcelogd found it by polling the banks
-# (/dev/cpu/N/msr, issue 5): until that source exists this is a TODO.
-VM_DESC="mce=ignore_ce: the kernel leaves corrected errors in the banks"
+# stay in the banks, and mcelogd polls them itself through /dev/cpu/N/msr
+# (issue 5).  With msr.allow_writes=on it clears each bank after logging it.
+# Shown: the kernel logs nothing, mcelogd logs each error exactly once with
+# source msr_poll and the injected registers, the bank reads 0 afterwards, and
+# the same error injected again is a new record.
+VM_DESC="mce=ignore_ce: mcelogd polls the banks (MSR), logs once, clears"
 VM_CPU="qemu64,+mce,+mca,vendor=AuthenticAMD,family=23,model=49,stepping=0"
-VM_SMP=1
-VM_APPEND="mce=ignore_ce"
+VM_SMP=2
+VM_APPEND="mce=ignore_ce msr.allow_writes=on"
+
+# rdmsr CPU MSR: the guest's view of one MSR, 16 hex digits.
+rdmsr() {
+	guest "dd if=/dev/cpu/$1/msr bs=8 count=1 skip=\$(($2)) iflag=skip_bytes status=none | od -An -tx8 | tr -d ' '"
+}
+
+# msr_poll_interval SPAN: the installed configuration with MSRPollInterval=SPAN, reloaded.
+msr_poll_interval() {
+	guest "conf=\$(mcelogd --help | sed -n 's/.*configuration file (default \(.*\))/\1/p')
+mkdir -p \"\${conf%/*}\"
+printf '[Sources]\nMSRPoll=auto\nMSRPollInterval=$1\n' >\"\$conf\"
+mcelogd --test-config >/dev/null && systemctl reload mcelogd.service"
+}
 
 scenario() {
-	local st=0x9c00004000050095 recs
+	local st=0x9c00004000050095 st2=0x9000004000010092 addr=0x0000000000077000 misc=0x0000000000000086
+	local recs rec mark n
 	is "$(guest 'cat /sys/devices/system/machinecheck/machinecheck0/ignore_ce')" 1 "ignore_ce: set in sysfs"
+	is "$(guest 'cat /sys/module/msr/parameters/allow_writes')" on "ignore_ce: msr.allow_writes=on"
+	mark=$(journal_mark)
+	check "ignore_ce: MSRPollInterval=2s and reload" msr_poll_interval 2s
+	check "ignore_ce: mcelogd says what it polls, how often, at what cost, and that it clears" guest "
+		for i in \$(seq 40); do journalctl --after-cursor='$mark' -u mcelogd.service -o cat |
+			grep 'MSR polling: polling 10 banks on 2 CPUs every 2s, 20 reads/round; clearing corrected errors' && exit 0
+			sleep 0.25; done; exit 1"
+
 	guest 'echo >/sys/kernel/tracing/trace; echo 1 >/sys/kernel/tracing/events/mce/mce_record/enable' >/dev/null
-	check "ignore_ce: QEMU accepts mce 0 4 $st" inject_monitor 0 4 $st 0 0x77000 0x86
-	# MC4_STATUS is MSR 0x411; the kernel's poll timer would have run by now.
+	check "ignore_ce: QEMU accepts mce 1 4 $st" inject_monitor 1 4 $st 0 $addr $misc
+	check "ignore_ce: QEMU accepts mce 0 2 $st2 (VAL EN, no ADDRV/MISCV)" inject_monitor 0 2 $st2 0 0x1000 0x2
 	check "ignore_ce: the kernel logs nothing (no mce_record event in 3 s)" guest '
-		sleep 3; ! grep -q "9c00004000050095" /sys/kernel/tracing/trace'
+		sleep 3; ! grep -q "9c00004000050095\|9000004000010092" /sys/kernel/tracing/trace'
 	guest 'echo 0 >/sys/kernel/tracing/events/mce/mce_record/enable' >/dev/null
-	recs=$(wait_records 1 ".status == \"$st\"" 10 2>/dev/null)
-	if [ -n "$recs" ]; then
-		is "$(grep -c . <<<"$recs")" 1 "ignore_ce: mcelogd found it by polling the banks, once"
-	else
-		todo "ignore_ce: mcelogd finds it by polling the banks" "MSR polling source not in this build (issue 5)"
-		is "$(guest 'dd if=/dev/cpu/0/msr bs=8 count=1 skip=$((0x411)) iflag=skip_bytes status=none | od -An -tx8 | tr -d " "')" \
-			9c00004000050095 "ignore_ce: the error is still in MC4_STATUS"
-	fi
+
+	recs=$(wait_records 1 ".status == \"$st\"" 20)
+	check "ignore_ce: mcelogd found the error by polling the banks" test -n "$recs"
+	sleep 5 # two more rounds: time for a duplicate to show
+	n=$(query_json | jq -c "select(.status == \"$st\")" | wc -l)
+	is "$n" 1 "ignore_ce: logged exactly once over several rounds"
+	rec=$(query_json | jq -c "select(.status == \"$st\")" | head -n1)
+	is "$(jq -c '[.source, .cpu, .bank, .status, .addr, .misc, .vendor, .family, .model]' <<<"$rec")" \
+		"[\"msr_poll\",1,4,\"$st\",\"$addr\",\"$misc\",\"amd\",23,49]" \
+		"ignore_ce: source msr_poll, cpu, bank, status, addr, misc and CPU identity as injected"
+	# MISCV and ADDRV clear: those registers are not part of the record.
+	is "$(query_json | jq -c "select(.status == \"$st2\") | [.source, .cpu, .bank, has(\"addr\"), has(\"misc\")]")" \
+		'["msr_poll",0,2,false,false]' "ignore_ce: the other CPU's bank, ADDR/MISC absent when not valid"
+	is "$(rdmsr 1 0x411)" 0000000000000000 "ignore_ce: MC4_STATUS on CPU 1 reads 0 after logging (cleared)"
+	is "$(rdmsr 0 0x409)" 0000000000000000 "ignore_ce: MC2_STATUS on CPU 0 reads 0 after logging (cleared)"
+
+	# Cleared, so the same registers again are a new error, logged again.
+	check "ignore_ce: QEMU accepts the same mce 1 4 $st again" inject_monitor 1 4 $st 0 $addr $misc
+	check "ignore_ce: the repeated error is a second record" wait_records 2 ".status == \"$st\"" 20
+	is "$(mcelogd_warnings "$mark")" "" "ignore_ce: mcelogd logged no warnings while polling"
+	check "ignore_ce: MSRPollInterval=0 is refused by --test-config, naming file, line and key" guest "
+		printf '[Sources]\nMSRPollInterval=0\n' >/run/bad.conf
+		out=\$(mcelogd --test-config -c /run/bad.conf 2>&1); rc=\$?; echo \"\$out\"
+		[ \$rc -ne 0 ] && grep -q 'bad.conf:2: bad value for MSRPollInterval=' <<<\"\$out\""
 }
