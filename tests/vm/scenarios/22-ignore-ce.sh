@@ -24,7 +24,7 @@ mcelogd --test-config >/dev/null && systemctl reload mcelogd.service"
 
 scenario() {
 	local st=0x9c00004000050095 st2=0x9000004000010092 addr=0x0000000000077000 misc=0x0000000000000086
-	local recs rec mark n
+	local st3=0x9c00004000010093 recs rec mark mark2 n out
 	is "$(guest 'cat /sys/devices/system/machinecheck/machinecheck0/ignore_ce')" 1 "ignore_ce: set in sysfs"
 	is "$(guest 'cat /sys/module/msr/parameters/allow_writes')" on "ignore_ce: msr.allow_writes=on"
 	mark=$(journal_mark)
@@ -59,6 +59,30 @@ scenario() {
 	# Cleared, so the same registers again are a new error, logged again.
 	check "ignore_ce: QEMU accepts the same mce 1 4 $st again" inject_monitor 1 4 $st 0 $addr $misc
 	check "ignore_ce: the repeated error is a second record" wait_records 2 ".status == \"$st\"" 20
+	out=$(guest 'mcectl status' 2>&1)
+	if grep -q "is not running" <<<"$out"; then
+		skip "ignore_ce: mcectl status shows msr_poll with its plan, cost and clearing" "no control socket in this build"
+	else
+		check "ignore_ce: mcectl status shows msr_poll active with its plan, cost and clearing" \
+			grep -E '^msr_poll +active +3 +0 .*polling 10 banks on 2 CPUs every 2s, [0-9]+ reads/round; clearing corrected errors' <<<"$out"
+		grep '^msr_poll' <<<"$out" | diag
+	fi
+
+	# CPU hotplug: the online list is re-read each round, the plan follows it.
+	mark2=$(journal_mark)
+	check "ignore_ce: CPU 1 taken offline" guest 'echo 0 >/sys/devices/system/cpu/cpu1/online'
+	check "ignore_ce: the next round polls CPU 0 only" guest "
+		for i in \$(seq 40); do journalctl --after-cursor='$mark2' -u mcelogd.service -o cat |
+			grep 'MSR polling: polling 10 banks on 1 CPU every 2s, 10 reads/round' && exit 0
+			sleep 0.25; done; exit 1"
+	check "ignore_ce: CPU 1 back online" guest 'echo 1 >/sys/devices/system/cpu/cpu1/online'
+	check "ignore_ce: ... and polled again" guest "
+		for i in \$(seq 40); do journalctl --after-cursor='$mark2' -u mcelogd.service -o cat |
+			grep 'MSR polling: polling 10 banks on 2 CPUs every 2s, 20 reads/round' && exit 0
+			sleep 0.25; done; exit 1"
+	check "ignore_ce: QEMU accepts mce 1 3 $st3 after the hotplug" inject_monitor 1 3 $st3 0 0x3000 0x86
+	check "ignore_ce: an error on the re-onlined CPU is logged" \
+		wait_records 1 ".status == \"$st3\" and .cpu == 1 and .bank == 3" 20
 	is "$(mcelogd_warnings "$mark")" "" "ignore_ce: mcelogd logged no warnings while polling"
 	check "ignore_ce: MSRPollInterval=0 is refused by --test-config, naming file, line and key" guest "
 		printf '[Sources]\nMSRPollInterval=0\n' >/run/bad.conf
