@@ -15,6 +15,7 @@
 #include "log.h"
 #include "manager.h"
 #include "sink-journal.h"
+#include "source-bert.h"
 #include "source-msr.h"
 #include "source-replay.h"
 #include "source-tracepoint.h"
@@ -35,6 +36,8 @@ static const char *arg_tracefs;
 static const char *arg_control_socket = DEFAULT_CONTROL_SOCKET;
 static const char *arg_state_directory;
 static bool arg_setup_trace_buffer;
+/* Hidden, for tests: the boot error region file (default: the kernel's). */
+static const char *arg_bert;
 
 static void help(void)
 {
@@ -76,7 +79,8 @@ static int parse_log_level_arg(const char *s)
 static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
-	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER };
+	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
+	       ARG_BERT };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -90,6 +94,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "control-socket", required_argument, NULL, ARG_CONTROL_SOCKET },
 		{ "state-directory", required_argument, NULL, ARG_STATE_DIRECTORY },
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
+		{ "bert",        required_argument, NULL, ARG_BERT },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -159,6 +164,9 @@ static int parse_argv(int argc, char *argv[])
 				return -EINVAL;
 			}
 			arg_control_socket = optarg;
+			break;
+		case ARG_BERT:
+			arg_bert = optarg;
 			break;
 		case 'h':
 			help();
@@ -330,6 +338,9 @@ static int run_replay(struct manager *m)
 	int r;
 
 	m->json_flush_each = false;
+	/* --bert with --replay: the boot error region goes through the same pipeline (tests). */
+	if (arg_bert)
+		(void) bert_source_run(m, arg_bert, state_directory());
 	r = replay_source_run(m, arg_replay);
 	if (m->json_out)
 		fflush(m->json_out);
@@ -396,6 +407,9 @@ static int run_live(struct manager *m)
 			log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
 	} else if (m->config.trace_buffer)
 		recover_trace_buffer(m);
+
+	/* The errors that ended the previous boot, once. */
+	(void) bert_source_run(m, arg_bert, state_directory());
 
 	/* Records that arrived while we were opening are logged before we claim readiness. */
 	tracepoint_source_drain(m->tracepoint);

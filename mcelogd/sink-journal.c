@@ -246,7 +246,8 @@ static int count_own_entries(sd_journal *j, uint64_t *ret)
 
 int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
 {
-	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS };
+	/* ras records count too: manager_submit_ras() adds to the same n_journal_written */
+	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS };
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
 	uint64_t deadline = monotonic_usec() + timeout_usec, n = 0;
 	char match[64];

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "bert-state.h"
+#include "cper.h"
+#include "log.h"
+#include "manager.h"
+#include "ras-record.h"
+#include "source-bert.h"
+
+/* Boot error regions are a few KiB; this bounds what a broken one makes us read. */
+#define BERT_REGION_MAX (4 * 1024 * 1024)
+
+struct bert_run {
+	struct manager *manager;
+	const char *path;
+	unsigned n_records;
+	unsigned n_problems;
+	enum mce_vendor vendor;
+	uint32_t cpuid_eax;
+};
+
+/*
+ * The region is read after a reboot on the same machine: a bank record whose
+ * section did not name the CPU is decoded for this machine's CPU.
+ */
+static void local_cpu(enum mce_vendor *ret_vendor, uint32_t *ret_eax)
+{
+	*ret_vendor = MCE_VENDOR_UNKNOWN;
+	*ret_eax = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char v[13];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return;
+	memcpy(v, &b, 4);
+	memcpy(v + 4, &d, 4);
+	memcpy(v + 8, &c, 4);
+	v[12] = '\0';
+	*ret_vendor = mce_vendor_from_string(v);
+	if (__get_cpuid(1, &a, &b, &c, &d))
+		*ret_eax = a;
+#endif
+}
+
+static void on_mce(struct mce_record *rec, void *userdata)
+{
+	struct bert_run *br = userdata;
+
+	if (!(rec->have & MCE_HAVE_VENDOR) && br->vendor != MCE_VENDOR_UNKNOWN) {
+		rec->vendor = br->vendor;
+		rec->have |= MCE_HAVE_VENDOR;
+	}
+	/* Scalable MCA is AMD's and Hygon's layout: keep what the CPU really is. */
+	if (rec->vendor == MCE_VENDOR_AMD && br->vendor == MCE_VENDOR_HYGON)
+		rec->vendor = MCE_VENDOR_HYGON;
+	if (!(rec->have & MCE_HAVE_CPUID) && br->cpuid_eax)
+		mce_record_set_cpuid(rec, br->cpuid_eax);
+	br->n_records++;
+	(void) manager_submit_record(br->manager, rec);
+}
+
+static void on_ras(struct ras_record *rec, void *userdata)
+{
+	struct bert_run *br = userdata;
+
+	br->n_records++;
+	(void) manager_submit_ras(br->manager, rec);
+}
+
+static void on_problem(size_t offset, const char *what, void *userdata)
+{
+	struct bert_run *br = userdata;
+
+	br->n_problems++;
+	log_error("%s: byte %zu (0x%zx): %s", br->path, offset, offset, what);
+}
+
+static int read_region(const char *path, uint8_t **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return negative_errno();
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *p;
+
+			if (cap >= BERT_REGION_MAX)
+				return -EFBIG;
+			cap = cap ? cap * 2 : 16384;
+			p = realloc(buf, cap);
+			if (!p)
+				return -ENOMEM;
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return negative_errno();
+		}
+		if (n == 0)
+			break;
+		len += (size_t) n;
+	}
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
+	return 0;
+}
+
+static int load_state(const char *dir, struct bert_state *ret)
+{
+	char path[4096], text[1024];
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, BERT_STATE_FILE);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return negative_errno();
+	n = read(fd, text, sizeof(text));
+	if (n < 0)
+		return negative_errno();
+	if (bert_state_parse(text, (size_t) n, ret) < 0) {
+		log_warning("%s is not a state file this version understands; the boot error region "
+			    "will be logged again", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Written to a temporary file and renamed, so a crash leaves the old or the new state, never half. */
+static int save_state(const char *dir, const struct bert_state *s)
+{
+	char path[4096], tmp[4096], text[256];
+	_cleanup_close_ int fd = -1;
+	int len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, BERT_STATE_FILE);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, BERT_STATE_FILE);
+	len = bert_state_format(s, text, sizeof(text));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd < 0)
+		return negative_errno();
+	if (write(fd, text, (size_t) len) != len || fsync(fd) < 0) {
+		int r = negative_errno();
+
+		(void) unlink(tmp);
+		return r;
+	}
+	if (rename(tmp, path) < 0) {
+		int r = negative_errno();
+
+		(void) unlink(tmp);
+		return r;
+	}
+	return 0;
+}
+
+static void unavailable_for(struct manager *m, const char *path, bool is_default, int r)
+{
+	if (r == -ENOENT && is_default && access(BERT_TABLE_PATH, F_OK) < 0) {
+		log_debug("No BERT table: firmware provides no boot error record");
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+					 "firmware provides no boot error record");
+	} else if (r == -ENOENT && is_default) {
+		log_warning("Firmware has a BERT table, but the kernel does not expose its region at %s", path);
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+					 "the kernel does not expose the boot error region (%s)", path);
+	} else if (r == -EACCES || r == -EPERM) {
+		log_warning("No permission to read the boot error region %s (it is readable by root only)",
+			    path);
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+					 "no permission to read %s (root only)", path);
+	} else {
+		log_error_errno(r, "Failed to read the boot error region %s: %m", path);
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+					 "cannot read %s: %s", path, strerror(-r));
+	}
+}
+
+int bert_source_run(struct manager *m, const char *region, const char *state_dir)
+{
+	const char *path = region ? region : BERT_REGION_PATH;
+	const char *dir = state_dir;
+	struct bert_run br = { .manager = m, .path = path };
+	const struct cper_sink sink = { .mce = on_mce, .ras = on_ras, .problem = on_problem, .userdata = &br };
+	_cleanup_free_ uint8_t *buf = NULL;
+	struct bert_state logged, now = {};
+	bool have_logged;
+	size_t len;
+	int r;
+
+	r = read_region(path, &buf, &len);
+	if (r < 0) {
+		unavailable_for(m, path, !region, r);
+		return 0;
+	}
+	now.digest = cper_region_digest(buf, len);
+	now.length = len;
+	memcpy(now.boot_id, m->boot_id, sizeof(now.boot_id));
+
+	have_logged = load_state(dir, &logged) >= 0;
+	switch (bert_state_decide(have_logged ? &logged : NULL, m->boot_id, now.digest, now.length)) {
+	case BERT_SKIP_SAME_BOOT:
+		log_info("Boot error region already logged in this boot; not logging it again");
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+					 "boot error region already logged in this boot");
+		return 0;
+	case BERT_SKIP_SAME_REGION:
+		log_notice("Firmware still holds the boot error region logged in boot %s; not logging it "
+			   "again", logged.boot_id);
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+					 "boot error region unchanged since boot %s, already logged",
+					 logged.boot_id);
+		/* Moves the marker to this boot, so a restart now is a same-boot restart. */
+		(void) save_state(dir, &now);
+		return 0;
+	case BERT_LOG:
+		break;
+	}
+
+	local_cpu(&br.vendor, &br.cpuid_eax);
+	r = cper_parse_error_region(buf, len, MCE_SOURCE_PREVIOUS_BOOT, &sink);
+	if (r == -ENOMEM)
+		log_error("Out of memory decoding the boot error region; %u record(s) logged", br.n_records);
+	if (br.n_problems > 0)
+		log_error("%s: %u problem(s) in the boot error region; the %u record(s) that could be read "
+			  "were logged", path, br.n_problems, br.n_records);
+	else
+		log_info("Boot error region %s: %u record(s) from the previous boot logged", path, br.n_records);
+	manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+				 "%u record(s) from the boot error region logged%s", br.n_records,
+				 br.n_problems ? " (region partly malformed)" : "");
+
+	r = save_state(dir, &now);
+	if (r < 0)
+		log_warning_errno(r, "Cannot remember in %s that the boot error region was logged (%m); "
+				  "a restart will log it again", dir);
+	return (int) br.n_records;
+}
