@@ -16,6 +16,7 @@ void config_set_defaults(struct mcelogd_config *c)
 	*c = (struct mcelogd_config) {
 		.source_tracepoint = true,
 		.trace_buffer = true,
+		.source_dev_mcelog = CONFIG_TRISTATE_AUTO,
 		.sink_journal = true,
 		.json_output = "",
 		.log_level = LOG_INFO,
@@ -43,6 +44,22 @@ static int parse_bool(const char *v, void *dst, char *why, size_t why_len)
 	}
 	snprintf(why, why_len, "expected a boolean (yes or no), got '%s'", v);
 	return -EINVAL;
+}
+
+static int parse_tristate(const char *v, void *dst, char *why, size_t why_len)
+{
+	bool b;
+
+	if (strcasecmp(v, "auto") == 0) {
+		*(int *) dst = CONFIG_TRISTATE_AUTO;
+		return 0;
+	}
+	if (parse_bool(v, &b, why, why_len) < 0) {
+		snprintf(why, why_len, "expected auto, yes or no, got '%s'", v);
+		return -EINVAL;
+	}
+	*(int *) dst = b ? CONFIG_TRISTATE_YES : CONFIG_TRISTATE_NO;
+	return 0;
 }
 
 static int parse_output_path(const char *v, void *dst, char *why, size_t why_len)
@@ -147,6 +164,7 @@ static const struct config_key {
 	{ "Sources", "MSRPoll",    parse_msr_poll,    offsetof(struct mcelogd_config, msr_poll) },
 	{ "Sources", "MSRPollInterval", parse_poll_interval,
 	  offsetof(struct mcelogd_config, msr_poll_interval_usec) },
+	{ "Sources", "DevMcelog",  parse_tristate,    offsetof(struct mcelogd_config, source_dev_mcelog) },
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },

@@ -23,9 +23,17 @@ enum msr_poll_mode {
 #define MSR_POLL_INTERVAL_MIN_USEC     (1ULL * 1000000ULL)
 #define MSR_POLL_INTERVAL_MAX_USEC     (24ULL * 3600ULL * 1000000ULL)
 
+/* auto: use it when present; yes: use it, warn when missing; no: never. */
+enum {
+	CONFIG_TRISTATE_AUTO,
+	CONFIG_TRISTATE_YES,
+	CONFIG_TRISTATE_NO,
+};
+
 struct mcelogd_config {
 	bool source_tracepoint;      /* [Sources] Tracepoint= */
 	bool trace_buffer;           /* [Sources] TraceBuffer=: keep records while stopped */
+	int source_dev_mcelog;       /* [Sources] DevMcelog=: CONFIG_TRISTATE_* */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */

@@ -16,6 +16,7 @@
 #include "manager.h"
 #include "sink-journal.h"
 #include "source-bert.h"
+#include "source-dev-mcelog.h"
 #include "source-msr.h"
 #include "source-replay.h"
 #include "source-tracepoint.h"
@@ -212,6 +213,7 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 	/* Whatever the kernel already handed us is logged before we go. */
 	tracepoint_source_drain(m->tracepoint);
 	(void) trace_buffer_save(m->trace_buffer);
+	dev_mcelog_source_drain(m->dev_mcelog);
 	log_info("Stopping on signal %s after %llu record(s)",
 		 sd_event_source_get_signal(s) == SIGINT ? "SIGINT" : "SIGTERM",
 		 (unsigned long long) m->n_records);
@@ -291,6 +293,17 @@ static void open_msr(struct manager *m)
 		log_info("MSR polling off: %s", st->reason);
 }
 
+static void open_dev_mcelog(struct manager *m)
+{
+	if (m->config.source_dev_mcelog == CONFIG_TRISTATE_NO) {
+		manager_source_set_state(m, MCE_SOURCE_DEV_MCELOG, SOURCE_DISABLED,
+					 "DevMcelog=no in the configuration");
+		return;
+	}
+	(void) dev_mcelog_source_open(m, NULL, m->config.source_dev_mcelog == CONFIG_TRISTATE_YES,
+				      &m->dev_mcelog);
+}
+
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct manager *m = userdata;
@@ -325,6 +338,16 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		       m->config.msr_poll_interval_usec != old.msr_poll_interval_usec)) {
 		m->msr = msr_source_free(m->msr);
 		open_msr(m);
+	}
+	if (r >= 0 && m->config.source_dev_mcelog != old.source_dev_mcelog) {
+		if (m->config.source_dev_mcelog == CONFIG_TRISTATE_NO) {
+			m->dev_mcelog = dev_mcelog_source_free(m->dev_mcelog);
+			manager_source_set_state(m, MCE_SOURCE_DEV_MCELOG, SOURCE_DISABLED,
+						 "DevMcelog=no in the configuration");
+		} else if (!m->dev_mcelog) {
+			open_dev_mcelog(m);
+			dev_mcelog_source_drain(m->dev_mcelog);
+		}
 	}
 	if (r >= 0)
 		log_info("Configuration reloaded from %s", m->config_path);
@@ -402,8 +425,10 @@ static int run_live(struct manager *m)
 					 "Tracepoint=no in the configuration");
 	}
 	open_msr(m);
+	/* Opened before the first drain, so copies of one record from both are paired. */
+	open_dev_mcelog(m);
 	if (!tracepoint_source_active(m->tracepoint)) {
-		if (!m->msr)
+		if (!m->msr && !m->dev_mcelog)
 			log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
 	} else if (m->config.trace_buffer)
 		recover_trace_buffer(m);
@@ -414,6 +439,7 @@ static int run_live(struct manager *m)
 	/* Records that arrived while we were opening are logged before we claim readiness. */
 	tracepoint_source_drain(m->tracepoint);
 	trace_buffer_drain_done(m->trace_buffer);
+	dev_mcelog_source_drain(m->dev_mcelog);
 	sd_notify(false, "READY=1");
 	manager_update_status(m);
 

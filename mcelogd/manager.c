@@ -12,11 +12,13 @@
 #include "control.h"
 #include "decode.h"
 #include "log.h"
+#include "mce-dedup.h"
 #include "manager.h"
 #include "ras-record.h"
 #include "record-json.h"
 #include "sink-journal.h"
 #include "trace-buffer.h"
+#include "source-dev-mcelog.h"
 #include "source-msr.h"
 #include "source-tracepoint.h"
 
@@ -60,6 +62,7 @@ void manager_done(struct manager *m)
 	m->tracepoint = tracepoint_source_free(m->tracepoint);
 	m->trace_buffer = trace_buffer_free(m->trace_buffer);
 	m->msr = msr_source_free(m->msr);
+	m->dev_mcelog = dev_mcelog_source_free(m->dev_mcelog);
 	m->event = sd_event_unref(m->event);
 }
 
@@ -133,6 +136,13 @@ int manager_submit_record(struct manager *m, struct mce_record *rec)
 {
 	struct mce_decoded d;
 	const char *json;
+
+	if (m->mce_dedup && (rec->source == MCE_SOURCE_TRACEPOINT || rec->source == MCE_SOURCE_DEV_MCELOG) &&
+	    mce_dedup_check(m->mce_dedup, rec)) {
+		log_debug("CPU %u bank %u status 0x%016llx: already logged from the other live source",
+			  rec->cpu, rec->bank, (unsigned long long) rec->status);
+		return 0;
+	}
 
 	/* Identity of the machine that logs it, unless the record already names its own
 	 * (a replayed record from another host keeps where it came from). */

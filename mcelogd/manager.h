@@ -20,6 +20,8 @@ struct tracepoint_source;
 struct control;
 struct trace_buffer;
 struct msr_source;
+struct dev_mcelog_source;
+struct mce_dedup;
 
 /*
  * What each live source is doing, for STATUS=, `mcectl status` and the log.
@@ -65,6 +67,10 @@ struct manager {
 	struct trace_buffer *trace_buffer;   /* NULL: records are not kept across restarts */
 	struct json_writer status_json;
 	struct msr_source *msr;
+	/* legacy /dev/mcelog; while it is open, copies of one record from it and the
+	 * tracepoint are dropped through mce_dedup (owned by the source) */
+	struct dev_mcelog_source *dev_mcelog;
+	struct mce_dedup *mce_dedup;
 
 	struct source_status sources[_MCE_SOURCE_MAX];
 	int64_t started_realtime_usec;

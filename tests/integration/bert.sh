@@ -3,7 +3,7 @@
 # boot, through a real journald (private mount namespace, as journal.sh).
 # The region is tests/integration/data/bert-region.bin (constructed from the
 # UEFI/ACPI layouts by make-bert-region.py), given with the hidden --bert
-# option; --state-dir is a scratch directory.  Needs root; prints TAP.
+# option; --state-directory is a scratch directory.  Needs root; prints TAP.
 
 set -u
 builddir=${top_builddir:-$(pwd)}

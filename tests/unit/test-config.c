@@ -170,6 +170,27 @@ static void test_cpu_list(void **state)
 	assert_int_equal(cpu_list_parse("99999999999999999999", set, 64), -EINVAL);
 }
 
+static void test_dev_mcelog_tristate(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_int_equal(c.source_dev_mcelog, CONFIG_TRISTATE_AUTO);
+	assert_int_equal(parse("[Sources]\nDevMcelog=no\n", &c, &e), 0);
+	assert_int_equal(c.source_dev_mcelog, CONFIG_TRISTATE_NO);
+	assert_int_equal(parse("[Sources]\nDevMcelog=yes\n", &c, &e), 0);
+	assert_int_equal(c.source_dev_mcelog, CONFIG_TRISTATE_YES);
+	assert_int_equal(parse("[Sources]\nDevMcelog=no\nDevMcelog=Auto\n", &c, &e), 0);
+	assert_int_equal(c.source_dev_mcelog, CONFIG_TRISTATE_AUTO);
+	assert_int_equal(parse("[Sources]\n\nDevMcelog=sometimes\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 1);
+	assert_int_equal(e.line[0], 3);
+	assert_non_null(strstr(e.msg[0], "DevMcelog="));
+	assert_non_null(strstr(e.msg[0], "expected auto, yes or no, got 'sometimes'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_msr_poll),
 		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_dev_mcelog_tristate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
