@@ -851,7 +851,9 @@ int cper_parse_error_region(const void *buf, size_t len, enum mce_source source,
 		bool cut = false;
 
 		/* An empty block ends the list.  A block whose status bits are clear but that
-		 * carries data is still read: real firmware writes such blocks. */
+		 * carries data is still read: Linux clears each block's Block Status once it
+		 * has printed it at boot (drivers/acpi/apei/bert.c, "one-time polled"), so
+		 * that is what /sys/firmware/acpi/tables/data/BERT shows to us. */
 		if (status == 0 && data_len == 0)
 			break;
 		if (data_len > room) {
