@@ -213,6 +213,14 @@ int bert_source_run(struct manager *m, const char *region, const char *state_dir
 		unavailable_for(m, path, !region, r);
 		return 0;
 	}
+	/* Most boots: the table is there and its region holds nothing (or only blocks the
+	 * firmware emptied).  Nothing to log, nothing to remember. */
+	if (cper_parse_error_region(buf, len, MCE_SOURCE_PREVIOUS_BOOT, &(const struct cper_sink) {}) == 0) {
+		log_debug("The boot error region %s holds no error records", path);
+		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+					 "the boot error region holds no error records");
+		return 0;
+	}
 	now.digest = cper_region_digest(buf, len);
 	now.length = len;
 	memcpy(now.boot_id, m->boot_id, sizeof(now.boot_id));

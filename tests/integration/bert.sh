@@ -49,7 +49,7 @@ if [ ! -S /run/systemd/journal/socket ]; then
 	exit 0
 fi
 
-echo "1..9"
+echo "1..10"
 mkdir "$work/state"
 
 # Entries mcelogd wrote with source previous_boot, as "kind detail" lines.
@@ -89,6 +89,17 @@ run "$work/region2.bin"
 check "a later boot with a new region logs it" \
 	"$(printf '%s\n' 'firmware_memory 0x000000b50c68ce80' 'firmware_memory 0x000000b50c68ce81' \
 		'mce 5 0xbea0000000000108' 'mce 5 0xbea0000000000108' | sort)" "$(logged)"
+
+# An empty region (the usual case): nothing logged, nothing remembered.
+rm -f "$work/state/bert-logged"
+head -c 4096 /dev/zero >"$work/empty.bin"
+before=$(logged)
+run "$work/empty.bin"
+if [ $? = 0 ] && [ "$(logged)" = "$before" ] && [ ! -e "$work/state/bert-logged" ]; then
+	ok "an empty region logs nothing and leaves no marker"
+else
+	not_ok "an empty region logs nothing and leaves no marker" "$(ls -l "$work/state")"
+fi
 
 # A region that cannot be read is reported, not fatal.
 "$mcelogd" --replay /dev/null --bert "$work/missing" --state-directory "$work/state" 2>"$work/err2"
