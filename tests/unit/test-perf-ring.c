@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* The perf ring walk (wrap-around, corruption), sample and loss records, and the ring's size. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perf-ring.h"
+
+#define RING 256
+
+struct ring {
+	unsigned char data[RING];
+	uint64_t head;
+};
+
+/* Writes one record at head as the kernel would, wrapping at the end. */
+static void put(struct ring *r, uint32_t type, const void *body, uint16_t body_size)
+{
+	struct perf_event_header h = { .type = type, .size = (uint16_t) (sizeof(h) + body_size) };
+
+	for (size_t i = 0; i < sizeof(h); i++)
+		r->data[(r->head + i) % RING] = ((unsigned char *) &h)[i];
+	for (size_t i = 0; i < body_size; i++)
+		r->data[(r->head + sizeof(h) + i) % RING] = ((const unsigned char *) body)[i];
+	r->head += h.size;
+}
+
+static void put_sample(struct ring *r, uint64_t time, uint32_t cpu, const char *raw)
+{
+	unsigned char b[128] = {};
+	uint32_t n = (uint32_t) strlen(raw) + 1;
+
+	memcpy(b, &time, 8);
+	memcpy(b + 8, &cpu, 4);
+	memcpy(b + 16, &n, 4);
+	memcpy(b + 20, raw, n);
+	put(r, PERF_RECORD_SAMPLE, b, (uint16_t) ((20 + n + 7) & ~7u));
+}
+
+static void put_lost(struct ring *r, uint64_t lost)
+{
+	uint64_t b[2] = { 1234, lost };
+
+	put(r, PERF_RECORD_LOST, b, sizeof(b));
+}
+
+static unsigned char scratch[PERF_RING_RECORD_MAX];
+
+static void test_walk_with_wrap(void **state)
+{
+	struct ring r = { .head = 0 };
+	struct perf_ring_record rec;
+	struct perf_sample s;
+	uint64_t tail, lost;
+	char want[32];
+
+	(void) state;
+	/* Start near the end of the ring so records wrap: header and body both, over several laps. */
+	for (uint64_t start = RING - 64; start < RING + 8; start += 4) {
+		r.head = tail = start;
+		for (unsigned i = 0; i < 3; i++) {
+			snprintf(want, sizeof(want), "record %u from %llu", i, (unsigned long long) start);
+			put_sample(&r, 1000 + i, i, want);
+		}
+		put_lost(&r, 7);
+		for (unsigned i = 0; i < 3; i++) {
+			snprintf(want, sizeof(want), "record %u from %llu", i, (unsigned long long) start);
+			assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 1);
+			assert_int_equal(rec.type, PERF_RECORD_SAMPLE);
+			assert_int_equal(perf_sample_parse(rec.body, rec.body_size, &s), 0);
+			assert_int_equal(s.time, 1000 + i);
+			assert_int_equal(s.cpu, i);
+			assert_string_equal((const char *) s.raw, want);
+		}
+		assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 1);
+		assert_int_equal(rec.type, PERF_RECORD_LOST);
+		assert_int_equal(perf_lost_parse(rec.body, rec.body_size, &lost), 0);
+		assert_int_equal(lost, 7);
+		assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 0);
+		assert_int_equal(tail, r.head);
+	}
+}
+
+static void test_corrupt(void **state)
+{
+	struct ring r = { .head = 0 };
+	struct perf_ring_record rec;
+	uint64_t tail = 0;
+
+	(void) state;
+	/* size smaller than the header itself */
+	put(&r, PERF_RECORD_SAMPLE, NULL, 0);
+	r.data[6] = 4;
+	r.data[7] = 0;
+	assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), -EBADMSG);
+	assert_int_equal(tail, 0);
+	/* a size reaching past what the kernel published */
+	r.data[6] = 64;
+	assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), -EBADMSG);
+	/* head in the middle of a header */
+	assert_int_equal(perf_ring_next(r.data, RING, 4, &tail, scratch, &rec), -EBADMSG);
+	/* larger than the ring */
+	r.data[6] = 0;
+	r.data[7] = 2;  /* 512 */
+	assert_int_equal(perf_ring_next(r.data, RING, 1024, &tail, scratch, &rec), -EBADMSG);
+	assert_int_equal(tail, 0);
+}
+
+static void test_sample_bounds(void **state)
+{
+	unsigned char b[64] = {};
+	uint32_t n = 40;
+	struct perf_sample s;
+
+	(void) state;
+	assert_int_equal(perf_sample_parse(b, 19, &s), -EBADMSG);
+	memcpy(b + 16, &n, 4);
+	assert_int_equal(perf_sample_parse(b, 59, &s), -EOVERFLOW);
+	assert_int_equal(s.raw_size, 40);
+	assert_int_equal(perf_sample_parse(b, 60, &s), 0);
+	assert_int_equal(s.raw_size, 40);
+	assert_ptr_equal(s.raw, b + 20);
+	n = UINT32_MAX;
+	memcpy(b + 16, &n, 4);
+	assert_int_equal(perf_sample_parse(b, 64, &s), -EOVERFLOW);
+}
+
+static void test_lost_bounds(void **state)
+{
+	uint64_t b[2] = { 1, 42 }, lost = 99;
+
+	(void) state;
+	assert_int_equal(perf_lost_parse((unsigned char *) b, 15, &lost), -EBADMSG);
+	assert_int_equal(lost, 99);
+	assert_int_equal(perf_lost_parse((unsigned char *) b, 16, &lost), 0);
+	assert_int_equal(lost, 42);
+}
+
+static void test_ring_pages(void **state)
+{
+	(void) state;
+	/* small machines: the 64 KiB floor (the kernel pool's minimum of 80 records needs 20 KiB) */
+	assert_int_equal(perf_ring_pages(0, 4096), 16);
+	assert_int_equal(perf_ring_pages(2, 4096), 16);
+	assert_int_equal(perf_ring_pages(128, 4096), 16);
+	/* 2 records per possible CPU x 256 bytes, rounded up to a power of two */
+	assert_int_equal(perf_ring_pages(129, 4096), 32);
+	assert_int_equal(perf_ring_pages(256, 4096), 32);
+	assert_int_equal(perf_ring_pages(257, 4096), 64);
+	assert_int_equal(perf_ring_pages(1024, 4096), 128);
+	/* the ceiling: 512 KiB, within the default perf_event_mlock_kb per CPU */
+	assert_int_equal(perf_ring_pages(8192, 4096), 128);
+	assert_int_equal(perf_ring_pages(8192, 65536), 8);
+	assert_int_equal(perf_ring_pages(2, 65536), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk_with_wrap),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_sample_bounds),
+		cmocka_unit_test(test_lost_bounds),
+		cmocka_unit_test(test_ring_pages),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
