@@ -13,14 +13,18 @@
 #include "log.h"
 #include "manager.h"
 #include "mce-trace.h"
+#include "parse-number.h"
+#include "perf-ring.h"
 #include "source-tracepoint.h"
 
 /*
- * Ring size per CPU, in pages (a power of two).  A mce_record sample is about
- * 150 bytes, so 64 pages hold some 1,700 records: a burst is drained long
- * before it could wrap, and the kernel tells us (PERF_RECORD_LOST) if it did.
+ * Pages of one CPU's ring: sized from the kernel's MCE pool by
+ * perf_ring_pages() (the reasoning is there).  MCELOGD_RING_PAGES overrides
+ * it, for tests that must overflow a ring on purpose to see the kernel's
+ * loss report; nothing else should set it.
  */
-#define RING_PAGES 64
+#define RING_PAGES_ENV "MCELOGD_RING_PAGES"
+#define RING_PAGES_ENV_MAX 1024
 
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
@@ -39,14 +43,13 @@ struct tracepoint_source {
 	struct manager *manager;
 	struct trace_format format;
 	struct mce_trace_layout layout;
-	struct cpu_reader *cpus;
-	unsigned n_cpus;
+	struct cpu_reader *cpus[CPU_LIST_MAX];   /* by CPU number; NULL: not read (offline) */
 	unsigned n_open;
+	unsigned ring_pages;
 	uint64_t n_lost;
 	uint64_t n_bad;
 	size_t page_size;
 	unsigned char *scratch;     /* one record copied out when it wraps the ring */
-	size_t scratch_size;
 };
 
 static int read_small_file(const char *path, char *buf, size_t size, size_t *ret_len)
@@ -78,118 +81,126 @@ static int read_small_file(const char *path, char *buf, size_t size, size_t *ret
 static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_t body_size)
 {
 	struct tracepoint_source *s = c->owner;
+	struct perf_sample sample;
 	struct mce_record rec;
-	uint32_t raw_size;
+	int r;
 
-	/* PERF_SAMPLE_TIME (u64), PERF_SAMPLE_CPU (u32 cpu, u32 res), PERF_SAMPLE_RAW (u32 size, data) */
-	if (body_size < 8 + 8 + 4) {
+	r = perf_sample_parse(body, body_size, &sample);
+	if (r == -EBADMSG) {
 		s->n_bad++;
 		log_warning("Truncated tracepoint sample on CPU %u (%zu bytes), skipped", c->cpu, body_size);
 		return;
 	}
-	memcpy(&raw_size, body + 16, 4);
-	if (raw_size > body_size - 20) {
+	if (r < 0) {
 		s->n_bad++;
 		log_warning("Tracepoint sample on CPU %u claims %u raw bytes but holds %zu, skipped",
-			    c->cpu, raw_size, body_size - 20);
+			    c->cpu, sample.raw_size, body_size - 20);
 		return;
 	}
-	if (mce_trace_to_record(&s->layout, body + 20, raw_size, &rec) < 0) {
+	if (mce_trace_to_record(&s->layout, sample.raw, sample.raw_size, &rec) < 0) {
 		s->n_bad++;
 		log_warning("mce_record sample on CPU %u too short (%u bytes) for this kernel's format, "
-			    "skipped", c->cpu, raw_size);
+			    "skipped", c->cpu, sample.raw_size);
 		return;
 	}
 	c->n_samples++;
 	(void) manager_submit_from_ring(s->manager, c->cpu, &rec);
 }
 
+/*
+ * Reads until the ring is empty, handing space back to the kernel after every
+ * record: writing a record to the journal takes far longer than the kernel
+ * takes to emit one, so a burst is still arriving while we read it.
+ */
 static void read_ring(struct cpu_reader *c)
 {
 	struct tracepoint_source *s = c->owner;
 	struct perf_event_mmap_page *pc = c->map;
 	unsigned char *data = (unsigned char *) c->map + s->page_size;
-	uint64_t size = (uint64_t) RING_PAGES * s->page_size;
-	uint64_t head, tail;
+	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
+	uint64_t head, tail = pc->data_tail;
 
-	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	tail = pc->data_tail;
-	while (tail < head) {
-		struct perf_event_header hdr;
-		uint64_t off = tail % size;
-		const unsigned char *rec;
+	while ((head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE)) != tail) {
+		struct perf_ring_record rec;
+		uint64_t lost;
+		int r;
 
-		/* The header itself may wrap. */
-		for (size_t i = 0; i < sizeof(hdr); i++)
-			((unsigned char *) &hdr)[i] = data[(off + i) % size];
-		if (hdr.size < sizeof(hdr) || hdr.size > head - tail) {
-			log_error("Corrupt perf ring on CPU %u (record size %u), resynchronising",
-				  c->cpu, hdr.size);
+		r = perf_ring_next(data, size, head, &tail, s->scratch, &rec);
+		if (r == 0)
+			break;   /* head behind tail: nothing the kernel would write */
+		if (r < 0) {
+			log_error("Corrupt perf ring on CPU %u, resynchronising (records in it are lost)",
+				  c->cpu);
 			tail = head;
-			break;
+		} else if (rec.type == PERF_RECORD_SAMPLE)
+			handle_sample(c, rec.body, rec.body_size);
+		else if (rec.type == PERF_RECORD_LOST && perf_lost_parse(rec.body, rec.body_size, &lost) >= 0) {
+			c->n_lost += lost;
+			s->n_lost += lost;
+			manager_report_loss(s->manager, MCE_SOURCE_TRACEPOINT, c->cpu, lost);
 		}
-		if (off + hdr.size <= size)
-			rec = data + off;
-		else {
-			uint64_t first = size - off;
-
-			memcpy(s->scratch, data + off, first);
-			memcpy(s->scratch + first, data, hdr.size - first);
-			rec = s->scratch;
-		}
-
-		switch (hdr.type) {
-		case PERF_RECORD_SAMPLE:
-			handle_sample(c, rec + sizeof(hdr), hdr.size - sizeof(hdr));
-			break;
-		case PERF_RECORD_LOST: {
-			uint64_t lost;
-
-			if (hdr.size >= sizeof(hdr) + 16) {
-				memcpy(&lost, rec + sizeof(hdr) + 8, 8);
-				c->n_lost += lost;
-				s->n_lost += lost;
-				manager_report_loss(s->manager, MCE_SOURCE_TRACEPOINT, c->cpu, lost);
-			}
-			break;
-		}
-		default:
-			break;
-		}
-		tail += hdr.size;
+		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	}
-	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static struct cpu_reader *reader_free(struct cpu_reader *c)
+{
+	if (!c)
+		return NULL;
+	c->io = sd_event_source_disable_unref(c->io);
+	if (c->map)
+		munmap(c->map, c->map_size);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+	return NULL;
+}
+
+/* What the source state and STATUS= say after the set of CPUs read changed. */
+static void publish_state(struct tracepoint_source *s)
+{
+	if (s->n_open > 0)
+		manager_source_set_state(s->manager, MCE_SOURCE_TRACEPOINT, SOURCE_ACTIVE,
+					 "mce:mce_record on %u CPUs", s->n_open);
+	else
+		manager_source_set_state(s->manager, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE,
+					 "mce:mce_record could not be opened on any online CPU");
+}
+
+/* Logs what the reader held and closes it: the CPU is no longer read. */
+static void reader_retire(struct tracepoint_source *s, unsigned cpu)
+{
+	struct cpu_reader *c = s->cpus[cpu];
+
+	if (!c)
+		return;
+	read_ring(c);
+	s->cpus[cpu] = reader_free(c);
+	s->n_open--;
 }
 
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)
 {
 	struct cpu_reader *c = userdata;
+	struct tracepoint_source *s = c->owner;
 
 	(void) es;
 	(void) fd;
 	if (revents & EPOLLHUP) {
-		/* The CPU went away under us: stop watching it rather than spin. */
-		log_notice("Tracepoint reader for CPU %u hung up, closing it", c->cpu);
-		read_ring(c);
-		c->io = sd_event_source_disable_unref(c->io);
+		unsigned cpu = c->cpu;
+
+		/* The event went away under us: stop watching it rather than spin. */
+		log_notice("Tracepoint reader for CPU %u hung up, closing it", cpu);
+		reader_retire(s, cpu);
+		publish_state(s);
+		manager_update_status(s->manager);
 		return 0;
 	}
 	read_ring(c);
 	return 0;
 }
 
-static void reader_close(struct cpu_reader *c)
-{
-	c->io = sd_event_source_disable_unref(c->io);
-	if (c->map && c->map != MAP_FAILED)
-		munmap(c->map, c->map_size);
-	c->map = NULL;
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
-}
-
-static int reader_open(struct tracepoint_source *s, struct cpu_reader *c)
+static int reader_open(struct tracepoint_source *s, unsigned cpu, struct cpu_reader **ret)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
@@ -197,28 +208,77 @@ static int reader_open(struct tracepoint_source *s, struct cpu_reader *c)
 		.config = s->format.id,
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
+		/* Woken for every record: they are rare, and each should be logged at once. */
 		.wakeup_events = 1,
 	};
+	struct cpu_reader *c;
 	int r;
 
-	c->fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) c->cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (c->fd < 0)
-		return negative_errno();
-	c->map_size = (1 + RING_PAGES) * s->page_size;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
+	c->fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (c->fd < 0) {
+		r = negative_errno();
+		reader_free(c);
+		return r;
+	}
+	c->map_size = (1 + s->ring_pages) * s->page_size;
 	c->map = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
 	if (c->map == MAP_FAILED) {
 		r = negative_errno();
 		c->map = NULL;
-		reader_close(c);
+		reader_free(c);
 		return r;
 	}
 	r = sd_event_add_io(s->manager->event, &c->io, c->fd, EPOLLIN, on_readable, c);
 	if (r < 0) {
-		reader_close(c);
+		reader_free(c);
 		return r;
 	}
 	(void) sd_event_source_set_description(c->io, "tracepoint-cpu");
+	*ret = c;
 	return 0;
+}
+
+static void log_open_failure(int r, unsigned cpu)
+{
+	if (r == -EACCES || r == -EPERM)
+		log_warning_errno(r, "perf_event_open of mce:mce_record on CPU %u refused: %m "
+				  "(needs CAP_PERFMON or CAP_SYS_ADMIN)", cpu);
+	else
+		log_warning_errno(r, "Cannot read mce:mce_record on CPU %u: %m; records the kernel "
+				  "emits there are not logged", cpu);
+}
+
+static unsigned ring_pages(size_t page_size)
+{
+	static bool possible[CPU_LIST_MAX];
+	const char *env = getenv(RING_PAGES_ENV);
+	char text[4096];
+	size_t len;
+	uint64_t v;
+	int n = 0;
+
+	if (env) {
+		if (parse_unsigned(env, strlen(env), 10, RING_PAGES_ENV_MAX, &v) >= 0 && v > 0 &&
+		    (v & (v - 1)) == 0) {
+			log_notice("Ring of %llu page(s) per CPU, as $%s says (a testing aid)",
+				   (unsigned long long) v, RING_PAGES_ENV);
+			return (unsigned) v;
+		}
+		log_error("$%s='%s' is not a power of two from 1 to %u, ignored", RING_PAGES_ENV, env,
+			  RING_PAGES_ENV_MAX);
+	}
+	memset(possible, 0, sizeof(possible));
+	if (read_small_file("/sys/devices/system/cpu/possible", text, sizeof(text), &len) >= 0)
+		n = cpu_list_parse(text, possible, ELEMENTSOF(possible));
+	if (n <= 0) {
+		log_debug("Cannot read /sys/devices/system/cpu/possible, sizing rings for a small machine");
+		n = 0;
+	}
+	return perf_ring_pages((unsigned) n, page_size);
 }
 
 static int find_format(const char *tracefs_root, char *text, size_t size, size_t *ret_len,
@@ -285,30 +345,19 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 	if (n <= 0)
 		return log_error_errno(-EINVAL, "Cannot parse /sys/devices/system/cpu/online: '%s'", cpus);
 
-	s->scratch_size = 65536;   /* perf_event_header.size is a u16 */
-	s->scratch = malloc(s->scratch_size);
-	s->cpus = calloc((size_t) n, sizeof(*s->cpus));
-	if (!s->scratch || !s->cpus) {
-		free(s->scratch);
-		free(s->cpus);
+	s->ring_pages = ring_pages(s->page_size);
+	s->scratch = malloc(PERF_RING_RECORD_MAX);
+	if (!s->scratch)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	}
+	/* Offline CPUs are not read, and that is no error (no warning). */
 	for (unsigned cpu = 0; cpu < ELEMENTSOF(online); cpu++) {
-		struct cpu_reader *c;
-
 		if (!online[cpu])
 			continue;
-		c = &s->cpus[s->n_cpus++];
-		*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
-		r = reader_open(s, c);
+		r = reader_open(s, cpu, &s->cpus[cpu]);
 		if (r < 0) {
 			if (!first_error)
 				first_error = r;
-			if (r == -EACCES || r == -EPERM)
-				log_warning_errno(r, "perf_event_open of mce:mce_record on CPU %u refused: %m "
-						  "(needs CAP_PERFMON or CAP_SYS_ADMIN)", cpu);
-			else
-				log_warning_errno(r, "Cannot read mce:mce_record on CPU %u: %m", cpu);
+			log_open_failure(r, cpu);
 			continue;
 		}
 		s->n_open++;
@@ -318,9 +367,11 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 		return log_error_errno(first_error ? first_error : -ENODEV,
 				       "No CPU's mce:mce_record could be opened; tracepoint source disabled");
 	}
-	log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online CPUs",
+	log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online CPUs, "
+		 "%u KiB ring each",
 		 s->format.id, s->format.n_fields, s->layout.ppin ? ", with ppin" : "",
-		 s->layout.microcode ? ", with microcode" : "", s->n_open, s->n_cpus);
+		 s->layout.microcode ? ", with microcode" : "", s->n_open, (unsigned) n,
+		 (unsigned) (s->ring_pages * s->page_size / 1024));
 	*ret = TAKE_PTR(s);
 	return 0;
 }
@@ -329,18 +380,17 @@ void tracepoint_source_drain(struct tracepoint_source *s)
 {
 	if (!s)
 		return;
-	for (unsigned i = 0; i < s->n_cpus; i++)
-		if (s->cpus[i].map)
-			read_ring(&s->cpus[i]);
+	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+		if (s->cpus[cpu])
+			read_ring(s->cpus[cpu]);
 }
 
 struct tracepoint_source *tracepoint_source_free(struct tracepoint_source *s)
 {
 	if (!s)
 		return NULL;
-	for (unsigned i = 0; i < s->n_cpus; i++)
-		reader_close(&s->cpus[i]);
-	free(s->cpus);
+	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+		s->cpus[cpu] = reader_free(s->cpus[cpu]);
 	free(s->scratch);
 	free(s);
 	return NULL;
