@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "control.h"
+#include "cpu-hotplug.h"
 #include "daemon-config.h"
 #include "log.h"
 #include "manager.h"
@@ -417,6 +418,8 @@ static int run_live(struct manager *m)
 	/* Before the live rings open, so that the kernel keeps what they might miss. */
 	if (m->config.source_tracepoint && m->config.trace_buffer)
 		(void) trace_buffer_setup(arg_tracefs);
+	/* Before the sources read the online CPUs, so that no change after that goes unseen. */
+	(void) cpu_hotplug_open(m, &m->hotplug);
 	if (m->config.source_tracepoint)
 		open_tracepoint(m);
 	else {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "cpu-hotplug.h"
 #include "decode.h"
 #include "log.h"
 #include "mce-dedup.h"
@@ -59,6 +60,7 @@ void manager_done(struct manager *m)
 	json_writer_done(&m->json);
 	m->control = control_free(m->control);
 	json_writer_done(&m->status_json);
+	m->hotplug = cpu_hotplug_free(m->hotplug);
 	m->tracepoint = tracepoint_source_free(m->tracepoint);
 	m->trace_buffer = trace_buffer_free(m->trace_buffer);
 	m->msr = msr_source_free(m->msr);
@@ -208,6 +210,22 @@ void manager_report_loss(struct manager *m, enum mce_source source, unsigned cpu
 	}
 }
 
+void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
+{
+	bool changed = false;
+
+	/* Every per-CPU source follows here; each sets its own state and reason. */
+	changed |= tracepoint_source_cpu_changed(m->tracepoint, cpu, online) > 0;
+	if (changed)
+		manager_update_status(m);
+}
+
+void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
+{
+	(void) tracepoint_source_cpus_resync(m->tracepoint, online, n_online);
+	manager_update_status(m);
+}
+
 void manager_update_status(struct manager *m)
 {
 	char status[256];
@@ -218,7 +236,7 @@ void manager_update_status(struct manager *m)
 	else
 		snprintf(status, sizeof(status), "No machine-check source active; %llu records logged",
 			 (unsigned long long) m->n_records);
-	sd_notifyf(false, "STATUS=%s", status);
+	sd_notifyf(false, "STATUS=%s%s", status, m->hotplug ? "" : "; CPU hotplug not followed");
 }
 
 static const char *const source_state_names[_SOURCE_STATE_MAX] = {

@@ -22,6 +22,7 @@ struct trace_buffer;
 struct msr_source;
 struct dev_mcelog_source;
 struct mce_dedup;
+struct cpu_hotplug;
 
 /*
  * What each live source is doing, for STATUS=, `mcectl status` and the log.
@@ -71,6 +72,7 @@ struct manager {
 	 * tracepoint are dropped through mce_dedup (owned by the source) */
 	struct dev_mcelog_source *dev_mcelog;
 	struct mce_dedup *mce_dedup;
+	struct cpu_hotplug *hotplug;     /* NULL: CPU hotplug not followed */
 
 	struct source_status sources[_MCE_SOURCE_MAX];
 	int64_t started_realtime_usec;
@@ -113,6 +115,14 @@ const char *source_state_to_string(enum source_state s);
 /* Microseconds of CLOCK_MONOTONIC and CLOCK_REALTIME. */
 uint64_t now_monotonic_usec(void);
 int64_t now_realtime_usec(void);
+
+/*
+ * CPU hotplug (cpu-hotplug.c calls these): every per-CPU source follows a
+ * CPU going online or offline, then STATUS= is updated.  After missed
+ * events, manager_cpus_resync() hands over the whole online set instead.
+ */
+void manager_cpu_changed(struct manager *m, unsigned cpu, bool online);
+void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online);
 
 /* Human status for systemd's STATUS= and the log. */
 void manager_update_status(struct manager *m);

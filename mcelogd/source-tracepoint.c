@@ -349,7 +349,8 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 	s->scratch = malloc(PERF_RING_RECORD_MAX);
 	if (!s->scratch)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	/* Offline CPUs are not read, and that is no error (no warning). */
+	/* Offline CPUs are not read, and that is no error: when they come online,
+	 * cpu-hotplug.c has their readers opened. */
 	for (unsigned cpu = 0; cpu < ELEMENTSOF(online); cpu++) {
 		if (!online[cpu])
 			continue;
@@ -374,6 +375,87 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 		 (unsigned) (s->ring_pages * s->page_size / 1024));
 	*ret = TAKE_PTR(s);
 	return 0;
+}
+
+int tracepoint_source_cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online)
+{
+	int r;
+
+	if (!s || cpu >= CPU_LIST_MAX)
+		return 0;
+	if (!online) {
+		uint64_t n;
+
+		if (!s->cpus[cpu])
+			return 0;
+		/* The event is already detached from the CPU; what it caught before is still in the ring. */
+		n = s->cpus[cpu]->n_samples;
+		reader_retire(s, cpu);
+		log_info("CPU %u went offline: its mce:mce_record reader drained (%llu record(s) in all) "
+			 "and closed; reading on %u CPUs", cpu, (unsigned long long) n, s->n_open);
+		publish_state(s);
+		return 1;
+	}
+	/* A reader opened after the event was sent is already current. */
+	if (s->cpus[cpu])
+		return 0;
+	r = reader_open(s, cpu, &s->cpus[cpu]);
+	if (r < 0) {
+		log_open_failure(r, cpu);
+		return r;
+	}
+	s->n_open++;
+	log_info("CPU %u came online: reading mce:mce_record on it; reading on %u CPUs", cpu, s->n_open);
+	publish_state(s);
+	return 1;
+}
+
+int tracepoint_source_cpus_resync(struct tracepoint_source *s, const bool *online, size_t n_online)
+{
+	unsigned opened = 0, closed = 0, renewed = 0;
+	int r, ret = 0;
+
+	if (!s)
+		return 0;
+	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++) {
+		bool want = cpu < n_online && online[cpu];
+		struct cpu_reader *fresh;
+
+		if (!want) {
+			if (s->cpus[cpu]) {
+				reader_retire(s, cpu);
+				closed++;
+			}
+			continue;
+		}
+		/*
+		 * The CPU may have gone offline and come back in the events we
+		 * missed: its old event would then be detached for good.  Open the
+		 * new reader before draining the old one, so no record falls in
+		 * between (one emitted in that instant may be logged twice).
+		 */
+		r = reader_open(s, cpu, &fresh);
+		if (r < 0) {
+			if (!s->cpus[cpu])
+				log_open_failure(r, cpu);
+			if (ret == 0)
+				ret = r;
+			continue;
+		}
+		if (s->cpus[cpu]) {
+			read_ring(s->cpus[cpu]);
+			reader_free(s->cpus[cpu]);
+			renewed++;
+		} else {
+			s->n_open++;
+			opened++;
+		}
+		s->cpus[cpu] = fresh;
+	}
+	log_info("CPU set re-read: %u reader(s) opened, %u closed, %u renewed; reading on %u CPUs",
+		 opened, closed, renewed, s->n_open);
+	publish_state(s);
+	return ret;
 }
 
 void tracepoint_source_drain(struct tracepoint_source *s)

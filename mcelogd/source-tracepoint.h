@@ -7,6 +7,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct manager;
@@ -25,6 +26,22 @@ struct tracepoint_source *tracepoint_source_free(struct tracepoint_source *s);
 bool tracepoint_source_active(const struct tracepoint_source *s);
 unsigned tracepoint_source_n_cpus(const struct tracepoint_source *s);
 uint64_t tracepoint_source_n_lost(const struct tracepoint_source *s);
+
+/*
+ * CPU hotplug.  Offline: the CPU's ring is drained and its reader closed.
+ * Online: a reader is opened (nothing happens if one is open already).
+ * Returns 1 if the set of CPUs read changed, 0 if not, or a negative errno
+ * (logged) if the reader could not be opened.  Sets the source's state.
+ */
+int tracepoint_source_cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online);
+
+/*
+ * After hotplug events were missed: reads exactly the CPUs set in
+ * online[0..n_online), renewing the readers of those read already (one of
+ * them may have gone offline and back unseen).  Returns 0 or the first
+ * negative errno (logged).  Sets the source's state.
+ */
+int tracepoint_source_cpus_resync(struct tracepoint_source *s, const bool *online, size_t n_online);
 
 /* Reads whatever the rings hold now (at start-up before READY=1, and at stop). */
 void tracepoint_source_drain(struct tracepoint_source *s);

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <systemd/sd-event.h>
+
+#include "cpu-hotplug.h"
+#include "cpu-list.h"
+#include "log.h"
+#include "manager.h"
+#include "uevent.h"
+
+/* The kernel's own uevents; udev re-broadcasts its processed copies on group 2. */
+#define UEVENT_GROUP_KERNEL 1u
+
+/*
+ * Taking CPUs offline in bulk (SMT off on a large machine) sends several
+ * uevents per CPU (the CPU, its machinecheck device, caches, ...), each
+ * costing a few KiB of socket buffer.  Ask for plenty; without
+ * CAP_NET_ADMIN the kernel caps it at net.core.rmem_max, and an overflow
+ * is recovered from (ENOBUFS → re-read the online set), only later.
+ */
+#define UEVENT_RCVBUF (8 * 1024 * 1024)
+
+/* A uevent is at most a path plus UEVENT_BUFFER_SIZE (2 KiB) of keys; MSG_TRUNC catches more. */
+#define UEVENT_MSG_MAX 8192
+
+struct cpu_hotplug {
+	struct manager *manager;
+	struct mnl_socket *nl;
+	sd_event_source *io;
+	uint64_t n_events;     /* CPU events acted on */
+	uint64_t n_foreign;    /* messages not from the kernel, dropped */
+	uint64_t n_overruns;
+};
+
+static int read_online(bool *set, size_t max)
+{
+	_cleanup_fclose_ FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	char line[4096];
+
+	if (!f)
+		return negative_errno();
+	if (!fgets(line, sizeof(line), f))
+		return -EIO;
+	memset(set, 0, max * sizeof(*set));
+	return cpu_list_parse(line, set, max);
+}
+
+/*
+ * Events were lost: whatever happened meanwhile, the online set now is the
+ * truth.  What is still queued is older than that and is dropped first, or
+ * a stale "offline" could close the reader of a CPU that is back; what
+ * arrives after the set is read is newer and is acted on as usual.
+ */
+static void resync(struct cpu_hotplug *h, int fd, char *buf, size_t size)
+{
+	static bool online[CPU_LIST_MAX];
+	int r;
+
+	h->n_overruns++;
+	for (;;) {
+		ssize_t n = recv(fd, buf, size, MSG_DONTWAIT);
+
+		if (n < 0 && errno != EINTR && errno != ENOBUFS)
+			break;
+	}
+	r = read_online(online, ELEMENTSOF(online));
+	if (r <= 0) {
+		log_error_errno(r < 0 ? r : -EINVAL, "Kernel uevents were lost and "
+				"/sys/devices/system/cpu/online cannot be read: %m; the CPUs read may "
+				"not match the CPUs online");
+		return;
+	}
+	log_notice("Kernel uevents were lost (receive queue full); re-reading the online CPUs");
+	manager_cpus_resync(h->manager, online, ELEMENTSOF(online));
+}
+
+static void handle_message(struct cpu_hotplug *h, const char *buf, size_t len)
+{
+	static bool online[CPU_LIST_MAX];
+	struct uevent u;
+	enum cpu_event e;
+	unsigned cpu;
+	int r;
+
+	if (uevent_parse(buf, len, &u) < 0) {
+		log_debug("Malformed kernel uevent (%zu bytes), ignored", len);
+		return;
+	}
+	r = uevent_cpu_event(&u, CPU_LIST_MAX, &cpu, &e);
+	if (r == -ERANGE) {
+		log_notice("Uevent for %s beyond the %u CPUs mcelogd handles, ignored", u.devpath,
+			   CPU_LIST_MAX);
+		return;
+	}
+	if (r < 0)
+		return;
+	/*
+	 * Anyone with root can make the kernel replay any action for a device
+	 * (udev's coldplug "add" at boot does): the CPU did not change, and
+	 * acting on a replayed "offline" would blind us to a running CPU.
+	 */
+	if (u.synthetic) {
+		log_debug("Synthetic uevent %s %s ignored", u.action, u.devpath);
+		return;
+	}
+	h->n_events++;
+	log_debug("Uevent %s %s (seqnum %llu)", u.action, u.devpath, (unsigned long long) u.seqnum);
+	switch (e) {
+	case CPU_EVENT_ONLINE:
+		manager_cpu_changed(h->manager, cpu, true);
+		break;
+	case CPU_EVENT_OFFLINE:
+	case CPU_EVENT_REMOVE:
+		manager_cpu_changed(h->manager, cpu, false);
+		break;
+	case CPU_EVENT_ADD:
+		/* A hot-added CPU usually stays offline until told otherwise ("online" follows then). */
+		if (read_online(online, ELEMENTSOF(online)) > 0 && online[cpu])
+			manager_cpu_changed(h->manager, cpu, true);
+		break;
+	default:
+		break;
+	}
+}
+
+static int on_uevent(sd_event_source *es, int fd, uint32_t revents, void *userdata)
+{
+	struct cpu_hotplug *h = userdata;
+	static char buf[UEVENT_MSG_MAX];
+
+	(void) revents;
+	for (;;) {
+		struct sockaddr_nl sender = {};
+		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+		struct msghdr msg = {
+			.msg_name = &sender,
+			.msg_namelen = sizeof(sender),
+			.msg_iov = &iov,
+			.msg_iovlen = 1,
+		};
+		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			if (errno == ENOBUFS) {
+				resync(h, fd, buf, sizeof(buf));
+				continue;
+			}
+			log_error_errno(negative_errno(), "Reading kernel uevents failed: %m; CPU hotplug is "
+					"no longer followed, the CPUs read stay as they are");
+			(void) sd_event_source_set_enabled(es, SD_EVENT_OFF);
+			return 0;
+		}
+		/*
+		 * Only the kernel (port id 0, which no process can bind) on the
+		 * kernel's group: anything else is a local process trying to make
+		 * us close readers, or udev's re-broadcast.
+		 */
+		if (msg.msg_namelen != sizeof(sender) || sender.nl_family != AF_NETLINK ||
+		    sender.nl_pid != 0 || sender.nl_groups != UEVENT_GROUP_KERNEL) {
+			h->n_foreign++;
+			log_debug("Uevent socket: message from port %u groups %#x is not the kernel's, dropped",
+				  sender.nl_pid, sender.nl_groups);
+			continue;
+		}
+		if (msg.msg_flags & MSG_TRUNC) {
+			log_debug("Kernel uevent longer than %zu bytes, ignored", sizeof(buf));
+			continue;
+		}
+		handle_message(h, buf, (size_t) n);
+	}
+}
+
+int cpu_hotplug_open(struct manager *m, struct cpu_hotplug **ret)
+{
+	_cleanup_free_ struct cpu_hotplug *h = NULL;
+	int fd, r, size = UEVENT_RCVBUF;
+	socklen_t sl = sizeof(size);
+
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return log_error_errno(-ENOMEM, "Out of memory");
+	h->manager = m;
+	h->nl = mnl_socket_open2(NETLINK_KOBJECT_UEVENT, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!h->nl)
+		return log_notice_errno(negative_errno(), "Cannot open the kernel uevent socket: %m "
+					"(the unit must allow AF_NETLINK); CPU hotplug is not followed, "
+					"the CPUs read stay those online at start");
+	fd = mnl_socket_get_fd(h->nl);
+	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN, which the unit does not grant: then up to rmem_max. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		(void) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, &sl) >= 0)
+		log_debug("Uevent socket receive buffer: %d bytes", size);
+	if (mnl_socket_bind(h->nl, UEVENT_GROUP_KERNEL, MNL_SOCKET_AUTOPID) < 0) {
+		r = negative_errno();
+		mnl_socket_close(h->nl);
+		return log_notice_errno(r, "Cannot join the kernel's uevent group: %m; CPU hotplug is "
+					"not followed, the CPUs read stay those online at start");
+	}
+	r = sd_event_add_io(m->event, &h->io, fd, EPOLLIN, on_uevent, h);
+	if (r < 0) {
+		mnl_socket_close(h->nl);
+		return log_error_errno(r, "Failed to watch the uevent socket: %m; CPU hotplug is not "
+				       "followed");
+	}
+	(void) sd_event_source_set_description(h->io, "uevent");
+	log_info("Following CPU hotplug through kernel uevents");
+	*ret = TAKE_PTR(h);
+	return 0;
+}
+
+struct cpu_hotplug *cpu_hotplug_free(struct cpu_hotplug *h)
+{
+	if (!h)
+		return NULL;
+	h->io = sd_event_source_disable_unref(h->io);
+	if (h->nl)
+		mnl_socket_close(h->nl);
+	free(h);
+	return NULL;
+}
