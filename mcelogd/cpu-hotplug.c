@@ -29,6 +29,9 @@
 /* A uevent is at most a path plus UEVENT_BUFFER_SIZE (2 KiB) of keys; MSG_TRUNC catches more. */
 #define UEVENT_MSG_MAX 8192
 
+/* More than any receive buffer holds: what is queued at an overrun is dropped in one go. */
+#define UEVENT_DISCARD_MAX 65536
+
 struct cpu_hotplug {
 	struct manager *manager;
 	struct mnl_socket *nl;
@@ -63,7 +66,8 @@ static void resync(struct cpu_hotplug *h, int fd, char *buf, size_t size)
 	int r;
 
 	h->n_overruns++;
-	for (;;) {
+	/* Bounded: a flood that never pauses must not keep us from everything else. */
+	for (unsigned i = 0; i < UEVENT_DISCARD_MAX; i++) {
 		ssize_t n = recv(fd, buf, size, MSG_DONTWAIT);
 
 		if (n < 0 && errno != EINTR && errno != ENOBUFS)
