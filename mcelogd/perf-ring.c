@@ -83,11 +83,14 @@ int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_lost)
  * not scheduled at all while the work item runs.
  *
  * A sample is the 8-byte perf header, u64 time, u32 cpu + u32 pad, u32 raw
- * size and the raw tracepoint record, padded to 8 bytes: 136 bytes with 6.1's
- * 107-byte record, about 160 with 6.10's (ppin, microcode and the vendor
- * data array).  RING_SAMPLE_MAX leaves room for fields yet to come.
+ * size and the raw tracepoint record (its struct padded to 8 bytes, the raw
+ * part sized so the sample ends on 8 bytes): 144 bytes with 6.1's 107-byte
+ * record, so 28 fill a 4 KiB page, as the VM rig's one-page ring shows
+ * (tests/vm/scenarios/41-ring-loss.sh); some 160 plus the vendor data array
+ * with 6.10's (ppin, microcode).  RING_SAMPLE_MAX leaves room for fields yet
+ * to come.
  *
- * The floor keeps small machines well clear of the edge (64 KiB, some 470
+ * The floor keeps small machines well clear of the edge (64 KiB, some 450
  * 6.1 samples); the ceiling is 512 KiB because that plus the control page
  * is exactly the default kernel.perf_event_mlock_kb (516), which the kernel
  * allows per online CPU: the rings never need CAP_IPC_LOCK.  A ring at the
