@@ -109,7 +109,7 @@ static void format_storms(json_object *storms, FILE *out)
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms;
+	json_object *sources, *storms, *hotplug;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -137,6 +137,9 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 		fprintf(out, "Last record: %s\n", when);
 	} else
 		fprintf(out, "Last record: none since start\n");
+	if (json_object_object_get_ex(doc, "cpu_hotplug_followed", &hotplug) &&
+	    json_object_is_type(hotplug, json_type_boolean) && !json_object_get_boolean(hotplug))
+		fprintf(out, "CPU hotplug: not followed (see mcelogd's log); per-CPU readers are fixed\n");
 	format_sources(sources, out);
 	if (json_object_object_get_ex(doc, "storms", &storms) &&
 	    json_object_is_type(storms, json_type_object))

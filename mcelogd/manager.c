@@ -61,6 +61,7 @@ void manager_done(struct manager *m)
 	m->control = control_free(m->control);
 	json_writer_done(&m->status_json);
 	m->hotplug = cpu_hotplug_free(m->hotplug);
+	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
 	m->tracepoint = tracepoint_source_free(m->tracepoint);
 	m->trace_buffer = trace_buffer_free(m->trace_buffer);
 	m->msr = msr_source_free(m->msr);
@@ -98,10 +99,39 @@ int manager_apply_config(struct manager *m)
 	return 0;
 }
 
+static int on_status_refresh(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	(void) s;
+	(void) usec;
+	manager_update_status(userdata);
+	return 0;
+}
+
+/* STATUS= (systemctl status) shows the record count at most a second late,
+ * without a sd_notify() per record in a burst. */
+static void schedule_status_refresh(struct manager *m)
+{
+	int enabled = SD_EVENT_OFF;
+
+	if (!m->event)
+		return;
+	if (m->status_refresh) {
+		if (sd_event_source_get_enabled(m->status_refresh, &enabled) >= 0 &&
+		    enabled != SD_EVENT_OFF)
+			return;
+		(void) sd_event_source_set_time_relative(m->status_refresh, 1000000);
+		(void) sd_event_source_set_enabled(m->status_refresh, SD_EVENT_ONESHOT);
+		return;
+	}
+	(void) sd_event_add_time_relative(m->event, &m->status_refresh, CLOCK_MONOTONIC, 1000000,
+					  100000, on_status_refresh, m);
+}
+
 static void count_record(struct manager *m, enum mce_source source)
 {
 	int64_t now = now_realtime_usec();
 
+	schedule_status_refresh(m);
 	m->n_records++;
 	if ((unsigned) source < _MCE_SOURCE_MAX) {
 		m->sources[source].n_records++;

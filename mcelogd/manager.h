@@ -73,6 +73,7 @@ struct manager {
 	struct dev_mcelog_source *dev_mcelog;
 	struct mce_dedup *mce_dedup;
 	struct cpu_hotplug *hotplug;     /* NULL: CPU hotplug not followed */
+	sd_event_source *status_refresh; /* STATUS= catches up with the counters after a batch */
 
 	struct source_status sources[_MCE_SOURCE_MAX];
 	int64_t started_realtime_usec;

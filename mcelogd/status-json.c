@@ -54,6 +54,7 @@ const char *status_json_render(struct manager *m)
 	json_put_u64(w, "sink_failures", m->n_sink_failures);
 	if (m->last_record_usec > 0)
 		json_put_time_usec(w, "last_record", m->last_record_usec);
+	json_put_bool(w, "cpu_hotplug_followed", m->hotplug != NULL);
 	json_array_begin(w, "sources");
 	for (size_t i = 0; i < ELEMENTSOF(live_sources); i++)
 		write_source(w, live_sources[i], &m->sources[live_sources[i]]);

@@ -26,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..13"
+echo "1..14"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -41,6 +41,8 @@ check "the socket is mode 0660, group adm" "660 adm" "$(stat -c '%a %G' "$sock" 
 "$mcectl" status --socket "$sock" --output json >"$work/status.json" 2>"$work/status.err"
 check "mcectl status --output json exits 0" 0 $?
 check "the document names the daemon's pid" "$pid" "$(jq -r .pid "$work/status.json" 2>&1)"
+check "the CPU hotplug listener is running (uevent netlink socket)" true \
+	"$(jq -r .cpu_hotplug_followed "$work/status.json" 2>&1)"
 check "the tracepoint source is unavailable" unavailable \
 	"$(jq -r '.sources[] | select(.name == "tracepoint") | .state' "$work/status.json" 2>&1)"
 if jq -e '.sources[] | select(.name == "tracepoint") | .reason | test("no mce:mce_record")' \

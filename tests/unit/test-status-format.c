@@ -66,6 +66,7 @@ static void test_minimal_and_invalid(void **state)
 	out = render("{\"version\":\"0.1.0\",\"sources\":[]}", &r);
 	assert_int_equal(r, 0);
 	assert_non_null(strstr(out, "Last record: none since start"));
+	assert_null(strstr(out, "CPU hotplug"));   /* unknown: not claimed either way */
 	assert_null(strstr(out, "Storms"));       /* not sent: not shown */
 	free(out);
 
@@ -74,6 +75,10 @@ static void test_minimal_and_invalid(void **state)
 	free(out);
 	out = render("{\"version\":\"0.1.0\",\"sources\":{}}", &r);
 	assert_int_equal(r, -EINVAL);
+	free(out);
+	out = render("{\"version\":\"0.1.0\",\"cpu_hotplug_followed\":false,\"sources\":[]}", &r);
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "CPU hotplug: not followed"));
 	free(out);
 	/* a source entry missing its name or state is skipped, the rest shown */
 	out = render("{\"version\":\"1\",\"sources\":[{\"state\":\"active\"},{\"name\":\"x\",\"state\":\"active\"}]}", &r);

@@ -53,6 +53,9 @@ scenario() {
 	# A crash: records logged, then SIGKILL; systemd restarts the daemon.
 	inject_sw cpu=1 bank=4 status=0x9c000040cccc0094 addr=0x5000 misc=0x86 >/dev/null
 	check "restart: a record before the crash is logged" wait_records 1 '.status == "0x9c000040cccc0094"' 30
+	sleep 1.5
+	out=$(guest "systemctl show -p StatusText --value mcelogd")
+	check "restart: STATUS= catches up with the count within a second ($out)" grep -q '; 1 records logged' <<<"$out"
 	out=$(guest "pid=\$(systemctl show -p MainPID --value mcelogd); kill -9 \$pid
 for w in \$(seq 100); do
 	new=\$(systemctl show -p MainPID --value mcelogd)
