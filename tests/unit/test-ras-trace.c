@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "json-writer.h"
+#include "ras-record-json.h"
 #include "ras-record.h"
 #include "ras-trace.h"
 #include "tracefs-format.h"
@@ -767,6 +768,71 @@ static void test_non_standard_event(void **state)
 	assert_non_null(strstr(why, "'len'"));
 }
 
+/* ------------------------------------------------ the JSON form, read back (--replay) */
+
+static void test_json_round_trip(void **state)
+{
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r, back;
+	unsigned char pei[4] = { 0, 0x20, 1, 2 };
+	char why[256];
+	char *a, *b;
+
+	(void) state;
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.16/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000003);
+	put(&s, &l, "sev", 0);
+	put(&s, &l, "cpu", 3);
+	put(&s, &l, "pei_len", sizeof(pei));
+	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
+	put_dyn(&s, &l, "ctx_buf", "", 0);
+	put_dyn(&s, &l, "oem_buf", "", 0);
+	decode_ok(&l, &s, &r);
+	r.have_time = true;
+	r.time_usec = 1790000000123456;
+	strcpy(r.hostname, "node7");
+	a = json(&r);
+	assert_int_equal(ras_record_parse_json(a, strlen(a), &back, why, sizeof(why)), 0);
+	b = json(&back);
+	assert_string_equal(a, b);
+	assert_int_equal(back.severity, RAS_SEV_UNCORRECTED);
+	assert_true(back.have_cpu);
+	assert_int_equal(back.cpu, 3);
+	free(a);
+	free(b);
+	ras_record_done(&r);
+	ras_record_done(&back);
+}
+
+static void test_json_rejects(void **state)
+{
+	static const struct { const char *json; const char *why; } bad[] = {
+		{ "{\"event\":\"memory_failure\",\"severity\":\"bad\"}", "\"severity\"" },
+		{ "{\"event\":\"no_such_kind\"}", "\"event\"" },
+		{ "{\"event\":\"memory_failure\",\"cpu\":-1}", "\"cpu\"" },
+		{ "{\"event\":\"memory_failure\",\"Pfn\":1}", "\"Pfn\"" },
+		{ "{\"event\":\"memory_failure\",\"pfn\":[1]}", "\"pfn\"" },
+		{ "{\"event\":\"memory_failure\",\"time\":\"yesterday\"}", "\"time\"" },
+		{ "{\"event\":\"memory_failure\",\"boot_id\":\"xyz\"}", "\"boot_id\"" },
+		{ "{\"event\":", "invalid JSON" },
+	};
+	struct ras_record r;
+	char why[256];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		assert_int_equal(ras_record_parse_json(bad[i].json, strlen(bad[i].json), &r, why, sizeof(why)),
+				 -EINVAL);
+		if (!strstr(why, bad[i].why))
+			fail_msg("'%s': '%s' does not name %s", bad[i].json, why, bad[i].why);
+	}
+	/* An MCA record is not ours: the text parser takes it. */
+	assert_int_equal(ras_record_parse_json("{\"cpu\":1,\"bank\":2}", 19, &r, why, sizeof(why)), -ENOMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -785,6 +851,8 @@ int main(void)
 		cmocka_unit_test(test_arm_event_6_1),
 		cmocka_unit_test(test_arm_event_newer),
 		cmocka_unit_test(test_non_standard_event),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_rejects),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
