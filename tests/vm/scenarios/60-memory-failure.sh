@@ -1,5 +1,6 @@
 # Issue 5, item 3: the kernel's ras:* tracepoints as live sources.  Every ras
-# event this kernel has (events/ras/* in tracefs) is opened on every CPU; a
+# event this kernel has (events/ras/* in tracefs) is opened on every CPU and
+# shown active by mcectl status (disabled after a reload with RAS=no); a
 # free page poisoned through /sys/devices/system/memory/hard_offline_page
 # fires ras:memory_failure_event, which mcelogd logs exactly once, with the
 # pfn, page type and result the kernel reported (checked against the kernel's
@@ -9,7 +10,7 @@ VM_DESC="ras:memory_failure_event from hard_offline_page: logged once, as the ke
 VM_APPEND="mcelogd_vm.check_interval=1"
 
 scenario() {
-	local out pfn kline rec recs n j events e
+	local out pfn kline rec recs n j events e st conf mark ncpu
 	# Each ras event of this kernel is read on every online CPU.
 	events=$(guest 'cd /sys/kernel/tracing/events/ras && for d in */; do echo "${d%/}"; done')
 	check "ras: this kernel has ras:memory_failure_event" grep -qx memory_failure_event <<<"$events"
@@ -17,6 +18,15 @@ scenario() {
 		check "ras: source ras:$e active on every online CPU" guest "
 			n=\$(grep -c ^processor /proc/cpuinfo)
 			journalctl -b -u mcelogd.service -o cat | grep 'Reading ras:$e (tracepoint id .*) on '\$n' of '\$n' online CPUs'"
+	done
+
+	# mcectl status, where this build's control socket answers.
+	st=$(guest 'mcectl status --output json 2>/dev/null')
+	ncpu=$(guest 'grep -c ^processor /proc/cpuinfo')
+	for e in $events; do
+		if [ -z "$st" ]; then skip "ras: mcectl status shows ras:$e active" "no answer from mcectl status"; continue; fi
+		is "$(jq -c --arg s "ras:$e" '.sources[] | select(.name == $s) | [.state, .reason]' <<<"$st")" \
+			"[\"active\",\"ras:$e on $ncpu CPUs\"]" "ras: mcectl status shows ras:$e active on $ncpu CPUs"
 	done
 
 	# A free page (KPF_BUDDY, bit 10 of /proc/kpageflags), poisoned; the kernel's
@@ -77,4 +87,28 @@ echo 0 >$t/events/ras/memory_failure_event/enable; rmdir $t' 120)
 	is "$n" 0 "ras: mcectl query --bank (machine checks only) does not"
 	check "ras: mcectl query table shows the source and the summary" guest \
 		"mcectl query --since 1h | grep 'info .*ras:memory_failure_event .*Memory failure at pfn $pfn'"
+	st=$(guest 'mcectl status --output json 2>/dev/null')
+	if [ -z "$st" ]; then skip "ras: mcectl status counts the record" "no answer from mcectl status"; else
+		is "$(jq -c '.sources[] | select(.name == "ras:memory_failure_event") | .records' <<<"$st")" 1 \
+			"ras: mcectl status counts the record for ras:memory_failure_event"
+	fi
+
+	# RAS=no: every ras source disabled, the machine-check tracepoint untouched; and back.
+	conf=$(guest 'ls /usr/local/etc/mcelogd/mcelogd.conf /etc/mcelogd/mcelogd.conf 2>/dev/null | head -n1')
+	mark=$(journal_mark)
+	check "ras: reload with RAS=no" guest "sed -i 's/^\\[Sources\\]\$/[Sources]\\nRAS=no/' $conf && grep -qx RAS=no $conf &&
+		systemctl reload mcelogd.service && sleep 1"
+	out=$(guest "journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep '^Reading '")
+	is "$(grep -c . <<<"$out") $(grep -c "^Reading mce:mce_record .* on $ncpu of $ncpu online CPUs" <<<"$out")" "1 1" \
+		"ras: after RAS=no only mce:mce_record is read"
+	[ "$(grep -c . <<<"$out")" = 1 ] || printf '%s\n' "$out" | diag
+	st=$(guest 'mcectl status --output json 2>/dev/null')
+	if [ -z "$st" ]; then skip "ras: RAS=no shown by mcectl status" "no answer from mcectl status"; else
+		is "$(jq -c '[.sources[] | select(.name | startswith("ras:")) | [.state, .reason]] | unique' <<<"$st")" \
+			'[["disabled","RAS=no in the configuration"]]' "ras: RAS=no disables every ras source (mcectl status)"
+	fi
+	mark=$(journal_mark)
+	check "ras: reload with RAS= removed" guest "sed -i '/^RAS=no\$/d' $conf && systemctl reload mcelogd.service && sleep 1"
+	is "$(guest "journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep -c '^Reading ras:'")" \
+		"$(wc -w <<<"$events")" "ras: every ras source read again"
 }
