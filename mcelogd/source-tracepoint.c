@@ -309,7 +309,11 @@ static void reader_close(struct cpu_reader *c)
 		munmap(c->map, c->map_size);
 	c->map = NULL;
 	for (unsigned t = 0; t < _TP_MAX; t++) {
-		if (c->tp_fd[t] >= 0 && c->tp_fd[t] != c->fd)
+		if (c->tp_fd[t] < 0)
+			continue;
+		/* A reader may be closed and opened again (its CPU going away and coming back). */
+		c->owner->tps[t].n_cpus--;
+		if (c->tp_fd[t] != c->fd)
 			close(c->tp_fd[t]);
 		c->tp_fd[t] = -1;
 	}
