@@ -4,10 +4,10 @@
  * of Debian 12's kernel (tests/data/tracefs/6.1/ras) and the newer arm_event
  * layout (tests/data/tracefs/6.16/ras, constructed from the header).
  *
- * Data: the memory_failure_event sample was recorded on Debian 12's kernel
- * under QEMU (tests/data/ras).  Every other sample is constructed here byte by
- * byte from the real format file's offsets and sizes: that VM cannot produce
- * EDAC, AER, extlog, ARM or vendor-section errors.
+ * Data: the memory_failure_event and aer_event samples were recorded on
+ * Debian 12's kernel under QEMU (tests/data/ras).  Every other sample is
+ * constructed here byte by byte from the real format file's offsets and
+ * sizes: that VM cannot produce EDAC, extlog, ARM or vendor-section errors.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -563,6 +563,37 @@ static void test_aer_event(void **state)
 	ras_record_done(&r);
 }
 
+static void test_aer_event_recorded(void **state)
+{
+	struct ras_tp_layout l;
+	struct ras_record r;
+	unsigned char raw[128];
+	size_t len, n;
+	char *hex = slurp("ras/aer_event-6.1.hex", &len);
+	char why[256];
+
+	(void) state;
+	n = parse_hex(hex, raw, sizeof(raw));
+	free(hex);
+	assert_int_equal(n, 52);
+	load(&l, RAS_TP_AER_EVENT, "tracefs/6.1/ras/aer_event.format");
+	assert_int_equal(ras_tp_decode(&l, raw, n, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.severity, RAS_SEV_UNCORRECTED);
+	assert_string_equal(str(&r, "device"), "0000:00:01.0");
+	assert_string_equal(str(&r, "aer_severity"), "non_fatal");
+	assert_int_equal(num(&r, "status"), 0x1000);
+	assert_string_equal(str(&r, "errors"), "Poisoned TLP Received");
+	/* as the kernel printed it: "TLP Header: 0100004a 0f000001 0000e0fe 00000000" */
+	assert_string_equal(str(&r, "tlp_header"), "0100004a 0f000001 0000e0fe 00000000");
+	assert_string_equal(r.summary, "Uncorrected PCIe error on 0000:00:01.0: Poisoned TLP Received");
+	ras_record_done(&r);
+
+	/* The device name's location moved past the end of the recorded sample. */
+	raw[8] = 0x30;
+	assert_int_equal(ras_tp_decode(&l, raw, n, &r, why, sizeof(why)), -EBADMSG);
+	assert_non_null(strstr(why, "'dev_name' names 13 bytes at offset 48, outside the 52-byte sample"));
+}
+
 /* ------------------------------------------------------------ extlog_mem_event */
 
 static void test_extlog_mem_event(void **state)
@@ -847,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_mc_event),
 		cmocka_unit_test(test_mc_event_hostile),
 		cmocka_unit_test(test_aer_event),
+		cmocka_unit_test(test_aer_event_recorded),
 		cmocka_unit_test(test_extlog_mem_event),
 		cmocka_unit_test(test_arm_event_6_1),
 		cmocka_unit_test(test_arm_event_newer),
