@@ -152,24 +152,28 @@ static const struct page_type {
 	[19] = { "unknown page",                          "unknown" },
 };
 
-/* CPER Memory Error Section, Memory Error Type (UEFI 2.10 N.2.5, Table N-31). */
+/*
+ * CPER Memory Error Section, Memory Error Type (UEFI 2.10 N.2.5, Table N-31),
+ * in the spec's words: the same values the firmware (BERT) records carry in
+ * their "error_type" key.
+ */
 static const char *const cper_mem_error_types[] = {
 	[0]  = "unknown",
-	[1]  = "no_error",
-	[2]  = "single_bit_ecc",
-	[3]  = "multi_bit_ecc",
-	[4]  = "single_symbol_chipkill_ecc",
-	[5]  = "multi_symbol_chipkill_ecc",
-	[6]  = "master_abort",
-	[7]  = "target_abort",
-	[8]  = "parity_error",
-	[9]  = "watchdog_timeout",
-	[10] = "invalid_address",
-	[11] = "mirror_broken",
-	[12] = "memory_sparing",
-	[13] = "scrub_corrected",
-	[14] = "scrub_uncorrected",
-	[15] = "physical_memory_map_out",
+	[1]  = "no error",
+	[2]  = "single-bit ECC",
+	[3]  = "multi-bit ECC",
+	[4]  = "single-symbol chipkill ECC",
+	[5]  = "multi-symbol chipkill ECC",
+	[6]  = "master abort",
+	[7]  = "target abort",
+	[8]  = "parity error",
+	[9]  = "watchdog timeout",
+	[10] = "invalid address",
+	[11] = "mirror broken",
+	[12] = "memory sparing",
+	[13] = "scrub corrected error",
+	[14] = "scrub uncorrected error",
+	[15] = "physical memory map-out event",
 };
 
 /*
@@ -634,11 +638,13 @@ static void decode_aer_event(struct ctx *c)
 	char errors[512];
 	const char *dev;
 
-	add_string_field(c, "device", "dev_name");
+	add_string_field(c, "dev_name", "dev_name");
 	u(c, "severity", &sev);
 	set_severity(c, "aer_severity", aer_severities, ELEMENTSOF(aer_severities), sev);
+	/* Named as in the firmware's PCIe section: which of the two registers it is. */
 	if (u(c, "status", &status))
-		added(c, ras_record_add_hex(r, "status", status));
+		added(c, ras_record_add_hex(r, sev == AER_CORRECTABLE ? "correctable_status"
+								     : "uncorrectable_status", status));
 	aer_error_names(sev == AER_CORRECTABLE ? aer_correctable_bits : aer_uncorrectable_bits,
 			(uint32_t) status, errors, sizeof(errors));
 	if (errors[0])
@@ -647,24 +653,13 @@ static void decode_aer_event(struct ctx *c)
 		size_t n = 0;
 		const unsigned char *p = bytes(c, "tlp_header", 4, &n);
 
-		if (p) {
-			/* The header log as the spec shows it: one hex word per DW, in order. */
-			char hdr[8 * 16 + 16] = "";
-			size_t used = 0;
-
-			for (size_t i = 0; i + 4 <= n && used + 10 < sizeof(hdr); i += 4) {
-				uint32_t dw;
-
-				memcpy(&dw, p + i, 4);
-				used += (size_t) snprintf(hdr + used, sizeof(hdr) - used, "%s%08" PRIx32,
-							  i ? " " : "", dw);
-			}
-			added(c, ras_record_add_string(r, "tlp_header", hdr, SIZE_MAX));
-		}
+		/* The header log's bytes as they are in memory, as the firmware records give it. */
+		if (p)
+			added(c, ras_record_add_bytes(r, "tlp_header", p, n));
 	}
 	if (c->error)
 		return;
-	dev = text_of(r, "device");
+	dev = text_of(r, "dev_name");
 	snprintf(r->summary, sizeof(r->summary), "%s PCIe error on %s: %s", severity_word(r->severity),
 		 dev ? dev : "unknown device", errors[0] ? errors : "no status bit set");
 }
@@ -778,9 +773,9 @@ static void decode_extlog_mem_event(struct ctx *c)
 		if (etype < ELEMENTSOF(cper_mem_error_types))
 			type_name = cper_mem_error_types[etype];
 		if (type_name)
-			added(c, ras_record_add_string(r, "memory_error_type", type_name, SIZE_MAX));
+			added(c, ras_record_add_string(r, "error_type", type_name, SIZE_MAX));
 		else
-			added(c, ras_record_add_uint(r, "memory_error_type_code", etype));
+			added(c, ras_record_add_uint(r, "error_type", etype));
 	}
 	if (u(c, "pa", &pa) && pa != UINT64_MAX)
 		added(c, ras_record_add_hex64(r, "physical_address", pa));
@@ -837,7 +832,7 @@ static void decode_arm_event(struct ctx *c)
 	}
 	/* ~0 in affinity, running_state and psci_state: not valid in the CPER section. */
 	if (u(c, "affinity", &affinity) && affinity != 0xff)
-		added(c, ras_record_add_uint(r, "affinity_level", affinity));
+		added(c, ras_record_add_uint(r, "affinity", affinity));
 	if (u(c, "mpidr", &mpidr))
 		added(c, ras_record_add_hex64(r, "mpidr", mpidr));
 	if (u(c, "midr", &midr))
@@ -847,9 +842,10 @@ static void decode_arm_event(struct ctx *c)
 		if (u(c, "psci_state", &psci))
 			added(c, ras_record_add_hex(r, "psci_state", psci));
 	}
-	add_sized_array(c, "error_info", "pei_len", "pei_buf");
-	add_sized_array(c, "context_info", "ctx_len", "ctx_buf");
-	add_sized_array(c, "vendor_info", "oem_len", "oem_buf");
+	/* Raw, under the names the firmware (BERT) ARM records use. */
+	add_sized_array(c, "pei", "pei_len", "pei_buf");
+	add_sized_array(c, "ctx", "ctx_len", "ctx_buf");
+	add_sized_array(c, "oem", "oem_len", "oem_buf");
 	if (c->error)
 		return;
 	if (r->have_cpu)

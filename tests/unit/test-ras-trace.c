@@ -528,6 +528,7 @@ static void test_aer_event(void **state)
 	struct sample s;
 	struct ras_record r;
 	uint32_t tlp[4] = { 0x4a000001, 0x0100000f, 0xfee00000, 0 };
+	char *j;
 
 	(void) state;
 	load(&l, RAS_TP_AER_EVENT, "tracefs/6.1/ras/aer_event.format");
@@ -538,9 +539,10 @@ static void test_aer_event(void **state)
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.event, RAS_EVENT_PCIE_AER);
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
-	assert_string_equal(str(&r, "device"), "0000:00:1c.0");
+	assert_string_equal(str(&r, "dev_name"), "0000:00:1c.0");
 	assert_string_equal(str(&r, "aer_severity"), "corrected");
-	assert_int_equal(num(&r, "status"), 0x41);
+	assert_int_equal(num(&r, "correctable_status"), 0x41);
+	assert_null(ras_record_find(&r, "uncorrectable_status"));
 	assert_string_equal(str(&r, "errors"), "Receiver Error, Bad TLP");
 	assert_null(ras_record_find(&r, "tlp_header"));   /* not valid: not reported */
 	assert_string_equal(r.summary, "Corrected PCIe error on 0000:00:1c.0: Receiver Error, Bad TLP");
@@ -553,7 +555,10 @@ static void test_aer_event(void **state)
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.severity, RAS_SEV_FATAL);
 	assert_string_equal(str(&r, "errors"), "Malformed TLP, bit 30");
-	assert_string_equal(str(&r, "tlp_header"), "4a000001 0100000f fee00000 00000000");
+	j = json(&r);
+	assert_non_null(strstr(j, "\"tlp_header\":\"0100004a0f0000010000e0fe00000000\""));
+	assert_non_null(strstr(j, "\"uncorrectable_status\":\"0x40040000\""));
+	free(j);
 	ras_record_done(&r);
 
 	put(&s, &l, "severity", 0);                      /* AER_NONFATAL */
@@ -579,12 +584,14 @@ static void test_aer_event_recorded(void **state)
 	load(&l, RAS_TP_AER_EVENT, "tracefs/6.1/ras/aer_event.format");
 	assert_int_equal(ras_tp_decode(&l, raw, n, &r, why, sizeof(why)), 0);
 	assert_int_equal(r.severity, RAS_SEV_UNCORRECTED);
-	assert_string_equal(str(&r, "device"), "0000:00:01.0");
+	assert_string_equal(str(&r, "dev_name"), "0000:00:01.0");
 	assert_string_equal(str(&r, "aer_severity"), "non_fatal");
-	assert_int_equal(num(&r, "status"), 0x1000);
+	assert_int_equal(num(&r, "uncorrectable_status"), 0x1000);
 	assert_string_equal(str(&r, "errors"), "Poisoned TLP Received");
-	/* as the kernel printed it: "TLP Header: 0100004a 0f000001 0000e0fe 00000000" */
-	assert_string_equal(str(&r, "tlp_header"), "0100004a 0f000001 0000e0fe 00000000");
+	/* the kernel printed it as dwords, "0100004a 0f000001 0000e0fe 00000000": these are their bytes */
+	assert_int_equal(ras_record_find(&r, "tlp_header")->len, 16);
+	assert_memory_equal(ras_record_find(&r, "tlp_header")->data,
+			    "\x4a\x00\x00\x01\x01\x00\x00\x0f\xfe\xe0\x00\x00\x00\x00\x00\x00", 16);
 	assert_string_equal(r.summary, "Uncorrected PCIe error on 0000:00:01.0: Poisoned TLP Received");
 	ras_record_done(&r);
 
@@ -636,7 +643,7 @@ static void test_extlog_mem_event(void **state)
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
 	assert_string_equal(str(&r, "cper_severity"), "corrected");
 	assert_int_equal(num(&r, "error_sequence"), 42);
-	assert_string_equal(str(&r, "memory_error_type"), "single_bit_ecc");
+	assert_string_equal(str(&r, "error_type"), "single-bit ECC");
 	assert_int_equal(num(&r, "physical_address"), 0x7f001000);
 	assert_int_equal(num(&r, "physical_address_mask_lsb"), 6);
 	assert_string_equal(str(&r, "fru_id"), "a5bc1114-6f64-4ede-b863-3e83ed7c83b1");
@@ -651,7 +658,7 @@ static void test_extlog_mem_event(void **state)
 	assert_int_equal(num(&r, "chip_id"), 5);
 	assert_int_equal(num(&r, "target_id"), 0xabcdef);
 	assert_null(ras_record_find(&r, "card"));        /* not valid: not reported */
-	assert_string_equal(r.summary, "Corrected firmware-reported memory error at 0x7f001000: single_bit_ecc");
+	assert_string_equal(r.summary, "Corrected firmware-reported memory error at 0x7f001000: single-bit ECC");
 	j = json(&r);
 	assert_non_null(strstr(j, "\"event\":\"firmware_memory\""));
 	free(j);
@@ -663,7 +670,7 @@ static void test_extlog_mem_event(void **state)
 	put(&s, &l, "pa_mask_lsb", 0xff);
 	put(&s, &l, "sev", 0);
 	decode_ok(&l, &s, &r);
-	assert_null(ras_record_find(&r, "memory_error_type"));
+	assert_null(ras_record_find(&r, "error_type"));
 	assert_null(ras_record_find(&r, "physical_address"));
 	assert_int_equal(r.severity, RAS_SEV_UNCORRECTED);
 	assert_string_equal(str(&r, "cper_severity"), "recoverable");
@@ -694,7 +701,7 @@ static void test_arm_event_6_1(void **state)
 	assert_false(r.have_cpu);
 	assert_int_equal(num(&r, "mpidr"), 0x81000100);
 	assert_int_equal(num(&r, "midr"), 0x410fd0c1);
-	assert_int_equal(num(&r, "affinity_level"), 1);
+	assert_int_equal(num(&r, "affinity"), 1);
 	assert_int_equal(num(&r, "running_state"), 1);
 	assert_int_equal(num(&r, "psci_state"), 0);
 	assert_string_equal(r.summary, "Uncorrected ARM processor error (MPIDR 0x81000100, MIDR 0x410fd0c1)");
@@ -703,7 +710,7 @@ static void test_arm_event_6_1(void **state)
 	put(&s, &l, "affinity", 0xff);
 	put(&s, &l, "running_state", UINT32_MAX);
 	decode_ok(&l, &s, &r);
-	assert_null(ras_record_find(&r, "affinity_level"));
+	assert_null(ras_record_find(&r, "affinity"));
 	assert_null(ras_record_find(&r, "running_state"));
 	assert_null(ras_record_find(&r, "psci_state"));
 	ras_record_done(&r);
@@ -737,12 +744,12 @@ static void test_arm_event_newer(void **state)
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
 	assert_true(r.have_cpu);
 	assert_int_equal(r.cpu, 3);
-	assert_int_equal(ras_record_find(&r, "error_info")->len, 32);
-	assert_int_equal(ras_record_find(&r, "context_info")->len, 16);
-	assert_memory_equal(ras_record_find(&r, "vendor_info")->data, oem, 3);
+	assert_int_equal(ras_record_find(&r, "pei")->len, 32);
+	assert_int_equal(ras_record_find(&r, "ctx")->len, 16);
+	assert_memory_equal(ras_record_find(&r, "oem")->data, oem, 3);
 	j = json(&r);
 	assert_non_null(strstr(j, "\"cpu\":3"));
-	assert_non_null(strstr(j, "\"vendor_info\":\"deadbe\""));
+	assert_non_null(strstr(j, "\"oem\":\"deadbe\""));
 	free(j);
 	assert_string_equal(r.summary, "Corrected ARM processor error on CPU 3 (MPIDR 0x80000003, MIDR 0x410fd490)");
 	ras_record_done(&r);

@@ -23,6 +23,10 @@ scenario() {
 		grep -q "$dev: PCIe Bus Error: severity=Uncorrected (Non-Fatal)" <<<"$klines"
 	khdr=$(sed -n 's/.*AER:   TLP Header: //p' <<<"$klines" | head -n1)
 	check "aer: ... with a TLP header" test -n "$khdr"
+	# The record carries the header log's bytes as they are in memory: each
+	# dword the kernel printed, least significant byte first.
+	local dw hbytes=
+	for dw in $khdr; do hbytes+=${dw:6:2}${dw:4:2}${dw:2:2}${dw:0:2}; done
 
 	recs=$(wait_records 1 '.source == "ras:aer_event"' 30)
 	check "aer: mcectl query --output json shows the AER record" test -n "$recs"
@@ -30,15 +34,15 @@ scenario() {
 	n=$(query_json | jq -c 'select(.source == "ras:aer_event")' | wc -l)
 	is "$n" 1 "aer: the record appears exactly once"
 	rec=$(head -n1 <<<"$recs")
-	is "$(jq -c '[.event, .severity, .device, .aer_severity, .status, .errors, .tlp_header]' <<<"$rec")" \
-		"[\"pcie_aer\",\"uncorrected\",\"$dev\",\"non_fatal\",\"0x1000\",\"Poisoned TLP Received\",\"$khdr\"]" \
+	is "$(jq -c '[.event, .severity, .dev_name, .aer_severity, .uncorrectable_status, .errors, .tlp_header]' <<<"$rec")" \
+		"[\"pcie_aer\",\"uncorrected\",\"$dev\",\"non_fatal\",\"0x1000\",\"Poisoned TLP Received\",\"$hbytes\"]" \
 		"aer: device, severity, status bit and TLP header as the kernel printed them"
 
 	j=$(guest "journalctl -o json --no-pager MESSAGE_ID=$(msgid PCIE_AER)")
 	is "$(grep -c . <<<"$j")" 1 "aer: one journal entry with MESSAGE_ID=$(msgid PCIE_AER)"
-	is "$(jq -c '[.MCE_EVENT, .MCE_SOURCE, .MCE_SEVERITY, .MCE_DEVICE, .MCE_STATUS, .PRIORITY, ._COMM]' <<<"$j")" \
+	is "$(jq -c '[.MCE_EVENT, .MCE_SOURCE, .MCE_SEVERITY, .MCE_DEV_NAME, .MCE_UNCORRECTABLE_STATUS, .PRIORITY, ._COMM]' <<<"$j")" \
 		"[\"pcie_aer\",\"ras:aer_event\",\"uncorrected\",\"$dev\",\"0x1000\",\"2\",\"mcelogd\"]" \
-		"aer: journal MCE_EVENT/SOURCE/SEVERITY/DEVICE/STATUS, PRIORITY crit, from mcelogd"
+		"aer: journal MCE_EVENT/SOURCE/SEVERITY/DEV_NAME/UNCORRECTABLE_STATUS, PRIORITY crit, from mcelogd"
 	n=$(query_json "--since 1h --severity uncorrected" | jq -c 'select(.source == "ras:aer_event")' | wc -l)
 	is "$n" 1 "aer: mcectl query --severity uncorrected shows it"
 }
