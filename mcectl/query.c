@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mcectl query: machine-check records from the local journal.
+ * mcectl query: machine-check records, and the other hardware-error records
+ * (struct ras_record: EDAC, AER, poisoned pages, firmware sections), from the
+ * local journal.
  *
  * Only entries mcelogd itself wrote are shown: any local process can send an
  * entry with our MESSAGE_ID and MCE_* fields, so every match is ANDed with
@@ -8,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -21,6 +24,7 @@
 #include "macro.h"
 #include "message-ids.h"
 #include "parse-number.h"
+#include "ras-record.h"
 #include "rfc3339.h"
 #include "timespec.h"
 #include "verbs.h"
@@ -46,8 +50,8 @@ static void query_help(void)
 	       "                        '2026-11-20 10:00', '@1790000000')\n"
 	       "  -U, --until TIME      records before or at TIME\n"
 	       "      --cpu N           only records from CPU N\n"
-	       "      --bank N          only records from bank N\n"
-	       "      --severity S      corrected, deferred, uncorrected or fatal\n"
+	       "      --bank N          only records from bank N (machine checks only)\n"
+	       "      --severity S      corrected, deferred, uncorrected, fatal or info\n"
 	       "  -o, --output MODE     table (default) or json (one record per line)\n"
 	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
 	       "  -h, --help            show this help\n");
@@ -128,9 +132,10 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 			a->have_bank = true;
 			break;
 		case ARG_SEVERITY:
-			if (mce_severity_from_string(optarg) == _MCE_SEV_INVALID) {
+			/* "info" exists only for the other hardware-error records (ras_severity). */
+			if (ras_severity_from_string(optarg) == _RAS_SEV_INVALID) {
 				fprintf(stderr, "mcectl query: --severity: unknown severity '%s' (expected "
-					"corrected, deferred, uncorrected or fatal)\n", optarg);
+					"corrected, deferred, uncorrected, fatal or info)\n", optarg);
 				return -EINVAL;
 			}
 			a->severity = optarg;
@@ -172,47 +177,85 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 	return 1;
 }
 
-static int add_matches(sd_journal *j, const struct query_args *a)
+static int add_match_fmt(sd_journal *j, const char *fmt, ...) _printf_(2, 3);
+static int add_match_fmt(sd_journal *j, const char *fmt, ...)
 {
-	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS };
 	char buf[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return sd_journal_add_match(j, buf, 0);
+}
+
+/*
+ * One group of ANDed matches: any of the ids (same field: ORed), written by
+ * us (trusted fields), and the filters that apply to this class of record.
+ */
+static int add_group(sd_journal *j, const struct query_args *a, const char *const *ids, size_t n_ids,
+		     bool match_severity)
+{
 	int r;
 
-	if (a->severity) {
-		/* The MESSAGE_ID is the severity class: no need to look at MCE_SEVERITY. */
-		snprintf(buf, sizeof(buf), "MESSAGE_ID=%s",
-			 severity_message_id(mce_severity_from_string(a->severity)));
-		r = sd_journal_add_match(j, buf, 0);
+	for (size_t i = 0; i < n_ids; i++) {
+		r = add_match_fmt(j, "MESSAGE_ID=%s", ids[i]);
 		if (r < 0)
 			return r;
-	} else
-		for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
-			snprintf(buf, sizeof(buf), "MESSAGE_ID=%s", ids[i]);
-			/* Same field: ORed. */
-			r = sd_journal_add_match(j, buf, 0);
-			if (r < 0)
-				return r;
-		}
-	/* Different fields: ANDed.  Trusted fields first in spirit, all required. */
+	}
 	r = sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
 	if (r < 0)
 		return r;
-	snprintf(buf, sizeof(buf), "_UID=%u", a->trusted_uid);
-	r = sd_journal_add_match(j, buf, 0);
+	r = add_match_fmt(j, "_UID=%u", a->trusted_uid);
 	if (r < 0)
 		return r;
+	if (match_severity) {
+		r = add_match_fmt(j, "MCE_SEVERITY=%s", a->severity);
+		if (r < 0)
+			return r;
+	}
 	if (a->have_cpu) {
-		snprintf(buf, sizeof(buf), "MCE_CPU=%u", a->cpu);
-		r = sd_journal_add_match(j, buf, 0);
+		r = add_match_fmt(j, "MCE_CPU=%u", a->cpu);
 		if (r < 0)
 			return r;
 	}
 	if (a->have_bank) {
-		snprintf(buf, sizeof(buf), "MCE_BANK=%u", a->bank);
-		r = sd_journal_add_match(j, buf, 0);
+		r = add_match_fmt(j, "MCE_BANK=%u", a->bank);
 		if (r < 0)
 			return r;
 	}
+	return 0;
+}
+
+/*
+ * (machine-check classes AND filters) OR (other record classes AND filters).
+ * A machine check's MESSAGE_ID is its severity class; the other records have
+ * one id per kind of error, so their severity is matched on MCE_SEVERITY.
+ */
+static int add_matches(sd_journal *j, const struct query_args *a)
+{
+	static const char *const mca_ids[] = { MCELOGD_RECORD_MSGIDS };
+	static const char *const ras_ids[] = { MCELOGD_RAS_MSGIDS };
+	enum mce_severity sev = a->severity ? mce_severity_from_string(a->severity) : _MCE_SEV_INVALID;
+	bool want_mca = !a->severity || sev != _MCE_SEV_INVALID;
+	/* Only machine checks have banks. */
+	bool want_ras = !a->have_bank;
+	int r;
+
+	if (want_mca) {
+		const char *id = a->severity ? severity_message_id(sev) : NULL;
+
+		r = id ? add_group(j, a, &id, 1, false) : add_group(j, a, mca_ids, ELEMENTSOF(mca_ids), false);
+		if (r < 0)
+			return r;
+	}
+	if (want_mca && want_ras) {
+		r = sd_journal_add_disjunction(j);
+		if (r < 0)
+			return r;
+	}
+	if (want_ras || !want_mca)
+		return add_group(j, a, ras_ids, ELEMENTSOF(ras_ids), a->severity != NULL);
 	return 0;
 }
 
@@ -234,17 +277,25 @@ static const char *get_field(sd_journal *j, const char *field, char *buf, size_t
 
 static void print_table_header(void)
 {
-	printf("%-27s %4s %4s %-11s %-28s %s\n", "TIME", "CPU", "BANK", "SEVERITY", "BANK NAME",
+	printf("%-27s %4s %4s %-11s %-28s %s\n", "TIME", "CPU", "BANK", "SEVERITY", "BANK NAME / SOURCE",
 	       "ERROR");
 }
 
 static void print_table_row(sd_journal *j, uint64_t realtime)
 {
-	char tbuf[RFC3339_MAX], cpu[16], bank[16], sev[32], bname[128], msg[512];
+	char tbuf[RFC3339_MAX], cpu[16], bank[16], sev[32], bname[128], msg[512], event[64];
 	const char *m = get_field(j, "MESSAGE", msg, sizeof(msg));
 	const char *colon;
 
 	format_rfc3339_usec(tbuf, sizeof(tbuf), (int64_t) realtime);
+	if (get_field(j, "MCE_EVENT", event, sizeof(event))) {
+		/* Not a machine check: no bank; the source (ras:mc_event, ...) and the whole summary. */
+		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
+		       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-", "-",
+		       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
+		       get_field(j, "MCE_SOURCE", bname, sizeof(bname)) ?: event, m ?: "-");
+		return;
+	}
 	/* MESSAGE is "Severity machine check on CPU n bank b (name): what" — show the "what". */
 	colon = m ? strstr(m, ": ") : NULL;
 	printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,

@@ -34,6 +34,7 @@ struct mcelogd_config {
 	bool source_tracepoint;      /* [Sources] Tracepoint= */
 	bool trace_buffer;           /* [Sources] TraceBuffer=: keep records while stopped */
 	int source_dev_mcelog;       /* [Sources] DevMcelog=: CONFIG_TRISTATE_* */
+	bool source_ras;             /* [Sources] RAS= (the kernel's ras:* tracepoints) */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */

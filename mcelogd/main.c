@@ -221,23 +221,17 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
+/* The source sets the state of each tracepoint it serves (mce_record, ras:*) itself. */
 static void open_tracepoint(struct manager *m)
 {
-	int r = tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
+	(void) tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
+}
 
-	if (r >= 0 && tracepoint_source_active(m->tracepoint))
-		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_ACTIVE, "mce:mce_record on %u CPUs",
-					 tracepoint_source_n_cpus(m->tracepoint));
-	else if (r == -ENOENT)
-		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE,
-					 "the kernel has no mce:mce_record tracepoint");
-	else if (r == -EACCES || r == -EPERM)
-		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE,
-					 "no permission to read mce:mce_record (needs CAP_PERFMON or "
-					 "CAP_SYS_ADMIN and access to tracefs)");
-	else
-		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE, "%s",
-					 strerror(r < 0 ? -r : ENODEV));
+static void set_tracepoints_disabled(struct manager *m)
+{
+	manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED, "Tracepoint=no in the configuration");
+	for (enum mce_source src = MCE_SOURCE_RAS_MC_EVENT; src <= MCE_SOURCE_RAS_NON_STANDARD_EVENT; src++)
+		manager_source_set_state(m, src, SOURCE_DISABLED, "RAS=no in the configuration");
 }
 
 static const char *state_directory(void)
@@ -327,13 +321,15 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 			(void) manager_apply_config(m);
 		}
 	}
-	if (r >= 0 && m->config.source_tracepoint != old.source_tracepoint) {
-		if (!m->config.source_tracepoint) {
-			m->tracepoint = tracepoint_source_free(m->tracepoint);
-			manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED,
-						 "Tracepoint=no in the configuration");
-		} else if (!m->tracepoint)
+	if (r >= 0 && (m->config.source_tracepoint != old.source_tracepoint ||
+		       m->config.source_ras != old.source_ras)) {
+		/* One reader serves every tracepoint: reopen it with the new set, keeping what it holds. */
+		tracepoint_source_drain(m->tracepoint);
+		m->tracepoint = tracepoint_source_free(m->tracepoint);
+		if (m->config.source_tracepoint || m->config.source_ras)
 			open_tracepoint(m);
+		else
+			set_tracepoints_disabled(m);
 	}
 	if (r >= 0 && (m->config.msr_poll != old.msr_poll ||
 		       m->config.msr_poll_interval_usec != old.msr_poll_interval_usec)) {
@@ -420,12 +416,11 @@ static int run_live(struct manager *m)
 		(void) trace_buffer_setup(arg_tracefs);
 	/* Before the sources read the online CPUs, so that no change after that goes unseen. */
 	(void) cpu_hotplug_open(m, &m->hotplug);
-	if (m->config.source_tracepoint)
+	if (m->config.source_tracepoint || m->config.source_ras)
 		open_tracepoint(m);
 	else {
 		log_notice("Tracepoint source disabled by configuration");
-		manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED,
-					 "Tracepoint=no in the configuration");
+		set_tracepoints_disabled(m);
 	}
 	open_msr(m);
 	/* Opened before the first drain, so copies of one record from both are paired. */
@@ -433,7 +428,7 @@ static int run_live(struct manager *m)
 	if (!tracepoint_source_active(m->tracepoint)) {
 		if (!m->msr && !m->dev_mcelog)
 			log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
-	} else if (m->config.trace_buffer)
+	} else if (m->config.source_tracepoint && m->config.trace_buffer)
 		recover_trace_buffer(m);
 
 	/* The errors that ended the previous boot, once. */

@@ -43,8 +43,8 @@ int perf_ring_next(const unsigned char *data, uint64_t size, uint64_t head, uint
 
 int perf_sample_parse(const unsigned char *body, size_t size, struct perf_sample *ret)
 {
-	/* In sample_type bit order: u64 time; u32 cpu, u32 res; u32 raw size, raw bytes. */
-	enum { OFF_TIME = 0, OFF_CPU = 8, OFF_RAW_SIZE = 16, OFF_RAW = 20 };
+	/* In sample_type bit order: u64 identifier; u64 time; u32 cpu, u32 res; u32 raw size, raw bytes. */
+	enum { OFF_ID = 0, OFF_TIME = 8, OFF_CPU = 16, OFF_RAW_SIZE = 24, OFF_RAW = 28 };
 	uint32_t raw_size;
 
 	if (size < OFF_RAW)
@@ -53,17 +53,19 @@ int perf_sample_parse(const unsigned char *body, size_t size, struct perf_sample
 	ret->raw_size = raw_size;
 	if (raw_size > size - OFF_RAW)
 		return -EOVERFLOW;
+	memcpy(&ret->id, body + OFF_ID, sizeof(ret->id));
 	memcpy(&ret->time, body + OFF_TIME, sizeof(ret->time));
 	memcpy(&ret->cpu, body + OFF_CPU, sizeof(ret->cpu));
 	ret->raw = body + OFF_RAW;
 	return 0;
 }
 
-int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_lost)
+int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_id, uint64_t *ret_lost)
 {
 	/* u64 id, u64 lost, then sample_id fields when sample_id_all is set (it is not). */
 	if (size < 16)
 		return -EBADMSG;
+	memcpy(ret_id, body, sizeof(*ret_id));
 	memcpy(ret_lost, body + 8, sizeof(*ret_lost));
 	return 0;
 }
@@ -82,13 +84,15 @@ int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_lost)
  * ring sized for that many samples takes a whole pool even when mcelogd is
  * not scheduled at all while the work item runs.
  *
- * A sample is the 8-byte perf header, u64 time, u32 cpu + u32 pad, u32 raw
- * size and the raw tracepoint record (its struct padded to 8 bytes, the raw
- * part sized so the sample ends on 8 bytes): 144 bytes with 6.1's 107-byte
- * record, so 28 fill a 4 KiB page, as the VM rig's one-page ring shows
- * (tests/vm/scenarios/41-ring-loss.sh); some 160 plus the vendor data array
- * with 6.10's (ppin, microcode).  RING_SAMPLE_MAX leaves room for fields yet
- * to come.
+ * A sample is the 8-byte perf header, u64 identifier (which tracepoint of
+ * those sharing the ring), u64 time, u32 cpu + u32 pad, u32 raw size and the
+ * raw tracepoint record (its struct padded to 8 bytes, the raw part sized so
+ * the sample ends on 8 bytes): 152 bytes with 6.1's 107-byte record, so 26
+ * fill a 4 KiB page (without the identifier it was 144 and 28, as the VM
+ * rig's one-page ring showed, tests/vm/scenarios/41-ring-loss.sh); some 168
+ * plus the vendor data array with 6.10's (ppin, microcode).  The ras:*
+ * events share the ring; they are rare, and RING_SAMPLE_MAX leaves room for
+ * them and for fields yet to come.
  *
  * The floor keeps small machines well clear of the edge (64 KiB, some 450
  * 6.1 samples); the ceiling is 512 KiB because that plus the control page

@@ -5,7 +5,9 @@
  * The perf mmap ring as the tracepoint source reads it (uapi
  * linux/perf_event.h: struct perf_event_mmap_page, PERF_RECORD_*): walking
  * records between data_tail and data_head, the PERF_RECORD_SAMPLE body for
- * PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW, PERF_RECORD_LOST, and
+ * PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW
+ * (the identifier says which of the tracepoints sharing a ring it is),
+ * PERF_RECORD_LOST, and
  * the ring's size.  Pure: the mmap, the atomics and the event loop are in
  * source-tracepoint.c.
  */
@@ -34,6 +36,7 @@ int perf_ring_next(const unsigned char *data, uint64_t size, uint64_t head, uint
 		   unsigned char *scratch, struct perf_ring_record *ret);
 
 struct perf_sample {
+	uint64_t id;                   /* the event's id (PERF_EVENT_IOC_ID) */
 	uint64_t time;
 	uint32_t cpu;
 	const unsigned char *raw;      /* the tracepoint's own bytes (common_type first) */
@@ -41,14 +44,14 @@ struct perf_sample {
 };
 
 /*
- * A PERF_RECORD_SAMPLE body of sample_type TIME|CPU|RAW.  Returns 0,
+ * A PERF_RECORD_SAMPLE body of sample_type IDENTIFIER|TIME|CPU|RAW.  Returns 0,
  * -EBADMSG if it is too short for the fixed part, or -EOVERFLOW if the raw
  * size it claims exceeds what it holds (*ret->raw_size is then that claim).
  */
 int perf_sample_parse(const unsigned char *body, size_t size, struct perf_sample *ret);
 
-/* A PERF_RECORD_LOST body (u64 id, u64 lost, ...): the count, or -EBADMSG if too short. */
-int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_lost);
+/* A PERF_RECORD_LOST body (u64 id, u64 lost, ...): whose and how many, or -EBADMSG if too short. */
+int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_id, uint64_t *ret_lost);
 
 /*
  * Data pages for one CPU's ring, sized from the kernel's MCE record pool:

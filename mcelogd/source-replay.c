@@ -5,6 +5,7 @@
 
 #include "log.h"
 #include "manager.h"
+#include "ras-record-json.h"
 #include "record-text.h"
 #include "source-replay.h"
 
@@ -27,6 +28,41 @@ static int on_record(const struct mce_record *rec, unsigned first, unsigned last
 	rp->records++;
 	(void) manager_submit_record(rp->manager, &copy);
 	return 0;
+}
+
+/*
+ * A JSON line whose object has an "event" key is a ras record (EDAC, AER,
+ * poisoned page, firmware section), logged as such.  Returns true if the
+ * line was one (logged or rejected), false to give it to the text parser.
+ */
+static bool replay_ras_line(struct replay *rp, const char *line, size_t len, unsigned lineno)
+{
+	struct ras_record rec;
+	char why[256];
+	size_t i = 0;
+	int r;
+
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i >= len || line[i] != '{' || !memmem(line, len, "\"event\"", 7))
+		return false;
+	r = ras_record_parse_json(line + i, len - i, &rec, why, sizeof(why));
+	if (r == -ENOMSG)
+		return false;
+	if (r < 0) {
+		rp->rejected++;
+		if (r == -ENOMEM)
+			log_error("%s:%u: out of memory; line skipped", rp->name, lineno);
+		else
+			log_error("%s:%u: %s; line skipped", rp->name, lineno, why);
+		return true;
+	}
+	if (rec.source == MCE_SOURCE_UNKNOWN)
+		rec.source = MCE_SOURCE_REPLAY;
+	rp->records++;
+	(void) manager_submit_ras(rp->manager, &rec);
+	ras_record_done(&rec);
+	return true;
 }
 
 static void on_diagnostic(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
@@ -60,6 +96,7 @@ int replay_source_run(struct manager *m, const char *path)
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	unsigned lineno = 0;
 	FILE *f;
 	int r = 0;
 
@@ -80,8 +117,13 @@ int replay_source_run(struct manager *m, const char *path)
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t) n;
 
+		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			len--;
+		/* The text parser still sees the line (as a blank one: it ends any record
+		 * in progress), so its line numbers stay right. */
+		if (replay_ras_line(&rp, line, len, lineno))
+			len = 0;
 		r = mce_text_parser_feed(parser, line, len);
 		if (r < 0)
 			break;

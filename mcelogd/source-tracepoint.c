@@ -15,6 +15,8 @@
 #include "mce-trace.h"
 #include "parse-number.h"
 #include "perf-ring.h"
+#include "ras-record.h"
+#include "ras-trace.h"
 #include "source-tracepoint.h"
 
 /*
@@ -28,10 +30,55 @@
 
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
+/*
+ * The tracepoints one per-CPU reader serves.  Each is its own perf event on
+ * each CPU; all of a CPU's events write into one ring (PERF_EVENT_IOC_SET_OUTPUT
+ * to the first one opened there), and every sample starts with its event's id
+ * (PERF_SAMPLE_IDENTIFIER), by which it is dispatched to its decoder.
+ */
+enum {
+	TP_MCE_RECORD,
+	TP_RAS_FIRST,   /* TP_RAS_FIRST + enum ras_tp */
+	_TP_MAX = TP_RAS_FIRST + _RAS_TP_MAX,
+};
+
+static const struct tracepoint_def {
+	const char *system, *name;
+	enum mce_source source;
+	const char *needs;      /* why a kernel may lack it */
+} tracepoint_defs[_TP_MAX] = {
+	[TP_MCE_RECORD] = { "mce", "mce_record", MCE_SOURCE_TRACEPOINT,
+			    "kernel built without CONFIG_X86_MCE, or not x86" },
+	[TP_RAS_FIRST + RAS_TP_MC_EVENT] = { "ras", "mc_event", MCE_SOURCE_RAS_MC_EVENT,
+					     "kernel built without CONFIG_RAS" },
+	[TP_RAS_FIRST + RAS_TP_AER_EVENT] = { "ras", "aer_event", MCE_SOURCE_RAS_AER_EVENT,
+					      "kernel built without CONFIG_RAS or CONFIG_PCIEAER" },
+	[TP_RAS_FIRST + RAS_TP_MEMORY_FAILURE_EVENT] = {
+		"ras", "memory_failure_event", MCE_SOURCE_RAS_MEMORY_FAILURE_EVENT,
+		"kernel built without CONFIG_RAS or CONFIG_MEMORY_FAILURE" },
+	[TP_RAS_FIRST + RAS_TP_EXTLOG_MEM_EVENT] = {
+		"ras", "extlog_mem_event", MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
+		"kernel built without CONFIG_RAS or CONFIG_ACPI_EXTLOG" },
+	[TP_RAS_FIRST + RAS_TP_ARM_EVENT] = { "ras", "arm_event", MCE_SOURCE_RAS_ARM_EVENT,
+					      "kernel built without CONFIG_RAS" },
+	[TP_RAS_FIRST + RAS_TP_NON_STANDARD_EVENT] = {
+		"ras", "non_standard_event", MCE_SOURCE_RAS_NON_STANDARD_EVENT,
+		"kernel built without CONFIG_RAS" },
+};
+
+struct tracepoint {
+	bool available;         /* wanted, and its format was read and understood */
+	uint32_t id;            /* tracefs id: perf_event_attr.config */
+	unsigned n_cpus;        /* CPUs it is open on */
+	int first_error;        /* of perf_event_open on some CPU */
+};
+
 struct cpu_reader {
 	struct tracepoint_source *owner;
 	unsigned cpu;
-	int fd;
+	int fd;                 /* the event that owns this CPU's ring */
+	int tp_fd[_TP_MAX];     /* -1: not open on this CPU */
+	uint64_t tp_id[_TP_MAX];/* the kernel's sample id of each (PERF_EVENT_IOC_ID) */
 	void *map;
 	size_t map_size;
 	sd_event_source *io;
@@ -41,8 +88,10 @@ struct cpu_reader {
 
 struct tracepoint_source {
 	struct manager *manager;
+	struct tracepoint tps[_TP_MAX];
 	struct trace_format format;
 	struct mce_trace_layout layout;
+	struct ras_tp_layout ras[_RAS_TP_MAX];
 	struct cpu_reader *cpus[CPU_LIST_MAX];   /* by CPU number; NULL: not read (offline) */
 	unsigned n_open;
 	unsigned ring_pages;
@@ -78,12 +127,76 @@ static int read_small_file(const char *path, char *buf, size_t size, size_t *ret
 	return 0;
 }
 
+/* Which of this CPU's tracepoints a sample or loss id belongs to; -1: none. */
+static int tp_of_id(const struct cpu_reader *c, uint64_t id)
+{
+	for (int t = 0; t < _TP_MAX; t++)
+		if (c->tp_fd[t] >= 0 && c->tp_id[t] == id)
+			return t;
+	return -1;
+}
+
+static void handle_mce_record(struct cpu_reader *c, const unsigned char *raw, uint32_t raw_size)
+{
+	struct tracepoint_source *s = c->owner;
+	struct mce_record rec;
+
+	if (mce_trace_to_record(&s->layout, raw, raw_size, &rec) < 0) {
+		s->n_bad++;
+		log_warning("mce_record sample on CPU %u too short (%u bytes) for this kernel's format, "
+			    "skipped", c->cpu, raw_size);
+		return;
+	}
+	c->n_samples++;
+	(void) manager_submit_from_ring(s->manager, c->cpu, &rec);
+}
+
+/* At debug level, the raw bytes: how the test data in tests/data/ras were recorded. */
+static void log_raw_sample(const char *name, unsigned cpu, const unsigned char *raw, uint32_t raw_size)
+{
+	static const char digits[] = "0123456789abcdef";
+	char hex[2 * 4096 + 1];
+	size_t n = raw_size < 4096 ? raw_size : 4096;
+
+	if (log_get_max_level() < LOG_DEBUG)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		hex[2 * i] = digits[raw[i] >> 4];
+		hex[2 * i + 1] = digits[raw[i] & 0xf];
+	}
+	hex[2 * n] = '\0';
+	log_debug("ras:%s raw sample on CPU %u (%u bytes): %s%s", name, cpu, raw_size, hex,
+		  n < raw_size ? "..." : "");
+}
+
+static void handle_ras(struct cpu_reader *c, enum ras_tp tp, const unsigned char *raw, uint32_t raw_size)
+{
+	struct tracepoint_source *s = c->owner;
+	struct ras_record rec;
+	char why[256];
+	int r;
+
+	log_raw_sample(ras_tp_name(tp), c->cpu, raw, raw_size);
+	r = ras_tp_decode(&s->ras[tp], raw, raw_size, &rec, why, sizeof(why));
+	if (r < 0) {
+		s->n_bad++;
+		log_warning("ras:%s sample on CPU %u (%u bytes) skipped: %s", ras_tp_name(tp), c->cpu,
+			    raw_size, why);
+		return;
+	}
+	/* The tracepoints carry no wall-clock time; the sample is read within moments. */
+	rec.have_time = true;
+	rec.time_usec = now_realtime_usec();
+	c->n_samples++;
+	(void) manager_submit_ras(s->manager, &rec);
+	ras_record_done(&rec);
+}
+
 static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_t body_size)
 {
 	struct tracepoint_source *s = c->owner;
 	struct perf_sample sample;
-	struct mce_record rec;
-	int r;
+	int r, tp;
 
 	r = perf_sample_parse(body, body_size, &sample);
 	if (r == -EBADMSG) {
@@ -94,17 +207,20 @@ static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_
 	if (r < 0) {
 		s->n_bad++;
 		log_warning("Tracepoint sample on CPU %u claims %u raw bytes but holds %zu, skipped",
-			    c->cpu, sample.raw_size, body_size - 20);
+			    c->cpu, sample.raw_size, body_size);
 		return;
 	}
-	if (mce_trace_to_record(&s->layout, sample.raw, sample.raw_size, &rec) < 0) {
+	tp = tp_of_id(c, sample.id);
+	if (tp < 0) {
 		s->n_bad++;
-		log_warning("mce_record sample on CPU %u too short (%u bytes) for this kernel's format, "
-			    "skipped", c->cpu, sample.raw_size);
+		log_warning("Tracepoint sample on CPU %u with unknown id %llu, skipped", c->cpu,
+			    (unsigned long long) sample.id);
 		return;
 	}
-	c->n_samples++;
-	(void) manager_submit_from_ring(s->manager, c->cpu, &rec);
+	if (tp == TP_MCE_RECORD)
+		handle_mce_record(c, sample.raw, sample.raw_size);
+	else
+		handle_ras(c, (enum ras_tp) (tp - TP_RAS_FIRST), sample.raw, sample.raw_size);
 }
 
 /*
@@ -122,8 +238,8 @@ static void read_ring(struct cpu_reader *c)
 
 	while ((head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE)) != tail) {
 		struct perf_ring_record rec;
-		uint64_t lost;
-		int r;
+		uint64_t id, lost;
+		int r, tp;
 
 		r = perf_ring_next(data, size, head, &tail, s->scratch, &rec);
 		if (r == 0)
@@ -134,10 +250,13 @@ static void read_ring(struct cpu_reader *c)
 			tail = head;
 		} else if (rec.type == PERF_RECORD_SAMPLE)
 			handle_sample(c, rec.body, rec.body_size);
-		else if (rec.type == PERF_RECORD_LOST && perf_lost_parse(rec.body, rec.body_size, &lost) >= 0) {
+		else if (rec.type == PERF_RECORD_LOST &&
+			 perf_lost_parse(rec.body, rec.body_size, &id, &lost) >= 0) {
+			tp = tp_of_id(c, id);
 			c->n_lost += lost;
 			s->n_lost += lost;
-			manager_report_loss(s->manager, MCE_SOURCE_TRACEPOINT, c->cpu, lost);
+			manager_report_loss(s->manager, tracepoint_defs[tp < 0 ? TP_MCE_RECORD : tp].source,
+					    c->cpu, lost);
 		}
 		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	}
@@ -150,21 +269,43 @@ static struct cpu_reader *reader_free(struct cpu_reader *c)
 	c->io = sd_event_source_disable_unref(c->io);
 	if (c->map)
 		munmap(c->map, c->map_size);
+	for (unsigned t = 0; t < _TP_MAX; t++) {
+		if (c->tp_fd[t] < 0)
+			continue;
+		/* A reader is closed and opened again as its CPU goes and comes back. */
+		c->owner->tps[t].n_cpus--;
+		if (c->tp_fd[t] != c->fd)
+			close(c->tp_fd[t]);
+		c->tp_fd[t] = -1;
+	}
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c);
 	return NULL;
 }
 
-/* What the source state and STATUS= say after the set of CPUs read changed. */
+/* Each tracepoint's source state, after the set of CPUs read changed. */
 static void publish_state(struct tracepoint_source *s)
 {
-	if (s->n_open > 0)
-		manager_source_set_state(s->manager, MCE_SOURCE_TRACEPOINT, SOURCE_ACTIVE,
-					 "mce:mce_record on %u CPUs", s->n_open);
-	else
-		manager_source_set_state(s->manager, MCE_SOURCE_TRACEPOINT, SOURCE_UNAVAILABLE,
-					 "mce:mce_record could not be opened on any online CPU");
+	for (unsigned t = 0; t < _TP_MAX; t++) {
+		const struct tracepoint_def *def = &tracepoint_defs[t];
+		const struct tracepoint *tp = &s->tps[t];
+		int e = tp->first_error;
+
+		if (!tp->available)
+			continue;   /* its state was set when its format could not be read */
+		if (tp->n_cpus > 0)
+			manager_source_set_state(s->manager, def->source, SOURCE_ACTIVE, "%s:%s on %u CPUs",
+						 def->system, def->name, tp->n_cpus);
+		else if (e == -EACCES || e == -EPERM)
+			manager_source_set_state(s->manager, def->source, SOURCE_UNAVAILABLE,
+						 "no permission to read %s:%s (needs CAP_PERFMON or "
+						 "CAP_SYS_ADMIN and access to tracefs)", def->system, def->name);
+		else
+			manager_source_set_state(s->manager, def->source, SOURCE_UNAVAILABLE,
+						 "%s:%s could not be opened on any online CPU: %s", def->system,
+						 def->name, strerror(e < 0 ? -e : ENODEV));
+	}
 }
 
 /* Logs what the reader held and closes it: the CPU is no longer read. */
@@ -200,57 +341,103 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 	return 0;
 }
 
-static int reader_open(struct tracepoint_source *s, unsigned cpu, struct cpu_reader **ret)
+static int event_open(const struct tracepoint *tp, unsigned cpu)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
-		.config = s->format.id,
+		.config = tp->id,
 		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
-		/* Woken for every record: they are rare, and each should be logged at once. */
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
 	};
-	struct cpu_reader *c;
+	int fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? negative_errno() : fd;
+}
+
+/* Opens tracepoint t on the reader's CPU: the first one opened there owns the ring. */
+static int reader_add(struct tracepoint_source *s, struct cpu_reader *c, unsigned t)
+{
+	_cleanup_close_ int fd = event_open(&s->tps[t], c->cpu);
+	uint64_t id;
 	int r;
+
+	if (fd < 0)
+		return fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return negative_errno();
+	if (c->fd < 0) {
+		c->map_size = (1 + s->ring_pages) * s->page_size;
+		c->map = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (c->map == MAP_FAILED) {
+			c->map = NULL;
+			return negative_errno();
+		}
+		r = sd_event_add_io(s->manager->event, &c->io, fd, EPOLLIN, on_readable, c);
+		if (r < 0) {
+			munmap(c->map, c->map_size);
+			c->map = NULL;
+			return r;
+		}
+		(void) sd_event_source_set_description(c->io, "tracepoint-cpu");
+		c->fd = fd;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, c->fd) < 0)
+		return negative_errno();
+	c->tp_id[t] = id;
+	c->tp_fd[t] = TAKE_FD(fd);
+	s->tps[t].n_cpus++;
+	return 0;
+}
+
+static void log_open_failure(int r, unsigned t, unsigned cpu)
+{
+	const struct tracepoint_def *def = &tracepoint_defs[t];
+
+	if (r == -EACCES || r == -EPERM)
+		log_warning_errno(r, "perf_event_open of %s:%s on CPU %u refused: %m (needs CAP_PERFMON "
+				  "or CAP_SYS_ADMIN)", def->system, def->name, cpu);
+	else
+		log_warning_errno(r, "Cannot read %s:%s on CPU %u: %m; records the kernel emits there "
+				  "are not logged", def->system, def->name, cpu);
+}
+
+/*
+ * A reader for one CPU with every available tracepoint on it; fails only if
+ * none could be opened.  quiet: no log per failure (the caller says it once).
+ */
+static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, struct cpu_reader **ret)
+{
+	struct cpu_reader *c;
+	int r, first = 0;
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
-	c->fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	for (unsigned t = 0; t < _TP_MAX; t++)
+		c->tp_fd[t] = -1;
+	for (unsigned t = 0; t < _TP_MAX; t++) {
+		if (!s->tps[t].available)
+			continue;
+		r = reader_add(s, c, t);
+		if (r < 0) {
+			if (!s->tps[t].first_error)
+				s->tps[t].first_error = r;
+			if (!first)
+				first = r;
+			if (!quiet)
+				log_open_failure(r, t, cpu);
+		}
+	}
 	if (c->fd < 0) {
-		r = negative_errno();
 		reader_free(c);
-		return r;
+		return first ? first : -ENODEV;
 	}
-	c->map_size = (1 + s->ring_pages) * s->page_size;
-	c->map = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
-	if (c->map == MAP_FAILED) {
-		r = negative_errno();
-		c->map = NULL;
-		reader_free(c);
-		return r;
-	}
-	r = sd_event_add_io(s->manager->event, &c->io, c->fd, EPOLLIN, on_readable, c);
-	if (r < 0) {
-		reader_free(c);
-		return r;
-	}
-	(void) sd_event_source_set_description(c->io, "tracepoint-cpu");
 	*ret = c;
 	return 0;
 }
 
-static void log_open_failure(int r, unsigned cpu)
-{
-	if (r == -EACCES || r == -EPERM)
-		log_warning_errno(r, "perf_event_open of mce:mce_record on CPU %u refused: %m "
-				  "(needs CAP_PERFMON or CAP_SYS_ADMIN)", cpu);
-	else
-		log_warning_errno(r, "Cannot read mce:mce_record on CPU %u: %m; records the kernel "
-				  "emits there are not logged", cpu);
-}
 
 static unsigned ring_pages(size_t page_size)
 {
@@ -281,15 +468,15 @@ static unsigned ring_pages(size_t page_size)
 	return perf_ring_pages((unsigned) n, page_size);
 }
 
-static int find_format(const char *tracefs_root, char *text, size_t size, size_t *ret_len,
-		       char *path, size_t path_size)
+static int find_format(const char *tracefs_root, const struct tracepoint_def *def, char *text,
+		       size_t size, size_t *ret_len, char *path, size_t path_size)
 {
 	int r = -ENOENT;
 
 	for (size_t i = 0; i < ELEMENTSOF(tracefs_roots); i++) {
 		const char *root = tracefs_root ? tracefs_root : tracefs_roots[i];
 
-		snprintf(path, path_size, "%s/events/mce/mce_record/format", root);
+		snprintf(path, path_size, "%s/events/%s/%s/format", root, def->system, def->name);
 		r = read_small_file(path, text, size, ret_len);
 		if (r >= 0 || tracefs_root)
 			return r;
@@ -299,16 +486,105 @@ static int find_format(const char *tracefs_root, char *text, size_t size, size_t
 	return r;
 }
 
+static bool tracepoint_wanted(const struct manager *m, unsigned t)
+{
+	return t == TP_MCE_RECORD ? m->config.source_tracepoint : m->config.source_ras;
+}
+
+/*
+ * Reads and checks tracepoint t's format.  On failure logs why, sets the
+ * source's state and returns a negative errno; the other tracepoints go on.
+ */
+static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root, unsigned t)
+{
+	static char text[65536];
+	const struct tracepoint_def *def = &tracepoint_defs[t];
+	/* A kernel without, say, extlog is normal; without mce_record on x86 it is not. */
+	int level = t == TP_MCE_RECORD ? LOG_WARNING : LOG_NOTICE;
+	enum mce_source src = def->source;
+	struct manager *m = s->manager;
+	const char *missing = NULL;
+	struct trace_format *format;
+	char path[512];
+	unsigned line = 0;
+	size_t len;
+	int r;
+
+	r = find_format(tracefs_root, def, text, sizeof(text), &len, path, sizeof(path));
+	if (r == -ENOENT) {
+		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "the kernel has no %s:%s tracepoint "
+					 "(%s)", def->system, def->name, def->needs);
+		return log_internal(level, r, "The kernel has no %s:%s tracepoint (%s missing: %s, or "
+				    "tracefs not mounted); that source is off", def->system, def->name,
+				    path, def->needs);
+	}
+	if (r == -EACCES || r == -EPERM) {
+		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "no permission to read %s", path);
+		return log_warning_errno(r, "No permission to read %s (mcelogd needs root or "
+					 "CAP_SYS_ADMIN, and tracefs must not be hidden by the unit's "
+					 "sandboxing); %s:%s source is off", path, def->system, def->name);
+	}
+	if (r < 0) {
+		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "cannot read %s: %s", path,
+					 strerror(-r));
+		return log_warning_errno(r, "Failed to read %s: %m; %s:%s source is off", path,
+					 def->system, def->name);
+	}
+	if (t == TP_MCE_RECORD) {
+		format = &s->format;
+		r = trace_format_parse(text, len, format, &line);
+		if (r >= 0 && format->have_id)
+			r = mce_trace_layout_init(&s->layout, format, &missing);
+	} else {
+		format = &s->ras[t - TP_RAS_FIRST].format;
+		r = ras_tp_layout_init(&s->ras[t - TP_RAS_FIRST], (enum ras_tp) (t - TP_RAS_FIRST), text, len,
+				       &line, &missing);
+	}
+	if (r >= 0 && !format->have_id)
+		r = -EINVAL;
+	if (r == -EPROTO) {
+		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "its format has no '%s' field", missing);
+		return log_error_errno(r, "%s: tracepoint has no '%s' field; %s:%s source is off", path,
+				       missing, def->system, def->name);
+	}
+	if (r < 0) {
+		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "cannot parse %s", path);
+		return log_error_errno(-EPROTO, "%s:%u: cannot parse the tracepoint format; %s:%s source "
+				       "is off", path, line, def->system, def->name);
+	}
+	s->tps[t].id = format->id;
+	s->tps[t].available = true;
+	return 0;
+}
+
+/* What was opened, once at start. */
+static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsigned n_online)
+{
+	const struct tracepoint_def *def = &tracepoint_defs[t];
+	const struct tracepoint *tp = &s->tps[t];
+
+	if (!tp->available)
+		return;
+	if (tp->n_cpus == 0)
+		log_error("No CPU's %s:%s could be opened; that source is off", def->system, def->name);
+	else if (t == TP_MCE_RECORD)
+		log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online "
+			 "CPUs, %u KiB ring each", s->format.id, s->format.n_fields,
+			 s->layout.ppin ? ", with ppin" : "", s->layout.microcode ? ", with microcode" : "",
+			 tp->n_cpus, n_online, (unsigned) (s->ring_pages * s->page_size / 1024));
+	else
+		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
+			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
+}
+
 int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 			   struct tracepoint_source **ret)
 {
 	_cleanup_free_ struct tracepoint_source *s = NULL;
-	static char text[65536];
 	static bool online[CPU_LIST_MAX];
-	char path[512], cpus[4096];
+	char cpus[4096];
 	size_t len;
-	const char *missing = NULL;
-	unsigned line = 0;
+	unsigned n_available = 0;
 	int r, n, first_error = 0;
 
 	s = calloc(1, sizeof(*s));
@@ -317,25 +593,24 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 	s->manager = m;
 	s->page_size = (size_t) sysconf(_SC_PAGESIZE);
 
-	r = find_format(tracefs_root, text, sizeof(text), &len, path, sizeof(path));
-	if (r == -ENOENT)
-		return log_warning_errno(r, "The kernel has no mce:mce_record tracepoint (%s missing: "
-					 "kernel built without CONFIG_X86_MCE, not x86, or tracefs "
-					 "not mounted); tracepoint source disabled", path);
-	if (r == -EACCES || r == -EPERM)
-		return log_warning_errno(r, "No permission to read %s (mcelogd needs root or "
-					 "CAP_SYS_ADMIN, and tracefs must not be hidden by the unit's "
-					 "sandboxing); tracepoint source disabled", path);
-	if (r < 0)
-		return log_warning_errno(r, "Failed to read %s: %m; tracepoint source disabled", path);
-	r = trace_format_parse(text, len, &s->format, &line);
-	if (r < 0 || !s->format.have_id)
-		return log_error_errno(-EPROTO, "%s:%u: cannot parse the tracepoint format; tracepoint "
-				       "source disabled", path, line);
-	r = mce_trace_layout_init(&s->layout, &s->format, &missing);
-	if (r < 0)
-		return log_error_errno(r, "%s: tracepoint has no '%s' field; tracepoint source disabled",
-				       path, missing);
+	for (unsigned t = 0; t < _TP_MAX; t++) {
+		const struct tracepoint_def *def = &tracepoint_defs[t];
+
+		if (!tracepoint_wanted(m, t)) {
+			manager_source_set_state(m, def->source, SOURCE_DISABLED, "%s=no in the configuration",
+						 t == TP_MCE_RECORD ? "Tracepoint" : "RAS");
+			continue;
+		}
+		r = tracepoint_load(s, tracefs_root, t);
+		if (r < 0) {
+			if (!first_error)
+				first_error = r;
+			continue;
+		}
+		n_available++;
+	}
+	if (n_available == 0)
+		return first_error ? first_error : -ENOENT;
 
 	memset(online, 0, sizeof(online));
 	r = read_small_file("/sys/devices/system/cpu/online", cpus, sizeof(cpus), &len);
@@ -351,28 +626,26 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 		return log_error_errno(-ENOMEM, "Out of memory");
 	/* Offline CPUs are not read, and that is no error: when they come online,
 	 * cpu-hotplug.c has their readers opened. */
+	first_error = 0;
 	for (unsigned cpu = 0; cpu < ELEMENTSOF(online); cpu++) {
 		if (!online[cpu])
 			continue;
-		r = reader_open(s, cpu, &s->cpus[cpu]);
+		r = reader_open(s, cpu, false, &s->cpus[cpu]);
 		if (r < 0) {
 			if (!first_error)
 				first_error = r;
-			log_open_failure(r, cpu);
 			continue;
 		}
 		s->n_open++;
 	}
+	publish_state(s);
+	for (unsigned t = 0; t < _TP_MAX; t++)
+		tracepoint_log_opened(s, t, (unsigned) n);
 	if (s->n_open == 0) {
 		tracepoint_source_free(TAKE_PTR(s));
 		return log_error_errno(first_error ? first_error : -ENODEV,
-				       "No CPU's mce:mce_record could be opened; tracepoint source disabled");
+				       "No tracepoint could be opened on any CPU; tracepoint sources are off");
 	}
-	log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online CPUs, "
-		 "%u KiB ring each",
-		 s->format.id, s->format.n_fields, s->layout.ppin ? ", with ppin" : "",
-		 s->layout.microcode ? ", with microcode" : "", s->n_open, (unsigned) n,
-		 (unsigned) (s->ring_pages * s->page_size / 1024));
 	*ret = TAKE_PTR(s);
 	return 0;
 }
@@ -391,7 +664,7 @@ int tracepoint_source_cpu_changed(struct tracepoint_source *s, unsigned cpu, boo
 		/* The event is already detached from the CPU; what it caught before is still in the ring. */
 		n = s->cpus[cpu]->n_samples;
 		reader_retire(s, cpu);
-		log_info("CPU %u went offline: its mce:mce_record reader drained (%llu record(s) in all) "
+		log_info("CPU %u went offline: its tracepoint reader drained (%llu record(s) in all) "
 			 "and closed; reading on %u CPUs", cpu, (unsigned long long) n, s->n_open);
 		publish_state(s);
 		return 1;
@@ -399,13 +672,11 @@ int tracepoint_source_cpu_changed(struct tracepoint_source *s, unsigned cpu, boo
 	/* A reader opened after the event was sent is already current. */
 	if (s->cpus[cpu])
 		return 0;
-	r = reader_open(s, cpu, &s->cpus[cpu]);
-	if (r < 0) {
-		log_open_failure(r, cpu);
+	r = reader_open(s, cpu, false, &s->cpus[cpu]);
+	if (r < 0)
 		return r;
-	}
 	s->n_open++;
-	log_info("CPU %u came online: reading mce:mce_record on it; reading on %u CPUs", cpu, s->n_open);
+	log_info("CPU %u came online: reading its tracepoints; reading on %u CPUs", cpu, s->n_open);
 	publish_state(s);
 	return 1;
 }
@@ -434,10 +705,8 @@ int tracepoint_source_cpus_resync(struct tracepoint_source *s, const bool *onlin
 		 * new reader before draining the old one, so no record falls in
 		 * between (one emitted in that instant may be logged twice).
 		 */
-		r = reader_open(s, cpu, &fresh);
+		r = reader_open(s, cpu, s->cpus[cpu] != NULL, &fresh);
 		if (r < 0) {
-			if (!s->cpus[cpu])
-				log_open_failure(r, cpu);
 			if (ret == 0)
 				ret = r;
 			continue;

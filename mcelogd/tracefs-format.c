@@ -75,6 +75,7 @@ static int parse_field_line(const char *line, struct trace_field *f)
 	if (r < 0)
 		return r;
 	f->is_data_loc = strncmp(decl, "__data_loc", strlen("__data_loc")) == 0;
+	f->is_rel_loc = strncmp(decl, "__rel_loc", strlen("__rel_loc")) == 0;
 	if (parse_attr(semi, "offset:", &f->offset) < 0 || parse_attr(semi, "size:", &f->size) < 0)
 		return -EINVAL;
 	/* "signed:" is missing on very old kernels; treat as unsigned. */
@@ -170,4 +171,52 @@ int trace_field_read_u64(const struct trace_field *field, const void *raw, size_
 	case 8: { uint64_t v; memcpy(&v, p + field->offset, 8); *ret = v; return 0; }
 	default: return -EINVAL;
 	}
+}
+
+int trace_field_read_s64(const struct trace_field *field, const void *raw, size_t raw_size,
+			 int64_t *ret)
+{
+	uint64_t v;
+	int r = trace_field_read_u64(field, raw, raw_size, &v);
+
+	if (r < 0)
+		return r;
+	if (field->size < 8 && (v >> (field->size * 8 - 1)) & 1)
+		v |= ~UINT64_C(0) << (field->size * 8);
+	*ret = (int64_t) v;
+	return 0;
+}
+
+int trace_field_bytes(const struct trace_field *field, const void *raw, size_t raw_size,
+		      const unsigned char **ret)
+{
+	if (!field)
+		return -ENOENT;
+	if ((size_t) field->offset + field->size > raw_size)
+		return -EBADMSG;
+	*ret = (const unsigned char *) raw + field->offset;
+	return 0;
+}
+
+int trace_field_data_loc(const struct trace_field *field, const void *raw, size_t raw_size,
+			 const unsigned char **ret, size_t *ret_len)
+{
+	uint64_t loc;
+	size_t off, len;
+	int r;
+
+	if (!field || !(field->is_data_loc || field->is_rel_loc) || field->size != 4)
+		return -ENOENT;
+	r = trace_field_read_u64(field, raw, raw_size, &loc);
+	if (r < 0)
+		return r;
+	off = (size_t) (loc & 0xffff);
+	len = (size_t) (loc >> 16);
+	if (field->is_rel_loc)
+		off += (size_t) field->offset + field->size;
+	if (off > raw_size || len > raw_size - off)
+		return -ERANGE;
+	*ret = (const unsigned char *) raw + off;
+	*ret_len = len;
+	return 0;
 }

@@ -51,7 +51,7 @@ if [ ! -S /run/systemd/journal/socket ]; then
 	exit 0
 fi
 
-echo "1..26"
+echo "1..38"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -149,5 +149,46 @@ actual=$(jq -r "$regs" "$work/sample-logged.json" | sort)
 check "every sample record is in the journal" "$(grep -c . <<<"$expected")" "$(grep -c . <<<"$actual")"
 if [ -n "$expected" ] && [ "$expected" == "$actual" ]; then ok "sample registers intact through journald"
 else not_ok "sample registers intact through journald" "$(diff <(echo "$expected") <(echo "$actual"))"; fi
+
+# --- other hardware errors (ras records): replayed, through journald, back out of mcectl ---
+sleep 1.1
+since_ras=$(date +%s)
+sleep 1.1
+logger --journald <<FORGED
+MESSAGE=Memory failure at pfn 0x66666, page type free_buddy: recovered
+MESSAGE_ID=aa001d58f52e4e5ebb0f2176f6d64a39
+MCE_EVENT=memory_failure
+MCE_SEVERITY=info
+MCE_JSON={"event":"memory_failure","severity":"info","pfn":"0x66666"}
+FORGED
+"$mcelogd" --replay "$data/replay-ras.txt" 2>"$work/ras.err"
+check "ras replay with one bad line exits 1" 1 "$?"
+if grep -q 'replay-ras.txt:4: key "severity"' "$work/ras.err"; then ok "the bad ras line is named with file, line and key"
+else not_ok "the bad ras line is named with file, line and key" "$(cat "$work/ras.err")"; fi
+"$mcectl" query --since "@$since_ras" --output json >"$work/ras.json"
+check "mcectl query shows the three ras records and not the forged one" "0x30000 - -" \
+	"$(jq -rs 'map(.pfn // "-") | join(" ")' "$work/ras.json")"
+grep -v '"severity":"sometimes"' "$data/replay-ras.txt" | jq -c 'del(.hostname, .boot_id)' >"$work/ras-in.json"
+check "the records come back as they were written" "$(cat "$work/ras-in.json")" \
+	"$(jq -c 'del(.hostname, .boot_id)' "$work/ras.json")"
+check "--severity info (memory failure only)" "memory_failure" \
+	"$("$mcectl" query --since "@$since_ras" --severity info --output json | jq -rs 'map(.event) | join(",")')"
+check "--severity corrected finds the EDAC record by MCE_SEVERITY" "memory_controller" \
+	"$("$mcectl" query --since "@$since_ras" --severity corrected --output json | jq -rs 'map(.event) | join(",")')"
+check "--severity uncorrected" "arm_processor" \
+	"$("$mcectl" query --since "@$since_ras" --severity uncorrected --output json | jq -rs 'map(.event) | join(",")')"
+check "--cpu 5 finds the record that names CPU 5" "arm_processor" \
+	"$("$mcectl" query --since "@$since_ras" --cpu 5 --output json | jq -rs 'map(.event) | join(",")')"
+check "--bank leaves out records without banks" 0 \
+	"$("$mcectl" query --since "@$since_ras" --bank 0 --output json | wc -l)"
+"$mcectl" query --since "@$since_ras" >"$work/ras-table.txt"
+if grep -q 'info .*ras:memory_failure_event .*Memory failure at pfn 0x30000' "$work/ras-table.txt" &&
+   grep -q '^[^ ]* *5 *- uncorrected .*ras:arm_event' "$work/ras-table.txt"; then ok "table rows: source, severity, CPU and summary"
+else not_ok "table rows: source, severity, CPU and summary" "$(cat "$work/ras-table.txt")"; fi
+journalctl -o json MESSAGE_ID=aa001d58f52e4e5ebb0f2176f6d64a39 _COMM=mcelogd >"$work/ras-entries.json"
+check "memory failure journal entry: MCE_* fields and PRIORITY" "memory_failure info 0x30000 free_buddy recovered 5" \
+	"$(jq -r '"\(.MCE_EVENT) \(.MCE_SEVERITY) \(.MCE_PFN) \(.MCE_PAGE_TYPE) \(.MCE_RESULT) \(.PRIORITY)"' "$work/ras-entries.json")"
+check "mcelogd --severity bogus is named" 2 \
+	"$("$mcectl" query --severity bogus >/dev/null 2>&1; echo $?)"
 
 [ $failed = 0 ]

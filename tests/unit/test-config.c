@@ -46,6 +46,7 @@ static void test_defaults_and_values(void **state)
 	(void) state;
 	assert_int_equal(parse("", &c, &e), 0);
 	assert_true(c.source_tracepoint);
+	assert_true(c.source_ras);
 	assert_true(c.sink_journal);
 	assert_string_equal(c.json_output, "");
 	assert_int_equal(c.log_level, LOG_INFO);
@@ -58,6 +59,14 @@ static void test_defaults_and_values(void **state)
 	assert_false(c.sink_journal);
 	assert_string_equal(c.json_output, "/var/log/mce.jsonl");
 	assert_int_equal(c.log_level, LOG_DEBUG);
+	assert_true(c.source_ras);
+
+	assert_int_equal(parse("[Sources]\nRAS=no\n", &c, &e), 0);
+	assert_false(c.source_ras);
+	assert_true(c.source_tracepoint);
+	assert_int_equal(parse("[Sources]\nRAS=sometimes\n", &c, &e), -EINVAL);
+	assert_int_equal(e.line[0], 2);
+	assert_non_null(strstr(e.msg[0], "RAS="));
 }
 
 static void test_errors_named(void **state)

@@ -31,16 +31,17 @@ static void put(struct ring *r, uint32_t type, const void *body, uint16_t body_s
 	r->head += h.size;
 }
 
-static void put_sample(struct ring *r, uint64_t time, uint32_t cpu, const char *raw)
+static void put_sample(struct ring *r, uint64_t id, uint64_t time, uint32_t cpu, const char *raw)
 {
 	unsigned char b[128] = {};
 	uint32_t n = (uint32_t) strlen(raw) + 1;
 
-	memcpy(b, &time, 8);
-	memcpy(b + 8, &cpu, 4);
-	memcpy(b + 16, &n, 4);
-	memcpy(b + 20, raw, n);
-	put(r, PERF_RECORD_SAMPLE, b, (uint16_t) ((20 + n + 7) & ~7u));
+	memcpy(b, &id, 8);
+	memcpy(b + 8, &time, 8);
+	memcpy(b + 16, &cpu, 4);
+	memcpy(b + 24, &n, 4);
+	memcpy(b + 28, raw, n);
+	put(r, PERF_RECORD_SAMPLE, b, (uint16_t) ((28 + n + 7) & ~7u));
 }
 
 static void put_lost(struct ring *r, uint64_t lost)
@@ -57,7 +58,7 @@ static void test_walk_with_wrap(void **state)
 	struct ring r = { .head = 0 };
 	struct perf_ring_record rec;
 	struct perf_sample s;
-	uint64_t tail, lost;
+	uint64_t tail, lost, id;
 	char want[32];
 
 	(void) state;
@@ -66,7 +67,7 @@ static void test_walk_with_wrap(void **state)
 		r.head = tail = start;
 		for (unsigned i = 0; i < 3; i++) {
 			snprintf(want, sizeof(want), "record %u from %llu", i, (unsigned long long) start);
-			put_sample(&r, 1000 + i, i, want);
+			put_sample(&r, 77 + i, 1000 + i, i, want);
 		}
 		put_lost(&r, 7);
 		for (unsigned i = 0; i < 3; i++) {
@@ -74,13 +75,15 @@ static void test_walk_with_wrap(void **state)
 			assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 1);
 			assert_int_equal(rec.type, PERF_RECORD_SAMPLE);
 			assert_int_equal(perf_sample_parse(rec.body, rec.body_size, &s), 0);
+			assert_int_equal(s.id, 77 + i);
 			assert_int_equal(s.time, 1000 + i);
 			assert_int_equal(s.cpu, i);
 			assert_string_equal((const char *) s.raw, want);
 		}
 		assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 1);
 		assert_int_equal(rec.type, PERF_RECORD_LOST);
-		assert_int_equal(perf_lost_parse(rec.body, rec.body_size, &lost), 0);
+		assert_int_equal(perf_lost_parse(rec.body, rec.body_size, &id, &lost), 0);
+		assert_int_equal(id, 1234);
 		assert_int_equal(lost, 7);
 		assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 0);
 		assert_int_equal(tail, r.head);
@@ -114,32 +117,33 @@ static void test_corrupt(void **state)
 
 static void test_sample_bounds(void **state)
 {
-	unsigned char b[64] = {};
+	unsigned char b[72] = {};
 	uint32_t n = 40;
 	struct perf_sample s;
 
 	(void) state;
-	assert_int_equal(perf_sample_parse(b, 19, &s), -EBADMSG);
-	memcpy(b + 16, &n, 4);
-	assert_int_equal(perf_sample_parse(b, 59, &s), -EOVERFLOW);
+	assert_int_equal(perf_sample_parse(b, 27, &s), -EBADMSG);
+	memcpy(b + 24, &n, 4);
+	assert_int_equal(perf_sample_parse(b, 67, &s), -EOVERFLOW);
 	assert_int_equal(s.raw_size, 40);
-	assert_int_equal(perf_sample_parse(b, 60, &s), 0);
+	assert_int_equal(perf_sample_parse(b, 68, &s), 0);
 	assert_int_equal(s.raw_size, 40);
-	assert_ptr_equal(s.raw, b + 20);
+	assert_ptr_equal(s.raw, b + 28);
 	n = UINT32_MAX;
-	memcpy(b + 16, &n, 4);
-	assert_int_equal(perf_sample_parse(b, 64, &s), -EOVERFLOW);
+	memcpy(b + 24, &n, 4);
+	assert_int_equal(perf_sample_parse(b, 72, &s), -EOVERFLOW);
 }
 
 static void test_lost_bounds(void **state)
 {
-	uint64_t b[2] = { 1, 42 }, lost = 99;
+	uint64_t b[2] = { 1, 42 }, lost = 99, id = 0;
 
 	(void) state;
-	assert_int_equal(perf_lost_parse((unsigned char *) b, 15, &lost), -EBADMSG);
+	assert_int_equal(perf_lost_parse((unsigned char *) b, 15, &id, &lost), -EBADMSG);
 	assert_int_equal(lost, 99);
-	assert_int_equal(perf_lost_parse((unsigned char *) b, 16, &lost), 0);
+	assert_int_equal(perf_lost_parse((unsigned char *) b, 16, &id, &lost), 0);
 	assert_int_equal(lost, 42);
+	assert_int_equal(id, 1);
 }
 
 static void test_ring_pages(void **state)

@@ -1,0 +1,48 @@
+# Issue 5, item 3: ras:aer_event on a real kernel.  The guest is a q35
+# machine with a PCIe root port (QEMU emulates its AER capability, and the
+# kernel's AER driver owns it through _OSC); QEMU's pcie_aer_inject_error
+# makes the port report an uncorrectable non-fatal Poisoned TLP with a TLP
+# header, as hardware would.  mcelogd logs exactly one record with the
+# device, severity, status bits and header the kernel itself printed.
+VM_DESC="ras:aer_event from QEMU's pcie_aer_inject_error: logged once, as the kernel reported it"
+VM_SMP=1
+VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1"
+
+scenario() {
+	local out dev klines khdr recs rec n j
+	check "aer: the kernel's AER driver owns the root port" guest \
+		'dmesg | grep -q "pcieport 0000:00:01.0: AER: enabled"'
+	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
+	check "aer: QEMU injected the error (pcie_aer_inject_error rp1 POISON_TLP)" grep -q '^OK id: rp1' <<<"$out"
+	dev=0000:00:01.0
+	# The kernel's own account, from its log.
+	klines=$(guest "for i in \$(seq 40); do dmesg | grep -q 'AER:   TLP Header' && break; sleep 0.25; done
+		dmesg | grep -E 'PCIe Bus Error|TLP Header'")
+	note "$klines"
+	check "aer: the kernel reports an uncorrected non-fatal error on $dev" \
+		grep -q "$dev: PCIe Bus Error: severity=Uncorrected (Non-Fatal)" <<<"$klines"
+	khdr=$(sed -n 's/.*AER:   TLP Header: //p' <<<"$klines" | head -n1)
+	check "aer: ... with a TLP header" test -n "$khdr"
+	# The record carries the header log's bytes as they are in memory: each
+	# dword the kernel printed, least significant byte first.
+	local dw hbytes=
+	for dw in $khdr; do hbytes+=${dw:6:2}${dw:4:2}${dw:2:2}${dw:0:2}; done
+
+	recs=$(wait_records 1 '.source == "ras:aer_event"' 30)
+	check "aer: mcectl query --output json shows the AER record" test -n "$recs"
+	sleep 2
+	n=$(query_json | jq -c 'select(.source == "ras:aer_event")' | wc -l)
+	is "$n" 1 "aer: the record appears exactly once"
+	rec=$(head -n1 <<<"$recs")
+	is "$(jq -c '[.event, .severity, .dev_name, .aer_severity, .uncorrectable_status, .errors, .tlp_header]' <<<"$rec")" \
+		"[\"pcie_aer\",\"uncorrected\",\"$dev\",\"non_fatal\",\"0x1000\",\"Poisoned TLP Received\",\"$hbytes\"]" \
+		"aer: device, severity, status bit and TLP header as the kernel printed them"
+
+	j=$(guest "journalctl -o json --no-pager MESSAGE_ID=$(msgid PCIE_AER)")
+	is "$(grep -c . <<<"$j")" 1 "aer: one journal entry with MESSAGE_ID=$(msgid PCIE_AER)"
+	is "$(jq -c '[.MCE_EVENT, .MCE_SOURCE, .MCE_SEVERITY, .MCE_DEV_NAME, .MCE_UNCORRECTABLE_STATUS, .PRIORITY, ._COMM]' <<<"$j")" \
+		"[\"pcie_aer\",\"ras:aer_event\",\"uncorrected\",\"$dev\",\"0x1000\",\"2\",\"mcelogd\"]" \
+		"aer: journal MCE_EVENT/SOURCE/SEVERITY/DEV_NAME/UNCORRECTABLE_STATUS, PRIORITY crit, from mcelogd"
+	n=$(query_json "--since 1h --severity uncorrected" | jq -c 'select(.source == "ras:aer_event")' | wc -l)
+	is "$n" 1 "aer: mcectl query --severity uncorrected shows it"
+}
