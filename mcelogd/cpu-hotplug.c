@@ -10,6 +10,7 @@
 
 #include "cpu-hotplug.h"
 #include "cpu-list.h"
+#include "file-io.h"
 #include "log.h"
 #include "manager.h"
 #include "uevent.h"
@@ -43,15 +44,7 @@ struct cpu_hotplug {
 
 static int read_online(bool *set, size_t max)
 {
-	_cleanup_fclose_ FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	char line[4096];
-
-	if (!f)
-		return negative_errno();
-	if (!fgets(line, sizeof(line), f))
-		return -EIO;
-	memset(set, 0, max * sizeof(*set));
-	return cpu_list_parse(line, set, max);
+	return read_cpu_list_file("/sys/devices/system/cpu/online", set, max);
 }
 
 /*

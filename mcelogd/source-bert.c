@@ -11,6 +11,7 @@
 
 #include "bert-state.h"
 #include "cper.h"
+#include "file-io.h"
 #include "log.h"
 #include "manager.h"
 #include "ras-record.h"
@@ -85,43 +86,6 @@ static void on_problem(size_t offset, const char *what, void *userdata)
 	log_error("%s: byte %zu (0x%zx): %s", br->path, offset, offset, what);
 }
 
-static int read_region(const char *path, uint8_t **ret, size_t *ret_len)
-{
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return negative_errno();
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			uint8_t *p;
-
-			if (cap >= BERT_REGION_MAX)
-				return -EFBIG;
-			cap = cap ? cap * 2 : 16384;
-			p = realloc(buf, cap);
-			if (!p)
-				return -ENOMEM;
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return negative_errno();
-		}
-		if (n == 0)
-			break;
-		len += (size_t) n;
-	}
-	*ret = TAKE_PTR(buf);
-	*ret_len = len;
-	return 0;
-}
 
 static int load_state(const char *dir, struct bert_state *ret)
 {
@@ -200,13 +164,13 @@ int bert_source_run(struct manager *m, const char *region, const char *state_dir
 	const char *dir = state_dir;
 	struct bert_run br = { .manager = m, .path = path };
 	const struct cper_sink sink = { .mce = on_mce, .ras = on_ras, .problem = on_problem, .userdata = &br };
-	_cleanup_free_ uint8_t *buf = NULL;
+	_cleanup_free_ char *buf = NULL;
 	struct bert_state logged, now = {};
 	bool have_logged;
 	size_t len;
 	int r;
 
-	r = read_region(path, &buf, &len);
+	r = read_full_file(path, BERT_REGION_MAX, &buf, &len);
 	if (r < 0) {
 		unavailable_for(m, path, !region, r);
 		return 0;

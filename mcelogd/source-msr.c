@@ -11,6 +11,7 @@
 
 #include "cpu-list.h"
 #include "cpuinfo.h"
+#include "file-io.h"
 #include "log.h"
 #include "manager.h"
 #include "msr-plan.h"
@@ -429,43 +430,6 @@ static void probe_writes(struct msr_source *s)
 			 "mcelogd clear them)", v);
 }
 
-/* /proc/cpuinfo in full: its size is not known before reading (some 4 KiB per CPU). */
-static int read_cpuinfo(char **ret)
-{
-	_cleanup_close_ int fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	if (fd < 0)
-		return negative_errno();
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096) {
-			char *p;
-
-			if (cap >= 64u * 1024 * 1024)
-				return -EFBIG;
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap);
-			if (!p)
-				return -ENOMEM;
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return negative_errno();
-		}
-		if (n == 0)
-			break;
-		len += (size_t) n;
-	}
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
-	return 0;
-}
 
 static int unavailable(struct manager *m, int r, const char *what)
 {
@@ -486,7 +450,8 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 {
 	struct msr_source *s;
 	_cleanup_free_ char *cpuinfo = NULL;
-	char v[4096], path[64];
+	size_t cpuinfo_len;
+	char v[32], path[64];
 	bool ignore_ce;
 	int r, first, fd;
 	bool possible[CPU_LIST_MAX] = { false };
@@ -508,8 +473,8 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	}
 
 	/* Which CPUs may ever exist sizes the per-CPU state once; hotplug then only re-plans. */
-	r = read_text(SYSFS_CPU "/possible", v, sizeof(v));
-	if (r < 0 || cpu_list_parse(v, possible, CPU_LIST_MAX) <= 0)
+	r = read_cpu_list_file(SYSFS_CPU "/possible", possible, CPU_LIST_MAX);
+	if (r <= 0)
 		return unavailable(m, r < 0 ? r : -EINVAL, SYSFS_CPU "/possible");
 	first = -1;
 	for (unsigned i = 0; i < CPU_LIST_MAX; i++)
@@ -528,7 +493,8 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 		s->ignore_ce_note = " (ignore_ce=0: the kernel clears corrected errors first, polling "
 				    "sees few)";
 
-	r = read_cpuinfo(&cpuinfo);
+	/* Some 4 KiB per CPU; the limit only guards against a file that never ends. */
+	r = read_full_file("/proc/cpuinfo", 64u * 1024 * 1024, &cpuinfo, &cpuinfo_len);
 	if (r < 0)
 		log_debug_errno(r, "Cannot read /proc/cpuinfo: %m");
 	s->cpu_info = calloc(s->n_possible, sizeof(*s->cpu_info));

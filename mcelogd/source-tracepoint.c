@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cpu-list.h"
+#include "file-io.h"
 #include "log.h"
 #include "manager.h"
 #include "mce-trace.h"
@@ -101,31 +102,6 @@ struct tracepoint_source {
 	unsigned char *scratch;     /* one record copied out when it wraps the ring */
 };
 
-static int read_small_file(const char *path, char *buf, size_t size, size_t *ret_len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-
-	if (fd < 0)
-		return negative_errno();
-	for (;;) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return negative_errno();
-		}
-		if (n == 0)
-			break;
-		len += (size_t) n;
-		if (len >= size - 1)
-			return -EFBIG;
-	}
-	buf[len] = '\0';
-	*ret_len = len;
-	return 0;
-}
 
 /* Which of this CPU's tracepoints a sample or loss id belongs to; -1: none. */
 static int tp_of_id(const struct cpu_reader *c, uint64_t id)
@@ -443,10 +419,8 @@ static unsigned ring_pages(size_t page_size)
 {
 	static bool possible[CPU_LIST_MAX];
 	const char *env = getenv(RING_PAGES_ENV);
-	char text[4096];
-	size_t len;
 	uint64_t v;
-	int n = 0;
+	int n;
 
 	if (env) {
 		if (parse_unsigned(env, strlen(env), 10, RING_PAGES_ENV_MAX, &v) >= 0 && v > 0 &&
@@ -458,9 +432,7 @@ static unsigned ring_pages(size_t page_size)
 		log_error("$%s='%s' is not a power of two from 1 to %u, ignored", RING_PAGES_ENV, env,
 			  RING_PAGES_ENV_MAX);
 	}
-	memset(possible, 0, sizeof(possible));
-	if (read_small_file("/sys/devices/system/cpu/possible", text, sizeof(text), &len) >= 0)
-		n = cpu_list_parse(text, possible, ELEMENTSOF(possible));
+	n = read_cpu_list_file("/sys/devices/system/cpu/possible", possible, ELEMENTSOF(possible));
 	if (n <= 0) {
 		log_debug("Cannot read /sys/devices/system/cpu/possible, sizing rings for a small machine");
 		n = 0;
@@ -468,8 +440,8 @@ static unsigned ring_pages(size_t page_size)
 	return perf_ring_pages((unsigned) n, page_size);
 }
 
-static int find_format(const char *tracefs_root, const struct tracepoint_def *def, char *text,
-		       size_t size, size_t *ret_len, char *path, size_t path_size)
+static int find_format(const char *tracefs_root, const struct tracepoint_def *def, char **text,
+		       size_t *ret_len, char *path, size_t path_size)
 {
 	int r = -ENOENT;
 
@@ -477,7 +449,8 @@ static int find_format(const char *tracefs_root, const struct tracepoint_def *de
 		const char *root = tracefs_root ? tracefs_root : tracefs_roots[i];
 
 		snprintf(path, path_size, "%s/events/%s/%s/format", root, def->system, def->name);
-		r = read_small_file(path, text, size, ret_len);
+		/* A format file is a few KiB; a larger one is not one we understand. */
+		r = read_full_file(path, 1024 * 1024, text, ret_len);
 		if (r >= 0 || tracefs_root)
 			return r;
 		if (r != -ENOENT)
@@ -497,7 +470,7 @@ static bool tracepoint_wanted(const struct manager *m, unsigned t)
  */
 static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root, unsigned t)
 {
-	static char text[65536];
+	_cleanup_free_ char *text = NULL;
 	const struct tracepoint_def *def = &tracepoint_defs[t];
 	/* A kernel without, say, extlog is normal; without mce_record on x86 it is not. */
 	int level = t == TP_MCE_RECORD ? LOG_WARNING : LOG_NOTICE;
@@ -510,7 +483,7 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 	size_t len;
 	int r;
 
-	r = find_format(tracefs_root, def, text, sizeof(text), &len, path, sizeof(path));
+	r = find_format(tracefs_root, def, &text, &len, path, sizeof(path));
 	if (r == -ENOENT) {
 		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "the kernel has no %s:%s tracepoint "
 					 "(%s)", def->system, def->name, def->needs);
@@ -582,8 +555,6 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 {
 	_cleanup_free_ struct tracepoint_source *s = NULL;
 	static bool online[CPU_LIST_MAX];
-	char cpus[4096];
-	size_t len;
 	unsigned n_available = 0;
 	int r, n, first_error = 0;
 
@@ -612,13 +583,9 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 	if (n_available == 0)
 		return first_error ? first_error : -ENOENT;
 
-	memset(online, 0, sizeof(online));
-	r = read_small_file("/sys/devices/system/cpu/online", cpus, sizeof(cpus), &len);
-	if (r < 0)
-		return log_error_errno(r, "Failed to read /sys/devices/system/cpu/online: %m");
-	n = cpu_list_parse(cpus, online, ELEMENTSOF(online));
+	n = read_cpu_list_file("/sys/devices/system/cpu/online", online, ELEMENTSOF(online));
 	if (n <= 0)
-		return log_error_errno(-EINVAL, "Cannot parse /sys/devices/system/cpu/online: '%s'", cpus);
+		return log_error_errno(n < 0 ? n : -EINVAL, "Cannot read /sys/devices/system/cpu/online: %m");
 
 	s->ring_pages = ring_pages(s->page_size);
 	s->scratch = malloc(PERF_RING_RECORD_MAX);
