@@ -9,6 +9,7 @@
 #include "daemon-config.h"
 #include "log.h"
 #include "macro.h"
+#include "parse-number.h"
 #include "timespec.h"
 
 void config_set_defaults(struct mcelogd_config *c)
@@ -23,6 +24,14 @@ void config_set_defaults(struct mcelogd_config *c)
 		.log_level = LOG_INFO,
 		.msr_poll = MSR_POLL_AUTO,
 		.msr_poll_interval_usec = MSR_POLL_INTERVAL_DEFAULT_USEC,
+		.storm_enable = true,
+		.storm = {
+			.burst = STORM_DEFAULT_BURST,
+			.window_usec = STORM_DEFAULT_WINDOW_USEC,
+			.summary_interval_usec = STORM_DEFAULT_SUMMARY_USEC,
+			.quiet_usec = STORM_DEFAULT_QUIET_USEC,
+			.max_signatures = STORM_DEFAULT_MAX_SIGNATURES,
+		},
 	};
 }
 
@@ -153,6 +162,58 @@ static int parse_poll_interval(const char *v, void *dst, char *why, size_t why_l
 	return 0;
 }
 
+/* A positive count; 0 is refused because it can only be a mistake (Enable=no turns storms off). */
+static int parse_count(const char *v, uint64_t max, unsigned *dst, char *why, size_t why_len)
+{
+	uint64_t n;
+	int r = parse_unsigned(v, strlen(v), 10, max, &n);
+
+	if (r == -ERANGE || (r >= 0 && n == 0)) {
+		snprintf(why, why_len, "expected a number from 1 to %llu, got '%s'",
+			 (unsigned long long) max, v);
+		return -EINVAL;
+	}
+	if (r < 0) {
+		snprintf(why, why_len, "expected a whole number, got '%s'", v);
+		return -EINVAL;
+	}
+	*dst = (unsigned) n;
+	return 0;
+}
+
+/* Up to a million records per window: a bigger burst would itself flood the journal. */
+#define STORM_BURST_MAX 1000000U
+
+static int parse_storm_burst(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_count(v, STORM_BURST_MAX, dst, why, why_len);
+}
+
+static int parse_storm_signatures(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_count(v, STORM_MAX_SIGNATURES_LIMIT, dst, why, why_len);
+}
+
+/* A day is far beyond any sensible storm timing, and keeps sums of spans far from overflow. */
+#define STORM_SPAN_MAX_USEC (UINT64_C(86400) * STORM_USEC_PER_SEC)
+
+/* A time span as systemd writes them ("10s", "1min 30s", "500ms"; a bare number is seconds). */
+static int parse_storm_span(const char *v, void *dst, char *why, size_t why_len)
+{
+	int64_t usec;
+
+	if (parse_time_span(v, &usec) < 0) {
+		snprintf(why, why_len, "expected a time span such as '10s', '1min' or '500ms', got '%s'", v);
+		return -EINVAL;
+	}
+	if (usec <= 0 || (uint64_t) usec > STORM_SPAN_MAX_USEC) {
+		snprintf(why, why_len, "expected a time span from 1us to 1d, got '%s'", v);
+		return -EINVAL;
+	}
+	*(uint64_t *) dst = (uint64_t) usec;
+	return 0;
+}
+
 /* Section.Key → parser → field.  Keep in the order mcelogd.conf(5) documents them. */
 static const struct config_key {
 	const char *section;
@@ -171,6 +232,14 @@ static const struct config_key {
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },
 	{ "Daemon",  "SocketGroup", parse_group_name, offsetof(struct mcelogd_config, socket_group) },
+	{ "Storm",   "Enable",     parse_bool,        offsetof(struct mcelogd_config, storm_enable) },
+	{ "Storm",   "Burst",      parse_storm_burst, offsetof(struct mcelogd_config, storm.burst) },
+	{ "Storm",   "Window",     parse_storm_span,  offsetof(struct mcelogd_config, storm.window_usec) },
+	{ "Storm",   "SummaryInterval", parse_storm_span,
+	  offsetof(struct mcelogd_config, storm.summary_interval_usec) },
+	{ "Storm",   "QuietTime",  parse_storm_span,  offsetof(struct mcelogd_config, storm.quiet_usec) },
+	{ "Storm",   "MaxSignatures", parse_storm_signatures,
+	  offsetof(struct mcelogd_config, storm.max_signatures) },
 };
 
 static bool section_known(const char *s)

@@ -29,6 +29,7 @@ enum {
 	CONFIG_TRISTATE_YES,
 	CONFIG_TRISTATE_NO,
 };
+#include "storm.h"
 
 struct mcelogd_config {
 	bool source_tracepoint;      /* [Sources] Tracepoint= */
@@ -41,6 +42,9 @@ struct mcelogd_config {
 	char socket_group[64];       /* [Daemon] SocketGroup=: group allowed to ask for status; "" root only */
 	enum msr_poll_mode msr_poll; /* [Sources] MSRPoll= */
 	uint64_t msr_poll_interval_usec; /* [Sources] MSRPollInterval= */
+	bool storm_enable;           /* [Storm] Enable= */
+	struct storm_config storm;   /* [Storm] Burst=, Window=, SummaryInterval=, QuietTime=,
+				      * MaxSignatures= */
 };
 
 void config_set_defaults(struct mcelogd_config *c);

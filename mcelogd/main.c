@@ -15,6 +15,7 @@
 #include "daemon-config.h"
 #include "log.h"
 #include "manager.h"
+#include "manager-storm.h"
 #include "sink-journal.h"
 #include "source-bert.h"
 #include "source-dev-mcelog.h"
@@ -215,6 +216,8 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 	tracepoint_source_drain(m->tracepoint);
 	(void) trace_buffer_save(m->trace_buffer);
 	dev_mcelog_source_drain(m->dev_mcelog);
+	/* No count is lost across a stop: storms in progress get their last summary and end. */
+	manager_storm_close(m, STORM_END_STOP);
 	log_info("Stopping on signal %s after %llu record(s)",
 		 sd_event_source_get_signal(s) == SIGINT ? "SIGINT" : "SIGTERM",
 		 (unsigned long long) m->n_records);
@@ -346,6 +349,9 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 			dev_mcelog_source_drain(m->dev_mcelog);
 		}
 	}
+	/* Changed [Storm] settings close the storms in progress and start afresh. */
+	if (r >= 0)
+		(void) manager_storm_setup(m);
 	if (r >= 0)
 		log_info("Configuration reloaded from %s", m->config_path);
 	sd_notify(false, "READY=1");
@@ -416,6 +422,8 @@ static int run_live(struct manager *m)
 		(void) trace_buffer_setup(arg_tracefs);
 	/* Before the sources read the online CPUs, so that no change after that goes unseen. */
 	(void) cpu_hotplug_open(m, &m->hotplug);
+	/* Storms only in the live daemon: --replay logs every record of its input. */
+	(void) manager_storm_setup(m);
 	if (m->config.source_tracepoint || m->config.source_ras)
 		open_tracepoint(m);
 	else {

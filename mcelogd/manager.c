@@ -16,6 +16,7 @@
 #include "mce-dedup.h"
 #include "manager.h"
 #include "ras-record.h"
+#include "manager-storm.h"
 #include "record-json.h"
 #include "sink-journal.h"
 #include "trace-buffer.h"
@@ -56,6 +57,9 @@ static void close_json_output(struct manager *m)
 
 void manager_done(struct manager *m)
 {
+	/* Normally closed at SIGTERM already; counts must reach the outputs before they close. */
+	manager_storm_close(m, STORM_END_STOP);
+	m->storm_timer = sd_event_source_unref(m->storm_timer);
 	close_json_output(m);
 	json_writer_done(&m->json);
 	m->control = control_free(m->control);
@@ -184,6 +188,11 @@ int manager_submit_record(struct manager *m, struct mce_record *rec)
 		memcpy(rec->boot_id, m->boot_id, sizeof(rec->boot_id));
 
 	mce_decode(rec, &d);
+	/* Counted in a storm: it reaches the outputs in the storm's summaries (manager-storm.h). */
+	if (manager_storm_suppress(m, rec, &d)) {
+		count_record(m, rec->source);
+		return 0;
+	}
 	json_writer_reset(&m->json);
 	mce_record_write_json(rec, &d, &m->json);
 	if (json_writer_failed(&m->json))

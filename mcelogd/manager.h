@@ -23,6 +23,7 @@ struct msr_source;
 struct dev_mcelog_source;
 struct mce_dedup;
 struct cpu_hotplug;
+struct storm;
 
 /*
  * What each live source is doing, for STATUS=, `mcectl status` and the log.
@@ -83,6 +84,13 @@ struct manager {
 	uint64_t n_records;
 	uint64_t n_journal_written;  /* record entries sd_journal_sendv() accepted */
 	uint64_t n_sink_failures;
+
+	/* Corrected-error storms (manager-storm.h); storm is NULL when off or replaying. */
+	struct storm *storm;
+	struct storm_config storm_config;   /* the settings storm was built with */
+	sd_event_source *storm_timer;
+	uint64_t storm_timer_usec;          /* CLOCK_MONOTONIC the timer is armed at */
+	uint64_t n_storm_events;            /* summaries and ends written */
 };
 
 int manager_init(struct manager *m);

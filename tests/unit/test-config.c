@@ -160,6 +160,62 @@ static void test_msr_poll(void **state)
 	assert_int_equal(c.msr_poll_interval_usec, 60 * 1000000ULL);
 }
 
+static void test_storm_section(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_true(c.storm_enable);
+	assert_int_equal(c.storm.burst, STORM_DEFAULT_BURST);
+	assert_int_equal(c.storm.window_usec, STORM_DEFAULT_WINDOW_USEC);
+	assert_int_equal(c.storm.summary_interval_usec, STORM_DEFAULT_SUMMARY_USEC);
+	assert_int_equal(c.storm.quiet_usec, STORM_DEFAULT_QUIET_USEC);
+	assert_int_equal(c.storm.max_signatures, STORM_DEFAULT_MAX_SIGNATURES);
+	assert_int_equal(storm_config_validate(&c.storm), 0);
+
+	assert_int_equal(parse("[Storm]\nEnable=no\nBurst=25\nWindow=500ms\nSummaryInterval=1min 30s\n"
+			       "QuietTime=2\nMaxSignatures=64\n", &c, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_false(c.storm_enable);
+	assert_int_equal(c.storm.burst, 25);
+	assert_int_equal(c.storm.window_usec, 500 * 1000);
+	assert_int_equal(c.storm.summary_interval_usec, 90 * STORM_USEC_PER_SEC);
+	assert_int_equal(c.storm.quiet_usec, 2 * STORM_USEC_PER_SEC);   /* a bare number is seconds */
+	assert_int_equal(c.storm.max_signatures, 64);
+	assert_int_equal(storm_config_validate(&c.storm), 0);
+}
+
+static void test_storm_errors_named(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("[Storm]\nBurst=0\nBurst=ten\nWindow=0s\nSummaryInterval=soon\n"
+			       "QuietTime=2d\nMaxSignatures=99999999\nEnable=maybe\nWindow=-1s\n",
+			       &c, &e), -EINVAL);
+	assert_int_equal(e.n, 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(e.line[i], i + 2);
+	assert_non_null(strstr(e.msg[0], "Burst="));
+	assert_non_null(strstr(e.msg[0], "from 1 to"));
+	assert_non_null(strstr(e.msg[1], "'ten'"));
+	assert_non_null(strstr(e.msg[2], "Window="));
+	assert_non_null(strstr(e.msg[3], "SummaryInterval="));
+	assert_non_null(strstr(e.msg[3], "'soon'"));
+	assert_non_null(strstr(e.msg[4], "QuietTime="));
+	assert_non_null(strstr(e.msg[4], "1d"));
+	assert_non_null(strstr(e.msg[5], "MaxSignatures="));
+	assert_non_null(strstr(e.msg[6], "Enable="));
+	assert_non_null(strstr(e.msg[7], "Window="));
+	/* Nothing bad was taken: the engine can still be built from what is left. */
+	assert_int_equal(c.storm.burst, STORM_DEFAULT_BURST);
+	assert_int_equal(c.storm.window_usec, STORM_DEFAULT_WINDOW_USEC);
+	assert_int_equal(storm_config_validate(&c.storm), 0);
+}
+
 static void test_cpu_list(void **state)
 {
 	bool set[64];
@@ -208,6 +264,8 @@ int main(void)
 		cmocka_unit_test(test_key_outside_section),
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_msr_poll),
+		cmocka_unit_test(test_storm_section),
+		cmocka_unit_test(test_storm_errors_named),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_dev_mcelog_tristate),
 	};

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "json-writer.h"
+#include "storm-event.h"
+
+static const char *const event_type_names[] = {
+	[STORM_EVENT_SUMMARY] = "storm_summary",
+	[STORM_EVENT_END]     = "storm_end",
+};
+
+static const char *const end_reason_names[_STORM_END_REASON_MAX] = {
+	[STORM_END_QUIET]  = "quiet",
+	[STORM_END_RELOAD] = "reload",
+	[STORM_END_STOP]   = "stop",
+};
+
+/* How the end line says why the storm is closed. */
+static const char *const end_reason_texts[_STORM_END_REASON_MAX] = {
+	[STORM_END_QUIET]  = "ended",
+	[STORM_END_RELOAD] = "closed by a configuration reload",
+	[STORM_END_STOP]   = "closed as mcelogd stops",
+};
+
+const char *storm_event_type_to_string(enum storm_event_type t)
+{
+	if ((unsigned) t >= sizeof(event_type_names) / sizeof(event_type_names[0]))
+		return "storm_unknown";
+	return event_type_names[t];
+}
+
+const char *storm_end_reason_to_string(enum storm_end_reason r)
+{
+	if ((unsigned) r >= _STORM_END_REASON_MAX)
+		return "unknown";
+	return end_reason_names[r];
+}
+
+int64_t storm_realtime_usec(const struct storm_output *o, uint64_t monotonic_usec)
+{
+	if (monotonic_usec > (uint64_t) INT64_MAX)
+		return INT64_MAX;
+	return (int64_t) monotonic_usec + o->offset_usec;
+}
+
+void storm_code_string(uint64_t code, char buf[static 19])
+{
+	snprintf(buf, 19, "0x%08" PRIx64, code);
+}
+
+/* "CPU 3 bank 1" or "shared bank 5". */
+static void where(const struct storm_key *k, char *buf, size_t size)
+{
+	if (k->per_cpu)
+		snprintf(buf, size, "CPU %" PRIu32 " bank %" PRIu32, k->cpu, k->bank);
+	else
+		snprintf(buf, size, "shared bank %" PRIu32, k->bank);
+}
+
+/* A duration as seconds with one decimal: "9.9 s". */
+static void seconds(uint64_t from, uint64_t to, char *buf, size_t size)
+{
+	uint64_t d = to > from ? to - from : 0;
+
+	/* Round to the tenth, as printed. */
+	d = (d + STORM_USEC_PER_SEC / 20) / (STORM_USEC_PER_SEC / 10);
+	snprintf(buf, size, "%" PRIu64 ".%" PRIu64 " s", d / 10, d % 10);
+}
+
+int storm_event_message(const struct storm_event *ev, const struct storm_output *o, char *buf,
+			size_t size)
+{
+	char w[64], code[19], span[32];
+	unsigned reason = (unsigned) o->reason < _STORM_END_REASON_MAX ? (unsigned) o->reason : 0;
+
+	where(&ev->key, w, sizeof(w));
+	storm_code_string(ev->key.code, code);
+	if (ev->type == STORM_EVENT_SUMMARY) {
+		seconds(ev->first_usec, ev->last_usec, span, sizeof(span));
+		return snprintf(buf, size, "Corrected error storm on %s (code %s): %" PRIu64
+				" more records in %s, %" PRIu64 " since the storm began", w, code,
+				ev->count, span, ev->total);
+	}
+	seconds(ev->start_usec, ev->last_usec, span, sizeof(span));
+	return snprintf(buf, size, "Corrected error storm on %s (code %s) %s after %s: %" PRIu64
+			" records in summaries, %u logged individually before it", w, code,
+			end_reason_texts[reason], span, ev->total, ev->logged);
+}
+
+void storm_event_write_json(const struct storm_event *ev, const struct storm_output *o,
+			    struct json_writer *w)
+{
+	char code[19];
+
+	storm_code_string(ev->key.code, code);
+	json_object_begin(w, NULL);
+	json_put_time_usec(w, "time", o->now_usec);
+	json_put_string(w, "event", storm_event_type_to_string(ev->type));
+	if (o->hostname && o->hostname[0])
+		json_put_string(w, "hostname", o->hostname);
+	if (o->boot_id && o->boot_id[0])
+		json_put_string(w, "boot_id", o->boot_id);
+	json_put_string(w, "severity", "corrected");
+	json_put_string(w, "scope", ev->key.per_cpu ? "cpu" : "shared");
+	if (ev->key.per_cpu)
+		json_put_u64(w, "cpu", ev->key.cpu);
+	json_put_u64(w, "bank", ev->key.bank);
+	json_put_string(w, "code", code);
+	if (ev->type == STORM_EVENT_SUMMARY)
+		json_put_u64(w, "count", ev->count);
+	json_put_u64(w, "total", ev->total);
+	json_put_u64(w, "logged", ev->logged);
+	json_put_time_usec(w, "first", storm_realtime_usec(o, ev->first_usec));
+	json_put_time_usec(w, "last", storm_realtime_usec(o, ev->last_usec));
+	json_put_time_usec(w, "storm_start", storm_realtime_usec(o, ev->start_usec));
+	if (ev->type == STORM_EVENT_END)
+		json_put_string(w, "reason", storm_end_reason_to_string(o->reason));
+	json_object_end(w);
+}

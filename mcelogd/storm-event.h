@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * How a storm summary or storm end (rules/storm.h) is written: the MESSAGE=
+ * line and the JSON object, the same in MCE_JSON and in the JSON-lines
+ * output.  Documented in mcelogd(8), RECORD FORMAT.  Pure.
+ *
+ * The engine counts in CLOCK_MONOTONIC; output is wall-clock.  The caller
+ * passes the offset CLOCK_REALTIME - CLOCK_MONOTONIC sampled at output time,
+ * so a clock step between a record and its summary shifts the summary's
+ * times with the clock rather than making them lie about their order.
+ */
+
+#include <stdint.h>
+
+#include "storm.h"
+
+struct json_writer;
+
+/* Why a storm end is written. */
+enum storm_end_reason {
+	STORM_END_QUIET,    /* no record for QuietTime= */
+	STORM_END_RELOAD,   /* the [Storm] settings changed at a reload */
+	STORM_END_STOP,     /* mcelogd is stopping */
+	_STORM_END_REASON_MAX,
+};
+
+struct storm_output {
+	int64_t now_usec;           /* CLOCK_REALTIME of the output: the "time" key */
+	int64_t offset_usec;        /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	const char *hostname;       /* NULL or "": left out */
+	const char *boot_id;        /* NULL or "": left out */
+	enum storm_end_reason reason;   /* ends only */
+};
+
+/* The "event" key: "storm_summary" or "storm_end". */
+const char *storm_event_type_to_string(enum storm_event_type t);
+/* "quiet", "reload", "stop". */
+const char *storm_end_reason_to_string(enum storm_end_reason r);
+
+/* An engine time as CLOCK_REALTIME microseconds. */
+int64_t storm_realtime_usec(const struct storm_output *o, uint64_t monotonic_usec);
+
+/* MCi_STATUS[31:0] as the output shows it: "0x%08x". */
+void storm_code_string(uint64_t code, char buf[static 19]);
+
+/* The MESSAGE= line; returns what snprintf() returns. */
+int storm_event_message(const struct storm_event *ev, const struct storm_output *o, char *buf,
+			size_t size);
+
+/* One complete JSON object (no trailing newline). */
+void storm_event_write_json(const struct storm_event *ev, const struct storm_output *o,
+			    struct json_writer *w);
