@@ -51,8 +51,9 @@ static void query_help(void)
 	       "  -U, --until TIME      records before or at TIME\n"
 	       "      --cpu N           only records from CPU N\n"
 	       "      --bank N          only records from bank N (machine checks only)\n"
-	       "      --severity S      corrected, deferred, uncorrected, fatal or info\n"
-	       "  -o, --output MODE     table (default) or json (one record per line)\n"
+	       "      --severity S      corrected, deferred, uncorrected, fatal or info (corrected\n"
+	       "                        includes storm summaries)\n"
+	       "  -o, --output MODE     table (default) or json (one record or storm event per line)\n"
 	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
 	       "  -h, --help            show this help\n");
 }
@@ -227,6 +228,9 @@ static int add_group(sd_journal *j, const struct query_args *a, const char *cons
 	return 0;
 }
 
+/* Storm summaries and ends stand for corrected records that were only counted. */
+static const char *const storm_ids[] = { MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END };
+
 /*
  * (machine-check classes AND filters) OR (other record classes AND filters).
  * A machine check's MESSAGE_ID is its severity class; the other records have
@@ -243,9 +247,18 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	int r;
 
 	if (want_mca) {
-		const char *id = a->severity ? severity_message_id(sev) : NULL;
+		const char *ids[ELEMENTSOF(mca_ids) + ELEMENTSOF(storm_ids)];
+		size_t n = 0;
 
-		r = id ? add_group(j, a, &id, 1, false) : add_group(j, a, mca_ids, ELEMENTSOF(mca_ids), false);
+		if (a->severity)
+			ids[n++] = severity_message_id(sev);
+		else
+			for (size_t i = 0; i < ELEMENTSOF(mca_ids); i++)
+				ids[n++] = mca_ids[i];
+		/* Only corrected errors storm (mcelogd(8)): their summaries belong to them. */
+		for (size_t i = 0; (!a->severity || sev == MCE_SEV_CORRECTED) && i < ELEMENTSOF(storm_ids); i++)
+			ids[n++] = storm_ids[i];
+		r = add_group(j, a, ids, n, false);
 		if (r < 0)
 			return r;
 	}
@@ -275,6 +288,17 @@ static const char *get_field(sd_journal *j, const char *field, char *buf, size_t
 	return buf;
 }
 
+static bool is_storm_entry(sd_journal *j)
+{
+	char id[64];
+	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
+
+	for (size_t i = 0; v && i < ELEMENTSOF(storm_ids); i++)
+		if (streq(v, storm_ids[i]))
+			return true;
+	return false;
+}
+
 static void print_table_header(void)
 {
 	printf("%-27s %4s %4s %-11s %-28s %s\n", "TIME", "CPU", "BANK", "SEVERITY", "BANK NAME / SOURCE",
@@ -288,6 +312,16 @@ static void print_table_row(sd_journal *j, uint64_t realtime)
 	const char *colon;
 
 	format_rfc3339_usec(tbuf, sizeof(tbuf), (int64_t) realtime);
+	/* A storm entry's MESSAGE is one line that says it all: counts, code, span. */
+	if (is_storm_entry(j)) {
+		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
+		       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-",
+		       get_field(j, "MCE_BANK", bank, sizeof(bank)) ?: "-",
+		       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
+		       get_field(j, "MCE_STORM_COUNT", bname, sizeof(bname)) ? "(storm summary)" :
+		       "(storm end)", m ?: "-");
+		return;
+	}
 	if (get_field(j, "MCE_EVENT", event, sizeof(event))) {
 		/* Not a machine check: no bank; the source (ras:mc_event, ...) and the whole summary. */
 		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
