@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <sys/uio.h>
 #include <syslog.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Our entries describe hardware, not our source code: no CODE_FILE/LINE/FUNC. */
 #define SD_JOURNAL_SUPPRESS_LOCATION 1
@@ -24,9 +26,18 @@
  */
 #define STORM_TIMER_ACCURACY_USEC (10 * 1000)
 
+/*
+ * How long a stop waits for journald to store the storm ends it just wrote.
+ * journald takes _COMM from /proc when it reads an entry; once we have
+ * exited it cannot, and mcectl query shows only entries whose trusted _COMM
+ * is ours.  systemd's stop timeout is far longer.
+ */
+#define STORM_STOP_WAIT_USEC (10 * STORM_USEC_PER_SEC)
+
 struct emit_ctx {
 	struct manager *m;
 	struct storm_output out;
+	unsigned ends_written;       /* storm ends journald accepted */
 };
 
 static struct storm_output output_now(const struct manager *m, enum storm_end_reason reason)
@@ -133,6 +144,8 @@ static void write_event(const struct storm_event *ev, void *userdata)
 	m->n_storm_events++;
 	if (m->config.sink_journal) {
 		r = journal_write(ev, &c->out, message, json);
+		if (r >= 0 && ev->type == STORM_EVENT_END)
+			c->ends_written++;
 		if (r < 0) {
 			m->n_sink_failures++;
 			log_error_errno(r, "Failed to write a storm event to the journal: %m; it was: %s",
@@ -199,12 +212,84 @@ static bool config_equal(const struct storm_config *a, const struct storm_config
 	       a->quiet_usec == b->quiet_usec && a->max_signatures == b->max_signatures;
 }
 
+static int count_entries(sd_journal *j, unsigned *ret)
+{
+	unsigned n = 0;
+	int r;
+
+	r = sd_journal_seek_head(j);
+	if (r < 0)
+		return r;
+	while ((r = sd_journal_next(j)) > 0)
+		n++;
+	if (r < 0)
+		return r;
+	*ret = n;
+	return 0;
+}
+
+/*
+ * Waits until journald has stored the n storm ends this process wrote at a
+ * stop (matched by _PID and _BOOT_ID, which journald takes from the socket
+ * and the kernel).  Summaries were sent before them on the same socket.
+ */
+static int wait_ends_stored(const struct manager *m, unsigned n, uint64_t timeout_usec)
+{
+	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	uint64_t deadline = now_monotonic_usec() + timeout_usec;
+	char match[80];
+	unsigned have = 0;
+	int r;
+
+	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
+	if (r < 0)
+		return r;
+	r = sd_journal_add_match(j, "MESSAGE_ID=" MCELOGD_MSGID_STORM_END, 0);
+	if (r >= 0)
+		r = sd_journal_add_match(j, "MCE_STORM_REASON=stop", 0);
+	if (r >= 0) {
+		snprintf(match, sizeof(match), "_PID=%ld", (long) getpid());
+		r = sd_journal_add_match(j, match, 0);
+	}
+	if (r >= 0 && m->boot_id[0]) {
+		snprintf(match, sizeof(match), "_BOOT_ID=%s", m->boot_id);
+		r = sd_journal_add_match(j, match, 0);
+	}
+	if (r < 0)
+		return r;
+	for (;;) {
+		uint64_t now;
+
+		r = count_entries(j, &have);
+		if (r < 0)
+			return r;
+		if (have >= n)
+			return 0;
+		now = now_monotonic_usec();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		r = sd_journal_wait(j, deadline - now < 100000 ? deadline - now : 100000);
+		if (r < 0)
+			return r;
+	}
+}
+
 void manager_storm_close(struct manager *m, enum storm_end_reason reason)
 {
+	struct emit_ctx c;
+	int r;
+
 	if (!m->storm)
 		return;
 	/* At the end of time every storm is quiet: each gets its last summary and its end. */
-	tick(m, UINT64_MAX, reason);
+	c = (struct emit_ctx) { .m = m, .out = output_now(m, reason) };
+	storm_tick(m->storm, UINT64_MAX, write_event, &c);
+	if (reason == STORM_END_STOP && c.ends_written > 0) {
+		r = wait_ends_stored(m, c.ends_written, STORM_STOP_WAIT_USEC);
+		if (r < 0)
+			log_warning_errno(r, "journald has not stored the %u storm end(s) written at "
+					  "this stop: %m; mcectl query may not show them", c.ends_written);
+	}
 	storm_free(m->storm);
 	m->storm = NULL;
 	if (m->storm_timer)
