@@ -367,12 +367,13 @@ msgid() { sed -n "s/^#define MCELOGD_MSGID_$1 *\"\([0-9a-f]*\)\".*/\1/p" "$srcdi
 journal_mark() { guest 'journalctl -n 0 --show-cursor -q | sed -n "s/^-- cursor: //p"'; }
 # mcelogd_warnings [CURSOR]: what mcelogd's unit logged at priority warning
 # or worse this boot (or after CURSOR), apart from the machine-check records
-# themselves (a corrected error is logged at warning on purpose).
+# themselves and storm summaries (a corrected error is logged at warning on
+# purpose).
 mcelogd_warnings() {
 	local ids m from=-b
 	# record entries (MCA and the other hardware-error records) are not warnings about mcelogd
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
-		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR; do msgid $m; done | jq -R . | jq -sc .)
+		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM; do msgid $m; done | jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--after-cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
 		jq -r --argjson ids '$ids' 'select((.MESSAGE_ID // \"\") as \$m | \$ids | index(\$m) | not) | .MESSAGE'"
