@@ -341,3 +341,10 @@ bool manager_storm_suppress(struct manager *m, const struct mce_record *rec,
 	timer_arm(m);
 	return v == STORM_SUPPRESS;
 }
+
+void manager_storm_write_status(struct manager *m, struct json_writer *w)
+{
+	if (!m->storm)
+		return;
+	storm_status_write_json(m->storm, now_realtime_usec() - (int64_t) now_monotonic_usec(), w);
+}

@@ -32,5 +32,8 @@ int manager_storm_setup(struct manager *m);
 bool manager_storm_suppress(struct manager *m, const struct mce_record *rec,
 			    const struct mce_decoded *d);
 
+/* The "storms" member of the status document; nothing when storms are off. */
+void manager_storm_write_status(struct manager *m, struct json_writer *w);
+
 /* Closes every storm in progress (final summaries and ends) and frees the engine. */
 void manager_storm_close(struct manager *m, enum storm_end_reason reason);

@@ -4,6 +4,7 @@
 #include "json-writer.h"
 #include "macro.h"
 #include "manager.h"
+#include "manager-storm.h"
 #include "status-json.h"
 
 /* The live sources, in the order an operator reads them: MCA first, then the rest. */
@@ -59,6 +60,7 @@ const char *status_json_render(struct manager *m)
 	for (size_t i = 0; i < ELEMENTSOF(live_sources); i++)
 		write_source(w, live_sources[i], &m->sources[live_sources[i]]);
 	json_array_end(w);
+	manager_storm_write_status(m, w);
 	json_object_end(w);
 	if (json_writer_failed(w))
 		return NULL;

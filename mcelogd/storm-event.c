@@ -118,3 +118,52 @@ void storm_event_write_json(const struct storm_event *ev, const struct storm_out
 		json_put_string(w, "reason", storm_end_reason_to_string(o->reason));
 	json_object_end(w);
 }
+
+struct status_ctx {
+	struct json_writer *w;
+	struct storm_output out;
+};
+
+static int write_active(const struct storm_info *info, void *userdata)
+{
+	struct status_ctx *c = userdata;
+	char code[19];
+
+	storm_code_string(info->key.code, code);
+	json_object_begin(c->w, NULL);
+	json_put_string(c->w, "scope", info->key.per_cpu ? "cpu" : "shared");
+	if (info->key.per_cpu)
+		json_put_u64(c->w, "cpu", info->key.cpu);
+	json_put_u64(c->w, "bank", info->key.bank);
+	json_put_string(c->w, "code", code);
+	json_put_u64(c->w, "logged", info->logged);
+	json_put_u64(c->w, "suppressed", info->suppressed);
+	json_put_u64(c->w, "pending", info->pending);
+	json_put_u64(c->w, "summaries", info->summaries);
+	json_put_time_usec(c->w, "start", storm_realtime_usec(&c->out, info->start_usec));
+	json_put_time_usec(c->w, "last", storm_realtime_usec(&c->out, info->last_usec));
+	json_object_end(c->w);
+	return 0;
+}
+
+void storm_status_write_json(const struct storm *s, int64_t offset_usec, struct json_writer *w)
+{
+	struct status_ctx c = { .w = w, .out = { .offset_usec = offset_usec } };
+	struct storm_counters k;
+
+	storm_get_counters(s, &k);
+	json_object_begin(w, "storms");
+	json_put_u64(w, "active", k.active);
+	json_put_u64(w, "started", k.storms_started);
+	json_put_u64(w, "ended", k.storms_ended);
+	json_put_u64(w, "seen", k.seen);
+	json_put_u64(w, "logged", k.logged);
+	json_put_u64(w, "suppressed", k.suppressed);
+	json_put_u64(w, "overflow", k.overflow);
+	json_put_u64(w, "evicted", k.evicted);
+	json_put_u64(w, "tracked", k.tracked);
+	json_array_begin(w, "list");
+	(void) storm_foreach_active(s, write_active, &c);
+	json_array_end(w);
+	json_object_end(w);
+}

@@ -52,3 +52,10 @@ int storm_event_message(const struct storm_event *ev, const struct storm_output 
 /* One complete JSON object (no trailing newline). */
 void storm_event_write_json(const struct storm_event *ev, const struct storm_output *o,
 			    struct json_writer *w);
+
+/*
+ * The "storms" member of the status document (mcectl status, mcectl(1)
+ * STATUS FORMAT): the engine's counters and one object per storm in
+ * progress.  offset_usec as in struct storm_output.
+ */
+void storm_status_write_json(const struct storm *s, int64_t offset_usec, struct json_writer *w);

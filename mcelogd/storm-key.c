@@ -41,11 +41,24 @@ bool storm_bank_type_shared(const char *bank_type)
 	return false;
 }
 
+/*
+ * Sources that report errors as they happen.  Records of the previous boot,
+ * replayed or decoded ones arrive all at once, long after the fact: counted
+ * by arrival time they would make a storm out of history.
+ */
+static const bool live_sources[_MCE_SOURCE_MAX] = {
+	[MCE_SOURCE_TRACEPOINT] = true,
+	[MCE_SOURCE_DEV_MCELOG] = true,
+	[MCE_SOURCE_MSR_POLL]   = true,
+};
+
 bool storm_key_from_record(const struct mce_record *rec, const struct mce_decoded *d,
 			   struct storm_key *ret)
 {
 	const unsigned need = MCE_HAVE_BANK | MCE_HAVE_STATUS;
 
+	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
+		return false;
 	if (d->severity != MCE_SEV_CORRECTED || (rec->have & need) != need)
 		return false;
 	*ret = (struct storm_key) {

@@ -5,7 +5,8 @@
  * Which records take part in storm detection, and the error signature of a
  * record (rules/storm.h).  Pure.
  *
- * Only corrected errors storm.  A deferred error is data the hardware could
+ * Only corrected errors from live sources (tracepoint, /dev/mcelog, MSR
+ * polling) storm.  A deferred error is data the hardware could
  * not correct and poisoned: each one names an address that recovery (page
  * offlining, the application) has to act on, and they are rare; uncorrected
  * and fatal errors are rarer still and every one matters.  All of those are
@@ -19,8 +20,9 @@
 #include "storm.h"
 
 /*
- * Fills *ret and returns true if the record is a corrected error with a bank
- * and MCi_STATUS; false if it must always be logged on its own.
+ * Fills *ret and returns true if the record is a corrected error from a live
+ * source with a bank and MCi_STATUS; false if it must always be logged on its
+ * own.
  */
 bool storm_key_from_record(const struct mce_record *rec, const struct mce_decoded *d,
 			   struct storm_key *ret);

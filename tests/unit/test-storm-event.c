@@ -37,6 +37,7 @@ static struct mce_record intel_record(unsigned cpu, unsigned bank, uint64_t stat
 	struct mce_record r = {
 		.have = MCE_HAVE_CPU | MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_VENDOR |
 			MCE_HAVE_CPUID,
+		.source = MCE_SOURCE_TRACEPOINT,
 		.cpu = cpu, .bank = bank, .status = status,
 		.vendor = MCE_VENDOR_INTEL, .family = 6, .model = 0x3f,
 	};
@@ -100,6 +101,16 @@ static void test_only_corrected_storm(void **state)
 	assert_false(key_of(&r, &k));
 	r = intel_record(0, 1, UINT64_C(0x9000004000a50134));
 	r.have &= ~(uint32_t) MCE_HAVE_STATUS;
+	assert_false(key_of(&r, &k));
+	/* Live sources only: history delivered at once is not a storm. */
+	r = intel_record(0, 1, UINT64_C(0x9000004000a50134));
+	r.source = MCE_SOURCE_MSR_POLL;
+	assert_true(key_of(&r, &k));
+	r.source = MCE_SOURCE_PREVIOUS_BOOT;
+	assert_false(key_of(&r, &k));
+	r.source = MCE_SOURCE_REPLAY;
+	assert_false(key_of(&r, &k));
+	r.source = (enum mce_source) 1000;
 	assert_false(key_of(&r, &k));
 }
 
@@ -245,6 +256,36 @@ static void test_close_loses_nothing(void **state)
 	json_writer_done(&s.w);
 }
 
+static void test_status(void **state)
+{
+	const struct storm_config cfg = {
+		.burst = 2, .window_usec = SEC, .summary_interval_usec = 10 * SEC,
+		.quiet_usec = 30 * SEC, .max_signatures = 16,
+	};
+	const struct storm_key cpu_key = { .cpu = 3, .bank = 1, .code = 0xa50094, .per_cpu = true };
+	const struct storm_key shared_key = { .cpu = 7, .bank = 9, .code = 0x91, .per_cpu = false };
+	struct storm *st = NULL;
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	assert_int_equal(storm_new(&cfg, &st), 0);
+	for (unsigned i = 0; i < 5; i++)
+		storm_account(st, &cpu_key, MONO0 + i * 1000);
+	storm_account(st, &shared_key, MONO0 + 10000);
+	json_object_begin(&w, NULL);
+	storm_status_write_json(st, REAL0 - (int64_t) MONO0, &w);
+	json_object_end(&w);
+	assert_string_equal(json_writer_str(&w),
+		"{\"storms\":{\"active\":1,\"started\":1,\"ended\":0,\"seen\":6,\"logged\":3,"
+		"\"suppressed\":3,\"overflow\":0,\"evicted\":0,\"tracked\":2,\"list\":["
+		"{\"scope\":\"cpu\",\"cpu\":3,\"bank\":1,\"code\":\"0x00a50094\",\"logged\":2,"
+		"\"suppressed\":3,\"pending\":3,\"summaries\":0,"
+		"\"start\":\"2026-11-20T10:00:00.002000Z\",\"last\":\"2026-11-20T10:00:00.004000Z\"}]}}");
+	storm_free(st);
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_message),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_close_loses_nothing),
+		cmocka_unit_test(test_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
