@@ -58,7 +58,7 @@ echo 0 >\$t/events/mce/mce_record/enable
 echo \$c")
 	got=$(guest "
 for i in \$(seq 90); do
-	c=\$(mcectl query --since 1h --output json | jq -c 'select(.status | test(\"^0x9c000040[0-9a-f]{4}0094\$\"))' | tee /run/burst.json | wc -l)
+	c=\$(mcectl query --since 1h --output json | jq -c 'select((.status // \"\") | test(\"^0x9c000040[0-9a-f]{4}0094\$\"))' | tee /run/burst.json | wc -l)
 	[ \$c -ge ${kernel:-$n} ] && break
 	sleep 1
 done

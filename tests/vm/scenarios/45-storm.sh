@@ -141,6 +141,14 @@ systemctl reload mcelogd.service"
 	out=$(guest "$(storm_inject 500 0x9c00004000a60094)" 300)
 	note "$out"
 	kernel=$(sed -n 's/.* kernel=\([0-9]*\).*/\1/p' <<<"$out")
+	# mcectl status: the storm in progress, with its count, once mcelogd has read every record.
+	q=$(guest "for i in \$(seq 60); do
+	q=\$(mcectl status --output json | jq -r '[.storms.active, (.storms.list[] | select(.code == \"0x00a60094\") | .suppressed)] | @tsv')
+	[ \"\$q\" = \"\$(printf '1\t%s' $((kernel - 10)))\" ] && break
+	sleep 0.5
+done; echo \"\$q\"; mcectl status | grep -A2 '^Storms'" 60)
+	is "$(head -n 1 <<<"$q")" "$(printf '1\t%s' $((kernel - 10)))" "storm: mcectl status shows the storm in progress and its count"
+	tail -n +2 <<<"$q" | diag
 	check "storm: restart mcelogd in the middle of a storm" guest "systemctl restart mcelogd.service"
 	check "storm: stopped mid-storm: mcectl query shows the storm's end" wait_storm_end "$since" 0x00a60094 120
 	counts=$(storm_counts "$since" 0x00a60094 0x9c00004000a60094)
