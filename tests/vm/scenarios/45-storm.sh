@@ -76,14 +76,14 @@ echo \$ind \$(cat /run/sum) \$(cat /run/end) \$all"
 storm_view() {
 	guest "mcectl query --since '$1' --output json | jq -s -r '[
 		(map(select(.status == \"$3\")) | length),
-		(map(select(.type == \"storm_summary\" and .code == \"$2\")) | length, (map(.count) | add // 0)),
-		(map(select(.type == \"storm_end\" and .code == \"$2\")) | length, (map(.total) | add // 0))] | @tsv' | tr '\t' ' '"
+		(map(select(.event == \"storm_summary\" and .code == \"$2\")) | length, (map(.count) | add // 0)),
+		(map(select(.event == \"storm_end\" and .code == \"$2\")) | length, (map(.total) | add // 0))] | @tsv' | tr '\t' ' '"
 }
 # wait_storm_end SINCE CODE SECONDS: until mcectl query shows the storm's end
 # (journald may lag far behind under TCG while it reads the kernel's messages).
 wait_storm_end() {
 	guest "for i in \$(seq $(($3 * 2))); do
-	mcectl query --since '$1' --output json | jq -e 'select(.type == \"storm_end\" and .code == \"$2\")' >/dev/null && exit 0
+	mcectl query --since '$1' --output json | jq -e 'select(.event == \"storm_end\" and .code == \"$2\")' >/dev/null && exit 0
 	sleep 0.5
 done; exit 1" $(($3 + 30))
 }
