@@ -43,7 +43,7 @@ echo 0 >$t/events/mce/mce_record/enable" 120)
 		"taskset -c 0 bash -c '$(sw_inject_script cpu=0 bank=1 status=0x9c000040ffff0095 addr=0x7000000 misc=0x86)'"
 	flushed=$(wait_records 1 '.status == "0x9c000040ffff0095"' 30 | wc -l)
 	is "$flushed" 1 "ring-loss: the record after the burst is logged"
-	logged=$(query_json | jq -c 'select(.status | test("^0x9c000040[0-9a-e][0-9a-f]{3}0095$"))' | wc -l)
+	logged=$(query_json | jq -c 'select((.status // "") | test("^0x9c000040[0-9a-e][0-9a-f]{3}0095$"))' | wc -l)
 	lost=$(guest "journalctl -b -o json MESSAGE_ID=$(msgid LOST) MCE_SOURCE=tracepoint | jq -s 'map(.MCE_LOST | tonumber) | add // 0'")
 	note "ring-loss: $logged logged, $lost reported lost, of $n"
 	check "ring-loss: the one-page ring overflowed (some records reported lost)" test "${lost:-0}" -gt 0
