@@ -56,7 +56,7 @@ cat $c/online")
 	check "hotplug: after offline, STATUS= says 1 CPU ($s)" grep -q " on 1 CPUs" <<<"$s"
 	once "$st_pre" 1 "hotplug: the record in CPU 1's ring at offline is logged exactly once"
 	check "hotplug: mcelogd logged that it closed CPU 1's reader" guest \
-		"journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep -q 'CPU 1 went offline'"
+		"journalctl --cursor='$mark' -u mcelogd.service -o cat | grep -q 'CPU 1 went offline'"
 
 	check "hotplug: QEMU accepts mce 0 3 $st0 (CPU 1 offline)" \
 		inject_monitor 0 3 $st0 0 0x1a0000 0x86

@@ -21,7 +21,7 @@ kill -CONT $pid
 cat $c/online")
 	is "$out" 0 "overrun: CPU 1 went offline behind 2,000 queued uevents"
 	check "overrun: mcelogd saw the overrun and re-read the online CPUs" guest "
-		for i in \$(seq 40); do journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep -q 'uevents were lost' && exit 0; sleep 0.25; done; exit 1"
+		for i in \$(seq 40); do journalctl --cursor='$mark' -u mcelogd.service -o cat | grep -q 'uevents were lost' && exit 0; sleep 0.25; done; exit 1"
 	s=$(guest 'for i in $(seq 40); do s=$(systemctl show -p StatusText --value mcelogd.service); case $s in *" on 1 CPUs"*) break ;; esac; sleep 0.25; done; echo "$s"')
 	check "overrun: STATUS= says 1 CPU although the offline event was lost ($s)" grep -q " on 1 CPUs" <<<"$s"
 
