@@ -374,7 +374,7 @@ mcelogd_warnings() {
 	# record entries (MCA and the other hardware-error records) are not warnings about mcelogd
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
 		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM; do msgid $m; done | jq -R . | jq -sc .)
-	[ -n "${1:-}" ] && from="--after-cursor='$1'"
+	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
 		jq -r --argjson ids '$ids' 'select((.MESSAGE_ID // \"\") as \$m | \$ids | index(\$m) | not) | .MESSAGE'"
 }

@@ -30,7 +30,7 @@ scenario() {
 	mark=$(journal_mark)
 	check "ignore_ce: MSRPollInterval=2s and reload" msr_poll_interval 2s
 	check "ignore_ce: mcelogd says what it polls, how often, at what cost, and that it clears" guest "
-		for i in \$(seq 40); do journalctl --after-cursor='$mark' -u mcelogd.service -o cat |
+		for i in \$(seq 40); do journalctl --cursor='$mark' -u mcelogd.service -o cat |
 			grep 'MSR polling: polling 10 banks on 2 CPUs every 2s, 20 reads/round; clearing corrected errors' && exit 0
 			sleep 0.25; done; exit 1"
 
@@ -72,12 +72,12 @@ scenario() {
 	mark2=$(journal_mark)
 	check "ignore_ce: CPU 1 taken offline" guest 'echo 0 >/sys/devices/system/cpu/cpu1/online'
 	check "ignore_ce: the next round polls CPU 0 only" guest "
-		for i in \$(seq 40); do journalctl --after-cursor='$mark2' -u mcelogd.service -o cat |
+		for i in \$(seq 40); do journalctl --cursor='$mark2' -u mcelogd.service -o cat |
 			grep 'MSR polling: polling 10 banks on 1 CPU every 2s, 10 reads/round' && exit 0
 			sleep 0.25; done; exit 1"
 	check "ignore_ce: CPU 1 back online" guest 'echo 1 >/sys/devices/system/cpu/cpu1/online'
 	check "ignore_ce: ... and polled again" guest "
-		for i in \$(seq 40); do journalctl --after-cursor='$mark2' -u mcelogd.service -o cat |
+		for i in \$(seq 40); do journalctl --cursor='$mark2' -u mcelogd.service -o cat |
 			grep 'MSR polling: polling 10 banks on 2 CPUs every 2s, 20 reads/round' && exit 0
 			sleep 0.25; done; exit 1"
 	check "ignore_ce: QEMU accepts mce 1 3 $st3 after the hotplug" inject_monitor 1 3 $st3 0 0x3000 0x86

@@ -21,10 +21,10 @@ scenario() {
 	is "$n" 1 "no-clear: the error still in the bank is logged once, not once per round"
 	is "$(guest "dd if=/dev/cpu/0/msr bs=8 count=1 skip=\$((0x405)) iflag=skip_bytes status=none | od -An -tx8 | tr -d ' '")" \
 		9c00004000010005 "no-clear: MC1_STATUS still holds it (not cleared)"
-	n=$(guest "journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep -c 'MSR polling cannot clear the banks: msr.allow_writes=off'")
+	n=$(guest "journalctl --cursor='$mark' -u mcelogd.service -o cat | grep -c 'MSR polling cannot clear the banks: msr.allow_writes=off'")
 	is "$n" 1 "no-clear: 'cannot clear' said once, naming msr.allow_writes"
 	check "no-clear: the log line says it polls without clearing" guest "
-		journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep 'MSR polling: .*reads/round; not clearing: msr.allow_writes=off'"
+		journalctl --cursor='$mark' -u mcelogd.service -o cat | grep 'MSR polling: .*reads/round; not clearing: msr.allow_writes=off'"
 
 	# A second error in the uncleared bank: QEMU, as hardware does, sets OVER
 	# and overwrites ADDR.  New registers, so a new record.

@@ -98,7 +98,7 @@ echo 0 >$t/events/ras/memory_failure_event/enable; rmdir $t' 120)
 	mark=$(journal_mark)
 	check "ras: reload with RAS=no" guest "sed -i 's/^\\[Sources\\]\$/[Sources]\\nRAS=no/' $conf && grep -qx RAS=no $conf &&
 		systemctl reload mcelogd.service && sleep 1"
-	out=$(guest "journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep '^Reading '")
+	out=$(guest "journalctl --cursor='$mark' -u mcelogd.service -o cat | grep '^Reading '")
 	is "$(grep -c . <<<"$out") $(grep -c "^Reading mce:mce_record .* on $ncpu of $ncpu online CPUs" <<<"$out")" "1 1" \
 		"ras: after RAS=no only mce:mce_record is read"
 	[ "$(grep -c . <<<"$out")" = 1 ] || printf '%s\n' "$out" | diag
@@ -109,6 +109,6 @@ echo 0 >$t/events/ras/memory_failure_event/enable; rmdir $t' 120)
 	fi
 	mark=$(journal_mark)
 	check "ras: reload with RAS= removed" guest "sed -i '/^RAS=no\$/d' $conf && systemctl reload mcelogd.service && sleep 1"
-	is "$(guest "journalctl --after-cursor='$mark' -u mcelogd.service -o cat | grep -c '^Reading ras:'")" \
+	is "$(guest "journalctl --cursor='$mark' -u mcelogd.service -o cat | grep -c '^Reading ras:'")" \
 		"$(wc -w <<<"$events")" "ras: every ras source read again"
 }
