@@ -267,15 +267,30 @@ void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 
 void manager_update_status(struct manager *m)
 {
-	char status[256];
+	char what[160] = "";
+	unsigned n_ras = 0;
+	size_t n = 0;
 
-	if (m->tracepoint && tracepoint_source_active(m->tracepoint))
-		snprintf(status, sizeof(status), "Watching mce:mce_record on %u CPUs; %llu records logged",
-			 tracepoint_source_n_cpus(m->tracepoint), (unsigned long long) m->n_records);
-	else
-		snprintf(status, sizeof(status), "No machine-check source active; %llu records logged",
-			 (unsigned long long) m->n_records);
-	sd_notifyf(false, "STATUS=%s%s", status, m->hotplug ? "" : "; CPU hotplug not followed");
+	for (enum mce_source src = MCE_SOURCE_RAS_MC_EVENT; src <= MCE_SOURCE_RAS_NON_STANDARD_EVENT; src++)
+		if (m->sources[src].state == SOURCE_ACTIVE)
+			n_ras++;
+	if (m->tracepoint && tracepoint_source_active(m->tracepoint)) {
+		bool mce = m->sources[MCE_SOURCE_TRACEPOINT].state == SOURCE_ACTIVE;
+
+		n += (size_t) snprintf(what + n, sizeof(what) - n, "Watching %s%s", mce ? "mce:mce_record" : "",
+				       mce && n_ras ? " and " : "");
+		if (n_ras && n < sizeof(what))
+			n += (size_t) snprintf(what + n, sizeof(what) - n, "%u ras:* tracepoint(s)", n_ras);
+		if (n < sizeof(what))
+			n += (size_t) snprintf(what + n, sizeof(what) - n, " on %u CPUs",
+					       tracepoint_source_n_cpus(m->tracepoint));
+	}
+	if (m->sources[MCE_SOURCE_MSR_POLL].state == SOURCE_ACTIVE && n < sizeof(what))
+		n += (size_t) snprintf(what + n, sizeof(what) - n, "%sPolling MCA banks", n ? "; " : "");
+	if (n == 0)
+		snprintf(what, sizeof(what), "No machine-check source active");
+	sd_notifyf(false, "STATUS=%s; %llu records logged%s", what, (unsigned long long) m->n_records,
+		   m->hotplug ? "" : "; CPU hotplug not followed");
 }
 
 static const char *const source_state_names[_SOURCE_STATE_MAX] = {
