@@ -393,19 +393,34 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, st
 	*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
 	for (unsigned t = 0; t < _TP_MAX; t++)
 		c->tp_fd[t] = -1;
+	int err[_TP_MAX] = {};
+	unsigned n_failed = 0, n_tried = 0;
+	bool same = true;
+
 	for (unsigned t = 0; t < _TP_MAX; t++) {
 		if (!s->tps[t].available)
 			continue;
+		n_tried++;
 		r = reader_add(s, c, t);
 		if (r < 0) {
 			if (!s->tps[t].first_error)
 				s->tps[t].first_error = r;
 			if (!first)
 				first = r;
-			if (!quiet)
-				log_open_failure(r, t, cpu);
+			same = same && r == first;
+			err[t] = r;
+			n_failed++;
 		}
 	}
+	if (!quiet && n_failed > 1 && n_failed == n_tried && same)
+		/* One cause (typically a sandbox without CAP_PERFMON): one line per CPU. */
+		log_warning_errno(first, "perf_event_open of all %u tracepoints on CPU %u failed: %m%s",
+				  n_tried, cpu, first == -EACCES || first == -EPERM ?
+				  " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
+	else if (!quiet)
+		for (unsigned t = 0; t < _TP_MAX; t++)
+			if (err[t] < 0)
+				log_open_failure(err[t], t, cpu);
 	if (c->fd < 0) {
 		reader_free(c);
 		return first ? first : -ENODEV;
@@ -606,7 +621,8 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 		s->n_open++;
 	}
 	publish_state(s);
-	for (unsigned t = 0; t < _TP_MAX; t++)
+	/* With no reader at all, the one line below says it for every tracepoint. */
+	for (unsigned t = 0; s->n_open > 0 && t < _TP_MAX; t++)
 		tracepoint_log_opened(s, t, (unsigned) n);
 	if (s->n_open == 0) {
 		tracepoint_source_free(TAKE_PTR(s));
