@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-io.h"
 #include "log.h"
 #include "manager.h"
 #include "record-text.h"
@@ -119,27 +120,24 @@ static int on_save_later(sd_event_source *s, void *userdata)
 	return 0;
 }
 
+/* One line of some 120 bytes per CPU ring: 4 MiB is far more than any machine needs. */
+#define CURSOR_MAX (4u * 1024 * 1024)
+
 static int load_cursor(struct trace_buffer *tb)
 {
 	_cleanup_free_ char *text = NULL;
-	_cleanup_fclose_ FILE *f = NULL;
 	struct trace_cursor loaded;
 	unsigned bad_line = 0;
 	size_t len;
 	int r;
 
 	tb->first_in_boot = true;
-	f = fopen(tb->cursor_path, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		return log_warning_errno(negative_errno(), "Cannot read %s: %m; records kept by the "
-					 "kernel will all be logged, some perhaps twice", tb->cursor_path);
-	}
-	text = malloc(1 << 20);
-	if (!text)
-		return log_error_errno(-ENOMEM, "Out of memory");
-	len = fread(text, 1, (1 << 20) - 1, f);
+	r = read_full_file(tb->cursor_path, CURSOR_MAX, &text, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return log_warning_errno(r, "Cannot read %s: %m; records kept by the kernel will all be "
+					 "logged, some perhaps twice", tb->cursor_path);
 	trace_cursor_init(&loaded, NULL);
 	r = trace_cursor_parse(text, len, &loaded, &bad_line);
 	if (r < 0) {

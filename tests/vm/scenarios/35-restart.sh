@@ -95,4 +95,17 @@ echo 1 > /sys/kernel/tracing/events/mce/mce_record/enable"
 	out=$(mcelogd_warnings "$mark" | grep -v 'mcelogd.service: Main process exited, code=killed' |
 	      grep -v "mcelogd.service: Failed with result 'signal'")
 	is "$out" "" "restart: no warnings from mcelogd"
+
+	# A damaged cursor file is named (file and line) and ignored: what the kernel
+	# kept is logged again rather than skipped, so nothing is lost.
+	mark=$(journal_mark)
+	check "restart: stop, and damage the cursor" \
+		guest "systemctl stop mcelogd; printf 'boot_id nonsense\n' >/var/lib/mcelogd/tracepoint.cursor"
+	inject_sw cpu=0 bank=6 status=0x9c000040eeee0094 addr=0x7000 misc=0x86 >/dev/null
+	check "restart: start with the damaged cursor" guest "systemctl start mcelogd"
+	check "restart: the record injected while stopped is logged all the same" \
+		wait_records 1 '.status == "0x9c000040eeee0094"' 30
+	out=$(mcelogd_warnings "$mark")
+	check "restart: the warning names the cursor file and line ($out)" \
+		grep -q 'tracepoint.cursor:1: damaged cursor, ignoring it' <<<"$out"
 }
