@@ -18,6 +18,7 @@
 #include "manager-storm.h"
 #include "message-ids.h"
 #include "rfc3339.h"
+#include "sink-journal.h"
 #include "storm-key.h"
 
 /*
@@ -212,66 +213,18 @@ static bool config_equal(const struct storm_config *a, const struct storm_config
 	       a->quiet_usec == b->quiet_usec && a->max_signatures == b->max_signatures;
 }
 
-static int count_entries(sd_journal *j, unsigned *ret)
-{
-	unsigned n = 0;
-	int r;
-
-	r = sd_journal_seek_head(j);
-	if (r < 0)
-		return r;
-	while ((r = sd_journal_next(j)) > 0)
-		n++;
-	if (r < 0)
-		return r;
-	*ret = n;
-	return 0;
-}
-
 /*
  * Waits until journald has stored the n storm ends this process wrote at a
- * stop (matched by _PID and _BOOT_ID, which journald takes from the socket
- * and the kernel).  Summaries were sent before them on the same socket.
+ * stop.  Summaries were sent before them on the same socket.
  */
-static int wait_ends_stored(const struct manager *m, unsigned n, uint64_t timeout_usec)
+static int wait_ends_stored(unsigned n, uint64_t timeout_usec)
 {
-	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
-	uint64_t deadline = now_monotonic_usec() + timeout_usec;
-	char match[80];
-	unsigned have = 0;
-	int r;
+	static const char *const matches[] = {
+		"MESSAGE_ID=" MCELOGD_MSGID_STORM_END,
+		"MCE_STORM_REASON=stop",
+	};
 
-	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
-	if (r < 0)
-		return r;
-	r = sd_journal_add_match(j, "MESSAGE_ID=" MCELOGD_MSGID_STORM_END, 0);
-	if (r >= 0)
-		r = sd_journal_add_match(j, "MCE_STORM_REASON=stop", 0);
-	if (r >= 0) {
-		snprintf(match, sizeof(match), "_PID=%ld", (long) getpid());
-		r = sd_journal_add_match(j, match, 0);
-	}
-	if (r >= 0 && m->boot_id[0]) {
-		snprintf(match, sizeof(match), "_BOOT_ID=%s", m->boot_id);
-		r = sd_journal_add_match(j, match, 0);
-	}
-	if (r < 0)
-		return r;
-	for (;;) {
-		uint64_t now;
-
-		r = count_entries(j, &have);
-		if (r < 0)
-			return r;
-		if (have >= n)
-			return 0;
-		now = now_monotonic_usec();
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		r = sd_journal_wait(j, deadline - now < 100000 ? deadline - now : 100000);
-		if (r < 0)
-			return r;
-	}
+	return sink_journal_wait_matching(matches, ELEMENTSOF(matches), n, timeout_usec);
 }
 
 void manager_storm_close(struct manager *m, enum storm_end_reason reason)
@@ -285,7 +238,7 @@ void manager_storm_close(struct manager *m, enum storm_end_reason reason)
 	c = (struct emit_ctx) { .m = m, .out = output_now(m, reason) };
 	storm_tick(m->storm, UINT64_MAX, write_event, &c);
 	if (reason == STORM_END_STOP && c.ends_written > 0) {
-		r = wait_ends_stored(m, c.ends_written, STORM_STOP_WAIT_USEC);
+		r = wait_ends_stored(c.ends_written, STORM_STOP_WAIT_USEC);
 		if (r < 0)
 			log_warning_errno(r, "journald has not stored the %u storm end(s) written at "
 					  "this stop: %m; mcectl query may not show them", c.ends_written);

@@ -10,6 +10,7 @@
 
 /* Our entries describe hardware, not our source code: no CODE_FILE/LINE/FUNC. */
 #define SD_JOURNAL_SUPPRESS_LOCATION 1
+#include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
 #include "macro.h"
@@ -244,13 +245,13 @@ static int count_own_entries(sd_journal *j, uint64_t *ret)
 	return 0;
 }
 
-int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
+int sink_journal_wait_matching(const char *const *matches, size_t n_matches, uint64_t n_expected,
+			       uint64_t timeout_usec)
 {
-	/* ras records count too: manager_submit_ras() adds to the same n_journal_written */
-	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS };
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
 	uint64_t deadline = monotonic_usec() + timeout_usec, n = 0;
-	char match[64];
+	char match[80], boot[SD_ID128_STRING_MAX];
+	sd_id128_t boot_id;
 	int r;
 
 	if (n_expected == 0)
@@ -258,14 +259,18 @@ int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
 	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
-		snprintf(match, sizeof(match), "MESSAGE_ID=%s", ids[i]);
-		r = sd_journal_add_match(j, match, 0);
+	for (size_t i = 0; i < n_matches; i++) {
+		r = sd_journal_add_match(j, matches[i], 0);
 		if (r < 0)
 			return r;
 	}
+	/* Ours: this process in this boot (a pid of an earlier boot may be the same). */
 	snprintf(match, sizeof(match), "_PID=%ld", (long) getpid());
 	r = sd_journal_add_match(j, match, 0);
+	if (r >= 0 && sd_id128_get_boot(&boot_id) >= 0) {
+		snprintf(match, sizeof(match), "_BOOT_ID=%s", sd_id128_to_string(boot_id, boot));
+		r = sd_journal_add_match(j, match, 0);
+	}
 	if (r < 0)
 		return r;
 	for (;;) {
@@ -283,4 +288,18 @@ int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
 		if (r < 0)
 			return r;
 	}
+}
+
+int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
+{
+	/* ras records count too: manager_submit_ras() adds to the same n_journal_written */
+	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS };
+	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];
+	const char *matches[ELEMENTSOF(ids)];
+
+	for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
+		snprintf(text[i], sizeof(text[i]), "MESSAGE_ID=%s", ids[i]);
+		matches[i] = text[i];
+	}
+	return sink_journal_wait_matching(matches, ELEMENTSOF(matches), n_expected, timeout_usec);
 }

@@ -29,3 +29,11 @@ int severity_priority(enum mce_severity s);
  * whose trusted _COMM is ours.  Returns 0, or -ETIMEDOUT.
  */
 int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec);
+
+/*
+ * The same for entries matching matches[] ("FIELD=value"; journal match
+ * rules: the same field ORs, different fields AND), always narrowed to this
+ * process (_PID) in this boot (_BOOT_ID).  Returns 0, or -ETIMEDOUT.
+ */
+int sink_journal_wait_matching(const char *const *matches, size_t n_matches, uint64_t n_expected,
+			       uint64_t timeout_usec);
