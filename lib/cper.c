@@ -145,17 +145,29 @@ static void check_add(struct parser *p, int r)
 	/* -E2BIG: the record is full and says so ("truncated"); what fit is kept. */
 }
 
-/* ACPI Table 18.11/18.12 "Error Severity" → our scale. */
-static enum ras_severity severity_from_cper(uint32_t s)
-{
-	static const enum ras_severity map[] = {
-		[0] = RAS_SEV_UNCORRECTED,  /* recoverable */
-		[1] = RAS_SEV_FATAL,
-		[2] = RAS_SEV_CORRECTED,
-		[3] = RAS_SEV_INFO,         /* none / informational */
-	};
+/*
+ * Error Severity (UEFI 2.10 N.2.1, ACPI Table 18.11/18.12).  "Recoverable" is
+ * the spec's name for an uncorrected error the system survived; fatal and
+ * corrected are what they say; "informational" reports no error.
+ */
+static const struct {
+	const char *name;
+	enum ras_severity severity;
+} cper_severities[] = {
+	[0] = { "recoverable",   RAS_SEV_UNCORRECTED },
+	[1] = { "fatal",         RAS_SEV_FATAL },
+	[2] = { "corrected",     RAS_SEV_CORRECTED },
+	[3] = { "informational", RAS_SEV_INFO },
+};
 
-	return s < ELEMENTSOF(map) ? map[s] : RAS_SEV_UNCORRECTED;
+const char *cper_severity_name(uint64_t sev)
+{
+	return sev < ELEMENTSOF(cper_severities) ? cper_severities[sev].name : NULL;
+}
+
+enum ras_severity cper_severity_to_ras(uint64_t sev)
+{
+	return sev < ELEMENTSOF(cper_severities) ? cper_severities[sev].severity : RAS_SEV_UNCORRECTED;
 }
 
 static void ras_begin(struct parser *p, const struct entry *e, struct ras_record *r, enum ras_event event)
@@ -164,7 +176,7 @@ static void ras_begin(struct parser *p, const struct entry *e, struct ras_record
 	const char *name = cper_section_name(&e->type);
 
 	ras_record_init(r, event, p->source);
-	r->severity = severity_from_cper(e->severity);
+	r->severity = cper_severity_to_ras(e->severity);
 	if (e->have_time) {
 		r->have_time = true;
 		r->time_usec = e->time_usec;
@@ -489,6 +501,11 @@ static const char *const mem_error_types[] = {
 	[11] = "mirror broken", [12] = "memory sparing", [13] = "scrub corrected error",
 	[14] = "scrub uncorrected error", [15] = "physical memory map-out event",
 };
+
+const char *cper_mem_error_type_name(uint64_t type)
+{
+	return type < ELEMENTSOF(mem_error_types) ? mem_error_types[type] : NULL;
+}
 
 /* Validation bit → key, offset and width, in the order the spec lists them. */
 static const struct mem_field {

@@ -39,6 +39,18 @@ void cper_guid_from_bytes(struct cper_guid *g, const uint8_t p[16]);
 void cper_guid_to_string(const struct cper_guid *g, char buf[CPER_GUID_STRING_MAX]);
 bool cper_guid_equal(const struct cper_guid *a, const struct cper_guid *b);
 
+/*
+ * The CPER enumerations that both firmware records and the kernel's
+ * ras:extlog_mem_event, ras:non_standard_event and ras:arm_event carry.
+ * Error Severity (UEFI 2.10 N.2.1; ACPI Table 18.11): its name ("recoverable",
+ * "fatal", "corrected", "informational") or NULL for a value the spec does not
+ * define, and our scale for it (an undefined value: uncorrected, never harmless).
+ */
+const char *cper_severity_name(uint64_t sev);
+enum ras_severity cper_severity_to_ras(uint64_t sev);
+/* Memory Error Type (UEFI 2.10 N.2.5) in the spec's words, or NULL if not defined. */
+const char *cper_mem_error_type_name(uint64_t type);
+
 /* The name of a section type we know ("memory error", ...), or NULL. */
 const char *cper_section_name(const struct cper_guid *g);
 

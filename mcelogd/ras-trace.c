@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cper.h"
 #include "macro.h"
 #include "ras-trace.h"
 
@@ -90,20 +91,6 @@ static const struct sev_name aer_severities[] = {
 #define AER_CORRECTABLE 2
 
 /*
- * CPER error severity (UEFI 2.10 N.2.1, "Error Severity"; CPER_SEV_* in
- * include/linux/cper.h), carried by extlog_mem_event, non_standard_event and
- * the newer arm_event.  Severity: "recoverable" is the spec's name for an
- * uncorrected error the system survived (uncorrected); fatal, corrected as
- * they are; "informational" reports no error (info).
- */
-static const struct sev_name cper_severities[] = {
-	[0] = { "recoverable",   RAS_SEV_UNCORRECTED },
-	[1] = { "fatal",         RAS_SEV_FATAL },
-	[2] = { "corrected",     RAS_SEV_CORRECTED },
-	[3] = { "informational", RAS_SEV_INFO },
-};
-
-/*
  * ras:memory_failure_event result: enum mf_result, include/linux/mm.h
  * (MF_IGNORED, MF_FAILED, MF_DELAYED, MF_RECOVERED).  The event reports what
  * the kernel did with a page whose memory is bad; the error itself was
@@ -150,30 +137,6 @@ static const struct page_type {
 	[17] = { "dax page",                              "dax" },
 	[18] = { "unsplit thp",                           "unsplit_thp" },
 	[19] = { "unknown page",                          "unknown" },
-};
-
-/*
- * CPER Memory Error Section, Memory Error Type (UEFI 2.10 N.2.5, Table N-31),
- * in the spec's words: the same values the firmware (BERT) records carry in
- * their "error_type" key.
- */
-static const char *const cper_mem_error_types[] = {
-	[0]  = "unknown",
-	[1]  = "no error",
-	[2]  = "single-bit ECC",
-	[3]  = "multi-bit ECC",
-	[4]  = "single-symbol chipkill ECC",
-	[5]  = "multi-symbol chipkill ECC",
-	[6]  = "master abort",
-	[7]  = "target abort",
-	[8]  = "parity error",
-	[9]  = "watchdog timeout",
-	[10] = "invalid address",
-	[11] = "mirror broken",
-	[12] = "memory sparing",
-	[13] = "scrub corrected error",
-	[14] = "scrub uncorrected error",
-	[15] = "physical memory map-out event",
 };
 
 /*
@@ -376,13 +339,6 @@ int ras_tp_layout_init(struct ras_tp_layout *l, enum ras_tp tp, const char *text
 	return 0;
 }
 
-void ras_format_guid(const unsigned char g[16], char out[37])
-{
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6],
-		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
-}
-
 /* ------------------------------------------------------------ decoding */
 
 struct ctx {
@@ -556,16 +512,31 @@ static void set_severity(struct ctx *c, const char *key, const struct sev_name *
 	}
 }
 
+/* CPER severity (UEFI N.2.1), carried by extlog_mem_event, non_standard_event and the newer arm_event. */
+static void set_cper_severity(struct ctx *c, uint64_t v)
+{
+	const char *name = cper_severity_name(v);
+
+	/* Unknown: cper_severity_to_ras() says uncorrected, never harmless. */
+	c->r->severity = cper_severity_to_ras(v);
+	if (name)
+		added(c, ras_record_add_string(c->r, "cper_severity", name, SIZE_MAX));
+	else
+		added(c, ras_record_add_uint(c->r, "cper_severity", v));
+}
+
 static void add_guid(struct ctx *c, const char *key, const char *name)
 {
 	const unsigned char *g = bytes(c, name, 16, NULL);
 	static const unsigned char zero[16];
-	char text[37];
+	char text[CPER_GUID_STRING_MAX];
+	struct cper_guid guid;
 
 	/* The kernel passes an all-zero GUID when firmware gave none. */
 	if (!g || memcmp(g, zero, 16) == 0)
 		return;
-	ras_format_guid(g, text);
+	cper_guid_from_bytes(&guid, g);
+	cper_guid_to_string(&guid, text);
 	added(c, ras_record_add_string(c->r, key, text, SIZE_MAX));
 }
 
@@ -765,13 +736,12 @@ static void decode_extlog_mem_event(struct ctx *c)
 	char where[48] = "";
 
 	u(c, "sev", &sev);
-	set_severity(c, "cper_severity", cper_severities, ELEMENTSOF(cper_severities), sev);
+	set_cper_severity(c, sev);
 	if (u(c, "err_seq", &seq))
 		added(c, ras_record_add_uint(r, "error_sequence", seq));
 	/* ~0 in etype, pa and pa_mask_lsb: firmware did not mark them valid. */
 	if (u(c, "etype", &etype) && etype != 0xff) {
-		if (etype < ELEMENTSOF(cper_mem_error_types))
-			type_name = cper_mem_error_types[etype];
+		type_name = cper_mem_error_type_name(etype);
 		if (type_name)
 			added(c, ras_record_add_string(r, "error_type", type_name, SIZE_MAX));
 		else
@@ -825,7 +795,7 @@ static void decode_arm_event(struct ctx *c)
 	 * error of unknown severity is never reported as harmless: uncorrected.
 	 */
 	if (u(c, "sev", &sev))
-		set_severity(c, "cper_severity", cper_severities, ELEMENTSOF(cper_severities), sev);
+		set_cper_severity(c, sev);
 	if (s(c, "cpu", &cpu) && cpu >= 0 && cpu <= UINT32_MAX) {
 		r->have_cpu = true;
 		r->cpu = (uint32_t) cpu;
@@ -865,7 +835,7 @@ static void decode_non_standard_event(struct ctx *c)
 	const char *type;
 
 	u(c, "sev", &sev);
-	set_severity(c, "cper_severity", cper_severities, ELEMENTSOF(cper_severities), sev);
+	set_cper_severity(c, sev);
 	add_guid(c, "section_type", "sec_type");
 	add_guid(c, "fru_id", "fru_id");
 	add_string_field(c, "fru_text", "fru_text");

@@ -80,5 +80,3 @@ int ras_tp_parse_symbols(const char *text, size_t len, const char *field, struct
 int ras_tp_decode(const struct ras_tp_layout *l, const void *raw, size_t raw_size,
 		  struct ras_record *ret, char *why, size_t why_size);
 
-/* Formats a UEFI GUID (first three fields little-endian) as 36 characters + NUL. */
-void ras_format_guid(const unsigned char g[16], char out[37]);
