@@ -55,71 +55,44 @@ static struct storm_output output_now(const struct manager *m, enum storm_end_re
 	};
 }
 
-struct fields {
-	struct iovec iov[24];
-	unsigned n;
-	char store[2048];
-	size_t used;
-};
-
-_printf_(2, 3)
-static void add(struct fields *f, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (f->n >= ELEMENTSOF(f->iov) || f->used >= sizeof(f->store))
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(f->store + f->used, sizeof(f->store) - f->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t) n >= sizeof(f->store) - f->used)
-		return;   /* never a truncated field; MCE_JSON holds everything */
-	f->iov[f->n++] = (struct iovec) { .iov_base = f->store + f->used, .iov_len = (size_t) n };
-	f->used += (size_t) n + 1;
-}
-
-static void add_time(struct fields *f, const char *name, int64_t usec)
+static void add_time(struct journal_fields *f, const char *name, int64_t usec)
 {
 	char t[RFC3339_MAX];
 
 	format_rfc3339_usec(t, sizeof(t), usec);
-	add(f, "%s=%s", name, t);
+	journal_fields_add(f, "%s=%s", name, t);
 }
 
 static int journal_write(const struct storm_event *ev, const struct storm_output *o,
 			 const char *message, const char *json)
 {
 	static char json_field[4096];
-	struct fields f = { .n = 0 };
+	struct journal_fields f = { .n = 0 };
 	bool summary = ev->type == STORM_EVENT_SUMMARY;
 	char code[19];
-	int n;
 
 	storm_code_string(ev->key.code, code);
-	add(&f, "MESSAGE=%s", message);
-	add(&f, "MESSAGE_ID=%s", summary ? MCELOGD_MSGID_STORM : MCELOGD_MSGID_STORM_END);
+	journal_fields_add(&f, "MESSAGE=%s", message);
+	journal_fields_add(&f, "MESSAGE_ID=%s", summary ? MCELOGD_MSGID_STORM : MCELOGD_MSGID_STORM_END);
 	/* A storm is a failing part: a warning, like each of its records; the end is news only. */
-	add(&f, "PRIORITY=%d", summary ? LOG_WARNING : LOG_NOTICE);
-	add(&f, "SYSLOG_IDENTIFIER=mcelogd");
-	add(&f, "MCE_SEVERITY=corrected");
-	add(&f, "MCE_STORM_SCOPE=%s", ev->key.per_cpu ? "cpu" : "shared");
+	journal_fields_add(&f, "PRIORITY=%d", summary ? LOG_WARNING : LOG_NOTICE);
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_SEVERITY=corrected");
+	journal_fields_add(&f, "MCE_STORM_SCOPE=%s", ev->key.per_cpu ? "cpu" : "shared");
 	if (ev->key.per_cpu)
-		add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
-	add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
-	add(&f, "MCE_STORM_CODE=%s", code);
+		journal_fields_add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
+	journal_fields_add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
+	journal_fields_add(&f, "MCE_STORM_CODE=%s", code);
 	if (summary)
-		add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
-	add(&f, "MCE_STORM_TOTAL=%" PRIu64, ev->total);
-	add(&f, "MCE_STORM_LOGGED=%u", ev->logged);
+		journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
+	journal_fields_add(&f, "MCE_STORM_TOTAL=%" PRIu64, ev->total);
+	journal_fields_add(&f, "MCE_STORM_LOGGED=%u", ev->logged);
 	add_time(&f, "MCE_STORM_FIRST", storm_realtime_usec(o, ev->first_usec));
 	add_time(&f, "MCE_STORM_LAST", storm_realtime_usec(o, ev->last_usec));
 	add_time(&f, "MCE_STORM_START", storm_realtime_usec(o, ev->start_usec));
 	if (!summary)
-		add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
-	n = snprintf(json_field, sizeof(json_field), "MCE_JSON=%s", json);
-	if (n > 0 && (size_t) n < sizeof(json_field) && f.n < ELEMENTSOF(f.iov))
-		f.iov[f.n++] = (struct iovec) { .iov_base = json_field, .iov_len = (size_t) n };
+		journal_fields_add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
+	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 

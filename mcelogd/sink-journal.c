@@ -53,16 +53,7 @@ int record_message(const struct mce_record *r, const struct mce_decoded *d, char
 	return n;
 }
 
-/* Field storage for one entry; every iovec points into it. */
-struct fields {
-	struct iovec iov[40];
-	unsigned n;
-	char store[4096];
-	size_t used;
-};
-
-_printf_(2, 3)
-static void add(struct fields *f, const char *fmt, ...)
+void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -78,13 +69,8 @@ static void add(struct fields *f, const char *fmt, ...)
 	f->used += (size_t) n + 1;
 }
 
-/*
- * A field too large for the shared store (MCE_JSON) gets a buffer of its own:
- * journald needs "NAME=value" in one iovec, so the value is copied behind its
- * name there.
- */
-static void add_large(struct fields *f, const char *prefix, const char *value, char *tmp,
-		      size_t tmp_size)
+void journal_fields_add_large(struct journal_fields *f, const char *prefix, const char *value,
+			      char *tmp, size_t tmp_size)
 {
 	int n = snprintf(tmp, tmp_size, "%s%s", prefix, value);
 
@@ -96,52 +82,52 @@ static void add_large(struct fields *f, const char *prefix, const char *value, c
 int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json)
 {
 	static _Thread_local char json_field[16384];
-	struct fields f = { .n = 0 };
+	struct journal_fields f = { .n = 0 };
 	char text[400];
 
 	record_message(r, d, text, sizeof(text));
-	add(&f, "MESSAGE=%s", text);
-	add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
-	add(&f, "PRIORITY=%d", severity_priority(d->severity));
-	add(&f, "SYSLOG_IDENTIFIER=mcelogd");
-	add(&f, "MCE_SEVERITY=%s", mce_severity_to_string(d->severity));
+	journal_fields_add(&f, "MESSAGE=%s", text);
+	journal_fields_add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
+	journal_fields_add(&f, "PRIORITY=%d", severity_priority(d->severity));
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_SEVERITY=%s", mce_severity_to_string(d->severity));
 	if (d->recovery != MCE_RECOVERY_NONE && mce_recovery_to_string(d->recovery))
-		add(&f, "MCE_RECOVERY=%s", mce_recovery_to_string(d->recovery));
-	add(&f, "MCE_SOURCE=%s", mce_source_to_string(r->source));
+		journal_fields_add(&f, "MCE_RECOVERY=%s", mce_recovery_to_string(d->recovery));
+	journal_fields_add(&f, "MCE_SOURCE=%s", mce_source_to_string(r->source));
 	if (r->have & MCE_HAVE_CPU)
-		add(&f, "MCE_CPU=%u", r->cpu);
+		journal_fields_add(&f, "MCE_CPU=%u", r->cpu);
 	if (r->have & MCE_HAVE_SOCKET)
-		add(&f, "MCE_SOCKET=%u", r->socket);
+		journal_fields_add(&f, "MCE_SOCKET=%u", r->socket);
 	if (r->have & MCE_HAVE_BANK)
-		add(&f, "MCE_BANK=%u", r->bank);
+		journal_fields_add(&f, "MCE_BANK=%u", r->bank);
 	if (d->bank_name)
-		add(&f, "MCE_BANK_NAME=%s", d->bank_name);
+		journal_fields_add(&f, "MCE_BANK_NAME=%s", d->bank_name);
 	if (d->bank_type)
-		add(&f, "MCE_BANK_TYPE=%s", d->bank_type);
-	add(&f, "MCE_ERROR_CLASS=%s", mce_error_class_to_string(d->error_class));
+		journal_fields_add(&f, "MCE_BANK_TYPE=%s", d->bank_type);
+	journal_fields_add(&f, "MCE_ERROR_CLASS=%s", mce_error_class_to_string(d->error_class));
 	if (r->have & MCE_HAVE_VENDOR)
-		add(&f, "MCE_VENDOR=%s", mce_vendor_to_string(r->vendor));
+		journal_fields_add(&f, "MCE_VENDOR=%s", mce_vendor_to_string(r->vendor));
 	if (r->have & MCE_HAVE_CPUID) {
-		add(&f, "MCE_FAMILY=%u", r->family);
-		add(&f, "MCE_MODEL=%u", r->model);
+		journal_fields_add(&f, "MCE_FAMILY=%u", r->family);
+		journal_fields_add(&f, "MCE_MODEL=%u", r->model);
 	}
 	if (r->have & MCE_HAVE_STATUS)
-		add(&f, "MCE_STATUS=0x%016" PRIx64, r->status);
+		journal_fields_add(&f, "MCE_STATUS=0x%016" PRIx64, r->status);
 	if (r->have & MCE_HAVE_ADDR)
-		add(&f, "MCE_ADDR=0x%016" PRIx64, r->addr);
+		journal_fields_add(&f, "MCE_ADDR=0x%016" PRIx64, r->addr);
 	if (r->have & MCE_HAVE_MISC)
-		add(&f, "MCE_MISC=0x%016" PRIx64, r->misc);
+		journal_fields_add(&f, "MCE_MISC=0x%016" PRIx64, r->misc);
 	if (r->have & MCE_HAVE_SYND)
-		add(&f, "MCE_SYND=0x%016" PRIx64, r->synd);
+		journal_fields_add(&f, "MCE_SYND=0x%016" PRIx64, r->synd);
 	if (r->have & MCE_HAVE_IPID)
-		add(&f, "MCE_IPID=0x%016" PRIx64, r->ipid);
+		journal_fields_add(&f, "MCE_IPID=0x%016" PRIx64, r->ipid);
 	if (r->have & MCE_HAVE_MCGSTATUS)
-		add(&f, "MCE_MCGSTATUS=0x%016" PRIx64, r->mcgstatus);
+		journal_fields_add(&f, "MCE_MCGSTATUS=0x%016" PRIx64, r->mcgstatus);
 	if (r->have & MCE_HAVE_PPIN)
-		add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
+		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
-		add(&f, "MCE_CHANNEL=%d", d->channel);
-	add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
+	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
@@ -157,19 +143,19 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 int sink_journal_write_ras(const struct ras_record *r, const char *json)
 {
 	static _Thread_local char json_field[RAS_RECORD_MAX_DATA * 2 + 8192];
-	struct fields f = { .n = 0 };
+	struct journal_fields f = { .n = 0 };
 	char name[80];
 
-	add(&f, "MESSAGE=%s", r->summary[0] ? r->summary : ras_event_to_string(r->event));
-	add(&f, "MESSAGE_ID=%s", ras_event_message_id(r->event));
-	add(&f, "PRIORITY=%d", (unsigned) r->severity < _RAS_SEV_MAX ? ras_priorities[r->severity]
+	journal_fields_add(&f, "MESSAGE=%s", r->summary[0] ? r->summary : ras_event_to_string(r->event));
+	journal_fields_add(&f, "MESSAGE_ID=%s", ras_event_message_id(r->event));
+	journal_fields_add(&f, "PRIORITY=%d", (unsigned) r->severity < _RAS_SEV_MAX ? ras_priorities[r->severity]
 								     : LOG_CRIT);
-	add(&f, "SYSLOG_IDENTIFIER=mcelogd");
-	add(&f, "MCE_EVENT=%s", ras_event_to_string(r->event));
-	add(&f, "MCE_SEVERITY=%s", ras_severity_to_string(r->severity));
-	add(&f, "MCE_SOURCE=%s", mce_source_to_string(r->source));
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_EVENT=%s", ras_event_to_string(r->event));
+	journal_fields_add(&f, "MCE_SEVERITY=%s", ras_severity_to_string(r->severity));
+	journal_fields_add(&f, "MCE_SOURCE=%s", mce_source_to_string(r->source));
 	if (r->have_cpu)
-		add(&f, "MCE_CPU=%u", r->cpu);
+		journal_fields_add(&f, "MCE_CPU=%u", r->cpu);
 	for (unsigned i = 0; i < r->n_fields; i++) {
 		const struct ras_field *fl = &r->fields[i];
 		size_t k;
@@ -181,30 +167,30 @@ int sink_journal_write_ras(const struct ras_record *r, const char *json)
 		name[k] = '\0';
 		switch (fl->type) {
 		case RAS_FIELD_UINT:
-			add(&f, "MCE_%s=%" PRIu64, name, fl->u);
+			journal_fields_add(&f, "MCE_%s=%" PRIu64, name, fl->u);
 			break;
 		case RAS_FIELD_INT:
-			add(&f, "MCE_%s=%" PRId64, name, fl->i);
+			journal_fields_add(&f, "MCE_%s=%" PRId64, name, fl->i);
 			break;
 		case RAS_FIELD_HEX64:
-			add(&f, "MCE_%s=0x%016" PRIx64, name, fl->u);
+			journal_fields_add(&f, "MCE_%s=0x%016" PRIx64, name, fl->u);
 			break;
 		case RAS_FIELD_HEX:
-			add(&f, "MCE_%s=0x%" PRIx64, name, fl->u);
+			journal_fields_add(&f, "MCE_%s=0x%" PRIx64, name, fl->u);
 			break;
 		case RAS_FIELD_BOOL:
-			add(&f, "MCE_%s=%s", name, fl->b ? "yes" : "no");
+			journal_fields_add(&f, "MCE_%s=%s", name, fl->b ? "yes" : "no");
 			break;
 		case RAS_FIELD_STRING:
 			/* Short text only; long text and raw bytes are in MCE_JSON. */
 			if (fl->len < 256)
-				add(&f, "MCE_%s=%s", name, fl->data);
+				journal_fields_add(&f, "MCE_%s=%s", name, fl->data);
 			break;
 		case RAS_FIELD_BYTES:
 			break;
 		}
 	}
-	add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 

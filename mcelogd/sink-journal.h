@@ -3,8 +3,30 @@
 
 /* One structured journald entry per record: MESSAGE_ID by class, MCE_* fields, MCE_JSON. */
 
+#include <sys/uio.h>
+
 #include "decode.h"
+#include "macro.h"
 #include "record.h"
+
+/*
+ * One journal entry being built: "NAME=value" fields in one store, an iovec
+ * each, for sd_journal_sendv(f.iov, f.n).  Shared by every kind of entry.
+ */
+struct journal_fields {
+	struct iovec iov[48];
+	unsigned n;
+	char store[4096];
+	size_t used;
+};
+
+/* Adds a field; one that does not fit is left out whole, never cut (MCE_JSON holds everything). */
+_printf_(2, 3)
+void journal_fields_add(struct journal_fields *f, const char *fmt, ...);
+/* A field too large for the store (MCE_JSON): journald needs "NAME=value" in
+ * one iovec, so the value is copied behind its name into tmp. */
+void journal_fields_add_large(struct journal_fields *f, const char *prefix, const char *value,
+			      char *tmp, size_t tmp_size);
 
 /* Returns 0 or negative errno from sd_journal_sendv(). */
 int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json);
