@@ -16,6 +16,7 @@
 #include "cper.h"
 #include "macro.h"
 #include "ras-record.h"
+#include "rfc3339.h"
 
 static uint16_t get16(const uint8_t *p) { return (uint16_t) (p[0] | p[1] << 8); }
 static uint32_t get32(const uint8_t *p) { return (uint32_t) get16(p) | (uint32_t) get16(p + 2) << 16; }
@@ -59,20 +60,6 @@ static int bcd(uint8_t v)
 	if ((v >> 4) > 9 || (v & 0xf) > 9)
 		return -1;
 	return (v >> 4) * 10 + (v & 0xf);
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned) (y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t) doe - 719468;
 }
 
 int cper_timestamp_to_usec(const uint8_t ts[8], int64_t *ret_usec, bool *ret_precise)

@@ -37,6 +37,7 @@
 #include "record-json.h"
 #include "parse-number.h"
 #include "record-text.h"
+#include "rfc3339.h"
 
 /* Our JSON lines are a few hundred bytes; refuse to hand megabytes to json-c. */
 #define JSON_LINE_MAX (64u * 1024u)
@@ -400,20 +401,6 @@ static bool strip_syslog_time(struct span *s)
 	*s = t;
 	skip_host_ident(s);
 	return true;
-}
-
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	/* Proleptic Gregorian calendar, days since 1970-01-01 (H. Hinnant's algorithm). */
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned) (y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t) doe - 719468;
 }
 
 /*

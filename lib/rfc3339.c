@@ -127,3 +127,17 @@ int parse_rfc3339_usec(const char *s, int64_t *ret_usec)
 	*ret_usec = ((int64_t) t - offset) * 1000000 + frac;
 	return 0;
 }
+
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	/* H. Hinnant's algorithm: shift the year to start in March, count 400-year eras. */
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned) (y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t) doe - 719468;
+}

@@ -17,3 +17,6 @@ int format_rfc3339_usec(char *buf, size_t size, int64_t usec);
  * Returns 0 or -EINVAL.
  */
 int parse_rfc3339_usec(const char *s, int64_t *ret_usec);
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (y, m 1-12, d 1-31), for any year. */
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
