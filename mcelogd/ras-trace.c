@@ -371,9 +371,10 @@ static void outside(struct ctx *c, const struct trace_field *f)
 }
 
 /* Reads an integer field.  false: absent (optional) or unreadable (c->error set). */
-static bool u(struct ctx *c, const char *name, uint64_t *v)
+static bool integer(struct ctx *c, const char *name, bool is_signed, uint64_t *u, int64_t *s)
 {
 	const struct trace_field *f = trace_format_field(&c->l->format, name);
+	int r;
 
 	if (!f || c->error)
 		return false;
@@ -381,28 +382,23 @@ static bool u(struct ctx *c, const char *name, uint64_t *v)
 		fail(c, "field '%s' has size %u, not an integer's", name, f->size);
 		return false;
 	}
-	if (trace_field_read_u64(f, c->raw, c->size, v) < 0) {
+	r = is_signed ? trace_field_read_s64(f, c->raw, c->size, s)
+		      : trace_field_read_u64(f, c->raw, c->size, u);
+	if (r < 0) {
 		outside(c, f);
 		return false;
 	}
 	return true;
 }
 
+static bool u(struct ctx *c, const char *name, uint64_t *v)
+{
+	return integer(c, name, false, v, NULL);
+}
+
 static bool s(struct ctx *c, const char *name, int64_t *v)
 {
-	const struct trace_field *f = trace_format_field(&c->l->format, name);
-
-	if (!f || c->error)
-		return false;
-	if (f->size > 8 || (f->size & (f->size - 1))) {
-		fail(c, "field '%s' has size %u, not an integer's", name, f->size);
-		return false;
-	}
-	if (trace_field_read_s64(f, c->raw, c->size, v) < 0) {
-		outside(c, f);
-		return false;
-	}
-	return true;
+	return integer(c, name, true, NULL, v);
 }
 
 /* A fixed-size field of at least min bytes. */
