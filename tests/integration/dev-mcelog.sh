@@ -8,6 +8,7 @@ set -u
 builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 mcelogd=$builddir/mcelogd/mcelogd
+. "$srcdir/tests/integration/lib.sh"
 shim=$builddir/tests/integration/fake-dev-mcelog.so
 records=$srcdir/tests/integration/data/dev-mcelog-88.bin
 
@@ -18,11 +19,6 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi; }
 
 printf '[Sources]\nTracepoint=no\nTraceBuffer=no\nDevMcelog=yes\n' >"$work/mcelogd.conf"
 mkdir "$work/state"

@@ -10,27 +10,12 @@ builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 data=$srcdir/tests/integration/data
 
-if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || [ ! -x /lib/systemd/systemd-journald ] ||
-   ! command -v jq >/dev/null; then
-	echo "1..0 # SKIP needs root, unshare, jq and systemd-journald"
-	exit 0
-fi
-
-if [ -z "${MCELOGD_IN_NAMESPACE:-}" ]; then
-	MCELOGD_IN_NAMESPACE=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
-fi
+. "$srcdir/tests/integration/lib.sh"
+enter_journal_namespace "$0" "$@"
 
 mcelogd=$builddir/mcelogd/mcelogd
 mcectl=$builddir/mcectl/mcectl
 work=$(mktemp -d)
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { # check DESCRIPTION EXPECTED ACTUAL
-	if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
-}
 
 cleanup() {
 	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
@@ -39,17 +24,7 @@ cleanup() {
 trap cleanup EXIT
 
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
-mount -t tmpfs tmpfs /run/systemd
-mkdir -p /run/log && mount -t tmpfs tmpfs /run/log
-mount -t tmpfs tmpfs /var/log
-mkdir -p /run/systemd/journal
-/lib/systemd/systemd-journald >"$work/journald.log" 2>&1 &
-journald_pid=$!
-for _ in $(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.05; done
-if [ ! -S /run/systemd/journal/socket ]; then
-	echo "1..0 # SKIP systemd-journald did not start: $(cat "$work/journald.log")"
-	exit 0
-fi
+start_private_journald "$work"
 
 echo "1..38"
 

@@ -7,6 +7,7 @@ set -u
 builddir=${top_builddir:-$(pwd)}
 mcelogd=$builddir/mcelogd/mcelogd
 mcectl=$builddir/mcectl/mcectl
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
 
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP needs root, setpriv and jq"
@@ -16,10 +17,6 @@ fi
 work=$(mktemp -d)
 chmod 0755 "$work"   # other users must reach the socket for the credential checks
 sock=$work/control
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi; }
 cleanup() {
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	rm -rf "$work"

@@ -1,0 +1,42 @@
+# Sourced by the integration tests: TAP output, and a real journald of their
+# own in a private mount namespace (its sockets and storage on tmpfs, so a
+# test touches nothing of the host's journal).
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { # check DESCRIPTION EXPECTED ACTUAL
+	if [ "$2" == "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
+}
+
+# enter_journal_namespace SCRIPT ARGS...: skips the whole test unless root,
+# unshare, jq and systemd-journald are there; then runs SCRIPT again in a
+# private mount namespace (once).
+enter_journal_namespace() {
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || [ ! -x /lib/systemd/systemd-journald ] ||
+	   ! command -v jq >/dev/null; then
+		echo "1..0 # SKIP needs root, unshare, jq and systemd-journald"
+		exit 0
+	fi
+	if [ -z "${MCELOGD_IN_NAMESPACE:-}" ]; then
+		MCELOGD_IN_NAMESPACE=1 exec unshare -m --propagation private "$BASH" "$@"
+	fi
+}
+
+# start_private_journald WORKDIR: journald with its sockets in
+# /run/systemd/journal and storage in /run/log/journal, both on tmpfs; sets
+# journald_pid (the caller's cleanup kills it).  Skips the test if it does not start.
+start_private_journald() {
+	mount -t tmpfs tmpfs /run/systemd
+	mkdir -p /run/log && mount -t tmpfs tmpfs /run/log
+	mount -t tmpfs tmpfs /var/log
+	mkdir -p /run/systemd/journal
+	/lib/systemd/systemd-journald >"$1/journald.log" 2>&1 &
+	journald_pid=$!
+	for _ in $(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.05; done
+	if [ ! -S /run/systemd/journal/socket ]; then
+		echo "1..0 # SKIP systemd-journald did not start: $(cat "$1/journald.log")"
+		exit 0
+	fi
+}
