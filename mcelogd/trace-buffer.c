@@ -357,34 +357,51 @@ static struct ring_resume *resume_slot(struct trace_buffer *tb, unsigned ring)
 	return &tb->resume[ring];
 }
 
+static void collect_done(struct collect *c)
+{
+	free(c->items);
+	free(c->line_ring);
+	*c = (struct collect) {};
+}
+
+static int cmp_identity(const void *a, const void *b)
+{
+	return mce_identity_compare(a, b);
+}
+
 /*
  * mcelogd's first start in this boot: the instance did not exist before, but
  * with "trace_event=mce:mce_record" on the kernel command line the kernel
  * has recorded every machine check since boot into the top-level buffer.
- * Those not also in the instance (ids) are logged.
+ * Those not also in the instance are logged.
  */
 static unsigned recover_early_boot(struct trace_buffer *tb, const struct collect *instance)
 {
+	_cleanup_free_ struct mce_identity *known = NULL;
 	struct collect c = {};
 	char path[700];
 	unsigned n_new = 0;
 
 	snprintf(path, sizeof(path), "%s/trace", tb->root);
-	if (read_trace_file(path, &c) < 0) {
-		free(c.items);
-		free(c.line_ring);
+	if (read_trace_file(path, &c) < 0 || c.n == 0) {
+		collect_done(&c);
 		return 0;
 	}
+	/* Sorted, so that each early record is looked up, not compared with every one. */
+	known = calloc(instance->n + 1, sizeof(*known));
+	if (!known) {
+		collect_done(&c);
+		log_error_errno(-ENOMEM, "Out of memory");
+		return 0;
+	}
+	for (size_t k = 0; k < instance->n; k++)
+		mce_identity_from_record(&instance->items[k].rec, &known[k]);
+	qsort(known, instance->n, sizeof(*known), cmp_identity);
 	for (size_t i = 0; i < c.n; i++) {
-		struct mce_identity id, other;
-		bool dup = false;
+		struct mce_identity id;
 
 		mce_identity_from_record(&c.items[i].rec, &id);
-		for (size_t k = 0; k < instance->n && !dup; k++) {
-			mce_identity_from_record(&instance->items[k].rec, &other);
-			dup = mce_identity_equal(&id, &other);
-		}
-		if (dup)
+		if (bsearch(&id, known, instance->n, sizeof(*known), cmp_identity))
 			continue;
 		(void) manager_submit_record(tb->manager, &c.items[i].rec);
 		n_new++;
@@ -392,9 +409,21 @@ static unsigned recover_early_boot(struct trace_buffer *tb, const struct collect
 	if (n_new > 0)
 		log_notice("Logged %u machine-check record(s) from early boot, before mcelogd first "
 			   "started (kept by the kernel's trace_event=mce:mce_record)", n_new);
-	free(c.items);
-	free(c.line_ring);
+	collect_done(&c);
 	return n_new;
+}
+
+/* Instance records by ring, each ring's in file order: one sort, not a pass per ring. */
+struct ring_pos {
+	unsigned ring;
+	size_t i;
+};
+
+static int cmp_ring_pos(const void *a, const void *b)
+{
+	const struct ring_pos *x = a, *y = b;
+
+	return x->ring != y->ring ? (x->ring < y->ring ? -1 : 1) : (x->i < y->i ? -1 : x->i > y->i);
 }
 
 int trace_buffer_recover(struct trace_buffer *tb)
@@ -403,8 +432,8 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	char path[700];
 	_cleanup_free_ bool *is_new = NULL;
 	_cleanup_free_ struct mce_identity *ids = NULL;
-	_cleanup_free_ size_t *idx = NULL;
-	unsigned max_ring = 0, n_new = 0, n_early = 0;
+	_cleanup_free_ struct ring_pos *order = NULL;
+	unsigned n_new = 0, n_early = 0;
 	int r;
 
 	if (!tb)
@@ -412,8 +441,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	snprintf(path, sizeof(path), "%s/trace", tb->instance);
 	r = read_trace_file(path, &c);
 	if (r < 0) {
-		free(c.items);
-		free(c.line_ring);
+		collect_done(&c);
 		if (r == -ENOENT)
 			return log_notice_errno(r, "No trace instance %s: errors from while mcelogd was "
 						"stopped cannot be recovered this time", tb->instance);
@@ -422,42 +450,39 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	}
 	is_new = calloc(c.n + 1, sizeof(*is_new));
 	ids = calloc(c.n + 1, sizeof(*ids));
-	idx = calloc(c.n + 1, sizeof(*idx));
-	if (!is_new || !ids || !idx) {
-		free(c.items);
-		free(c.line_ring);
+	order = calloc(c.n + 1, sizeof(*order));
+	if (!is_new || !ids || !order) {
+		collect_done(&c);
 		return log_error_errno(-ENOMEM, "Out of memory");
 	}
 	for (size_t i = 0; i < c.n; i++)
-		if (c.items[i].ring > max_ring)
-			max_ring = c.items[i].ring;
+		order[i] = (struct ring_pos) { .ring = c.items[i].ring, .i = i };
+	qsort(order, c.n, sizeof(*order), cmp_ring_pos);
+	for (size_t i = 0; i < c.n; i++)
+		mce_identity_from_record(&c.items[order[i].i].rec, &ids[i]);
 
 	/* Per ring: which of its records come after the cursor's. */
-	for (unsigned ring = 0; c.n > 0 && ring <= max_ring; ring++) {
+	for (size_t start = 0, end; start < c.n; start = end) {
+		unsigned ring = order[start].ring;
 		const struct mce_identity *last = trace_cursor_get(&tb->cursor, ring);
 		struct ring_resume *rs;
-		size_t n = 0, first;
+		size_t n, first;
 		bool found;
 
-		for (size_t i = 0; i < c.n; i++)
-			if (c.items[i].ring == ring) {
-				idx[n] = i;
-				mce_identity_from_record(&c.items[i].rec, &ids[n]);
-				n++;
-			}
-		if (n == 0)
-			continue;
-		first = trace_cursor_resume_index(last, ids, n, &found);
+		for (end = start; end < c.n && order[end].ring == ring; end++)
+			;
+		n = end - start;
+		first = trace_cursor_resume_index(last, ids + start, n, &found);
 		if (last && !found)
 			log_warning("The kernel's buffer for CPU %u wrapped while mcelogd was stopped: "
 				    "records older than its oldest one (%zu kept) were lost", ring, n);
 		for (size_t k = first; k < n; k++)
-			is_new[idx[k]] = true;
+			is_new[order[start + k].i] = true;
 		/* The live ring may hold the newest of these too: match it there. */
 		rs = resume_slot(tb, ring);
 		if (rs) {
 			rs->active = true;
-			rs->last = ids[n - 1];
+			rs->last = ids[end - 1];
 		}
 	}
 	/* In time order: what happened before the instance existed comes first. */
@@ -476,8 +501,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	if (n_new > 0)
 		log_notice("Logged %u machine-check record(s) the kernel kept while mcelogd was not "
 			   "running", n_new);
-	free(c.items);
-	free(c.line_ring);
+	collect_done(&c);
 	return (int) (n_new + n_early);
 }
 

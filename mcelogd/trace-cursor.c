@@ -30,6 +30,22 @@ bool mce_identity_equal(const struct mce_identity *a, const struct mce_identity 
 	       a->time_usec == b->time_usec;
 }
 
+#define CMP(x, y) ((x) < (y) ? -1 : (x) > (y) ? 1 : 0)
+
+int mce_identity_compare(const struct mce_identity *a, const struct mce_identity *b)
+{
+	/* TSC first: it almost always decides. */
+	int c = CMP(a->tsc, b->tsc);
+
+	if (!c) c = CMP(a->cpu, b->cpu);
+	if (!c) c = CMP(a->bank, b->bank);
+	if (!c) c = CMP(a->status, b->status);
+	if (!c) c = CMP(a->addr, b->addr);
+	if (!c) c = CMP(a->misc, b->misc);
+	if (!c) c = CMP(a->time_usec, b->time_usec);
+	return c;
+}
+
 void trace_cursor_init(struct trace_cursor *c, const char *boot_id)
 {
 	*c = (struct trace_cursor) {};

@@ -39,6 +39,8 @@ struct mce_identity {
 
 void mce_identity_from_record(const struct mce_record *r, struct mce_identity *ret);
 bool mce_identity_equal(const struct mce_identity *a, const struct mce_identity *b);
+/* A total order (qsort/bsearch); 0 exactly when mce_identity_equal(). */
+int mce_identity_compare(const struct mce_identity *a, const struct mce_identity *b);
 
 #define TRACE_CURSOR_MAX_CPUS 8192
 

@@ -33,14 +33,19 @@ static void test_identity(void **state)
 	mce_identity_from_record(&a, &ia);
 	mce_identity_from_record(&b, &ib);
 	assert_true(mce_identity_equal(&ia, &ib));
+	assert_int_equal(mce_identity_compare(&ia, &ib), 0);
 	/* fields that differ between records of the same bank make them differ */
 	b.tsc++;
 	mce_identity_from_record(&b, &ib);
 	assert_false(mce_identity_equal(&ia, &ib));
+	assert_int_equal(mce_identity_compare(&ia, &ib), -1);
+	assert_int_equal(mce_identity_compare(&ib, &ia), 1);
 	b = a;
 	b.misc ^= 1;
 	mce_identity_from_record(&b, &ib);
 	assert_false(mce_identity_equal(&ia, &ib));
+	assert_int_not_equal(mce_identity_compare(&ia, &ib), 0);
+	assert_int_equal(mce_identity_compare(&ia, &ib), -mce_identity_compare(&ib, &ia));
 	/* an unknown field counts as 0, whatever the struct holds */
 	b = a;
 	b.have &= ~MCE_HAVE_TSC;
