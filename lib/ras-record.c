@@ -6,6 +6,7 @@
 #include "json-writer.h"
 #include "macro.h"
 #include "ras-record.h"
+#include "record-json.h"
 
 static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_MEMORY_CONTROLLER] = "memory_controller",
@@ -167,14 +168,7 @@ static void write_bytes(struct json_writer *w, const char *key, const uint8_t *p
 void ras_record_write_json(const struct ras_record *r, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	if (r->have_time)
-		json_put_time_usec(w, "time", r->time_usec);
-	if (r->source != MCE_SOURCE_UNKNOWN)
-		json_put_string(w, "source", mce_source_to_string(r->source));
-	if (r->hostname[0])
-		json_put_string(w, "hostname", r->hostname);
-	if (r->boot_id[0])
-		json_put_string(w, "boot_id", r->boot_id);
+	record_json_put_origin(w, r->have_time, r->time_usec, r->source, r->hostname, r->boot_id);
 	json_put_string(w, "event", ras_event_to_string(r->event));
 	json_put_string(w, "severity", ras_severity_to_string(r->severity));
 	if (r->have_cpu)

@@ -14,18 +14,25 @@
 #include "record-json.h"
 #include "rfc3339.h"
 
+void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_usec,
+			    enum mce_source source, const char *hostname, const char *boot_id)
+{
+	if (have_time)
+		json_put_time_usec(w, "time", time_usec);
+	if (source != MCE_SOURCE_UNKNOWN)
+		json_put_string(w, "source", mce_source_to_string(source));
+	if (hostname[0])
+		json_put_string(w, "hostname", hostname);
+	if (boot_id[0])
+		json_put_string(w, "boot_id", boot_id);
+}
+
 void mce_record_write_json(const struct mce_record *r, const struct mce_decoded *d,
 			   struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	if (r->have & MCE_HAVE_TIME)
-		json_put_time_usec(w, "time", r->time_usec);
-	if (r->source != MCE_SOURCE_UNKNOWN)
-		json_put_string(w, "source", mce_source_to_string(r->source));
-	if (r->hostname[0])
-		json_put_string(w, "hostname", r->hostname);
-	if (r->boot_id[0])
-		json_put_string(w, "boot_id", r->boot_id);
+	record_json_put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname,
+			       r->boot_id);
 	if (r->have & MCE_HAVE_CPU)
 		json_put_u64(w, "cpu", r->cpu);
 	if (r->have & MCE_HAVE_SOCKET)

@@ -8,12 +8,22 @@
  * absent means unknown.  Documented in mcelogd(8) "RECORD FORMAT".
  */
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "record.h"
 
 struct json_writer;
 struct mce_decoded;
+
+/*
+ * The keys every record of the contract starts with, in its order: time,
+ * source, hostname, boot_id, each only when known.  Shared by the MCA and the
+ * other hardware-error records.
+ */
+void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_usec,
+			    enum mce_source source, const char *hostname, const char *boot_id);
 
 /* Write one complete object (no trailing newline).  decoded may be NULL. */
 void mce_record_write_json(const struct mce_record *rec, const struct mce_decoded *decoded,
