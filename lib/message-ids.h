@@ -13,7 +13,7 @@
 #define MCELOGD_MSGID_FATAL       "fd6bd0d477884d02a89dcb47f4c8c599"
 /* Records the kernel reported lost (perf PERF_RECORD_LOST, /dev/mcelog overflow). */
 #define MCELOGD_MSGID_LOST        "457a72be995b4ca096a9d0285d16170a"
-/* Corrected-error storm summaries and storm ends (mcelogd/manager-storm.c, mcelogd(8) STORMS). */
+/* Corrected-error storm summaries and storm ends (mcelogd/storm-stage.c, mcelogd(8) STORMS). */
 #define MCELOGD_MSGID_STORM       "70d655c9451c48899d92ec9f35850b1a"
 #define MCELOGD_MSGID_STORM_END   "412a1d8e9e1f49c6bcf0a213ecde63bc"
 

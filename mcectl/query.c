@@ -20,6 +20,7 @@
 #include <systemd/sd-journal.h>
 #include <time.h>
 
+#include "clock.h"
 #include "decode.h"
 #include "macro.h"
 #include "message-ids.h"
@@ -66,14 +67,6 @@ static int parse_uint(const char *s, unsigned *ret)
 		return -EINVAL;
 	*ret = (unsigned) v;
 	return 0;
-}
-
-static int64_t now_realtime_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static int parse_time_arg(const char *option, const char *arg, int64_t now, int64_t *ret)

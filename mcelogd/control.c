@@ -11,8 +11,6 @@
 
 #include "control.h"
 #include "log.h"
-#include "manager.h"
-#include "status-json.h"
 
 /*
  * A client gets this long to send its request; a slow or hostile client
@@ -33,7 +31,9 @@ struct client {
 };
 
 struct control {
-	struct manager *manager;
+	sd_event *event;
+	control_status_fn status;
+	void *userdata;
 	char *path;
 	int fd;
 	gid_t gid;
@@ -107,7 +107,7 @@ static void reply(struct client *cl, const char *text)
 
 static void answer(struct client *cl)
 {
-	struct manager *m = cl->control->manager;
+	struct control *c = cl->control;
 	char *request = cl->request;
 
 	request[cl->len] = '\0';
@@ -115,7 +115,7 @@ static void answer(struct client *cl)
 	if (cl->refused)
 		reply(cl, "{\"error\":\"permission denied\"}\n");
 	else if (streq(request, "status")) {
-		const char *json = status_json_render(m);
+		const char *json = c->status(c->userdata);
 
 		if (!json) {
 			reply(cl, "{\"error\":\"out of memory\"}\n");
@@ -211,9 +211,9 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 			c->n_clients++;
 			break;
 		}
-	r = sd_event_add_io(c->manager->event, &cl->io, cfd, EPOLLIN, on_client_io, cl);
+	r = sd_event_add_io(c->event, &cl->io, cfd, EPOLLIN, on_client_io, cl);
 	if (r >= 0)
-		r = sd_event_add_time_relative(c->manager->event, &cl->timer, CLOCK_MONOTONIC,
+		r = sd_event_add_time_relative(c->event, &cl->timer, CLOCK_MONOTONIC,
 					       CLIENT_TIMEOUT_USEC, 0, on_client_timeout, cl);
 	if (r < 0) {
 		log_warning_errno(r, "Cannot serve a control client: %m");
@@ -222,7 +222,8 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	return 0;
 }
 
-int control_open(struct manager *m, const char *path, gid_t gid, struct control **ret)
+int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status, void *userdata,
+		 struct control **ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct control *c;
@@ -235,7 +236,9 @@ int control_open(struct manager *m, const char *path, gid_t gid, struct control 
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	c->manager = m;
+	c->event = event;
+	c->status = status;
+	c->userdata = userdata;
 	c->gid = gid;
 	c->fd = -1;
 	c->path = strdup(path);
@@ -259,7 +262,7 @@ int control_open(struct manager *m, const char *path, gid_t gid, struct control 
 		control_free(c);
 		return log_error_errno(r, "Cannot set up the control socket %s: %m", path);
 	}
-	r = sd_event_add_io(m->event, &c->io, c->fd, EPOLLIN, on_accept, c);
+	r = sd_event_add_io(event, &c->io, c->fd, EPOLLIN, on_accept, c);
 	if (r < 0) {
 		control_free(c);
 		return log_error_errno(r, "Cannot watch the control socket: %m");

@@ -14,9 +14,14 @@
 
 #include <sys/types.h>
 
-struct manager;
+#include <systemd/sd-event.h>
+
 struct control;
 
-/* Binds path (replacing a stale socket), adds it to m->event.  gid (gid_t)-1: root only. */
-int control_open(struct manager *m, const char *path, gid_t gid, struct control **ret);
+/* The status document, rendered fresh for each request; NULL: out of memory. */
+typedef const char *(*control_status_fn)(void *userdata);
+
+/* Binds path (replacing a stale socket), adds it to event.  gid (gid_t)-1: root only. */
+int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status, void *userdata,
+		 struct control **ret);
 struct control *control_free(struct control *c);

@@ -10,18 +10,15 @@
 #include <systemd/sd-event.h>
 #include <time.h>
 
+#include "clock.h"
 #include "control.h"
 #include "cpu-hotplug.h"
 #include "daemon-config.h"
 #include "log.h"
 #include "manager.h"
-#include "manager-storm.h"
-#include "sink-journal.h"
-#include "source-bert.h"
-#include "source-dev-mcelog.h"
-#include "source-msr.h"
-#include "source-replay.h"
-#include "source-tracepoint.h"
+#include "sinks.h"
+#include "sources.h"
+#include "status-json.h"
 #include "trace-buffer.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
@@ -212,29 +209,11 @@ static int on_sigterm(sd_event_source *s, const struct signalfd_siginfo *si, voi
 
 	(void) si;
 	sd_notify(false, "STOPPING=1\nSTATUS=Stopping");
-	/* Whatever the kernel already handed us is logged before we go. */
-	tracepoint_source_drain(m->tracepoint);
-	(void) trace_buffer_save(m->trace_buffer);
-	dev_mcelog_source_drain(m->dev_mcelog);
-	/* No count is lost across a stop: storms in progress get their last summary and end. */
-	manager_storm_close(m, STORM_END_STOP);
+	manager_stop(m);
 	log_info("Stopping on signal %s after %llu record(s)",
 		 sd_event_source_get_signal(s) == SIGINT ? "SIGINT" : "SIGTERM",
 		 (unsigned long long) m->n_records);
 	return sd_event_exit(sd_event_source_get_event(s), 0);
-}
-
-/* The source sets the state of each tracepoint it serves (mce_record, ras:*) itself. */
-static void open_tracepoint(struct manager *m)
-{
-	(void) tracepoint_source_open(m, arg_tracefs, &m->tracepoint);
-}
-
-static void set_tracepoints_disabled(struct manager *m)
-{
-	manager_source_set_state(m, MCE_SOURCE_TRACEPOINT, SOURCE_DISABLED, "Tracepoint=no in the configuration");
-	for (enum mce_source src = MCE_SOURCE_RAS_MC_EVENT; src <= MCE_SOURCE_RAS_NON_STANDARD_EVENT; src++)
-		manager_source_set_state(m, src, SOURCE_DISABLED, "RAS=no in the configuration");
 }
 
 static const char *state_directory(void)
@@ -250,11 +229,9 @@ static const char *state_directory(void)
 	return DEFAULT_STATE_DIRECTORY;
 }
 
-static void recover_trace_buffer(struct manager *m)
+static const char *render_status(void *userdata)
 {
-	if (trace_buffer_open(m, arg_tracefs, state_directory(), &m->trace_buffer) < 0)
-		return;
-	(void) trace_buffer_recover(m->trace_buffer);
+	return status_json_render(userdata);
 }
 
 static void open_control(struct manager *m)
@@ -273,33 +250,18 @@ static void open_control(struct manager *m)
 				    m->config.socket_group);
 	}
 	/* Status is a convenience: without it every record is still logged. */
-	if (control_open(m, arg_control_socket, gid, &m->control) < 0)
+	if (control_open(m->event, arg_control_socket, gid, render_status, m, &m->control) < 0)
 		log_warning("'mcectl status' will not work: no control socket");
 }
 
-static void open_msr(struct manager *m)
+static void on_cpu_changed(void *userdata, unsigned cpu, bool online)
 {
-	const struct source_status *st = &m->sources[MCE_SOURCE_MSR_POLL];
-
-	/* Sets the source state itself, whether it polls or why not. */
-	(void) msr_source_open(m, &m->msr);
-	if (m->msr)
-		return;
-	if (st->state == SOURCE_UNAVAILABLE)
-		log_warning("MSR polling unavailable: %s", st->reason);
-	else
-		log_info("MSR polling off: %s", st->reason);
+	manager_cpu_changed(userdata, cpu, online);
 }
 
-static void open_dev_mcelog(struct manager *m)
+static void on_cpus_resync(void *userdata, const bool *online, size_t n_online)
 {
-	if (m->config.source_dev_mcelog == CONFIG_TRISTATE_NO) {
-		manager_source_set_state(m, MCE_SOURCE_DEV_MCELOG, SOURCE_DISABLED,
-					 "DevMcelog=no in the configuration");
-		return;
-	}
-	(void) dev_mcelog_source_open(m, NULL, m->config.source_dev_mcelog == CONFIG_TRISTATE_YES,
-				      &m->dev_mcelog);
+	manager_cpus_resync(userdata, online, n_online);
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -324,36 +286,10 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 			(void) manager_apply_config(m);
 		}
 	}
-	if (r >= 0 && (m->config.source_tracepoint != old.source_tracepoint ||
-		       m->config.source_ras != old.source_ras)) {
-		/* One reader serves every tracepoint: reopen it with the new set, keeping what it holds. */
-		tracepoint_source_drain(m->tracepoint);
-		m->tracepoint = tracepoint_source_free(m->tracepoint);
-		if (m->config.source_tracepoint || m->config.source_ras)
-			open_tracepoint(m);
-		else
-			set_tracepoints_disabled(m);
-	}
-	if (r >= 0 && (m->config.msr_poll != old.msr_poll ||
-		       m->config.msr_poll_interval_usec != old.msr_poll_interval_usec)) {
-		m->msr = msr_source_free(m->msr);
-		open_msr(m);
-	}
-	if (r >= 0 && m->config.source_dev_mcelog != old.source_dev_mcelog) {
-		if (m->config.source_dev_mcelog == CONFIG_TRISTATE_NO) {
-			m->dev_mcelog = dev_mcelog_source_free(m->dev_mcelog);
-			manager_source_set_state(m, MCE_SOURCE_DEV_MCELOG, SOURCE_DISABLED,
-						 "DevMcelog=no in the configuration");
-		} else if (!m->dev_mcelog) {
-			open_dev_mcelog(m);
-			dev_mcelog_source_drain(m->dev_mcelog);
-		}
-	}
-	/* Changed [Storm] settings close the storms in progress and start afresh. */
-	if (r >= 0)
-		(void) manager_storm_setup(m);
-	if (r >= 0)
+	if (r >= 0) {
+		manager_reload_sources(m, &old);
 		log_info("Configuration reloaded from %s", m->config_path);
+	}
 	sd_notify(false, "READY=1");
 	manager_update_status(m);
 	return 0;
@@ -361,48 +297,39 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 
 static int run_replay(struct manager *m)
 {
-	int r;
-
-	m->json_flush_each = false;
 	/* --bert with --replay: the boot error region goes through the same pipeline (tests). */
-	if (arg_bert)
-		(void) bert_source_run(m, arg_bert, state_directory());
-	r = replay_source_run(m, arg_replay);
-	if (m->json_out)
-		fflush(m->json_out);
-	if (r < 0)
-		return EXIT_FAILURE;
-	if (m->config.sink_journal) {
-		int w = sink_journal_wait_stored(m->n_journal_written, 30 * 1000000ULL);
+	static const struct source_ops *const with_bert[] = { &bert_source_ops, &replay_source_ops };
+	static const struct source_ops *const replay_only[] = { &replay_source_ops };
+	int r, w;
 
-		if (w < 0) {
-			log_error_errno(w, "journald has not stored all %llu record(s) we sent: %m",
-					(unsigned long long) m->n_journal_written);
-			return EXIT_FAILURE;
-		}
+	if (arg_bert)
+		(void) manager_set_sources(m, with_bert, ELEMENTSOF(with_bert));
+	else
+		(void) manager_set_sources(m, replay_only, ELEMENTSOF(replay_only));
+	r = manager_open_sources(m);
+	w = manager_sync_sinks(m, 30 * 1000000ULL);
+	if (w < 0) {
+		log_error_errno(w, "Not every record written is stored: %m");
+		return EXIT_FAILURE;
 	}
 	if (m->n_sink_failures > 0) {
 		log_error("%llu record(s) could not be written to a sink",
 			  (unsigned long long) m->n_sink_failures);
 		return EXIT_FAILURE;
 	}
-	return r > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 static int run_live(struct manager *m)
 {
-	sigset_t mask;
+	const struct cpu_hotplug_handler hotplug = {
+		.changed = on_cpu_changed,
+		.resync = on_cpus_resync,
+		.userdata = m,
+	};
+	bool any = false;
 	int r;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-
-	r = sd_event_default(&m->event);
-	if (r < 0)
-		return log_error_errno(r, "Failed to allocate the event loop: %m"), EXIT_FAILURE;
 	r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m);
 	if (r >= 0)
 		r = sd_event_add_signal(m->event, NULL, SIGINT, on_sigterm, m);
@@ -415,37 +342,20 @@ static int run_live(struct manager *m)
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog: %m");
 
-	m->json_flush_each = true;
 	open_control(m);
-	/* Before the live rings open, so that the kernel keeps what they might miss. */
-	if (m->config.source_tracepoint && m->config.trace_buffer)
-		(void) trace_buffer_setup(arg_tracefs);
 	/* Before the sources read the online CPUs, so that no change after that goes unseen. */
-	(void) cpu_hotplug_open(m, &m->hotplug);
+	(void) cpu_hotplug_open(m->event, &hotplug, &m->hotplug);
 	/* Storms only in the live daemon: --replay logs every record of its input. */
-	(void) manager_storm_setup(m);
-	if (m->config.source_tracepoint || m->config.source_ras)
-		open_tracepoint(m);
-	else {
-		log_notice("Tracepoint source disabled by configuration");
-		set_tracepoints_disabled(m);
-	}
-	open_msr(m);
-	/* Opened before the first drain, so copies of one record from both are paired. */
-	open_dev_mcelog(m);
-	if (!tracepoint_source_active(m->tracepoint)) {
-		if (!m->msr && !m->dev_mcelog)
-			log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
-	} else if (m->config.source_tracepoint && m->config.trace_buffer)
-		recover_trace_buffer(m);
-
-	/* The errors that ended the previous boot, once. */
-	(void) bert_source_run(m, arg_bert, state_directory());
+	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
+	(void) manager_set_sources(m, sources_live, sources_live_count);
+	(void) manager_open_sources(m);
+	for (size_t i = 0; i < m->n_sources; i++)
+		any |= m->sources[i].state != NULL;
+	if (!any)
+		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
 
 	/* Records that arrived while we were opening are logged before we claim readiness. */
-	tracepoint_source_drain(m->tracepoint);
-	trace_buffer_drain_done(m->trace_buffer);
-	dev_mcelog_source_drain(m->dev_mcelog);
+	manager_drain_sources(m);
 	sd_notify(false, "READY=1");
 	manager_update_status(m);
 
@@ -458,6 +368,7 @@ static int run_live(struct manager *m)
 int main(int argc, char *argv[])
 {
 	struct manager m = { .arg_log_level = -1 };
+	bool live;
 	int r, status;
 
 	log_open();
@@ -493,13 +404,35 @@ int main(int argc, char *argv[])
 		return r < 0 && r != -ENOENT ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 
-	manager_init(&m);
-	r = manager_apply_config(&m);
+	live = !arg_replay;
+	m.paths = (struct source_paths) {
+		.tracefs = arg_tracefs,
+		.state_directory = state_directory(),
+		.bert_region = arg_bert,
+		.replay = arg_replay,
+	};
+	if (live) {
+		sigset_t mask;
+
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGTERM);
+		sigaddset(&mask, SIGINT);
+		sigaddset(&mask, SIGHUP);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+		r = sd_event_default(&m.event);
+		if (r < 0)
+			return log_error_errno(r, "Failed to allocate the event loop: %m"), EXIT_FAILURE;
+	}
+	r = manager_init(&m, live);
+	if (r >= 0)
+		r = manager_set_sinks(&m, sinks_all, sinks_all_count);
+	if (r >= 0)
+		r = manager_apply_config(&m);
 	if (r < 0) {
 		manager_done(&m);
 		return EXIT_FAILURE;
 	}
-	status = arg_replay ? run_replay(&m) : run_live(&m);
+	status = live ? run_live(&m) : run_replay(&m);
 	manager_done(&m);
 	return status;
 }

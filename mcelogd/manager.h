@@ -2,51 +2,58 @@
 #pragma once
 
 /*
- * The daemon's single state object: the event loop, configuration, sources
- * and sinks.  Every record, whatever its source, goes through
- * manager_submit_record(): decode → render once → every enabled sink.
+ * The daemon's core: the event loop, the configuration, and the one record
+ * pipeline every source feeds:
+ *
+ *	source → dedup (live MCA copies) → decode → storm stage → render once → every sink
+ *
+ * Sources and sinks are arrays of ops tables (source.h, sink.h); the manager
+ * loops over them and knows none of them by name.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <systemd/sd-event.h>
 
 #include "daemon-config.h"
 #include "json-writer.h"
+#include "mce-dedup.h"
 #include "record.h"
+#include "sink.h"
+#include "source.h"
+#include "storm-stage.h"
 
-struct tracepoint_source;
 struct control;
-struct trace_buffer;
-struct msr_source;
-struct dev_mcelog_source;
-struct mce_dedup;
 struct cpu_hotplug;
-struct storm;
 
-/*
- * What each live source is doing, for STATUS=, `mcectl status` and the log.
- * Indexed by the record's enum mce_source, so a new source appears in the
- * status by adding its enum value and calling manager_source_set_state().
- */
-enum source_state {
-	SOURCE_DISABLED,     /* by configuration (or not a live source at all) */
-	SOURCE_UNAVAILABLE,  /* wanted, but this kernel or sandbox cannot give it: see reason */
-	SOURCE_ACTIVE,
-	_SOURCE_STATE_MAX,
-};
+#define MANAGER_SOURCES_MAX 8
+#define MANAGER_SINKS_MAX 4
 
+/* What `mcectl status` shows per kind of record (enum mce_source). */
 struct source_status {
 	enum source_state state;
 	char reason[256];            /* why unavailable or disabled, or a detail when active */
-	uint64_t n_records;          /* records this source submitted */
+	uint64_t n_records;          /* records of this kind submitted */
 	uint64_t n_lost;             /* records the kernel said it dropped */
 	int64_t last_record_usec;    /* CLOCK_REALTIME of the last record, 0: none */
 };
 
+struct source_slot {
+	const struct source_ops *ops;
+	void *state;                 /* NULL: not open */
+};
+
+struct sink_slot {
+	const struct sink_ops *ops;
+	void *state;                 /* NULL: not open */
+	uint64_t n_written;          /* entries of any kind it took */
+	uint64_t n_records_written;  /* of which records (MCA and ras) */
+	uint64_t n_failures;
+};
+
 struct manager {
-	sd_event *event;
+	sd_event *event;             /* NULL when replaying */
+	bool live;
 	struct mcelogd_config config;
 	const char *config_path;
 	bool config_path_explicit;
@@ -59,77 +66,55 @@ struct manager {
 	char hostname[MCE_HOSTNAME_MAX];
 	char boot_id[MCE_BOOT_ID_LEN + 1];
 
-	struct json_writer json;
-	FILE *json_out;
-	bool json_out_close;
-	bool json_flush_each;        /* live: every record reaches the file at once */
+	struct source_paths paths;
+	struct source_host host;     /* what the sources see of us */
+	struct source_slot sources[MANAGER_SOURCES_MAX];
+	size_t n_sources;
+	struct sink_slot sinks[MANAGER_SINKS_MAX];
+	size_t n_sinks;
 
-	struct tracepoint_source *tracepoint;
+	struct json_writer json;     /* each entry rendered once for every sink */
+	/* Live MCA records reach both the tracepoint and /dev/mcelog: the second copy is dropped. */
+	struct mce_dedup *dedup;
+	struct storm_stage storm;
+
 	struct control *control;
-	struct trace_buffer *trace_buffer;   /* NULL: records are not kept across restarts */
 	struct json_writer status_json;
-	struct msr_source *msr;
-	/* legacy /dev/mcelog; while it is open, copies of one record from it and the
-	 * tracepoint are dropped through mce_dedup (owned by the source) */
-	struct dev_mcelog_source *dev_mcelog;
-	struct mce_dedup *mce_dedup;
 	struct cpu_hotplug *hotplug;     /* NULL: CPU hotplug not followed */
 	sd_event_source *status_refresh; /* STATUS= catches up with the counters after a batch */
 
-	struct source_status sources[_MCE_SOURCE_MAX];
+	struct source_status record_sources[_MCE_SOURCE_MAX];
 	int64_t started_realtime_usec;
 	uint64_t started_monotonic_usec;
 	int64_t last_record_usec;    /* CLOCK_REALTIME of the last record of any source */
 
 	uint64_t n_records;
-	uint64_t n_journal_written;  /* record entries sd_journal_sendv() accepted */
 	uint64_t n_sink_failures;
-
-	/* Corrected-error storms (manager-storm.h); storm is NULL when off or replaying. */
-	struct storm *storm;
-	struct storm_config storm_config;   /* the settings storm was built with */
-	sd_event_source *storm_timer;
-	uint64_t storm_timer_usec;          /* CLOCK_MONOTONIC the timer is armed at */
-	uint64_t n_storm_events;            /* summaries and ends written */
 };
 
-int manager_init(struct manager *m);
+/* live: the daemon (event loop, storms, dedup); otherwise --replay. */
+int manager_init(struct manager *m, bool live);
 void manager_done(struct manager *m);
 
-/* (Re)applies m->config plus command-line overrides to the sinks. */
+/* Sets the sinks every entry goes to.  Nothing is opened yet. */
+int manager_set_sinks(struct manager *m, const struct sink_ops *const *table, size_t n);
+/* (Re)opens the sinks with m->config plus the command-line overrides. */
 int manager_apply_config(struct manager *m);
 
-/* Fills hostname/boot_id, decodes, writes to every sink.  Returns 0 or negative errno. */
-int manager_submit_record(struct manager *m, struct mce_record *rec);
+/* Sets the sources the manager runs, in the order they open.  Nothing is opened yet. */
+int manager_set_sources(struct manager *m, const struct source_ops *const *table, size_t n);
+/* Opens every source.  Returns the first negative errno a source returned (each is logged), or 0. */
+int manager_open_sources(struct manager *m);
+/* Reads what every source holds now. */
+void manager_drain_sources(struct manager *m);
+/* After a reload: reopens the sources whose settings changed, and the storm stage. */
+void manager_reload_sources(struct manager *m, const struct mcelogd_config *old);
+/* At stop: last drain, storms closed with their counts, every sink synced. */
+void manager_stop(struct manager *m);
+/* Waits until every sink stored what it took.  Returns the first negative errno, or 0. */
+int manager_sync_sinks(struct manager *m, uint64_t timeout_usec);
 
-/*
- * A record from a live tracepoint ring (ring_cpu's perf buffer): skips what
- * the trace buffer already logged at start, and moves its cursor.
- */
-int manager_submit_from_ring(struct manager *m, unsigned ring_cpu, struct mce_record *rec);
-
-struct ras_record;
-/* The same for a non-MCA record (ras:* tracepoints, firmware records). */
-int manager_submit_ras(struct manager *m, struct ras_record *rec);
-
-/* A loss the kernel reported: logged as its own record class and counted. */
-void manager_report_loss(struct manager *m, enum mce_source source, unsigned cpu, uint64_t lost);
-
-/* Sets a live source's state; reason_fmt (printf-style, may be NULL) says why. */
-void manager_source_set_state(struct manager *m, enum mce_source source, enum source_state state,
-			      const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
-
-const char *source_state_to_string(enum source_state s);
-
-/* Microseconds of CLOCK_MONOTONIC and CLOCK_REALTIME. */
-uint64_t now_monotonic_usec(void);
-int64_t now_realtime_usec(void);
-
-/*
- * CPU hotplug (cpu-hotplug.c calls these): every per-CPU source follows a
- * CPU going online or offline, then STATUS= is updated.  After missed
- * events, manager_cpus_resync() hands over the whole online set instead.
- */
+/* CPU hotplug: every per-CPU source follows, then STATUS= is updated. */
 void manager_cpu_changed(struct manager *m, unsigned cpu, bool online);
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online);
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <unistd.h>
 
+#include "clock.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "manager.h"
-#include "manager-storm.h"
 #include "status-json.h"
 
 /* The live sources, in the order an operator reads them: MCA first, then the rest. */
@@ -35,6 +35,26 @@ static void write_source(struct json_writer *w, enum mce_source id, const struct
 	json_object_end(w);
 }
 
+static void write_sink(struct json_writer *w, const struct sink_slot *k)
+{
+	json_object_begin(w, NULL);
+	json_put_string(w, "name", k->ops->name);
+	json_put_bool(w, "open", k->state != NULL);
+	json_put_u64(w, "entries", k->n_written);
+	json_put_u64(w, "records", k->n_records_written);
+	json_put_u64(w, "failures", k->n_failures);
+	json_object_end(w);
+}
+
+/* "journal_entries": the records the journal took, as mcectl status has always shown. */
+static uint64_t journal_records(const struct manager *m)
+{
+	for (size_t i = 0; i < m->n_sinks; i++)
+		if (streq(m->sinks[i].ops->name, "journal"))
+			return m->sinks[i].n_records_written;
+	return 0;
+}
+
 const char *status_json_render(struct manager *m)
 {
 	struct json_writer *w = &m->status_json;
@@ -51,16 +71,20 @@ const char *status_json_render(struct manager *m)
 	if (m->boot_id[0])
 		json_put_string(w, "boot_id", m->boot_id);
 	json_put_u64(w, "records", m->n_records);
-	json_put_u64(w, "journal_entries", m->n_journal_written);
+	json_put_u64(w, "journal_entries", journal_records(m));
 	json_put_u64(w, "sink_failures", m->n_sink_failures);
 	if (m->last_record_usec > 0)
 		json_put_time_usec(w, "last_record", m->last_record_usec);
 	json_put_bool(w, "cpu_hotplug_followed", m->hotplug != NULL);
 	json_array_begin(w, "sources");
 	for (size_t i = 0; i < ELEMENTSOF(live_sources); i++)
-		write_source(w, live_sources[i], &m->sources[live_sources[i]]);
+		write_source(w, live_sources[i], &m->record_sources[live_sources[i]]);
 	json_array_end(w);
-	manager_storm_write_status(m, w);
+	json_array_begin(w, "sinks");
+	for (size_t i = 0; i < m->n_sinks; i++)
+		write_sink(w, &m->sinks[i]);
+	json_array_end(w);
+	storm_stage_write_status(&m->storm, w);
 	json_object_end(w);
 	if (json_writer_failed(w))
 		return NULL;

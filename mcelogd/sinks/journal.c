@@ -13,10 +13,34 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "clock.h"
+#include "daemon-config.h"
+#include "decode.h"
 #include "macro.h"
 #include "message-ids.h"
 #include "ras-record.h"
-#include "sink-journal.h"
+#include "rfc3339.h"
+#include "sink.h"
+#include "sinks.h"
+#include "storm-event.h"
+
+/* Where journald listens; libsystemd reports success when it is missing. */
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
+
+/*
+ * One journal entry being built: "NAME=value" fields in one store, an iovec
+ * each, for sd_journal_sendv(f.iov, f.n).  Shared by every kind of entry.
+ */
+struct journal_fields {
+	struct iovec iov[48];
+	unsigned n;
+	char store[4096];
+	size_t used;
+};
+
+struct journal_sink {
+	uint64_t n_taken;    /* entries journald accepted from us */
+};
 
 /* Corrected errors are warnings: the hardware coped, but they predict failures. */
 static const int severity_priorities[_MCE_SEV_MAX] = {
@@ -26,14 +50,14 @@ static const int severity_priorities[_MCE_SEV_MAX] = {
 	[MCE_SEV_FATAL]       = LOG_ALERT,
 };
 
-int severity_priority(enum mce_severity s)
+static int severity_priority(enum mce_severity s)
 {
 	if ((unsigned) s >= _MCE_SEV_MAX)
 		return LOG_CRIT;
 	return severity_priorities[s];
 }
 
-int record_message(const struct mce_record *r, const struct mce_decoded *d, char *buf, size_t size)
+static int record_message(const struct mce_record *r, const struct mce_decoded *d, char *buf, size_t size)
 {
 	char what[256], where[128] = "", bank[160] = "";
 	const char *sev = mce_severity_to_string(d->severity);
@@ -53,7 +77,8 @@ int record_message(const struct mce_record *r, const struct mce_decoded *d, char
 	return n;
 }
 
-void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
+_printf_(2, 3)
+static void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -69,8 +94,10 @@ void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
 	f->used += (size_t) n + 1;
 }
 
-void journal_fields_add_large(struct journal_fields *f, const char *prefix, const char *value,
-			      char *tmp, size_t tmp_size)
+/* A field too large for the store (MCE_JSON): journald needs "NAME=value" in
+ * one iovec, so the value is copied behind its name into tmp. */
+static void journal_fields_add_large(struct journal_fields *f, const char *prefix, const char *value,
+				     char *tmp, size_t tmp_size)
 {
 	int n = snprintf(tmp, tmp_size, "%s%s", prefix, value);
 
@@ -79,7 +106,7 @@ void journal_fields_add_large(struct journal_fields *f, const char *prefix, cons
 	f->iov[f->n++] = (struct iovec) { .iov_base = tmp, .iov_len = (size_t) n };
 }
 
-int sink_journal_write(const struct mce_record *r, const struct mce_decoded *d, const char *json)
+static int write_mce(const struct mce_record *r, const struct mce_decoded *d, const char *json)
 {
 	static _Thread_local char json_field[16384];
 	struct journal_fields f = { .n = 0 };
@@ -140,7 +167,7 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 	[RAS_SEV_INFO]        = LOG_NOTICE,
 };
 
-int sink_journal_write_ras(const struct ras_record *r, const char *json)
+static int write_ras(const struct ras_record *r, const char *json)
 {
 	static _Thread_local char json_field[RAS_RECORD_MAX_DATA * 2 + 8192];
 	struct journal_fields f = { .n = 0 };
@@ -194,7 +221,7 @@ int sink_journal_write_ras(const struct ras_record *r, const char *json)
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 
-int sink_journal_write_loss(const char *source, unsigned cpu, uint64_t lost)
+static int write_loss(const char *source, unsigned cpu, uint64_t lost)
 {
 	return sd_journal_send("MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost "
 			       "from %s on CPU %u", lost, source, cpu,
@@ -205,14 +232,6 @@ int sink_journal_write_loss(const char *source, unsigned cpu, uint64_t lost)
 			       "MCE_CPU=%u", cpu,
 			       "MCE_LOST=%" PRIu64, lost,
 			       NULL);
-}
-
-static uint64_t monotonic_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
 }
 
 static int count_own_entries(sd_journal *j, uint64_t *ret)
@@ -231,11 +250,11 @@ static int count_own_entries(sd_journal *j, uint64_t *ret)
 	return 0;
 }
 
-int sink_journal_wait_matching(const char *const *matches, size_t n_matches, uint64_t n_expected,
+static int wait_matching(const char *const *matches, size_t n_matches, uint64_t n_expected,
 			       uint64_t timeout_usec)
 {
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
-	uint64_t deadline = monotonic_usec() + timeout_usec, n = 0;
+	uint64_t deadline = now_monotonic_usec() + timeout_usec, n = 0;
 	char match[80], boot[SD_ID128_STRING_MAX];
 	sd_id128_t boot_id;
 	int r;
@@ -267,7 +286,7 @@ int sink_journal_wait_matching(const char *const *matches, size_t n_matches, uin
 			return r;
 		if (n >= n_expected)
 			return 0;
-		now = monotonic_usec();
+		now = now_monotonic_usec();
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		r = sd_journal_wait(j, deadline - now < 100000 ? deadline - now : 100000);
@@ -276,16 +295,125 @@ int sink_journal_wait_matching(const char *const *matches, size_t n_matches, uin
 	}
 }
 
-int sink_journal_wait_stored(uint64_t n_expected, uint64_t timeout_usec)
+static void add_time(struct journal_fields *f, const char *name, int64_t usec)
 {
-	/* ras records count too: manager_submit_ras() adds to the same n_journal_written */
-	static const char *const ids[] = { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS };
+	char t[RFC3339_MAX];
+
+	format_rfc3339_usec(t, sizeof(t), usec);
+	journal_fields_add(f, "%s=%s", name, t);
+}
+
+static int write_storm(const struct storm_event *ev, const struct storm_output *o, const char *message,
+		       const char *json)
+{
+	static char json_field[4096];
+	struct journal_fields f = { .n = 0 };
+	bool summary = ev->type == STORM_EVENT_SUMMARY;
+	char code[19];
+
+	storm_code_string(ev->key.code, code);
+	journal_fields_add(&f, "MESSAGE=%s", message);
+	journal_fields_add(&f, "MESSAGE_ID=%s", summary ? MCELOGD_MSGID_STORM : MCELOGD_MSGID_STORM_END);
+	/* A storm is a failing part: a warning, like each of its records; the end is news only. */
+	journal_fields_add(&f, "PRIORITY=%d", summary ? LOG_WARNING : LOG_NOTICE);
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_SEVERITY=corrected");
+	journal_fields_add(&f, "MCE_STORM_SCOPE=%s", ev->key.per_cpu ? "cpu" : "shared");
+	if (ev->key.per_cpu)
+		journal_fields_add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
+	journal_fields_add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
+	journal_fields_add(&f, "MCE_STORM_CODE=%s", code);
+	if (summary)
+		journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
+	journal_fields_add(&f, "MCE_STORM_TOTAL=%" PRIu64, ev->total);
+	journal_fields_add(&f, "MCE_STORM_LOGGED=%u", ev->logged);
+	add_time(&f, "MCE_STORM_FIRST", storm_realtime_usec(o, ev->first_usec));
+	add_time(&f, "MCE_STORM_LAST", storm_realtime_usec(o, ev->last_usec));
+	add_time(&f, "MCE_STORM_START", storm_realtime_usec(o, ev->start_usec));
+	if (!summary)
+		journal_fields_add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
+	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+	return sd_journal_sendv(f.iov, (int) f.n);
+}
+
+static int journal_open(const struct sink_params *p, void **ret)
+{
+	struct journal_sink *j;
+
+	*ret = NULL;
+	if (!p->config->sink_journal)
+		return 0;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	*ret = j;
+	return 0;
+}
+
+static void journal_close(void *s)
+{
+	free(s);
+}
+
+static int journal_write(void *s, const struct sink_entry *e)
+{
+	struct journal_sink *j = s;
+	int r = -EINVAL;
+
+	switch (e->kind) {
+	case SINK_ENTRY_MCE:
+		r = write_mce(e->mce.rec, e->mce.decoded, e->json);
+		break;
+	case SINK_ENTRY_RAS:
+		r = write_ras(e->ras, e->json);
+		break;
+	case SINK_ENTRY_LOSS:
+		r = write_loss(e->loss.source, e->loss.cpu, e->loss.lost);
+		break;
+	case SINK_ENTRY_STORM:
+		r = write_storm(e->storm.event, e->storm.out, e->storm.message, e->json);
+		break;
+	case _SINK_ENTRY_KIND_MAX:
+		break;
+	}
+	if (r >= 0)
+		j->n_taken++;
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Waits until journald has stored every entry it accepted from us (matched
+ * by _PID, which journald takes from the socket credentials).  journald fills
+ * _COMM and _EXE from /proc after the fact, so a process that exits first
+ * leaves entries without them, and mcectl shows only entries whose trusted
+ * _COMM is ours.
+ */
+static int journal_sync(void *s, uint64_t timeout_usec)
+{
+	static const char *const ids[] = {
+		MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS,
+		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END,
+	};
+	const struct journal_sink *j = s;
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];
 	const char *matches[ELEMENTSOF(ids)];
 
+	if (j->n_taken == 0)
+		return 0;
+	/* Nobody will store them: say so now rather than wait out the timeout. */
+	if (access(JOURNAL_SOCKET, F_OK) < 0)
+		return -ENOTCONN;
 	for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
 		snprintf(text[i], sizeof(text[i]), "MESSAGE_ID=%s", ids[i]);
 		matches[i] = text[i];
 	}
-	return sink_journal_wait_matching(matches, ELEMENTSOF(matches), n_expected, timeout_usec);
+	return wait_matching(matches, ELEMENTSOF(matches), j->n_taken, timeout_usec);
 }
+
+const struct sink_ops journal_sink_ops = {
+	.name = "journal",
+	.open = journal_open,
+	.close = journal_close,
+	.write = journal_write,
+	.sync = journal_sync,
+};

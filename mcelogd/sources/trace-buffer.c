@@ -9,7 +9,7 @@
 
 #include "file-io.h"
 #include "log.h"
-#include "manager.h"
+#include "source.h"
 #include "record-text.h"
 #include "trace-buffer.h"
 #include "trace-cursor.h"
@@ -28,7 +28,7 @@ struct ring_resume {
 };
 
 struct trace_buffer {
-	struct manager *manager;
+	const struct source_host *host;
 	char root[512];
 	char instance[600];
 	bool first_in_boot;           /* no cursor of this boot: mcelogd's first start since boot */
@@ -157,7 +157,7 @@ static int load_cursor(struct trace_buffer *tb)
 	return 0;
 }
 
-int trace_buffer_open(struct manager *m, const char *tracefs_root, const char *state_dir,
+int trace_buffer_open(const struct source_host *h, const char *tracefs_root, const char *state_dir,
 		      struct trace_buffer **ret)
 {
 	struct trace_buffer *tb = calloc(1, sizeof(*tb));
@@ -165,17 +165,17 @@ int trace_buffer_open(struct manager *m, const char *tracefs_root, const char *s
 
 	if (!tb)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	tb->manager = m;
+	tb->host = h;
 	snprintf(tb->root, sizeof(tb->root), "%s", find_root(tracefs_root));
 	snprintf(tb->instance, sizeof(tb->instance), "%s/" INSTANCE, tb->root);
 	snprintf(tb->cursor_path, sizeof(tb->cursor_path), "%s/" CURSOR_FILE, state_dir);
-	trace_cursor_init(&tb->cursor, m->boot_id);
+	trace_cursor_init(&tb->cursor, h->boot_id);
 	(void) load_cursor(tb);
-	if (m->event) {
+	if (h->event) {
 		/* A defer source runs on the next loop iteration: right after the batch
 		 * being handled now.  (A post source enabled from inside a handler
 		 * would wait for the next unrelated event.) */
-		r = sd_event_add_defer(m->event, &tb->save_later, on_save_later, tb);
+		r = sd_event_add_defer(h->event, &tb->save_later, on_save_later, tb);
 		if (r >= 0)
 			r = sd_event_source_set_enabled(tb->save_later, SD_EVENT_OFF);
 		if (r < 0)
@@ -403,7 +403,7 @@ static unsigned recover_early_boot(struct trace_buffer *tb, const struct collect
 		mce_identity_from_record(&c.items[i].rec, &id);
 		if (bsearch(&id, known, instance->n, sizeof(*known), cmp_identity))
 			continue;
-		(void) manager_submit_record(tb->manager, &c.items[i].rec);
+		(void) source_submit(tb->host, &c.items[i].rec);
 		n_new++;
 	}
 	if (n_new > 0)
@@ -494,7 +494,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	for (size_t i = 0; i < c.n; i++) {
 		if (!is_new[i])
 			continue;
-		(void) manager_submit_record(tb->manager, &c.items[i].rec);
+		(void) source_submit(tb->host, &c.items[i].rec);
 		trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec);
 		n_new++;
 	}
@@ -545,7 +545,7 @@ void trace_buffer_drain_done(struct trace_buffer *tb)
 
 		/* The instance's newest record never came live: every held one is new. */
 		for (size_t i = 0; rs->active && i < rs->n_held; i++) {
-			(void) manager_submit_record(tb->manager, &rs->held[i]);
+			(void) source_submit(tb->host, &rs->held[i]);
 			trace_buffer_logged(tb, ring, &rs->held[i]);
 		}
 		rs->active = false;

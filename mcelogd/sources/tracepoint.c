@@ -9,16 +9,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cpu-list.h"
+#include "daemon-config.h"
 #include "file-io.h"
 #include "log.h"
-#include "manager.h"
 #include "mce-trace.h"
 #include "parse-number.h"
 #include "perf-ring.h"
 #include "ras-record.h"
 #include "ras-trace.h"
-#include "source-tracepoint.h"
+#include "source.h"
+#include "sources.h"
+#include "trace-buffer.h"
 
 /*
  * Pages of one CPU's ring: sized from the kernel's MCE pool by
@@ -88,7 +91,9 @@ struct cpu_reader {
 };
 
 struct tracepoint_source {
-	struct manager *manager;
+	const struct source_host *host;
+	/* NULL: records are not kept across restarts (TraceBuffer=no, or no mce_record) */
+	struct trace_buffer *trace_buffer;
 	struct tracepoint tps[_TP_MAX];
 	struct trace_format format;
 	struct mce_trace_layout layout;
@@ -112,6 +117,15 @@ static int tp_of_id(const struct cpu_reader *c, uint64_t id)
 	return -1;
 }
 
+/* A record from ring_cpu's ring: skipped if the trace instance already gave it at start. */
+static void submit_from_ring(struct tracepoint_source *s, unsigned ring_cpu, struct mce_record *rec)
+{
+	if (!trace_buffer_admit(s->trace_buffer, ring_cpu, rec))
+		return;
+	(void) source_submit(s->host, rec);
+	trace_buffer_logged(s->trace_buffer, ring_cpu, rec);
+}
+
 static void handle_mce_record(struct cpu_reader *c, const unsigned char *raw, uint32_t raw_size)
 {
 	struct tracepoint_source *s = c->owner;
@@ -124,7 +138,7 @@ static void handle_mce_record(struct cpu_reader *c, const unsigned char *raw, ui
 		return;
 	}
 	c->n_samples++;
-	(void) manager_submit_from_ring(s->manager, c->cpu, &rec);
+	submit_from_ring(s, c->cpu, &rec);
 }
 
 /* At debug level, the raw bytes: how the test data in tests/data/ras were recorded. */
@@ -164,7 +178,7 @@ static void handle_ras(struct cpu_reader *c, enum ras_tp tp, const unsigned char
 	rec.have_time = true;
 	rec.time_usec = now_realtime_usec();
 	c->n_samples++;
-	(void) manager_submit_ras(s->manager, &rec);
+	(void) source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
 }
 
@@ -231,7 +245,7 @@ static void read_ring(struct cpu_reader *c)
 			tp = tp_of_id(c, id);
 			c->n_lost += lost;
 			s->n_lost += lost;
-			manager_report_loss(s->manager, tracepoint_defs[tp < 0 ? TP_MCE_RECORD : tp].source,
+			source_report_loss(s->host, tracepoint_defs[tp < 0 ? TP_MCE_RECORD : tp].source,
 					    c->cpu, lost);
 		}
 		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
@@ -271,14 +285,14 @@ static void publish_state(struct tracepoint_source *s)
 		if (!tp->available)
 			continue;   /* its state was set when its format could not be read */
 		if (tp->n_cpus > 0)
-			manager_source_set_state(s->manager, def->source, SOURCE_ACTIVE, "%s:%s on %u CPUs",
+			source_set_state(s->host, def->source, SOURCE_ACTIVE, "%s:%s on %u CPUs",
 						 def->system, def->name, tp->n_cpus);
 		else if (e == -EACCES || e == -EPERM)
-			manager_source_set_state(s->manager, def->source, SOURCE_UNAVAILABLE,
+			source_set_state(s->host, def->source, SOURCE_UNAVAILABLE,
 						 "no permission to read %s:%s (needs CAP_PERFMON or "
 						 "CAP_SYS_ADMIN and access to tracefs)", def->system, def->name);
 		else
-			manager_source_set_state(s->manager, def->source, SOURCE_UNAVAILABLE,
+			source_set_state(s->host, def->source, SOURCE_UNAVAILABLE,
 						 "%s:%s could not be opened on any online CPU: %s", def->system,
 						 def->name, strerror(e < 0 ? -e : ENODEV));
 	}
@@ -310,7 +324,7 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 		log_notice("Tracepoint reader for CPU %u hung up, closing it", cpu);
 		reader_retire(s, cpu);
 		publish_state(s);
-		manager_update_status(s->manager);
+		s->host->changed(s->host->core);
 		return 0;
 	}
 	read_ring(c);
@@ -350,7 +364,7 @@ static int reader_add(struct tracepoint_source *s, struct cpu_reader *c, unsigne
 			c->map = NULL;
 			return negative_errno();
 		}
-		r = sd_event_add_io(s->manager->event, &c->io, fd, EPOLLIN, on_readable, c);
+		r = sd_event_add_io(s->host->event, &c->io, fd, EPOLLIN, on_readable, c);
 		if (r < 0) {
 			munmap(c->map, c->map_size);
 			c->map = NULL;
@@ -474,9 +488,9 @@ static int find_format(const char *tracefs_root, const struct tracepoint_def *de
 	return r;
 }
 
-static bool tracepoint_wanted(const struct manager *m, unsigned t)
+static bool tracepoint_wanted(const struct mcelogd_config *c, unsigned t)
 {
-	return t == TP_MCE_RECORD ? m->config.source_tracepoint : m->config.source_ras;
+	return t == TP_MCE_RECORD ? c->source_tracepoint : c->source_ras;
 }
 
 /*
@@ -490,7 +504,6 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 	/* A kernel without, say, extlog is normal; without mce_record on x86 it is not. */
 	int level = t == TP_MCE_RECORD ? LOG_WARNING : LOG_NOTICE;
 	enum mce_source src = def->source;
-	struct manager *m = s->manager;
 	const char *missing = NULL;
 	struct trace_format *format;
 	char path[512];
@@ -500,20 +513,20 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 
 	r = find_format(tracefs_root, def, &text, &len, path, sizeof(path));
 	if (r == -ENOENT) {
-		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "the kernel has no %s:%s tracepoint "
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "the kernel has no %s:%s tracepoint "
 					 "(%s)", def->system, def->name, def->needs);
 		return log_internal(level, r, "The kernel has no %s:%s tracepoint (%s missing: %s, or "
 				    "tracefs not mounted); that source is off", def->system, def->name,
 				    path, def->needs);
 	}
 	if (r == -EACCES || r == -EPERM) {
-		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "no permission to read %s", path);
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "no permission to read %s", path);
 		return log_warning_errno(r, "No permission to read %s (mcelogd needs root or "
 					 "CAP_SYS_ADMIN, and tracefs must not be hidden by the unit's "
 					 "sandboxing); %s:%s source is off", path, def->system, def->name);
 	}
 	if (r < 0) {
-		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "cannot read %s: %s", path,
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "cannot read %s: %s", path,
 					 strerror(-r));
 		return log_warning_errno(r, "Failed to read %s: %m; %s:%s source is off", path,
 					 def->system, def->name);
@@ -531,12 +544,12 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 	if (r >= 0 && !format->have_id)
 		r = -EINVAL;
 	if (r == -EPROTO) {
-		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "its format has no '%s' field", missing);
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "its format has no '%s' field", missing);
 		return log_error_errno(r, "%s: tracepoint has no '%s' field; %s:%s source is off", path,
 				       missing, def->system, def->name);
 	}
 	if (r < 0) {
-		manager_source_set_state(m, src, SOURCE_UNAVAILABLE, "cannot parse %s", path);
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "cannot parse %s", path);
 		return log_error_errno(-EPROTO, "%s:%u: cannot parse the tracepoint format; %s:%s source "
 				       "is off", path, line, def->system, def->name);
 	}
@@ -565,9 +578,23 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
 }
 
-int tracepoint_source_open(struct manager *m, const char *tracefs_root,
-			   struct tracepoint_source **ret)
+static void *tracepoint_close(void *userdata);
+
+/* Records the kernel kept while we were stopped, logged once (trace-buffer.h). */
+static void recover_trace_buffer(struct tracepoint_source *s, const char *tracefs_root)
 {
+	const struct source_host *h = s->host;
+
+	if (!h->config->source_tracepoint || !h->config->trace_buffer || s->tps[TP_MCE_RECORD].n_cpus == 0)
+		return;
+	if (trace_buffer_open(h, tracefs_root, h->paths->state_directory, &s->trace_buffer) < 0)
+		return;
+	(void) trace_buffer_recover(s->trace_buffer);
+}
+
+static int tracepoint_open(const struct source_host *h, void **ret)
+{
+	const char *tracefs_root = h->paths->tracefs;
 	_cleanup_free_ struct tracepoint_source *s = NULL;
 	static bool online[CPU_LIST_MAX];
 	unsigned n_available = 0;
@@ -576,14 +603,17 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	s->manager = m;
+	s->host = h;
 	s->page_size = (size_t) sysconf(_SC_PAGESIZE);
+	/* Before the live rings open, so that the kernel keeps what they might miss. */
+	if (h->config->source_tracepoint && h->config->trace_buffer)
+		(void) trace_buffer_setup(tracefs_root);
 
 	for (unsigned t = 0; t < _TP_MAX; t++) {
 		const struct tracepoint_def *def = &tracepoint_defs[t];
 
-		if (!tracepoint_wanted(m, t)) {
-			manager_source_set_state(m, def->source, SOURCE_DISABLED, "%s=no in the configuration",
+		if (!tracepoint_wanted(h->config, t)) {
+			source_set_state(s->host, def->source, SOURCE_DISABLED, "%s=no in the configuration",
 						 t == TP_MCE_RECORD ? "Tracepoint" : "RAS");
 			continue;
 		}
@@ -595,8 +625,12 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 		}
 		n_available++;
 	}
+	if (n_available == 0 && !first_error) {
+		log_notice("Tracepoint source disabled by configuration");
+		return 0;
+	}
 	if (n_available == 0)
-		return first_error ? first_error : -ENOENT;
+		return first_error;
 
 	n = read_cpu_list_file("/sys/devices/system/cpu/online", online, ELEMENTSOF(online));
 	if (n <= 0)
@@ -625,15 +659,16 @@ int tracepoint_source_open(struct manager *m, const char *tracefs_root,
 	for (unsigned t = 0; s->n_open > 0 && t < _TP_MAX; t++)
 		tracepoint_log_opened(s, t, (unsigned) n);
 	if (s->n_open == 0) {
-		tracepoint_source_free(TAKE_PTR(s));
+		tracepoint_close(TAKE_PTR(s));
 		return log_error_errno(first_error ? first_error : -ENODEV,
 				       "No tracepoint could be opened on any CPU; tracepoint sources are off");
 	}
+	recover_trace_buffer(s, tracefs_root);
 	*ret = TAKE_PTR(s);
 	return 0;
 }
 
-int tracepoint_source_cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online)
+static int cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online)
 {
 	int r;
 
@@ -664,8 +699,9 @@ int tracepoint_source_cpu_changed(struct tracepoint_source *s, unsigned cpu, boo
 	return 1;
 }
 
-int tracepoint_source_cpus_resync(struct tracepoint_source *s, const bool *online, size_t n_online)
+static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_online)
 {
+	struct tracepoint_source *s = userdata;
 	unsigned opened = 0, closed = 0, renewed = 0;
 	int r, ret = 0;
 
@@ -710,37 +746,82 @@ int tracepoint_source_cpus_resync(struct tracepoint_source *s, const bool *onlin
 	return ret;
 }
 
-void tracepoint_source_drain(struct tracepoint_source *s)
+static int tracepoint_cpu_online(void *s, unsigned cpu)
 {
-	if (!s)
-		return;
+	return cpu_changed(s, cpu, true);
+}
+
+static int tracepoint_cpu_offline(void *s, unsigned cpu)
+{
+	return cpu_changed(s, cpu, false);
+}
+
+/* At start the first drain also ends the trace buffer's matching; at stop it saves the cursor. */
+static void tracepoint_drain(void *userdata)
+{
+	struct tracepoint_source *s = userdata;
+
 	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
 		if (s->cpus[cpu])
 			read_ring(s->cpus[cpu]);
+	trace_buffer_drain_done(s->trace_buffer);
 }
 
-struct tracepoint_source *tracepoint_source_free(struct tracepoint_source *s)
+static void *tracepoint_close(void *userdata)
 {
+	struct tracepoint_source *s = userdata;
+
 	if (!s)
 		return NULL;
 	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
 		s->cpus[cpu] = reader_free(s->cpus[cpu]);
+	if (s->trace_buffer)
+		(void) trace_buffer_save(s->trace_buffer);
+	s->trace_buffer = trace_buffer_free(s->trace_buffer);
 	free(s->scratch);
 	free(s);
 	return NULL;
 }
 
-bool tracepoint_source_active(const struct tracepoint_source *s)
+static void tracepoint_close_op(void *s)
 {
-	return s && s->n_open > 0;
+	tracepoint_close(s);
 }
 
-unsigned tracepoint_source_n_cpus(const struct tracepoint_source *s)
+/* One reader serves every tracepoint: a changed set reopens it (with what it holds logged first). */
+static bool tracepoint_reload_needed(const struct mcelogd_config *old, const struct mcelogd_config *cur)
 {
-	return s ? s->n_open : 0;
+	return old->source_tracepoint != cur->source_tracepoint || old->source_ras != cur->source_ras;
 }
 
-uint64_t tracepoint_source_n_lost(const struct tracepoint_source *s)
+static size_t tracepoint_describe(void *userdata, char *buf, size_t size)
 {
-	return s ? s->n_lost : 0;
+	const struct tracepoint_source *s = userdata;
+	bool mce = s->tps[TP_MCE_RECORD].n_cpus > 0;
+	unsigned n_ras = 0;
+	int n;
+
+	for (unsigned t = TP_RAS_FIRST; t < _TP_MAX; t++)
+		if (s->tps[t].n_cpus > 0)
+			n_ras++;
+	if (!mce && n_ras == 0)
+		return 0;
+	if (n_ras)
+		n = snprintf(buf, size, "Watching %s%s%u ras:* tracepoint(s) on %u CPUs", mce ? "mce:mce_record" : "",
+			     mce ? " and " : "", n_ras, s->n_open);
+	else
+		n = snprintf(buf, size, "Watching mce:mce_record on %u CPUs", s->n_open);
+	return n < 0 ? 0 : (size_t) n;
 }
+
+const struct source_ops tracepoint_source_ops = {
+	.name = "tracepoint",
+	.open = tracepoint_open,
+	.close = tracepoint_close_op,
+	.drain = tracepoint_drain,
+	.reload_needed = tracepoint_reload_needed,
+	.cpu_online = tracepoint_cpu_online,
+	.cpu_offline = tracepoint_cpu_offline,
+	.cpus_resync = tracepoint_cpus_resync,
+	.describe = tracepoint_describe,
+};

@@ -9,18 +9,20 @@
 #include <systemd/sd-event.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cpu-list.h"
 #include "cpuinfo.h"
 #include "file-io.h"
 #include "log.h"
-#include "manager.h"
+#include "daemon-config.h"
 #include "msr-plan.h"
-#include "source-msr.h"
+#include "source.h"
+#include "sources.h"
 
 #define SYSFS_CPU "/sys/devices/system/cpu"
 
 struct msr_source {
-	struct manager *manager;
+	const struct source_host *host;
 	sd_event_source *timer;
 	uint64_t interval_usec;
 
@@ -286,7 +288,7 @@ static void submit(struct msr_source *s, unsigned cpu, unsigned bank, const stru
 			rec.synd = regs->synd;
 		}
 	}
-	(void) manager_submit_record(s->manager, &rec);
+	(void) source_submit(s->host, &rec);
 }
 
 static void clear_bank(struct msr_source *s, int fd, unsigned cpu, unsigned bank, struct msr_seen *seen)
@@ -347,12 +349,25 @@ static void poll_bank(struct msr_source *s, unsigned cpu, unsigned bank)
 		clear_bank(s, fd, cpu, bank, seen);
 }
 
+/* The reason last shown in mcectl status, for our own log lines too. */
+static char msr_reason[256];
+
+_printf_(3, 4)
+static void msr_state(const struct source_host *h, enum source_state state, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msr_reason, sizeof(msr_reason), fmt, ap);
+	va_end(ap);
+	h->set_state(h->core, MCE_SOURCE_MSR_POLL, state, msr_reason);
+}
+
 static void set_state(struct msr_source *s)
 {
 	unsigned secs = (unsigned) (s->interval_usec / 1000000);
 
-	manager_source_set_state(s->manager, MCE_SOURCE_MSR_POLL, SOURCE_ACTIVE,
-				 "polling %u bank%s on %u CPU%s every %us, %" PRIu64 " reads/round; %s%s%s",
+	msr_state(s->host, SOURCE_ACTIVE, "polling %u bank%s on %u CPU%s every %us, %" PRIu64 " reads/round; %s%s%s",
 				 s->n_plan_banks, s->n_plan_banks == 1 ? "" : "s",
 				 s->n_plan_cpus, s->n_plan_cpus == 1 ? "" : "s", secs, s->reads_last_round,
 				 s->can_clear ? "clearing corrected errors" : "not clearing: ",
@@ -375,7 +390,7 @@ static void poll_round(struct msr_source *s)
 	s->n_rounds++;
 	set_state(s);
 	if (s->announce) {
-		log_info("MSR polling: %s", s->manager->sources[MCE_SOURCE_MSR_POLL].reason);
+		log_info("MSR polling: %s", msr_reason);
 		s->announce = false;
 	}
 }
@@ -395,10 +410,12 @@ static int on_timer(sd_event_source *es, uint64_t usec, void *userdata)
 	return 0;
 }
 
-struct msr_source *msr_source_free(struct msr_source *s)
+static void msr_close(void *userdata)
 {
+	struct msr_source *s = userdata;
+
 	if (!s)
-		return NULL;
+		return;
 	sd_event_source_disable_unref(s->timer);
 	close_fds(s);
 	free(s->fds);
@@ -408,7 +425,6 @@ struct msr_source *msr_source_free(struct msr_source *s)
 	free(s->topo);
 	free(s->plan);
 	free(s);
-	return NULL;
 }
 
 /* Whether writes can work, from msr.allow_writes (Linux 5.9+; absent before: writes allowed). */
@@ -431,22 +447,22 @@ static void probe_writes(struct msr_source *s)
 }
 
 
-static int unavailable(struct manager *m, int r, const char *what)
+static int unavailable(const struct source_host *h, int r, const char *what)
 {
 	if (r == -ENOENT || r == -ENXIO)
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_UNAVAILABLE,
+		msr_state(h, SOURCE_UNAVAILABLE,
 					 "no %s (load the msr module: modprobe msr)", what);
 	else if (r == -EACCES || r == -EPERM)
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_UNAVAILABLE,
+		msr_state(h, SOURCE_UNAVAILABLE,
 					 "no permission to read %s (needs CAP_SYS_RAWIO and "
 					 "DeviceAllow=char-cpu/msr)", what);
 	else
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_UNAVAILABLE, "%s: %s", what,
+		msr_state(h, SOURCE_UNAVAILABLE, "%s: %s", what,
 					 strerror(-r));
 	return 0;
 }
 
-int msr_source_open(struct manager *m, struct msr_source **ret)
+static int open_poller(const struct source_host *h, struct msr_source **ret)
 {
 	struct msr_source *s;
 	_cleanup_free_ char *cpuinfo = NULL;
@@ -457,15 +473,15 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	bool possible[CPU_LIST_MAX] = { false };
 
 	*ret = NULL;
-	if (m->config.msr_poll == MSR_POLL_NO) {
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_DISABLED,
+	if (h->config->msr_poll == MSR_POLL_NO) {
+		msr_state(h, SOURCE_DISABLED,
 					 "MSRPoll=no in the configuration");
 		return 0;
 	}
 	r = read_text("/sys/devices/system/machinecheck/machinecheck0/ignore_ce", v, sizeof(v));
 	ignore_ce = r >= 0 && streq(v, "1");
-	if (!ignore_ce && m->config.msr_poll == MSR_POLL_AUTO) {
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_DISABLED, "%s",
+	if (!ignore_ce && h->config->msr_poll == MSR_POLL_AUTO) {
+		msr_state(h, SOURCE_DISABLED, "%s",
 					 r < 0 ? "this kernel has no x86 machine-check sysfs (MSRPoll=auto)" :
 					 "the kernel polls and clears corrected errors itself (ignore_ce=0; "
 					 "MSRPoll=auto polls only with mce=ignore_ce)");
@@ -475,7 +491,7 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	/* Which CPUs may ever exist sizes the per-CPU state once; hotplug then only re-plans. */
 	r = read_cpu_list_file(SYSFS_CPU "/possible", possible, CPU_LIST_MAX);
 	if (r <= 0)
-		return unavailable(m, r < 0 ? r : -EINVAL, SYSFS_CPU "/possible");
+		return unavailable(h, r < 0 ? r : -EINVAL, SYSFS_CPU "/possible");
 	first = -1;
 	for (unsigned i = 0; i < CPU_LIST_MAX; i++)
 		if (possible[i] && first < 0)
@@ -484,8 +500,8 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	s->manager = m;
-	s->interval_usec = m->config.msr_poll_interval_usec;
+	s->host = h;
+	s->interval_usec = h->config->msr_poll_interval_usec;
 	for (unsigned i = 0; i < CPU_LIST_MAX; i++)
 		if (possible[i])
 			s->n_possible = i + 1;
@@ -501,14 +517,14 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	s->fds = malloc(s->n_possible * sizeof(int));
 	s->topo = calloc(s->n_possible, sizeof(*s->topo));
 	if (!s->cpu_info || !s->fds || !s->topo) {
-		msr_source_free(s);
+		msr_close(s);
 		return log_error_errno(-ENOMEM, "Out of memory");
 	}
 	for (unsigned i = 0; i < s->n_possible; i++)
 		s->fds[i] = -1;
 	if (!cpuinfo || cpuinfo_parse(cpuinfo, &s->cpuinfo, s->cpu_info, s->n_possible) < 0) {
-		msr_source_free(s);
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_UNAVAILABLE,
+		msr_close(s);
+		msr_state(h, SOURCE_UNAVAILABLE,
 					 "cannot tell the CPU vendor from /proc/cpuinfo (not x86?)");
 		return 0;
 	}
@@ -520,22 +536,22 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	probe_writes(s);
 	fd = open_msr_dev((unsigned) first, false);
 	if (fd < 0) {
-		msr_source_free(s);
+		msr_close(s);
 		snprintf(path, sizeof(path), "/dev/cpu/%d/msr", first);
-		return unavailable(m, fd, path);
+		return unavailable(h, fd, path);
 	}
 	r = rdmsr(fd, MSR_IA32_MCG_CAP, &s->mcgcap);
 	close(fd);
 	if (r < 0) {
-		msr_source_free(s);
-		return unavailable(m, r, "IA32_MCG_CAP");
+		msr_close(s);
+		return unavailable(h, r, "IA32_MCG_CAP");
 	}
 	s->n_banks = (unsigned) (s->mcgcap & MSR_MCG_CAP_COUNT);
 	if (s->n_banks > MSR_MAX_BANKS)
 		s->n_banks = MSR_MAX_BANKS;
 	if (s->n_banks == 0) {
-		msr_source_free(s);
-		manager_source_set_state(m, MCE_SOURCE_MSR_POLL, SOURCE_UNAVAILABLE,
+		msr_close(s);
+		msr_state(h, SOURCE_UNAVAILABLE,
 					 "IA32_MCG_CAP reports no MCA banks");
 		return 0;
 	}
@@ -543,19 +559,19 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	s->seen = calloc((size_t) s->n_possible * s->n_banks, sizeof(*s->seen));
 	s->plan = calloc((size_t) s->n_possible * s->n_banks, sizeof(*s->plan));
 	if (!s->ipid || !s->seen || !s->plan) {
-		msr_source_free(s);
+		msr_close(s);
 		return log_error_errno(-ENOMEM, "Out of memory");
 	}
 
 	r = build_plan(s);
 	if (r < 0) {
-		msr_source_free(s);
-		return unavailable(m, r, "the CPU list");
+		msr_close(s);
+		return unavailable(h, r, "the CPU list");
 	}
-	r = sd_event_add_time_relative(m->event, &s->timer, CLOCK_MONOTONIC, s->interval_usec,
+	r = sd_event_add_time_relative(h->event, &s->timer, CLOCK_MONOTONIC, s->interval_usec,
 				       1000000, on_timer, s);
 	if (r < 0) {
-		msr_source_free(s);
+		msr_close(s);
 		return log_error_errno(r, "Cannot add the MSR poll timer: %m");
 	}
 	(void) sd_event_source_set_description(s->timer, "msr-poll");
@@ -567,3 +583,40 @@ int msr_source_open(struct manager *m, struct msr_source **ret)
 	*ret = s;
 	return 0;
 }
+
+static int msr_open(const struct source_host *h, void **ret)
+{
+	struct msr_source *s = NULL;
+	int r = open_poller(h, &s);
+
+	*ret = s;
+	if (s)
+		return r;
+	if (h->get_state(h->core, MCE_SOURCE_MSR_POLL) == SOURCE_UNAVAILABLE)
+		log_warning("MSR polling unavailable: %s", msr_reason);
+	else
+		log_info("MSR polling off: %s", msr_reason);
+	return r;
+}
+
+static bool msr_reload_needed(const struct mcelogd_config *old, const struct mcelogd_config *cur)
+{
+	return old->msr_poll != cur->msr_poll || old->msr_poll_interval_usec != cur->msr_poll_interval_usec;
+}
+
+static size_t msr_describe(void *userdata, char *buf, size_t size)
+{
+	int n;
+
+	(void) userdata;
+	n = snprintf(buf, size, "Polling MCA banks");
+	return n < 0 ? 0 : (size_t) n;
+}
+
+const struct source_ops msr_source_ops = {
+	.name = "msr_poll",
+	.open = msr_open,
+	.close = msr_close,
+	.reload_needed = msr_reload_needed,
+	.describe = msr_describe,
+};

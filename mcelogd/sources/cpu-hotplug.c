@@ -12,7 +12,6 @@
 #include "cpu-list.h"
 #include "file-io.h"
 #include "log.h"
-#include "manager.h"
 #include "uevent.h"
 
 /* The kernel's own uevents; udev re-broadcasts its processed copies on group 2. */
@@ -34,7 +33,7 @@
 #define UEVENT_DISCARD_MAX 65536
 
 struct cpu_hotplug {
-	struct manager *manager;
+	struct cpu_hotplug_handler handler;
 	struct mnl_socket *nl;
 	sd_event_source *io;
 	uint64_t n_events;     /* CPU events acted on */
@@ -74,7 +73,7 @@ static void resync(struct cpu_hotplug *h, int fd, char *buf, size_t size)
 		return;
 	}
 	log_notice("Kernel uevents were lost (receive queue full); re-reading the online CPUs");
-	manager_cpus_resync(h->manager, online, ELEMENTSOF(online));
+	h->handler.resync(h->handler.userdata, online, ELEMENTSOF(online));
 }
 
 static void handle_message(struct cpu_hotplug *h, const char *buf, size_t len)
@@ -110,16 +109,16 @@ static void handle_message(struct cpu_hotplug *h, const char *buf, size_t len)
 	log_debug("Uevent %s %s (seqnum %llu)", u.action, u.devpath, (unsigned long long) u.seqnum);
 	switch (e) {
 	case CPU_EVENT_ONLINE:
-		manager_cpu_changed(h->manager, cpu, true);
+		h->handler.changed(h->handler.userdata, cpu, true);
 		break;
 	case CPU_EVENT_OFFLINE:
 	case CPU_EVENT_REMOVE:
-		manager_cpu_changed(h->manager, cpu, false);
+		h->handler.changed(h->handler.userdata, cpu, false);
 		break;
 	case CPU_EVENT_ADD:
 		/* A hot-added CPU usually stays offline until told otherwise ("online" follows then). */
 		if (read_online(online, ELEMENTSOF(online)) > 0 && online[cpu])
-			manager_cpu_changed(h->manager, cpu, true);
+			h->handler.changed(h->handler.userdata, cpu, true);
 		break;
 	default:
 		break;
@@ -177,7 +176,7 @@ static int on_uevent(sd_event_source *es, int fd, uint32_t revents, void *userda
 	}
 }
 
-int cpu_hotplug_open(struct manager *m, struct cpu_hotplug **ret)
+int cpu_hotplug_open(sd_event *event, const struct cpu_hotplug_handler *handler, struct cpu_hotplug **ret)
 {
 	_cleanup_free_ struct cpu_hotplug *h = NULL;
 	int fd, r, size = UEVENT_RCVBUF;
@@ -186,7 +185,7 @@ int cpu_hotplug_open(struct manager *m, struct cpu_hotplug **ret)
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	h->manager = m;
+	h->handler = *handler;
 	h->nl = mnl_socket_open2(NETLINK_KOBJECT_UEVENT, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (!h->nl)
 		return log_notice_errno(negative_errno(), "Cannot open the kernel uevent socket: %m "
@@ -204,7 +203,7 @@ int cpu_hotplug_open(struct manager *m, struct cpu_hotplug **ret)
 		return log_notice_errno(r, "Cannot join the kernel's uevent group: %m; CPU hotplug is "
 					"not followed, the CPUs read stay those online at start");
 	}
-	r = sd_event_add_io(m->event, &h->io, fd, EPOLLIN, on_uevent, h);
+	r = sd_event_add_io(event, &h->io, fd, EPOLLIN, on_uevent, h);
 	if (r < 0) {
 		mnl_socket_close(h->nl);
 		return log_error_errno(r, "Failed to watch the uevent socket: %m; CPU hotplug is not "

@@ -7,11 +7,11 @@
  * running, and a cursor in the state directory saying what was logged.
  * See trace-cursor.h for how records are matched.
  *
- * Order at start (main.c):
+ * Order at start (the tracepoint source, tracepoint.c):
  *	trace_buffer_setup()          instance exists, event enabled
- *	tracepoint_source_open()      live perf rings are open: nothing new is missed
+ *	open the live perf rings      nothing new is missed
  *	trace_buffer_recover()        logs the instance's records after the cursor
- *	tracepoint_source_drain()     via manager_submit_from_ring(): records the
+ *	first drain of the rings      through trace_buffer_admit(): records the
  *	                              instance already gave are dropped
  *	trace_buffer_drain_done()
  */
@@ -20,7 +20,7 @@
 
 #include "record.h"
 
-struct manager;
+struct source_host;
 struct trace_buffer;
 
 /* Per-CPU ring size of the instance: what a stop can hold.  ~150 bytes a record → ~850 per CPU. */
@@ -34,7 +34,7 @@ struct trace_buffer;
 int trace_buffer_setup(const char *tracefs_root);
 
 /* Loads the cursor from state_dir.  A missing or damaged cursor is logged, not fatal. */
-int trace_buffer_open(struct manager *m, const char *tracefs_root, const char *state_dir,
+int trace_buffer_open(const struct source_host *h, const char *tracefs_root, const char *state_dir,
 		      struct trace_buffer **ret);
 struct trace_buffer *trace_buffer_free(struct trace_buffer *tb);
 

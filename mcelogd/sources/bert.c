@@ -13,15 +13,18 @@
 #include "cper.h"
 #include "file-io.h"
 #include "log.h"
-#include "manager.h"
 #include "ras-record.h"
-#include "source-bert.h"
+#include "source.h"
+#include "sources.h"
+
+#define BERT_REGION_PATH "/sys/firmware/acpi/tables/data/BERT"
+#define BERT_TABLE_PATH  "/sys/firmware/acpi/tables/BERT"
 
 /* Boot error regions are a few KiB; this bounds what a broken one makes us read. */
 #define BERT_REGION_MAX (4 * 1024 * 1024)
 
 struct bert_run {
-	struct manager *manager;
+	const struct source_host *host;
 	const char *path;
 	unsigned n_records;
 	unsigned n_problems;
@@ -67,7 +70,7 @@ static void on_mce(struct mce_record *rec, void *userdata)
 	if (!(rec->have & MCE_HAVE_CPUID) && br->cpuid_eax)
 		mce_record_set_cpuid(rec, br->cpuid_eax);
 	br->n_records++;
-	(void) manager_submit_record(br->manager, rec);
+	(void) source_submit(br->host, rec);
 }
 
 static void on_ras(struct ras_record *rec, void *userdata)
@@ -75,7 +78,7 @@ static void on_ras(struct ras_record *rec, void *userdata)
 	struct bert_run *br = userdata;
 
 	br->n_records++;
-	(void) manager_submit_ras(br->manager, rec);
+	(void) source_submit_ras(br->host, rec);
 }
 
 static void on_problem(size_t offset, const char *what, void *userdata)
@@ -136,68 +139,78 @@ static int save_state(const char *dir, const struct bert_state *s)
 	return 0;
 }
 
-static void unavailable_for(struct manager *m, const char *path, bool is_default, int r)
+static void unavailable_for(const struct source_host *h, const char *path, bool is_default, int r)
 {
 	if (r == -ENOENT && is_default && access(BERT_TABLE_PATH, F_OK) < 0) {
 		log_debug("No BERT table: firmware provides no boot error record");
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
 					 "firmware provides no boot error record");
 	} else if (r == -ENOENT && is_default) {
 		log_warning("Firmware has a BERT table, but the kernel does not expose its region at %s", path);
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
 					 "the kernel does not expose the boot error region (%s)", path);
 	} else if (r == -EACCES || r == -EPERM) {
 		log_warning("No permission to read the boot error region %s (it is readable by root only)",
 			    path);
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
 					 "no permission to read %s (root only)", path);
 	} else {
 		log_error_errno(r, "Failed to read the boot error region %s: %m", path);
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
 					 "cannot read %s: %s", path, strerror(-r));
 	}
 }
 
-int bert_source_run(struct manager *m, const char *region, const char *state_dir)
+/*
+ * Run once at start: each section is logged with source "previous_boot", then
+ * the state directory remembers (the boot id, and the region's digest) that
+ * it was, so a restart in the same boot, or a later boot while firmware still
+ * holds the same region, does not log it again.  See mcelogd(8).
+ */
+static int bert_open(const struct source_host *h, void **ret)
 {
+	const char *region = h->paths->bert_region;
+	const char *state_dir = h->paths->state_directory;
 	const char *path = region ? region : BERT_REGION_PATH;
 	const char *dir = state_dir;
-	struct bert_run br = { .manager = m, .path = path };
+	struct bert_run br = { .host = h, .path = path };
 	const struct cper_sink sink = { .mce = on_mce, .ras = on_ras, .problem = on_problem, .userdata = &br };
 	_cleanup_free_ char *buf = NULL;
 	struct bert_state logged, now = {};
+
+	*ret = NULL;
 	bool have_logged;
 	size_t len;
 	int r;
 
 	r = read_full_file(path, BERT_REGION_MAX, &buf, &len);
 	if (r < 0) {
-		unavailable_for(m, path, !region, r);
+		unavailable_for(h, path, !region, r);
 		return 0;
 	}
 	/* Most boots: the table is there and its region holds nothing (or only blocks the
 	 * firmware emptied).  Nothing to log, nothing to remember. */
 	if (cper_parse_error_region(buf, len, MCE_SOURCE_PREVIOUS_BOOT, &(const struct cper_sink) {}) == 0) {
 		log_debug("The boot error region %s holds no error records", path);
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
 					 "the boot error region holds no error records");
 		return 0;
 	}
 	now.digest = cper_region_digest(buf, len);
 	now.length = len;
-	memcpy(now.boot_id, m->boot_id, sizeof(now.boot_id));
+	snprintf(now.boot_id, sizeof(now.boot_id), "%s", h->boot_id);
 
 	have_logged = load_state(dir, &logged) >= 0;
-	switch (bert_state_decide(have_logged ? &logged : NULL, m->boot_id, now.digest, now.length)) {
+	switch (bert_state_decide(have_logged ? &logged : NULL, h->boot_id, now.digest, now.length)) {
 	case BERT_SKIP_SAME_BOOT:
 		log_info("Boot error region already logged in this boot; not logging it again");
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
 					 "boot error region already logged in this boot");
 		return 0;
 	case BERT_SKIP_SAME_REGION:
 		log_notice("Firmware still holds the boot error region logged in boot %s; not logging it "
 			   "again", logged.boot_id);
-		manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+		source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
 					 "boot error region unchanged since boot %s, already logged",
 					 logged.boot_id);
 		/* Moves the marker to this boot, so a restart now is a same-boot restart. */
@@ -216,7 +229,7 @@ int bert_source_run(struct manager *m, const char *region, const char *state_dir
 			  "were logged", path, br.n_problems, br.n_records);
 	else
 		log_info("Boot error region %s: %u record(s) from the previous boot logged", path, br.n_records);
-	manager_source_set_state(m, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
+	source_set_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
 				 "%u record(s) from the boot error region logged%s", br.n_records,
 				 br.n_problems ? " (region partly malformed)" : "");
 
@@ -224,5 +237,11 @@ int bert_source_run(struct manager *m, const char *region, const char *state_dir
 	if (r < 0)
 		log_warning_errno(r, "Cannot remember in %s that the boot error region was logged (%m); "
 				  "a restart will log it again", dir);
-	return (int) br.n_records;
+	return 0;
 }
+
+/* One-shot: it leaves nothing open. */
+const struct source_ops bert_source_ops = {
+	.name = "previous_boot",
+	.open = bert_open,
+};

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The sink interface.  Every output (the journal, JSON lines; later a spool
+ * and metrics) is one file in sinks/ exporting one `const struct sink_ops`;
+ * the manager renders each entry once and hands it to every open sink, and
+ * counts what each one took or refused.
+ *
+ * Adding a sink: a file in sinks/ with its ops table and a row in sinks/sinks.c.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "record.h"
+
+struct mcelogd_config;
+struct ras_record;
+struct storm_event;
+struct storm_output;
+
+enum sink_entry_kind {
+	SINK_ENTRY_MCE,      /* a machine-check record */
+	SINK_ENTRY_RAS,      /* any other hardware-error record (ras:*, firmware) */
+	SINK_ENTRY_LOSS,     /* the kernel dropped records */
+	SINK_ENTRY_STORM,    /* a storm summary or a storm's end */
+	_SINK_ENTRY_KIND_MAX,
+};
+
+/* One thing to log.  json is the whole entry as one JSON object (NULL for a loss). */
+struct sink_entry {
+	enum sink_entry_kind kind;
+	const char *json;
+	union {
+		struct {
+			const struct mce_record *rec;
+			const struct mce_decoded *decoded;
+		} mce;
+		const struct ras_record *ras;
+		struct {
+			const char *source;
+			unsigned cpu;
+			uint64_t lost;
+		} loss;
+		struct {
+			const struct storm_event *event;
+			const struct storm_output *out;
+			const char *message;
+		} storm;
+	};
+};
+
+/* How the sinks are opened: the configuration with the command line's overrides folded in. */
+struct sink_params {
+	const struct mcelogd_config *config;
+	bool live;          /* the daemon, not --replay: every entry reaches a file at once */
+};
+
+struct sink_ops {
+	const char *name;
+	/* *ret NULL: not enabled by the configuration.  Returns 0 or negative errno (logged). */
+	int (*open)(const struct sink_params *p, void **ret);
+	void (*close)(void *s);
+	/* 0: the sink holds the entry; negative errno: it does not (the manager logs and counts it). */
+	int (*write)(void *s, const struct sink_entry *e);
+	/* Waits until what was written is stored for good (journald, a file's buffer).  Optional. */
+	int (*sync)(void *s, uint64_t timeout_usec);
+};
+
+const char *sink_entry_kind_to_string(enum sink_entry_kind k);
