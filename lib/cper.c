@@ -182,8 +182,10 @@ static void ras_begin(struct parser *p, const struct entry *e, struct ras_record
 
 static void ras_emit(struct parser *p, struct ras_record *r)
 {
-	if (!p->oom && p->sink->ras) {
-		p->sink->ras(r, p->sink->userdata);
+	/* Counted with or without a callback: an empty sink asks how many records there are. */
+	if (!p->oom) {
+		if (p->sink->ras)
+			p->sink->ras(r, p->sink->userdata);
 		p->n_records++;
 	}
 	ras_record_done(r);

@@ -426,6 +426,10 @@ static void test_memory_section(void **state)
 	/* fields the validation bits do not mark are absent, not zero */
 	assert_null(strstr(g.ras[0].json_keys, "bit_position"));
 	assert_null(strstr(g.ras[0].json_keys, "rank"));
+
+	/* The BERT source asks "does the region hold records?" with an empty sink: a
+	 * region of one memory section (firmware-first fatal memory errors) holds one. */
+	assert_int_equal(cper_parse_error_region(b.b, b.len, MCE_SOURCE_PREVIOUS_BOOT, &(const struct cper_sink) {}), 1);
 }
 
 static void test_arm_section(void **state)
