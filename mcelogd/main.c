@@ -190,6 +190,35 @@ static int parse_argv(int argc, char *argv[])
 	return 1;
 }
 
+/*
+ * --test-config: a JSON= file that cannot be written is worth a warning, not
+ * a failure (the unit runs --test-config first: a failure would stop the
+ * journal output too).  Nothing is created here.
+ */
+static void warn_json_output(const char *path)
+{
+	_cleanup_free_ char *dir = NULL;
+	const char *what = path;
+	char *slash;
+
+	if (path[0] != '/')
+		return;
+	if (access(path, F_OK) < 0) {
+		dir = strdup(path);
+		if (!dir)
+			return;
+		slash = strrchr(dir, '/');
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		what = dir;
+	}
+	if (access(what, W_OK) < 0)
+		fprintf(stderr, "mcelogd: warning: JSON=%s cannot be written (%s: %s); records will go "
+			"to the journal only\n", path, what, strerror(errno));
+}
+
 static int load_config(struct manager *m)
 {
 	struct mcelogd_config c;
@@ -390,6 +419,7 @@ int main(int argc, char *argv[])
 			fprintf(stderr, "mcelogd: configuration %s is invalid\n", m.config_path);
 			return EXIT_FAILURE;
 		}
+		warn_json_output(m.arg_json_output ? m.arg_json_output : m.config.json_output);
 		printf("configuration OK\n");
 		return EXIT_SUCCESS;
 	}

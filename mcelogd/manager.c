@@ -95,9 +95,19 @@ int manager_apply_config(struct manager *m)
 
 	close_sinks(m);
 	for (size_t i = 0; i < m->n_sinks; i++) {
-		r = m->sinks[i].ops->open(&p, &m->sinks[i].state);
-		if (r < 0)
-			return r;
+		struct sink_slot *k = &m->sinks[i];
+
+		r = k->ops->open(&p, &k->state);
+		if (r < 0) {
+			/* One output that cannot open never stops the others: the records still
+			 * go where they can, and the failure shows in mcectl status and the exit
+			 * status of --replay. */
+			k->state = NULL;
+			k->n_failures++;
+			m->n_sink_failures++;
+			log_error("The %s output is off: it could not be opened; records go to the "
+				  "other outputs", k->ops->name);
+		}
 	}
 	return 0;
 }

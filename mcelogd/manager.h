@@ -98,7 +98,8 @@ void manager_done(struct manager *m);
 
 /* Sets the sinks every entry goes to.  Nothing is opened yet. */
 int manager_set_sinks(struct manager *m, const struct sink_ops *const *table, size_t n);
-/* (Re)opens the sinks with m->config plus the command-line overrides. */
+/* (Re)opens the sinks with m->config plus the command-line overrides.  A sink that cannot
+ * open is logged and counted as a failure, and stays closed; the others open all the same. */
 int manager_apply_config(struct manager *m);
 
 /* Sets the sources the manager runs, in the order they open.  Nothing is opened yet. */

@@ -26,7 +26,7 @@ trap cleanup EXIT
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..38"
+echo "1..43"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -165,5 +165,26 @@ check "memory failure journal entry: MCE_* fields and PRIORITY" "memory_failure 
 	"$(jq -r '"\(.MCE_EVENT) \(.MCE_SEVERITY) \(.MCE_PFN) \(.MCE_PAGE_TYPE) \(.MCE_RESULT) \(.PRIORITY)"' "$work/ras-entries.json")"
 check "mcelogd --severity bogus is named" 2 \
 	"$("$mcectl" query --severity bogus >/dev/null 2>&1; echo $?)"
+
+# --- an output file that cannot be opened stops nothing: the journal still gets every record ---
+sleep 1.1
+since_bad=$(date +%s)
+grep -v '"severity":"sometimes"' "$data/replay-ras.txt" >"$work/ras-good.txt"
+"$mcelogd" --replay "$work/ras-good.txt" >/dev/null 2>&1
+check "(control) the same input without --output-file replays with exit 0" 0 "$?"
+"$mcelogd" --replay "$work/ras-good.txt" --output-file /nonexistent-dir/records.jsonl \
+	>/dev/null 2>"$work/badout.err"
+check "an unopenable --output-file fails the replay at its end" 1 "$?"
+if grep -q 'Failed to open JSON output /nonexistent-dir/records.jsonl' "$work/badout.err"; then
+	ok "the error names the output file"
+else not_ok "the error names the output file" "$(cat "$work/badout.err")"; fi
+check "... and the records still reached the journal (3 from each run)" 6 \
+	"$("$mcectl" query --since "@$since_bad" --output json | wc -l)"
+printf '[Output]\nJSON=/nonexistent-dir/records.jsonl\n' >"$work/badout.conf"
+"$mcelogd" --test-config -c "$work/badout.conf" >"$work/tc.out" 2>"$work/tc.err"
+rc=$?
+if [ $rc = 0 ] && grep -q 'JSON=/nonexistent-dir/records.jsonl cannot be written' "$work/tc.err"; then
+	ok "--test-config warns of a JSON= path it cannot write, and passes (the journal still works)"
+else not_ok "--test-config warns of a JSON= path it cannot write, and passes" "rc=$rc $(cat "$work/tc.err")"; fi
 
 [ $failed = 0 ]
