@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "line-reader.h"
 #include "decode-text.h"
 #include "decode.h"
 #include "json-writer.h"
@@ -26,8 +27,6 @@
 #include "record-text.h"
 #include "verbs.h"
 
-#define READ_BLOCK  (1u << 20)     /* bytes per read(2) */
-#define LINE_MAX_LEN (64u << 10)   /* longer lines are cut: no record line comes close */
 #define OUT_BUFFER  (1u << 20)
 
 enum output { OUTPUT_TEXT, OUTPUT_JSON };
@@ -43,6 +42,8 @@ struct decode_ctx {
 	unsigned partial_records;     /* ... of which for records still decoded */
 	bool have_default;
 	int error;                    /* first output error */
+	struct mce_text_parser *parser;
+	unsigned lineno;              /* lines read so far */
 };
 
 static void help(void)
@@ -155,62 +156,28 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	}
 }
 
-/* Split a stream into lines without growing memory: over-long lines are cut. */
-static int decode_fd(int fd, struct mce_text_parser *p)
+/* line_fn: each line to the parser; an over-long one is an error in its place. */
+static int decode_line(const char *line, size_t len, bool cut, void *userdata)
 {
-	_cleanup_free_ char *buf = malloc(READ_BLOCK + 1);
-	size_t have = 0;
-	bool skipping = false;    /* inside the rest of an over-long line */
-	int k;
+	struct decode_ctx *c = userdata;
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n = read(fd, buf + have, READ_BLOCK - have);
-		size_t start = 0;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return negative_errno();
-		}
-		have += (size_t) n;
-		for (;;) {
-			char *nl = memchr(buf + start, '\n', have - start);
-			size_t len;
-
-			if (!nl)
-				break;
-			len = (size_t) (nl - (buf + start));
-			if (!skipping) {
-				k = mce_text_parser_feed(p, buf + start, len > LINE_MAX_LEN ? LINE_MAX_LEN : len);
-				if (k < 0)
-					return k;
-			}
-			skipping = false;
-			start += len + 1;
-		}
-		/* keep the unfinished line; cut it if it will never fit */
-		if (have - start >= LINE_MAX_LEN) {
-			if (!skipping) {
-				k = mce_text_parser_feed(p, buf + start, LINE_MAX_LEN);
-				if (k < 0)
-					return k;
-				skipping = true;
-			}
-			start = have;
-		}
-		memmove(buf, buf + start, have - start);
-		have -= start;
-		if (n == 0) {
-			if (have > 0 && !skipping) {
-				k = mce_text_parser_feed(p, buf, have);
-				if (k < 0)
-					return k;
-			}
-			return mce_text_parser_finish(p);
-		}
+	if (cut) {
+		c->rejected++;
+		fprintf(stderr, "mcectl decode: %s:%u: line longer than %u bytes, not read\n", c->name,
+			c->lineno + 1, LINE_READER_MAX);
+		len = 0;   /* the parser still counts the line */
 	}
+	c->lineno++;
+	return mce_text_parser_feed(c->parser, line, len);
+}
+
+static int decode_fd(int fd, struct decode_ctx *c)
+{
+	int k = read_lines(fd, decode_line, c);
+
+	if (k < 0)
+		return k;
+	return mce_text_parser_finish(c->parser);
 }
 
 int verb_decode(int argc, char *argv[])
@@ -384,7 +351,8 @@ int verb_decode(int argc, char *argv[])
 	mce_text_parser_set_source(p, MCE_SOURCE_DECODE);
 	if (have_cpu_id)
 		mce_text_parser_set_default_cpu(p, vendor, family, model);
-	k = decode_fd(fd, p);
+	c.parser = p;
+	k = decode_fd(fd, &c);
 	p = mce_text_parser_free(p);
 	json_writer_done(&c.w);
 

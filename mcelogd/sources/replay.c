@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "line-reader.h"
 #include "log.h"
 #include "ras-record-json.h"
 #include "record-text.h"
@@ -12,6 +15,8 @@
 struct replay {
 	const struct source_host *host;
 	const char *name;
+	struct mce_text_parser *parser;
+	unsigned lineno;
 	unsigned rejected;
 	unsigned records;
 };
@@ -90,59 +95,65 @@ static void on_diagnostic(enum mce_text_diag kind, unsigned line, const char *ms
  * lines are reported with their line number and skipped; the good records
  * around them are still logged, and the run then fails with -EBADMSG.
  */
+/* line_fn: a ras record line, or a line for the text parser; an over-long one is an error. */
+static int replay_line(const char *line, size_t len, bool cut, void *userdata)
+{
+	struct replay *rp = userdata;
+
+	rp->lineno++;
+	if (cut) {
+		rp->rejected++;
+		log_error("%s:%u: line longer than %u bytes, not read", rp->name, rp->lineno, LINE_READER_MAX);
+		len = 0;
+	}
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	/* The text parser still sees the line (as a blank one: it ends any record
+	 * in progress), so its line numbers stay right. */
+	if (len > 0 && replay_ras_line(rp, line, len, rp->lineno))
+		len = 0;
+	return mce_text_parser_feed(rp->parser, line, len);
+}
+
+/*
+ * --replay FILE (or "-" for standard input): every record text form the
+ * decode command reads, through the same pipeline as the live sources.  Bad
+ * lines are reported with their line number and skipped; the good records
+ * around them are still logged, and the run then fails with -EBADMSG.  A read
+ * error is an error, never the end of the input.
+ */
 static int replay_open(const struct source_host *h, void **ret)
 {
-	const char *path = h->paths->replay;
 	static const struct mce_text_callbacks cb = {
 		.record = on_record,
 		.diagnostic = on_diagnostic,
 	};
+	const char *path = h->paths->replay;
 	struct replay rp = { .host = h, .name = streq(path, "-") ? "<stdin>" : path };
-
-	_cleanup_fclose_ FILE *owned = NULL;
-	struct mce_text_parser *parser;
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	unsigned lineno = 0;
-	FILE *f;
-	int r = 0;
+	_cleanup_close_ int owned = -1;
+	int fd, r;
 
 	*ret = NULL;
-
 	if (streq(path, "-"))
-		f = stdin;
+		fd = STDIN_FILENO;
 	else {
-		owned = fopen(path, "re");
-		if (!owned)
+		owned = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (owned < 0)
 			return log_error_errno(negative_errno(), "Failed to open replay input %s: %m", path);
-		f = owned;
+		fd = owned;
 	}
-	parser = mce_text_parser_new(&cb, &rp);
-	if (!parser)
+	rp.parser = mce_text_parser_new(&cb, &rp);
+	if (!rp.parser)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	mce_text_parser_set_source(parser, MCE_SOURCE_REPLAY);
+	mce_text_parser_set_source(rp.parser, MCE_SOURCE_REPLAY);
 
-	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		size_t len = (size_t) n;
-
-		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			len--;
-		/* The text parser still sees the line (as a blank one: it ends any record
-		 * in progress), so its line numbers stay right. */
-		if (replay_ras_line(&rp, line, len, lineno))
-			len = 0;
-		r = mce_text_parser_feed(parser, line, len);
-		if (r < 0)
-			break;
-	}
-	if (r >= 0 && ferror(f))
-		r = log_error_errno(-EIO, "Failed to read replay input %s", rp.name);
+	r = read_lines(fd, replay_line, &rp);
+	if (r < 0 && r != -ENOMEM)
+		r = log_error_errno(r, "Failed to read replay input %s at line %u: %m; the %u record(s) "
+				    "before it were logged", rp.name, rp.lineno, rp.records);
 	if (r >= 0)
-		r = mce_text_parser_finish(parser);
-	mce_text_parser_free(parser);
+		r = mce_text_parser_finish(rp.parser);
+	mce_text_parser_free(rp.parser);
 	if (r < 0)
 		return r;
 	log_info("Replayed %u record(s) from %s%s", rp.records, rp.name,

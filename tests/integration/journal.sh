@@ -26,7 +26,7 @@ trap cleanup EXIT
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..43"
+echo "1..49"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -180,6 +180,23 @@ if grep -q 'Failed to open JSON output /nonexistent-dir/records.jsonl' "$work/ba
 else not_ok "the error names the output file" "$(cat "$work/badout.err")"; fi
 check "... and the records still reached the journal (3 from each run)" 6 \
 	"$("$mcectl" query --since "@$since_bad" --output json | wc -l)"
+# --- hostile input: a 4 MiB line between two records; a read error is not the end ---
+rec1=$(sed -n 1p "$work/ras-good.txt")
+rec2=$(sed -n 2p "$work/ras-good.txt")
+{ echo "$rec1"; head -c $((4 << 20)) /dev/zero | tr '\0' a; echo; echo "$rec2"; } >"$work/long-line.txt"
+"$mcelogd" --replay "$work/long-line.txt" --no-journal --output json >"$work/long.out" 2>"$work/long.err"
+check "replay: a 4 MiB line between two records is rejected (exit 1)" 1 "$?"
+check "replay: ... both records around it are logged" 2 "$(grep -c '"event"' "$work/long.out")"
+if grep -q 'long-line.txt:2: line longer than 65536 bytes' "$work/long.err"; then ok "replay: the long line is named by file and line"
+else not_ok "replay: the long line is named by file and line" "$(head -c 600 "$work/long.err")"; fi
+"$mcectl" decode "$work/long-line.txt" >/dev/null 2>"$work/dlong.err"
+if grep -q 'long-line.txt:2: line longer than 65536 bytes' "$work/dlong.err"; then ok "decode: the same line is named the same way"
+else not_ok "decode: the same line is named the same way" "$(head -c 600 "$work/dlong.err")"; fi
+"$mcelogd" --replay "$work" --no-journal >/dev/null 2>"$work/dir.err"
+check "replay: a read error (a directory) fails" 1 "$?"
+if grep -q "Failed to read replay input $work at line 0: Is a directory" "$work/dir.err"; then ok "replay: the read error is named"
+else not_ok "replay: the read error is named" "$(cat "$work/dir.err")"; fi
+
 printf '[Output]\nJSON=/nonexistent-dir/records.jsonl\n' >"$work/badout.conf"
 "$mcelogd" --test-config -c "$work/badout.conf" >"$work/tc.out" 2>"$work/tc.err"
 rc=$?
