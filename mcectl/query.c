@@ -224,6 +224,9 @@ static int add_group(sd_journal *j, const struct query_args *a, const char *cons
 /* Storm summaries and ends stand for corrected records that were only counted. */
 static const char *const storm_ids[] = { MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END };
 
+/* The kernel's loss reports: a gap in the history, shown where it happened. */
+static const char *const lost_ids[] = { MCELOGD_MSGID_LOST };
+
 /*
  * (machine-check classes AND filters) OR (other record classes AND filters).
  * A machine check's MESSAGE_ID is its severity class; the other records have
@@ -240,7 +243,7 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	int r;
 
 	if (want_mca) {
-		const char *ids[ELEMENTSOF(mca_ids) + ELEMENTSOF(storm_ids)];
+		const char *ids[ELEMENTSOF(mca_ids) + ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids)];
 		size_t n = 0;
 
 		if (a->severity)
@@ -251,6 +254,9 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 		/* Only corrected errors storm (mcelogd(8)): their summaries belong to them. */
 		for (size_t i = 0; (!a->severity || sev == MCE_SEV_CORRECTED) && i < ELEMENTSOF(storm_ids); i++)
 			ids[n++] = storm_ids[i];
+		/* A loss has no severity: whatever was lost may have been any. */
+		for (size_t i = 0; !a->severity && i < ELEMENTSOF(lost_ids); i++)
+			ids[n++] = lost_ids[i];
 		r = add_group(j, a, ids, n, false);
 		if (r < 0)
 			return r;
@@ -281,15 +287,25 @@ static const char *get_field(sd_journal *j, const char *field, char *buf, size_t
 	return buf;
 }
 
-static bool is_storm_entry(sd_journal *j)
+static bool is_entry_of(sd_journal *j, const char *const *ids, size_t n_ids)
 {
 	char id[64];
 	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
 
-	for (size_t i = 0; v && i < ELEMENTSOF(storm_ids); i++)
-		if (streq(v, storm_ids[i]))
+	for (size_t i = 0; v && i < n_ids; i++)
+		if (streq(v, ids[i]))
 			return true;
 	return false;
+}
+
+static bool is_storm_entry(sd_journal *j)
+{
+	return is_entry_of(j, storm_ids, ELEMENTSOF(storm_ids));
+}
+
+static bool is_lost_entry(sd_journal *j)
+{
+	return is_entry_of(j, lost_ids, ELEMENTSOF(lost_ids));
 }
 
 static void print_table_header(void)
@@ -313,6 +329,11 @@ static void print_table_row(sd_journal *j, uint64_t realtime)
 		       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
 		       get_field(j, "MCE_STORM_COUNT", bname, sizeof(bname)) ? "(storm summary)" :
 		       "(storm end)", m ?: "-");
+		return;
+	}
+	if (is_lost_entry(j)) {
+		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
+		       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-", "-", "-", "(records lost)", m ?: "-");
 		return;
 	}
 	if (get_field(j, "MCE_EVENT", event, sizeof(event))) {

@@ -197,6 +197,21 @@ static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64
 		m->record_sources[source].n_lost += lost;
 	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u",
 		  (unsigned long long) lost, name, cpu);
+	/* An object of its own, so mcectl query shows the gap among the records. */
+	json_writer_reset(&m->json);
+	json_object_begin(&m->json, NULL);
+	json_put_time_usec(&m->json, "time", now_realtime_usec());
+	json_put_string(&m->json, "event", "loss");
+	if (m->hostname[0])
+		json_put_string(&m->json, "hostname", m->hostname);
+	if (m->boot_id[0])
+		json_put_string(&m->json, "boot_id", m->boot_id);
+	json_put_string(&m->json, "source", name);
+	json_put_u64(&m->json, "cpu", cpu);
+	json_put_u64(&m->json, "lost", lost);
+	json_object_end(&m->json);
+	if (!json_writer_failed(&m->json))
+		e.json = json_writer_str(&m->json);
 	(void) emit(m, &e);
 }
 

@@ -29,7 +29,7 @@ enum sink_entry_kind {
 	_SINK_ENTRY_KIND_MAX,
 };
 
-/* One thing to log.  json is the whole entry as one JSON object (NULL for a loss). */
+/* One thing to log.  json is the whole entry as one JSON object (NULL only when out of memory). */
 struct sink_entry {
 	enum sink_entry_kind kind;
 	const char *json;

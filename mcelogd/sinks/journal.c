@@ -221,7 +221,7 @@ static int write_ras(const struct ras_record *r, const char *json)
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 
-static int write_loss(const char *source, unsigned cpu, uint64_t lost)
+static int write_loss(const char *source, unsigned cpu, uint64_t lost, const char *json)
 {
 	return sd_journal_send("MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost "
 			       "from %s on CPU %u", lost, source, cpu,
@@ -231,6 +231,7 @@ static int write_loss(const char *source, unsigned cpu, uint64_t lost)
 			       "MCE_SOURCE=%s", source,
 			       "MCE_CPU=%u", cpu,
 			       "MCE_LOST=%" PRIu64, lost,
+			       "MCE_JSON=%s", json ? json : "",
 			       NULL);
 }
 
@@ -368,7 +369,7 @@ static int journal_write(void *s, const struct sink_entry *e)
 		r = write_ras(e->ras, e->json);
 		break;
 	case SINK_ENTRY_LOSS:
-		r = write_loss(e->loss.source, e->loss.cpu, e->loss.lost);
+		r = write_loss(e->loss.source, e->loss.cpu, e->loss.lost, e->json);
 		break;
 	case SINK_ENTRY_STORM:
 		r = write_storm(e->storm.event, e->storm.out, e->storm.message, e->json);

@@ -13,8 +13,9 @@
 
 /*
  * [Output] JSON= / --output json / --output-file: one JSON object per line,
- * the same object as MCE_JSON.  Records, ras records and storm entries; a
- * loss has no object and goes to the journal only.
+ * the same object as MCE_JSON.  Records, ras records and storm entries;
+ * a loss report goes to the journal only, so that every line of the file
+ * reads back with mcelogd --replay.
  */
 struct json_lines_sink {
 	FILE *out;
@@ -70,7 +71,7 @@ static int json_lines_write(void *s, const struct sink_entry *e)
 {
 	struct json_lines_sink *k = s;
 
-	if (!e->json)
+	if (!e->json || e->kind == SINK_ENTRY_LOSS)
 		return 1;
 	if (fputs(e->json, k->out) < 0 || fputc('\n', k->out) < 0 || (k->flush_each && fflush(k->out) != 0))
 		return -EIO;

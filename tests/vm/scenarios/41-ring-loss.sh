@@ -48,6 +48,11 @@ echo 0 >$t/events/mce/mce_record/enable" 120)
 	note "ring-loss: $logged logged, $lost reported lost, of $n"
 	check "ring-loss: the one-page ring overflowed (some records reported lost)" test "${lost:-0}" -gt 0
 	is "$((logged + ${lost:-0}))" "$n" "ring-loss: records logged + reported lost = $n injected"
+	# The operator sees the gap where it happened, not a clean history (issue 14 #12).
+	is "$(query_json | jq -s 'map(select(.event == "loss" and .source == "tracepoint") | .lost) | add // 0')" \
+		"${lost:-0}" "ring-loss: mcectl query --output json shows the loss reports with their counts"
+	check "ring-loss: the table shows them as (records lost)" guest \
+		"mcectl query --since 1h | grep -q '(records lost) *Kernel reported [0-9]* machine-check record(s) lost from tracepoint'"
 
 	guest "rm -rf $d; systemctl daemon-reload; systemctl restart mcelogd.service" >/dev/null
 	check "ring-loss: mcelogd back with its own ring size" guest \
