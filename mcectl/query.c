@@ -41,6 +41,7 @@ struct query_args {
 	enum output_mode output;
 	const char *directory;
 	unsigned trusted_uid;
+	bool include_replayed;
 };
 
 static void query_help(void)
@@ -56,6 +57,8 @@ static void query_help(void)
 	       "                        includes storm summaries)\n"
 	       "  -o, --output MODE     table (default) or json (one record or storm event per line)\n"
 	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
+	       "      --include-replayed  also entries that mcelogd --replay wrote (recorded\n"
+	       "                        input, perhaps another host's), not this machine's errors\n"
 	       "  -h, --help            show this help\n");
 }
 
@@ -81,7 +84,7 @@ static int parse_time_arg(const char *option, const char *arg, int64_t now, int6
 
 static int parse_query_args(int argc, char *argv[], struct query_args *a)
 {
-	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY };
+	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED };
 	static const struct option options[] = {
 		{ "since",     required_argument, NULL, 'S' },
 		{ "until",     required_argument, NULL, 'U' },
@@ -90,6 +93,7 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		{ "severity",  required_argument, NULL, ARG_SEVERITY },
 		{ "output",    required_argument, NULL, 'o' },
 		{ "directory", required_argument, NULL, 'D' },
+		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
 		{ "help",      no_argument,       NULL, 'h' },
 		{}
 	};
@@ -147,6 +151,9 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 			break;
 		case 'D':
 			a->directory = optarg;
+			break;
+		case ARG_INCLUDE_REPLAYED:
+			a->include_replayed = true;
 			break;
 		case 'h':
 			query_help();
@@ -432,6 +439,10 @@ int verb_query(int argc, char *argv[])
 			continue;
 		if (a.have_until && (int64_t) t > a.until)
 			break;
+		/* Written by mcelogd --replay: recorded input, not an error of this machine. */
+		if (!a.include_replayed && sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL },
+								  &(size_t) { 0 }) >= 0)
+			continue;
 		if (a.output == OUTPUT_JSON) {
 			if (print_json_row(j) < 0) {
 				damaged++;

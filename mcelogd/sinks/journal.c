@@ -40,7 +40,15 @@ struct journal_fields {
 
 struct journal_sink {
 	uint64_t n_taken;    /* entries journald accepted from us */
+	bool replay;         /* --replay: every entry says so (REPLAY_FIELD) */
 };
+
+/*
+ * Set on every entry --replay writes: the input (another host's history, a
+ * pasted log) cannot set or remove it, as no record key becomes a field
+ * outside MCE_*.  mcectl query leaves these entries out unless asked.
+ */
+#define REPLAY_FIELD "MCELOGD_REPLAY=1"
 
 /* Corrected errors are warnings: the hardware coped, but they predict failures. */
 static const int severity_priorities[_MCE_SEV_MAX] = {
@@ -106,7 +114,7 @@ static void journal_fields_add_large(struct journal_fields *f, const char *prefi
 	f->iov[f->n++] = (struct iovec) { .iov_base = tmp, .iov_len = (size_t) n };
 }
 
-static int write_mce(const struct mce_record *r, const struct mce_decoded *d, const char *json)
+static int write_mce(const struct mce_record *r, const struct mce_decoded *d, const char *json, bool replay)
 {
 	static _Thread_local char json_field[16384];
 	struct journal_fields f = { .n = 0 };
@@ -154,6 +162,8 @@ static int write_mce(const struct mce_record *r, const struct mce_decoded *d, co
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
+	if (replay)
+		journal_fields_add(&f, REPLAY_FIELD);
 	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 
 	return sd_journal_sendv(f.iov, (int) f.n);
@@ -167,7 +177,7 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 	[RAS_SEV_INFO]        = LOG_NOTICE,
 };
 
-static int write_ras(const struct ras_record *r, const char *json)
+static int write_ras(const struct ras_record *r, const char *json, bool replay)
 {
 	static _Thread_local char json_field[RAS_RECORD_MAX_DATA * 2 + 8192];
 	struct journal_fields f = { .n = 0 };
@@ -217,6 +227,8 @@ static int write_ras(const struct ras_record *r, const char *json)
 			break;
 		}
 	}
+	if (replay)
+		journal_fields_add(&f, REPLAY_FIELD);
 	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
@@ -305,7 +317,7 @@ static void add_time(struct journal_fields *f, const char *name, int64_t usec)
 }
 
 static int write_storm(const struct storm_event *ev, const struct storm_output *o, const char *message,
-		       const char *json)
+		       const char *json, bool replay)
 {
 	static char json_field[4096];
 	struct journal_fields f = { .n = 0 };
@@ -333,6 +345,8 @@ static int write_storm(const struct storm_event *ev, const struct storm_output *
 	add_time(&f, "MCE_STORM_START", storm_realtime_usec(o, ev->start_usec));
 	if (!summary)
 		journal_fields_add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
+	if (replay)
+		journal_fields_add(&f, REPLAY_FIELD);
 	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
@@ -347,6 +361,7 @@ static int journal_open(const struct sink_params *p, void **ret)
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
+	j->replay = !p->live;
 	*ret = j;
 	return 0;
 }
@@ -363,16 +378,16 @@ static int journal_write(void *s, const struct sink_entry *e)
 
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
-		r = write_mce(e->mce.rec, e->mce.decoded, e->json);
+		r = write_mce(e->mce.rec, e->mce.decoded, e->json, j->replay);
 		break;
 	case SINK_ENTRY_RAS:
-		r = write_ras(e->ras, e->json);
+		r = write_ras(e->ras, e->json, j->replay);
 		break;
 	case SINK_ENTRY_LOSS:
 		r = write_loss(e->loss.source, e->loss.cpu, e->loss.lost, e->json);
 		break;
 	case SINK_ENTRY_STORM:
-		r = write_storm(e->storm.event, e->storm.out, e->storm.message, e->json);
+		r = write_storm(e->storm.event, e->storm.out, e->storm.message, e->json, j->replay);
 		break;
 	case _SINK_ENTRY_KIND_MAX:
 		break;

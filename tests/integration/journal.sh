@@ -26,7 +26,7 @@ trap cleanup EXIT
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..49"
+echo "1..52"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -43,6 +43,15 @@ else
 	not_ok "the error names the offending key" "$(cat "$work/replay.err")"
 fi
 
+# --- replayed records are recorded input, not this machine's errors (issue 14 #11) ---
+check "replayed records are left out of mcectl query by default" 0 \
+	"$("$mcectl" query --since 1h --output json 2>/dev/null | wc -l)"
+check "... and shown with --include-replayed" 4 \
+	"$("$mcectl" query --include-replayed --since 1h --output json | wc -l)"
+check "every entry --replay wrote carries MCELOGD_REPLAY=1" "4 4" \
+	"$(journalctl -o json _COMM=mcelogd MESSAGE_ID=d90772f9176e45e88ae80c46f01c0915 + _COMM=mcelogd MESSAGE_ID=aa342ccf21574871922871263c767d1c + _COMM=mcelogd MESSAGE_ID=5987c93aca024e54b54a11caec7a116b + _COMM=mcelogd MESSAGE_ID=fd6bd0d477884d02a89dcb47f4c8c599 |
+	   jq -rs '"\(length) \(map(select(.MCELOGD_REPLAY == "1")) | length)"')"
+
 # --- a forged entry: same MESSAGE_ID and fields, but not written by mcelogd ---
 logger --journald <<FORGED
 MESSAGE=Corrected machine check on CPU 99 bank 99: forged
@@ -54,7 +63,7 @@ MCE_JSON={"cpu":99,"bank":99,"status":"0x9000000000000000","severity":"corrected
 FORGED
 journalctl --sync 2>/dev/null || sleep 1
 
-"$mcectl" query --since 1h --output json >"$work/all.json" 2>"$work/query.err"
+"$mcectl" query --include-replayed --since 1h --output json >"$work/all.json" 2>"$work/query.err"
 check "mcectl query exits 0" 0 "$?"
 check "every good record and nothing else is shown" 4 "$(wc -l <"$work/all.json")"
 check "the forged entry is not shown" 0 "$(jq -s '[.[] | select(.cpu == 99)] | length' "$work/all.json")"
@@ -82,11 +91,11 @@ check "MCE_JSON is the record contract" "0x9c00004000010090" \
 	"$(jq -r 'select(.MCE_CPU == "3") | .MCE_JSON | fromjson | .status' "$work/entries.json")"
 
 # --- filters ---
-check "--cpu" "2" "$("$mcectl" query --since 1h --output json --cpu 2 | jq -s 'map(.cpu) | join(",")' -r)"
-check "--bank" "4" "$("$mcectl" query --since 1h --output json --bank 4 | jq -s 'map(.bank) | join(",")' -r)"
-check "--severity fatal" "7" "$("$mcectl" query --since 1h --output json --severity fatal | jq -s 'map(.cpu) | join(",")' -r)"
+check "--cpu" "2" "$("$mcectl" query --include-replayed --since 1h --output json --cpu 2 | jq -s 'map(.cpu) | join(",")' -r)"
+check "--bank" "4" "$("$mcectl" query --include-replayed --since 1h --output json --bank 4 | jq -s 'map(.bank) | join(",")' -r)"
+check "--severity fatal" "7" "$("$mcectl" query --include-replayed --since 1h --output json --severity fatal | jq -s 'map(.cpu) | join(",")' -r)"
 check "--severity corrected" "2,3" \
-	"$("$mcectl" query --since 1h --output json --severity corrected | jq -s 'map(.cpu) | sort | join(",")' -r)"
+	"$("$mcectl" query --include-replayed --since 1h --output json --severity corrected | jq -s 'map(.cpu) | sort | join(",")' -r)"
 
 # --until / --since split at a moment between two replays.
 sleep 1.1
@@ -94,18 +103,18 @@ split=$(date +%s)
 sleep 1.1
 printf '%s\n' '{"cpu":42,"bank":2,"status":"0x9000000000000000"}' | "$mcelogd" --replay - 2>>"$work/replay.err"
 check "second replay exits 0" 0 "$?"
-check "--until excludes later records" 4 "$("$mcectl" query --since 1h --until "@$split" --output json | wc -l)"
+check "--until excludes later records" 4 "$("$mcectl" query --include-replayed --since 1h --until "@$split" --output json | wc -l)"
 check "--since includes only later records" "42" \
-	"$("$mcectl" query --since "@$split" --output json | jq -s -r 'map(.cpu) | join(",")')"
+	"$("$mcectl" query --include-replayed --since "@$split" --output json | jq -s -r 'map(.cpu) | join(",")')"
 
 # --- bad command-line values are named ---
-"$mcectl" query --since 'not a time' >/dev/null 2>"$work/bad.err"
+"$mcectl" query --include-replayed --since 'not a time' >/dev/null 2>"$work/bad.err"
 rc=$?
 if [ $rc = 2 ] && grep -q "not a time" "$work/bad.err"; then ok "bad --since is named, exit 2"
 else not_ok "bad --since is named, exit 2" "rc=$rc $(cat "$work/bad.err")"; fi
 
 # The table form shows the records too.
-"$mcectl" query --since 1h >"$work/table.txt"
+"$mcectl" query --include-replayed --since 1h >"$work/table.txt"
 if [ "$(grep -c 'corrected\|fatal\|uncorrected' "$work/table.txt")" -ge 4 ]; then ok "table output lists the records"
 else not_ok "table output lists the records" "$(cat "$work/table.txt")"; fi
 
@@ -117,7 +126,7 @@ sleep 1.1
 "$mcelogd" --foreground --replay "$sample" 2>>"$work/replay.err"
 check "replay of the bundled sample exits 0" 0 "$?"
 "$mcectl" decode --output json "$sample" >"$work/sample-decoded.json"
-"$mcectl" query --since "@$since_sample" --output json >"$work/sample-logged.json"
+"$mcectl" query --include-replayed --since "@$since_sample" --output json >"$work/sample-logged.json"
 regs='[.cpu, .bank, .status, .addr, .misc, .mcgstatus, .family, .model, .time] | map(tostring) | join(" ")'
 expected=$(jq -r "$regs" "$work/sample-decoded.json" | sort)
 actual=$(jq -r "$regs" "$work/sample-logged.json" | sort)
@@ -140,23 +149,23 @@ FORGED
 check "ras replay with one bad line exits 1" 1 "$?"
 if grep -q 'replay-ras.txt:4: key "severity"' "$work/ras.err"; then ok "the bad ras line is named with file, line and key"
 else not_ok "the bad ras line is named with file, line and key" "$(cat "$work/ras.err")"; fi
-"$mcectl" query --since "@$since_ras" --output json >"$work/ras.json"
+"$mcectl" query --include-replayed --since "@$since_ras" --output json >"$work/ras.json"
 check "mcectl query shows the three ras records and not the forged one" "0x30000 - -" \
 	"$(jq -rs 'map(.pfn // "-") | join(" ")' "$work/ras.json")"
 grep -v '"severity":"sometimes"' "$data/replay-ras.txt" | jq -c 'del(.hostname, .boot_id)' >"$work/ras-in.json"
 check "the records come back as they were written" "$(cat "$work/ras-in.json")" \
 	"$(jq -c 'del(.hostname, .boot_id)' "$work/ras.json")"
 check "--severity info (memory failure only)" "memory_failure" \
-	"$("$mcectl" query --since "@$since_ras" --severity info --output json | jq -rs 'map(.event) | join(",")')"
+	"$("$mcectl" query --include-replayed --since "@$since_ras" --severity info --output json | jq -rs 'map(.event) | join(",")')"
 check "--severity corrected finds the EDAC record by MCE_SEVERITY" "memory_controller" \
-	"$("$mcectl" query --since "@$since_ras" --severity corrected --output json | jq -rs 'map(.event) | join(",")')"
+	"$("$mcectl" query --include-replayed --since "@$since_ras" --severity corrected --output json | jq -rs 'map(.event) | join(",")')"
 check "--severity uncorrected" "arm_processor" \
-	"$("$mcectl" query --since "@$since_ras" --severity uncorrected --output json | jq -rs 'map(.event) | join(",")')"
+	"$("$mcectl" query --include-replayed --since "@$since_ras" --severity uncorrected --output json | jq -rs 'map(.event) | join(",")')"
 check "--cpu 5 finds the record that names CPU 5" "arm_processor" \
-	"$("$mcectl" query --since "@$since_ras" --cpu 5 --output json | jq -rs 'map(.event) | join(",")')"
+	"$("$mcectl" query --include-replayed --since "@$since_ras" --cpu 5 --output json | jq -rs 'map(.event) | join(",")')"
 check "--bank leaves out records without banks" 0 \
-	"$("$mcectl" query --since "@$since_ras" --bank 0 --output json | wc -l)"
-"$mcectl" query --since "@$since_ras" >"$work/ras-table.txt"
+	"$("$mcectl" query --include-replayed --since "@$since_ras" --bank 0 --output json | wc -l)"
+"$mcectl" query --include-replayed --since "@$since_ras" >"$work/ras-table.txt"
 if grep -q 'info .*ras:memory_failure_event .*Memory failure at pfn 0x30000' "$work/ras-table.txt" &&
    grep -q '^[^ ]* *5 *- uncorrected .*ras:arm_event' "$work/ras-table.txt"; then ok "table rows: source, severity, CPU and summary"
 else not_ok "table rows: source, severity, CPU and summary" "$(cat "$work/ras-table.txt")"; fi
@@ -164,7 +173,7 @@ journalctl -o json MESSAGE_ID=aa001d58f52e4e5ebb0f2176f6d64a39 _COMM=mcelogd >"$
 check "memory failure journal entry: MCE_* fields and PRIORITY" "memory_failure info 0x30000 free_buddy recovered 5" \
 	"$(jq -r '"\(.MCE_EVENT) \(.MCE_SEVERITY) \(.MCE_PFN) \(.MCE_PAGE_TYPE) \(.MCE_RESULT) \(.PRIORITY)"' "$work/ras-entries.json")"
 check "mcelogd --severity bogus is named" 2 \
-	"$("$mcectl" query --severity bogus >/dev/null 2>&1; echo $?)"
+	"$("$mcectl" query --include-replayed --severity bogus >/dev/null 2>&1; echo $?)"
 
 # --- an output file that cannot be opened stops nothing: the journal still gets every record ---
 sleep 1.1
@@ -179,7 +188,7 @@ if grep -q 'Failed to open JSON output /nonexistent-dir/records.jsonl' "$work/ba
 	ok "the error names the output file"
 else not_ok "the error names the output file" "$(cat "$work/badout.err")"; fi
 check "... and the records still reached the journal (3 from each run)" 6 \
-	"$("$mcectl" query --since "@$since_bad" --output json | wc -l)"
+	"$("$mcectl" query --include-replayed --since "@$since_bad" --output json | wc -l)"
 # --- hostile input: a 4 MiB line between two records; a read error is not the end ---
 rec1=$(sed -n 1p "$work/ras-good.txt")
 rec2=$(sed -n 2p "$work/ras-good.txt")
