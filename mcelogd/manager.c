@@ -131,7 +131,7 @@ int manager_sync_sinks(struct manager *m, uint64_t timeout_usec)
 
 /* ------------------------------------------------- what sources call */
 
-static int submit_record(void *core, struct mce_record *rec)
+static int submit_record(void *core, struct mce_record *rec, enum record_origin origin)
 {
 	struct manager *m = core;
 	struct sink_entry e = { .kind = SINK_ENTRY_MCE };
@@ -153,7 +153,7 @@ static int submit_record(void *core, struct mce_record *rec)
 
 	mce_decode(rec, &d);
 	/* Counted in a storm: it reaches the sinks in the storm's summaries. */
-	if (storm_stage_suppress(&m->storm, rec, &d)) {
+	if (origin == RECORD_LIVE && storm_stage_suppress(&m->storm, rec, &d)) {
 		count_record(m, rec->source);
 		return 0;
 	}

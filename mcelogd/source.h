@@ -35,6 +35,15 @@ enum source_state {
 
 const char *source_state_to_string(enum source_state s);
 
+/* How a record reached its source. */
+enum record_origin {
+	RECORD_LIVE,        /* as it happened: storms are judged by its arrival */
+	/* Kept by the kernel or firmware while nobody read it (a restart, the previous
+	 * boot): its arrival says nothing of when it happened, so it never counts as
+	 * part of a storm and is always logged on its own. */
+	RECORD_RECOVERED,
+};
+
 /* Paths given on the command line; NULL: the usual place. */
 struct source_paths {
 	const char *tracefs;         /* --tracefs */
@@ -55,7 +64,7 @@ struct source_host {
 
 	/* A record for the pipeline (dedup, decode, storms, every sink).  0 or negative errno:
 	 * negative means no sink holds it. */
-	int (*submit)(void *core, struct mce_record *rec);
+	int (*submit)(void *core, struct mce_record *rec, enum record_origin origin);
 	int (*submit_ras)(void *core, struct ras_record *rec);
 	/* The kernel said it dropped records. */
 	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost);
@@ -69,7 +78,12 @@ struct source_host {
 
 static inline int source_submit(const struct source_host *h, struct mce_record *rec)
 {
-	return h->submit(h->core, rec);
+	return h->submit(h->core, rec, RECORD_LIVE);
+}
+
+static inline int source_submit_recovered(const struct source_host *h, struct mce_record *rec)
+{
+	return h->submit(h->core, rec, RECORD_RECOVERED);
 }
 
 static inline int source_submit_ras(const struct source_host *h, struct ras_record *rec)

@@ -70,7 +70,7 @@ static void on_mce(struct mce_record *rec, void *userdata)
 	if (!(rec->have & MCE_HAVE_CPUID) && br->cpuid_eax)
 		mce_record_set_cpuid(rec, br->cpuid_eax);
 	br->n_records++;
-	(void) source_submit(br->host, rec);
+	(void) source_submit_recovered(br->host, rec);
 }
 
 static void on_ras(struct ras_record *rec, void *userdata)

@@ -94,7 +94,11 @@ static void dev_mcelog_drain(void *userdata)
 
 			if (dev_mcelog_record_parse(s->buf + off, s->record_len, &rec) < 0)
 				continue;
-			(void) source_submit(s->host, &rec);
+			/* The first read holds what the kernel logged before we started. */
+			if (s->started)
+				(void) source_submit(s->host, &rec);
+			else
+				(void) source_submit_recovered(s->host, &rec);
 		}
 	}
 	check_overflow(s);

@@ -403,7 +403,7 @@ static unsigned recover_early_boot(struct trace_buffer *tb, const struct collect
 		mce_identity_from_record(&c.items[i].rec, &id);
 		if (bsearch(&id, known, instance->n, sizeof(*known), cmp_identity))
 			continue;
-		(void) source_submit(tb->host, &c.items[i].rec);
+		(void) source_submit_recovered(tb->host, &c.items[i].rec);
 		n_new++;
 	}
 	if (n_new > 0)
@@ -494,7 +494,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	for (size_t i = 0; i < c.n; i++) {
 		if (!is_new[i])
 			continue;
-		(void) source_submit(tb->host, &c.items[i].rec);
+		(void) source_submit_recovered(tb->host, &c.items[i].rec);
 		trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec);
 		n_new++;
 	}
@@ -545,7 +545,7 @@ void trace_buffer_drain_done(struct trace_buffer *tb)
 
 		/* The instance's newest record never came live: every held one is new. */
 		for (size_t i = 0; rs->active && i < rs->n_held; i++) {
-			(void) source_submit(tb->host, &rs->held[i]);
+			(void) source_submit_recovered(tb->host, &rs->held[i]);
 			trace_buffer_logged(tb, ring, &rs->held[i]);
 		}
 		rs->active = false;
