@@ -344,9 +344,22 @@ static void poll_bank(struct msr_source *s, unsigned cpu, unsigned bank)
 	}
 	if (!msr_seen_update(seen, &regs))
 		return;
+	/*
+	 * Clear before the record goes to the sinks: a journal write takes far
+	 * longer than a bank takes to catch the next error, which a clear after
+	 * it would erase unlogged.  STATUS is read once more right before the
+	 * write: if it changed, a new error is there, and it stays for the next
+	 * round.
+	 */
+	if (s->can_clear && msr_may_clear(regs.status)) {
+		uint64_t now = 0;
+
+		r = rdmsr(fd, msr_bank_reg(smca, bank, MSR_REG_STATUS), &now);
+		s->reads_last_round++;
+		if (r >= 0 && now == regs.status)
+			clear_bank(s, fd, cpu, bank, seen);
+	}
 	submit(s, cpu, bank, &regs, fd);
-	if (s->can_clear && msr_may_clear(regs.status))
-		clear_bank(s, fd, cpu, bank, seen);
 }
 
 /* The reason last shown in mcectl status, for our own log lines too. */
