@@ -254,13 +254,19 @@ int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn
 	}
 	/* A socket left by a daemon that crashed would make bind() fail. */
 	(void) unlink(path);
-	if (bind(c->fd, (struct sockaddr *) &sa, sizeof(sa)) < 0 ||
-	    chmod(path, 0660) < 0 ||
-	    (gid != (gid_t) -1 && chown(path, (uid_t) -1, gid) < 0) ||
+	if (bind(c->fd, (struct sockaddr *) &sa, sizeof(sa)) < 0 || chmod(path, 0660) < 0 ||
 	    listen(c->fd, MAX_CLIENTS) < 0) {
 		r = negative_errno();
 		control_free(c);
 		return log_error_errno(r, "Cannot set up the control socket %s: %m", path);
+	}
+	/* Without CAP_CHOWN (the shipped unit's set) only a group the process is in can be
+	 * handed over (SupplementaryGroups=); either way root is still answered. */
+	if (gid != (gid_t) -1 && chown(path, (uid_t) -1, gid) < 0) {
+		log_warning_errno(negative_errno(), "Cannot give the control socket %s to SocketGroup=: %m "
+				  "(the service must be in that group: SupplementaryGroups= in a drop-in, "
+				  "see mcelogd.conf(5)); only root may ask for status", path);
+		c->gid = (gid_t) -1;
 	}
 	r = sd_event_add_io(event, &c->io, c->fd, EPOLLIN, on_accept, c);
 	if (r < 0) {

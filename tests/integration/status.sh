@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..14"
+echo "1..18"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -87,6 +87,29 @@ check "a bad --output value is a usage error (2)" 2 $?
 
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 check "the socket is removed at stop" no "$([ -e "$sock" ] && echo yes || echo no)"
+
+# Under the shipped unit's capability set (no CAP_CHOWN) SocketGroup= cannot be applied:
+# root must still be answered, and the log says why the group is not.
+caps=$(sed -n 's/^CapabilityBoundingSet=//p' "${top_srcdir:-.}/config/mcelogd.service.in" |
+	tr ' ' '\n' | tr 'A-Z' 'a-z' | sed 's/^cap_/+/' | paste -sd, -)
+setpriv --bounding-set=-all,"$caps" --inh-caps=-all "$mcelogd" --config "$work/mcelogd.conf" --no-journal \
+	--tracefs "$work/tracefs" --control-socket "$sock" 2>"$work/daemon2.err" &
+pid=$!
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+out=$("$mcectl" status --socket "$sock" -o json 2>&1)
+check "without CAP_CHOWN (bounding set $caps) root is still answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
+check "... the socket stays root's, mode 0660" "660 root" "$(stat -c '%a %G' "$sock" 2>&1)"
+if grep -q "Cannot give the control socket .* to SocketGroup=.*only root may ask" "$work/daemon2.err"; then
+	ok "... and the log says SocketGroup= could not be applied, and why"
+else not_ok "... and the log says SocketGroup= could not be applied, and why" "$(cat "$work/daemon2.err")"; fi
+kill "$pid"; wait "$pid" 2>/dev/null; pid=
+# ... and with the service in the group (SupplementaryGroups=, as mcelogd.conf(5) says) it works.
+setpriv --bounding-set=-all,"$caps" --inh-caps=-all --groups="$adm" "$mcelogd" --config "$work/mcelogd.conf" \
+	--no-journal --tracefs "$work/tracefs" --control-socket "$sock" 2>"$work/daemon3.err" &
+pid=$!
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+check "with SupplementaryGroups=adm and no CAP_CHOWN the socket is group adm" "660 adm" "$(stat -c '%a %G' "$sock" 2>&1)"
+kill "$pid"; wait "$pid" 2>/dev/null; pid=
 "$mcectl" status --socket "$sock" >/dev/null 2>&1
 check "mcectl status exits 3 when mcelogd is not running" 3 $?
 
