@@ -68,6 +68,43 @@ static void put_char(struct json_writer *w, char c)
 	w->buf[w->len] = '\0';
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if there is none.
+ */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t k = 1; k < len; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * Every string goes through here, so invalid UTF-8 from any input
+ * (firmware FRU text, a hostname, a pasted log) never reaches a consumer:
+ * each byte that starts no well-formed sequence becomes U+FFFD.
+ */
 static void put_escaped(struct json_writer *w, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -79,8 +116,8 @@ static void put_escaped(struct json_writer *w, const char *s, size_t n)
 
 		/* Copy a run that needs no escaping in one go: keys and values are
 		 * almost always plain, and this runs for every key of every record. */
-		while (run < n && (unsigned char) s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' &&
-		       (unsigned char) s[run] != 0x7f)
+		while (run < n && (unsigned char) s[run] >= 0x20 && (unsigned char) s[run] < 0x7f &&
+		       s[run] != '"' && s[run] != '\\')
 			run++;
 		if (run > i) {
 			put_raw(w, s + i, run - i);
@@ -97,8 +134,16 @@ static void put_escaped(struct json_writer *w, const char *s, size_t n)
 			if (c < 0x20 || c == 0x7f) {
 				char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
 				put_raw(w, esc, sizeof(esc));
-			} else
-				put_char(w, (char) c);
+			} else {
+				size_t len = utf8_sequence((const unsigned char *) s + i, n - i);
+
+				if (len == 0)
+					put_raw(w, "\\ufffd", 6);
+				else {
+					put_raw(w, s + i, len);
+					i += len - 1;
+				}
+			}
 		}
 	}
 	put_char(w, '"');

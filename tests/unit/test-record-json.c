@@ -175,6 +175,32 @@ static void test_writer_escaping(void **state)
 	json_writer_done(&w);
 }
 
+/* Invalid UTF-8 (firmware FRU text, hostnames) never reaches a consumer; valid text passes as it is. */
+static void test_writer_utf8(void **state)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "DIMM_\xc3\xa9",          "\"DIMM_\xc3\xa9\"" },           /* é: kept */
+		{ "\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xe2\x82\xac\xf0\x9f\x98\x80\"" }, /* 3 and 4 bytes */
+		{ "A\xff" "B",             "\"A\\ufffdB\"" },              /* never valid */
+		{ "\xc0\xaf",               "\"\\ufffd\\ufffd\"" },         /* overlong '/' */
+		{ "\xed\xa0\x80",           "\"\\ufffd\\ufffd\\ufffd\"" },  /* a surrogate */
+		{ "\xf4\x90\x80\x80",       "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* above U+10FFFF */
+		{ "cut\xe2\x82",            "\"cut\\ufffd\\ufffd\"" },       /* truncated at the end */
+		{ "\x7f",                   "\"\\u007f\"" },
+	};
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_writer_reset(&w);
+		json_put_string(&w, NULL, cases[i].in);
+		assert_false(json_writer_failed(&w));
+		assert_string_equal(json_writer_str(&w), cases[i].out);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_bank_300_is_ok),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_writer_escaping),
+		cmocka_unit_test(test_writer_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
