@@ -19,14 +19,27 @@ struct emit_ctx {
 	struct storm_output out;
 };
 
-static struct storm_output output_now(const struct storm_stage *st, enum storm_end_reason reason)
+/*
+ * Two clock reads are never the same offset to the microsecond, and one
+ * storm's summaries and end must carry the same storm_start (consumers join
+ * on it): the offset is kept until it moves by a second or more, which only a
+ * clock step does, and then the output follows the clock.
+ */
+#define OFFSET_STEP_USEC (1000 * 1000)
+
+static struct storm_output output_now(struct storm_stage *st, enum storm_end_reason reason)
 {
 	int64_t real = now_realtime_usec();
-	uint64_t mono = now_monotonic_usec();
+	int64_t offset = real - (int64_t) now_monotonic_usec();
 
+	if (!st->have_offset || offset - st->offset_usec >= OFFSET_STEP_USEC ||
+	    st->offset_usec - offset >= OFFSET_STEP_USEC) {
+		st->offset_usec = offset;
+		st->have_offset = true;
+	}
 	return (struct storm_output) {
 		.now_usec = real,
-		.offset_usec = real - (int64_t) mono,
+		.offset_usec = st->offset_usec,
 		.hostname = st->hostname,
 		.boot_id = st->boot_id,
 		.reason = reason,
@@ -175,9 +188,9 @@ bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec, 
 	return v == STORM_SUPPRESS;
 }
 
-void storm_stage_write_status(const struct storm_stage *st, struct json_writer *w)
+void storm_stage_write_status(struct storm_stage *st, struct json_writer *w)
 {
 	if (!st->engine)
 		return;
-	storm_status_write_json(st->engine, now_realtime_usec() - (int64_t) now_monotonic_usec(), w);
+	storm_status_write_json(st->engine, output_now(st, STORM_END_QUIET).offset_usec, w);
 }

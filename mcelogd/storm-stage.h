@@ -30,6 +30,8 @@ struct storm_stage {
 	uint64_t timer_usec;         /* CLOCK_MONOTONIC the timer is armed at */
 	struct json_writer json;
 	uint64_t n_events;           /* summaries and ends written */
+	int64_t offset_usec;         /* CLOCK_REALTIME - CLOCK_MONOTONIC the output uses */
+	bool have_offset;
 };
 
 /*
@@ -50,7 +52,7 @@ bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec,
 			  const struct mce_decoded *d);
 
 /* The "storms" member of the status document; nothing when storms are off. */
-void storm_stage_write_status(const struct storm_stage *st, struct json_writer *w);
+void storm_stage_write_status(struct storm_stage *st, struct json_writer *w);
 
 /* Closes every storm in progress (final summaries and ends) and frees the engine. */
 void storm_stage_close(struct storm_stage *st, enum storm_end_reason reason);

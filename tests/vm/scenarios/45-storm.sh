@@ -120,6 +120,9 @@ mcelogd --test-config -c '$conf' && systemctl reload mcelogd.service"
 	fi
 	is "$(storm_view "$since" $code $st)" "$ind $nsum $sum $nend $etotal" \
 		"storm: mcectl query --output json shows the same individual records, summaries and end"
+	# Consumers join a storm's summaries and end on storm_start: one value for all of them.
+	is "$(query_json --since "$since" | jq -rs "map(select((.event == \"storm_summary\" or .event == \"storm_end\") and .code == \"$code\") | .storm_start) | unique | length")" \
+		1 "storm: every summary and the end carry the same storm_start"
 	if [ "$ind" != 10 ]; then
 		guest "journalctl --since '$since' -o json SYSLOG_IDENTIFIER=mcelogd MESSAGE_ID=$(msgid CORRECTED) |
 			jq -c '[.__REALTIME_TIMESTAMP, ._COMM, .MCE_CPU, .MCE_BANK, .MCE_STATUS]' | head -n 20" | diag
