@@ -283,6 +283,9 @@ int config_parse_text(const char *text, size_t len, const char *file, struct mce
 	unsigned lineno = 0, errors = 0;
 	const char *p = text, *end = text + len;
 
+	/* A UTF-8 byte-order mark (some editors write one) is not part of the first line. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t) (end - p));
 		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);

@@ -420,6 +420,9 @@ int main(int argc, char *argv[])
 			return EXIT_FAILURE;
 		}
 		warn_json_output(m.arg_json_output ? m.arg_json_output : m.config.json_output);
+		if (m.config.socket_group[0] && !getgrnam(m.config.socket_group))
+			fprintf(stderr, "mcelogd: warning: SocketGroup=%s: no such group; only root will "
+				"be answered on the control socket\n", m.config.socket_group);
 		printf("configuration OK\n");
 		return EXIT_SUCCESS;
 	}

@@ -26,7 +26,7 @@ trap cleanup EXIT
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..52"
+echo "1..53"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -212,5 +212,11 @@ rc=$?
 if [ $rc = 0 ] && grep -q 'JSON=/nonexistent-dir/records.jsonl cannot be written' "$work/tc.err"; then
 	ok "--test-config warns of a JSON= path it cannot write, and passes (the journal still works)"
 else not_ok "--test-config warns of a JSON= path it cannot write, and passes" "rc=$rc $(cat "$work/tc.err")"; fi
+printf '[Daemon]\nSocketGroup=no-such-group-here\n' >"$work/badgroup.conf"
+"$mcelogd" --test-config -c "$work/badgroup.conf" >/dev/null 2>"$work/tg.err"
+rc=$?
+if [ $rc = 0 ] && grep -q 'SocketGroup=no-such-group-here: no such group' "$work/tg.err"; then
+	ok "--test-config warns of a SocketGroup= that does not exist"
+else not_ok "--test-config warns of a SocketGroup= that does not exist" "rc=$rc $(cat "$work/tg.err")"; fi
 
 [ $failed = 0 ]

@@ -256,6 +256,22 @@ static void test_dev_mcelog_tristate(void **state)
 	assert_non_null(strstr(e.msg[0], "expected auto, yes or no, got 'sometimes'"));
 }
 
+/* Editors on other systems save a byte-order mark: it is no character of the first line. */
+static void test_utf8_bom(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("\xef\xbb\xbf" "[Sources]\nDevMcelog=no\n", &c, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(c.source_dev_mcelog, CONFIG_TRISTATE_NO);
+	/* Only at the very start: elsewhere it is an error that says what it is. */
+	assert_int_equal(parse("[Sources]\n\xef\xbb\xbf" "DevMcelog=no\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 1);
+	assert_int_equal(e.line[0], 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_storm_errors_named),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_dev_mcelog_tristate),
+		cmocka_unit_test(test_utf8_bom),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
