@@ -368,5 +368,11 @@ int verb_decode(int argc, char *argv[])
 	/* records the parser dropped (no STATUS) count as rejected input */
 	if (c.rejected > 0 || c.partial_diags > c.partial_records)
 		return 1;
+	/* Nothing printed and exit 0 would look like success to someone who pasted a log. */
+	if (c.records == 0) {
+		fprintf(stderr, "mcectl decode: %s: no machine-check record found (%u line%s read)\n",
+			c.name, c.lineno, c.lineno == 1 ? "" : "s");
+		return 1;
+	}
 	return 0;
 }

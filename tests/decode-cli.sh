@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..38"
+echo "1..40"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -101,5 +101,9 @@ check "usage: unknown vendor" eval 'run 2 --cpu-id via:6:15 "$DATA/partial.txt" 
 check "usage: bad --status" eval 'run 2 --status 0xzz && err_has "--status .0xzz."'
 check "usage: registers need --status" eval 'run 2 --bank 4 && err_has "--status is required"'
 check "missing file: exit 1, named" eval 'run 1 "$TMP/does-not-exist" && err_has "does-not-exist"'
+: >"$TMP/empty"
+check "empty input: exit 1, and says no record was found" eval 'run 1 "$TMP/empty" && err_has "no machine-check record found (0 lines read)"'
+printf 'Nov 23 10:00:00 host kernel: usb 1-1: new high-speed USB device\n' >"$TMP/norecord"
+check "a log without records: exit 1, said" eval 'run 1 "$TMP/norecord" && err_has "no machine-check record found (1 line read)"'
 
 exit $failed
