@@ -131,6 +131,17 @@ int manager_sync_sinks(struct manager *m, uint64_t timeout_usec)
 
 /* ------------------------------------------------- what sources call */
 
+/* Identity of the machine that logs a record, unless the record already names its own
+ * (a replayed record from another host keeps where it came from). */
+static void stamp_identity(const struct manager *m, char hostname[static MCE_HOSTNAME_MAX],
+			   char boot_id[static MCE_BOOT_ID_LEN + 1], enum mce_source source)
+{
+	if (!hostname[0])
+		memcpy(hostname, m->hostname, MCE_HOSTNAME_MAX);
+	if (!boot_id[0] && source != MCE_SOURCE_REPLAY)
+		memcpy(boot_id, m->boot_id, MCE_BOOT_ID_LEN + 1);
+}
+
 static int submit_record(void *core, struct mce_record *rec, enum record_origin origin)
 {
 	struct manager *m = core;
@@ -144,12 +155,7 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 		return 0;
 	}
 
-	/* Identity of the machine that logs it, unless the record already names its own
-	 * (a replayed record from another host keeps where it came from). */
-	if (!rec->hostname[0])
-		memcpy(rec->hostname, m->hostname, sizeof(rec->hostname));
-	if (!rec->boot_id[0] && rec->source != MCE_SOURCE_REPLAY)
-		memcpy(rec->boot_id, m->boot_id, sizeof(rec->boot_id));
+	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
 
 	mce_decode(rec, &d);
 	/* Counted in a storm: it reaches the sinks in the storm's summaries. */
@@ -173,10 +179,7 @@ static int submit_ras(void *core, struct ras_record *rec)
 	struct manager *m = core;
 	struct sink_entry e = { .kind = SINK_ENTRY_RAS, .ras = rec };
 
-	if (!rec->hostname[0])
-		memcpy(rec->hostname, m->hostname, sizeof(rec->hostname));
-	if (!rec->boot_id[0] && rec->source != MCE_SOURCE_REPLAY)
-		memcpy(rec->boot_id, m->boot_id, sizeof(rec->boot_id));
+	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
 
 	json_writer_reset(&m->json);
 	ras_record_write_json(rec, &m->json);
