@@ -40,6 +40,8 @@ struct journal_fields {
 
 struct journal_sink {
 	uint64_t n_taken;    /* entries journald accepted from us */
+	char *json_field;    /* "MCE_JSON=..." of the entry being written */
+	size_t json_cap;
 	bool replay;         /* --replay: every entry says so (REPLAY_FIELD) */
 };
 
@@ -102,21 +104,35 @@ static void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
 	f->used += (size_t) n + 1;
 }
 
-/* A field too large for the store (MCE_JSON): journald needs "NAME=value" in
- * one iovec, so the value is copied behind its name into tmp. */
-static void journal_fields_add_large(struct journal_fields *f, const char *prefix, const char *value,
-				     char *tmp, size_t tmp_size)
+/*
+ * MCE_JSON: journald needs "NAME=value" in one iovec, so the record's JSON
+ * is copied behind its name into the sink's buffer, grown to fit: the whole
+ * record is always in the entry, whatever its size.  -ENOMEM if it cannot be.
+ */
+static int journal_fields_add_json(struct journal_fields *f, struct journal_sink *j, const char *json)
 {
-	int n = snprintf(tmp, tmp_size, "%s%s", prefix, value);
+	size_t need = strlen("MCE_JSON=") + strlen(json) + 1;
 
-	if (n < 0 || (size_t) n >= tmp_size || f->n >= ELEMENTSOF(f->iov))
-		return;
-	f->iov[f->n++] = (struct iovec) { .iov_base = tmp, .iov_len = (size_t) n };
+	if (f->n >= ELEMENTSOF(f->iov))
+		return -E2BIG;
+	if (need > j->json_cap) {
+		char *p = realloc(j->json_field, need);
+
+		if (!p)
+			return -ENOMEM;
+		j->json_field = p;
+		j->json_cap = need;
+	}
+	memcpy(j->json_field, "MCE_JSON=", strlen("MCE_JSON="));
+	memcpy(j->json_field + strlen("MCE_JSON="), json, need - strlen("MCE_JSON="));
+	f->iov[f->n++] = (struct iovec) { .iov_base = j->json_field, .iov_len = need - 1 };
+	return 0;
 }
 
-static int write_mce(const struct mce_record *r, const struct mce_decoded *d, const char *json, bool replay)
+static int write_mce(struct journal_sink *j, const struct mce_record *r, const struct mce_decoded *d,
+		     const char *json)
 {
-	static _Thread_local char json_field[16384];
+	int k;
 	struct journal_fields f = { .n = 0 };
 	char text[400];
 
@@ -162,9 +178,11 @@ static int write_mce(const struct mce_record *r, const struct mce_decoded *d, co
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
-	if (replay)
+	if (j->replay)
 		journal_fields_add(&f, REPLAY_FIELD);
-	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+	k = journal_fields_add_json(&f, j, json);
+	if (k < 0)
+		return k;
 
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
@@ -177,9 +195,9 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 	[RAS_SEV_INFO]        = LOG_NOTICE,
 };
 
-static int write_ras(const struct ras_record *r, const char *json, bool replay)
+static int write_ras(struct journal_sink *j, const struct ras_record *r, const char *json)
 {
-	static _Thread_local char json_field[RAS_RECORD_MAX_DATA * 2 + 8192];
+	int r_json;
 	struct journal_fields f = { .n = 0 };
 	char name[80];
 
@@ -227,9 +245,11 @@ static int write_ras(const struct ras_record *r, const char *json, bool replay)
 			break;
 		}
 	}
-	if (replay)
+	if (j->replay)
 		journal_fields_add(&f, REPLAY_FIELD);
-	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+	r_json = journal_fields_add_json(&f, j, json);
+	if (r_json < 0)
+		return r_json;
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 
@@ -316,10 +336,10 @@ static void add_time(struct journal_fields *f, const char *name, int64_t usec)
 	journal_fields_add(f, "%s=%s", name, t);
 }
 
-static int write_storm(const struct storm_event *ev, const struct storm_output *o, const char *message,
-		       const char *json, bool replay)
+static int write_storm(struct journal_sink *j, const struct storm_event *ev, const struct storm_output *o,
+		       const char *message, const char *json)
 {
-	static char json_field[4096];
+	int k;
 	struct journal_fields f = { .n = 0 };
 	bool summary = ev->type == STORM_EVENT_SUMMARY;
 	char code[19];
@@ -345,9 +365,11 @@ static int write_storm(const struct storm_event *ev, const struct storm_output *
 	add_time(&f, "MCE_STORM_START", storm_realtime_usec(o, ev->start_usec));
 	if (!summary)
 		journal_fields_add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
-	if (replay)
+	if (j->replay)
 		journal_fields_add(&f, REPLAY_FIELD);
-	journal_fields_add_large(&f, "MCE_JSON=", json, json_field, sizeof(json_field));
+	k = journal_fields_add_json(&f, j, json);
+	if (k < 0)
+		return k;
 	return sd_journal_sendv(f.iov, (int) f.n);
 }
 
@@ -368,7 +390,10 @@ static int journal_open(const struct sink_params *p, void **ret)
 
 static void journal_close(void *s)
 {
-	free(s);
+	struct journal_sink *j = s;
+
+	free(j->json_field);
+	free(j);
 }
 
 static int journal_write(void *s, const struct sink_entry *e)
@@ -378,16 +403,16 @@ static int journal_write(void *s, const struct sink_entry *e)
 
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
-		r = write_mce(e->mce.rec, e->mce.decoded, e->json, j->replay);
+		r = write_mce(j, e->mce.rec, e->mce.decoded, e->json);
 		break;
 	case SINK_ENTRY_RAS:
-		r = write_ras(e->ras, e->json, j->replay);
+		r = write_ras(j, e->ras, e->json);
 		break;
 	case SINK_ENTRY_LOSS:
 		r = write_loss(e->loss.source, e->loss.cpu, e->loss.lost, e->json);
 		break;
 	case SINK_ENTRY_STORM:
-		r = write_storm(e->storm.event, e->storm.out, e->storm.message, e->json, j->replay);
+		r = write_storm(j, e->storm.event, e->storm.out, e->storm.message, e->json);
 		break;
 	case _SINK_ENTRY_KIND_MAX:
 		break;
