@@ -254,8 +254,10 @@ int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn
 	}
 	/* A socket left by a daemon that crashed would make bind() fail. */
 	(void) unlink(path);
-	if (bind(c->fd, (struct sockaddr *) &sa, sizeof(sa)) < 0 || chmod(path, 0660) < 0 ||
-	    listen(c->fd, MAX_CLIENTS) < 0) {
+	/* Listening as soon as the file exists: a client that sees it can connect.  The
+	 * file starts as the umask leaves it (the unit's 0077: root only), then opens up. */
+	if (bind(c->fd, (struct sockaddr *) &sa, sizeof(sa)) < 0 || listen(c->fd, MAX_CLIENTS) < 0 ||
+	    chmod(path, 0660) < 0) {
 		r = negative_errno();
 		control_free(c);
 		return log_error_errno(r, "Cannot set up the control socket %s: %m", path);

@@ -95,8 +95,7 @@ caps=$(sed -n 's/^CapabilityBoundingSet=//p' "${top_srcdir:-.}/config/mcelogd.se
 setpriv --bounding-set=-all,"$caps" --inh-caps=-all "$mcelogd" --config "$work/mcelogd.conf" --no-journal \
 	--tracefs "$work/tracefs" --control-socket "$sock" 2>"$work/daemon2.err" &
 pid=$!
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
-out=$("$mcectl" status --socket "$sock" -o json 2>&1)
+for _ in $(seq 100); do out=$("$mcectl" status --socket "$sock" -o json 2>&1) && break; sleep 0.05; done
 check "without CAP_CHOWN (bounding set $caps) root is still answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
 check "... the socket stays root's, mode 0660" "660 root" "$(stat -c '%a %G' "$sock" 2>&1)"
 if grep -q "Cannot give the control socket .* to SocketGroup=.*only root may ask" "$work/daemon2.err"; then
