@@ -401,6 +401,10 @@ static int journal_write(void *s, const struct sink_entry *e)
 	struct journal_sink *j = s;
 	int r = -EINVAL;
 
+	/* libsystemd reports success when journald's socket is missing: the entry would
+	 * be lost while counted as written, and cursors would move past it. */
+	if (access(JOURNAL_SOCKET, F_OK) < 0)
+		return -ENOTCONN;
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
 		r = write_mce(j, e->mce.rec, e->mce.decoded, e->json);

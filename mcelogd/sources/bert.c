@@ -27,6 +27,7 @@ struct bert_run {
 	const struct source_host *host;
 	const char *path;
 	unsigned n_records;
+	unsigned n_unlogged;          /* no sink holds them */
 	unsigned n_problems;
 	enum mce_vendor vendor;
 	uint32_t cpuid_eax;
@@ -70,7 +71,8 @@ static void on_mce(struct mce_record *rec, void *userdata)
 	if (!(rec->have & MCE_HAVE_CPUID) && br->cpuid_eax)
 		mce_record_set_cpuid(rec, br->cpuid_eax);
 	br->n_records++;
-	(void) source_submit_recovered(br->host, rec);
+	if (source_submit_recovered(br->host, rec) < 0)
+		br->n_unlogged++;
 }
 
 static void on_ras(struct ras_record *rec, void *userdata)
@@ -78,7 +80,8 @@ static void on_ras(struct ras_record *rec, void *userdata)
 	struct bert_run *br = userdata;
 
 	br->n_records++;
-	(void) source_submit_ras(br->host, rec);
+	if (source_submit_ras(br->host, rec) < 0)
+		br->n_unlogged++;
 }
 
 static void on_problem(size_t offset, const char *what, void *userdata)
@@ -233,6 +236,12 @@ static int bert_open(const struct source_host *h, void **ret)
 				 "%u record(s) from the boot error region logged%s", br.n_records,
 				 br.n_problems ? " (region partly malformed)" : "");
 
+	/* The marker says "logged": not while a record of the region is held by no sink. */
+	if (br.n_unlogged > 0) {
+		log_warning("%u record(s) of the boot error region could not be logged; it is not marked "
+			    "as logged, so the next start logs it again", br.n_unlogged);
+		return 0;
+	}
 	r = save_state(dir, &now);
 	if (r < 0)
 		log_warning_errno(r, "Cannot remember in %s that the boot error region was logged (%m); "

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu-list.h"
 #include "file-io.h"
 #include "log.h"
 #include "source.h"
@@ -39,6 +40,7 @@ struct trace_buffer {
 
 	struct ring_resume *resume;
 	unsigned n_resume;
+	bool stuck[CPU_LIST_MAX];     /* a record of this ring was not logged: its cursor stays */
 };
 
 static const char *find_root(const char *tracefs_root)
@@ -229,11 +231,18 @@ static void mark_dirty(struct trace_buffer *tb)
 		(void) sd_event_source_set_enabled(tb->save_later, SD_EVENT_ONESHOT);
 }
 
-void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec)
+void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec, int result)
 {
-	if (!tb)
+	if (!tb || ring_cpu >= CPU_LIST_MAX)
 		return;
-	if (trace_cursor_note(&tb->cursor, ring_cpu, rec) < 0)
+	if (result < 0 && !tb->stuck[ring_cpu]) {
+		/* The cursor says "logged up to here": it must not pass a record no sink holds.
+		 * A restart then logs this one again, and those after it (rather twice than never). */
+		tb->stuck[ring_cpu] = true;
+		log_warning("A record from CPU %u's ring could not be logged; the restart cursor stays "
+			    "before it, so the next start logs it again", ring_cpu);
+	}
+	if (tb->stuck[ring_cpu] || trace_cursor_note(&tb->cursor, ring_cpu, rec) < 0)
 		return;
 	mark_dirty(tb);
 }
@@ -494,8 +503,8 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	for (size_t i = 0; i < c.n; i++) {
 		if (!is_new[i])
 			continue;
-		(void) source_submit_recovered(tb->host, &c.items[i].rec);
-		trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec);
+		r = source_submit_recovered(tb->host, &c.items[i].rec);
+		trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec, r);
 		n_new++;
 	}
 	if (n_new > 0)
@@ -545,8 +554,9 @@ void trace_buffer_drain_done(struct trace_buffer *tb)
 
 		/* The instance's newest record never came live: every held one is new. */
 		for (size_t i = 0; rs->active && i < rs->n_held; i++) {
-			(void) source_submit_recovered(tb->host, &rs->held[i]);
-			trace_buffer_logged(tb, ring, &rs->held[i]);
+			int r = source_submit_recovered(tb->host, &rs->held[i]);
+
+			trace_buffer_logged(tb, ring, &rs->held[i], r);
 		}
 		rs->active = false;
 		rs->n_held = 0;

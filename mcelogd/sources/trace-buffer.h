@@ -45,11 +45,12 @@ void trace_buffer_drain_done(struct trace_buffer *tb);
 
 /*
  * A live record from ring_cpu's perf ring: returns true if the caller should
- * submit it (then call trace_buffer_logged()), false if it was already logged
- * from the instance or is held back until the first drain ends.
+ * submit it (then call trace_buffer_logged() with the submission's result),
+ * false if it was already logged from the instance or is held back until the
+ * first drain ends.
  */
 bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec);
-void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec);
-
+/* result < 0: no sink holds the record, and the ring's cursor stops before it for this run. */
+void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec, int result);
 /* Writes the cursor now (at stop); otherwise it is written after each batch. */
 int trace_buffer_save(struct trace_buffer *tb);

@@ -122,8 +122,7 @@ static void submit_from_ring(struct tracepoint_source *s, unsigned ring_cpu, str
 {
 	if (!trace_buffer_admit(s->trace_buffer, ring_cpu, rec))
 		return;
-	(void) source_submit(s->host, rec);
-	trace_buffer_logged(s->trace_buffer, ring_cpu, rec);
+	trace_buffer_logged(s->trace_buffer, ring_cpu, rec, source_submit(s->host, rec));
 }
 
 static void handle_mce_record(struct cpu_reader *c, const unsigned char *raw, uint32_t raw_size)

@@ -26,7 +26,7 @@ trap cleanup EXIT
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..53"
+echo "1..57"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -218,5 +218,18 @@ rc=$?
 if [ $rc = 0 ] && grep -q 'SocketGroup=no-such-group-here: no such group' "$work/tg.err"; then
 	ok "--test-config warns of a SocketGroup= that does not exist"
 else not_ok "--test-config warns of a SocketGroup= that does not exist" "rc=$rc $(cat "$work/tg.err")"; fi
+
+# --- journald gone: libsystemd says "sent", so the sink must see for itself (issue 14 #2) ---
+kill "$journald_pid" 2>/dev/null; wait "$journald_pid" 2>/dev/null; journald_pid=
+rm -f /run/systemd/journal/socket
+start=$(date +%s)
+"$mcelogd" --replay "$work/ras-good.txt" >/dev/null 2>"$work/nojournal.err"
+check "without journald a replay fails (the records are held by no sink)" 1 "$?"
+check "... at once, not after waiting for journald" yes "$([ $(( $(date +%s) - start )) -lt 10 ] && echo yes || echo no)"
+if grep -q "Failed to write record to journal: Transport endpoint is not connected" "$work/nojournal.err"; then
+	ok "... each record's failure is named, with the record"
+else not_ok "... each record's failure is named, with the record" "$(head -c 600 "$work/nojournal.err")"; fi
+"$mcelogd" --replay "$work/ras-good.txt" --no-journal --output json 2>/dev/null | grep -c '"event"' >"$work/nj.count"
+check "... and --no-journal still replays to JSON" 3 "$(cat "$work/nj.count")"
 
 [ $failed = 0 ]
