@@ -7,9 +7,8 @@
  * records between data_tail and data_head, the PERF_RECORD_SAMPLE body for
  * PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW
  * (the identifier says which of the tracepoints sharing a ring it is),
- * PERF_RECORD_LOST, and
- * the ring's size.  Pure: the mmap, the atomics and the event loop are in
- * source-tracepoint.c.
+ * PERF_RECORD_LOST, and the ring's size.  Pure: the mmap, the atomics and the
+ * event loop are in mcelogd/sources/tracepoint.c.
  */
 
 #include <stddef.h>
