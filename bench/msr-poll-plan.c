@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * MSR reads per poll round, naive (every bank on every CPU) against the
- * plan mcelogd uses (mcelogd/msr-plan.c), for a synthetic two-socket
+ * plan mcelogd uses (decoders/msr-plan.c), for a synthetic two-socket
  * machine: 2 packages x 32 cores x 2 threads = 128 CPUs, numbered as Linux
  * does (CPU n and n + 64 are the threads of one core).
  *

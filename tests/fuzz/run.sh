@@ -13,8 +13,9 @@ set -eu
 
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"fuzz-record-text fuzz-record-json fuzz-decode fuzz-timespec"}
 src=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
+# By default every target with a seed corpus: that is every target.
+targets=${*:-$(cd "$src/tests/fuzz/corpus" && echo fuzz-*)}
 build=${FUZZ_BUILD:-${top_builddir:-$PWD}/fuzz-build}
 CC=${CC_FUZZ:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
@@ -28,12 +29,14 @@ if [ ! -f "$build/Makefile" ]; then
 	(cd "$build" && CC="$CC" CFLAGS="-g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link" \
 		"$src/configure" --quiet >/dev/null)
 fi
-make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a >/dev/null
+make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a kernel-abi/libkernelabi.a >/dev/null
 
+# Link order as in MCE_LIBS (lib/include.am): lib/ again after decoders/.
 for t in $targets; do
 	"$CC" -g -O1 $SAN -fsanitize=fuzzer -include "$build/config.h" \
-		-I"$src/lib" -I"$src/decoders" $(pkg-config --cflags json-c) \
-		"$src/tests/fuzz/$t.c" "$build/lib/libmceshared.a" "$build/decoders/libmcedecode.a" \
+		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" $(pkg-config --cflags json-c) \
+		"$src/tests/fuzz/$t.c" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
+		"$build/decoders/libmcedecode.a" "$build/lib/libmceshared.a" \
 		$(pkg-config --libs json-c) -o "$build/fuzz/$t"
 done
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* mcelogd/storm-key and storm-event: which records storm, their scope, and how summaries read. */
+/* rules/storm-key and storm-event: which records storm, their scope, and how summaries read. */
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>

@@ -132,6 +132,32 @@ static void roundtrip(const char *file)
 static void test_record_6_1(void **state) { (void) state; roundtrip("mce_record-6.1.format"); }
 static void test_record_6_10(void **state) { (void) state; roundtrip("mce_record-6.10.format"); }
 
+/* A walltime whose microseconds overflow an int64_t is no time (fuzz-mce-trace's first find). */
+static void test_walltime_out_of_range(void **state)
+{
+	struct trace_format f;
+	struct mce_trace_layout l;
+	struct mce_record r;
+	unsigned char raw[128] = { 0 };
+	size_t len;
+	char *text = slurp("mce_record-6.1.format", &len);
+
+	(void) state;
+	assert_int_equal(trace_format_parse(text, len, &f, NULL), 0);
+	assert_int_equal(mce_trace_layout_init(&l, &f, NULL), 0);
+	put(raw, l.walltime, (uint64_t) INT64_MAX / 1000000);
+	assert_int_equal(mce_trace_to_record(&l, raw, sizeof(raw), &r), 0);
+	assert_false(r.have & MCE_HAVE_TIME);
+	put(raw, l.walltime, UINT64_MAX);
+	assert_int_equal(mce_trace_to_record(&l, raw, sizeof(raw), &r), 0);
+	assert_false(r.have & MCE_HAVE_TIME);
+	put(raw, l.walltime, (uint64_t) INT64_MAX / 1000000 - 1);
+	assert_int_equal(mce_trace_to_record(&l, raw, sizeof(raw), &r), 0);
+	assert_true(r.have & MCE_HAVE_TIME);
+	assert_int_equal(r.time_usec, (INT64_MAX / 1000000 - 1) * 1000000);
+	free(text);
+}
+
 static void test_missing_required_field(void **state)
 {
 	static const char text[] =
@@ -191,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_format_with_ppin),
 		cmocka_unit_test(test_record_6_1),
 		cmocka_unit_test(test_record_6_10),
+		cmocka_unit_test(test_walltime_out_of_range),
 		cmocka_unit_test(test_missing_required_field),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_field_read_bounds),

@@ -4,7 +4,7 @@
 /*
  * Polling the MCA banks through /dev/cpu/N/msr: which CPU reads which bank
  * each round, where each bank register lives, and whether what a bank holds
- * is new.  Pure: no I/O, no logging (source-msr.c does the reading).
+ * is new.  Pure: no I/O, no logging (mcelogd/sources/msr.c does the reading).
  *
  * Every read is an IPI to the target CPU (kernel-interfaces.md §1f), so the
  * plan reads a bank shared by the threads of a core, or by a whole package,

@@ -7,9 +7,8 @@
  * records between data_tail and data_head, the PERF_RECORD_SAMPLE body for
  * PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW
  * (the identifier says which of the tracepoints sharing a ring it is),
- * PERF_RECORD_LOST, and
- * the ring's size.  Pure: the mmap, the atomics and the event loop are in
- * source-tracepoint.c.
+ * PERF_RECORD_LOST, and the ring's size.  Pure: the mmap, the atomics and the
+ * event loop are in mcelogd/sources/tracepoint.c.
  */
 
 #include <stddef.h>
@@ -30,7 +29,9 @@ struct perf_ring_record {
  * ring is copied into scratch (PERF_RING_RECORD_MAX bytes).  Returns 1 and
  * advances *tail past it; 0 when tail has reached head; -EBADMSG when the
  * header is impossible (shorter than itself, or past head): the ring cannot
- * be walked any further and *tail is left alone.
+ * be walked any further and *tail is left alone.  head - *tail is trusted to
+ * be at most size, as the kernel keeps it: it is not checked, and a larger
+ * gap would walk the same bytes again, lap after lap.
  */
 int perf_ring_next(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
 		   unsigned char *scratch, struct perf_ring_record *ret);

@@ -6,7 +6,7 @@
  * NETLINK_KOBJECT_UEVENT group 1 (Documentation/ABI/testing/sysfs-uevent,
  * lib/kobject_uevent.c): a header "ACTION@DEVPATH" and then "KEY=value"
  * strings, each NUL-terminated, no netlink header.  Pure: the socket is in
- * cpu-hotplug.c.
+ * mcelogd/sources/cpu-hotplug.c.
  */
 
 #include <stdbool.h>

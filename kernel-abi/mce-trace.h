@@ -3,7 +3,7 @@
 
 /*
  * mce:mce_record tracepoint samples → struct mce_record.  Pure: the source
- * (source-tracepoint.c) does the perf I/O and hands raw bytes here.
+ * (mcelogd/sources/tracepoint.c) does the perf I/O and hands raw bytes here.
  */
 
 #include <stddef.h>

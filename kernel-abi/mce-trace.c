@@ -86,7 +86,9 @@ int mce_trace_to_record(const struct mce_trace_layout *l, const void *raw, size_
 		r.have |= MCE_HAVE_TSC;
 	if (get(l->ppin, raw, raw_size, &r.ppin) && r.ppin)
 		r.have |= MCE_HAVE_PPIN;   /* 0 means the CPU has no PPIN, not PPIN 0 */
-	if (get(l->walltime, raw, raw_size, &v) && v) {
+	/* As for /dev/mcelog records: seconds beyond what microseconds hold in
+	 * an int64_t (year 294,000 and later) are no time the kernel read. */
+	if (get(l->walltime, raw, raw_size, &v) && v && v < INT64_MAX / 1000000) {
 		r.time_usec = (int64_t) v * 1000000;
 		r.have |= MCE_HAVE_TIME;
 	}

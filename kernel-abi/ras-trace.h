@@ -3,11 +3,11 @@
 
 /*
  * The kernel's ras:* tracepoint samples → struct ras_record.  Pure: the
- * source (source-tracepoint.c) does the perf I/O and hands raw bytes here,
- * together with the event's parsed tracefs format, so every offset and size
- * comes from the running kernel.  Strings and byte arrays (__data_loc) are
- * checked against the sample's size before they are read: a hostile or
- * truncated sample is refused with a reason, never read past.
+ * source (mcelogd/sources/tracepoint.c) does the perf I/O and hands raw
+ * bytes here, together with the event's parsed tracefs format, so every
+ * offset and size comes from the running kernel.  Strings and byte arrays
+ * (__data_loc) are checked against the sample's size before they are read:
+ * a hostile or truncated sample is refused with a reason, never read past.
  */
 
 #include <stddef.h>
