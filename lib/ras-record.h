@@ -14,7 +14,7 @@
  * they actually read.
  *
  * The producers (tracepoint and CPER parsers) are pure and fill a record; the
- * daemon logs it with manager_submit_ras().
+ * daemon's sources hand it to the pipeline with source_submit_ras() (mcelogd/source.h).
  */
 
 #include <stdbool.h>
