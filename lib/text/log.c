@@ -5,6 +5,7 @@
  * "[ 123.456]", printk levels), the kernel's hardware-error tag, and the
  * kernel's lines that belong to no record.
  */
+#include "forms.h"
 #include "rfc3339.h"
 #include "scanner.h"
 
@@ -238,4 +239,14 @@ bool text_kernel_noise(struct span s)
 		if (span_starts(s, noise[i]))
 			return true;
 	return span_find(s, "Machine check events logged") != NULL;
+}
+
+/* Kernel MCE/EDAC chatter without the hardware-error tag: no record, and not garbage. */
+unsigned text_kernel_chatter_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				       struct span *body)
+{
+	(void) p;
+	(void) body;
+	return span_starts(l->msg, "mce: ") || span_starts(l->msg, "EDAC ") ||
+	       span_starts(l->msg, "mce_notify_irq");
 }

@@ -3,7 +3,7 @@
 
 /*
  * The text parser's shared scanner: the parser state, a line as the forms
- * see it, and what every form reads lines with.
+ * see it, a row of the form table, and what every form reads lines with.
  * Private to the text parser (lib/record-text.c and lib/text/); everything
  * else uses record-text.h.
  */
@@ -56,6 +56,29 @@ struct text_line {
 	bool prefixed;                /* a log line: if it is no record, it is not garbage either */
 	bool have_time;               /* the prefix carried a date, in time_usec */
 	int64_t time_usec;
+};
+
+/*
+ * A row of the form table in lib/record-text.c.  Rows are tried in order
+ * and the first that recognises a line reads it.
+ */
+struct text_form {
+	/*
+	 * 0 if the line is not the form's; else which of the form's lines it
+	 * is, a number of the form's own that parse() gets back, so that the
+	 * line is classified once.  *body is the message on entry and may be
+	 * narrowed to the part parse() reads.  Looking at the open record is
+	 * how a form claims continuation lines that carry no mark of their own.
+	 */
+	unsigned (*recognise)(const struct mce_text_parser *p, const struct text_line *l,
+			      struct span *body);
+	/*
+	 * Begin, extend or end the open record, or emit a one-line record.
+	 * Returns 0 or a callback's negative result.  NULL: the form's lines
+	 * are recognised only to be skipped.
+	 */
+	int (*parse)(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		     struct span body);
 };
 
 /* ---- log.c: what logs put around the records ---- */
