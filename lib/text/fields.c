@@ -42,7 +42,8 @@ const struct text_field *text_field_find(const struct text_field *fields, size_t
 					 bool fold_case)
 {
 	for (size_t i = 0; i < n; i++)
-		if (fold_case ? span_eq_case(key, fields[i].name) : span_eq(key, fields[i].name))
+		if (fold_case ? span_eq_case_n(key, fields[i].name, fields[i].len) :
+				 span_eq_n(key, fields[i].name, fields[i].len))
 			return &fields[i];
 	return NULL;
 }

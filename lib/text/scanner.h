@@ -112,14 +112,17 @@ enum kv_result {
 /* Where a named value goes in struct mce_record. */
 struct text_field {
 	const char *name;
+	size_t len;         /* strlen(name): tables are searched for every token */
 	uint32_t have;      /* the MCE_HAVE_* bit it sets */
 	size_t offset;
 	unsigned size;      /* bytes in struct mce_record */
 	int base;           /* as parse_unsigned() takes it */
 };
 
+/* n is a string literal: pasting "" to it makes anything else an error. */
 #define TEXT_FIELD(n, h, f, b) {                                      \
-		.name = (n),                                          \
+		.name = "" n,                                         \
+		.len = sizeof("" n) - 1,                              \
 		.have = (h),                                          \
 		.offset = offsetof(struct mce_record, f),             \
 		.size = sizeof(((struct mce_record *) 0)->f),         \
