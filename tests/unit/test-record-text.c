@@ -463,6 +463,44 @@ static void malformed_and_partial(void **state)
 	assert_int_equal(s.nd, 6);   /* a rejected line begins no record */
 }
 
+/*
+ * Lines more than one form could take: the order of the form table.  The
+ * kernel's hardware-error tag outranks every other marker, an open
+ * rasdaemon record takes its next line whatever it starts with, and kernel
+ * chatter neither ends an mcelog record nor counts as garbage.
+ */
+static void form_precedence(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "mce: [Hardware Error]: mce_record: CPU: 0, MCGc/s: 0/0, MC5: 9c2040000000011b\n"
+	      "mce_record: Unified Memory Controller (bank=17), status= 9c2040000000011b, "
+	      "Corrected error, no action required.\n"
+	      "EDAC memory_channel=0, cpu_type= AMD Scalable MCA, cpu= 2, socketid= 0, apicid= 4\n"
+	      "CPU 1 BANK 3\n"
+	      "mce: CPU1: Thermal monitoring enabled (TM1)\n"
+	      "STATUS 0x8800000000000080\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nd, 2);     /* the two records' missing CPU family/model */
+	assert_int_equal(s.dkind[0], MCE_TEXT_PARTIAL);
+	assert_int_equal(s.dkind[1], MCE_TEXT_PARTIAL);
+
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 3);
+	assert_int_equal(s.rec[0].bank, 17);
+	assert_int_equal(s.rec[0].cpu, 2);
+	assert_int_equal(s.rec[0].apicid, 4);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+
+	assert_int_equal(s.first[1], 4);
+	assert_int_equal(s.last[1], 6);
+	assert_int_equal(s.rec[1].cpu, 1);
+	assert_int_equal(s.rec[1].bank, 3);
+	assert_true(s.rec[1].status == 0x8800000000000080ull);
+}
+
 static void hostile(void **state)
 {
 	struct seen s = { 0 };
@@ -536,6 +574,7 @@ int main(void)
 		cmocka_unit_test(rasdaemon),
 		cmocka_unit_test(json_lines),
 		cmocka_unit_test(malformed_and_partial),
+		cmocka_unit_test(form_precedence),
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(callback_stops),
 	};

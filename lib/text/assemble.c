@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The record being assembled and handing records out.  Every form ends
+ * here, so the checks every record gets (a STATUS register, the CPU
+ * identity, a time from the log prefix) are made in one place.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "scanner.h"
+
+void text_diag(struct mce_text_parser *p, enum mce_text_diag kind, unsigned line, const char *fmt, ...)
+{
+	char buf[sizeof(p->msg) + 64];   /* not p->msg: it is often an argument */
+	va_list ap;
+
+	if (!p->cb.diagnostic)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p->cb.diagnostic(kind, line, buf, p->userdata);
+}
+
+void text_reject(struct mce_text_parser *p)
+{
+	text_diag(p, MCE_TEXT_MALFORMED, p->line, "%s", p->msg);
+}
+
+/* Hand one finished record to the caller, after the checks every form shares. */
+static int emit(struct mce_text_parser *p, struct mce_record *r, unsigned first, unsigned last,
+		bool have_log_time, int64_t log_time_usec)
+{
+	int k;
+
+	if (!(r->have & MCE_HAVE_STATUS)) {
+		text_diag(p, MCE_TEXT_PARTIAL, first,
+			  "record (lines %u-%u) has no STATUS register: skipped", first, last);
+		return 0;
+	}
+	if (r->source == MCE_SOURCE_UNKNOWN)
+		r->source = p->source;
+	if (!(r->have & MCE_HAVE_TIME) && have_log_time) {
+		r->time_usec = log_time_usec;
+		r->have |= MCE_HAVE_TIME;
+	}
+	if (!(r->have & MCE_HAVE_CPUID)) {
+		bool vendor_known = (r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN;
+
+		if (p->have_default && (!vendor_known || r->vendor == p->def_vendor)) {
+			/* The user named the CPU; stepping is not part of --cpu-id and
+			 * no decoder keys on it, so it stays 0 under the same bit. */
+			r->vendor = p->def_vendor;
+			r->family = p->def_family;
+			r->model = p->def_model;
+			r->stepping = 0;
+			r->have |= MCE_HAVE_VENDOR | MCE_HAVE_CPUID;
+		} else if (vendor_known)
+			text_diag(p, MCE_TEXT_PARTIAL, first,
+				  "record (lines %u-%u) has no CPU family/model: decoding architectural "
+				  "fields only (give the CPU with --cpu-id)", first, last);
+		else
+			text_diag(p, MCE_TEXT_PARTIAL, first,
+				  "record (lines %u-%u) has no CPU identity (vendor, family, model): "
+				  "decoding architectural fields only (give the CPU with --cpu-id)",
+				  first, last);
+	}
+	k = p->cb.record(r, first, last, p->userdata);
+	if (k < 0)
+		p->stopped = k;
+	return k < 0 ? k : 0;
+}
+
+int text_flush(struct mce_text_parser *p)
+{
+	int k;
+
+	if (p->open == OPEN_NONE)
+		return 0;
+	p->open = OPEN_NONE;
+	k = emit(p, &p->rec, p->first, p->last, p->have_log_time, p->log_time_usec);
+	p->rec = (struct mce_record) { 0 };
+	p->have_log_time = false;
+	return k;
+}
+
+int text_begin(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec)
+{
+	int k = text_flush(p);
+
+	p->open = open;
+	p->rec = (struct mce_record) { 0 };
+	p->first = p->last = p->line;
+	p->have_log_time = have_time;
+	p->log_time_usec = time_usec;
+	return k;
+}
+
+int text_single(struct mce_text_parser *p, struct mce_record *r, bool have_time, int64_t time_usec)
+{
+	int k = text_flush(p);
+
+	if (k < 0)
+		return k;
+	return emit(p, r, p->line, p->line, have_time, time_usec);
+}

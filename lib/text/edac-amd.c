@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The AMD EDAC decoder's lines (drivers/edac/mce_amd.c), under the kernel's
+ * hardware-error tag:
+ *
+ *   [Hardware Error]: Corrected error, no action required.
+ *   [Hardware Error]: CPU:2 (19:21:0) MC5_STATUS[Over|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b
+ *   [Hardware Error]: Error Addr: 0x0000000abcd00000
+ *   [Hardware Error]: IPID: 0x0000009600050f00, Syndrome: 0x000000005a020001
+ *   [Hardware Error]: Unified Memory Controller Ext. Error Code: 0, DRAM ECC error.
+ *   [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD
+ *
+ * The severity line opens a record; the cache-level or bus-error line is
+ * the decoder's last.
+ */
+#include <inttypes.h>
+
+#include "forms.h"
+
+enum edac_line {
+	EDAC_STATUS = 1,      /* "CPU:n (f:m:s) MCb_STATUS[...]: 0x..." */
+	EDAC_SEVERITY,        /* "Corrected error, ...": the first line */
+	EDAC_REGS,            /* "Error Addr: 0x..., IPID: 0x..." */
+	EDAC_LAST,            /* "cache level: ..." or "bus error ..." */
+};
+
+/* "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b" */
+static enum kv_result parse_status(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	struct span t;
+	uint64_t cpu, fam, model, step, bank, status;
+	const char *c;
+
+	t = span_token(&s);       /* "CPU:2" */
+	t.p += 4;
+	if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
+		return KV_BAD;
+	span_skip_space(&s);
+	if (!span_eat(&s, "("))
+		return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
+	c = memchr(s.p, ')', span_len(s));
+	if (!c)
+		return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
+	{
+		struct span tuple = { s.p, c }, f, m;
+		const char *c1 = memchr(tuple.p, ':', span_len(tuple)), *c2;
+
+		if (!c1 || !(c2 = memchr(c1 + 1, ':', (size_t) (tuple.end - c1 - 1))))
+			return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
+		f = (struct span) { tuple.p, c1 };
+		m = (struct span) { c1 + 1, c2 };
+		if (text_num(p, "family", f, 16, UINT32_MAX, &fam) != KV_OK ||
+		    text_num(p, "model", m, 16, UINT32_MAX, &model) != KV_OK ||
+		    text_num(p, "stepping", (struct span) { c2 + 1, tuple.end }, 16, UINT32_MAX,
+			     &step) != KV_OK)
+			return KV_BAD;
+	}
+	s.p = c + 1;
+	span_skip_space(&s);
+	if (!span_eat(&s, "MC"))
+		return text_bad(p, "expected 'MCn_STATUS' after the CPU identity");
+	t.p = s.p;
+	while (s.p < s.end && is_digit(*s.p))
+		s.p++;
+	t.end = s.p;
+	if (text_num(p, "bank", t, 10, UINT32_MAX, &bank) != KV_OK)
+		return KV_BAD;
+	if (!span_eat(&s, "_STATUS"))
+		return text_bad(p, "expected 'MCn_STATUS' after the CPU identity");
+	/* the bracketed flag names are decoded text; the register follows "]: " */
+	c = memchr(s.p, ':', span_len(s));
+	if (!c)
+		return text_bad(p, "MC%" PRIu64 "_STATUS: value missing", bank);
+	s.p = c + 1;
+	t = span_token(&s);
+	if (text_num(p, "STATUS", t, 16, UINT64_MAX, &status) != KV_OK)
+		return KV_BAD;
+	r->cpu = (uint32_t) cpu;
+	r->bank = (uint32_t) bank;
+	r->status = status;
+	/* Family 18h is only ever Hygon Dhyana; the EDAC decoder serves both. */
+	r->vendor = fam == 0x18 ? MCE_VENDOR_HYGON : MCE_VENDOR_AMD;
+	r->family = (uint32_t) fam;
+	r->model = (uint32_t) model;
+	r->stepping = (uint32_t) step;
+	r->have |= MCE_HAVE_CPU | MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_VENDOR | MCE_HAVE_CPUID;
+	return KV_OK;
+}
+
+/* "Key: 0x..., Key: 0x..." lines: Error Addr, IPID, Syndrome, PPIN. */
+static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	static const struct text_field regs[] = {
+		TEXT_FIELD("Error Addr", MCE_HAVE_ADDR, addr, 16),
+		TEXT_FIELD("IPID",       MCE_HAVE_IPID, ipid, 16),
+		TEXT_FIELD("Syndrome",   MCE_HAVE_SYND, synd, 16),
+		TEXT_FIELD("PPIN",       MCE_HAVE_PPIN, ppin, 16),
+	};
+
+	while (span_len(s) > 0) {
+		const char *comma = memchr(s.p, ',', span_len(s)), *colon;
+		struct span item = { s.p, comma ? comma : s.end }, key, val;
+		const struct text_field *f;
+
+		s.p = comma ? comma + 1 : s.end;
+		colon = memchr(item.p, ':', span_len(item));
+		if (!colon)
+			continue;
+		key = (struct span) { item.p, colon };
+		val = (struct span) { colon + 1, item.end };
+		span_trim(&key);
+		span_trim(&val);
+		f = text_field_find(regs, ELEMENTSOF(regs), key, false);
+		if (!f)
+			continue;       /* "Syndrome1:", newer additions: decoded elsewhere */
+		if (text_field_read(p, f, val, f->base, r) != KV_OK)
+			return KV_BAD;
+	}
+	return KV_OK;
+}
+
+static bool is_severity(struct span s)
+{
+	return span_starts(s, "Corrected error") || span_starts(s, "Uncorrected") ||
+	       span_starts(s, "Deferred error");
+}
+
+unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				 struct span *body)
+{
+	struct span s = l->tagged;
+
+	if (!s.p)
+		return 0;
+	*body = s;
+	if (span_starts(s, "CPU:"))
+		return EDAC_STATUS;
+	if (is_severity(s))
+		return EDAC_SEVERITY;
+	if (span_starts(s, "Error Addr:") || span_starts(s, "IPID:") || span_starts(s, "PPIN:"))
+		return EDAC_REGS;
+	if (p->open == OPEN_EDAC_AMD && (span_starts(s, "cache level:") || span_starts(s, "bus error")))
+		return EDAC_LAST;
+	/* decoded text between these lines: see text_kernel_parse() */
+	return 0;
+}
+
+/* A register line goes into the open record whole, or not at all. */
+static int read_regs(struct mce_text_parser *p, struct span s,
+		     enum kv_result (*read)(struct mce_text_parser *, struct span, struct mce_record *))
+{
+	struct mce_record r = p->rec;
+
+	if (read(p, s, &r) != KV_OK) {
+		text_reject(p);
+		return 0;
+	}
+	p->rec = r;
+	p->last = p->line;
+	return 0;
+}
+
+int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			struct span body)
+{
+	int k;
+
+	switch (kind) {
+	case EDAC_STATUS:
+		/* a severity line may have opened this record already */
+		if (!(p->open == OPEN_EDAC_AMD && !(p->rec.have & MCE_HAVE_STATUS))) {
+			k = text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec);
+			if (k < 0)
+				return k;
+		}
+		return read_regs(p, body, parse_status);
+	case EDAC_SEVERITY:
+		return text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec);
+	case EDAC_REGS:
+		if (p->open != OPEN_EDAC_AMD &&
+		    (k = text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec)) < 0)
+			return k;
+		return read_regs(p, body, parse_regs);
+	case EDAC_LAST:
+		p->last = p->line;
+		return text_flush(p);
+	}
+	return 0;
+}

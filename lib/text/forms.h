@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The forms' entry points, for the form table in lib/record-text.c.
+ *
+ * A new form is a file lib/text/<form>.c with a recognise/parse pair (see
+ * struct text_form) declared here, listed in lib/text/include.am, and a
+ * row in the table, above the forms whose lines it must take first.  If
+ * its records span lines, it also gets an OPEN_* value in scanner.h.
+ */
+
+#include "scanner.h"
+
+/* edac-amd.c: the AMD EDAC decoder's lines */
+unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				 struct span *body);
+int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			struct span body);
+
+/* kernel.c: the kernel's console lines */
+unsigned text_kernel_recognise(const struct mce_text_parser *p, const struct text_line *l,
+			       struct span *body);
+int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		      struct span body);
+
+/* mce-record.c: the mce_record tracepoint's text, as the kernel and rasdaemon print it */
+unsigned text_mce_record_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				   struct span *body);
+int text_mce_record_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			  struct span body);
+
+/* json.c: our JSON lines */
+unsigned text_json_recognise(const struct mce_text_parser *p, const struct text_line *l,
+			     struct span *body);
+int text_json_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		    struct span body);
+
+/* ras-mc-ctl.c: ras-mc-ctl --errors */
+unsigned text_ras_mc_ctl_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				   struct span *body);
+int text_ras_mc_ctl_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			  struct span body);
+
+/* log.c: the kernel's MCE/EDAC chatter, skipped */
+unsigned text_kernel_chatter_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				       struct span *body);
+
+/* mcelog.c: mcelog's input format and its decoded output */
+unsigned text_mcelog_recognise(const struct mce_text_parser *p, const struct text_line *l,
+			       struct span *body);
+int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		      struct span body);

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * "KEY value" lines: mcelog's format, and the kernel's console lines it was
+ * made from.  One line may carry several pairs ("TSC 1c8e0af8d4 ADDR
+ * 3fff88000 MISC 2140040486"); a bad value rejects the whole line.
+ */
+#include "scanner.h"
+
+/* Keywords that take one plain number.  Bases as mcelog reads and the kernel prints them. */
+static const struct text_field kv_keys[] = {
+	TEXT_FIELD("STATUS",    MCE_HAVE_STATUS,    status,    16),
+	TEXT_FIELD("MCGSTATUS", MCE_HAVE_MCGSTATUS, mcgstatus, 16),
+	TEXT_FIELD("ADDR",      MCE_HAVE_ADDR,      addr,      16),
+	TEXT_FIELD("MISC",      MCE_HAVE_MISC,      misc,      16),
+	TEXT_FIELD("TSC",       MCE_HAVE_TSC,       tsc,       16),
+	TEXT_FIELD("MCGCAP",    MCE_HAVE_MCGCAP,    mcgcap,    16),
+	TEXT_FIELD("APICID",    MCE_HAVE_APICID,    apicid,    16),
+	TEXT_FIELD("APIC",      MCE_HAVE_APICID,    apicid,    16),
+	TEXT_FIELD("SOCKETID",  MCE_HAVE_SOCKET,    socket,    10),
+	TEXT_FIELD("SOCKET",    MCE_HAVE_SOCKET,    socket,    10),
+	TEXT_FIELD("SYND",      MCE_HAVE_SYND,      synd,      16),
+	TEXT_FIELD("IPID",      MCE_HAVE_IPID,      ipid,      16),
+	TEXT_FIELD("PPIN",      MCE_HAVE_PPIN,      ppin,      16),
+	TEXT_FIELD("microcode", MCE_HAVE_MICROCODE, microcode, 16),
+	TEXT_FIELD("MICROCODE", MCE_HAVE_MICROCODE, microcode, 16),
+	TEXT_FIELD("BANK",      MCE_HAVE_BANK,      bank,      10),
+};
+
+static bool is_weekday(struct span t)
+{
+	static const char *const days[] = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
+
+	for (size_t i = 0; i < ELEMENTSOF(days); i++)
+		if (span_eq(t, days[i]))
+			return true;
+	return false;
+}
+
+/* "CPUID Vendor Intel Family 6 Model 143 Step 4", as mcelog prints it (decimal). */
+static enum kv_result parse_cpuid(struct mce_text_parser *p, struct span *s, struct mce_record *r)
+{
+	struct span t = span_token(s), name;
+	uint64_t family = 0, model = 0, step = 0;
+	bool have_family = false, have_model = false;
+	char buf[32];
+
+	if (!span_eq(t, "Vendor"))
+		return text_bad(p, "CPUID: expected 'Vendor NAME Family N Model N'");
+	name = span_token(s);
+	for (;;) {
+		struct span k = span_token(s), v;
+		uint64_t *dst;
+
+		if (span_len(k) == 0)
+			break;
+		if (span_eq(k, "Family")) {
+			dst = &family;
+			have_family = true;
+		} else if (span_eq(k, "Model")) {
+			dst = &model;
+			have_model = true;
+		} else if (span_eq(k, "Step") || span_eq(k, "Stepping"))
+			dst = &step;
+		else {
+			/* more KEY value pairs may follow on the same line */
+			s->p = k.p;
+			break;
+		}
+		v = span_token(s);
+		if (text_num(p, "CPUID", v, 10, UINT32_MAX, dst) != KV_OK)
+			return KV_BAD;
+	}
+	if (!have_family || !have_model)
+		return text_bad(p, "CPUID: Family and Model are required");
+	if (span_len(name) >= 32)
+		return text_bad(p, "CPUID: vendor name too long");
+	memcpy(buf, name.p, span_len(name));
+	buf[span_len(name)] = '\0';
+	r->vendor = mce_vendor_from_string(buf);
+	r->have |= MCE_HAVE_VENDOR;
+	r->family = (uint32_t) family;
+	r->model = (uint32_t) model;
+	r->stepping = (uint32_t) step;
+	r->have |= MCE_HAVE_CPUID;
+	return KV_OK;
+}
+
+/*
+ * "CPU 3: Machine Check[ Exception]: MCGSTATUS Bank B: STATUS" (the kernel's
+ * first line), "CPU 0 BANK 4" or "CPU 0 4" (mcelog).  *kernel_form is set
+ * for the kernel's.
+ */
+static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struct mce_record *r,
+				bool *kernel_form)
+{
+	struct span t = span_token(s), save;
+	uint64_t cpu, v;
+
+	if (span_len(t) > 1 && t.end[-1] == ':') {
+		/* kernel form */
+		struct span rest;
+
+		t.end--;
+		if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
+			return KV_BAD;
+		span_skip_space(s);
+		if (!span_eat(s, "Machine Check"))
+			return text_bad(p, "expected 'CPU N: Machine Check: MCGSTATUS Bank B: STATUS'");
+		(void) span_eat(s, " Exception");
+		if (!span_eat(s, ":"))
+			return text_bad(p, "expected 'CPU N: Machine Check: MCGSTATUS Bank B: STATUS'");
+		rest = *s;
+		t = span_token(&rest);
+		if (text_num(p, "MCGSTATUS", t, 16, UINT64_MAX, &v) != KV_OK)
+			return KV_BAD;
+		r->mcgstatus = v;
+		t = span_token(&rest);
+		if (!span_eq(t, "Bank"))
+			return text_bad(p, "expected 'Bank B:' after MCGSTATUS");
+		t = span_token(&rest);
+		if (span_len(t) < 2 || t.end[-1] != ':')
+			return text_bad(p, "expected 'Bank B:' after MCGSTATUS");
+		t.end--;
+		if (text_num(p, "Bank", t, 10, UINT32_MAX, &v) != KV_OK)
+			return KV_BAD;
+		r->bank = (uint32_t) v;
+		t = span_token(&rest);
+		if (text_num(p, "STATUS", t, 16, UINT64_MAX, &v) != KV_OK)
+			return KV_BAD;
+		r->status = v;
+		r->cpu = (uint32_t) cpu;
+		r->have |= MCE_HAVE_CPU | MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_MCGSTATUS;
+		*s = rest;
+		*kernel_form = true;
+		return KV_OK;
+	}
+	if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
+		return KV_BAD;
+	r->cpu = (uint32_t) cpu;
+	r->have |= MCE_HAVE_CPU;
+	save = *s;
+	t = span_token(s);
+	if (span_eq(t, "BANK"))
+		t = span_token(s);
+	else if (!(span_len(t) > 0 && is_digit(t.p[0]))) {
+		*s = save;          /* "CPU 0" alone, or followed by other pairs */
+		return KV_OK;
+	}
+	if (text_num(p, "BANK", t, 10, UINT32_MAX, &v) != KV_OK)
+		return KV_BAD;
+	r->bank = (uint32_t) v;
+	r->have |= MCE_HAVE_BANK;
+	return KV_OK;
+}
+
+enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r,
+			    struct kv_line *info)
+{
+	bool first = true;
+	char buf[48];
+
+	*info = (struct kv_line) { 0 };
+	for (;;) {
+		struct span t = span_token(&s), v;
+		const struct text_field *k;
+		enum kv_result res;
+		uint64_t x;
+
+		if (span_len(t) == 0)
+			return KV_OK;
+		if (first && span_eq(t, "CPU")) {
+			res = parse_cpu(p, &s, r, &info->kernel_first);
+			if (res != KV_OK)
+				return res;
+			info->names_cpu = true;
+		} else if (span_eq(t, "RIP")) {
+			struct span save = s;
+
+			v = span_token(&s);
+			if (span_eq(v, "!INEXACT!"))
+				v = span_token(&s);
+			else if (!memchr(v.p, ':', span_len(v)))
+				s = save;
+			res = text_rip(p, v, r);
+			if (res != KV_OK)
+				return res;
+			/* the kernel appends "{symbol+0x6/0x10}" */
+			save = s;
+			v = span_token(&s);
+			if (span_len(v) > 0 && v.p[0] == '{') {
+				const char *close = memchr(v.p, '}', span_len(s) + span_len(v));
+
+				s.p = close ? close + 1 : s.end;
+			} else
+				s = save;
+		} else if (span_eq(t, "PROCESSOR")) {
+			res = text_processor(p, span_token(&s), r);
+			if (res != KV_OK)
+				return res;
+			info->processor = true;
+		} else if (span_eq(t, "CPUID")) {
+			res = parse_cpuid(p, &s, r);
+			if (res != KV_OK)
+				return res;
+		} else if (span_eq(t, "TIME")) {
+			if (text_num(p, "TIME", span_token(&s), 10, INT64_MAX / 1000000, &x) != KV_OK)
+				return KV_BAD;
+			r->time_usec = (int64_t) x * 1000000;
+			r->have |= MCE_HAVE_TIME;
+			/* mcelog prints the date after the number: "TIME 1700000000 Mon Nov 20 ..." */
+			{
+				struct span u = s, w = span_token(&u);
+
+				if (is_weekday(w))
+					s.p = s.end;
+			}
+		} else if ((k = text_field_find(kv_keys, ELEMENTSOF(kv_keys), t, false))) {
+			if (text_field_read(p, k, span_token(&s), k->base, r) != KV_OK)
+				return KV_BAD;
+		} else if (first)
+			return KV_NOT_OURS;
+		else
+			return text_bad(p, "unknown key '%s'", span_show(t, buf, sizeof(buf)));
+		first = false;
+	}
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What logs put around machine-check text: the prefixes loggers add
+ * (syslog, journalctl short/short-iso/short-precise/short-monotonic, dmesg
+ * "[ 123.456]", printk levels), the kernel's hardware-error tag, and the
+ * kernel's lines that belong to no record.
+ */
+#include "forms.h"
+#include "rfc3339.h"
+#include "scanner.h"
+
+/* The kernel's HW_ERR printk prefix: its console form and the EDAC decoders carry it. */
+#define HW_ERR_TAG "[Hardware Error]:"
+
+static const char *const months[] = {
+	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+};
+
+static bool eat_digits(struct span *s, size_t n, int *ret)
+{
+	int v = 0;
+
+	if (span_len(*s) < n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(s->p[i]))
+			return false;
+		v = v * 10 + (s->p[i] - '0');
+	}
+	s->p += n;
+	*ret = v;
+	return true;
+}
+
+static void skip_fraction(struct span *s)
+{
+	if (s->p < s->end && *s->p == '.') {
+		s->p++;
+		while (s->p < s->end && is_digit(*s->p))
+			s->p++;
+	}
+}
+
+/* "host ident[pid]: " after a syslog or journalctl time stamp. */
+static void skip_host_ident(struct span *s)
+{
+	struct span t = *s, host, ident;
+
+	host = span_token(&t);
+	ident = span_token(&t);
+	if (span_len(host) == 0 || span_len(ident) < 2 || ident.end[-1] != ':' ||
+	    host.p[0] == '[' || host.p[0] == '{')
+		return;     /* "[Hardware Error]:" is a message, not "host ident:" */
+	if (host.end[-1] == ':')      /* "Nov 20 10:00:01 kernel: ..." without a host */
+		t.p = host.end;
+	*s = t;
+	span_skip_space(s);
+}
+
+/* Syslog / journalctl short and short-precise: "Nov 20 10:00:01[.123456] " */
+static bool strip_syslog_time(struct span *s)
+{
+	struct span t = *s;
+	int d, hh, mm, ss;
+	bool month = false;
+
+	for (size_t i = 0; i < ELEMENTSOF(months); i++)
+		if (span_starts(t, months[i])) {
+			month = true;
+			break;
+		}
+	if (!month || span_len(t) < 4 || t.p[3] != ' ')
+		return false;
+	t.p += 4;
+	if (t.p < t.end && *t.p == ' ')
+		t.p++;
+	if (!eat_digits(&t, 1, &d))
+		return false;
+	(void) eat_digits(&t, 1, &d);
+	if (!span_eat(&t, " ") || !eat_digits(&t, 2, &hh) || !span_eat(&t, ":") ||
+	    !eat_digits(&t, 2, &mm) || !span_eat(&t, ":") || !eat_digits(&t, 2, &ss))
+		return false;
+	skip_fraction(&t);
+	if (t.p < t.end && *t.p != ' ')
+		return false;
+	span_skip_space(&t);
+	*s = t;
+	skip_host_ident(s);
+	return true;
+}
+
+/*
+ * journalctl short-iso / short-iso-precise: "2026-11-20T10:00:01+0100 " or
+ * "...01.123456+01:00 ".  These carry the year and zone, so they give the
+ * record a time when its own text has none (the EDAC form never does).
+ */
+static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
+{
+	struct span t = *s;
+	int y, mo, d, hh, mi, ss, usec = 0, off = 0;
+
+	if (!eat_digits(&t, 4, &y) || !span_eat(&t, "-") || !eat_digits(&t, 2, &mo) ||
+	    !span_eat(&t, "-") || !eat_digits(&t, 2, &d) || !span_eat(&t, "T") ||
+	    !eat_digits(&t, 2, &hh) || !span_eat(&t, ":") || !eat_digits(&t, 2, &mi) ||
+	    !span_eat(&t, ":") || !eat_digits(&t, 2, &ss))
+		return false;
+	if (span_eat(&t, ".")) {
+		int n = 0;
+
+		while (t.p < t.end && is_digit(*t.p)) {
+			if (n < 6) {
+				usec = usec * 10 + (*t.p - '0');
+				n++;
+			}
+			t.p++;
+		}
+		for (; n < 6; n++)
+			usec *= 10;
+	}
+	if (span_eat(&t, "Z"))
+		off = 0;
+	else if (t.p < t.end && (*t.p == '+' || *t.p == '-')) {
+		int sign = *t.p == '+' ? 1 : -1, oh, om;
+
+		t.p++;
+		if (!eat_digits(&t, 2, &oh))
+			return false;
+		(void) span_eat(&t, ":");
+		if (!eat_digits(&t, 2, &om))
+			return false;
+		off = sign * (oh * 3600 + om * 60);
+	}
+	if (t.p < t.end && *t.p != ' ')
+		return false;
+	span_skip_space(&t);
+	*s = t;
+	skip_host_ident(s);
+	if (mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && hh < 24 && mi < 60 && ss <= 60) {
+		int64_t secs = days_from_civil(y, (unsigned) mo, (unsigned) d) * 86400 +
+			       hh * 3600 + mi * 60 + ss - off;
+
+		*ret_usec = secs * 1000000 + usec;
+		*have_time = true;
+	}
+	return true;
+}
+
+/* dmesg "[  123.456789] ", dmesg -T "[Mon Nov 20 10:00:01 2026] ", journalctl -o short-monotonic. */
+static bool strip_bracket_time(struct span *s)
+{
+	struct span t = *s;
+	bool digit = false;
+
+	if (!span_eat(&t, "["))
+		return false;
+	for (size_t n = 0; t.p < t.end && *t.p != ']'; t.p++, n++) {
+		char c = *t.p;
+
+		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':'))
+			return false;
+		digit |= is_digit(c);
+	}
+	if (!digit || !span_eat(&t, "]"))
+		return false;
+	span_skip_space(&t);
+	*s = t;
+	/* journalctl -o short-monotonic: "[ 12.3] host kernel: " */
+	{
+		struct span u = *s, first = span_token(&u);
+
+		if (span_len(first) > 0 && first.end[-1] != ':')
+			skip_host_ident(s);
+	}
+	return true;
+}
+
+/*
+ * Strip what loggers put in front of a message.  Returns whether there was
+ * such a prefix: a prefixed line that is not a machine-check line is just
+ * another log line, not garbage.
+ */
+static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
+{
+	bool any = false;
+
+	/* "<4>" printk level, as in /dev/kmsg-style captures */
+	if (span_len(*s) >= 3 && s->p[0] == '<' && is_digit(s->p[1]) && s->p[2] == '>') {
+		s->p += 3;
+		any = true;
+	}
+	if (strip_syslog_time(s) || strip_iso_time(s, have_time, ret_usec))
+		any = true;
+	if (strip_bracket_time(s))
+		any = true;
+	return any;
+}
+
+bool text_line_split(struct span s, struct text_line *ret)
+{
+	bool prefixed, have_time = false;
+	int64_t time_usec = 0;
+	const char *m;
+
+	prefixed = strip_log_prefix(&s, &have_time, &time_usec);
+	if (span_len(s) == 0)
+		return false;
+	*ret = (struct text_line) {
+		.msg = s,
+		.prefixed = prefixed,
+		.have_time = have_time,
+		.time_usec = time_usec,
+	};
+	/* found here, once, since several forms' lines carry it */
+	if ((m = span_find(s, HW_ERR_TAG))) {
+		ret->tagged = (struct span) { m + strlen(HW_ERR_TAG), s.end };
+		span_trim(&ret->tagged);
+	}
+	return true;
+}
+
+bool text_kernel_noise(struct span s)
+{
+	static const char *const noise[] = {
+		"Machine check events logged",
+		"Run the above through",
+		"Machine check: ",
+		"Kernel panic",
+		"Some CPUs didn't answer",
+		"Timeout: Not all CPUs",
+		"Hardware error from APEI",
+		"event severity:",
+		"Error ",                  /* APEI/CPER sections: " Error 0, type: corrected" */
+		"section_type:",
+		"MCE records pool",
+		"Fake kernel panic",
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(noise); i++)
+		if (span_starts(s, noise[i]))
+			return true;
+	return span_find(s, "Machine check events logged") != NULL;
+}
+
+/* Kernel MCE/EDAC chatter without the hardware-error tag: no record, and not garbage. */
+unsigned text_kernel_chatter_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				       struct span *body)
+{
+	(void) p;
+	(void) body;
+	return span_starts(l->msg, "mce: ") || span_starts(l->msg, "EDAC ") ||
+	       span_starts(l->msg, "mce_notify_irq");
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The text parser's shared scanner: the parser state, a line as the forms
+ * see it, a row of the form table, and what every form reads lines with.
+ * Private to the text parser (lib/record-text.c and lib/text/); everything
+ * else uses record-text.h.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "macro.h"
+#include "record.h"
+#include "record-text.h"
+#include "span.h"
+
+/* The form of the multi-line record being assembled, if any. */
+enum open_record {
+	OPEN_NONE,
+	OPEN_KERNEL,          /* mce: [Hardware Error]: CPU n: Machine Check ... */
+	OPEN_EDAC_AMD,        /* [Hardware Error]: CPU:n (f:m:s) MCb_STATUS[...] */
+	OPEN_MCELOG,          /* CPU 0 BANK 4 / STATUS ... */
+	OPEN_MCELOG_DECODED,  /* mcelog's own output: "Hardware event. ..." block */
+	OPEN_RASDAEMON,       /* rasdaemon's mce_record line, split by a newline in its text */
+};
+
+struct mce_text_parser {
+	struct mce_text_callbacks cb;
+	void *userdata;
+	unsigned line;
+	enum mce_source source;
+	int stopped;                  /* negative return of a callback: sticky */
+
+	bool have_default;
+	enum mce_vendor def_vendor;
+	uint32_t def_family;
+	uint32_t def_model;
+
+	/* the record being assembled */
+	enum open_record open;
+	struct mce_record rec;
+	unsigned first, last;
+	bool have_log_time;           /* a dated log prefix on the record's first line */
+	int64_t log_time_usec;
+
+	char msg[256];                /* why the current line is rejected: text_bad() */
+};
+
+/* One input line, as the forms see it. */
+struct text_line {
+	struct span msg;              /* the message after any log prefix: trimmed, never empty */
+	struct span tagged;           /* after the kernel's "[Hardware Error]:", trimmed; .p NULL without */
+	bool prefixed;                /* a log line: if it is no record, it is not garbage either */
+	bool have_time;               /* the prefix carried a date, in time_usec */
+	int64_t time_usec;
+};
+
+/*
+ * A row of the form table in lib/record-text.c.  Rows are tried in order
+ * and the first that recognises a line reads it.
+ */
+struct text_form {
+	/*
+	 * 0 if the line is not the form's; else which of the form's lines it
+	 * is, a number of the form's own that parse() gets back, so that the
+	 * line is classified once.  *body is the message on entry and may be
+	 * narrowed to the part parse() reads.  Looking at the open record is
+	 * how a form claims continuation lines that carry no mark of their own.
+	 */
+	unsigned (*recognise)(const struct mce_text_parser *p, const struct text_line *l,
+			      struct span *body);
+	/*
+	 * Begin, extend or end the open record, or emit a one-line record.
+	 * Returns 0 or a callback's negative result.  NULL: the form's lines
+	 * are recognised only to be skipped.
+	 */
+	int (*parse)(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		     struct span body);
+};
+
+/* ---- log.c: what logs put around the records ---- */
+
+/* Strip s's log prefix, find the hardware-error tag.  false: nothing after the prefix. */
+bool text_line_split(struct span s, struct text_line *ret);
+/* Kernel lines that belong to no record and must not be mistaken for garbage. */
+bool text_kernel_noise(struct span s);
+
+/* ---- assemble.c: the record being assembled, and handing records out ---- */
+
+_printf_(4, 5)
+void text_diag(struct mce_text_parser *p, enum mce_text_diag kind, unsigned line, const char *fmt, ...);
+/* Reject the current line as malformed, for the reason in p->msg. */
+void text_reject(struct mce_text_parser *p);
+/* Emit the open record, if any. */
+int text_flush(struct mce_text_parser *p);
+/* Open a new multi-line record at the current line, ending the previous one. */
+int text_begin(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec);
+/* One complete record on the current line: emit it, after ending any open record. */
+int text_single(struct mce_text_parser *p, struct mce_record *r, bool have_time, int64_t time_usec);
+
+/* ---- fields.c: values and the record fields they go to ---- */
+
+enum kv_result {
+	KV_OK,            /* the line was read */
+	KV_NOT_OURS,      /* the line does not start with a keyword */
+	KV_BAD,           /* it does, but a value is wrong: message in p->msg */
+};
+
+/* Where a named value goes in struct mce_record. */
+struct text_field {
+	const char *name;
+	size_t len;         /* strlen(name): tables are searched for every token */
+	uint32_t have;      /* the MCE_HAVE_* bit it sets */
+	size_t offset;
+	unsigned size;      /* bytes in struct mce_record */
+	int base;           /* as parse_unsigned() takes it */
+};
+
+/* n is a string literal: pasting "" to it makes anything else an error. */
+#define TEXT_FIELD(n, h, f, b) {                                      \
+		.name = "" n,                                         \
+		.len = sizeof("" n) - 1,                              \
+		.have = (h),                                          \
+		.offset = offsetof(struct mce_record, f),             \
+		.size = sizeof(((struct mce_record *) 0)->f),         \
+		.base = (b),                                          \
+	}
+
+/* Puts the reason in p->msg, returns KV_BAD. */
+_printf_(2, 3)
+enum kv_result text_bad(struct mce_text_parser *p, const char *fmt, ...);
+/* A whole span as an unsigned number; key names it in the message. */
+enum kv_result text_num(struct mce_text_parser *p, const char *key, struct span v, int base,
+			uint64_t max, uint64_t *ret);
+const struct text_field *text_field_find(const struct text_field *fields, size_t n, struct span key,
+					 bool fold_case);
+/* Read v in base into f's place in *r. */
+enum kv_result text_field_read(struct mce_text_parser *p, const struct text_field *f, struct span v,
+			       int base, struct mce_record *r);
+/* "cs:<ip>" or "cs:ip". */
+enum kv_result text_rip(struct mce_text_parser *p, struct span v, struct mce_record *r);
+/* "vendor:cpuid": Linux's X86_VENDOR_* number and CPUID(1).EAX. */
+enum kv_result text_processor(struct mce_text_parser *p, struct span v, struct mce_record *r);
+
+/* ---- kv-line.c: "KEY value" lines, the kernel console's and mcelog's ---- */
+
+struct kv_line {
+	bool names_cpu;       /* a CPU line: begins a record */
+	bool kernel_first;    /* the kernel's "CPU n: Machine Check" line */
+	bool processor;       /* a PROCESSOR line: the kernel's last line */
+};
+
+/*
+ * Read a line of KEY value pairs into *r (a copy of the record being
+ * assembled; the caller commits it only when the whole line is good).
+ * *info tells the caller what kind of line it was.
+ */
+enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r,
+			    struct kv_line *info);
+
+/* ---- ras-fields.c: "key=value" fields, rasdaemon's and ras-mc-ctl's ---- */
+
+enum kv_result text_ras_fields(struct mce_text_parser *p, struct span s, struct mce_record *r,
+			       bool mc_ctl);

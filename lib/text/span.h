@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * Spans: a view on part of a line, (pointer, end).  A line is never copied
+ * or NUL-terminated, so embedded NULs and any line length are harmless.
+ *
+ * The small helpers are inline because every form runs them on every token
+ * of every line.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+struct span {
+	const char *p;
+	const char *end;
+};
+
+static inline size_t span_len(struct span s)
+{
+	return (size_t) (s.end - s.p);
+}
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline void span_skip_space(struct span *s)
+{
+	while (s->p < s->end && is_space(*s->p))
+		s->p++;
+}
+
+static inline void span_trim(struct span *s)
+{
+	span_skip_space(s);
+	while (s->end > s->p && is_space(s->end[-1]))
+		s->end--;
+}
+
+static inline bool span_starts_n(struct span s, const char *lit, size_t n)
+{
+	return span_len(s) >= n && memcmp(s.p, lit, n) == 0;
+}
+
+static inline bool span_starts_case_n(struct span s, const char *lit, size_t n)
+{
+	return span_len(s) >= n && strncasecmp(s.p, lit, n) == 0 &&
+	       memchr(s.p, '\0', n) == NULL;
+}
+
+/* Advance past lit if the span starts with it. */
+static inline bool span_eat_n(struct span *s, const char *lit, size_t n)
+{
+	if (!span_starts_n(*s, lit, n))
+		return false;
+	s->p += n;
+	return true;
+}
+
+static inline bool span_eq_n(struct span s, const char *lit, size_t n)
+{
+	return span_len(s) == n && memcmp(s.p, lit, n) == 0;
+}
+
+static inline bool span_eq_case_n(struct span s, const char *lit, size_t n)
+{
+	return span_len(s) == n && span_starts_case_n(s, lit, n);
+}
+
+/* The next white-space-delimited token; empty at the end. */
+static inline struct span span_token(struct span *s)
+{
+	struct span t;
+
+	span_skip_space(s);
+	t.p = s->p;
+	while (s->p < s->end && !is_space(*s->p))
+		s->p++;
+	t.end = s->p;
+	return t;
+}
+
+/* First occurrence of lit in s, or NULL. */
+const char *span_find_n(struct span s, const char *lit, size_t n);
+
+/* Print a token into a diagnostic safely: bounded and without control bytes. */
+const char *span_show(struct span s, char *buf, size_t size);
+
+/*
+ * The helpers above take the literal's length; these pass strlen(lit),
+ * which the compiler folds to a constant for the string literals almost
+ * every call site uses (this is the per-line hot path).
+ */
+#define span_starts(s, lit)      span_starts_n((s), (lit), strlen(lit))
+#define span_starts_case(s, lit) span_starts_case_n((s), (lit), strlen(lit))
+#define span_eat(s, lit)         span_eat_n((s), (lit), strlen(lit))
+#define span_eq(s, lit)          span_eq_n((s), (lit), strlen(lit))
+#define span_eq_case(s, lit)     span_eq_case_n((s), (lit), strlen(lit))
+#define span_find(s, lit)        span_find_n((s), (lit), strlen(lit))
