@@ -577,7 +577,7 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
 }
 
-static void *tracepoint_close(void *userdata);
+static void tracepoint_close(void *userdata);
 
 /* Records the kernel kept while we were stopped, logged once (trace-buffer.h). */
 static void recover_trace_buffer(struct tracepoint_source *s, const char *tracefs_root)
@@ -766,12 +766,12 @@ static void tracepoint_drain(void *userdata)
 	trace_buffer_drain_done(s->trace_buffer);
 }
 
-static void *tracepoint_close(void *userdata)
+static void tracepoint_close(void *userdata)
 {
 	struct tracepoint_source *s = userdata;
 
 	if (!s)
-		return NULL;
+		return;
 	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
 		s->cpus[cpu] = reader_free(s->cpus[cpu]);
 	if (s->trace_buffer)
@@ -779,12 +779,6 @@ static void *tracepoint_close(void *userdata)
 	s->trace_buffer = trace_buffer_free(s->trace_buffer);
 	free(s->scratch);
 	free(s);
-	return NULL;
-}
-
-static void tracepoint_close_op(void *s)
-{
-	tracepoint_close(s);
 }
 
 /* One reader serves every tracepoint: a changed set reopens it (with what it holds logged first). */
@@ -816,7 +810,7 @@ static size_t tracepoint_describe(void *userdata, char *buf, size_t size)
 const struct source_ops tracepoint_source_ops = {
 	.name = "tracepoint",
 	.open = tracepoint_open,
-	.close = tracepoint_close_op,
+	.close = tracepoint_close,
 	.drain = tracepoint_drain,
 	.reload_needed = tracepoint_reload_needed,
 	.cpu_online = tracepoint_cpu_online,
