@@ -60,7 +60,7 @@ while read -r trs kind; do
 done < <(find "$top/_build" -name '*.trs' -not -path '*/mcelogd-*/*' -exec \
 	awk '/^:test-result: / { print FILENAME, $2 }' {} +)
 if [ $((skip + skip_failed)) -gt 0 ]; then
-	echo "=== skipped tests (a missing tool? see tools/install-deps.sh)"
+	echo "=== skipped, and why (a tool missing? see tools/install-deps.sh)"
 	find "$top/_build" -name '*.trs' -not -path '*/mcelogd-*/*' -exec grep -l '^:test-result: SKIP' {} + |
 		sort | while read -r trs; do
 			grep -hiE '^(ok |1\.\.0).*# SKIP' "${trs%.trs}.log" | sed "s|^|$(t=${trs%.trs}; echo "${t#"$top"/_build/}"): |"
