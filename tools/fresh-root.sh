@@ -85,29 +85,47 @@ base=${MCELOGD_FRESH_ROOT_DIR:-/var/tmp}
 mkdir -p "$base" && root=$(mktemp -d "$base/mcelogd-root.XXXXXX") || die "cannot create a directory in $base"
 root=$(realpath "$root")
 times=${MCELOGD_FRESH_ROOT_TIMES:-/dev/null}
-child=
 
-# stop_root_processes SIGNAL: signal the processes whose root is ours.
-stop_root_processes() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -"$1" "${p#/proc/}" 2>/dev/null
-	done
+# in_namespaces CMD...: CMD in new mount and PID namespaces, so that nothing
+# it mounts or starts outlives it: unshare --kill-child takes the namespace's
+# init with it, and the kernel every other process in the namespace.  Run in
+# the background, so that a signal reaches our trap at once; without job
+# control that would make CMD ignore SIGINT and SIGQUIT: they are restored.
+ns_child=
+exec 3<&0
+in_namespaces() {
+	local rc
+	( trap - INT QUIT; exec unshare --mount --propagation private --pid --fork --kill-child "$@" <&3 3<&- ) &
+	ns_child=$!
+	wait "$ns_child"
+	rc=$?
+	ns_child=
+	return $rc
 }
+# stop_namespace: after an interrupt, SIGTERM to every process in the PID
+# namespace of the running in_namespaces (by pid; unshare --fork itself
+# ignores SIGTERM), 10 s to finish, then SIGKILL to unshare.
+stop_namespace() {
+	local init ns p
+	[ -n "$ns_child" ] && kill -0 "$ns_child" 2>/dev/null || return 0
+	read -r init _ <"/proc/$ns_child/task/$ns_child/children" 2>/dev/null
+	ns=$(readlink "/proc/${init:-none}/ns/pid" 2>/dev/null)
+	if [ -n "$ns" ]; then
+		for p in /proc/[0-9]*; do
+			[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$ns" ] && kill -TERM "${p#/proc/}" 2>/dev/null
+		done
+	fi
+	for _ in $(seq 50); do kill -0 "$ns_child" 2>/dev/null || break; sleep 0.2; done
+	kill -KILL "$ns_child" 2>/dev/null
+	wait "$ns_child" 2>/dev/null
+	ns_child=
+}
+
 mounted() { awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts; }
 cleanup() {
 	local rc=$? m
 	trap - EXIT INT TERM HUP
-	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
-		# Interrupted: SIGTERM to every process chrooted in the root (by
-		# pid); unshare --fork ignores SIGTERM itself.  Then SIGKILL to
-		# unshare: --kill-child kills the namespaces' init with it, and
-		# the kernel every process left in its PID namespace.
-		stop_root_processes TERM
-		for _ in $(seq 50); do kill -0 "$child" 2>/dev/null || break; sleep 0.2; done
-		kill -KILL "$child" 2>/dev/null
-		wait "$child" 2>/dev/null
-	fi
+	stop_namespace
 	[ -z "$debs" ] || sync_debs "$root/var/cache/apt/archives" "$debs"
 	[ -z "$debs" ] || find "$debs" -maxdepth 1 -name '*.deb' -mtime +30 -delete 2>/dev/null
 	m=$(mounted)
@@ -140,9 +158,7 @@ if [ -n "$debs" ]; then # downloads only: the root is installed anew every time
 		--setup-hook="mkdir -p \"\$1/var/cache/apt/archives\" && bash '$self' --sync-debs '$debs' \"\$1/var/cache/apt/archives\""
 		--customize-hook="bash '$self' --sync-debs \"\$1/var/cache/apt/archives\" '$debs'")
 fi
-# In a mount namespace of its own, so that no mount of mmdebstrap's outlives it.
-unshare --mount --propagation private \
-	mmdebstrap --quiet --mode=root --variant=minbase "${aptopts[@]}" "${hooks[@]}" \
+in_namespaces --mount-proc mmdebstrap --quiet --mode=root --variant=minbase "${aptopts[@]}" "${hooks[@]}" \
 	"$suite" "$root" "${sources[@]}" || die "mmdebstrap failed"
 t=$(( $(date +%s) - t0 ))
 say "mmdebstrap: ${t}s ($(du -sh --one-file-system "$root" | cut -f1), $(chroot "$root" dpkg-query -W | wc -l) packages)"
@@ -194,15 +210,8 @@ while IFS= read -r v; do
 done < <(compgen -e)
 say "running in the root: $*"
 t0=$(date +%s)
-# Without job control an asynchronous command ignores SIGINT and SIGQUIT:
-# the command gets them back; its stdin stays ours.
-exec 3<&0
-( trap - INT QUIT; exec env -i "${envs[@]}" unshare --mount --propagation private --pid --fork --kill-child \
-	/bin/bash -c "$init" fresh-root-init "$root" "$@" <&3 3<&- ) &
-child=$!
-wait "$child"
+in_namespaces env -i "${envs[@]}" /bin/bash -c "$init" fresh-root-init "$root" "$@"
 rc=$?
-child=
 t=$(( $(date +%s) - t0 ))
 say "$1: exit status $rc after ${t}s"
 echo "$(basename "$1") $t" >>"$times"
