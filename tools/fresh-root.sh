@@ -8,7 +8,7 @@
 #
 # 1. mmdebstrap --mode=root --variant=minbase bookworm: the essential and
 #    required packages plus apt, nothing else, from this host's Debian
-#    sources (and its apt proxy settings, if any).
+#    sources (and its apt settings for proxies and Release dates, if any).
 # 2. The checkout is copied to /root/mcelogd in the root: the files git
 #    tracks plus untracked ones it does not ignore; no build output.
 # 3. COMMAND runs there as root, chrooted, from /root/mcelogd, in its own
@@ -56,7 +56,7 @@ if [ "${1:-}" = --sync-debs ]; then sync_debs "$2" "$3"; exit 0; fi
 
 keep=${MCELOGD_FRESH_ROOT_KEEP:-}
 [ "${1:-}" = --keep ] && { keep=1; shift; }
-case ${1:-} in ''|-h|--help) sed -n '2,35p' "$self"; [ $# -gt 0 ]; exit ;; esac
+case ${1:-} in ''|-h|--help) sed -n '2,/^[^#]/{/^#/p}' "$self"; [ $# -gt 0 ]; exit ;; esac
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap --mode=root, chroot, mounts)"
 
 if ! command -v mmdebstrap >/dev/null; then
