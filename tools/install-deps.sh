@@ -1,11 +1,32 @@
 #!/bin/sh
 # Installs everything mcelogd needs to build and test on Debian 12 (run as
-# root).  The VM rig (tests/vm/) installs its own extra packages.
+# root): every program the build, tools/run-daemon.sh, tools/run-tests.sh and
+# the tests call, beyond what a minimal Debian (mmdebstrap --variant=minbase)
+# has.  tools/fresh-root.sh checks exactly that: CI runs the README's
+# commands in such a root, so a tool missing here fails there.
+# The VM rig (tests/vm/run.sh) installs its own host packages (QEMU,
+# mmdebstrap, cpio, socat, jq) when make check-vm runs it.
 set -eu
 
-packages="build-essential autoconf automake pkg-config
-	libsystemd-dev libjson-c-dev libmnl-dev libcmocka-dev
-	systemd jq util-linux bsdutils clang libclang-rt-14-dev mandoc time"
+# package             what calls it
+packages="
+build-essential       gcc, make: the build
+autoconf automake     autogen.sh (autoreconf)
+pkg-config            configure (libraries), tests/fuzz/run.sh
+libsystemd-dev libjson-c-dev libmnl-dev   the libraries
+libcmocka-dev         the unit tests
+clang libclang-rt-14-dev   the clang build; make fuzz (libFuzzer)
+systemd               systemd-journald and journalctl: tests/integration, tests/catalog.sh
+jq                    tests/integration/*.sh
+socat                 tests/integration/status.sh (raw clients of the control socket)
+util-linux            unshare, setpriv, mountpoint: tests/integration, tools/run-daemon.sh
+bsdutils              logger: tests/integration/journal.sh
+hostname              tests/integration/journal.sh
+tzdata                tests/unit/test-timespec (local time zones)
+time                  /usr/bin/time: bench/decode-bench.sh
+mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
+"
+packages=$(printf '%s\n' "$packages" | sed 's/  .*//' | tr '\n' ' ')
 
 missing=
 for p in $packages; do
