@@ -54,6 +54,7 @@ echo
 ./mcectl/mcectl decode "$sample"
 if [ ${#journal[@]} = 0 ]; then
 	echo
-	echo "And as the journal holds them (mcectl query --since 1h):"
-	./mcectl/mcectl query --since 1h
+	echo "And as the journal holds them (replayed entries are marked, so query shows"
+	echo "them only when asked: mcectl query --since 1h --include-replayed):"
+	./mcectl/mcectl query --since 1h --include-replayed
 fi
