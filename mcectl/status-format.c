@@ -106,10 +106,40 @@ static void format_storms(json_object *storms, FILE *out)
 	}
 }
 
+/* A sink's spool, when something waits in it: an operator must see records that journald has not. */
+static void format_spools(json_object *sinks, FILE *out)
+{
+	size_t n = json_object_array_length(sinks);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *k = json_object_array_get_idx(sinks, i), *spool;
+		uint64_t entries = 0, refused = 0;
+		const char *path, *err;
+
+		if (!json_object_object_get_ex(k, "spool", &spool) ||
+		    !json_object_is_type(spool, json_type_object))
+			continue;
+		(void) get_u64(spool, "entries", &entries);
+		(void) get_u64(spool, "refused", &refused);
+		if (entries == 0 && refused == 0)
+			continue;
+		path = get_str(spool, "path");
+		err = get_str(spool, "last_error");
+		fprintf(out, "Spool (%s): %llu entr%s wait for it in %s%s%s%s",
+			get_str(k, "name") ? get_str(k, "name") : "?", (unsigned long long) entries,
+			entries == 1 ? "y" : "ies", path ? path : "?", err ? " (last refusal: " : "",
+			err ? err : "", err ? ")" : "");
+		if (refused)
+			fprintf(out, "; %llu corrected record(s) refused with the spool full",
+				(unsigned long long) refused);
+		fputc('\n', out);
+	}
+}
+
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms, *hotplug;
+	json_object *sources, *storms, *hotplug, *sinks;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -140,6 +170,8 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 	if (json_object_object_get_ex(doc, "cpu_hotplug_followed", &hotplug) &&
 	    json_object_is_type(hotplug, json_type_boolean) && !json_object_get_boolean(hotplug))
 		fprintf(out, "CPU hotplug: not followed (see mcelogd's log); per-CPU readers are fixed\n");
+	if (json_object_object_get_ex(doc, "sinks", &sinks) && json_object_is_type(sinks, json_type_array))
+		format_spools(sinks, out);
 	format_sources(sources, out);
 	if (json_object_object_get_ex(doc, "storms", &storms) &&
 	    json_object_is_type(storms, json_type_object))

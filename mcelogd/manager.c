@@ -83,7 +83,12 @@ static void close_sinks(struct manager *m)
 
 int manager_apply_config(struct manager *m)
 {
-	struct sink_params p = { .config = &m->config, .live = m->live };
+	struct sink_params p = {
+		.config = &m->config,
+		.live = m->live,
+		.event = m->event,
+		.state_directory = m->paths.state_directory,
+	};
 	int r;
 
 	/* The command line wins over the file, at start and at every reload. */

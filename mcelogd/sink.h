@@ -12,10 +12,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <systemd/sd-event.h>
 
 #include "decode.h"
 #include "record.h"
 
+struct json_writer;
 struct mcelogd_config;
 struct ras_record;
 struct storm_event;
@@ -56,6 +58,8 @@ struct sink_entry {
 struct sink_params {
 	const struct mcelogd_config *config;
 	bool live;          /* the daemon, not --replay: every entry reaches a file at once */
+	sd_event *event;    /* NULL when replaying */
+	const char *state_directory;   /* where a sink may keep what it could not deliver yet */
 };
 
 struct sink_ops {
@@ -67,6 +71,8 @@ struct sink_ops {
 	int (*write)(void *s, const struct sink_entry *e);
 	/* Waits until what was written is stored for good (journald, a file's buffer).  Optional. */
 	int (*sync)(void *s, uint64_t timeout_usec);
+	/* Its own keys in its object of `mcectl status`'s "sinks" array.  Optional. */
+	void (*status)(void *s, struct json_writer *w);
 };
 
 const char *sink_entry_kind_to_string(enum sink_entry_kind k);

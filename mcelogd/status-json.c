@@ -43,6 +43,8 @@ static void write_sink(struct json_writer *w, const struct sink_slot *k)
 	json_put_u64(w, "entries", k->n_written);
 	json_put_u64(w, "records", k->n_records_written);
 	json_put_u64(w, "failures", k->n_failures);
+	if (k->state && k->ops->status)
+		k->ops->status(k->state, w);
 	json_object_end(w);
 }
 

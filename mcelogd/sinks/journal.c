@@ -1,35 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include <syslog.h>
 
-/* Our entries describe hardware, not our source code: no CODE_FILE/LINE/FUNC. */
-#define SD_JOURNAL_SUPPRESS_LOCATION 1
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
 #include "clock.h"
+#include "log.h"
 #include "daemon-config.h"
 #include "decode.h"
+#include "json-writer.h"
 #include "macro.h"
 #include "message-ids.h"
 #include "ras-record.h"
 #include "rfc3339.h"
 #include "sink.h"
 #include "sinks.h"
+#include "spool.h"
 #include "storm-event.h"
 
-/* Where journald listens; libsystemd reports success when it is missing. */
+/* Where journald listens for native-protocol datagrams. */
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"
 
 /*
  * One journal entry being built: "NAME=value" fields in one store, an iovec
- * each, for sd_journal_sendv(f.iov, f.n).  Shared by every kind of entry.
+ * each, for send_fields().  Shared by every kind of entry.
  */
 struct journal_fields {
 	struct iovec iov[48];
@@ -38,10 +43,27 @@ struct journal_fields {
 	size_t used;
 };
 
+/*
+ * Past this many bytes in the spool, corrected records are refused (counted
+ * as failures) so a long outage cannot fill the disk; uncorrected and fatal
+ * records, losses and storm counts are always kept.
+ */
+#define SPOOL_MAX_BYTES (64ULL << 20)
+/* While entries wait, journald is asked again this often. */
+#define SPOOL_RETRY_USEC (2 * 1000000ULL)
+
 struct journal_sink {
 	uint64_t n_taken;    /* entries journald accepted from us */
+	struct spool *spool; /* live daemon: what journald could not take yet; NULL: none */
+	sd_event_source *retry;
+	uint64_t n_spooled;  /* entries that went to the spool */
+	uint64_t n_refused;  /* corrected records refused with the spool full */
+	uint64_t n_retries;  /* attempts to hand the spool over */
+	int last_error;      /* of the last send journald refused, for mcectl status */
 	char *json_field;    /* "MCE_JSON=..." of the entry being written */
 	size_t json_cap;
+	uint8_t *send_buf;   /* the datagram being sent */
+	size_t send_cap;
 	bool replay;         /* --replay: every entry says so (REPLAY_FIELD) */
 };
 
@@ -129,6 +151,133 @@ static int journal_fields_add_json(struct journal_fields *f, struct journal_sink
 	return 0;
 }
 
+/*
+ * Our own client of journald's native protocol (systemd.io, "Native Journal
+ * Protocol"): one datagram per entry to its socket, in the same framing the
+ * spool uses.  libsystemd's sd_journal_sendv() reports success when the
+ * socket is missing, which would let an entry vanish while counted as
+ * logged; this one says what happened to every send.
+ */
+static int journal_socket(void)
+{
+	static int fd = -1;
+	int size = 8 * 1024 * 1024;
+
+	if (fd >= 0)
+		return fd;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return negative_errno();
+	/* Big entries fit one datagram (the kernel caps it at wmem_max without privilege). */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) < 0)
+		(void) setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	return fd;
+}
+
+/* spool_send_fn, and the direct path: one entry to journald. */
+static int send_fields(const struct iovec *iov, unsigned n, void *userdata)
+{
+	static const struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = JOURNAL_SOCKET };
+	struct journal_sink *j = userdata;
+	/* The spool's framing ends an entry with an empty line; a datagram needs none. */
+	size_t need = spool_encode(iov, n, NULL, 0) - 1;
+	struct msghdr mh = {
+		.msg_name = (void *) &sa,
+		.msg_namelen = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + sizeof(JOURNAL_SOCKET)),
+		.msg_iovlen = 1,
+	};
+	struct iovec dgram;
+	int fd = journal_socket();
+
+	if (fd < 0)
+		return fd;
+	if (need + 1 > j->send_cap) {
+		uint8_t *p = realloc(j->send_buf, need + 1);
+
+		if (!p)
+			return -ENOMEM;
+		j->send_buf = p;
+		j->send_cap = need + 1;
+	}
+	spool_encode(iov, n, j->send_buf, need + 1);
+	dgram = (struct iovec) { .iov_base = j->send_buf, .iov_len = need };
+	mh.msg_iov = &dgram;
+	for (;;) {
+		if (sendmsg(fd, &mh, MSG_NOSIGNAL) >= 0)
+			return 0;
+		if (errno != EINTR)
+			return (j->last_error = negative_errno());
+	}
+}
+
+/* Hands journald what waits in the spool, oldest first; stops at its first refusal. */
+static void flush_spool(struct journal_sink *j)
+{
+	int k;
+
+	if (spool_entries(j->spool) == 0)
+		return;
+	j->n_retries++;
+	k = spool_replay(j->spool, send_fields, j);
+	if (k < 0) {
+		log_warning_errno(k, "Cannot replay the spool %s: %m; its entries stay there",
+				  spool_path(j->spool));
+		return;
+	}
+	j->n_taken += (unsigned) k;
+	if (k > 0)
+		log_notice("journald took %d entr%s kept in the spool while it could not; %llu still wait",
+			   k, k == 1 ? "y" : "ies", (unsigned long long) spool_entries(j->spool));
+}
+
+static int on_retry(sd_event_source *es, uint64_t usec, void *userdata)
+{
+	struct journal_sink *j = userdata;
+
+	(void) usec;
+	flush_spool(j);
+	if (spool_entries(j->spool) > 0) {
+		(void) sd_event_source_set_time_relative(es, SPOOL_RETRY_USEC);
+		(void) sd_event_source_set_enabled(es, SD_EVENT_ONESHOT);
+	}
+	return 0;
+}
+
+/*
+ * One finished entry: to journald, after whatever waits in the spool (order
+ * is kept), or into the spool when journald cannot take it.  Returns 0 once
+ * journald or the spool holds it.  may_drop: a corrected record, which a full
+ * spool refuses.
+ */
+static int deliver(struct journal_sink *j, const struct journal_fields *f, bool may_drop)
+{
+	int r;
+
+	flush_spool(j);
+	if (spool_entries(j->spool) == 0) {
+		r = send_fields(f->iov, f->n, j);
+		if (r >= 0) {
+			j->n_taken++;
+			return 0;
+		}
+		if (!j->spool)
+			return r;
+		log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it does",
+				  spool_path(j->spool));
+	}
+	if (may_drop && spool_bytes(j->spool) >= SPOOL_MAX_BYTES) {
+		j->n_refused++;
+		return -ENOSPC;
+	}
+	r = spool_append(j->spool, f->iov, f->n);
+	if (r < 0)
+		return log_error_errno(r, "Cannot keep an entry in the spool %s: %m", spool_path(j->spool));
+	j->n_spooled++;
+	if (j->retry)
+		(void) sd_event_source_set_enabled(j->retry, SD_EVENT_ONESHOT);
+	return 0;
+}
+
 static int write_mce(struct journal_sink *j, const struct mce_record *r, const struct mce_decoded *d,
 		     const char *json)
 {
@@ -184,7 +333,7 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 	if (k < 0)
 		return k;
 
-	return sd_journal_sendv(f.iov, (int) f.n);
+	return deliver(j, &f, d->severity == MCE_SEV_CORRECTED);
 }
 
 static const int ras_priorities[_RAS_SEV_MAX] = {
@@ -250,21 +399,29 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 	r_json = journal_fields_add_json(&f, j, json);
 	if (r_json < 0)
 		return r_json;
-	return sd_journal_sendv(f.iov, (int) f.n);
+	return deliver(j, &f, r->severity == RAS_SEV_CORRECTED || r->severity == RAS_SEV_INFO);
 }
 
-static int write_loss(const char *source, unsigned cpu, uint64_t lost, const char *json)
+static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost,
+		      const char *json)
 {
-	return sd_journal_send("MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost "
-			       "from %s on CPU %u", lost, source, cpu,
-			       "MESSAGE_ID=" MCELOGD_MSGID_LOST,
-			       "PRIORITY=%d", LOG_ERR,
-			       "SYSLOG_IDENTIFIER=mcelogd",
-			       "MCE_SOURCE=%s", source,
-			       "MCE_CPU=%u", cpu,
-			       "MCE_LOST=%" PRIu64, lost,
-			       "MCE_JSON=%s", json ? json : "",
-			       NULL);
+	struct journal_fields f = { .n = 0 };
+	int k;
+
+	journal_fields_add(&f, "MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost from %s "
+			   "on CPU %u", lost, source, cpu);
+	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_LOST);
+	journal_fields_add(&f, "PRIORITY=%d", LOG_ERR);
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_SOURCE=%s", source);
+	journal_fields_add(&f, "MCE_CPU=%u", cpu);
+	journal_fields_add(&f, "MCE_LOST=%" PRIu64, lost);
+	if (json) {
+		k = journal_fields_add_json(&f, j, json);
+		if (k < 0)
+			return k;
+	}
+	return deliver(j, &f, false);
 }
 
 static int count_own_entries(sd_journal *j, uint64_t *ret)
@@ -370,12 +527,13 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	k = journal_fields_add_json(&f, j, json);
 	if (k < 0)
 		return k;
-	return sd_journal_sendv(f.iov, (int) f.n);
+	return deliver(j, &f, false);
 }
 
 static int journal_open(const struct sink_params *p, void **ret)
 {
 	struct journal_sink *j;
+	int r;
 
 	*ret = NULL;
 	if (!p->config->sink_journal)
@@ -384,6 +542,27 @@ static int journal_open(const struct sink_params *p, void **ret)
 	if (!j)
 		return -ENOMEM;
 	j->replay = !p->live;
+	/* The daemon keeps what journald cannot take; a replay fails instead, loudly. */
+	if (p->live && p->state_directory) {
+		r = spool_open(p->state_directory, &j->spool);
+		if (r < 0)
+			log_warning_errno(r, "Cannot open the journal spool in %s: %m; records journald "
+					  "cannot take are lost", p->state_directory);
+	}
+	if (j->spool && p->event) {
+		r = sd_event_add_time_relative(p->event, &j->retry, CLOCK_MONOTONIC, SPOOL_RETRY_USEC,
+					       SPOOL_RETRY_USEC / 4, on_retry, j);
+		if (r >= 0)
+			(void) sd_event_source_set_enabled(j->retry, SD_EVENT_OFF);
+	}
+	if (spool_entries(j->spool) > 0) {
+		log_notice("%llu entr%s from an earlier run wait in %s",
+			   (unsigned long long) spool_entries(j->spool),
+			   spool_entries(j->spool) == 1 ? "y" : "ies", spool_path(j->spool));
+		flush_spool(j);
+		if (spool_entries(j->spool) > 0 && j->retry)
+			(void) sd_event_source_set_enabled(j->retry, SD_EVENT_ONESHOT);
+	}
 	*ret = j;
 	return 0;
 }
@@ -392,6 +571,9 @@ static void journal_close(void *s)
 {
 	struct journal_sink *j = s;
 
+	j->retry = sd_event_source_disable_unref(j->retry);
+	spool_close(j->spool);
+	free(j->send_buf);
 	free(j->json_field);
 	free(j);
 }
@@ -401,10 +583,6 @@ static int journal_write(void *s, const struct sink_entry *e)
 	struct journal_sink *j = s;
 	int r = -EINVAL;
 
-	/* libsystemd reports success when journald's socket is missing: the entry would
-	 * be lost while counted as written, and cursors would move past it. */
-	if (access(JOURNAL_SOCKET, F_OK) < 0)
-		return -ENOTCONN;
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
 		r = write_mce(j, e->mce.rec, e->mce.decoded, e->json);
@@ -413,7 +591,7 @@ static int journal_write(void *s, const struct sink_entry *e)
 		r = write_ras(j, e->ras, e->json);
 		break;
 	case SINK_ENTRY_LOSS:
-		r = write_loss(e->loss.source, e->loss.cpu, e->loss.lost, e->json);
+		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->json);
 		break;
 	case SINK_ENTRY_STORM:
 		r = write_storm(j, e->storm.event, e->storm.out, e->storm.message, e->json);
@@ -421,8 +599,6 @@ static int journal_write(void *s, const struct sink_entry *e)
 	case _SINK_ENTRY_KIND_MAX:
 		break;
 	}
-	if (r >= 0)
-		j->n_taken++;
 	return r < 0 ? r : 0;
 }
 
@@ -439,10 +615,15 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 		MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS,
 		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END,
 	};
-	const struct journal_sink *j = s;
+	struct journal_sink *j = s;
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];
 	const char *matches[ELEMENTSOF(ids)];
 
+	flush_spool(j);
+	if (spool_entries(j->spool) > 0)
+		log_notice("%llu entr%s stay in %s for journald, for the next start",
+			   (unsigned long long) spool_entries(j->spool),
+			   spool_entries(j->spool) == 1 ? "y" : "ies", spool_path(j->spool));
 	if (j->n_taken == 0)
 		return 0;
 	/* Nobody will store them: say so now rather than wait out the timeout. */
@@ -455,8 +636,27 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	return wait_matching(matches, ELEMENTSOF(matches), j->n_taken, timeout_usec);
 }
 
+static void journal_status(void *s, struct json_writer *w)
+{
+	const struct journal_sink *j = s;
+
+	if (!j->spool)
+		return;
+	json_object_begin(w, "spool");
+	json_put_string(w, "path", spool_path(j->spool));
+	json_put_u64(w, "entries", spool_entries(j->spool));
+	json_put_u64(w, "bytes", spool_bytes(j->spool));
+	json_put_u64(w, "spooled", j->n_spooled);
+	json_put_u64(w, "refused", j->n_refused);
+	json_put_u64(w, "retries", j->n_retries);
+	if (j->last_error)
+		json_put_string(w, "last_error", strerror(-j->last_error));
+	json_object_end(w);
+}
+
 const struct sink_ops journal_sink_ops = {
 	.name = "journal",
+	.status = journal_status,
 	.open = journal_open,
 	.close = journal_close,
 	.write = journal_write,

@@ -226,7 +226,7 @@ start=$(date +%s)
 "$mcelogd" --replay "$work/ras-good.txt" >/dev/null 2>"$work/nojournal.err"
 check "without journald a replay fails (the records are held by no sink)" 1 "$?"
 check "... at once, not after waiting for journald" yes "$([ $(( $(date +%s) - start )) -lt 10 ] && echo yes || echo no)"
-if grep -q "Failed to write record to journal: Transport endpoint is not connected" "$work/nojournal.err"; then
+if grep -q "Failed to write record to journal: No such file or directory" "$work/nojournal.err"; then
 	ok "... each record's failure is named, with the record"
 else not_ok "... each record's failure is named, with the record" "$(head -c 600 "$work/nojournal.err")"; fi
 "$mcelogd" --replay "$work/ras-good.txt" --no-journal --output json 2>/dev/null | grep -c '"event"' >"$work/nj.count"

@@ -40,6 +40,9 @@ static void test_full_document(void **state)
 		"\"last_record\":\"2026-11-21T00:57:00.000000Z\","
 		"\"sources\":[{\"name\":\"tracepoint\",\"state\":\"active\",\"reason\":\"mce:mce_record on 2 CPUs\","
 		"\"records\":12,\"lost\":3},{\"name\":\"msr_poll\",\"state\":\"disabled\",\"records\":0,\"lost\":0}],"
+		"\"sinks\":[{\"name\":\"journal\",\"open\":true,\"entries\":5,\"records\":5,\"failures\":0,"
+		"\"spool\":{\"path\":\"/var/lib/mcelogd/journal.spool\",\"entries\":7,\"bytes\":900,\"spooled\":7,"
+		"\"refused\":0,\"retries\":3,\"last_error\":\"Connection refused\"}}],"
 		"\"storms\":{\"active\":1,\"started\":2,\"suppressed\":7,\"list\":[{\"cpu\":1,\"bank\":4,"
 		"\"code\":\"0x0000000000000090\",\"suppressed\":7,\"start\":\"2026-11-21T00:58:00.000000Z\"}]}}",
 		&r);
@@ -53,6 +56,8 @@ static void test_full_document(void **state)
 	/* no reason: no trailing blanks */
 	assert_non_null(strstr(out, "msr_poll                   disabled              0        0\n"));
 	assert_non_null(strstr(out, "Storms: 1 in progress, 2 since start; 7 records counted"));
+	assert_non_null(strstr(out, "Spool (journal): 7 entries wait for it in /var/lib/mcelogd/journal.spool "
+				    "(last refusal: Connection refused)\n"));
 	assert_non_null(strstr(out, "1      4     0x0000000000000090            7  2026-11-21T00:58:00"));
 	free(out);
 }
@@ -68,6 +73,7 @@ static void test_minimal_and_invalid(void **state)
 	assert_non_null(strstr(out, "Last record: none since start"));
 	assert_null(strstr(out, "CPU hotplug"));   /* unknown: not claimed either way */
 	assert_null(strstr(out, "Storms"));       /* not sent: not shown */
+	assert_null(strstr(out, "Spool"));
 	free(out);
 
 	out = render("{\"sources\":[]}", &r);

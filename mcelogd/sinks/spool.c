@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "spool.h"
+
+#define SPOOL_FILE "journal.spool"
+/* A spool is read whole at a replay; this bounds what a damaged one makes us read. */
+#define SPOOL_READ_MAX (256u << 20)
+
+struct spool {
+	char path[1024];
+	int fd;
+	uint64_t entries;
+	uint64_t bytes;
+};
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	for (unsigned i = 0; i < 8; i++)
+		p[i] = (uint8_t) (v >> (8 * i));
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		v |= (uint64_t) p[i] << (8 * i);
+	return v;
+}
+
+size_t spool_encode(const struct iovec *iov, unsigned n, uint8_t *buf, size_t size)
+{
+	size_t at = 0;
+
+	/* Writes only what fits; always counts what is needed. */
+#define PUT(src, len) do { if (at + (len) <= size) memcpy(buf + at, (src), (len)); at += (len); } while (0)
+	for (unsigned i = 0; i < n; i++) {
+		const char *f = iov[i].iov_base;
+		size_t len = iov[i].iov_len;
+		const char *eq = memchr(f, '=', len);
+		size_t name = eq ? (size_t) (eq - f) : len;
+
+		if (!eq || !memchr(eq + 1, '\n', len - name - 1)) {
+			PUT(f, len);
+			PUT("\n", 1);
+		} else {
+			uint8_t le[8];
+
+			put_le64(le, len - name - 1);
+			PUT(f, name);
+			PUT("\n", 1);
+			PUT(le, 8);
+			PUT(eq + 1, len - name - 1);
+			PUT("\n", 1);
+		}
+	}
+	PUT("\n", 1);
+#undef PUT
+	return at;
+}
+
+int spool_decode(const uint8_t *data, size_t len, spool_send_fn send, void *userdata, size_t *consumed)
+{
+	struct iovec iov[SPOOL_MAX_FIELDS];
+	/* A binary field's "NAME=value" is rebuilt here: journald wants it in one piece. */
+	_cleanup_free_ uint8_t *scratch = NULL;
+	size_t at = 0, entry = 0, scratch_used = 0;
+	unsigned n = 0;
+
+	*consumed = 0;
+	scratch = malloc(len + SPOOL_MAX_FIELDS);
+	if (!scratch)
+		return -ENOMEM;
+	while (at < len) {
+		const uint8_t *nl = memchr(data + at, '\n', len - at);
+		size_t line;
+
+		if (!nl)
+			return -EBADMSG;
+		line = (size_t) (nl - (data + at));
+		if (line == 0) {
+			/* End of an entry. */
+			at++;
+			if (n > 0 && send(iov, n, userdata) < 0)
+				return (int) entry;
+			entry = at;
+			*consumed = at;
+			n = 0;
+			scratch_used = 0;
+			continue;
+		}
+		if (n == SPOOL_MAX_FIELDS)
+			return -EBADMSG;
+		if (memchr(data + at, '=', line)) {
+			iov[n++] = (struct iovec) { .iov_base = (void *) (data + at), .iov_len = line };
+			at += line + 1;
+			continue;
+		}
+		/* NAME\n, le64 length, value, \n */
+		{
+			size_t name = line;
+			uint64_t vlen;
+			uint8_t *dst = scratch + scratch_used;
+
+			at += line + 1;
+			if (len - at < 8)
+				return -EBADMSG;
+			vlen = get_le64(data + at);
+			at += 8;
+			if (vlen > len - at || len - at - vlen < 1 || data[at + vlen] != '\n')
+				return -EBADMSG;
+			memcpy(dst, data + at - 9 - name, name);
+			dst[name] = '=';
+			memcpy(dst + name + 1, data + at, vlen);
+			iov[n++] = (struct iovec) { .iov_base = dst, .iov_len = name + 1 + vlen };
+			scratch_used += name + 1 + vlen;
+			at += vlen + 1;
+		}
+	}
+	/* An entry without its closing empty line was cut short (a crash mid-append). */
+	return n > 0 ? -EBADMSG : (int) len;
+}
+
+static int count_entry(const struct iovec *iov, unsigned n, void *userdata)
+{
+	(void) iov;
+	(void) n;
+	(*(uint64_t *) userdata)++;
+	return 0;
+}
+
+static int read_all(int fd, uint8_t **ret, size_t *ret_len)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t got = 0;
+
+	if (fstat(fd, &st) < 0)
+		return negative_errno();
+	if ((uint64_t) st.st_size > SPOOL_READ_MAX)
+		return -EFBIG;
+	buf = malloc((size_t) st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got < (size_t) st.st_size) {
+		ssize_t k = pread(fd, buf + got, (size_t) st.st_size - got, (off_t) got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			free(buf);
+			return k < 0 ? negative_errno() : -EIO;
+		}
+		got += (size_t) k;
+	}
+	*ret = buf;
+	*ret_len = got;
+	return 0;
+}
+
+int spool_open(const char *dir, struct spool **ret)
+{
+	_cleanup_free_ struct spool *s = calloc(1, sizeof(*s));
+	_cleanup_free_ uint8_t *data = NULL;
+	size_t len = 0, good = 0;
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	if ((size_t) snprintf(s->path, sizeof(s->path), "%s/" SPOOL_FILE, dir) >= sizeof(s->path))
+		return -ENAMETOOLONG;
+	s->fd = open(s->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);
+	if (s->fd < 0)
+		return negative_errno();
+	r = read_all(s->fd, &data, &len);
+	if (r >= 0) {
+		r = spool_decode(data, len, count_entry, &s->entries, &good);
+		/* A cut-short last entry (a crash mid-append) was never acknowledged: drop it. */
+		if (r == -EBADMSG) {
+			r = ftruncate(s->fd, (off_t) good) < 0 ? negative_errno() : 0;
+			len = good;
+		}
+	}
+	if (r < 0) {
+		close(s->fd);
+		return r;
+	}
+	s->bytes = len;
+	*ret = TAKE_PTR(s);
+	return 0;
+}
+
+void spool_close(struct spool *s)
+{
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}
+
+uint64_t spool_entries(const struct spool *s)
+{
+	return s ? s->entries : 0;
+}
+
+uint64_t spool_bytes(const struct spool *s)
+{
+	return s ? s->bytes : 0;
+}
+
+const char *spool_path(const struct spool *s)
+{
+	return s->path;
+}
+
+int spool_append(struct spool *s, const struct iovec *iov, unsigned n)
+{
+	size_t need = spool_encode(iov, n, NULL, 0);
+	_cleanup_free_ uint8_t *buf = malloc(need);
+	size_t done = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	spool_encode(iov, n, buf, need);
+	while (done < need) {
+		ssize_t k = write(s->fd, buf + done, need - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			int r = k < 0 ? negative_errno() : -EIO;
+
+			/* Never leave half an entry: the next one would be misread. */
+			(void) ftruncate(s->fd, (off_t) s->bytes);
+			return r;
+		}
+		done += (size_t) k;
+	}
+	if (fdatasync(s->fd) < 0)
+		return negative_errno();
+	s->entries++;
+	s->bytes += need;
+	return 0;
+}
+
+struct replay_ctx {
+	spool_send_fn send;
+	void *userdata;
+	unsigned sent;
+};
+
+static int replay_one(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct replay_ctx *c = userdata;
+	int r = c->send(iov, n, c->userdata);
+
+	if (r >= 0)
+		c->sent++;
+	return r;
+}
+
+/* Keeps data[from..len) as the whole spool: written beside it, then renamed over it. */
+static int keep_rest(struct spool *s, const uint8_t *data, size_t from, size_t len)
+{
+	char tmp[sizeof(s->path) + 8];
+	int fd, r = 0;
+
+	if (from == len) {
+		if (ftruncate(s->fd, 0) < 0 || fdatasync(s->fd) < 0)
+			return negative_errno();
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.new", s->path);
+	/* Read and written from now on, as the spool itself. */
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		return negative_errno();
+	if (write(fd, data + from, len - from) != (ssize_t) (len - from) || fdatasync(fd) < 0 ||
+	    rename(tmp, s->path) < 0)
+		r = negative_errno();
+	if (r < 0) {
+		close(fd);
+		(void) unlink(tmp);
+		return r;
+	}
+	close(s->fd);
+	s->fd = fd;
+	/* O_APPEND for the appends that follow. */
+	if (fcntl(fd, F_SETFL, O_APPEND) < 0)
+		return negative_errno();
+	return 0;
+}
+
+int spool_replay(struct spool *s, spool_send_fn send, void *userdata)
+{
+	_cleanup_free_ uint8_t *data = NULL;
+	struct replay_ctx c = { .send = send, .userdata = userdata };
+	size_t len = 0, consumed = 0;
+	int r;
+
+	if (s->entries == 0)
+		return 0;
+	r = read_all(s->fd, &data, &len);
+	if (r < 0)
+		return r;
+	r = spool_decode(data, len, replay_one, &c, &consumed);
+	if (r < 0 && r != -EBADMSG)
+		return r;
+	if (c.sent == 0)
+		return 0;
+	/* What was sent leaves; a malformed tail stays for a person to look at. */
+	r = keep_rest(s, data, consumed, len);
+	if (r < 0)
+		return r;
+	s->entries -= c.sent <= s->entries ? c.sent : s->entries;
+	s->bytes = len - consumed;
+	return (int) c.sent;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The journal sink's spool: finished journal entries that journald could
+ * not take (stopped, restarting, its socket gone), kept in order in one
+ * file under the state directory until it takes them again.  An entry is
+ * in the spool once spool_append() returned: the file is fdatasync()ed, so
+ * a cursor may move past it.
+ *
+ * The file is the journal export format (systemd's JOURNAL_EXPORT_FORMAT):
+ * "NAME=value\n" for text fields, "NAME\n" + 64-bit little-endian length +
+ * bytes + "\n" for a value holding a newline, an empty line after each
+ * entry.  So a spool can also be read with systemd-journal-remote.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct spool;
+
+/* What replay hands each entry to; a negative return stops the replay there. */
+typedef int (*spool_send_fn)(const struct iovec *iov, unsigned n, void *userdata);
+
+/* Opens (or creates) DIR/journal.spool and counts what it holds.  Returns 0 or negative errno. */
+int spool_open(const char *dir, struct spool **ret);
+void spool_close(struct spool *s);
+
+uint64_t spool_entries(const struct spool *s);
+uint64_t spool_bytes(const struct spool *s);
+const char *spool_path(const struct spool *s);
+
+/* Appends one entry ("NAME=value" fields) and syncs it to disk.  Returns 0 or negative errno. */
+int spool_append(struct spool *s, const struct iovec *iov, unsigned n);
+
+/*
+ * Hands every entry, oldest first, to send.  What send took leaves the
+ * spool; at the first refusal the rest stays, in order.  Returns the number
+ * of entries sent, or a negative errno (the file could not be read or
+ * rewritten; then nothing left it).
+ */
+int spool_replay(struct spool *s, spool_send_fn send, void *userdata);
+
+/* Pure: the export-format bytes of one entry into buf (at most size); returns the length needed. */
+size_t spool_encode(const struct iovec *iov, unsigned n, uint8_t *buf, size_t size);
+
+/*
+ * Pure: splits data into entries and calls send for each, with at most
+ * max_fields fields pointing into data.  Returns the number of bytes of
+ * whole entries consumed before send refused (or all of data), or -EBADMSG
+ * for a malformed stream (*consumed then says how far it was good).
+ */
+#define SPOOL_MAX_FIELDS 64
+int spool_decode(const uint8_t *data, size_t len, spool_send_fn send, void *userdata, size_t *consumed);
