@@ -180,7 +180,7 @@ static int send_fields(const struct iovec *iov, unsigned n, void *userdata)
 	static const struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = JOURNAL_SOCKET };
 	struct journal_sink *j = userdata;
 	/* The spool's framing ends an entry with an empty line; a datagram needs none. */
-	size_t need = spool_encode(iov, n, NULL, 0) - 1;
+	size_t need = journal_export_encode(iov, n, NULL, 0) - 1;
 	struct msghdr mh = {
 		.msg_name = (void *) &sa,
 		.msg_namelen = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + sizeof(JOURNAL_SOCKET)),
@@ -199,7 +199,7 @@ static int send_fields(const struct iovec *iov, unsigned n, void *userdata)
 		j->send_buf = p;
 		j->send_cap = need + 1;
 	}
-	spool_encode(iov, n, j->send_buf, need + 1);
+	journal_export_encode(iov, n, j->send_buf, need + 1);
 	dgram = (struct iovec) { .iov_base = j->send_buf, .iov_len = need };
 	mh.msg_iov = &dgram;
 	for (;;) {

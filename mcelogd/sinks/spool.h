@@ -18,10 +18,12 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "journal-export.h"
+
 struct spool;
 
 /* What replay hands each entry to; a negative return stops the replay there. */
-typedef int (*spool_send_fn)(const struct iovec *iov, unsigned n, void *userdata);
+typedef journal_export_fn spool_send_fn;
 
 /* Opens (or creates) DIR/journal.spool and counts what it holds.  Returns 0 or negative errno. */
 int spool_open(const char *dir, struct spool **ret);
@@ -41,15 +43,3 @@ int spool_append(struct spool *s, const struct iovec *iov, unsigned n);
  * rewritten; then nothing left it).
  */
 int spool_replay(struct spool *s, spool_send_fn send, void *userdata);
-
-/* Pure: the export-format bytes of one entry into buf (at most size); returns the length needed. */
-size_t spool_encode(const struct iovec *iov, unsigned n, uint8_t *buf, size_t size);
-
-/*
- * Pure: splits data into entries and calls send for each, with at most
- * max_fields fields pointing into data.  Returns the number of bytes of
- * whole entries consumed before send refused (or all of data), or -EBADMSG
- * for a malformed stream (*consumed then says how far it was good).
- */
-#define SPOOL_MAX_FIELDS 64
-int spool_decode(const uint8_t *data, size_t len, spool_send_fn send, void *userdata, size_t *consumed);

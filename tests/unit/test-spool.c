@@ -43,20 +43,20 @@ static void test_encode_decode(void **state)
 	/* A value with a newline is binary-framed, as journal export format says. */
 	const struct iovec e[] = { IOV("MESSAGE=two\nlines"), IOV("MCE_CPU=3"), IOV("MCE_JSON={\"a\":1}") };
 	uint8_t buf[256];
-	size_t n = spool_encode(e, 3, buf, sizeof(buf)), used;
+	size_t n = journal_export_encode(e, 3, buf, sizeof(buf)), used;
 	struct got g = { 0 };
 
 	(void) state;
-	assert_int_equal(n, spool_encode(e, 3, NULL, 0));   /* the size is known without a buffer */
+	assert_int_equal(n, journal_export_encode(e, 3, NULL, 0));   /* the size is known without a buffer */
 	assert_memory_equal(buf, "MESSAGE\n\x09\0\0\0\0\0\0\0two\nlines\nMCE_CPU=3\n", 8 + 8 + 10 + 10);
-	assert_true(spool_decode(buf, n, collect, &g, &used) >= 0);
+	assert_true(journal_export_decode(buf, n, collect, &g, &used) >= 0);
 	assert_int_equal(used, n);
 	assert_int_equal(g.n_entries, 1);
 	assert_string_equal(g.text[0], "MESSAGE=two\nlines|MCE_CPU=3|MCE_JSON={\"a\":1}");
 	/* Cut anywhere inside: malformed, and nothing of the cut entry is sent. */
 	for (size_t cut = 1; cut < n; cut++) {
 		g = (struct got) { 0 };
-		assert_int_equal(spool_decode(buf, cut, collect, &g, &used), -EBADMSG);
+		assert_int_equal(journal_export_decode(buf, cut, collect, &g, &used), -EBADMSG);
 		assert_int_equal(g.n_entries, 0);
 		assert_int_equal(used, 0);
 	}
