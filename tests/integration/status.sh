@@ -69,10 +69,20 @@ adm=$(getent group adm | cut -d: -f3)
 out=$(setpriv --reuid=65534 --regid=65534 --groups="$adm" "$mcectl" status --socket "$sock" -o json 2>&1)
 check "a member of SocketGroup= (supplementary group) is answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
 
-# A client that connects and says nothing must not block anyone else.
+# A client that connects and says nothing must not block anyone else.  The test
+# first makes sure that client is really connected (the daemon's accepted end shows
+# in /proc/net/unix under the socket's path), or it would prove nothing.
+connected() { awk -v p="$sock" '$NF == p && $6 == "03"' /proc/net/unix | wc -l; }
+before=$(connected)
 exec 5< <(exec socat -u UNIX-CONNECT:"$sock" - 2>/dev/null; sleep 5)
+for _ in $(seq 50); do [ "$(connected)" -gt "$before" ] && break; sleep 0.05; done
 out=$(timeout 5 "$mcectl" status --socket "$sock" -o json 2>&1)
-check "a silent client does not block status" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
+if [ "$(connected)" -gt "$before" ] && [ "$(jq -r .pid <<<"$out" 2>&1)" = "$pid" ]; then
+	ok "a silent client (connected, saying nothing) does not block status"
+else
+	not_ok "a silent client (connected, saying nothing) does not block status" \
+		"connected before/now: $before/$(connected)" "$out"
+fi
 exec 5<&-
 
 out=$(printf 'bogus\n' | socat - UNIX-CONNECT:"$sock" 2>&1)
