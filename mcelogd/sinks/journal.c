@@ -244,8 +244,10 @@ static int on_retry(sd_event_source *es, uint64_t usec, void *userdata)
 }
 
 /*
- * One finished entry: to journald, after whatever waits in the spool (order
- * is kept), or into the spool when journald cannot take it.  Returns 0 once
+ * One finished entry: to journald, or, while anything waits in the spool
+ * (order is kept) or journald cannot take it, into the spool.  Only the
+ * retry timer hands the spool over: doing it here would read the whole
+ * spool again for every record of a burst during an outage.  Returns 0 once
  * journald or the spool holds it.  may_drop: a corrected record, which a full
  * spool refuses.
  */
@@ -253,7 +255,6 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 {
 	int r;
 
-	flush_spool(j);
 	if (spool_entries(j->spool) == 0) {
 		r = send_fields(f->iov, f->n, j);
 		if (r >= 0) {
