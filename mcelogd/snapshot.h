@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The snapshot interface: what the CPU that reported an error was doing.
+ * Each provider (performance counters, the RTIT registers, a processor-trace
+ * copy) is one file in snapshot/ exporting one `const struct snapshot_ops`,
+ * listed in snapshot/snapshots.c.  The manager asks every open provider once
+ * per record, for the record's CPU (never the CPU whose ring delivered it),
+ * and puts what they write under the record's "snapshot" key.
+ *
+ * A provider never costs a record: annotate() cannot fail it.  What a
+ * provider cannot have (no PMU in a VM, no PT on AMD, no permission), it
+ * writes as {"unavailable": "<reason>"} and the record goes on.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+struct json_writer;
+struct mce_record;
+struct mcelogd_config;
+struct mcelogd_paths;
+
+struct snapshot_params {
+	const struct mcelogd_config *config;
+	const struct mcelogd_paths *paths;
+	sd_event *event;          /* for periodic reads; never NULL in a live daemon */
+};
+
+/* A flat journal field a provider offers for the record's journal entry: MCE_<name>=<value>. */
+#define SNAPSHOT_FIELD_NAME_MAX  48
+#define SNAPSHOT_FIELD_VALUE_MAX 64
+struct snapshot_field {
+	char name[SNAPSHOT_FIELD_NAME_MAX];    /* upper case, e.g. "SNAPSHOT_IPC" */
+	char value[SNAPSHOT_FIELD_VALUE_MAX];
+};
+
+#define SNAPSHOT_FIELDS_MAX 16
+struct snapshot_out {
+	struct json_writer *json;   /* positioned inside the record's "snapshot" object */
+	struct snapshot_field fields[SNAPSHOT_FIELDS_MAX];
+	size_t n_fields;
+};
+
+struct snapshot_ops {
+	const char *name;           /* its key under "snapshot": "counters", "rtit", "pt" */
+	/* *ret NULL: off by the configuration.  A provider that cannot work here still opens,
+	 * and says why in annotate() and status().  Returns 0 or negative errno (logged). */
+	int (*open)(const struct snapshot_params *p, void **ret);
+	void (*close)(void *s);
+	/* Writes "<name>": {...} for rec's CPU; rec may lack a CPU (then say so). */
+	void (*annotate)(void *s, const struct mce_record *rec, struct snapshot_out *out);
+	/* CPU hotplug; optional. */
+	void (*cpu_online)(void *s, unsigned cpu);
+	void (*cpu_offline)(void *s, unsigned cpu);
+	/* Its own keys in its object of `mcectl status`'s "snapshots" array; optional. */
+	void (*status)(void *s, struct json_writer *w);
+};
+
+/* Adds one flat field; silently full at SNAPSHOT_FIELDS_MAX (the JSON still has everything). */
+void snapshot_out_field(struct snapshot_out *out, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
