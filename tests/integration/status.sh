@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..18"
+echo "1..24"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -91,6 +91,45 @@ if jq -e '.error | test("unknown request")' <<<"$out" >/dev/null 2>&1; then
 else
 	not_ok "an unknown request gets an error naming what is expected" "$out"
 fi
+
+# Hostile requests: each gets an error saying what was wrong, and the daemon goes on.
+out=$(head -c 10000 /dev/zero | tr '\0' a | socat - UNIX-CONNECT:"$sock" 2>&1)
+if jq -e '.error | test("request too long")' <<<"$out" >/dev/null 2>&1; then
+	ok "an oversized request (10000 bytes, no newline) gets 'request too long'"
+else not_ok "an oversized request (10000 bytes, no newline) gets 'request too long'" "$out"; fi
+out=$(printf 'sta\001\377tus\n' | socat - UNIX-CONNECT:"$sock" 2>&1)
+if jq -e '.error | test("not text")' <<<"$out" >/dev/null 2>&1; then
+	ok "a binary request gets 'request is not text'"
+else not_ok "a binary request gets 'request is not text'" "$out"; fi
+out=$(printf 'status\0trailing\n' | socat - UNIX-CONNECT:"$sock" 2>&1)
+if jq -e '.error | test("not text")' <<<"$out" >/dev/null 2>&1; then
+	ok "a request with a NUL byte is not taken for 'status'"
+else not_ok "a request with a NUL byte is not taken for 'status'" "$out"; fi
+out=$(printf 'stat' | socat - UNIX-CONNECT:"$sock" 2>&1)
+if jq -e '.error | test("unknown request")' <<<"$out" >/dev/null 2>&1; then
+	ok "a partial request (EOF mid-word) gets an error, not a hang"
+else not_ok "a partial request (EOF mid-word) gets an error, not a hang" "$out"; fi
+
+# Many clients at once: the daemon serves 16 at a time and the rest wait in the
+# backlog, not refused; silent ones are dropped after their 2 s, so status is answered.
+# The silent client above must be gone first (its 2 s), or it takes a slot.
+for _ in $(seq 100); do [ "$(connected)" = 0 ] && break; sleep 0.05; done
+holders=()
+for _ in $(seq 16); do
+	(sleep 6 | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1) &
+	holders+=($!)
+done
+for _ in $(seq 50); do [ "$(connected)" -ge 16 ] && break; sleep 0.02; done
+held=$(connected)
+start=$(date +%s%N)
+out=$(timeout 5 "$mcectl" status --socket "$sock" -o json 2>&1)
+waited=$((($(date +%s%N) - start) / 1000000))
+if [ "$held" = 16 ] && [ "$(jq -r .pid <<<"$out" 2>&1)" = "$pid" ] && [ "$waited" -ge 200 ]; then
+	ok "with 16 silent clients in every slot, status waits for a free slot and is answered"
+else not_ok "with 16 silent clients in every slot, status waits for a free slot and is answered" \
+	"connected: $held, waited $waited ms" "$out"; fi
+check "... and the silent clients were dropped" 0 "$(connected)"
+kill "${holders[@]}" 2>/dev/null; wait "${holders[@]}" 2>/dev/null
 
 out=$("$mcectl" status --socket "$sock" --output yaml 2>&1)
 check "a bad --output value is a usage error (2)" 2 $?
