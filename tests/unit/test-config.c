@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -122,6 +123,53 @@ static void test_hostile_input(void **state)
 	e = (struct errors) { 0 };
 	assert_int_equal(config_parse_text(nul, sizeof(nul) - 1, "test.conf", &c, collect, &e), -EINVAL);
 	assert_non_null(strstr(e.msg[0], "NUL"));
+}
+
+/*
+ * Every key against values an operator could type by mistake: each is one
+ * error on its line naming the key and the value, and leaves the setting as
+ * it was (the defaults here), so a typo never half-applies.
+ */
+static void test_bad_value_matrix(void **state)
+{
+	static const struct {
+		const char *section, *key;
+		bool empty_ok;    /* "" is a value: JSON= off, SocketGroup= root only */
+		bool name;        /* any portable name is a value (a group, resolved at start) */
+	} keys[] = {
+		{ "Sources", "Tracepoint" }, { "Sources", "TraceBuffer" }, { "Sources", "MSRPoll" },
+		{ "Sources", "MSRPollInterval" }, { "Sources", "DevMcelog" }, { "Sources", "RAS" },
+		{ "Output", "Journal" }, { "Output", "JSON", true }, { "Daemon", "LogLevel" },
+		{ "Daemon", "SocketGroup", true, true }, { "Storm", "Enable" }, { "Storm", "Burst" },
+		{ "Storm", "Window" }, { "Storm", "SummaryInterval" }, { "Storm", "QuietTime" },
+		{ "Storm", "MaxSignatures" },
+	};
+	/* Wrong for every key: no key takes any of these. */
+	static const char *const values[] = {
+		"", "maybe", "-1", "99999999999999999999999999", "0x", "1e3", "yes please",
+		"\xff\xfe", "relative/path", "10 parsecs", "$(reboot)", "1s2",
+	};
+	struct mcelogd_config defaults, c;
+	struct errors e;
+	char text[256];
+
+	(void) state;
+	config_set_defaults(&defaults);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+			if ((keys[k].empty_ok && !values[v][0]) ||
+			    (keys[k].name && values[v][0] && values[v][0] != '-' &&
+			     strspn(values[v], "abcdefghijklmnopqrstuvwxyz0123456789_.-") == strlen(values[v])))
+				continue;
+			snprintf(text, sizeof(text), "# a comment\n[%s]\n%s=%s\n", keys[k].section, keys[k].key,
+				 values[v]);
+			if (parse(text, &c, &e) != -EINVAL || e.n != 1 || e.line[0] != 3 ||
+			    !strstr(e.msg[0], keys[k].key) ||
+			    (values[v][0] && !strstr(e.msg[0], values[v])) ||
+			    memcmp(&c, &defaults, sizeof(c)) != 0)
+				fail_msg("%s=%s: %u error(s), line %u: %s", keys[k].key, values[v], e.n,
+					 e.line[0], e.n ? e.msg[0] : "(none)");
+		}
 }
 
 static void test_msr_poll(void **state)
@@ -279,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_errors_named),
 		cmocka_unit_test(test_key_outside_section),
 		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_bad_value_matrix),
 		cmocka_unit_test(test_msr_poll),
 		cmocka_unit_test(test_storm_section),
 		cmocka_unit_test(test_storm_errors_named),
