@@ -376,6 +376,9 @@ static int run_live(struct manager *m)
 	(void) cpu_hotplug_open(m->event, &hotplug, &m->hotplug);
 	/* Storms only in the live daemon: --replay logs every record of its input. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
+	/* Storms a killed mcelogd was counting are closed before new records come. */
+	m->storm.state_directory = m->paths.state_directory;
+	storm_stage_recover(&m->storm);
 	(void) manager_set_sources(m, sources_live, sources_live_count);
 	(void) manager_open_sources(m);
 	for (size_t i = 0; i < m->n_sources; i++)

@@ -62,6 +62,54 @@ static int emit_from_stage(void *core, const struct sink_entry *e)
 	return emit(core, e);
 }
 
+static int storm_logged(void *core, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+			uint64_t *ret_total, bool *ret_ended)
+{
+	struct manager *m = core;
+	int ret = -ENODATA;
+
+	*ret_total = 0;
+	*ret_ended = false;
+	for (size_t i = 0; i < m->n_sinks; i++) {
+		const struct sink_slot *k = &m->sinks[i];
+		uint64_t total = 0;
+		bool ended = false;
+		int r;
+
+		if (!k->state || !k->ops->storm_logged)
+			continue;
+		r = k->ops->storm_logged(k->state, key, start_usec, boot_id, &total, &ended);
+		if (r < 0) {
+			if (ret < 0)
+				ret = r;
+			continue;
+		}
+		/* The sink that holds the least decides: what it lacks is written to all. */
+		if (ret < 0) {
+			*ret_total = total;
+			*ret_ended = ended;
+		} else {
+			*ret_total = total < *ret_total ? total : *ret_total;
+			*ret_ended = *ret_ended && ended;
+		}
+		ret = ret > 0 || r > 0 ? 1 : 0;
+	}
+	return ret;
+}
+
+/* The storm stage wrote every count it held: tell the sources that keep cursors. */
+static void storms_accounted(void *core)
+{
+	struct manager *m = core;
+
+	for (size_t i = 0; i < m->n_sources; i++) {
+		struct source_slot *s = &m->sources[i];
+
+		if (s->state && s->ops->accounted)
+			s->ops->accounted(s->state);
+	}
+}
+
 int manager_set_sinks(struct manager *m, const struct sink_ops *const *table, size_t n)
 {
 	if (n > ELEMENTSOF(m->sinks))
@@ -166,7 +214,7 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	/* Counted in a storm: it reaches the sinks in the storm's summaries. */
 	if (origin == RECORD_LIVE && storm_stage_suppress(&m->storm, rec, &d)) {
 		count_record(m, rec->source);
-		return 0;
+		return SOURCE_RECORD_COUNTED;
 	}
 	json_writer_reset(&m->json);
 	mce_record_write_json(rec, &d, &m->json);
@@ -193,6 +241,23 @@ static int submit_ras(void *core, struct ras_record *rec)
 	e.json = json_writer_str(&m->json);
 	count_record(m, rec->source);
 	return emit(m, &e);
+}
+
+static bool already_logged(void *core, const struct mce_record *rec)
+{
+	struct manager *m = core;
+
+	for (size_t i = 0; i < m->n_sinks; i++) {
+		const struct sink_slot *k = &m->sinks[i];
+
+		if (k->state && k->ops->holds && k->ops->holds(k->state, rec) > 0) {
+			log_debug("CPU %u bank %u status 0x%016llx: already in the %s output, from an "
+				  "earlier run", rec->cpu, rec->bank, (unsigned long long) rec->status,
+				  k->ops->name);
+			return true;
+		}
+	}
+	return false;
 }
 
 static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64_t lost)
@@ -277,6 +342,7 @@ int manager_init(struct manager *m, bool live)
 		.boot_id = m->boot_id,
 		.submit = submit_record,
 		.submit_ras = submit_ras,
+		.already_logged = already_logged,
 		.report_loss = report_loss,
 		.set_state = set_state,
 		.get_state = get_state,
@@ -288,6 +354,8 @@ int manager_init(struct manager *m, bool live)
 		.hostname = m->hostname,
 		.boot_id = m->boot_id,
 		.emit = emit_from_stage,
+		.accounted = storms_accounted,
+		.storm_logged = storm_logged,
 		.core = m,
 		.timer_usec = UINT64_MAX,
 	};

@@ -21,6 +21,7 @@ struct json_writer;
 struct mcelogd_config;
 struct ras_record;
 struct storm_event;
+struct storm_key;
 struct storm_output;
 
 enum sink_entry_kind {
@@ -69,6 +70,14 @@ struct sink_ops {
 	void (*close)(void *s);
 	/* 0: the sink holds the entry; negative errno: it does not (the manager logs and counts it). */
 	int (*write)(void *s, const struct sink_entry *e);
+	/* 1: the sink already holds an entry for this record, written by an earlier run of this
+	 * boot; 0: it does not; negative errno: it cannot tell.  Optional. */
+	int (*holds)(void *s, const struct mce_record *rec);
+	/* What the sink holds of one storm (key, start as CLOCK_REALTIME, boot): 1 and the
+	 * highest total of its summaries and ends, and whether it has the end; 0 nothing;
+	 * negative errno: it cannot tell.  Optional. */
+	int (*storm_logged)(void *s, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+			    uint64_t *ret_total, bool *ret_ended);
 	/* Waits until what was written is stored for good (journald, a file's buffer).  Optional. */
 	int (*sync)(void *s, uint64_t timeout_usec);
 	/* Its own keys in its object of `mcectl status`'s "sinks" array.  Optional. */

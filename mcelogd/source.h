@@ -62,10 +62,15 @@ struct source_host {
 	const struct source_paths *paths;
 	const char *boot_id;                      /* "" when unknown */
 
-	/* A record for the pipeline (dedup, decode, storms, every sink).  0 or negative errno:
-	 * negative means no sink holds it. */
+	/* A record for the pipeline (dedup, decode, storms, every sink).  0: the sinks hold it;
+	 * SOURCE_RECORD_COUNTED: a storm counts it and its summary is not written yet (the
+	 * source's accounted() says when); negative errno: no sink holds it. */
 	int (*submit)(void *core, struct mce_record *rec, enum record_origin origin);
 	int (*submit_ras)(void *core, struct ras_record *rec);
+	/* Whether a record the kernel kept is already logged by an earlier run of this boot
+	 * (it ended after handing the record over, before saving its cursor).  When no sink
+	 * can tell, false: rather logged twice than never. */
+	bool (*already_logged)(void *core, const struct mce_record *rec);
 	/* The kernel said it dropped records. */
 	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost);
 	/* What `mcectl status` shows for this kind of record; reason may be "". */
@@ -76,6 +81,8 @@ struct source_host {
 	void *core;
 };
 
+#define SOURCE_RECORD_COUNTED 1
+
 static inline int source_submit(const struct source_host *h, struct mce_record *rec)
 {
 	return h->submit(h->core, rec, RECORD_LIVE);
@@ -84,6 +91,11 @@ static inline int source_submit(const struct source_host *h, struct mce_record *
 static inline int source_submit_recovered(const struct source_host *h, struct mce_record *rec)
 {
 	return h->submit(h->core, rec, RECORD_RECOVERED);
+}
+
+static inline bool source_already_logged(const struct source_host *h, const struct mce_record *rec)
+{
+	return h->already_logged && h->already_logged(h->core, rec);
 }
 
 static inline int source_submit_ras(const struct source_host *h, struct ras_record *rec)
@@ -131,6 +143,10 @@ struct source_ops {
 	int (*cpu_offline)(void *s, unsigned cpu);
 	/* After missed hotplug events: read exactly the CPUs in online[0..n). */
 	int (*cpus_resync)(void *s, const bool *online, size_t n);
+	/* Every record submitted so far is in a sink: the storm summaries that counted
+	 * some of them are written.  A source that keeps a restart cursor may move it
+	 * past records submitted as SOURCE_RECORD_COUNTED now, not before.  Optional. */
+	void (*accounted)(void *s);
 	/* Words for systemd's STATUS= ("Polling MCA banks"); returns 0 when it has none. */
 	size_t (*describe)(void *s, char *buf, size_t size);
 };

@@ -65,7 +65,13 @@ struct journal_sink {
 	uint8_t *send_buf;   /* the datagram being sent */
 	size_t send_cap;
 	bool replay;         /* --replay: every entry says so (REPLAY_FIELD) */
+	sd_event *event;
+	sd_journal *reader;  /* open while journal_holds() is being asked, closed when idle */
+	sd_event_source *reader_idle;
 };
+
+/* The reader maps every journal file: keep it only while a restart's questions come. */
+#define READER_IDLE_USEC (5 * 1000000ULL)
 
 /*
  * Set on every entry --replay writes: the input (another host's history, a
@@ -324,6 +330,9 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_IPID=0x%016" PRIx64, r->ipid);
 	if (r->have & MCE_HAVE_MCGSTATUS)
 		journal_fields_add(&f, "MCE_MCGSTATUS=0x%016" PRIx64, r->mcgstatus);
+	/* With CPU and STATUS, what tells this record from any other: journal_holds() matches it. */
+	if (r->have & MCE_HAVE_TSC)
+		journal_fields_add(&f, "MCE_TSC=0x%016" PRIx64, r->tsc);
 	if (r->have & MCE_HAVE_PPIN)
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
@@ -543,6 +552,7 @@ static int journal_open(const struct sink_params *p, void **ret)
 	if (!j)
 		return -ENOMEM;
 	j->replay = !p->live;
+	j->event = p->event;
 	/* The daemon keeps what journald cannot take; a replay fails instead, loudly. */
 	if (p->live && p->state_directory) {
 		r = spool_open(p->state_directory, &j->spool);
@@ -568,9 +578,19 @@ static int journal_open(const struct sink_params *p, void **ret)
 	return 0;
 }
 
+static void close_reader(struct journal_sink *j)
+{
+	if (j->reader)
+		sd_journal_close(j->reader);
+	j->reader = NULL;
+}
+
 static void journal_close(void *s)
 {
 	struct journal_sink *j = s;
+
+	j->reader_idle = sd_event_source_disable_unref(j->reader_idle);
+	close_reader(j);
 
 	j->retry = sd_event_source_disable_unref(j->retry);
 	spool_close(j->spool);
@@ -637,6 +657,197 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	return wait_matching(matches, ELEMENTSOF(matches), j->n_taken, timeout_usec);
 }
 
+/*
+ * Entries of ours found again after a crash: those holding every match, in one
+ * boot.  What the callers need of them is gathered on the way.
+ */
+struct entry_query {
+	char match[5][64];
+	unsigned n_match;
+	char boot_id[SD_ID128_STRING_MAX];   /* "": this boot */
+	bool first_only;                     /* one is enough */
+	unsigned found;
+	uint64_t max_total;                  /* highest MCE_STORM_TOTAL= among them */
+	bool storm_end;                      /* one of them is a storm's end */
+};
+
+_printf_(2, 3)
+static void query_match(struct entry_query *q, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (q->n_match >= ELEMENTSOF(q->match))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(q->match[q->n_match++], sizeof(q->match[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void query_note_field(struct entry_query *q, const char *data, size_t len)
+{
+	static const char total[] = "MCE_STORM_TOTAL=", end[] = "MESSAGE_ID=" MCELOGD_MSGID_STORM_END;
+	char num[24];
+
+	if (len > strlen(total) && len - strlen(total) < sizeof(num) && memcmp(data, total, strlen(total)) == 0) {
+		uint64_t v;
+
+		memcpy(num, data + strlen(total), len - strlen(total));
+		num[len - strlen(total)] = '\0';
+		if (sscanf(num, "%" SCNu64, &v) == 1 && v > q->max_total)
+			q->max_total = v;
+	} else if (len == strlen(end) && memcmp(data, end, len) == 0)
+		q->storm_end = true;
+}
+
+static int query_spooled(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct entry_query *q = userdata;
+	unsigned hits = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 0; k < q->n_match; k++)
+			if (iov[i].iov_len == strlen(q->match[k]) &&
+			    memcmp(iov[i].iov_base, q->match[k], iov[i].iov_len) == 0)
+				hits++;
+	if (hits < q->n_match)
+		return 0;
+	q->found++;
+	for (unsigned i = 0; i < n; i++)
+		query_note_field(q, iov[i].iov_base, iov[i].iov_len);
+	return q->first_only ? -ECANCELED : 0;   /* -ECANCELED: found, stop the scan */
+}
+
+static int on_reader_idle(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct journal_sink *j = userdata;
+
+	(void) s;
+	(void) usec;
+	close_reader(j);
+	return 0;
+}
+
+/* The reader, kept open while a restart's questions come, closed when they stop. */
+static int reader(struct journal_sink *j, sd_journal **ret)
+{
+	int r;
+
+	if (!j->reader) {
+		r = sd_journal_open(&j->reader, SD_JOURNAL_LOCAL_ONLY);
+		if (r < 0)
+			return r;
+	}
+	if (j->event) {
+		if (!j->reader_idle)
+			(void) sd_event_add_time_relative(j->event, &j->reader_idle, CLOCK_MONOTONIC,
+							  READER_IDLE_USEC, 0, on_reader_idle, j);
+		else
+			(void) sd_event_source_set_time_relative(j->reader_idle, READER_IDLE_USEC);
+		if (j->reader_idle)
+			(void) sd_event_source_set_enabled(j->reader_idle, SD_EVENT_ONESHOT);
+	}
+	*ret = j->reader;
+	return 0;
+}
+
+/*
+ * Runs q over the spool and this boot's (or q->boot_id's) journal.  journald
+ * handles a client's datagrams in order, well within the time systemd takes
+ * to restart us, so what the killed process sent is there.
+ */
+static int run_query(struct journal_sink *j, struct entry_query *q)
+{
+	char boot[sizeof("_BOOT_ID=") + SD_ID128_STRING_MAX];
+	sd_journal *jr;
+	int r;
+
+	if (j->spool) {
+		r = spool_scan(j->spool, query_spooled, q);
+		if (q->found && q->first_only)
+			return 0;
+		if (r < 0 && r != -ECANCELED)
+			log_debug_errno(r, "Cannot read the spool %s: %m", spool_path(j->spool));
+	}
+	if (!q->boot_id[0]) {
+		sd_id128_t id;
+
+		r = sd_id128_get_boot(&id);
+		if (r < 0)
+			return r;
+		sd_id128_to_string(id, q->boot_id);
+	}
+	r = reader(j, &jr);
+	if (r < 0)
+		return r;
+	sd_journal_flush_matches(jr);
+	for (unsigned k = 0; k < q->n_match; k++) {
+		r = sd_journal_add_match(jr, q->match[k], 0);
+		if (r < 0)
+			return r;
+	}
+	snprintf(boot, sizeof(boot), "_BOOT_ID=%s", q->boot_id);
+	r = sd_journal_add_match(jr, boot, 0);
+	if (r < 0)
+		return r;
+	SD_JOURNAL_FOREACH(jr) {
+		const void *data;
+		size_t len;
+
+		q->found++;
+		if (q->first_only)
+			break;
+		SD_JOURNAL_FOREACH_DATA(jr, data, len)
+			query_note_field(q, data, len);
+	}
+	return 0;
+}
+
+/*
+ * After a crash the kernel's copy of a batch that was handed over, but not yet
+ * noted in the cursor, comes back at start.  It is already logged when this
+ * boot's journal, or the spool, has an entry of ours with its CPU, STATUS and
+ * TSC (the TSC makes it unique).
+ */
+static int journal_holds(void *s, const struct mce_record *rec)
+{
+	struct entry_query q = { .first_only = true };
+	int r;
+
+	if (!mce_record_has(rec, MCE_HAVE_CPU | MCE_HAVE_STATUS | MCE_HAVE_TSC))
+		return -ENODATA;
+	query_match(&q, "MCE_TSC=0x%016" PRIx64, rec->tsc);
+	query_match(&q, "MCE_CPU=%u", rec->cpu);
+	query_match(&q, "MCE_STATUS=0x%016" PRIx64, rec->status);
+	r = run_query(s, &q);
+	return r < 0 ? r : q.found > 0;
+}
+
+/* A storm is named by its signature and its start, as its summaries and end carry them. */
+static int journal_storm_logged(void *s, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+				uint64_t *ret_total, bool *ret_ended)
+{
+	struct entry_query q = {};
+	char code[19], start[RFC3339_MAX];
+	int r;
+
+	storm_code_string(key->code, code);
+	format_rfc3339_usec(start, sizeof(start), start_usec);
+	query_match(&q, "MCE_STORM_CODE=%s", code);
+	query_match(&q, "MCE_STORM_START=%s", start);
+	query_match(&q, "MCE_BANK=%" PRIu32, key->bank);
+	query_match(&q, "MCE_STORM_SCOPE=%s", key->per_cpu ? "cpu" : "shared");
+	if (key->per_cpu)
+		query_match(&q, "MCE_CPU=%" PRIu32, key->cpu);
+	if (boot_id && boot_id[0])
+		snprintf(q.boot_id, sizeof(q.boot_id), "%s", boot_id);
+	r = run_query(s, &q);
+	if (r < 0)
+		return r;
+	*ret_total = q.max_total;
+	*ret_ended = q.storm_end;
+	return q.found > 0;
+}
+
 static void journal_status(void *s, struct json_writer *w)
 {
 	const struct journal_sink *j = s;
@@ -662,4 +873,6 @@ const struct sink_ops journal_sink_ops = {
 	.close = journal_close,
 	.write = journal_write,
 	.sync = journal_sync,
+	.holds = journal_holds,
+	.storm_logged = journal_storm_logged,
 };

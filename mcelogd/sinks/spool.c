@@ -193,6 +193,21 @@ static int keep_rest(struct spool *s, const uint8_t *data, size_t from, size_t l
 	return 0;
 }
 
+int spool_scan(struct spool *s, journal_export_fn fn, void *userdata)
+{
+	_cleanup_free_ uint8_t *data = NULL;
+	size_t len = 0, consumed = 0;
+	int r;
+
+	if (s->entries == 0)
+		return 0;
+	r = read_all(s->fd, &data, &len);
+	if (r < 0)
+		return r;
+	r = journal_export_decode(data, len, fn, userdata, &consumed);
+	return r == -EBADMSG ? 0 : r;   /* a damaged tail holds nothing we can match */
+}
+
 int spool_replay(struct spool *s, spool_send_fn send, void *userdata)
 {
 	_cleanup_free_ uint8_t *data = NULL;

@@ -37,6 +37,12 @@ const char *spool_path(const struct spool *s);
 int spool_append(struct spool *s, const struct iovec *iov, unsigned n);
 
 /*
+ * Hands every entry, oldest first, to fn, and keeps them all; a negative
+ * return from fn stops the scan and is returned.  Returns 0 or negative errno.
+ */
+int spool_scan(struct spool *s, journal_export_fn fn, void *userdata);
+
+/*
  * Hands every entry, oldest first, to send.  What send took leaves the
  * spool; at the first refusal the rest stays, in order.  Returns the number
  * of entries sent, or a negative errno (the file could not be read or

@@ -542,6 +542,12 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 	}
 	if (r >= 0 && !format->have_id)
 		r = -EINVAL;
+	if (r == -EDOM) {
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE,
+				 "its format's '%s' field has a size no integer has", missing);
+		return log_error_errno(r, "%s: the tracepoint's '%s' field is not 1, 2, 4 or 8 bytes; "
+				       "%s:%s source is off", path, missing, def->system, def->name);
+	}
 	if (r == -EPROTO) {
 		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "its format has no '%s' field", missing);
 		return log_error_errno(r, "%s: tracepoint has no '%s' field; %s:%s source is off", path,
@@ -807,6 +813,13 @@ static size_t tracepoint_describe(void *userdata, char *buf, size_t size)
 	return n < 0 ? 0 : (size_t) n;
 }
 
+static void tracepoint_accounted(void *userdata)
+{
+	struct tracepoint_source *s = userdata;
+
+	trace_buffer_accounted(s->trace_buffer);
+}
+
 const struct source_ops tracepoint_source_ops = {
 	.name = "tracepoint",
 	.open = tracepoint_open,
@@ -817,4 +830,5 @@ const struct source_ops tracepoint_source_ops = {
 	.cpu_offline = tracepoint_cpu_offline,
 	.cpus_resync = tracepoint_cpus_resync,
 	.describe = tracepoint_describe,
+	.accounted = tracepoint_accounted,
 };

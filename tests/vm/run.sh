@@ -100,7 +100,8 @@ kver=${kpkg#linux-image-}
 # ----------------------------------------------------- the guest's packages
 # Base system plus the shared libraries the installed binaries need (found
 # with ldd on the host, which runs the same Debian release).
-guest_packages="systemd systemd-sysv kmod procps jq"
+# strace: 37-crash-burst kills mcelogd at the exact point of a cursor save (strace's syscall fault injection).
+guest_packages="systemd systemd-sysv kmod procps jq strace"
 dest_packages() {
 	local f lib pkg
 	for f in "$destdir"/usr/bin/* "$destdir"/usr/sbin/* "$destdir"/usr/local/bin/* "$destdir"/usr/local/sbin/* \
