@@ -24,6 +24,7 @@ bsdutils              logger: tests/integration/journal.sh
 hostname              tests/integration/journal.sh
 tzdata                tests/unit/test-timespec (local time zones)
 time                  /usr/bin/time: bench/decode-bench.sh
+valgrind              make check-valgrind: the daemon under memcheck in tools/run-tests.sh
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
 "
 packages=$(printf '%s\n' "$packages" | sed 's/  .*//' | tr '\n' ' ')
