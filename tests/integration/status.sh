@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..24"
+echo "1..25"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -68,6 +68,21 @@ fi
 adm=$(getent group adm | cut -d: -f3)
 out=$(setpriv --reuid=65534 --regid=65534 --groups="$adm" "$mcectl" status --socket "$sock" -o json 2>&1)
 check "a member of SocketGroup= (supplementary group) is answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
+
+# A local process posing as the kernel: a forged "CPU 0 offline" uevent sent straight
+# to mcelogd's uevent socket (found by its inode among the daemon's descriptors in
+# /proc/net/netlink, protocol 15) is dropped and counted, never acted on.
+port=$(inodes=$(ls -l /proc/"$pid"/fd 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | paste -sd'|' -)
+	awk -v re="^(${inodes:-none})\$" '$2 == 15 && $NF ~ re { print $3; exit }' /proc/net/netlink)
+before_events=$("$mcectl" status --socket "$sock" -o json | jq -r .cpu_hotplug.events)
+"$builddir/tests/integration/forge-uevent" "${port:-0}" 0
+for _ in $(seq 50); do
+	out=$("$mcectl" status --socket "$sock" -o json)
+	[ "$(jq -r .cpu_hotplug.foreign_dropped <<<"$out")" = 1 ] && break
+	sleep 0.05
+done
+check "a forged uevent (a process posing as the kernel, port ${port:-none}) is dropped and counted" \
+	"1 $before_events" "$(jq -r '"\(.cpu_hotplug.foreign_dropped) \(.cpu_hotplug.events)"' <<<"$out")"
 
 # A client that connects and says nothing must not block anyone else.  The test
 # first makes sure that client is really connected (the daemon's accepted end shows
