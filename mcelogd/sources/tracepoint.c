@@ -212,6 +212,16 @@ static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_
 		handle_ras(c, (enum ras_tp) (tp - TP_RAS_FIRST), sample.raw, sample.raw_size);
 }
 
+/* Events writing to this reader's ring. */
+static unsigned n_events(const struct cpu_reader *c)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < _TP_MAX; t++)
+		n += c->tp_fd[t] >= 0;
+	return n;
+}
+
 /*
  * Reads until the ring is empty, handing space back to the kernel after every
  * record: writing a record to the journal takes far longer than the kernel
@@ -241,10 +251,17 @@ static void read_ring(struct cpu_reader *c)
 			handle_sample(c, rec.body, rec.body_size);
 		else if (rec.type == PERF_RECORD_LOST &&
 			 perf_lost_parse(rec.body, rec.body_size, &id, &lost) >= 0) {
-			tp = tp_of_id(c, id);
+			/* The kernel stamps a loss with the id of the event that wrote next, not of
+			 * those that were lost: on a ring several events share, it says nothing of
+			 * whose records they were.  Only a ring of one event can name it. */
+			tp = n_events(c) == 1 ? tp_of_id(c, id) : -1;
 			c->n_lost += lost;
 			s->n_lost += lost;
-			source_report_loss(s->host, tracepoint_defs[tp < 0 ? TP_MCE_RECORD : tp].source,
+			if (tp < 0 && n_events(c) > 1)
+				log_notice("CPU %u's ring is shared by mce:mce_record and ras:* events: the "
+					   "kernel does not say which of them the %llu lost record(s) were",
+					   c->cpu, (unsigned long long) lost);
+			source_report_loss(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT : tracepoint_defs[tp].source,
 					    c->cpu, lost);
 		}
 		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
