@@ -193,6 +193,17 @@ static int keep_rest(struct spool *s, const uint8_t *data, size_t from, size_t l
 	return 0;
 }
 
+/* Reads the whole spool into *data and hands its entries to fn; -EBADMSG: a damaged tail. */
+static int decode_all(struct spool *s, journal_export_fn fn, void *userdata, uint8_t **data, size_t *len,
+		      size_t *consumed)
+{
+	int r = read_all(s->fd, data, len);
+
+	if (r < 0)
+		return r;
+	return journal_export_decode(*data, *len, fn, userdata, consumed);
+}
+
 int spool_scan(struct spool *s, journal_export_fn fn, void *userdata)
 {
 	_cleanup_free_ uint8_t *data = NULL;
@@ -201,10 +212,7 @@ int spool_scan(struct spool *s, journal_export_fn fn, void *userdata)
 
 	if (s->entries == 0)
 		return 0;
-	r = read_all(s->fd, &data, &len);
-	if (r < 0)
-		return r;
-	r = journal_export_decode(data, len, fn, userdata, &consumed);
+	r = decode_all(s, fn, userdata, &data, &len, &consumed);
 	return r == -EBADMSG ? 0 : r;   /* a damaged tail holds nothing we can match */
 }
 
@@ -217,10 +225,7 @@ int spool_replay(struct spool *s, spool_send_fn send, void *userdata)
 
 	if (s->entries == 0)
 		return 0;
-	r = read_all(s->fd, &data, &len);
-	if (r < 0)
-		return r;
-	r = journal_export_decode(data, len, replay_one, &c, &consumed);
+	r = decode_all(s, replay_one, &c, &data, &len, &consumed);
 	if (r < 0 && r != -EBADMSG)
 		return r;
 	if (c.sent == 0)

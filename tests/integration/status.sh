@@ -108,22 +108,17 @@ else
 fi
 
 # Hostile requests: each gets an error saying what was wrong, and the daemon goes on.
-out=$(head -c 10000 /dev/zero | tr '\0' a | socat - UNIX-CONNECT:"$sock" 2>&1)
-if jq -e '.error | test("request too long")' <<<"$out" >/dev/null 2>&1; then
-	ok "an oversized request (10000 bytes, no newline) gets 'request too long'"
-else not_ok "an oversized request (10000 bytes, no newline) gets 'request too long'" "$out"; fi
-out=$(printf 'sta\001\377tus\n' | socat - UNIX-CONNECT:"$sock" 2>&1)
-if jq -e '.error | test("not text")' <<<"$out" >/dev/null 2>&1; then
-	ok "a binary request gets 'request is not text'"
-else not_ok "a binary request gets 'request is not text'" "$out"; fi
-out=$(printf 'status\0trailing\n' | socat - UNIX-CONNECT:"$sock" 2>&1)
-if jq -e '.error | test("not text")' <<<"$out" >/dev/null 2>&1; then
-	ok "a request with a NUL byte is not taken for 'status'"
-else not_ok "a request with a NUL byte is not taken for 'status'" "$out"; fi
-out=$(printf 'stat' | socat - UNIX-CONNECT:"$sock" 2>&1)
-if jq -e '.error | test("unknown request")' <<<"$out" >/dev/null 2>&1; then
-	ok "a partial request (EOF mid-word) gets an error, not a hang"
-else not_ok "a partial request (EOF mid-word) gets an error, not a hang" "$out"; fi
+# expect_error DESCRIPTION PATTERN: the request on stdin gets an error matching PATTERN.
+expect_error() {
+	local out
+	out=$(socat - UNIX-CONNECT:"$sock" 2>&1)
+	if jq -e --arg p "$2" '.error | test($p)' <<<"$out" >/dev/null 2>&1; then ok "$1"; else not_ok "$1" "$out"; fi
+}
+head -c 10000 /dev/zero | tr '\0' a |
+	expect_error "an oversized request (10000 bytes, no newline) gets 'request too long'" "request too long"
+printf 'sta\001\377tus\n' | expect_error "a binary request gets 'request is not text'" "not text"
+printf 'status\0trailing\n' | expect_error "a request with a NUL byte is not taken for 'status'" "not text"
+printf 'stat' | expect_error "a partial request (EOF mid-word) gets an error, not a hang" "unknown request"
 
 # Many clients at once: the daemon serves 16 at a time and the rest wait in the
 # backlog, not refused; silent ones are dropped after their 2 s, so status is answered.

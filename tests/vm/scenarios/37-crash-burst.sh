@@ -13,31 +13,15 @@ VM_APPEND="mcelogd_vm.check_interval=1"
 # SIGKILLs mcelogd (systemd restarts it): after the boot's no-restart checks.
 VM_LAST=1
 
+. "$srcdir/tests/vm/lib/burst.sh"
+
 scenario() {
 	local n=1000 out kills=0 at emitted got
 	check "crash: the injector starts (its own unit)" guest "
 cat >/run/crash-burst.sh <<'EOF'
-t=/sys/kernel/tracing
-echo 8192 >\$t/buffer_size_kb && echo >\$t/trace && echo 1 >\$t/events/mce/mce_record/enable
-emitted() { grep -c 'MC[0-9]: 9c000040[0-9a-f]\{4\}0097' \$t/trace; }
-cd /sys/kernel/debug/mce-inject || exit 1
-for i in \$(seq 0 $((n - 1))); do
-	echo sw >flags
-	echo \$((i % 2)) >cpu
-	printf '0x9c000040%04x0097\n' \$i >status
-	printf '0x%x\n' \$((0x80000000 + i * 0x1000)) >addr
-	echo 0x86 >misc
-	echo \$((i % 8)) >bank
-	if [ \$((i % 16)) = 15 ]; then
-		for w in \$(seq 500); do e=\$(emitted); [ \$e -gt \$((i - 16)) ] && break; sleep 0.01; done
-		echo \$e >/run/crash-burst.emitted
-	fi
-done
-for w in \$(seq 100); do e=\$(emitted); [ \$e -ge $n ] && break; sleep 0.05; done
-echo \$e >/run/crash-burst.emitted
-touch /run/crash-burst.done
+$(burst_inject $n 0097 0x80000000 /run/crash-burst.emitted)
 EOF
-rm -f /run/crash-burst.done /run/crash-burst.emitted
+rm -f /run/crash-burst.emitted /run/crash-burst.emitted.done
 systemd-run --quiet --unit=crash-burst bash /run/crash-burst.sh"
 
 	# Two kills, at about a third and two thirds of the burst.  The first lands on
@@ -63,7 +47,7 @@ $kill && echo \"killed \$pid at \$e\"" 60)
 		case $out in killed*) kills=$((kills + 1)) ;; esac
 	done
 	is "$kills" 2 "crash: mcelogd was killed (SIGKILL) twice during the burst, once at a cursor save"
-	emitted=$(guest "for w in \$(seq 600); do [ -e /run/crash-burst.done ] && break; sleep 0.1; done
+	emitted=$(guest "for w in \$(seq 600); do [ -e /run/crash-burst.emitted.done ] && break; sleep 0.1; done
 echo 0 >/sys/kernel/tracing/events/mce/mce_record/enable
 cat /run/crash-burst.emitted" 90)
 	is "$emitted" "$n" "crash: the kernel emitted all $n records"
