@@ -114,11 +114,12 @@ expect_error() {
 	out=$(socat - UNIX-CONNECT:"$sock" 2>&1)
 	if jq -e --arg p "$2" '.error | test($p)' <<<"$out" >/dev/null 2>&1; then ok "$1"; else not_ok "$1" "$out"; fi
 }
-head -c 10000 /dev/zero | tr '\0' a |
-	expect_error "an oversized request (10000 bytes, no newline) gets 'request too long'" "request too long"
-printf 'sta\001\377tus\n' | expect_error "a binary request gets 'request is not text'" "not text"
-printf 'status\0trailing\n' | expect_error "a request with a NUL byte is not taken for 'status'" "not text"
-printf 'stat' | expect_error "a partial request (EOF mid-word) gets an error, not a hang" "unknown request"
+# (Input by redirection, not a pipe: a pipe would run it in a subshell and lose the count.)
+expect_error "an oversized request (10000 bytes, no newline) gets 'request too long'" "request too long" \
+	< <(head -c 10000 /dev/zero | tr '\0' a)
+expect_error "a binary request gets 'request is not text'" "not text" < <(printf 'sta\001\377tus\n')
+expect_error "a request with a NUL byte is not taken for 'status'" "not text" < <(printf 'status\0trailing\n')
+expect_error "a partial request (EOF mid-word) gets an error, not a hang" "unknown request" < <(printf 'stat')
 
 # Many clients at once: the daemon serves 16 at a time and the rest wait in the
 # backlog, not refused; silent ones are dropped after their 2 s, so status is answered.
