@@ -21,6 +21,7 @@ void config_set_defaults(struct mcelogd_config *c)
 		.source_ras = true,
 		.sink_journal = true,
 		.json_output = "",
+		.spool_max_bytes = SPOOL_SIZE_DEFAULT,
 		.log_level = LOG_INFO,
 		.msr_poll = MSR_POLL_AUTO,
 		.msr_poll_interval_usec = MSR_POLL_INTERVAL_DEFAULT_USEC,
@@ -87,6 +88,18 @@ static int parse_output_path(const char *v, void *dst, char *why, size_t why_len
 		return -EINVAL;
 	}
 	memcpy(out, v, n + 1);
+	return 0;
+}
+
+static int parse_spool_size(const char *v, void *dst, char *why, size_t why_len)
+{
+	uint64_t bytes;
+
+	if (parse_size(v, UINT64_MAX, &bytes) < 0 || bytes < SPOOL_SIZE_MIN || bytes > SPOOL_SIZE_MAX) {
+		snprintf(why, why_len, "expected a size from 64K to 64G such as '64M', got '%s'", v);
+		return -EINVAL;
+	}
+	*(uint64_t *) dst = bytes;
 	return 0;
 }
 
@@ -230,6 +243,7 @@ static const struct config_key {
 	{ "Sources", "RAS",        parse_bool,        offsetof(struct mcelogd_config, source_ras) },
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
+	{ "Output",  "SpoolSize",  parse_spool_size,  offsetof(struct mcelogd_config, spool_max_bytes) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },
 	{ "Daemon",  "SocketGroup", parse_group_name, offsetof(struct mcelogd_config, socket_group) },
 	{ "Storm",   "Enable",     parse_bool,        offsetof(struct mcelogd_config, storm_enable) },

@@ -23,6 +23,10 @@ enum msr_poll_mode {
 #define MSR_POLL_INTERVAL_MIN_USEC     (1ULL * 1000000ULL)
 #define MSR_POLL_INTERVAL_MAX_USEC     (24ULL * 3600ULL * 1000000ULL)
 
+#define SPOOL_SIZE_DEFAULT (64ULL << 20)
+#define SPOOL_SIZE_MIN     (64ULL << 10)
+#define SPOOL_SIZE_MAX     (64ULL << 30)
+
 /* auto: use it when present; yes: use it, warn when missing; no: never. */
 enum {
 	CONFIG_TRISTATE_AUTO,
@@ -38,6 +42,7 @@ struct mcelogd_config {
 	bool source_ras;             /* [Sources] RAS= (the kernel's ras:* tracepoints) */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
+	uint64_t spool_max_bytes;    /* [Output] SpoolSize=: the journal spool's bound */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */
 	char socket_group[64];       /* [Daemon] SocketGroup=: group allowed to ask for status; "" root only */
 	enum msr_poll_mode msr_poll; /* [Sources] MSRPoll= */

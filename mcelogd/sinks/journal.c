@@ -44,11 +44,14 @@ struct journal_fields {
 };
 
 /*
- * Past this many bytes in the spool, corrected records are refused (counted
- * as failures) so a long outage cannot fill the disk; uncorrected and fatal
- * records, losses and storm counts are always kept.
+ * The spool is bounded ([Output] SpoolSize=), so a long outage cannot fill
+ * the disk.  Past the bound the oldest corrected records leave the spool,
+ * an eighth of the bound at a time, and one entry keeps their counts by
+ * CPU, bank and error code.  Uncorrected and fatal records, losses and storm
+ * counts always stay.
  */
-#define SPOOL_MAX_BYTES (64ULL << 20)
+/* Signatures a summary names one by one; the rest are counted together. */
+#define SUMMARY_SIGNATURES 32
 /* While entries wait, journald is asked again this often. */
 #define SPOOL_RETRY_USEC (2 * 1000000ULL)
 
@@ -57,7 +60,8 @@ struct journal_sink {
 	struct spool *spool; /* live daemon: what journald could not take yet; NULL: none */
 	sd_event_source *retry;
 	uint64_t n_spooled;  /* entries that went to the spool */
-	uint64_t n_refused;  /* corrected records refused with the spool full */
+	uint64_t n_refused;  /* corrected records refused with the spool full of others */
+	uint64_t n_summarised; /* corrected records that left a full spool, counted in a summary */
 	uint64_t n_retries;  /* attempts to hand the spool over */
 	int last_error;      /* of the last send journald refused, for mcectl status */
 	char *json_field;    /* "MCE_JSON=..." of the entry being written */
@@ -65,6 +69,7 @@ struct journal_sink {
 	uint8_t *send_buf;   /* the datagram being sent */
 	size_t send_cap;
 	bool replay;         /* --replay: every entry says so (REPLAY_FIELD) */
+	uint64_t spool_max;  /* [Output] SpoolSize= */
 	sd_event *event;
 	sd_journal *reader;  /* open while journal_holds() is being asked, closed when idle */
 	sd_event_source *reader_idle;
@@ -249,13 +254,159 @@ static int on_retry(sd_event_source *es, uint64_t usec, void *userdata)
 	return 0;
 }
 
+/* The corrected records that leave a full spool, counted by signature. */
+struct spool_summary {
+	uint64_t count, other;
+	unsigned n;
+	struct {
+		char cpu[12], bank[12], code[12];
+		uint64_t count;
+	} sig[SUMMARY_SIGNATURES];
+};
+
+static bool field_is(const struct iovec *v, const char *text)
+{
+	return v->iov_len == strlen(text) && memcmp(v->iov_base, text, v->iov_len) == 0;
+}
+
+/* The value of NAME= in one spooled entry, as a string (truncated to size). */
+static void field_value(const struct iovec *iov, unsigned n, const char *name, char *buf, size_t size)
+{
+	size_t l = strlen(name);
+
+	snprintf(buf, size, "-");
+	for (unsigned i = 0; i < n; i++)
+		if (iov[i].iov_len > l && memcmp(iov[i].iov_base, name, l) == 0 &&
+		    ((const char *) iov[i].iov_base)[l] == '=') {
+			size_t k = iov[i].iov_len - l - 1;
+
+			snprintf(buf, size, "%.*s", (int) (k < size ? k : size - 1), (const char *) iov[i].iov_base + l + 1);
+			return;
+		}
+}
+
+/* spool_droppable_fn: a corrected (or informational) error record; never a count or a loss. */
+static bool summarise_corrected(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct spool_summary *sum = userdata;
+	bool record = false, corrected = false;
+	char cpu[12], bank[12], status[24], code[12];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (field_is(&iov[i], "MESSAGE_ID=" MCELOGD_MSGID_CORRECTED))
+			record = true;
+		else if (field_is(&iov[i], "MCE_SEVERITY=corrected") || field_is(&iov[i], "MCE_SEVERITY=info"))
+			corrected = true;
+		else if (iov[i].iov_len > strlen("MCE_STORM_") && memcmp(iov[i].iov_base, "MCE_STORM_", 10) == 0)
+			return false;
+	}
+	if (!record && !corrected)
+		return false;
+	field_value(iov, n, "MCE_CPU", cpu, sizeof(cpu));
+	field_value(iov, n, "MCE_BANK", bank, sizeof(bank));
+	field_value(iov, n, "MCE_STATUS", status, sizeof(status));
+	/* The error code, as storms name it: STATUS[31:0]. */
+	if (strlen(status) == 18)
+		snprintf(code, sizeof(code), "0x%.8s", status + 10);
+	else
+		snprintf(code, sizeof(code), "-");
+	sum->count++;
+	for (i = 0; i < sum->n; i++)
+		if (streq(sum->sig[i].cpu, cpu) && streq(sum->sig[i].bank, bank) && streq(sum->sig[i].code, code))
+			break;
+	if (i == sum->n && sum->n < SUMMARY_SIGNATURES) {
+		snprintf(sum->sig[i].cpu, sizeof(sum->sig[i].cpu), "%s", cpu);
+		snprintf(sum->sig[i].bank, sizeof(sum->sig[i].bank), "%s", bank);
+		snprintf(sum->sig[i].code, sizeof(sum->sig[i].code), "%s", code);
+		sum->n++;
+	}
+	if (i < sum->n)
+		sum->sig[i].count++;
+	else
+		sum->other++;
+	return true;
+}
+
+/*
+ * Written while the entry that filled the spool is half-built (its MCE_JSON
+ * sits in j->json_field), so this one builds its own MCE_JSON field.
+ */
+static int append_summary(struct journal_sink *j, const struct spool_summary *sum)
+{
+	_cleanup_(json_writer_done) struct json_writer w;
+	_cleanup_free_ char *json_field = NULL;
+	struct journal_fields f = { .n = 0 };
+	int r;
+
+	json_writer_init(&w);
+	json_object_begin(&w, NULL);
+	json_put_time_usec(&w, "time", now_realtime_usec());
+	json_put_string(&w, "event", "loss");
+	json_put_string(&w, "source", "journal_spool");
+	json_put_string(&w, "reason", "spool_full");
+	json_put_u64(&w, "lost", sum->count);
+	json_array_begin(&w, "summarised");
+	for (unsigned i = 0; i < sum->n; i++) {
+		json_object_begin(&w, NULL);
+		json_put_string(&w, "cpu", sum->sig[i].cpu);
+		json_put_string(&w, "bank", sum->sig[i].bank);
+		json_put_string(&w, "code", sum->sig[i].code);
+		json_put_u64(&w, "count", sum->sig[i].count);
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	if (sum->other)
+		json_put_u64(&w, "other", sum->other);
+	json_object_end(&w);
+	if (json_writer_failed(&w))
+		return -ENOMEM;
+	journal_fields_add(&f, "MESSAGE=The spool %s reached its %llu KiB (SpoolSize=) while journald was "
+			   "away: %" PRIu64 " corrected record(s) left it, their counts by CPU, bank and code "
+			   "kept here", spool_path(j->spool), (unsigned long long) (j->spool_max >> 10), sum->count);
+	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_LOST);
+	journal_fields_add(&f, "PRIORITY=%d", LOG_WARNING);
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_SOURCE=journal_spool");
+	journal_fields_add(&f, "MCE_LOST=%" PRIu64, sum->count);
+	r = asprintf(&json_field, "MCE_JSON=%s", json_writer_str(&w));
+	if (r < 0) {
+		json_field = NULL;
+		return -ENOMEM;
+	}
+	f.iov[f.n++] = (struct iovec) { .iov_base = json_field, .iov_len = (size_t) r };
+	return spool_append(j->spool, f.iov, f.n);
+}
+
+/* The spool is full: the oldest corrected records leave it, and one entry keeps their counts. */
+static void make_room(struct journal_sink *j)
+{
+	struct spool_summary sum = {};
+	int r;
+
+	r = spool_shrink(j->spool, j->spool_max - j->spool_max / 8, summarise_corrected, &sum);
+	if (r <= 0) {
+		if (r < 0)
+			log_error_errno(r, "Cannot make room in the spool %s: %m", spool_path(j->spool));
+		return;
+	}
+	j->n_summarised += sum.count;
+	r = append_summary(j, &sum);
+	if (r < 0)
+		log_error("Cannot keep the counts of %" PRIu64 " corrected records that left the full spool "
+			  "%s: %s", sum.count, spool_path(j->spool), strerror(-r));
+	else
+		log_warning("The spool %s is full: %" PRIu64 " older corrected record(s) left it, their "
+			    "counts kept in one entry", spool_path(j->spool), sum.count);
+}
+
 /*
  * One finished entry: to journald, or, while anything waits in the spool
  * (order is kept) or journald cannot take it, into the spool.  Only the
  * retry timer hands the spool over: doing it here would read the whole
  * spool again for every record of a burst during an outage.  Returns 0 once
- * journald or the spool holds it.  may_drop: a corrected record, which a full
- * spool refuses.
+ * journald or the spool holds it.  may_drop: a corrected record, which a
+ * spool full of records that may not leave it refuses.
  */
 static int deliver(struct journal_sink *j, const struct journal_fields *f, bool may_drop)
 {
@@ -272,7 +423,9 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 		log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it does",
 				  spool_path(j->spool));
 	}
-	if (may_drop && spool_bytes(j->spool) >= SPOOL_MAX_BYTES) {
+	if (spool_bytes(j->spool) >= j->spool_max)
+		make_room(j);
+	if (may_drop && spool_bytes(j->spool) >= j->spool_max) {
 		j->n_refused++;
 		return -ENOSPC;
 	}
@@ -553,6 +706,7 @@ static int journal_open(const struct sink_params *p, void **ret)
 		return -ENOMEM;
 	j->replay = !p->live;
 	j->event = p->event;
+	j->spool_max = p->config->spool_max_bytes;
 	/* The daemon keeps what journald cannot take; a replay fails instead, loudly. */
 	if (p->live && p->state_directory) {
 		r = spool_open(p->state_directory, &j->spool);
@@ -860,6 +1014,7 @@ static void journal_status(void *s, struct json_writer *w)
 	json_put_u64(w, "bytes", spool_bytes(j->spool));
 	json_put_u64(w, "spooled", j->n_spooled);
 	json_put_u64(w, "refused", j->n_refused);
+	json_put_u64(w, "summarised", j->n_summarised);
 	json_put_u64(w, "retries", j->n_retries);
 	if (j->last_error)
 		json_put_string(w, "last_error", strerror(-j->last_error));
