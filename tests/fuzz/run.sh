@@ -29,13 +29,13 @@ if [ ! -f "$build/Makefile" ]; then
 	(cd "$build" && CC="$CC" CFLAGS="-g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link" \
 		"$src/configure" --quiet >/dev/null)
 fi
-make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a kernel-abi/libkernelabi.a >/dev/null
+make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a kernel-abi/libkernelabi.a rules/librules.a >/dev/null
 
 # Link order as in MCE_LIBS (lib/include.am): lib/ again after decoders/.
 for t in $targets; do
 	"$CC" -g -O1 $SAN -fsanitize=fuzzer -include "$build/config.h" \
-		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" $(pkg-config --cflags json-c) \
-		"$src/tests/fuzz/$t.c" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
+		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/rules" $(pkg-config --cflags json-c) \
+		"$src/tests/fuzz/$t.c" "$build/rules/librules.a" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
 		"$build/decoders/libmcedecode.a" "$build/lib/libmceshared.a" \
 		$(pkg-config --libs json-c) -o "$build/fuzz/$t"
 done
