@@ -99,7 +99,8 @@ int mce_trace_to_record(const struct mce_trace_layout *l, const void *raw, size_
 		r.have |= MCE_HAVE_IPID;
 	if (get(l->ip, raw, raw_size, &r.ip) && r.ip)
 		r.have |= MCE_HAVE_IP;
-	if (get(l->tsc, raw, raw_size, &r.tsc))
+	/* 0: the kernel read no TSC (its corrected-error poll leaves it so). */
+	if (get(l->tsc, raw, raw_size, &r.tsc) && r.tsc)
 		r.have |= MCE_HAVE_TSC;
 	if (get(l->ppin, raw, raw_size, &r.ppin) && r.ppin)
 		r.have |= MCE_HAVE_PPIN;   /* 0 means the CPU has no PPIN, not PPIN 0 */

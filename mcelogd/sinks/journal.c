@@ -967,7 +967,8 @@ static int journal_holds(void *s, const struct mce_record *rec)
 	struct entry_query q = { .first_only = true };
 	int r;
 
-	if (!mce_record_has(rec, MCE_HAVE_CPU | MCE_HAVE_STATUS | MCE_HAVE_TSC))
+	/* Without a TSC two records of one bank can look the same: rather log twice. */
+	if (!mce_record_has(rec, MCE_HAVE_CPU | MCE_HAVE_STATUS | MCE_HAVE_TSC) || rec->tsc == 0)
 		return -ENODATA;
 	query_match(&q, "MCE_TSC=0x%016" PRIx64, rec->tsc);
 	query_match(&q, "MCE_CPU=%u", rec->cpu);
