@@ -17,6 +17,7 @@
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
+#include "snapshots.h"
 #include "sources.h"
 #include "status-json.h"
 #include "trace-buffer.h"
@@ -376,6 +377,8 @@ static int run_live(struct manager *m)
 	(void) cpu_hotplug_open(m->event, &hotplug, &m->hotplug);
 	/* Storms only in the live daemon: --replay logs every record of its input. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
+	/* Before the sources: the records they drain at open get their snapshots too. */
+	manager_open_snapshots(m, snapshots_live, snapshots_live_count);
 	(void) manager_set_sources(m, sources_live, sources_live_count);
 	(void) manager_open_sources(m);
 	for (size_t i = 0; i < m->n_sources; i++)
