@@ -90,6 +90,8 @@ static struct counter_delta interval_delta(const struct counter_history *h, size
 {
 	const struct counter_reading *a = reading(h, i, event), *b = reading(h, i + 1, event);
 
+	if (a->absent || b->absent)
+		return (struct counter_delta) { .reason = "unavailable", .absent = true };
 	if (!a->valid || !b->valid)
 		return (struct counter_delta) { .reason = "not read" };
 	/* Totals only grow while a counter lives (they are 64 bits wide and do
@@ -238,7 +240,7 @@ void counter_window_write_json(const struct counter_history *h, const struct cou
 		if (c->valid)
 			json_put_u64(jw, h->names[e], c->count);
 		any_scaled |= c->scaled;
-		any_invalid |= !c->valid;
+		any_invalid |= !c->valid && !c->absent;
 		any_change |= c->have_baseline;
 	}
 	json_object_end(jw);
@@ -253,7 +255,7 @@ void counter_window_write_json(const struct counter_history *h, const struct cou
 	if (any_invalid) {
 		json_object_begin(jw, "not_counted");
 		for (size_t e = 0; e < w->n_events; e++)
-			if (!w->deltas[e].valid)
+			if (!w->deltas[e].valid && !w->deltas[e].absent)
 				json_put_string(jw, h->names[e], w->deltas[e].reason);
 		json_object_end(jw);
 	}

@@ -30,6 +30,7 @@ struct counter_reading {
 	uint64_t time_enabled;   /* of the event's group, ns */
 	uint64_t time_running;
 	bool valid;              /* false: not read this time (group read failed) */
+	bool absent;             /* the event is not open on this CPU: the caller says why elsewhere */
 };
 
 struct counter_history;
@@ -65,6 +66,7 @@ struct counter_delta {
 	bool valid;              /* false: not counted in this interval (see .reason) */
 	bool scaled;             /* multiplexed: count = raw * enabled / running */
 	const char *reason;      /* why not valid: "not read", "not scheduled", "reset" */
+	bool absent;             /* not open on this CPU: left out of "not_counted" */
 	bool have_baseline;
 	double change;           /* this interval's rate / mean rate of the other intervals */
 };

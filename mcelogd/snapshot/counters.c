@@ -183,11 +183,10 @@ static void open_error_reason(const struct counters *c, int error, char *buf, si
 	switch (-error) {
 	case ENOENT:
 	case ENODEV:
-		snprintf(buf, size, "no PMU driver has this event (no PMU, as in most VMs): %s",
-			 strerror(-error));
+		snprintf(buf, size, "no PMU driver has this event, as in most VMs (%s)", strerrorname_np(-error));
 		break;
 	case EOPNOTSUPP:
-		snprintf(buf, size, "the PMU does not support this event: %s", strerror(-error));
+		snprintf(buf, size, "the PMU does not support this event (EOPNOTSUPP)");
 		break;
 	case EBUSY:
 		snprintf(buf, size, "the counter is held by another user (EBUSY)");
@@ -196,10 +195,10 @@ static void open_error_reason(const struct counters *c, int error, char *buf, si
 	case EPERM:
 		if (c->paranoid != INT32_MIN)
 			snprintf(buf, size, "not permitted: kernel.perf_event_paranoid is %d and the "
-				 "daemon lacks CAP_PERFMON (%s)", c->paranoid, strerror(-error));
+				 "daemon lacks CAP_PERFMON (%s)", c->paranoid, strerrorname_np(-error));
 		else
 			snprintf(buf, size, "not permitted: the daemon lacks CAP_PERFMON (%s)",
-				 strerror(-error));
+				 strerrorname_np(-error));
 		break;
 	case EINVAL:
 		snprintf(buf, size, "the PMU refused the event's attributes, or it cannot share a "
@@ -258,6 +257,7 @@ static void read_group(struct counters *c, struct cpu_counters *pc, enum group g
 	for (size_t e = 0; e < c->n_events; e++) {
 		if (c->events[e].group != g || pc->fd[e] < 0)
 			continue;
+		readings[e].absent = false;
 		int i = perf_group_read_find(&gr, pc->id[e]);
 		if (i < 0)
 			continue;
@@ -274,6 +274,10 @@ static void cpu_read(struct counters *c, struct cpu_counters *pc)
 {
 	struct counter_reading readings[COUNTER_EVENTS_MAX] = {};
 	int64_t now = now_realtime_usec();
+
+	/* Never opened here: the record lists them under "unavailable", not as uncounted. */
+	for (size_t e = 0; e < c->n_events; e++)
+		readings[e].absent = pc->fd[e] < 0;
 
 	for (size_t g = 0; g < _GROUP_MAX; g++)
 		read_group(c, pc, g, readings);

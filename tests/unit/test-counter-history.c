@@ -163,6 +163,21 @@ static void test_scaling(void **state)
 	assert_true(d.have_effective_mhz);
 	/* 1000 cycles in 1 s of cpu-clock: 0.001 MHz */
 	assert_true(d.effective_mhz > 0.00099 && d.effective_mhz < 0.00101);
+
+	/* an event the caller never opened is absent, not "not read", and left out of the JSON */
+	r[REF_CYCLES] = (struct counter_reading) { .absent = true };
+	assert_int_equal(counter_history_push(h, 3000000, r), 0);
+	assert_int_equal(counter_history_window(h, 2500000, &w), 0);
+	assert_true(w.deltas[REF_CYCLES].absent);
+	assert_false(w.deltas[REF_CYCLES].valid);
+	struct json_writer jw;
+	json_writer_init(&jw);
+	json_object_begin(&jw, NULL);
+	counter_history_derive(h, &w, &d);
+	counter_window_write_json(h, &w, &d, &jw);
+	json_object_end(&jw);
+	assert_null(strstr(json_writer_str(&jw), "ref-cycles"));
+	json_writer_done(&jw);
 }
 
 static void test_reset(void **state)
