@@ -51,7 +51,10 @@ awk -v s="$secs" -v oc="$(($1 - off_cpu0))" -v ow="$(($2 - off_sw0))" \
 	printf "idle daemon, %d s, %d CPUs online, Interval=1s:\n", s, cpus
 	printf "  Counters=no:      %8.4f%% of a CPU (%d us), %6.2f wake-ups/s\n", oc / (s * 1e7), oc / 1000, ow / s
 	printf "  Counters=default: %8.4f%% of a CPU (%d us), %6.2f wake-ups/s\n", nc / (s * 1e7), nc / 1000, nw / s
-	printf "  recorder adds:    %8.4f%% of a CPU, %6.2f wake-ups/s (on/off CPU ratio %.1f)\n",
-		(nc - oc) / (s * 1e7), (nw - ow) / s, (oc > 0 ? nc / oc : 0)
+	printf "  recorder adds:    %8.4f%% of a CPU, %6.2f wake-ups/s", (nc - oc) / (s * 1e7), (nw - ow) / s
+	if (oc > 0)
+		printf " (on/off CPU ratio %.1f)\n", nc / oc
+	else
+		printf " (off: no CPU time measurable, so no ratio)\n"
 }'
 "$annotate" 20000 2>/dev/null | sed -n '1,4p'

@@ -154,20 +154,28 @@ static int parse_msr_poll(const char *v, void *dst, char *why, size_t why_len)
 	return 0;
 }
 
-static int parse_poll_interval(const char *v, void *dst, char *why, size_t why_len)
+/* A time span within [min, max]; example and range name them in the error. */
+static int parse_interval(const char *v, uint64_t min, uint64_t max, const char *example,
+			  const char *range, uint64_t *dst, char *why, size_t why_len)
 {
 	int64_t usec;
 
 	if (parse_time_span(v, &usec) < 0) {
-		snprintf(why, why_len, "expected a time span such as 60s, 5min or 1h; got '%s'", v);
+		snprintf(why, why_len, "expected a time span such as %s; got '%s'", example, v);
 		return -EINVAL;
 	}
-	if (usec < (int64_t) MSR_POLL_INTERVAL_MIN_USEC || usec > (int64_t) MSR_POLL_INTERVAL_MAX_USEC) {
-		snprintf(why, why_len, "'%s' is out of range: between 1s and 24h", v);
+	if (usec < (int64_t) min || usec > (int64_t) max) {
+		snprintf(why, why_len, "'%s' is out of range: between %s", v, range);
 		return -EINVAL;
 	}
-	*(uint64_t *) dst = (uint64_t) usec;
+	*dst = (uint64_t) usec;
 	return 0;
+}
+
+static int parse_poll_interval(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_interval(v, MSR_POLL_INTERVAL_MIN_USEC, MSR_POLL_INTERVAL_MAX_USEC,
+			      "60s, 5min or 1h", "1s and 24h", dst, why, why_len);
 }
 
 /* A positive count; 0 is refused because it can only be a mistake (Enable=no turns storms off). */
@@ -282,18 +290,8 @@ static int parse_counter_events(const char *v, void *dst, char *why, size_t why_
 
 static int parse_snapshot_interval(const char *v, void *dst, char *why, size_t why_len)
 {
-	int64_t usec;
-
-	if (parse_time_span(v, &usec) < 0) {
-		snprintf(why, why_len, "expected a time span such as 1s or 500ms; got '%s'", v);
-		return -EINVAL;
-	}
-	if (usec < (int64_t) SNAPSHOT_INTERVAL_MIN_USEC || usec > (int64_t) SNAPSHOT_INTERVAL_MAX_USEC) {
-		snprintf(why, why_len, "'%s' is out of range: between 10ms and 1h", v);
-		return -EINVAL;
-	}
-	*(uint64_t *) dst = (uint64_t) usec;
-	return 0;
+	return parse_interval(v, SNAPSHOT_INTERVAL_MIN_USEC, SNAPSHOT_INTERVAL_MAX_USEC, "1s or 500ms",
+			      "10ms and 1h", dst, why, why_len);
 }
 
 static int parse_snapshot_history(const char *v, void *dst, char *why, size_t why_len)
