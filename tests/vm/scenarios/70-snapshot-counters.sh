@@ -32,6 +32,7 @@ scenario() {
 		check "snapshot: the reason says there is no PMU driver" \
 			grep -q "no PMU driver" <<<"$(jq -r '.unavailable.cycles' <<<"$c")"
 		is "$(jq -r 'has("ipc")' <<<"$c")" false "snapshot: no IPC without the events it needs"
+		is "$(jq -r 'has("not_counted")' <<<"$c")" false "snapshot: unavailable events are not also listed as not counted"
 	else
 		skip "snapshot: hardware events unavailable" "this guest has a PMU"
 	fi
@@ -47,8 +48,19 @@ scenario() {
 	is "$(jq -r .state <<<"$status")" active "snapshot: mcectl status lists counters as active"
 	is "$(jq -r '.cpus' <<<"$status")" 2 "snapshot: counters on both CPUs"
 	table=$(guest "mcectl status")
+	note "$(grep -A3 '^SNAPSHOT' <<<"$table")"
 	check "snapshot: mcectl status's table shows the counters" grep -q "^counters  *active" <<<"$table"
 	table=$(guest "mcectl query --since 1h")
+	note "$(grep -B1 'snapshot:' <<<"$table")"
 	check "snapshot: mcectl query's table has the snapshot line" grep -q "snapshot: CPU $cpu over" <<<"$table"
+
+	# CPU hotplug: the offline CPU's groups close, and come back with it.
+	local cpus
+	cpus=$(guest "c=/sys/devices/system/cpu/cpu1
+echo 0 >\$c/online; sleep 2
+mcectl status --output json | jq -r '.snapshots[] | select(.name == \"counters\") | .cpus'
+echo 1 >\$c/online; sleep 2
+mcectl status --output json | jq -r '.snapshots[] | select(.name == \"counters\") | .cpus'" | tr '\n' ' ')
+	is "$cpus" "1 2 " "snapshot: counters follow CPU 1 offline and back online"
 	is "$(mcelogd_warnings "${warn_mark:-}")" "" "snapshot: journalctl -u mcelogd shows no warnings"
 }
