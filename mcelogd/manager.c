@@ -478,6 +478,9 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 {
+	/* Online ones that are open keep their history; offline ones close. */
+	for (size_t cpu = 0; cpu < n_online; cpu++)
+		snapshot_stage_cpu_changed(&m->snapshots, (unsigned) cpu, online[cpu]);
 	for (size_t i = 0; i < m->n_sources; i++) {
 		const struct source_slot *s = &m->sources[i];
 

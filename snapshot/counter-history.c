@@ -13,6 +13,7 @@ struct counter_history {
 	size_t capacity;
 	size_t oldest;      /* ring index of the oldest read */
 	size_t count;
+	bool newest_provisional;
 	int64_t *times;     /* [capacity] */
 	struct counter_reading *readings;   /* [capacity][n_events] */
 };
@@ -50,6 +51,7 @@ void counter_history_clear(struct counter_history *h)
 {
 	h->oldest = 0;
 	h->count = 0;
+	h->newest_provisional = false;
 }
 
 size_t counter_history_count(const struct counter_history *h)
@@ -68,18 +70,22 @@ static const struct counter_reading *reading(const struct counter_history *h, si
 	return &h->readings[slot(h, i) * h->n_events + event];
 }
 
-int counter_history_push(struct counter_history *h, int64_t time_usec, const struct counter_reading *readings)
+int counter_history_push(struct counter_history *h, int64_t time_usec, const struct counter_reading *readings,
+			 bool provisional)
 {
 	if (h->count > 0 && time_usec < h->times[slot(h, h->count - 1)])
 		return -EINVAL;
 
 	size_t s;
-	if (h->count < h->capacity)
+	if (h->count > 0 && h->newest_provisional)
+		s = slot(h, h->count - 1);
+	else if (h->count < h->capacity)
 		s = slot(h, h->count++);
 	else {
 		s = h->oldest;
 		h->oldest = (h->oldest + 1) % h->capacity;
 	}
+	h->newest_provisional = provisional;
 	h->times[s] = time_usec;
 	memcpy(&h->readings[s * h->n_events], readings, h->n_events * sizeof(*readings));
 	return 0;

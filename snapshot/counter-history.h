@@ -55,8 +55,13 @@ void counter_history_clear(struct counter_history *h);
  * record's time_usec); readings holds n_events entries.  The oldest read
  * falls out when full.  -EINVAL if time goes backwards from the newest read
  * (the caller's clock stepped: it should clear and start again).
+ *
+ * A provisional read (the one taken for a record) stands only until the
+ * next read, which replaces it: a burst of records must not push the
+ * periodic reads, the CPU's baseline, out of the ring.
  */
-int counter_history_push(struct counter_history *h, int64_t time_usec, const struct counter_reading *readings);
+int counter_history_push(struct counter_history *h, int64_t time_usec, const struct counter_reading *readings,
+			 bool provisional);
 
 size_t counter_history_count(const struct counter_history *h);
 

@@ -270,7 +270,8 @@ static void read_group(struct counters *c, struct cpu_counters *pc, enum group g
 	}
 }
 
-static void cpu_read(struct counters *c, struct cpu_counters *pc)
+/* provisional: the read for a record, replaced by the next (see counter_history_push). */
+static void cpu_read(struct counters *c, struct cpu_counters *pc, bool provisional)
 {
 	struct counter_reading readings[COUNTER_EVENTS_MAX] = {};
 	int64_t now = now_realtime_usec();
@@ -283,9 +284,9 @@ static void cpu_read(struct counters *c, struct cpu_counters *pc)
 		read_group(c, pc, g, readings);
 	c->n_reads++;
 	/* The wall clock stepped back (NTP, an operator): the old reads would lie about spans. */
-	if (counter_history_push(pc->history, now, readings) < 0) {
+	if (counter_history_push(pc->history, now, readings, provisional) < 0) {
 		counter_history_clear(pc->history);
-		(void) counter_history_push(pc->history, now, readings);
+		(void) counter_history_push(pc->history, now, readings, provisional);
 	}
 	pc->last_read_usec = now;
 }
@@ -324,7 +325,7 @@ static void cpu_open(struct counters *c, unsigned cpu)
 		}
 	pc->open = true;
 	/* The first read: a record in the first interval has a window from here. */
-	cpu_read(c, pc);
+	cpu_read(c, pc, false);
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -333,7 +334,7 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 
 	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
 		if (c->cpus[cpu].open)
-			cpu_read(c, &c->cpus[cpu]);
+			cpu_read(c, &c->cpus[cpu], false);
 	/* From the planned time, not from now: the cadence does not drift. */
 	(void) sd_event_source_set_time(s, usec + c->interval_usec);
 	(void) sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
@@ -466,7 +467,12 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 
 static void counters_cpu_online(void *s, unsigned cpu)
 {
-	cpu_open(s, cpu);
+	struct counters *c = s;
+
+	/* Told twice (a uevent racing the first scan, a resync): keep the history. */
+	if (cpu < c->n_cpus && c->cpus[cpu].open)
+		return;
+	cpu_open(c, cpu);
 }
 
 static void counters_cpu_offline(void *s, unsigned cpu)
@@ -565,7 +571,7 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 
 	struct cpu_counters *pc = &c->cpus[rec->cpu];
 	/* Up to this moment: the error is usually inside the interval this read closes. */
-	cpu_read(c, pc);
+	cpu_read(c, pc, true);
 	c->n_annotated++;
 
 	int64_t error_usec = (rec->have & MCE_HAVE_TIME) ? rec->time_usec : pc->last_read_usec;

@@ -30,7 +30,7 @@ static void push(struct counter_history *h, int64_t t, uint64_t cycles, uint64_t
 		[REF_CYCLES] = { ref, enabled, enabled, true },
 		[CPU_CLOCK] = { clock_ns, enabled, enabled, true },
 	};
-	assert_int_equal(counter_history_push(h, t, r), 0);
+	assert_int_equal(counter_history_push(h, t, r, false), 0);
 }
 
 static void test_empty(void **state)
@@ -94,7 +94,7 @@ static void test_window_boundaries(void **state)
 
 	/* time going backwards is refused, not stored */
 	const struct counter_reading r[N_EVENTS] = {};
-	assert_int_equal(counter_history_push(h, 11999999, r), -EINVAL);
+	assert_int_equal(counter_history_push(h, 11999999, r, false), -EINVAL);
 	assert_int_equal(counter_history_count(h), 3);
 }
 
@@ -128,7 +128,7 @@ static void test_scaling(void **state)
 
 	for (size_t e = 0; e < N_EVENTS; e++)
 		r[e].valid = true;
-	assert_int_equal(counter_history_push(h, 0, r), 0);
+	assert_int_equal(counter_history_push(h, 0, r, false), 0);
 	/* cycles on the PMU a quarter of the time: 250 counted stands for 1000 */
 	r[CYCLES] = (struct counter_reading) { 250, 1000000000, 250000000, true };
 	/* instructions never scheduled */
@@ -136,7 +136,7 @@ static void test_scaling(void **state)
 	/* ref-cycles not read this time */
 	r[REF_CYCLES].valid = false;
 	r[CPU_CLOCK] = (struct counter_reading) { 1000000000, 1000000000, 1000000000, true };
-	assert_int_equal(counter_history_push(h, 1000000, r), 0);
+	assert_int_equal(counter_history_push(h, 1000000, r, false), 0);
 
 	assert_int_equal(counter_history_window(h, 500000, &w), 0);
 	assert_true(w.deltas[CYCLES].valid);
@@ -150,7 +150,7 @@ static void test_scaling(void **state)
 
 	/* scaling a huge count does not overflow: it saturates */
 	r[CYCLES] = (struct counter_reading) { UINT64_MAX, 4000000000, 250000001, true };
-	assert_int_equal(counter_history_push(h, 2000000, r), 0);
+	assert_int_equal(counter_history_push(h, 2000000, r, false), 0);
 	assert_int_equal(counter_history_window(h, 1500000, &w), 0);
 	assert_true(w.deltas[CYCLES].count == UINT64_MAX);
 
@@ -166,7 +166,7 @@ static void test_scaling(void **state)
 
 	/* an event the caller never opened is absent, not "not read", and left out of the JSON */
 	r[REF_CYCLES] = (struct counter_reading) { .absent = true };
-	assert_int_equal(counter_history_push(h, 3000000, r), 0);
+	assert_int_equal(counter_history_push(h, 3000000, r, false), 0);
 	assert_int_equal(counter_history_window(h, 2500000, &w), 0);
 	assert_true(w.deltas[REF_CYCLES].absent);
 	assert_false(w.deltas[REF_CYCLES].valid);
@@ -262,6 +262,41 @@ static void test_baseline_change(void **state)
 	assert_true(w.deltas[CYCLES].have_baseline);
 }
 
+static void test_provisional(void **state)
+{
+	(void) state;
+	_cleanup_(counter_history_freep) struct counter_history *h = counter_history_new(names, N_EVENTS, 4);
+	struct counter_window w;
+	const struct counter_reading r0[N_EVENTS] = { [CYCLES] = { 0, 0, 0, true } };
+
+	/* three periodic reads: 100 cycles a second */
+	for (int i = 0; i < 3; i++) {
+		struct counter_reading r[N_EVENTS] = { [CYCLES] = { (uint64_t) i * 100, (uint64_t) i * 1000000000,
+								    (uint64_t) i * 1000000000, true } };
+		assert_int_equal(counter_history_push(h, (int64_t) i * 1000000, i ? r : r0, false), 0);
+	}
+	/* a burst of 100 records, each with its own read: they replace each other */
+	for (int k = 1; k <= 100; k++) {
+		uint64_t ns = 2000000000ULL + (uint64_t) k * 1000000;
+		struct counter_reading r[N_EVENTS] = { [CYCLES] = { 200 + (uint64_t) k, ns, ns, true } };
+		assert_int_equal(counter_history_push(h, 2000000 + k * 1000, r, true), 0);
+		assert_int_equal(counter_history_count(h), 4);
+		assert_int_equal(counter_history_window(h, 2000000 + k * 1000 - 1, &w), 0);
+		assert_int_equal(w.position, COUNTER_WINDOW_COVERS);
+		assert_int_equal(w.deltas[CYCLES].count, (uint64_t) k);
+		/* the baseline is still the periodic reads */
+		assert_int_equal(w.baseline_intervals, 2);
+	}
+	/* the next periodic read replaces the provisional one, and is kept */
+	struct counter_reading r3[N_EVENTS] = { [CYCLES] = { 300, 3000000000, 3000000000, true } };
+	assert_int_equal(counter_history_push(h, 3000000, r3, false), 0);
+	assert_int_equal(counter_history_count(h), 4);
+	assert_int_equal(counter_history_window(h, 2500000, &w), 0);
+	assert_int_equal(w.start_usec, 2000000);
+	assert_int_equal(w.end_usec, 3000000);
+	assert_int_equal(w.deltas[CYCLES].count, 100);
+}
+
 static void test_json(void **state)
 {
 	(void) state;
@@ -278,7 +313,7 @@ static void test_json(void **state)
 		[REF_CYCLES] = { 1500, 2000000000, 2000000000, true },
 		[CPU_CLOCK] = { 2000000000, 2000000000, 2000000000, true },
 	};
-	assert_int_equal(counter_history_push(h, 1700000002000000, r), 0);
+	assert_int_equal(counter_history_push(h, 1700000002000000, r, false), 0);
 	assert_int_equal(counter_history_window(h, 1700000001500000, &w), 0);
 	counter_history_derive(h, &w, &d);
 
@@ -307,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_derived_and_zero),
 		cmocka_unit_test(test_baseline_change),
+		cmocka_unit_test(test_provisional),
 		cmocka_unit_test(test_json),
 	};
 
