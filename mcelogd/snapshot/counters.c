@@ -22,6 +22,9 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "clock.h"
 #include "counter-history.h"
@@ -115,7 +118,24 @@ struct counters {
 	size_t n_cpus;
 
 	uint64_t n_reads, n_read_failures, n_annotated;
+
+	/* The TSC against CLOCK_MONOTONIC since open: its rate, to turn a record's TSC
+	 * distance into time.  The kernel gives a record's time in whole seconds. */
+	uint64_t tsc0, mono0_usec;
 };
+
+/* The TSC of the CPU we run on: comparable with a record's where Linux uses the
+ * TSC as its clock (constant and synchronised across CPUs). */
+static bool read_tsc(uint64_t *ret)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	*ret = __rdtsc();
+	return true;
+#else
+	(void) ret;
+	return false;
+#endif
+}
 
 static int open_counter(struct perf_event_attr *attr, unsigned cpu, int group_fd)
 {
@@ -389,6 +409,9 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 	c->interval_usec = cfg->interval_usec;
 	c->history = cfg->history;
 	c->paranoid = read_paranoid();
+	c->mono0_usec = now_monotonic_usec();
+	if (!read_tsc(&c->tsc0))
+		c->tsc0 = 0;
 
 	if (cfg->n_counter_events > 0) {
 		for (size_t i = 0; i < cfg->n_counter_events; i++)
@@ -555,6 +578,27 @@ static void flat_fields(const struct counters *c, const struct counter_window *w
 				   win->deltas[far].change);
 }
 
+/*
+ * The distance from the error to now in TSC ticks, and in microseconds once
+ * the TSC's rate is known (a second after open).  False without a record TSC
+ * or one that is ahead of ours (another clock domain: say nothing).
+ */
+static bool tsc_distance(const struct counters *c, const struct mce_record *rec, uint64_t *ret_ticks,
+			 double *ret_usec)
+{
+	uint64_t now;
+
+	if (!(rec->have & MCE_HAVE_TSC) || !read_tsc(&now) || now < rec->tsc)
+		return false;
+	*ret_ticks = now - rec->tsc;
+	uint64_t mono = now_monotonic_usec();
+	if (c->tsc0 && mono - c->mono0_usec >= 1000000 && now > c->tsc0) {
+		double ticks_per_usec = (double) (now - c->tsc0) / (double) (mono - c->mono0_usec);
+		*ret_usec = (double) *ret_ticks / ticks_per_usec;
+	}
+	return true;
+}
+
 static void counters_annotate(void *s, const struct mce_record *rec, struct snapshot_out *out)
 {
 	struct counters *c = s;
@@ -589,6 +633,14 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 	/* How far the snapshot is from the error: the record's time to our last read. */
 	if (rec->have & MCE_HAVE_TIME)
 		json_put_i64(w, "read_after_error_usec", pc->last_read_usec - rec->time_usec);
+	uint64_t tsc_delta;
+	double tsc_usec = -1;
+	bool have_tsc = tsc_distance(c, rec, &tsc_delta, &tsc_usec);
+	if (have_tsc) {
+		json_put_u64(w, "read_after_error_tsc", tsc_delta);
+		if (tsc_usec >= 0)
+			json_put_u64(w, "read_after_error_tsc_usec", (uint64_t) tsc_usec);
+	}
 	counter_window_write_json(pc->history, &win, &d, w);
 	if (any_unavailable(c, pc))
 		write_unavailable(c, pc, w);
@@ -598,6 +650,8 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 	if (rec->have & MCE_HAVE_TIME)
 		snapshot_out_field(out, "SNAPSHOT_READ_AFTER_ERROR_USEC", "%" PRId64,
 				   pc->last_read_usec - rec->time_usec);
+	if (have_tsc && tsc_usec >= 0)
+		snapshot_out_field(out, "SNAPSHOT_READ_AFTER_ERROR_TSC_USEC", "%.0f", tsc_usec);
 	flat_fields(c, &win, &d, out);
 }
 

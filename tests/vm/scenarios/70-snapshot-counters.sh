@@ -24,6 +24,12 @@ scenario() {
 	is "$(jq -r '.window.position' <<<"$c")" covers "snapshot: the window covers the error time"
 	is "$(jq -r '.read_after_error_usec >= 0 and .read_after_error_usec < 10000000' <<<"$c")" true \
 		"snapshot: read within 10 s after the error"
+	if [ "$(jq -r 'has("tsc")' <<<"$rec")" = true ]; then
+		is "$(jq -r '(.read_after_error_tsc | type) + " " + (.read_after_error_tsc_usec < 10000000 | tostring)' <<<"$c")" \
+			"number true" "snapshot: the TSC distance to the error is given, under 10 s"
+	else
+		skip "snapshot: the TSC distance" "the record has no TSC"
+	fi
 	pmu=$(guest 'test -e /sys/bus/event_source/devices/cpu && echo yes || echo no')
 	if [ "$pmu" = no ]; then
 		is "$(jq -r '.unavailable | keys | sort | join(",")' <<<"$c")" \
