@@ -383,6 +383,17 @@ static void counters_freep(struct counters **c)
 	counters_close(*c);
 }
 
+static bool tsc_is_clock(void)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+
+	if (read_full_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", 64,
+			   &text, &len) < 0)
+		return false;
+	return strncmp(text, "tsc\n", 4) == 0 || streq(text, "tsc");
+}
+
 static int read_paranoid(void)
 {
 	_cleanup_free_ char *text = NULL;
@@ -410,7 +421,9 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 	c->history = cfg->history;
 	c->paranoid = read_paranoid();
 	c->mono0_usec = now_monotonic_usec();
-	if (!read_tsc(&c->tsc0))
+	/* Only where the kernel keeps time by the TSC has it found the CPUs' TSCs in step;
+	 * elsewhere (an emulated CPU) one CPU's TSC says nothing about another's. */
+	if (!tsc_is_clock() || !read_tsc(&c->tsc0))
 		c->tsc0 = 0;
 
 	if (cfg->n_counter_events > 0) {
@@ -588,11 +601,11 @@ static bool tsc_distance(const struct counters *c, const struct mce_record *rec,
 {
 	uint64_t now;
 
-	if (!(rec->have & MCE_HAVE_TSC) || !read_tsc(&now) || now < rec->tsc)
+	if (!c->tsc0 || !(rec->have & MCE_HAVE_TSC) || !read_tsc(&now) || now < rec->tsc)
 		return false;
 	*ret_ticks = now - rec->tsc;
 	uint64_t mono = now_monotonic_usec();
-	if (c->tsc0 && mono - c->mono0_usec >= 1000000 && now > c->tsc0) {
+	if (mono - c->mono0_usec >= 1000000 && now > c->tsc0) {
 		double ticks_per_usec = (double) (now - c->tsc0) / (double) (mono - c->mono0_usec);
 		*ret_usec = (double) *ret_ticks / ticks_per_usec;
 	}
