@@ -601,7 +601,8 @@ static bool tsc_distance(const struct counters *c, const struct mce_record *rec,
 {
 	uint64_t now;
 
-	if (!c->tsc0 || !(rec->have & MCE_HAVE_TSC) || !read_tsc(&now) || now < rec->tsc)
+	/* The kernel's poll leaves the TSC 0 (it stamps only some records): no time. */
+	if (!c->tsc0 || !(rec->have & MCE_HAVE_TSC) || rec->tsc == 0 || !read_tsc(&now) || now < rec->tsc)
 		return false;
 	*ret_ticks = now - rec->tsc;
 	uint64_t mono = now_monotonic_usec();

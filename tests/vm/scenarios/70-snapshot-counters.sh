@@ -24,13 +24,13 @@ scenario() {
 	is "$(jq -r '.window.position' <<<"$c")" covers "snapshot: the window covers the error time"
 	is "$(jq -r '.read_after_error_usec >= 0 and .read_after_error_usec < 10000000' <<<"$c")" true \
 		"snapshot: read within 10 s after the error"
-	if [ "$(jq -r 'has("tsc")' <<<"$rec")" = true ] &&
+	if [ "$(jq -r '(.tsc // "0x0000000000000000") != "0x0000000000000000"' <<<"$rec")" = true ] &&
 		[ "$(guest 'cat /sys/devices/system/clocksource/clocksource0/current_clocksource')" = tsc ]; then
 		is "$(jq -r '(.read_after_error_tsc | type) + " " + (.read_after_error_tsc_usec < 10000000 | tostring)' <<<"$c")" \
 			"number true" "snapshot: the TSC distance to the error is given, under 10 s"
 	else
 		is "$(jq -r 'has("read_after_error_tsc")' <<<"$c")" false \
-			"snapshot: no TSC distance without a TSC clock source ($(guest 'cat /sys/devices/system/clocksource/clocksource0/current_clocksource'))"
+			"snapshot: no TSC distance without a record TSC and a TSC clock source (tsc $(jq -r .tsc <<<"$rec"), clock $(guest 'cat /sys/devices/system/clocksource/clocksource0/current_clocksource'))"
 	fi
 	pmu=$(guest 'test -e /sys/bus/event_source/devices/cpu && echo yes || echo no')
 	if [ "$pmu" = no ]; then
