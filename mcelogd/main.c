@@ -18,6 +18,7 @@
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
+#include "snapshots.h"
 #include "sources.h"
 #include "status-json.h"
 #include "trace-buffer.h"
@@ -380,6 +381,8 @@ static int run_live(struct manager *m)
 	/* Storms a killed mcelogd was counting are closed before new records come. */
 	m->storm.state_directory = m->paths.state_directory;
 	storm_stage_recover(&m->storm);
+	/* Before the sources: the records they drain at open get their snapshots too. */
+	manager_open_snapshots(m, snapshots_live, snapshots_live_count);
 	(void) manager_set_sources(m, sources_live, sources_live_count);
 	(void) manager_open_sources(m);
 	for (size_t i = 0; i < m->n_sources; i++)

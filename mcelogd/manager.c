@@ -195,6 +195,52 @@ static void stamp_identity(const struct manager *m, char hostname[static MCE_HOS
 		memcpy(boot_id, m->boot_id, MCE_BOOT_ID_LEN + 1);
 }
 
+/* ------------------------------------------------------------ snapshots */
+
+static void open_snapshots(struct manager *m)
+{
+	const struct snapshot_params p = {
+		.config = &m->config,
+		.paths = &m->paths,
+		.event = m->event,
+	};
+	snapshot_stage_open(&m->snapshots, &p);
+}
+
+void manager_open_snapshots(struct manager *m, const struct snapshot_ops *const *table, size_t n)
+{
+	if (snapshot_stage_set(&m->snapshots, table, n) < 0) {
+		log_error("Too many snapshot providers; records are logged without snapshots");
+		return;
+	}
+	open_snapshots(m);
+}
+
+/* Field by field: the structs' padding is not part of the configuration. */
+static bool snapshot_config_equal(const struct snapshot_config *a, const struct snapshot_config *b)
+{
+	if (a->counters != b->counters || a->n_counter_events != b->n_counter_events ||
+	    a->interval_usec != b->interval_usec || a->history != b->history ||
+	    a->processor_trace != b->processor_trace || a->pt_buffer_size != b->pt_buffer_size ||
+	    a->pt_max_files != b->pt_max_files || a->pt_max_bytes != b->pt_max_bytes)
+		return false;
+	for (size_t i = 0; i < a->n_counter_events; i++)
+		if (!streq(a->counter_events[i], b->counter_events[i]))
+			return false;
+	return true;
+}
+
+struct snapshot_call {
+	struct manager *m;
+	const struct mce_record *rec;
+};
+
+static void write_snapshot(struct json_writer *w, void *userdata)
+{
+	const struct snapshot_call *call = userdata;
+	snapshot_stage_annotate(&call->m->snapshots, call->rec, w);
+}
+
 static int submit_record(void *core, struct mce_record *rec, enum record_origin origin)
 {
 	struct manager *m = core;
@@ -217,12 +263,19 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 		return SOURCE_RECORD_COUNTED;
 	}
 	json_writer_reset(&m->json);
-	mce_record_write_json(rec, &d, &m->json);
+	/* After decode and storms: a snapshot only for what reaches the sinks on its own. */
+	struct snapshot_call call = { .m = m, .rec = rec };
+	bool snapshot = m->snapshots.n > 0 && origin == RECORD_LIVE && snapshot_stage_wants(rec, m->live);
+	mce_record_write_json_extra(rec, &d, &m->json, snapshot ? write_snapshot : NULL, &call);
 	if (json_writer_failed(&m->json))
 		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
 	e.json = json_writer_str(&m->json);
 	e.mce.rec = rec;
 	e.mce.decoded = &d;
+	if (snapshot) {
+		e.mce.snapshot_fields = m->snapshots.out.fields;
+		e.mce.n_snapshot_fields = m->snapshots.out.n_fields;
+	}
 	count_record(m, rec->source);
 	return emit(m, &e);
 }
@@ -387,6 +440,7 @@ void manager_done(struct manager *m)
 	m->hotplug = cpu_hotplug_free(m->hotplug);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
 	close_sources(m);
+	snapshot_stage_close(&m->snapshots);
 	close_sinks(m);
 	free(m->dedup);
 	m->dedup = NULL;
@@ -453,6 +507,9 @@ void manager_reload_sources(struct manager *m, const struct mcelogd_config *old)
 		if (s->state && s->ops->drain)
 			s->ops->drain(s->state);
 	}
+	/* Changed [Snapshot] settings: the providers start afresh (their histories too). */
+	if (m->snapshots.n > 0 && !snapshot_config_equal(&old->snapshot, &m->config.snapshot))
+		open_snapshots(m);
 	/* Changed [Storm] settings close the storms in progress and start afresh. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
 }
@@ -475,6 +532,7 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 {
 	bool changed = false;
 
+	snapshot_stage_cpu_changed(&m->snapshots, cpu, online);
 	for (size_t i = 0; i < m->n_sources; i++) {
 		const struct source_slot *s = &m->sources[i];
 		int (*fn)(void *, unsigned) = online ? s->ops->cpu_online : s->ops->cpu_offline;
@@ -488,6 +546,9 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 {
+	/* Online ones that are open keep their history; offline ones close. */
+	for (size_t cpu = 0; cpu < n_online; cpu++)
+		snapshot_stage_cpu_changed(&m->snapshots, (unsigned) cpu, online[cpu]);
 	for (size_t i = 0; i < m->n_sources; i++) {
 		const struct source_slot *s = &m->sources[i];
 

@@ -20,6 +20,7 @@
 struct json_writer;
 struct mcelogd_config;
 struct ras_record;
+struct snapshot_field;
 struct storm_event;
 struct storm_key;
 struct storm_output;
@@ -40,6 +41,10 @@ struct sink_entry {
 		struct {
 			const struct mce_record *rec;
 			const struct mce_decoded *decoded;
+			/* The snapshot's flat fields (MCE_<name>=<value> in the journal); none
+			 * when the record has no snapshot.  Its JSON is inside json. */
+			const struct snapshot_field *snapshot_fields;
+			size_t n_snapshot_fields;
 		} mce;
 		const struct ras_record *ras;
 		struct {

@@ -97,6 +97,7 @@ const char *status_json_render(struct manager *m)
 	for (size_t i = 0; i < m->n_sinks; i++)
 		write_sink(w, &m->sinks[i]);
 	json_array_end(w);
+	snapshot_stage_status(&m->snapshots, w);
 	storm_stage_write_status(&m->storm, w);
 	json_object_end(w);
 	if (json_writer_failed(w))

@@ -26,6 +26,7 @@
 #include "rfc3339.h"
 #include "sink.h"
 #include "sinks.h"
+#include "snapshot.h"
 #include "spool.h"
 #include "storm-event.h"
 
@@ -439,7 +440,7 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 }
 
 static int write_mce(struct journal_sink *j, const struct mce_record *r, const struct mce_decoded *d,
-		     const char *json)
+		     const struct snapshot_field *snap, size_t n_snap, const char *json)
 {
 	int k;
 	struct journal_fields f = { .n = 0 };
@@ -490,6 +491,9 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
+	/* The snapshot's most useful figures, flat, so journalctl can match them. */
+	for (size_t i = 0; i < n_snap; i++)
+		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
 	if (j->replay)
 		journal_fields_add(&f, REPLAY_FIELD);
 	k = journal_fields_add_json(&f, j, json);
@@ -760,7 +764,8 @@ static int journal_write(void *s, const struct sink_entry *e)
 
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
-		r = write_mce(j, e->mce.rec, e->mce.decoded, e->json);
+		r = write_mce(j, e->mce.rec, e->mce.decoded, e->mce.snapshot_fields, e->mce.n_snapshot_fields,
+			      e->json);
 		break;
 	case SINK_ENTRY_RAS:
 		r = write_ras(j, e->ras, e->json);

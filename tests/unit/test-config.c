@@ -279,6 +279,96 @@ static void test_storm_errors_named(void **state)
 	assert_int_equal(storm_config_validate(&c.storm), 0);
 }
 
+static void test_snapshot_section(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_true(c.snapshot.counters);
+	assert_int_equal(c.snapshot.n_counter_events, 0);
+	assert_int_equal(c.snapshot.interval_usec, 1000000);
+	assert_int_equal(c.snapshot.history, SNAPSHOT_HISTORY_DEFAULT);
+	assert_false(c.snapshot.processor_trace);
+	assert_int_equal(c.snapshot.pt_buffer_size, SNAPSHOT_PT_BUFFER_DEFAULT);
+	assert_int_equal(c.snapshot.pt_max_files, SNAPSHOT_PT_MAX_FILES_DEFAULT);
+	assert_int_equal(c.snapshot.pt_max_bytes, SNAPSHOT_PT_MAX_BYTES_DEFAULT);
+
+	assert_int_equal(parse("[Snapshot]\nCounters= cycles  INST_RETIRED:ANY_P\tamd64_fam19h::RETIRED_OPS:u=1 \n"
+			       "Interval=250ms\nHistory=60\nProcessorTrace=yes\nPTBufferSize=16M\n"
+			       "PTMaxFiles=4\nPTMaxBytes=1G\n", &c, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_true(c.snapshot.counters);
+	assert_int_equal(c.snapshot.n_counter_events, 3);
+	assert_string_equal(c.snapshot.counter_events[0], "cycles");
+	assert_string_equal(c.snapshot.counter_events[1], "INST_RETIRED:ANY_P");
+	assert_string_equal(c.snapshot.counter_events[2], "amd64_fam19h::RETIRED_OPS:u=1");
+	assert_int_equal(c.snapshot.interval_usec, 250000);
+	assert_int_equal(c.snapshot.history, 60);
+	assert_true(c.snapshot.processor_trace);
+	assert_int_equal(c.snapshot.pt_buffer_size, 16 << 20);
+	assert_int_equal(c.snapshot.pt_max_files, 4);
+	assert_int_equal(c.snapshot.pt_max_bytes, 1 << 30);
+
+	/* no turns it off; a later empty value brings the default set back */
+	assert_int_equal(parse("[Snapshot]\nCounters=no\n", &c, &e), 0);
+	assert_false(c.snapshot.counters);
+	assert_int_equal(parse("[Snapshot]\nCounters=no\nCounters=\n", &c, &e), 0);
+	assert_true(c.snapshot.counters);
+	assert_int_equal(c.snapshot.n_counter_events, 0);
+}
+
+static void test_snapshot_errors_named(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+	char many[SNAPSHOT_COUNTER_EVENTS_MAX * 8 + 64] = "[Snapshot]\nCounters=";
+
+	(void) state;
+	assert_int_equal(parse("[Snapshot]\nCounters=cycles cyc$les\nCounters=cycles cycles\n"
+			       "Interval=1ms\nInterval=2h\nHistory=1\nHistory=ten\nPTBufferSize=3M\n"
+			       "PTMaxFiles=0\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(e.line[i], i + 2);
+	assert_non_null(strstr(e.msg[0], "Counters="));
+	assert_non_null(strstr(e.msg[0], "'cyc$les'"));
+	assert_non_null(strstr(e.msg[1], "named twice"));
+	assert_non_null(strstr(e.msg[2], "Interval="));
+	assert_non_null(strstr(e.msg[2], "10ms"));
+	assert_non_null(strstr(e.msg[3], "'2h' is out of range"));
+	assert_non_null(strstr(e.msg[4], "History="));
+	assert_non_null(strstr(e.msg[5], "'ten'"));
+	assert_non_null(strstr(e.msg[6], "PTBufferSize="));
+	assert_non_null(strstr(e.msg[6], "power of two"));
+	assert_non_null(strstr(e.msg[7], "PTMaxFiles="));
+	/* nothing bad was taken */
+	assert_int_equal(c.snapshot.n_counter_events, 0);
+	assert_int_equal(c.snapshot.interval_usec, SNAPSHOT_INTERVAL_DEFAULT_USEC);
+	assert_int_equal(c.snapshot.history, SNAPSHOT_HISTORY_DEFAULT);
+	assert_int_equal(c.snapshot.pt_buffer_size, SNAPSHOT_PT_BUFFER_DEFAULT);
+
+	/* too many events, a name too long, sizes beyond their bounds */
+	for (int i = 0; i <= SNAPSHOT_COUNTER_EVENTS_MAX; i++) {
+		char one[8];
+		snprintf(one, sizeof(one), "e%d ", i);
+		strcat(many, one);
+	}
+	assert_int_equal(parse(many, &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "more than 32 events"));
+	char longname[SNAPSHOT_EVENT_NAME_MAX + 32] = "[Snapshot]\nCounters=";
+	memset(longname + strlen(longname), 'A', SNAPSHOT_EVENT_NAME_MAX);
+	assert_int_equal(parse(longname, &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "longer than"));
+	assert_int_equal(parse("[Snapshot]\nPTBufferSize=2G\nPTBufferSize=2K\nPTMaxBytes=0\nPTMaxBytes=2048G\n"
+			       "PTBufferSize=99999999999999999999G\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 5);
+	assert_int_equal(parse("[Snapshot]\nPTBufferSize=65536\nPTMaxBytes=100K\n", &c, &e), 0);
+	assert_int_equal(c.snapshot.pt_buffer_size, 65536);
+	assert_int_equal(c.snapshot.pt_max_bytes, 100 << 10);
+}
+
 static void test_cpu_list(void **state)
 {
 	bool set[64];
@@ -346,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_msr_poll),
 		cmocka_unit_test(test_storm_section),
 		cmocka_unit_test(test_storm_errors_named),
+		cmocka_unit_test(test_snapshot_section),
+		cmocka_unit_test(test_snapshot_errors_named),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_dev_mcelog_tristate),
 		cmocka_unit_test(test_utf8_bom),
