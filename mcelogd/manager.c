@@ -313,16 +313,17 @@ static bool already_logged(void *core, const struct mce_record *rec)
 	return false;
 }
 
-static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64_t lost)
+static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64_t lost, bool at_start)
 {
 	struct manager *m = core;
 	const char *name = mce_source_to_string(source);
-	struct sink_entry e = { .kind = SINK_ENTRY_LOSS, .loss = { .source = name, .cpu = cpu, .lost = lost } };
+	struct sink_entry e = { .kind = SINK_ENTRY_LOSS,
+				.loss = { .source = name, .cpu = cpu, .lost = lost, .at_start = at_start } };
 
 	if ((unsigned) source < _MCE_SOURCE_MAX)
 		m->record_sources[source].n_lost += lost;
-	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u",
-		  (unsigned long long) lost, name, cpu);
+	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u%s",
+		  (unsigned long long) lost, name, cpu, at_start ? LOSS_AT_START_TEXT : "");
 	/* An object of its own, so mcectl query shows the gap among the records. */
 	json_writer_reset(&m->json);
 	json_object_begin(&m->json, NULL);
@@ -335,6 +336,8 @@ static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64
 	json_put_string(&m->json, "source", name);
 	json_put_u64(&m->json, "cpu", cpu);
 	json_put_u64(&m->json, "lost", lost);
+	if (at_start)
+		json_put_bool(&m->json, "at_start", true);
 	json_object_end(&m->json);
 	if (!json_writer_failed(&m->json))
 		e.json = json_writer_str(&m->json);

@@ -51,6 +51,7 @@ struct sink_entry {
 			const char *source;
 			unsigned cpu;
 			uint64_t lost;
+			bool at_start;    /* while catching up with the trace instance at start */
 		} loss;
 		struct {
 			const struct storm_event *event;
@@ -90,3 +91,7 @@ struct sink_ops {
 };
 
 const char *sink_entry_kind_to_string(enum sink_entry_kind k);
+
+/* How a loss while catching up at start reads, after "... lost from SOURCE on CPU N". */
+#define LOSS_AT_START_TEXT " while mcelogd caught up at start (machine checks among them that came " \
+	"before the trace instance's newest record are logged from the instance)"

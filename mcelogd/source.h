@@ -71,8 +71,10 @@ struct source_host {
 	 * (it ended after handing the record over, before saving its cursor).  When no sink
 	 * can tell, false: rather logged twice than never. */
 	bool (*already_logged)(void *core, const struct mce_record *rec);
-	/* The kernel said it dropped records. */
-	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost);
+	/* The kernel said it dropped records.  at_start: while the source was still catching up
+	 * with what the kernel kept for it (the trace instance), so machine checks among them
+	 * may be logged from there after all. */
+	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost, bool at_start);
 	/* What `mcectl status` shows for this kind of record; reason may be "". */
 	void (*set_state)(void *core, enum mce_source source, enum source_state state, const char *reason);
 	enum source_state (*get_state)(void *core, enum mce_source source);
@@ -103,10 +105,16 @@ static inline int source_submit_ras(const struct source_host *h, struct ras_reco
 	return h->submit_ras(h->core, rec);
 }
 
+static inline void source_report_loss_at_start(const struct source_host *h, enum mce_source source,
+					       unsigned cpu, uint64_t lost)
+{
+	h->report_loss(h->core, source, cpu, lost, true);
+}
+
 static inline void source_report_loss(const struct source_host *h, enum mce_source source, unsigned cpu,
 				      uint64_t lost)
 {
-	h->report_loss(h->core, source, cpu, lost);
+	h->report_loss(h->core, source, cpu, lost, false);
 }
 
 /* reason_fmt: printf-style, may be NULL. */

@@ -569,14 +569,16 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 	return deliver(j, &f, r->severity == RAS_SEV_CORRECTED || r->severity == RAS_SEV_INFO);
 }
 
-static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost,
+static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost, bool at_start,
 		      const char *json)
 {
 	struct journal_fields f = { .n = 0 };
 	int k;
 
 	journal_fields_add(&f, "MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost from %s "
-			   "on CPU %u", lost, source, cpu);
+			   "on CPU %u%s", lost, source, cpu, at_start ? LOSS_AT_START_TEXT : "");
+	if (at_start)
+		journal_fields_add(&f, "MCE_LOSS_AT_START=yes");
 	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_LOST);
 	journal_fields_add(&f, "PRIORITY=%d", LOG_ERR);
 	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
@@ -771,7 +773,7 @@ static int journal_write(void *s, const struct sink_entry *e)
 		r = write_ras(j, e->ras, e->json);
 		break;
 	case SINK_ENTRY_LOSS:
-		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->json);
+		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->loss.at_start, e->json);
 		break;
 	case SINK_ENTRY_STORM:
 		r = write_storm(j, e->storm.event, e->storm.out, e->storm.message, e->json);

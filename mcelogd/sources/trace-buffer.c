@@ -600,3 +600,8 @@ void trace_buffer_drain_done(struct trace_buffer *tb)
 	}
 	(void) trace_buffer_save(tb);
 }
+
+bool trace_buffer_catching_up(const struct trace_buffer *tb, unsigned ring_cpu)
+{
+	return tb && ring_cpu < tb->n_resume && tb->resume[ring_cpu].active;
+}

@@ -261,8 +261,15 @@ static void read_ring(struct cpu_reader *c)
 				log_notice("CPU %u's ring is shared by mce:mce_record and ras:* events: the "
 					   "kernel does not say which of them the %llu lost record(s) were",
 					   c->cpu, (unsigned long long) lost);
-			source_report_loss(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT : tracepoint_defs[tp].source,
-					    c->cpu, lost);
+			/* Dropped while the ring was still catching up with the trace instance:
+			 * unless its newest record was among them, they came before it, and
+			 * the machine checks among them are in the instance. */
+			if (trace_buffer_catching_up(s->trace_buffer, c->cpu))
+				source_report_loss_at_start(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT :
+							    tracepoint_defs[tp].source, c->cpu, lost);
+			else
+				source_report_loss(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT :
+						   tracepoint_defs[tp].source, c->cpu, lost);
 		}
 		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	}

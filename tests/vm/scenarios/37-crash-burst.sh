@@ -63,7 +63,11 @@ systemctl is-active -q mcelogd && [ \"\$(systemctl show -p NRestarts --value mce
 	is "$(uniq <<<"$got" | grep -c .)" "$n" "crash: $n distinct records (every one logged)"
 	out=$(uniq -d <<<"$got" | head -n 5 | tr '\n' ' ')
 	is "$out" "" "crash: no record logged twice"
-	is "$(guest "journalctl -b -o cat MESSAGE_ID=$(msgid LOST) | head -n 3")" "" "crash: mcelogd reported no lost records"
+	# A restart in the middle of a burst can overflow the live ring while mcelogd reads
+	# the trace instance; such a loss report says so (at start), and the records are
+	# all there (above).  Any other loss report is a failure.
+	is "$(guest "journalctl -b -o json MESSAGE_ID=$(msgid LOST) | jq -r 'select(.MCE_LOSS_AT_START != \"yes\") | .MESSAGE' | head -n 3")" "" \
+		"crash: mcelogd reported no lost records (but for ring overflows while catching up at start)"
 	# The kill at the cursor save left records after the cursor that the journal has:
 	# the restart found them there rather than logging them again.
 	check "crash: the restart found the last batch already in the journal" guest \
