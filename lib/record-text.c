@@ -42,7 +42,12 @@ static const struct text_form forms[] = {
 	/* The kernel's hardware-error tag: the AMD EDAC decoder's register
 	 * lines first, then the kernel's console lines, and free text. */
 	{ .recognise = text_edac_amd_recognise,       .parse = text_edac_amd_parse },
+	/* old kernels' head and bank lines, tagged or not: before the
+	 * kernel's form, which would take the head for a broken first line */
+	{ .recognise = text_panic_recognise,          .parse = text_panic_parse },
 	{ .recognise = text_kernel_recognise,         .parse = text_kernel_parse },
+	/* "EDAC <driver> MCm:": before the chatter form skips EDAC lines */
+	{ .recognise = text_edac_intel_recognise,     .parse = text_edac_intel_parse },
 	/* "mce_record:" anywhere, or rasdaemon's unmarked continuation line */
 	{ .recognise = text_mce_record_recognise,     .parse = text_mce_record_parse },
 	{ .recognise = text_json_recognise,           .parse = text_json_parse },

@@ -49,8 +49,8 @@ static void skip_host_ident(struct span *s)
 	host = span_token(&t);
 	ident = span_token(&t);
 	if (span_len(host) == 0 || span_len(ident) < 2 || ident.end[-1] != ':' ||
-	    host.p[0] == '[' || host.p[0] == '{')
-		return;     /* "[Hardware Error]:" is a message, not "host ident:" */
+	    host.p[0] == '[' || host.p[0] == '{' || is_digit(ident.p[0]))
+		return;     /* "[Hardware Error]:", "CPU 1:" are a message, not "host ident:" */
 	if (host.end[-1] == ':')      /* "Nov 20 10:00:01 kernel: ..." without a host */
 		t.p = host.end;
 	*s = t;
@@ -168,7 +168,13 @@ static bool strip_bracket_time(struct span *s)
 	{
 		struct span u = *s, first = span_token(&u);
 
-		if (span_len(first) > 0 && first.end[-1] != ':')
+		struct span ident = span_token(&u);
+
+		/* only "kernel:" or "ident[pid]:": dmesg's messages begin
+		 * with words too ("EDAC MC0: ...", "CPU 1: ...") */
+		if (span_len(first) > 0 && first.end[-1] != ':' &&
+		    (span_eq(ident, "kernel:") || (span_len(ident) > 2 && ident.end[-2] == ']' &&
+						   ident.end[-1] == ':')))
 			skip_host_ident(s);
 	}
 	return true;
@@ -190,6 +196,12 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	}
 	if (strip_syslog_time(s) || strip_iso_time(s, have_time, ret_usec))
 		any = true;
+	/* syslogd's wall message to terminals: "kernel:CPU 0: ..." under a
+	 * "Message from syslogd@host at ..." line */
+	if (span_eat(s, "kernel:")) {
+		span_skip_space(s);
+		any = true;
+	}
 	if (strip_bracket_time(s))
 		any = true;
 	return any;
@@ -233,6 +245,7 @@ bool text_kernel_noise(struct span s)
 		"section_type:",
 		"MCE records pool",
 		"Fake kernel panic",
+		"Message from syslogd@",   /* the head of a wall message (see strip_log_prefix) */
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(noise); i++)
