@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..40"
+echo "1..48"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -63,6 +63,16 @@ check "mcelog decoded output: two records" eval 'run 0 --output json "$DATA/mcel
 check "trace_pipe: two records" eval 'run 0 --output json "$DATA/trace.txt" && lines 2 && has "\"mcgcap\":\"0x000000000000011c\""'
 check "rasdaemon + ras-mc-ctl: three records" eval 'run 0 --output json "$DATA/rasdaemon.txt" && lines 3'
 check "rasdaemon: split AMD line joined" eval 'has "\"cpu\":2,\"socket\":0,\"apicid\":4,\"bank\":17,\"vendor\":\"amd\""'
+
+# (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
+check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'
+check "Intel EDAC: registers and the DIMM (socket, ha, channel, slot, rank)" eval 'has "\"cpu\":0,\"socket\":0,\"apicid\":0,\"bank\":5" && has "\"status\":\"0x8c00004000010092\",\"addr\":\"0x0000000849923380\"" && has "\"dimm_socket\":0,\"dimm_mc\":0,\"dimm_channel\":2,\"dimm_slot\":0,\"dimm_rank\":0"'
+check "Intel EDAC: syslog prefix without host, socket 1" eval 'has "\"cpu\":1,\"socket\":1,\"apicid\":32,\"bank\":11" && has "\"dimm_socket\":1,\"dimm_mc\":0,\"dimm_channel\":0,\"dimm_slot\":0,\"dimm_rank\":0"'
+check "old panic forms: three records" eval 'run 0 --output json "$DATA/panic-old.txt" && lines 3'
+check "old panic forms: head CPU/MCGSTATUS joined to its bank line, ADDR after at" eval 'has "\"cpu\":0,\"bank\":4,\"mcgstatus\":\"0x0000000000000004\",\"status\":\"0xb604a00100000813\",\"addr\":\"0x000000007e4f2f68\"" && has "\"cpu\":0,\"bank\":3,\"status\":\"0xf20000000002010a\""'
+check "older mcelog: bank named in the header, cpu and bank kept" eval 'run 0 --output json "$DATA/mcelog-old.txt" && lines 2 && has "\"cpu\":1,\"bank\":4,\"mcgstatus\":\"0x0000000000000000\",\"status\":\"0x9471c00000000a13\",\"addr\":\"0x0000000046a9f888\"" && ! err_has "not a machine-check record line"'
+check "malformed old/EDAC forms: exit 1, the good record kept" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1'
+check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x."'
 
 # (e) JSON
 check "JSON lines, with and without a log prefix" eval 'run 0 --output json "$DATA/json.txt" && lines 2 && has "\"source\":\"tracepoint\""'
