@@ -98,8 +98,22 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 		return p->stopped;
 	p->line++;
 	span_trim(&s);
-	if (span_len(s) == 0)
-		return text_flush(p);     /* a blank line ends a record */
+	if (span_len(s) == 0) {
+		p->blank = true;          /* a blank line ends a record, unless ... */
+		return 0;
+	}
+	if (span_starts(s, "Message from syslogd@")) {
+		/* ... it only separates syslogd's wall messages, one per line */
+		p->blank = false;
+		return 0;
+	}
+	if (p->blank) {
+		int k = text_flush(p);
+
+		p->blank = false;
+		if (k < 0)
+			return k;
+	}
 	if (!text_line_split(s, &l))
 		return 0;                 /* a log line with an empty message */
 

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..48"
+echo "1..52"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -71,8 +71,12 @@ check "Intel EDAC: syslog prefix without host, socket 1" eval 'has "\"cpu\":1,\"
 check "old panic forms: three records" eval 'run 0 --output json "$DATA/panic-old.txt" && lines 3'
 check "old panic forms: head CPU/MCGSTATUS joined to its bank line, ADDR after at" eval 'has "\"cpu\":0,\"bank\":4,\"mcgstatus\":\"0x0000000000000004\",\"status\":\"0xb604a00100000813\",\"addr\":\"0x000000007e4f2f68\"" && has "\"cpu\":0,\"bank\":3,\"status\":\"0xf20000000002010a\""'
 check "older mcelog: bank named in the header, cpu and bank kept" eval 'run 0 --output json "$DATA/mcelog-old.txt" && lines 2 && has "\"cpu\":1,\"bank\":4,\"mcgstatus\":\"0x0000000000000000\",\"status\":\"0x9471c00000000a13\",\"addr\":\"0x0000000046a9f888\"" && ! err_has "not a machine-check record line"'
+check "older AMD EDAC: three records, family 10h address from MC4_ADDR" eval 'run 0 --output json "$DATA/edac-amd-old.txt" && lines 3 && has "\"cpu\":18,\"bank\":4,\"vendor\":\"amd\",\"family\":16,\"model\":9,\"stepping\":1,\"status\":\"0xdc5c410004080a13\",\"addr\":\"0x0000001891a88210\""'
+check "older AMD EDAC: wall messages and damaged tags are no garbage" eval '! err_has "not a machine-check record line" && ! err_has "no STATUS"'
+check "damaged AMD EDAC copy: registers read through the eaten tag and flags" eval 'has "\"cpu\":2,\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33,\"stepping\":0,\"status\":\"0x9c2040000000011b\",\"addr\":\"0x0000000abcd00000\",\"synd\":\"0x000000005a020001\",\"ipid\":\"0x0000009600050f00\""'
+check "AMD status line without CPU identity: AMD, bank and address kept, said" eval 'has "\"bank\":4,\"vendor\":\"amd\",\"status\":\"0x9c00400000000813\",\"addr\":\"0x000000003a3e1b80\"" && err_has "edac-amd-old.txt:32: warning: .*no CPU family/model"'
 check "malformed old/EDAC forms: exit 1, the good record kept" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1'
-check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x."'
+check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x." && err_has "bad-forms.txt:8: MC5_STATUS: expected .]." && err_has "bad-forms.txt:9: MCn_ADDR: .0xzz."'
 
 # (e) JSON
 check "JSON lines, with and without a log prefix" eval 'run 0 --output json "$DATA/json.txt" && lines 2 && has "\"source\":\"tracepoint\""'

@@ -207,6 +207,25 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	return any;
 }
 
+/*
+ * The tag as copies through web pages and wikis leave it, where markup ate
+ * its "]" ("[Hardware Error: Error Addr: 0x...") or "[Hardware" and "]"
+ * ("Error: CPU:2 (19:21:0) MC5_STATUS0x...").  A line that begins
+ * "Error:" is taken for such a copy: what follows is read as the tagged
+ * lines are, and free text under that tag is no garbage.
+ */
+static struct span damaged_tag(struct span s)
+{
+	const char *m;
+
+	if ((m = span_find(s, "[Hardware Error:")))
+		s.p = m + strlen("[Hardware Error:");
+	else if (!span_eat(&s, "Error:"))
+		return (struct span) { NULL, NULL };
+	span_trim(&s);
+	return s;
+}
+
 bool text_line_split(struct span s, struct text_line *ret)
 {
 	bool prefixed, have_time = false;
@@ -226,7 +245,8 @@ bool text_line_split(struct span s, struct text_line *ret)
 	if ((m = span_find(s, HW_ERR_TAG))) {
 		ret->tagged = (struct span) { m + strlen(HW_ERR_TAG), s.end };
 		span_trim(&ret->tagged);
-	}
+	} else
+		ret->tagged = damaged_tag(s);
 	return true;
 }
 
@@ -245,7 +265,6 @@ bool text_kernel_noise(struct span s)
 		"section_type:",
 		"MCE records pool",
 		"Fake kernel panic",
-		"Message from syslogd@",   /* the head of a wall message (see strip_log_prefix) */
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(noise); i++)

@@ -35,6 +35,7 @@ struct mce_text_parser {
 	unsigned line;
 	enum mce_source source;
 	int stopped;                  /* negative return of a callback: sticky */
+	bool blank;                   /* a blank line came: the open record ends at the next line */
 
 	bool have_default;
 	enum mce_vendor def_vendor;

@@ -327,6 +327,45 @@ static void panic_old_forms(void **state)
 	assert_non_null(strstr(s.dmsg[4], "no STATUS"));
 }
 
+/* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
+static void edac_amd_old(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "Message from syslogd@h at Nov 10 08:58:06 ...\n"
+	      " kernel:[Hardware Error]: CPU:18 (10:9:1) MC4_STATUS[Over|CE|MiscV|-|AddrV|CECC]: 0xdc5c410004080a13\n"
+	      "\n"
+	      "Message from syslogd@h at Nov 10 08:58:06 ...\n"
+	      " kernel:[Hardware Error]: MC4_ADDR: 0x0000001891a88210\n"
+	      "\n"
+	      "[Hardware Error]: MC4_STATUS[-|CE|-|-|AddrV|CECC]: 0x9c00400000000813\n"
+	      "\n"
+	      "Error: CPU:2 (19:21:0) MC5_STATUS0x9c2040000000011b\n"
+	      "[Hardware Error: Error Addr: 0x0000000abcd00000\n"
+	      "Error: some decoded text\n"
+	      "[Hardware Error]: MC12_STATUSOver|CE|-: 0x9c2040000000011c\n");
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.rec[0].cpu, 18);
+	assert_int_equal(s.rec[0].family, 0x10);
+	assert_true(s.rec[0].addr == 0x1891a88210ull);     /* across the wall's blank line */
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 5);
+	assert_false(s.rec[1].have & (MCE_HAVE_CPU | MCE_HAVE_CPUID));
+	assert_int_equal(s.rec[1].vendor, MCE_VENDOR_AMD);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_false(s.rec[1].have & MCE_HAVE_ADDR);       /* a real blank line ended it */
+	assert_int_equal(s.rec[2].cpu, 2);
+	assert_int_equal(s.rec[2].bank, 5);
+	assert_true(s.rec[2].status == 0x9c2040000000011bull);
+	assert_true(s.rec[2].addr == 0xabcd00000ull);
+	assert_int_equal(s.rec[3].bank, 12);                  /* flags without brackets */
+	assert_true(s.rec[3].status == 0x9c2040000000011cull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL); /* no line called garbage */
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -659,6 +698,7 @@ int main(void)
 		cmocka_unit_test(edac_amd),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
+		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
