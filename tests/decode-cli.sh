@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..52"
+echo "1..55"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -75,6 +75,10 @@ check "older AMD EDAC: three records, family 10h address from MC4_ADDR" eval 'ru
 check "older AMD EDAC: wall messages and damaged tags are no garbage" eval '! err_has "not a machine-check record line" && ! err_has "no STATUS"'
 check "damaged AMD EDAC copy: registers read through the eaten tag and flags" eval 'has "\"cpu\":2,\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33,\"stepping\":0,\"status\":\"0x9c2040000000011b\",\"addr\":\"0x0000000abcd00000\",\"synd\":\"0x000000005a020001\",\"ipid\":\"0x0000009600050f00\""'
 check "AMD status line without CPU identity: AMD, bank and address kept, said" eval 'has "\"bank\":4,\"vendor\":\"amd\",\"status\":\"0x9c00400000000813\",\"addr\":\"0x000000003a3e1b80\"" && err_has "edac-amd-old.txt:32: warning: .*no CPU family/model"'
+check "ras-mc-ctl rows: three records, no warnings" eval 'run 0 --output json "$DATA/ras-mc-ctl.txt" && lines 3 && [ ! -s "$TMP/err" ]'
+check "ras-mc-ctl: a row over eight lines is one record" eval 'has "\"time\":\"2023-05-31T14:06:19.000000Z\",\"source\":\"decode\",\"cpu\":32,\"socket\":1,\"apicid\":128,\"bank\":13,\"vendor\":\"intel\",\"family\":6,\"model\":106" && has "\"status\":\"0x8c00004200800090\",\"addr\":\"0x000001efa4c7cc40\""'
+printf '1 2024-12-19 03:52:38 +0000 error: Corrected error, status=0x9c2040000000011b\n3 2024-13-19 03:52:38 +0000 error: Corrected error, status=0x9c2040000000011b, bank=0x00000011\n' >"$TMP/rasrow"
+check "ras-mc-ctl: the row's local time when walltime is absent; a bad one named" eval 'run 1 --output json "$TMP/rasrow" && has "\"time\":\"2024-12-19T03:52:38.000000Z\"" && err_has "rasrow:2: ras-mc-ctl row: expected .ID YYYY-MM-DD"'
 check "malformed old/EDAC forms: exit 1, the good record kept" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1'
 check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x." && err_has "bad-forms.txt:8: MC5_STATUS: expected .]." && err_has "bad-forms.txt:9: MCn_ADDR: .0xzz."'
 

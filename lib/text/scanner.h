@@ -27,6 +27,7 @@ enum open_record {
 	OPEN_RASDAEMON,       /* rasdaemon's mce_record line, split by a newline in its text */
 	OPEN_EDAC_INTEL,      /* EDAC sbridge MCm: CPU n: Machine Check Event: ... */
 	OPEN_PANIC,           /* CPU n: Machine Check Exception: MCGSTATUS, then Bank b: STATUS */
+	OPEN_RAS_MC_CTL,      /* a ras-mc-ctl --errors row over several lines */
 };
 
 struct mce_text_parser {
