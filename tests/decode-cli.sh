@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..55"
+echo "1..56"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -110,6 +110,7 @@ check "bad input: garbage and invalid JSON named with line numbers" eval 'err_ha
 # registers on the command line
 check "registers: exit 0" run 0 --output json --status 0x9c2040000000011b --bank 5 --ipid 0x9600050f00 --addr 0xabcd00000 --synd 0x5a020001 --misc 0xd01a0ffe00000000 --mcgstatus 0 --cpu-id amd:0x19:0x21
 check "registers: record contract" eval 'has "\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33" && has "\"misc\":\"0xd01a0ffe00000000\"" && has "\"severity\":\"corrected\""'
+check "an Intel model no table knows: said, decoded architecturally" eval 'run 0 --status 0x8c00004000010092 --bank 8 --cpu-id intel:6:200 && has "CPU: *intel family 0x6 model 0xc8 stepping 0 (a model the decoder does not know: architectural decode only)" && has "memory read"'
 check "registers without --cpu-id: warning, exit 0" eval 'run 0 --status 0x1 && err_has "warning"'
 
 # usage errors: exit 2, naming the bad value
