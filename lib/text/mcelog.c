@@ -63,7 +63,7 @@ int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 		/* "Hardware event..." then "MCE 0" head one record, not two */
 		if (decoded && p->rec.have == 0)
 			return 0;
-		return text_begin(p, OPEN_MCELOG_DECODED, false, 0);
+		return text_begin(p, OPEN_MCELOG_DECODED, l->have_time, l->time_usec);
 	}
 
 	r = (p->open == OPEN_MCELOG || decoded || p->open == OPEN_KERNEL) ? p->rec
@@ -100,12 +100,12 @@ int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 				keep = (struct mce_record) { 0 };
 				(void) text_kv_line(p, s, &keep, &info);
 			}
-			if ((k = text_begin(p, f, false, 0)) < 0)
+			if ((k = text_begin(p, f, l->have_time, l->time_usec)) < 0)
 				return k;
 			r = keep;
 		}
 	} else if (p->open == OPEN_NONE) {
-		if ((k = text_begin(p, OPEN_MCELOG, false, 0)) < 0)
+		if ((k = text_begin(p, OPEN_MCELOG, l->have_time, l->time_usec)) < 0)
 			return k;
 	}
 	p->rec = r;
