@@ -21,7 +21,7 @@
  * From the parenthesis we keep socket, memory controller (sb_edac's home
  * agent "ha", skx's "MemoryControllerId"), channel, slot and rank.  A
  * DIMM line with no register lines before it (skx_edac prints those at
- * debug level) is no machine-check record: left to the chatter form.
+ * debug level) is no machine-check record: said, and not decoded.
  */
 #include "forms.h"
 
@@ -95,8 +95,13 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 	struct mce_record r = p->rec;
 	struct span in;
 
-	if (p->open != OPEN_EDAC_INTEL)
-		return 0;     /* no registers before it: no record to place */
+	if (p->open != OPEN_EDAC_INTEL) {
+		/* skx_edac and i10nm print the registers at debug level only */
+		text_diag(p, MCE_TEXT_PARTIAL, p->line,
+			  "EDAC memory error without the machine-check registers before it "
+			  "(the driver prints them at debug level): not decoded");
+		return 0;
+	}
 	if (!open || s.end[-1] != ')') {
 		text_bad(p, "EDAC DIMM line: expected '(channel:C slot:D ... )' after the DIMM label");
 		text_reject(p);
