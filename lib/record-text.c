@@ -99,11 +99,16 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 	p->line++;
 	span_trim(&s);
 	if (span_len(s) == 0) {
-		p->blank = true;          /* a blank line ends a record, unless ... */
+		if (!p->wall)
+			return text_flush(p);     /* a blank line ends a record, ... */
+		p->blank = true;
 		return 0;
 	}
 	if (span_starts(s, "Message from syslogd@")) {
-		/* ... it only separates syslogd's wall messages, one per line */
+		/* ... unless it only separates syslogd's wall messages, one
+		 * per line: in such text a blank line ends a record only if
+		 * no wall head follows it */
+		p->wall = true;
 		p->blank = false;
 		return 0;
 	}

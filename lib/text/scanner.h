@@ -36,7 +36,8 @@ struct mce_text_parser {
 	unsigned line;
 	enum mce_source source;
 	int stopped;                  /* negative return of a callback: sticky */
-	bool blank;                   /* a blank line came: the open record ends at the next line */
+	bool wall;                    /* syslogd's wall messages seen: blank lines separate them */
+	bool blank;                   /* in wall text, a blank line came: the record may end */
 
 	bool have_default;
 	enum mce_vendor def_vendor;
