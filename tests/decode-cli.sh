@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..57"
+echo "1..58"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -81,6 +81,9 @@ printf '1 2024-12-19 03:52:38 +0000 error: Corrected error, status=0x9c204000000
 check "ras-mc-ctl: the row's local time when walltime is absent; a bad one named" eval 'run 1 --output json "$TMP/rasrow" && has "\"time\":\"2024-12-19T03:52:38.000000Z\"" && err_has "rasrow:2: ras-mc-ctl row: expected .ID YYYY-MM-DD"'
 printf '[ 5.1] EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#0_DIMM#0 (channel:0 slot:0 page:0xe16677 offset:0x0 grain:32 syndrome:0x0 - err_code:0x0000:0x009f socket:0 imc:0 rank:0)\n' >"$TMP/skxonly"
 check "an EDAC DIMM line without registers: said with its line, exit 1" eval 'run 1 --output json "$TMP/skxonly" && lines 0 && err_has "skxonly:1: warning: EDAC memory error without the machine-check registers"'
+# journal lines pasted without date and host, as in abrt/abrt#1281
+printf 'mcelog[808]: Hardware event. This is not a software error.\nmcelog[808]: MCE 0\nmcelog[808]: CPU 0 BANK 0 TSC 41861d002b71\nmcelog[808]: Corrected error\nmcelog[808]: STATUS 90000040000f0005 MCGSTATUS 0\nsystemd[1]: Started foo.\n' >"$TMP/identpid"
+check "ident[pid]: lines without a date: read, the other log line ignored" eval 'run 0 --output json "$TMP/identpid" && lines 1 && has "\"cpu\":0,\"bank\":0,\"mcgstatus\":\"0x0000000000000000\",\"status\":\"0x90000040000f0005\"" && ! err_has "not a machine-check record line"'
 check "malformed old/EDAC forms: exit 1, the good record kept" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1'
 check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x." && err_has "bad-forms.txt:8: MC5_STATUS: expected .]." && err_has "bad-forms.txt:9: MCn_ADDR: .0xzz."'
 

@@ -180,6 +180,26 @@ static bool strip_bracket_time(struct span *s)
 	return true;
 }
 
+/* "ident[pid]: " alone at the start of the line. */
+static bool strip_ident_pid(struct span *s)
+{
+	const char *c = s->p;
+
+	if (c == s->end || !is_alpha(*c))
+		return false;
+	while (c < s->end && (is_alpha(*c) || is_digit(*c) || *c == '_' || *c == '-' || *c == '.'))
+		c++;
+	if (c == s->end || *c++ != '[' || c == s->end || !is_digit(*c))
+		return false;
+	while (c < s->end && is_digit(*c))
+		c++;
+	if (s->end - c < 2 || c[0] != ']' || c[1] != ':')
+		return false;
+	s->p = c + 2;
+	span_skip_space(s);
+	return true;
+}
+
 /*
  * Strip what loggers put in front of a message.  Returns whether there was
  * such a prefix: a prefixed line that is not a machine-check line is just
@@ -195,6 +215,9 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 		any = true;
 	}
 	if (strip_syslog_time(s) || strip_iso_time(s, have_time, ret_usec))
+		any = true;
+	/* "mcelog[808]: ", a journal line pasted without its date and host */
+	if (strip_ident_pid(s))
 		any = true;
 	/* syslogd's wall message to terminals: "kernel:CPU 0: ..." under a
 	 * "Message from syslogd@host at ..." line */
