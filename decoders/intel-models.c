@@ -105,33 +105,111 @@ INTEL_DECODER(dec_granite_d,      "Granite Rapids-D",           &intel_granitera
 INTEL_DECODER(dec_sierra_forest,  "Sierra Forest",              &intel_graniterapids_x);
 INTEL_DECODER(dec_grand_ridge,    "Grand Ridge",                &intel_atom_server);
 INTEL_DECODER(dec_client,         "Intel Core (client)",        &intel_client_core);
+INTEL_DECODER(dec_nehalem_ep,     "Nehalem-EP",                 &intel_nehalem_ep);
+INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_ep);
+INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
+INTEL_DECODER(dec_ivybridge_x,    "Ivy Bridge-EP/EX",           &intel_ivybridge_x);
+/* named only: no bank layout in the SDM edition the tables follow */
+#define NAMED(var, label) INTEL_DECODER(var, label, &intel_arch_only)
+NAMED(dec_nehalem,        "Nehalem (client)");
+NAMED(dec_nehalem_ex,     "Nehalem-EX");
+NAMED(dec_westmere,       "Westmere (client)");
+NAMED(dec_westmere_ex,    "Westmere-EX");
+NAMED(dec_sandybridge,    "Sandy Bridge (client)");
+NAMED(dec_ivybridge,      "Ivy Bridge (client)");
+NAMED(dec_avoton,         "Avoton/Rangeley (Silvermont-D)");
+NAMED(dec_knl,            "Knights Landing");
+NAMED(dec_goldmont,       "Apollo Lake (Goldmont)");
+NAMED(dec_denverton,      "Denverton (Goldmont-D)");
+NAMED(dec_cannonlake,     "Cannon Lake");
+NAMED(dec_gemini_lake,    "Gemini Lake (Goldmont Plus)");
+NAMED(dec_icelake,        "Ice Lake (client)");
+NAMED(dec_knm,            "Knights Mill");
+NAMED(dec_lakefield,      "Lakefield");
+NAMED(dec_tigerlake,      "Tiger Lake");
+NAMED(dec_elkhart,        "Elkhart Lake (Tremont)");
+NAMED(dec_alderlake,      "Alder Lake");
+NAMED(dec_jasperlake,     "Jasper Lake (Tremont)");
+NAMED(dec_cometlake,      "Comet Lake");
+NAMED(dec_rocketlake,     "Rocket Lake");
+NAMED(dec_meteorlake,     "Meteor Lake");
+NAMED(dec_arrowlake,      "Arrow Lake");
+NAMED(dec_raptorlake,     "Raptor Lake");
+NAMED(dec_lunarlake,      "Lunar Lake");
+NAMED(dec_alderlake_n,    "Alder Lake-N (Gracemont)");
+NAMED(dec_pantherlake,    "Panther Lake");
+NAMED(dec_clearwater,     "Clearwater Forest");
+NAMED(dec_diamond,        "Diamond Rapids");
 
 #define ROW(fam, m, dec) { .vendor = MCE_VENDOR_INTEL, .family = fam, .model_first = m, \
 			   .model_last = m, .decoder = &dec }
 
 /* Sorted by (family, model) with no overlaps; test-decode-arch checks it. */
 const struct mce_model_match intel_model_matches[] = {
+	ROW(6, 0x1a, dec_nehalem_ep),
+	ROW(6, 0x1e, dec_nehalem),         /* Lynnfield/Clarksfield */
+	ROW(6, 0x1f, dec_nehalem),         /* Auburndale/Havendale */
+	ROW(6, 0x25, dec_westmere),        /* Arrandale/Clarkdale */
+	ROW(6, 0x2a, dec_sandybridge),
+	ROW(6, 0x2c, dec_westmere_ep),
+	ROW(6, 0x2d, dec_sandybridge_x),
+	ROW(6, 0x2e, dec_nehalem_ex),
+	ROW(6, 0x2f, dec_westmere_ex),
+	ROW(6, 0x3a, dec_ivybridge),
 	ROW(6, 0x3c, dec_client),          /* Haswell */
 	ROW(6, 0x3d, dec_client),          /* Broadwell */
+	ROW(6, 0x3e, dec_ivybridge_x),
 	ROW(6, 0x3f, dec_haswell_x),
 	ROW(6, 0x45, dec_client),          /* Haswell-ULT */
 	ROW(6, 0x46, dec_client),          /* Haswell-GT3e */
 	ROW(6, 0x47, dec_client),          /* Broadwell-GT3e */
+	ROW(6, 0x4d, dec_avoton),
 	ROW(6, 0x4e, dec_client),          /* Skylake mobile */
 	ROW(6, 0x4f, dec_broadwell_x),
 	ROW(6, 0x55, dec_skylake_x),       /* also Cascade Lake, Cooper Lake (by stepping) */
 	ROW(6, 0x56, dec_broadwell_d),
+	ROW(6, 0x57, dec_knl),
+	ROW(6, 0x5c, dec_goldmont),
 	ROW(6, 0x5e, dec_client),          /* Skylake desktop */
+	ROW(6, 0x5f, dec_denverton),
+	ROW(6, 0x66, dec_cannonlake),
 	ROW(6, 0x6a, dec_icelake_x),
 	ROW(6, 0x6c, dec_icelake_d),
+	ROW(6, 0x7a, dec_gemini_lake),
+	ROW(6, 0x7d, dec_icelake),
+	ROW(6, 0x7e, dec_icelake),         /* Ice Lake mobile */
+	ROW(6, 0x85, dec_knm),
 	ROW(6, 0x86, dec_snowridge),
+	ROW(6, 0x8a, dec_lakefield),
+	ROW(6, 0x8c, dec_tigerlake),       /* mobile */
+	ROW(6, 0x8d, dec_tigerlake),
 	ROW(6, 0x8e, dec_client),          /* Kaby/Coffee/Whiskey/Amber Lake mobile */
 	ROW(6, 0x8f, dec_sapphire),
+	ROW(6, 0x96, dec_elkhart),
+	ROW(6, 0x97, dec_alderlake),
+	ROW(6, 0x9a, dec_alderlake),       /* mobile */
+	ROW(6, 0x9c, dec_jasperlake),
 	ROW(6, 0x9e, dec_client),          /* Kaby/Coffee Lake desktop */
+	ROW(6, 0xa5, dec_cometlake),
+	ROW(6, 0xa6, dec_cometlake),       /* mobile */
+	ROW(6, 0xa7, dec_rocketlake),
+	ROW(6, 0xaa, dec_meteorlake),      /* mobile */
+	ROW(6, 0xac, dec_meteorlake),
 	ROW(6, 0xad, dec_granite_x),
 	ROW(6, 0xae, dec_granite_d),
 	ROW(6, 0xaf, dec_sierra_forest),
+	ROW(6, 0xb5, dec_arrowlake),       /* U */
 	ROW(6, 0xb6, dec_grand_ridge),
+	ROW(6, 0xb7, dec_raptorlake),
+	ROW(6, 0xba, dec_raptorlake),      /* P */
+	ROW(6, 0xbd, dec_lunarlake),
+	ROW(6, 0xbe, dec_alderlake_n),
+	ROW(6, 0xbf, dec_raptorlake),      /* S */
+	ROW(6, 0xc5, dec_arrowlake),       /* H */
+	ROW(6, 0xc6, dec_arrowlake),
+	ROW(6, 0xcc, dec_pantherlake),
 	ROW(6, 0xcf, dec_emerald),
+	ROW(6, 0xdd, dec_clearwater),
+	ROW(19, 0x01, dec_diamond),
 	{ .decoder = NULL },
 };

@@ -78,6 +78,17 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 		json_put_u64(w, "cs", r->cs);
 	if (r->have & MCE_HAVE_TSC)
 		json_put_hex64(w, "tsc", r->tsc);
+	/* where an Intel EDAC driver placed a memory error */
+	if (r->have & MCE_HAVE_DIMM_SOCKET)
+		json_put_u64(w, "dimm_socket", r->dimm_socket);
+	if (r->have & MCE_HAVE_DIMM_MC)
+		json_put_u64(w, "dimm_mc", r->dimm_mc);
+	if (r->have & MCE_HAVE_DIMM_CHANNEL)
+		json_put_u64(w, "dimm_channel", r->dimm_channel);
+	if (r->have & MCE_HAVE_DIMM_SLOT)
+		json_put_u64(w, "dimm_slot", r->dimm_slot);
+	if (r->have & MCE_HAVE_DIMM_RANK)
+		json_put_u64(w, "dimm_rank", r->dimm_rank);
 	if (d)
 		mce_decoded_write_json(d, w);
 	if (extra)
@@ -153,6 +164,11 @@ static const struct key_u64 numeric_keys[] = {
 	U64_FIELD("ipid",      MCE_HAVE_IPID,      ipid),
 	U64_FIELD("ip",        MCE_HAVE_IP,        ip),
 	U64_FIELD("tsc",       MCE_HAVE_TSC,       tsc),
+	U32_FIELD("dimm_socket",  MCE_HAVE_DIMM_SOCKET,  dimm_socket),
+	U32_FIELD("dimm_mc",      MCE_HAVE_DIMM_MC,      dimm_mc),
+	U32_FIELD("dimm_channel", MCE_HAVE_DIMM_CHANNEL, dimm_channel),
+	U32_FIELD("dimm_slot",    MCE_HAVE_DIMM_SLOT,    dimm_slot),
+	U32_FIELD("dimm_rank",    MCE_HAVE_DIMM_RANK,    dimm_rank),
 	{ .key = "cs", .have = MCE_HAVE_CS, .offset = offsetof(struct mce_record, cs),
 	  .max = UINT8_MAX, .size = 1 },
 };

@@ -42,7 +42,12 @@ static const struct text_form forms[] = {
 	/* The kernel's hardware-error tag: the AMD EDAC decoder's register
 	 * lines first, then the kernel's console lines, and free text. */
 	{ .recognise = text_edac_amd_recognise,       .parse = text_edac_amd_parse },
+	/* old kernels' head and bank lines, tagged or not: before the
+	 * kernel's form, which would take the head for a broken first line */
+	{ .recognise = text_panic_recognise,          .parse = text_panic_parse },
 	{ .recognise = text_kernel_recognise,         .parse = text_kernel_parse },
+	/* "EDAC <driver> MCm:": before the chatter form skips EDAC lines */
+	{ .recognise = text_edac_intel_recognise,     .parse = text_edac_intel_parse },
 	/* "mce_record:" anywhere, or rasdaemon's unmarked continuation line */
 	{ .recognise = text_mce_record_recognise,     .parse = text_mce_record_parse },
 	{ .recognise = text_json_recognise,           .parse = text_json_parse },
@@ -93,8 +98,27 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 		return p->stopped;
 	p->line++;
 	span_trim(&s);
-	if (span_len(s) == 0)
-		return text_flush(p);     /* a blank line ends a record */
+	if (span_len(s) == 0) {
+		if (!p->wall)
+			return text_flush(p);     /* a blank line ends a record, ... */
+		p->blank = true;
+		return 0;
+	}
+	if (span_starts(s, "Message from syslogd@")) {
+		/* ... unless it only separates syslogd's wall messages, one
+		 * per line: in such text a blank line ends a record only if
+		 * no wall head follows it */
+		p->wall = true;
+		p->blank = false;
+		return 0;
+	}
+	if (p->blank) {
+		int k = text_flush(p);
+
+		p->blank = false;
+		if (k < 0)
+			return k;
+	}
 	if (!text_line_split(s, &l))
 		return 0;                 /* a log line with an empty message */
 

@@ -63,6 +63,12 @@ enum mce_have {
 	MCE_HAVE_TSC       = 1u << 16,
 	MCE_HAVE_CS        = 1u << 17,
 	MCE_HAVE_VENDOR    = 1u << 18,
+	/* The DIMM an Intel EDAC driver (sb_edac, skx_edac, i10nm) located a memory error in. */
+	MCE_HAVE_DIMM_SOCKET  = 1u << 19,
+	MCE_HAVE_DIMM_MC      = 1u << 20,  /* memory controller (sb_edac: home agent) */
+	MCE_HAVE_DIMM_CHANNEL = 1u << 21,
+	MCE_HAVE_DIMM_SLOT    = 1u << 22,
+	MCE_HAVE_DIMM_RANK    = 1u << 23,
 };
 
 #define MCE_HOSTNAME_MAX 64
@@ -98,6 +104,13 @@ struct mce_record {
 	uint64_t ip;
 	uint64_t tsc;
 	uint8_t cs;
+
+	/* MCE_HAVE_DIMM_*: only the EDAC drivers' text carries these */
+	uint32_t dimm_socket;
+	uint32_t dimm_mc;
+	uint32_t dimm_channel;
+	uint32_t dimm_slot;
+	uint32_t dimm_rank;
 };
 
 static inline bool mce_record_has(const struct mce_record *r, uint32_t have_bits)

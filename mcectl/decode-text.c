@@ -193,6 +193,8 @@ void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 		fprintf(out, "unknown (give it with --cpu-id)");
 	if (d->cpu_model)
 		fprintf(out, " (%s)", d->cpu_model);
+	else if (r->have & MCE_HAVE_CPUID)
+		fprintf(out, " (a model the decoder does not know: architectural decode only)");
 	fprintf(out, "\n");
 
 	/* how bad */

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..40"
+echo "1..58"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -63,6 +63,29 @@ check "mcelog decoded output: two records" eval 'run 0 --output json "$DATA/mcel
 check "trace_pipe: two records" eval 'run 0 --output json "$DATA/trace.txt" && lines 2 && has "\"mcgcap\":\"0x000000000000011c\""'
 check "rasdaemon + ras-mc-ctl: three records" eval 'run 0 --output json "$DATA/rasdaemon.txt" && lines 3'
 check "rasdaemon: split AMD line joined" eval 'has "\"cpu\":2,\"socket\":0,\"apicid\":4,\"bank\":17,\"vendor\":\"amd\""'
+
+# (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
+check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'
+check "Intel EDAC: registers and the DIMM (socket, ha, channel, slot, rank)" eval 'has "\"cpu\":0,\"socket\":0,\"apicid\":0,\"bank\":5" && has "\"status\":\"0x8c00004000010092\",\"addr\":\"0x0000000849923380\"" && has "\"dimm_socket\":0,\"dimm_mc\":0,\"dimm_channel\":2,\"dimm_slot\":0,\"dimm_rank\":0"'
+check "Intel EDAC: syslog prefix without host, socket 1" eval 'has "\"cpu\":1,\"socket\":1,\"apicid\":32,\"bank\":11" && has "\"dimm_socket\":1,\"dimm_mc\":0,\"dimm_channel\":0,\"dimm_slot\":0,\"dimm_rank\":0"'
+check "old panic forms: three records" eval 'run 0 --output json "$DATA/panic-old.txt" && lines 3'
+check "old panic forms: head CPU/MCGSTATUS joined to its bank line, ADDR after at" eval 'has "\"cpu\":0,\"bank\":4,\"mcgstatus\":\"0x0000000000000004\",\"status\":\"0xb604a00100000813\",\"addr\":\"0x000000007e4f2f68\"" && has "\"cpu\":0,\"bank\":3,\"status\":\"0xf20000000002010a\""'
+check "older mcelog: bank named in the header, cpu and bank kept" eval 'run 0 --output json "$DATA/mcelog-old.txt" && lines 2 && has "\"cpu\":1,\"bank\":4,\"mcgstatus\":\"0x0000000000000000\",\"status\":\"0x9471c00000000a13\",\"addr\":\"0x0000000046a9f888\"" && ! err_has "not a machine-check record line"'
+check "older AMD EDAC: three records, family 10h address from MC4_ADDR" eval 'run 0 --output json "$DATA/edac-amd-old.txt" && lines 3 && has "\"cpu\":18,\"bank\":4,\"vendor\":\"amd\",\"family\":16,\"model\":9,\"stepping\":1,\"status\":\"0xdc5c410004080a13\",\"addr\":\"0x0000001891a88210\""'
+check "older AMD EDAC: wall messages and damaged tags are no garbage" eval '! err_has "not a machine-check record line" && ! err_has "no STATUS"'
+check "damaged AMD EDAC copy: registers read through the eaten tag and flags" eval 'has "\"cpu\":2,\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33,\"stepping\":0,\"status\":\"0x9c2040000000011b\",\"addr\":\"0x0000000abcd00000\",\"synd\":\"0x000000005a020001\",\"ipid\":\"0x0000009600050f00\""'
+check "AMD status line without CPU identity: AMD, bank and address kept, said" eval 'has "\"bank\":4,\"vendor\":\"amd\",\"status\":\"0x9c00400000000813\",\"addr\":\"0x000000003a3e1b80\"" && err_has "edac-amd-old.txt:32: warning: .*no CPU family/model"'
+check "ras-mc-ctl rows: three records, no warnings" eval 'run 0 --output json "$DATA/ras-mc-ctl.txt" && lines 3 && [ ! -s "$TMP/err" ]'
+check "ras-mc-ctl: a row over eight lines is one record" eval 'has "\"time\":\"2023-05-31T14:06:19.000000Z\",\"source\":\"decode\",\"cpu\":32,\"socket\":1,\"apicid\":128,\"bank\":13,\"vendor\":\"intel\",\"family\":6,\"model\":106" && has "\"status\":\"0x8c00004200800090\",\"addr\":\"0x000001efa4c7cc40\""'
+printf '1 2024-12-19 03:52:38 +0000 error: Corrected error, status=0x9c2040000000011b\n3 2024-13-19 03:52:38 +0000 error: Corrected error, status=0x9c2040000000011b, bank=0x00000011\n' >"$TMP/rasrow"
+check "ras-mc-ctl: the row's local time when walltime is absent; a bad one named" eval 'run 1 --output json "$TMP/rasrow" && has "\"time\":\"2024-12-19T03:52:38.000000Z\"" && err_has "rasrow:2: ras-mc-ctl row: expected .ID YYYY-MM-DD"'
+printf '[ 5.1] EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#0_DIMM#0 (channel:0 slot:0 page:0xe16677 offset:0x0 grain:32 syndrome:0x0 - err_code:0x0000:0x009f socket:0 imc:0 rank:0)\n' >"$TMP/skxonly"
+check "an EDAC DIMM line without registers: said with its line, exit 1" eval 'run 1 --output json "$TMP/skxonly" && lines 0 && err_has "skxonly:1: warning: EDAC memory error without the machine-check registers"'
+# journal lines pasted without date and host, as in abrt/abrt#1281
+printf 'mcelog[808]: Hardware event. This is not a software error.\nmcelog[808]: MCE 0\nmcelog[808]: CPU 0 BANK 0 TSC 41861d002b71\nmcelog[808]: Corrected error\nmcelog[808]: STATUS 90000040000f0005 MCGSTATUS 0\nsystemd[1]: Started foo.\n' >"$TMP/identpid"
+check "ident[pid]: lines without a date: read, the other log line ignored" eval 'run 0 --output json "$TMP/identpid" && lines 1 && has "\"cpu\":0,\"bank\":0,\"mcgstatus\":\"0x0000000000000000\",\"status\":\"0x90000040000f0005\"" && ! err_has "not a machine-check record line"'
+check "malformed old/EDAC forms: exit 1, the good record kept" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1'
+check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x." && err_has "bad-forms.txt:8: MC5_STATUS: expected .]." && err_has "bad-forms.txt:9: MCn_ADDR: .0xzz."'
 
 # (e) JSON
 check "JSON lines, with and without a log prefix" eval 'run 0 --output json "$DATA/json.txt" && lines 2 && has "\"source\":\"tracepoint\""'
@@ -92,6 +115,7 @@ check "bad input: garbage and invalid JSON named with line numbers" eval 'err_ha
 # registers on the command line
 check "registers: exit 0" run 0 --output json --status 0x9c2040000000011b --bank 5 --ipid 0x9600050f00 --addr 0xabcd00000 --synd 0x5a020001 --misc 0xd01a0ffe00000000 --mcgstatus 0 --cpu-id amd:0x19:0x21
 check "registers: record contract" eval 'has "\"bank\":5,\"vendor\":\"amd\",\"family\":25,\"model\":33" && has "\"misc\":\"0xd01a0ffe00000000\"" && has "\"severity\":\"corrected\""'
+check "an Intel model no table knows: said, decoded architecturally" eval 'run 0 --status 0x8c00004000010092 --bank 8 --cpu-id intel:6:200 && has "CPU: *intel family 0x6 model 0xc8 stepping 0 (a model the decoder does not know: architectural decode only)" && has "memory read"'
 check "registers without --cpu-id: warning, exit 0" eval 'run 0 --status 0x1 && err_has "warning"'
 
 # usage errors: exit 2, naming the bad value

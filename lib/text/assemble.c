@@ -78,7 +78,8 @@ int text_flush(struct mce_text_parser *p)
 	if (p->open == OPEN_NONE)
 		return 0;
 	p->open = OPEN_NONE;
-	k = emit(p, &p->rec, p->first, p->last, p->have_log_time, p->log_time_usec);
+	k = p->emitted ? 0 : emit(p, &p->rec, p->first, p->last, p->have_log_time, p->log_time_usec);
+	p->emitted = false;
 	p->rec = (struct mce_record) { 0 };
 	p->have_log_time = false;
 	return k;
@@ -103,4 +104,11 @@ int text_single(struct mce_text_parser *p, struct mce_record *r, bool have_time,
 	if (k < 0)
 		return k;
 	return emit(p, r, p->line, p->line, have_time, time_usec);
+}
+
+int text_emit_part(struct mce_text_parser *p, struct mce_record *r)
+{
+	p->emitted = true;
+	p->last = p->line;
+	return emit(p, r, p->first, p->line, p->have_log_time, p->log_time_usec);
 }

@@ -24,39 +24,56 @@ enum edac_line {
 	EDAC_LAST,            /* "cache level: ..." or "bus error ..." */
 };
 
-/* "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b" */
+/* "(19:21:0)": the family, model and stepping, in hex. */
+static enum kv_result parse_tuple(struct mce_text_parser *p, struct span *s, struct mce_record *r)
+{
+	const char *c = memchr(s->p, ')', span_len(*s)), *c1, *c2;
+	struct span tuple;
+	uint64_t fam, model, step;
+
+	if (!span_eat(s, "(") || !c)
+		return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
+	tuple = (struct span) { s->p, c };
+	c1 = memchr(tuple.p, ':', span_len(tuple));
+	if (!c1 || !(c2 = memchr(c1 + 1, ':', (size_t) (tuple.end - c1 - 1))))
+		return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
+	if (text_num(p, "family", (struct span) { tuple.p, c1 }, 16, UINT32_MAX, &fam) != KV_OK ||
+	    text_num(p, "model", (struct span) { c1 + 1, c2 }, 16, UINT32_MAX, &model) != KV_OK ||
+	    text_num(p, "stepping", (struct span) { c2 + 1, tuple.end }, 16, UINT32_MAX, &step) != KV_OK)
+		return KV_BAD;
+	s->p = c + 1;
+	/* Family 18h is only ever Hygon Dhyana; the EDAC decoder serves both. */
+	r->vendor = fam == 0x18 ? MCE_VENDOR_HYGON : MCE_VENDOR_AMD;
+	r->family = (uint32_t) fam;
+	r->model = (uint32_t) model;
+	r->stepping = (uint32_t) step;
+	r->have |= MCE_HAVE_CPUID;
+	return KV_OK;
+}
+
+/*
+ * "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b"; older
+ * kernels print no "CPU:n (f:m:s)", and copies through web pages lose the
+ * bracketed flags and the colon: "MC4_STATUS0xdc5c410004080a13".
+ */
 static enum kv_result parse_status(struct mce_text_parser *p, struct span s, struct mce_record *r)
 {
 	struct span t;
-	uint64_t cpu, fam, model, step, bank, status;
+	uint64_t cpu, bank, status;
 	const char *c;
 
-	t = span_token(&s);       /* "CPU:2" */
-	t.p += 4;
-	if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
-		return KV_BAD;
-	span_skip_space(&s);
-	if (!span_eat(&s, "("))
-		return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
-	c = memchr(s.p, ')', span_len(s));
-	if (!c)
-		return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
-	{
-		struct span tuple = { s.p, c }, f, m;
-		const char *c1 = memchr(tuple.p, ':', span_len(tuple)), *c2;
-
-		if (!c1 || !(c2 = memchr(c1 + 1, ':', (size_t) (tuple.end - c1 - 1))))
-			return text_bad(p, "expected '(FAMILY:MODEL:STEPPING)' after the CPU number");
-		f = (struct span) { tuple.p, c1 };
-		m = (struct span) { c1 + 1, c2 };
-		if (text_num(p, "family", f, 16, UINT32_MAX, &fam) != KV_OK ||
-		    text_num(p, "model", m, 16, UINT32_MAX, &model) != KV_OK ||
-		    text_num(p, "stepping", (struct span) { c2 + 1, tuple.end }, 16, UINT32_MAX,
-			     &step) != KV_OK)
+	if (span_starts(s, "CPU:")) {
+		t = span_token(&s);       /* "CPU:2" */
+		t.p += 4;
+		if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
 			return KV_BAD;
+		r->cpu = (uint32_t) cpu;
+		r->have |= MCE_HAVE_CPU;
+		span_skip_space(&s);
+		if (parse_tuple(p, &s, r) != KV_OK)
+			return KV_BAD;
+		span_skip_space(&s);
 	}
-	s.p = c + 1;
-	span_skip_space(&s);
 	if (!span_eat(&s, "MC"))
 		return text_bad(p, "expected 'MCn_STATUS' after the CPU identity");
 	t.p = s.p;
@@ -67,27 +84,44 @@ static enum kv_result parse_status(struct mce_text_parser *p, struct span s, str
 		return KV_BAD;
 	if (!span_eat(&s, "_STATUS"))
 		return text_bad(p, "expected 'MCn_STATUS' after the CPU identity");
-	/* the bracketed flag names are decoded text; the register follows "]: " */
-	c = memchr(s.p, ':', span_len(s));
-	if (!c)
-		return text_bad(p, "MC%" PRIu64 "_STATUS: value missing", bank);
-	s.p = c + 1;
+	/* the flag names are decoded text; the register follows them */
+	if (span_eat(&s, "[")) {
+		if (!(c = memchr(s.p, ']', span_len(s))))
+			return text_bad(p, "MC%" PRIu64 "_STATUS: expected ']' after the flag names", bank);
+		s.p = c + 1;
+	} else if (!span_starts(s, "0x") && !span_starts(s, ":") && (c = memchr(s.p, ':', span_len(s))))
+		s.p = c;                  /* flags that lost their brackets */
+	(void) span_eat(&s, ":");
 	t = span_token(&s);
+	if (span_len(t) == 0)
+		return text_bad(p, "MC%" PRIu64 "_STATUS: value missing", bank);
 	if (text_num(p, "STATUS", t, 16, UINT64_MAX, &status) != KV_OK)
 		return KV_BAD;
-	r->cpu = (uint32_t) cpu;
 	r->bank = (uint32_t) bank;
 	r->status = status;
-	/* Family 18h is only ever Hygon Dhyana; the EDAC decoder serves both. */
-	r->vendor = fam == 0x18 ? MCE_VENDOR_HYGON : MCE_VENDOR_AMD;
-	r->family = (uint32_t) fam;
-	r->model = (uint32_t) model;
-	r->stepping = (uint32_t) step;
-	r->have |= MCE_HAVE_CPU | MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_VENDOR | MCE_HAVE_CPUID;
+	if (!(r->have & MCE_HAVE_CPUID))
+		r->vendor = MCE_VENDOR_AMD;   /* the decoder of these lines is AMD's */
+	r->have |= MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_VENDOR;
 	return KV_OK;
 }
 
-/* "Key: 0x..., Key: 0x..." lines: Error Addr, IPID, Syndrome, PPIN. */
+/* "MC<b>" and what follows it: "_STATUS", "_ADDR". */
+static bool mc_reg(struct span s, const char *reg, bool whole)
+{
+	if (!span_eat(&s, "MC") || s.p == s.end || !is_digit(*s.p))
+		return false;
+	while (s.p < s.end && is_digit(*s.p))
+		s.p++;
+	return whole ? span_eq_n(s, reg, strlen(reg)) : span_starts_n(s, reg, strlen(reg));
+}
+
+/* "MC<b>_ADDR", as older kernels name the address register. */
+static bool is_mc_addr(struct span key)
+{
+	return mc_reg(key, "_ADDR", true);
+}
+
+/* "Key: 0x..., Key: 0x..." lines: Error Addr, IPID, Syndrome, PPIN, MCn_ADDR. */
 static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struct mce_record *r)
 {
 	static const struct text_field regs[] = {
@@ -96,6 +130,7 @@ static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struc
 		TEXT_FIELD("Syndrome",   MCE_HAVE_SYND, synd, 16),
 		TEXT_FIELD("PPIN",       MCE_HAVE_PPIN, ppin, 16),
 	};
+	static const struct text_field mc_addr = TEXT_FIELD("MCn_ADDR", MCE_HAVE_ADDR, addr, 16);
 
 	while (span_len(s) > 0) {
 		const char *comma = memchr(s.p, ',', span_len(s)), *colon;
@@ -111,6 +146,8 @@ static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struc
 		span_trim(&key);
 		span_trim(&val);
 		f = text_field_find(regs, ELEMENTSOF(regs), key, false);
+		if (!f && is_mc_addr(key))
+			f = &mc_addr;   /* older kernels: "MC4_ADDR: 0x..." */
 		if (!f)
 			continue;       /* "Syndrome1:", newer additions: decoded elsewhere */
 		if (text_field_read(p, f, val, f->base, r) != KV_OK)
@@ -135,6 +172,10 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	*body = s;
 	if (span_starts(s, "CPU:"))
 		return EDAC_STATUS;
+	if (mc_reg(s, "_STATUS", false))
+		return EDAC_STATUS;       /* older kernels: no "CPU:n (f:m:s)" before it */
+	if (mc_reg(s, "_ADDR:", false))
+		return EDAC_REGS;
 	if (is_severity(s))
 		return EDAC_SEVERITY;
 	if (span_starts(s, "Error Addr:") || span_starts(s, "IPID:") || span_starts(s, "PPIN:"))

@@ -18,6 +18,18 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 			struct span body);
 
+/* edac-intel.c: the Intel EDAC drivers' copy of the record and the DIMM it names */
+unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				   struct span *body);
+int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			  struct span body);
+
+/* panic.c: old kernels' head line and one line per bank, the corrected-error poller's */
+unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text_line *l,
+			      struct span *body);
+int text_panic_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		     struct span body);
+
 /* kernel.c: the kernel's console lines */
 unsigned text_kernel_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			       struct span *body);

@@ -22,19 +22,15 @@ unsigned text_kernel_recognise(const struct mce_text_parser *p, const struct tex
 	return l->tagged.p != NULL;
 }
 
-int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
-		      struct span body)
+int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct span body,
+		   enum open_record open, bool end_at_processor)
 {
 	struct mce_record r;
 	struct kv_line info;
 	enum kv_result res;
 	int k;
 
-	(void) kind;
-	if (text_kernel_noise(body))
-		return 0;
-
-	r = p->open == OPEN_KERNEL ? p->rec : (struct mce_record) { 0 };
+	r = p->open == open ? p->rec : (struct mce_record) { 0 };
 	res = text_kv_line(p, body, &r, &info);
 	if (res == KV_NOT_OURS) {
 		/*
@@ -49,8 +45,8 @@ int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 		text_reject(p);
 		return 0;
 	}
-	if (info.names_cpu || p->open != OPEN_KERNEL) {
-		k = text_begin(p, OPEN_KERNEL, l->have_time, l->time_usec);
+	if (info.names_cpu || p->open != open) {
+		k = text_begin(p, open, l->have_time, l->time_usec);
 		if (k < 0)
 			return k;
 		if (!info.names_cpu) {
@@ -61,7 +57,16 @@ int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 	}
 	p->rec = r;
 	p->last = p->line;
-	if (info.processor)
+	if (info.processor && end_at_processor)
 		return text_flush(p);     /* the kernel's last line of a record */
 	return 0;
+}
+
+int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		      struct span body)
+{
+	(void) kind;
+	if (text_kernel_noise(body))
+		return 0;
+	return text_kv_record(p, l, body, OPEN_KERNEL, true);
 }

@@ -106,7 +106,9 @@ static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struc
 		span_skip_space(s);
 		if (!span_eat(s, "Machine Check"))
 			return text_bad(p, "expected 'CPU N: Machine Check: MCGSTATUS Bank B: STATUS'");
-		(void) span_eat(s, " Exception");
+		/* the Intel EDAC drivers' copy says "Machine Check Event" */
+		if (!span_eat(s, " Exception"))
+			(void) span_eat(s, " Event");
 		if (!span_eat(s, ":"))
 			return text_bad(p, "expected 'CPU N: Machine Check: MCGSTATUS Bank B: STATUS'");
 		rest = *s;
@@ -140,16 +142,28 @@ static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struc
 	r->have |= MCE_HAVE_CPU;
 	save = *s;
 	t = span_token(s);
+	bool named = false;
+
 	if (span_eq(t, "BANK"))
 		t = span_token(s);
 	else if (!(span_len(t) > 0 && is_digit(t.p[0]))) {
 		*s = save;          /* "CPU 0" alone, or followed by other pairs */
 		return KV_OK;
-	}
+	} else
+		named = true;
 	if (text_num(p, "BANK", t, 10, UINT32_MAX, &v) != KV_OK)
 		return KV_BAD;
 	r->bank = (uint32_t) v;
 	r->have |= MCE_HAVE_BANK;
+	/* older mcelog named the bank after its number, in lower case:
+	 * "CPU 2 4 northbridge TSC ...", "CPU 0 1 data cache" */
+	while (named) {
+		struct span u = *s, w = span_token(&u);
+
+		if (span_len(w) == 0 || !(w.p[0] >= 'a' && w.p[0] <= 'z') || span_eq(w, "microcode"))
+			break;
+		*s = u;
+	}
 	return KV_OK;
 }
 

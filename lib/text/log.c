@@ -49,8 +49,8 @@ static void skip_host_ident(struct span *s)
 	host = span_token(&t);
 	ident = span_token(&t);
 	if (span_len(host) == 0 || span_len(ident) < 2 || ident.end[-1] != ':' ||
-	    host.p[0] == '[' || host.p[0] == '{')
-		return;     /* "[Hardware Error]:" is a message, not "host ident:" */
+	    host.p[0] == '[' || host.p[0] == '{' || is_digit(ident.p[0]))
+		return;     /* "[Hardware Error]:", "CPU 1:" are a message, not "host ident:" */
 	if (host.end[-1] == ':')      /* "Nov 20 10:00:01 kernel: ..." without a host */
 		t.p = host.end;
 	*s = t;
@@ -168,9 +168,35 @@ static bool strip_bracket_time(struct span *s)
 	{
 		struct span u = *s, first = span_token(&u);
 
-		if (span_len(first) > 0 && first.end[-1] != ':')
+		struct span ident = span_token(&u);
+
+		/* only "kernel:" or "ident[pid]:": dmesg's messages begin
+		 * with words too ("EDAC MC0: ...", "CPU 1: ...") */
+		if (span_len(first) > 0 && first.end[-1] != ':' &&
+		    (span_eq(ident, "kernel:") || (span_len(ident) > 2 && ident.end[-2] == ']' &&
+						   ident.end[-1] == ':')))
 			skip_host_ident(s);
 	}
+	return true;
+}
+
+/* "ident[pid]: " alone at the start of the line. */
+static bool strip_ident_pid(struct span *s)
+{
+	const char *c = s->p;
+
+	if (c == s->end || !is_alpha(*c))
+		return false;
+	while (c < s->end && (is_alpha(*c) || is_digit(*c) || *c == '_' || *c == '-' || *c == '.'))
+		c++;
+	if (c == s->end || *c++ != '[' || c == s->end || !is_digit(*c))
+		return false;
+	while (c < s->end && is_digit(*c))
+		c++;
+	if (s->end - c < 2 || c[0] != ']' || c[1] != ':')
+		return false;
+	s->p = c + 2;
+	span_skip_space(s);
 	return true;
 }
 
@@ -190,9 +216,37 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	}
 	if (strip_syslog_time(s) || strip_iso_time(s, have_time, ret_usec))
 		any = true;
+	/* "mcelog[808]: ", a journal line pasted without its date and host */
+	if (strip_ident_pid(s))
+		any = true;
+	/* syslogd's wall message to terminals: "kernel:CPU 0: ..." under a
+	 * "Message from syslogd@host at ..." line */
+	if (span_eat(s, "kernel:")) {
+		span_skip_space(s);
+		any = true;
+	}
 	if (strip_bracket_time(s))
 		any = true;
 	return any;
+}
+
+/*
+ * The tag as copies through web pages and wikis leave it, where markup ate
+ * its "]" ("[Hardware Error: Error Addr: 0x...") or "[Hardware" and "]"
+ * ("Error: CPU:2 (19:21:0) MC5_STATUS0x...").  A line that begins
+ * "Error:" is taken for such a copy: what follows is read as the tagged
+ * lines are, and free text under that tag is no garbage.
+ */
+static struct span damaged_tag(struct span s)
+{
+	const char *m;
+
+	if ((m = span_find(s, "[Hardware Error:")))
+		s.p = m + strlen("[Hardware Error:");
+	else if (!span_eat(&s, "Error:"))
+		return (struct span) { NULL, NULL };
+	span_trim(&s);
+	return s;
 }
 
 bool text_line_split(struct span s, struct text_line *ret)
@@ -214,7 +268,8 @@ bool text_line_split(struct span s, struct text_line *ret)
 	if ((m = span_find(s, HW_ERR_TAG))) {
 		ret->tagged = (struct span) { m + strlen(HW_ERR_TAG), s.end };
 		span_trim(&ret->tagged);
-	}
+	} else
+		ret->tagged = damaged_tag(s);
 	return true;
 }
 

@@ -19,6 +19,27 @@ enum mcelog_line {
 	LINE,
 };
 
+/*
+ * A line that opens a record of mcelog's output: its banner, the older
+ * versions' banner, or "MCE <n>", which older versions began with.
+ */
+static bool decoded_head(struct span s)
+{
+	struct span t;
+
+	if (span_starts(s, "Hardware event. This is not a software error") ||
+	    span_starts(s, "HARDWARE ERROR. This is *NOT* a software problem"))
+		return true;
+	if (!span_eat(&s, "MCE "))
+		return false;
+	t = span_token(&s);
+	span_skip_space(&s);
+	for (const char *c = t.p; c < t.end; c++)
+		if (!is_digit(*c))
+			return false;
+	return span_len(t) > 0 && s.p == s.end;
+}
+
 unsigned text_mcelog_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			       struct span *body)
 {
@@ -38,8 +59,12 @@ int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 
 	if (kind == COMMENT)
 		return 0;
-	if (span_starts(s, "Hardware event. This is not a software error"))
-		return text_begin(p, OPEN_MCELOG_DECODED, false, 0);
+	if (decoded_head(s)) {
+		/* "Hardware event..." then "MCE 0" head one record, not two */
+		if (decoded && p->rec.have == 0)
+			return 0;
+		return text_begin(p, OPEN_MCELOG_DECODED, l->have_time, l->time_usec);
+	}
 
 	r = (p->open == OPEN_MCELOG || decoded || p->open == OPEN_KERNEL) ? p->rec
 									 : (struct mce_record) { 0 };
@@ -75,12 +100,12 @@ int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 				keep = (struct mce_record) { 0 };
 				(void) text_kv_line(p, s, &keep, &info);
 			}
-			if ((k = text_begin(p, f, false, 0)) < 0)
+			if ((k = text_begin(p, f, l->have_time, l->time_usec)) < 0)
 				return k;
 			r = keep;
 		}
 	} else if (p->open == OPEN_NONE) {
-		if ((k = text_begin(p, OPEN_MCELOG, false, 0)) < 0)
+		if ((k = text_begin(p, OPEN_MCELOG, l->have_time, l->time_usec)) < 0)
 			return k;
 	}
 	p->rec = r;

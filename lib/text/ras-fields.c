@@ -80,7 +80,8 @@ enum kv_result text_ras_fields(struct mce_text_parser *p, struct span s, struct 
 		if (text_field_read(p, k, val, in_paren ? 10 : k->base, r) != KV_OK)
 			return KV_BAD;
 	}
-	if (!(r->have & MCE_HAVE_STATUS))
+	/* ras-mc-ctl's rows may span lines: the record's end checks those */
+	if (!mc_ctl && !(r->have & MCE_HAVE_STATUS))
 		return text_bad(p, "rasdaemon record without 'status='");
 	if (have_cpuid)
 		mce_record_set_cpuid(r, (uint32_t) cpuid);

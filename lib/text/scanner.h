@@ -25,6 +25,9 @@ enum open_record {
 	OPEN_MCELOG,          /* CPU 0 BANK 4 / STATUS ... */
 	OPEN_MCELOG_DECODED,  /* mcelog's own output: "Hardware event. ..." block */
 	OPEN_RASDAEMON,       /* rasdaemon's mce_record line, split by a newline in its text */
+	OPEN_EDAC_INTEL,      /* EDAC sbridge MCm: CPU n: Machine Check Event: ... */
+	OPEN_PANIC,           /* CPU n: Machine Check Exception: MCGSTATUS, then Bank b: STATUS */
+	OPEN_RAS_MC_CTL,      /* a ras-mc-ctl --errors row over several lines */
 };
 
 struct mce_text_parser {
@@ -33,6 +36,8 @@ struct mce_text_parser {
 	unsigned line;
 	enum mce_source source;
 	int stopped;                  /* negative return of a callback: sticky */
+	bool wall;                    /* syslogd's wall messages seen: blank lines separate them */
+	bool blank;                   /* in wall text, a blank line came: the record may end */
 
 	bool have_default;
 	enum mce_vendor def_vendor;
@@ -43,6 +48,7 @@ struct mce_text_parser {
 	enum open_record open;
 	struct mce_record rec;
 	unsigned first, last;
+	bool emitted;                 /* records were made of it (text_emit_part): ending it adds none */
 	bool have_log_time;           /* a dated log prefix on the record's first line */
 	int64_t log_time_usec;
 
@@ -98,6 +104,12 @@ void text_reject(struct mce_text_parser *p);
 int text_flush(struct mce_text_parser *p);
 /* Open a new multi-line record at the current line, ending the previous one. */
 int text_begin(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec);
+/*
+ * A record made of the open one and the current line, which keeps the open
+ * one open for more such lines (old kernels' one line per bank under one
+ * head); ending the open one then emits nothing more.
+ */
+int text_emit_part(struct mce_text_parser *p, struct mce_record *r);
 /* One complete record on the current line: emit it, after ending any open record. */
 int text_single(struct mce_text_parser *p, struct mce_record *r, bool have_time, int64_t time_usec);
 
@@ -160,6 +172,13 @@ struct kv_line {
  */
 enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r,
 			    struct kv_line *info);
+
+/*
+ * kernel.c: a line of "KEY value" pairs in a record of form open, which a
+ * CPU line begins; end_at_processor: the PROCESSOR line ends the record.
+ */
+int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct span body,
+		   enum open_record open, bool end_at_processor);
 
 /* ---- ras-fields.c: "key=value" fields, rasdaemon's and ras-mc-ctl's ---- */
 

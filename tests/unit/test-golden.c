@@ -6,6 +6,11 @@
  *    "record": {... input, as mce_record_parse_json() accepts ...},
  *    "expect": {... decoded keys ...}}
  *
+ * or, for a record as it was published in one of the text forms, "text"
+ * (its lines, joined with \n) instead of "record": it must read as exactly
+ * one record, with no line rejected or skipped, and "expect" may name the
+ * raw keys the form gives (cpu, bank, addr, dimm_channel, ...) too.
+ *
  * Each record is parsed, decoded, rendered with mce_record_write_json(),
  * parsed back, and every key of "expect" compared with the output; an
  * expected null means the key must be absent.  One cmocka test per file;
@@ -27,6 +32,7 @@
 #include "decode.h"
 #include "json-writer.h"
 #include "record-json.h"
+#include "record-text.h"
 
 #define MAX_FILES 64
 
@@ -35,10 +41,65 @@ struct golden_file {
 	const char *base;
 };
 
+struct text_case {
+	struct mce_record rec;
+	unsigned records;
+	unsigned bad_lines;
+	char why[320];
+};
+
+static int text_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
+{
+	struct text_case *c = userdata;
+
+	(void) first;
+	(void) last;
+	if (c->records++ == 0)
+		c->rec = *r;
+	return 0;
+}
+
+static void text_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
+{
+	struct text_case *c = userdata;
+
+	if (kind == MCE_TEXT_PARTIAL)
+		return;              /* a published record may lack the CPU identity */
+	if (c->bad_lines++ == 0)
+		snprintf(c->why, sizeof(c->why), "line %u: %s", line, msg);
+}
+
+/* The case's "text", through the text parser: exactly one record, every line read. */
+static int record_from_text(const char *where, const char *name, const char *text,
+			    struct mce_record *ret)
+{
+	static const struct mce_text_callbacks cb = { .record = text_record, .diagnostic = text_diag };
+	struct text_case c = { .records = 0 };
+	struct mce_text_parser *p = mce_text_parser_new(&cb, &c);
+
+	assert_non_null(p);
+	for (const char *l = text; *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t) (nl - l) : strlen(l);
+
+		assert_int_equal(mce_text_parser_feed(p, l, n), 0);
+		l += n + (nl ? 1 : 0);
+	}
+	assert_int_equal(mce_text_parser_finish(p), 0);
+	mce_text_parser_free(p);
+	if (c.bad_lines || c.records != 1) {
+		print_error("%s (%s): text gives %u records, %u lines not read%s%s\n", where, name,
+			    c.records, c.bad_lines, c.bad_lines ? "; first: " : "", c.why);
+		return -1;
+	}
+	*ret = c.rec;
+	return 0;
+}
+
 /* Compare one case; returns the number of mismatching keys (0: pass), <0 on a malformed case. */
 static int run_case(const char *where, struct json_object *tc, struct json_writer *w)
 {
-	struct json_object *name, *cite, *record, *expect, *out;
+	struct json_object *name, *cite, *record = NULL, *text = NULL, *expect, *out;
 	struct mce_record rec;
 	struct mce_decoded d;
 	char err[256];
@@ -48,21 +109,29 @@ static int run_case(const char *where, struct json_object *tc, struct json_write
 	if (!json_object_is_type(tc, json_type_object) ||
 	    !json_object_object_get_ex(tc, "name", &name) ||
 	    !json_object_object_get_ex(tc, "cite", &cite) ||
-	    !json_object_object_get_ex(tc, "record", &record) ||
+	    !(json_object_object_get_ex(tc, "record", &record) ?
+		      json_object_is_type(record, json_type_object) :
+		      json_object_object_get_ex(tc, "text", &text) &&
+			      json_object_is_type(text, json_type_string)) ||
 	    !json_object_object_get_ex(tc, "expect", &expect) ||
-	    !json_object_is_type(record, json_type_object) ||
 	    !json_object_is_type(expect, json_type_object) ||
 	    !json_object_is_type(cite, json_type_string) || json_object_get_string_len(cite) == 0) {
-		print_error("%s: a case needs \"name\", a non-empty \"cite\", and \"record\" and "
-			    "\"expect\" objects\n", where);
+		print_error("%s: a case needs \"name\", a non-empty \"cite\", a \"record\" object "
+			    "or a \"text\" string, and an \"expect\" object\n", where);
 		return -1;
 	}
 
-	rec_text = json_object_to_json_string_ext(record, JSON_C_TO_STRING_PLAIN);
-	if (mce_record_parse_json(rec_text, strlen(rec_text), &rec, err, sizeof(err)) < 0) {
-		print_error("%s (%s): record does not parse: %s\n", where, json_object_get_string(name),
-			    err);
-		return -1;
+	if (text) {
+		if (record_from_text(where, json_object_get_string(name), json_object_get_string(text),
+				     &rec) < 0)
+			return -1;
+	} else {
+		rec_text = json_object_to_json_string_ext(record, JSON_C_TO_STRING_PLAIN);
+		if (mce_record_parse_json(rec_text, strlen(rec_text), &rec, err, sizeof(err)) < 0) {
+			print_error("%s (%s): record does not parse: %s\n", where,
+				    json_object_get_string(name), err);
+			return -1;
+		}
 	}
 	mce_decode(&rec, &d);
 	json_writer_reset(w);

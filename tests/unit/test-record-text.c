@@ -238,6 +238,134 @@ static void edac_amd(void **state)
 	assert_int_equal(s.first[1], 8);
 }
 
+/* skx_edac/i10nm print the registers with "0x"; the DIMM line uses their key names. */
+static void edac_intel_skx(void **state)
+{
+	struct seen s = { 0 };
+	const struct mce_record *r = &s.rec[0];
+
+	(void) state;
+	parse(&s,
+	      "[ 77.1] EDAC skx MC6: HANDLING MCE MEMORY ERROR\n"
+	      "[ 77.1] EDAC skx MC6: CPU 12: Machine Check Event: 0x0 Bank 13: 0x9c00004001010090\n"
+	      "[ 77.1] EDAC skx MC6: TSC 0x0 \n"
+	      "[ 77.1] EDAC skx MC6: ADDR 0x2a5b8c000 \n"
+	      "[ 77.1] EDAC skx MC6: MISC 0x200000c000001086 \n"
+	      "[ 77.1] EDAC skx MC6: PROCESSOR 0:0x50654 TIME 1600000000 SOCKET 1 APIC 0x20\n"
+	      "[ 77.1] EDAC MC6: 1 CE memory read error on CPU_SrcID#1_MC#0_Chan#1_DIMM#0 "
+	      "(channel:1 slot:0 page:0x2a5b8c offset:0x0 grain:32 syndrome:0x0 - err_code:0x0101:0x0090 "
+	      "socket:1 imc:0 rank:-1 bg:0 ba:1 row:0x1a col:0x8)\n"
+	      "[ 78.0] EDAC sbridge MC0: CPU 0: Machine Check Event: 0 Bank 7: 8c00004000010090\n"
+	      "[ 78.0] EDAC sbridge MC0: PROCESSOR 0:306e4 TIME 1418298929 SOCKET 0 APIC 0\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 7);
+	assert_int_equal(r->cpu, 12);
+	assert_int_equal(r->bank, 13);
+	assert_true(r->status == 0x9c00004001010090ull);
+	assert_true(r->addr == 0x2a5b8c000ull);
+	assert_int_equal(r->apicid, 0x20);
+	assert_true(mce_record_has(r, MCE_HAVE_DIMM_SOCKET | MCE_HAVE_DIMM_MC | MCE_HAVE_DIMM_CHANNEL |
+				      MCE_HAVE_DIMM_SLOT));
+	assert_int_equal(r->dimm_socket, 1);
+	assert_int_equal(r->dimm_mc, 0);
+	assert_int_equal(r->dimm_channel, 1);
+	assert_int_equal(r->dimm_slot, 0);
+	assert_false(r->have & MCE_HAVE_DIMM_RANK);     /* "rank:-1": not known */
+	/* registers without a DIMM line still make a record, at the end */
+	assert_int_equal(s.rec[1].cpu, 0);
+	assert_int_equal(s.rec[1].bank, 7);
+	assert_false(s.rec[1].have & MCE_HAVE_DIMM_CHANNEL);
+}
+
+/* Old kernels: a head line, then one line per bank; the poller; wall messages. */
+static void panic_old_forms(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "\n"
+	      "Message from syslogd@db01 at Jan 10 12:00:01 ...\n"
+	      "kernel:CPU 2: Machine Check Exception: 0000000000000005\n"
+	      "kernel:Bank 0: b200000000000800\n"
+	      "kernel:Bank 4: f600000100000813[0000000000000001] at 000000001fd3a000\n"
+	      "kernel:Kernel panic - not syncing: CPU context corrupt\n"
+	      "\n"
+	      /* constructed after the i386 poller's format (no published copy found) */
+	      "MCE: The hardware reports a non fatal, correctable incident occurred on CPU 1.\n"
+	      "Bank 1: d40040000000017a\n"
+	      "\n"
+	      "[ 1234.5] CPU 3: Machine Check Exception: 5 Bank 4: b200000000070f0f\n"
+	      "\n"
+	      "CPU 0: Machine Check Exception: 4\n"
+	      "Kernel panic: CPU context corrupt\n");
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.rec[0].cpu, 2);
+	assert_int_equal(s.rec[0].bank, 0);
+	assert_true(s.rec[0].mcgstatus == 5);
+	assert_true(s.rec[0].status == 0xb200000000000800ull);
+	assert_int_equal(s.first[0], 3);
+	assert_int_equal(s.last[0], 4);
+	assert_int_equal(s.rec[1].cpu, 2);   /* the same head for the next bank */
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_true(s.rec[1].mcgstatus == 5);
+	assert_true(s.rec[1].misc == 1);
+	assert_true(s.rec[1].addr == 0x1fd3a000ull);
+	assert_int_equal(s.rec[2].cpu, 1);
+	assert_int_equal(s.rec[2].bank, 1);
+	assert_false(s.rec[2].have & MCE_HAVE_MCGSTATUS);
+	assert_true(s.rec[2].status == 0xd40040000000017aull);
+	/* a dmesg line whose message starts "CPU 3:" keeps its words */
+	assert_int_equal(s.rec[3].cpu, 3);
+	assert_int_equal(s.rec[3].bank, 4);
+	/* a head with no bank line: said, not dropped silently */
+	assert_int_equal(s.nd, 5);
+	assert_int_equal(s.dkind[4], MCE_TEXT_PARTIAL);
+	assert_int_equal(s.dline[4], 13);
+	assert_non_null(strstr(s.dmsg[4], "no STATUS"));
+}
+
+/* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
+static void edac_amd_old(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "Message from syslogd@h at Nov 10 08:58:06 ...\n"
+	      " kernel:[Hardware Error]: CPU:18 (10:9:1) MC4_STATUS[Over|CE|MiscV|-|AddrV|CECC]: 0xdc5c410004080a13\n"
+	      "\n"
+	      "Message from syslogd@h at Nov 10 08:58:06 ...\n"
+	      " kernel:[Hardware Error]: MC4_ADDR: 0x0000001891a88210\n"
+	      "\n"
+	      "[Hardware Error]: MC4_STATUS[-|CE|-|-|AddrV|CECC]: 0x9c00400000000813\n"
+	      "\n"
+	      "Error: CPU:2 (19:21:0) MC5_STATUS0x9c2040000000011b\n"
+	      "[Hardware Error: Error Addr: 0x0000000abcd00000\n"
+	      "Error: some decoded text\n"
+	      "[Hardware Error]: MC12_STATUSOver|CE|-: 0x9c2040000000011c\n");
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.rec[0].cpu, 18);
+	assert_int_equal(s.rec[0].family, 0x10);
+	assert_true(s.rec[0].addr == 0x1891a88210ull);     /* across the wall's blank line */
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 5);
+	assert_false(s.rec[1].have & (MCE_HAVE_CPU | MCE_HAVE_CPUID));
+	assert_int_equal(s.rec[1].vendor, MCE_VENDOR_AMD);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_false(s.rec[1].have & MCE_HAVE_ADDR);       /* a real blank line ended it */
+	assert_int_equal(s.rec[2].cpu, 2);
+	assert_int_equal(s.rec[2].bank, 5);
+	assert_true(s.rec[2].status == 0x9c2040000000011bull);
+	assert_true(s.rec[2].addr == 0xabcd00000ull);
+	assert_int_equal(s.rec[3].bank, 12);                  /* flags without brackets */
+	assert_true(s.rec[3].status == 0x9c2040000000011cull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL); /* no line called garbage */
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -568,6 +696,9 @@ int main(void)
 		cmocka_unit_test(kernel_prefixes),
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
+		cmocka_unit_test(edac_intel_skx),
+		cmocka_unit_test(panic_old_forms),
+		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),

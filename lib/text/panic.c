@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Old kernels' machine-check text, as panic screens, wall messages and
+ * old logs show it: a head line naming the CPU,
+ *
+ *   CPU 0: Machine Check Exception: 0000000000000004
+ *   MCE: The hardware reports a non fatal, correctable incident occurred on CPU 0.
+ *
+ * (the exception handler's, and the corrected-error poller's), then one
+ * line per bank that logged an error, MISC in brackets and ADDR after
+ * "at" when the bank had them valid:
+ *
+ *   Bank 4: b604a00100000813 at 000000007e4f2f68
+ *   Bank 1: f200000000000863[0000000000000000] at 000000001fd3a000
+ *
+ * Each bank line is one record; they share the head's CPU and MCGSTATUS.
+ * A bank line with no head before it is a record of its own.  The newer
+ * one-line head ("... Exception: 5 Bank 4: b2...") is the kernel's form
+ * (kernel.c, mcelog.c).
+ */
+#include "forms.h"
+
+enum panic_line {
+	HEAD = 1,
+	POLLER,
+	BANK,
+};
+
+#define POLLER_TEXT "MCE: The hardware reports a non fatal, correctable incident occurred on CPU "
+
+static struct span panic_body(const struct text_line *l)
+{
+	return l->tagged.p ? l->tagged : l->msg;
+}
+
+/* "CPU n: Machine Check Exception[: MCGSTATUS]" with nothing after it. */
+static bool is_head(struct span s)
+{
+	struct span t;
+
+	if (!span_eat(&s, "CPU "))
+		return false;
+	t = span_token(&s);
+	if (span_len(t) < 2 || t.end[-1] != ':' || !is_digit(t.p[0]))
+		return false;
+	span_skip_space(&s);
+	if (!span_eat(&s, "Machine Check Exception"))
+		return false;
+	if (s.p == s.end)
+		return true;
+	if (!span_eat(&s, ":"))
+		return false;
+	(void) span_token(&s);
+	span_skip_space(&s);
+	return s.p == s.end;          /* "... Bank b: status" follows: the kernel's form */
+}
+
+unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text_line *l,
+			      struct span *body)
+{
+	struct span s = panic_body(l);
+
+	(void) p;
+	*body = s;
+	if (span_starts(s, "Bank ")) {
+		struct span u = s, t;
+
+		u.p += strlen("Bank ");
+		t = span_token(&u);
+		return span_len(t) >= 2 && is_digit(t.p[0]) && t.end[-1] == ':' ? BANK : 0;
+	}
+	if (span_starts(s, POLLER_TEXT))
+		return POLLER;
+	return is_head(s) ? HEAD : 0;
+}
+
+static int parse_head(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		      struct span s)
+{
+	struct mce_record r = { 0 };
+	struct span t;
+	uint64_t v;
+	int k;
+
+	if (kind == POLLER) {
+		s.p += strlen(POLLER_TEXT);
+		t = span_token(&s);
+		if (span_len(t) > 0 && t.end[-1] == '.')
+			t.end--;
+	} else {
+		s.p += strlen("CPU ");
+		t = span_token(&s);
+		t.end--;                      /* its ':' */
+	}
+	if (text_num(p, "CPU", t, 10, UINT32_MAX, &v) != KV_OK) {
+		text_reject(p);
+		return 0;
+	}
+	r.cpu = (uint32_t) v;
+	r.have |= MCE_HAVE_CPU;
+	if (kind == HEAD) {
+		span_skip_space(&s);
+		(void) span_eat(&s, "Machine Check Exception");
+		if (span_eat(&s, ":")) {
+			if (text_num(p, "MCGSTATUS", span_token(&s), 16, UINT64_MAX, &v) != KV_OK) {
+				text_reject(p);
+				return 0;
+			}
+			r.mcgstatus = v;
+			r.have |= MCE_HAVE_MCGSTATUS;
+		}
+	}
+	if ((k = text_begin(p, OPEN_PANIC, l->have_time, l->time_usec)) < 0)
+		return k;
+	p->rec = r;
+	return 0;
+}
+
+/* "Bank b: STATUS[[MISC]][ at ADDR]" into *r. */
+static enum kv_result read_bank(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	struct span t, misc = { NULL, NULL };
+	const char *br;
+	uint64_t v;
+	char buf[48];
+
+	s.p += strlen("Bank ");
+	t = span_token(&s);
+	t.end--;
+	if (text_num(p, "Bank", t, 10, UINT32_MAX, &v) != KV_OK)
+		return KV_BAD;
+	r->bank = (uint32_t) v;
+	t = span_token(&s);
+	if ((br = memchr(t.p, '[', span_len(t)))) {
+		/* printed right after STATUS, no space between */
+		if (t.end[-1] != ']')
+			return text_bad(p, "Bank %u: expected STATUS[MISC]", r->bank);
+		misc = (struct span) { br + 1, t.end - 1 };
+		t.end = br;
+	}
+	if (text_num(p, "STATUS", t, 16, UINT64_MAX, &r->status) != KV_OK)
+		return KV_BAD;
+	if (misc.p) {
+		if (text_num(p, "MISC", misc, 16, UINT64_MAX, &r->misc) != KV_OK)
+			return KV_BAD;
+		r->have |= MCE_HAVE_MISC;
+	}
+	t = span_token(&s);
+	if (span_eq(t, "at")) {
+		if (text_num(p, "ADDR", span_token(&s), 16, UINT64_MAX, &r->addr) != KV_OK)
+			return KV_BAD;
+		r->have |= MCE_HAVE_ADDR;
+		t = span_token(&s);
+	}
+	if (span_len(t) > 0)
+		return text_bad(p, "Bank %u: unexpected '%s' after STATUS", r->bank,
+				span_show(t, buf, sizeof(buf)));
+	r->have |= MCE_HAVE_BANK | MCE_HAVE_STATUS;
+	return KV_OK;
+}
+
+/* A bank line: one record, under the open head if there is one. */
+static int parse_bank(struct mce_text_parser *p, const struct text_line *l, struct span s)
+{
+	struct mce_record r = { 0 };
+
+	if (p->open == OPEN_PANIC) {
+		/* the head's CPU and MCGSTATUS, for every bank under it */
+		r.have = p->rec.have & (MCE_HAVE_CPU | MCE_HAVE_MCGSTATUS);
+		r.cpu = p->rec.cpu;
+		r.mcgstatus = p->rec.mcgstatus;
+	}
+	if (read_bank(p, s, &r) != KV_OK) {
+		text_reject(p);
+		return 0;
+	}
+	if (p->open == OPEN_PANIC)
+		return text_emit_part(p, &r);
+	return text_single(p, &r, l->have_time, l->time_usec);
+}
+
+int text_panic_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		     struct span body)
+{
+	if (kind == BANK)
+		return parse_bank(p, l, body);
+	return parse_head(p, l, kind, body);
+}
