@@ -166,7 +166,8 @@ kill "$pid"; wait "$pid" 2>/dev/null; pid=
 setpriv --bounding-set=-all,"$caps" --inh-caps=-all --groups="$adm" "$mcelogd" --config "$work/mcelogd.conf" \
 	--no-journal --tracefs "$work/tracefs" --control-socket "$sock" 2>"$work/daemon3.err" &
 pid=$!
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+# The socket is bound first and given its group a moment later: wait for the group.
+for _ in $(seq 100); do [ "$(stat -c %G "$sock" 2>/dev/null)" = adm ] && break; sleep 0.05; done
 check "with SupplementaryGroups=adm and no CAP_CHOWN the socket is group adm" "660 adm" "$(stat -c '%a %G' "$sock" 2>&1)"
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 "$mcectl" status --socket "$sock" >/dev/null 2>&1
