@@ -15,3 +15,7 @@
  */
 void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 		       const struct mce_decoded *d, unsigned first, unsigned last);
+
+/* --cpu-id VENDOR:FAMILY:MODEL ("amd:0x19:0x21", "intel:6:143"); 0 or -EINVAL. */
+int parse_cpu_id_arg(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
+		     uint32_t *ret_model);

@@ -80,9 +80,9 @@ static int parse_id(const char *s, const char **ret_end, uint32_t *ret)
 	return 0;
 }
 
-/* "amd:0x19:0x21", "intel:6:143". */
-static int parse_cpu_id(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
-			uint32_t *ret_model)
+/* "amd:0x19:0x21", "intel:6:143"; mcectl rules --cpu-id too. */
+int parse_cpu_id_arg(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
+		     uint32_t *ret_model)
 {
 	char vendor[32];
 	const char *colon = strchr(s, ':'), *end;
@@ -237,7 +237,7 @@ int verb_decode(int argc, char *argv[])
 			}
 			break;
 		case 'c':
-			if (parse_cpu_id(optarg, &vendor, &family, &model) < 0) {
+			if (parse_cpu_id_arg(optarg, &vendor, &family, &model) < 0) {
 				fprintf(stderr, "mcectl decode: --cpu-id '%s': expected VENDOR:FAMILY:MODEL "
 					"such as amd:0x19:0x21 or intel:6:143 (vendor intel, amd, hygon, "
 					"zhaoxin or centaur; numbers 0x-hex or decimal)\n", optarg);

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
+#include "rules-stage.h"
 #include "sources.h"
 #include "status-json.h"
 #include "trace-buffer.h"
@@ -38,6 +39,9 @@ static const char *arg_state_directory;
 static bool arg_setup_trace_buffer;
 /* Hidden, for tests: the boot error region file (default: the kernel's). */
 static const char *arg_bert;
+/* --rules-directory, repeatable: replaces the default rule directories. */
+static const char *arg_rules_dirs[RULES_MAX_DIRS];
+static size_t arg_n_rules_dirs;
 
 static void help(void)
 {
@@ -59,6 +63,8 @@ static void help(void)
 	       "                          while mcelogd is stopped, then exit\n"
 	       "      --control-socket PATH  where to answer 'mcectl status' (default %s;\n"
 	       "                          empty: none)\n"
+	       "      --rules-directory DIR  read rule files from DIR instead of the default\n"
+	       "                          directories (repeatable; the first has priority)\n"
 	       "  -h, --help              show this help\n"
 	       "      --version           show the version\n\n"
 	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG, DEFAULT_STATE_DIRECTORY,
@@ -80,7 +86,7 @@ static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
-	       ARG_BERT };
+	       ARG_BERT, ARG_RULES_DIRECTORY };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -95,6 +101,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "state-directory", required_argument, NULL, ARG_STATE_DIRECTORY },
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
+		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -167,6 +174,13 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_BERT:
 			arg_bert = optarg;
+			break;
+		case ARG_RULES_DIRECTORY:
+			if (arg_n_rules_dirs == RULES_MAX_DIRS) {
+				fprintf(stderr, "mcelogd: more than %d --rules-directory\n", RULES_MAX_DIRS);
+				return -EINVAL;
+			}
+			arg_rules_dirs[arg_n_rules_dirs++] = optarg;
 			break;
 		case 'h':
 			help();
@@ -394,6 +408,13 @@ static int run_live(struct manager *m)
 	return EXIT_SUCCESS;
 }
 
+static const char *const *rules_dirs(void)
+{
+	static const char *const defaults[] = RULE_DIRS_DEFAULT;
+
+	return arg_n_rules_dirs ? arg_rules_dirs : defaults;
+}
+
 int main(int argc, char *argv[])
 {
 	struct manager m = { .arg_log_level = -1 };
@@ -415,10 +436,17 @@ int main(int argc, char *argv[])
 
 	r = load_config(&m);
 	if (arg_test_config) {
+		struct rule_set rules;
+
 		if (r < 0) {
 			fprintf(stderr, "mcelogd: configuration %s is invalid\n", m.config_path);
 			return EXIT_FAILURE;
 		}
+		if (rules_load(rules_dirs(), arg_n_rules_dirs ? arg_n_rules_dirs : 2, &rules) < 0) {
+			fprintf(stderr, "mcelogd: the rule files are invalid\n");
+			return EXIT_FAILURE;
+		}
+		rule_set_done(&rules);
 		warn_json_output(m.arg_json_output ? m.arg_json_output : m.config.json_output);
 		if (m.config.socket_group[0] && !getgrnam(m.config.socket_group))
 			fprintf(stderr, "mcelogd: warning: SocketGroup=%s: no such group; only root will "

@@ -186,10 +186,17 @@ int rule_engine_feed(struct rule_engine *e, const struct rule_input *in, uint64_
 		k = get_bucket(e, i, key, &b);
 		if (k < 0)
 			return k;
+		if (now_usec < b->holdoff_until) {
+			s->stats.held++;
+			b->window.last_usec = b->window.last_usec > now_usec ? b->window.last_usec : now_usec;
+			continue;
+		}
 		if (!rule_window_add(&b->window, r->count, r->window_usec, now_usec, &first))
 			continue;
 		s->stats.fired++;
 		fired++;
+		if (r->holdoff_usec > 0)
+			b->holdoff_until = b->window.last_usec + r->holdoff_usec;
 		if (fire)
 			fire(&(struct rule_firing) {
 				.rule = r, .rule_index = i, .key = b->key, .count = r->count,

@@ -43,12 +43,14 @@ typedef void (*rule_fire_fn)(const struct rule_firing *f, void *userdata);
 struct rule_bucket {
 	char key[RULE_KEY_MAX];
 	uint64_t hash;
+	uint64_t holdoff_until;           /* Holdoff=: records before this time are not counted */
 	struct rule_window window;
 };
 
 struct rule_stats {
 	uint64_t matched;                 /* records the rule's Match= took */
 	uint64_t unkeyed;                 /* of those, records missing a Key= field */
+	uint64_t held;                    /* of those, records of a key resting after a firing */
 	uint64_t fired;
 	uint64_t evicted;                 /* buckets dropped to make room */
 };

@@ -24,6 +24,7 @@ static const struct {
 	[RULE_FIELD_SEVERITY]         = { "severity",         FMT_STRING },
 	[RULE_FIELD_RECOVERY]         = { "recovery",         FMT_STRING },
 	[RULE_FIELD_ERROR_CLASS]      = { "error_class",      FMT_STRING },
+	[RULE_FIELD_COMPONENT]        = { "component",        FMT_STRING },
 	[RULE_FIELD_BANK_TYPE]        = { "bank_type",        FMT_STRING },
 	[RULE_FIELD_THRESHOLD_STATUS] = { "threshold_status", FMT_STRING },
 	[RULE_FIELD_VENDOR]           = { "vendor",           FMT_STRING },
@@ -97,6 +98,48 @@ static const struct mce_detail *detail(const struct mce_decoded *d, const char *
 }
 
 /*
+ * Which part of the machine failed, across vendors: AMD reports DRAM ECC
+ * errors of its memory controllers (UMC banks) with a generic cache MCACOD,
+ * so error_class alone cannot say "memory".  Banks that are memory
+ * controllers per the decoders' bank tables (Intel SDM Vol. 3B "Incremental
+ * Decoding Information" of each server family; AMD PPR "MCA Banks") count
+ * as memory whatever their code.
+ */
+static const char *const memory_bank_types[] = {
+	"IMC", "MCCHAN", "M2M", "HBM_M2M", "B2CMI", "UMC", "UMC_V2",
+};
+
+static const char *mce_component(const struct mce_decoded *d)
+{
+	for (size_t i = 0; d->bank_type && i < ELEMENTSOF(memory_bank_types); i++)
+		if (streq(d->bank_type, memory_bank_types[i]))
+			return "memory";
+	switch (d->error_class) {
+	case MCE_CLASS_MEMORY_CONTROLLER:       return "memory";
+	case MCE_CLASS_TLB:                     return "tlb";
+	case MCE_CLASS_CACHE:
+	case MCE_CLASS_GENERIC_CACHE_HIERARCHY: return "cache";
+	case MCE_CLASS_BUS_INTERCONNECT:        return "bus";
+	case MCE_CLASS_IO:                      return "io";
+	default:                                return "processor";
+	}
+}
+
+static const char *const ras_components[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_MEMORY_CONTROLLER] = "memory",
+	[RAS_EVENT_PCIE_AER]          = "pcie",
+	[RAS_EVENT_MEMORY_FAILURE]    = "memory",
+	[RAS_EVENT_FIRMWARE_MEMORY]   = "memory",
+	[RAS_EVENT_ARM_PROCESSOR]     = "processor",
+	[RAS_EVENT_VENDOR_SECTION]    = "other",
+	[RAS_EVENT_X86_PROCESSOR]     = "processor",
+};
+
+static const char *const components[] = {
+	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "other",
+};
+
+/*
  * The physical address, only when the hardware says it is valid (ADDRV) and,
  * where MISC gives the address mode (Intel SER), that mode is physical: a
  * linear or segment-offset address names no page of memory.
@@ -127,6 +170,7 @@ static bool mce_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_SEVERITY:         return str(mce_severity_to_string(d->severity), ret);
 	case RULE_FIELD_RECOVERY:         return str(mce_recovery_to_string(d->recovery), ret);
 	case RULE_FIELD_ERROR_CLASS:      return str(mce_error_class_to_string(d->error_class), ret);
+	case RULE_FIELD_COMPONENT:        return str(mce_component(d), ret);
 	case RULE_FIELD_BANK_TYPE:        return str(d->bank_type, ret);
 	case RULE_FIELD_THRESHOLD_STATUS: return str(d->threshold_status, ret);
 	case RULE_FIELD_VENDOR:
@@ -191,6 +235,8 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_KIND:        return str(ras_event_to_string(r->event), ret);
 	case RULE_FIELD_SOURCE:      return str(mce_source_to_string(r->source), ret);
 	case RULE_FIELD_SEVERITY:    return str(ras_severity_to_string(r->severity), ret);
+	case RULE_FIELD_COMPONENT:
+		return (unsigned) r->event < _RAS_EVENT_MAX && str(ras_components[r->event], ret);
 	case RULE_FIELD_CPU:         return num_if(r->have_cpu, r->cpu, ret);
 	case RULE_FIELD_MC:          return RAS_NUM(r, ret, "mc");
 	case RULE_FIELD_CHANNEL:     return RAS_NUM(r, ret, "channel");
@@ -261,6 +307,8 @@ static const char *vocabulary(enum rule_field f, size_t i)
 		return i < _MCE_VENDOR_MAX ? mce_vendor_to_string((enum mce_vendor) i) : NULL;
 	case RULE_FIELD_THRESHOLD_STATUS:
 		return i < ELEMENTSOF(threshold_states) ? threshold_states[i] : NULL;
+	case RULE_FIELD_COMPONENT:
+		return i < ELEMENTSOF(components) ? components[i] : NULL;
 	default:
 		return NULL;
 	}

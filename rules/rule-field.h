@@ -26,6 +26,7 @@ enum rule_field {
 	RULE_FIELD_SEVERITY,         /* corrected, deferred, uncorrected, fatal, info */
 	RULE_FIELD_RECOVERY,         /* ucna, srao, srar, ... (MCA only) */
 	RULE_FIELD_ERROR_CLASS,      /* memory_controller, cache, tlb, ... (MCA only) */
+	RULE_FIELD_COMPONENT,        /* memory, cache, tlb, bus, io, pcie, processor, other */
 	RULE_FIELD_BANK_TYPE,        /* the decoder's short bank type: UMC, IMC, L2, ... */
 	RULE_FIELD_THRESHOLD_STATUS, /* green, yellow (MCA threshold-based status) */
 	RULE_FIELD_VENDOR,

@@ -61,7 +61,7 @@ struct parser {
 	struct rule *rules;
 	unsigned n_rules;
 	struct rule *cur;          /* the [Rule] being read, NULL outside one */
-	bool seen_name, seen_threshold, seen_priority, seen_trigger, seen_timeout;
+	bool seen_name, seen_threshold, seen_priority, seen_trigger, seen_timeout, seen_holdoff;
 };
 
 _printf_(3, 4)
@@ -262,6 +262,18 @@ static int parse_threshold(struct parser *p, struct rule *r, char *v)
 	return 0;
 }
 
+static int parse_holdoff(struct parser *p, struct rule *r, char *v)
+{
+	int64_t usec;
+
+	if (parse_time_span(v, &usec) < 0 || usec < 0 || (uint64_t) usec > RULE_MAX_WINDOW_USEC) {
+		report(p, p->line, "Holdoff=: '%s' is not a time span from 0 to 366d (e.g. 1h, 24h)", v);
+		return -EINVAL;
+	}
+	r->holdoff_usec = (uint64_t) usec;
+	return 0;
+}
+
 static int parse_action(struct parser *p, struct rule *r, char *v)
 {
 	char *save = NULL, *word;
@@ -378,6 +390,7 @@ static const struct {
 	{ "Match",          parse_match,           0 },
 	{ "Key",            parse_key,             0 },
 	{ "Threshold",      parse_threshold,       offsetof(struct parser, seen_threshold) },
+	{ "Holdoff",        parse_holdoff,         offsetof(struct parser, seen_holdoff) },
 	{ "Action",         parse_action,          0 },
 	{ "Priority",       parse_priority,        offsetof(struct parser, seen_priority) },
 	{ "Trigger",        parse_trigger,         offsetof(struct parser, seen_trigger) },
@@ -455,7 +468,7 @@ static int start_rule(struct parser *p)
 	};
 	snprintf(p->cur->file, sizeof(p->cur->file), "%s", p->file);
 	p->seen_name = p->seen_threshold = p->seen_priority = false;
-	p->seen_trigger = p->seen_timeout = false;
+	p->seen_trigger = p->seen_timeout = p->seen_holdoff = false;
 	return 0;
 }
 
@@ -559,4 +572,109 @@ int rule_set_parse(struct rule_set *s, const char *text, size_t len, const char 
 	s->n_rules += p.n_rules;
 	free(p.rules);
 	return 0;
+}
+
+int rule_load_file(const char *path, const char *text, size_t len, int error, void *userdata)
+{
+	struct rule_load *l = userdata;
+	int r;
+
+	l->files++;
+	if (error < 0) {
+		l->bad_files++;
+		if (l->err) {
+			char msg[256];
+
+			snprintf(msg, sizeof(msg), "cannot read rule file: %s", strerror(-error));
+			l->err(path, 0, msg, l->userdata);
+		}
+		return 0;
+	}
+	r = rule_set_parse(l->set, text, len, path, l->err, l->userdata);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		l->bad_files++;
+	return 0;
+}
+
+/* Appends to buf[0..size) at *used, keeping it NUL-terminated and never overrunning. */
+_printf_(4, 5)
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = *used + (size_t) n < size ? *used + (size_t) n : size - 1;
+}
+
+void rule_format_match(const struct rule *r, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < r->n_terms; i++) {
+		const struct rule_term *t = &r->terms[i];
+
+		append(buf, size, &used, "%s%s%s=", i ? " " : "", rule_field_to_string(t->field),
+		       t->negate ? "!" : "");
+		for (unsigned v = 0; v < t->n_values; v++) {
+			const char *bar = v ? "|" : "";
+
+			if (!rule_field_is_number(t->field))
+				append(buf, size, &used, "%s%s", bar, t->values[v].s);
+			else if (t->values[v].u > 9)
+				append(buf, size, &used, "%s0x%llx", bar, (unsigned long long) t->values[v].u);
+			else
+				append(buf, size, &used, "%s%llu", bar, (unsigned long long) t->values[v].u);
+		}
+	}
+}
+
+void rule_format_key(const struct rule *r, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < r->n_key; i++)
+		append(buf, size, &used, "%s%s", i ? " " : "", rule_field_to_string(r->key[i]));
+}
+
+void rule_format_actions(const struct rule *r, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ELEMENTSOF(action_names); i++)
+		if (r->actions & (1u << i))
+			append(buf, size, &used, "%s%s", used ? " " : "", action_names[i]);
+}
+
+/*
+ * The largest unit that divides the span exactly, so "90min" reads back as
+ * "90min"; days only from two days up, since rules say "24h" rather than "1d".
+ */
+void rule_format_threshold(const struct rule *r, char *buf, size_t size)
+{
+	static const struct { const char *unit; uint64_t usec; } units[] = {
+		{ "d", UINT64_C(86400000000) }, { "h", UINT64_C(3600000000) },
+		{ "min", UINT64_C(60000000) }, { "s", UINT64_C(1000000) }, { "ms", 1000 }, { "us", 1 },
+	};
+
+	if (r->window_usec == 0) {
+		snprintf(buf, size, "every record");
+		return;
+	}
+	for (size_t i = r->window_usec < 2 * units[0].usec ? 1 : 0; i < ELEMENTSOF(units); i++)
+		if (r->window_usec % units[i].usec == 0) {
+			snprintf(buf, size, "%u in %llu%s", r->count,
+				 (unsigned long long) (r->window_usec / units[i].usec), units[i].unit);
+			return;
+		}
 }

@@ -14,6 +14,10 @@
  *	Threshold=10 in 24h
  *	Action=alert soft-offline
  *	Priority=warning
+ *
+ * Holdoff=T: after a key fires, its records are not counted for T.  A
+ * condition that persists (a cache bank whose threshold status stays
+ * "yellow") then raises one alert per T instead of one per record.
  */
 
 #include <stdbool.h>
@@ -64,6 +68,7 @@ struct rule {
 
 	unsigned count;                       /* Threshold= N (1 without Threshold=) */
 	uint64_t window_usec;                 /* Threshold= T (0 without Threshold=) */
+	uint64_t holdoff_usec;                /* Holdoff=: after a firing, the key rests this long */
 	unsigned actions;                     /* RULE_ACTION_* */
 	int priority;                         /* syslog level of the alert, default LOG_WARNING */
 
@@ -103,3 +108,37 @@ const char *rule_priority_to_string(int level);
  */
 unsigned rule_trigger_argv(const struct rule *r, char buf[static RULE_TRIGGER_MAX],
 			   char *argv[static RULE_TRIGGER_ARGS + 1]);
+
+/*
+ * Where rule files are (mcelogd.rules(5)): the admin's directory first, so
+ * that its files override shipped ones of the same name (lib/dropin.h).
+ */
+#if defined(SYSCONFDIR) && defined(RULESDIR)
+#define RULE_DIRS_DEFAULT { SYSCONFDIR "/mcelogd/rules.d", RULESDIR }
+#endif
+#define RULE_FILE_SUFFIX ".rules"
+
+/* Loading several files into one set: how many were read, how many had errors. */
+struct rule_load {
+	struct rule_set *set;
+	rule_error_fn err;
+	void *userdata;
+	unsigned files;
+	unsigned bad_files;
+};
+
+/*
+ * A dropin_fn (lib/dropin.h) that parses each file into load->set; a file
+ * that could not be read (error < 0) is reported through load->err.  Always
+ * returns 0 so that every file is checked, except -ENOMEM.
+ */
+int rule_load_file(const char *path, const char *text, size_t len, int error, void *load);
+
+/* "severity=corrected kind=mce", the rule's Match= terms as one line ("" for none). */
+void rule_format_match(const struct rule *r, char *buf, size_t size);
+/* "page socket", the Key= fields ("" for none). */
+void rule_format_key(const struct rule *r, char *buf, size_t size);
+/* "alert soft-offline" */
+void rule_format_actions(const struct rule *r, char *buf, size_t size);
+/* "10 in 24h", or "every record" without Threshold=. */
+void rule_format_threshold(const struct rule *r, char *buf, size_t size);

@@ -72,6 +72,7 @@ static void test_mce_fields(void **state)
 	assert_string_equal(get(&m.in, RULE_FIELD_SOURCE).s, "tracepoint");
 	assert_string_equal(get(&m.in, RULE_FIELD_SEVERITY).s, "corrected");
 	assert_string_equal(get(&m.in, RULE_FIELD_ERROR_CLASS).s, "memory_controller");
+	assert_string_equal(get(&m.in, RULE_FIELD_COMPONENT).s, "memory");
 	assert_string_equal(get(&m.in, RULE_FIELD_VENDOR).s, "intel");
 	assert_int_equal(get(&m.in, RULE_FIELD_CPU).u, 5);
 	assert_int_equal(get(&m.in, RULE_FIELD_SOCKET).u, 1);
@@ -96,6 +97,30 @@ static void test_mce_fields(void **state)
 	assert_false(rule_field_get(&m.in, RULE_FIELD_PAGE, &v));
 }
 
+/* AMD reports DRAM ECC in UMC banks with a cache MCACOD: still memory, with a page. */
+static void test_amd_umc_is_memory(void **state)
+{
+	/* EPYC 7002 MC18 DRAM ECC, from tests/golden/amd-smca.golden.jsonl. */
+	struct mce_record rec = {
+		.have = MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_ADDR | MCE_HAVE_IPID |
+			MCE_HAVE_SYND | MCE_HAVE_VENDOR | MCE_HAVE_CPUID,
+		.bank = 18, .status = UINT64_C(0xdc2040000000011b), .addr = 0x313c7a020,
+		.ipid = UINT64_C(0x0000009600350f00), .synd = UINT64_C(0x9fec08000a800a01),
+		.vendor = MCE_VENDOR_AMD, .family = 0x17, .model = 0x31,
+	};
+	struct mce_decoded d;
+	struct rule_input in = { .mce = &rec, .decoded = &d };
+
+	(void) state;
+	mce_decode(&rec, &d);
+	assert_string_equal(get(&in, RULE_FIELD_ERROR_CLASS).s, "cache");
+	assert_string_equal(get(&in, RULE_FIELD_BANK_TYPE).s, "UMC");
+	assert_string_equal(get(&in, RULE_FIELD_COMPONENT).s, "memory");
+	assert_int_equal(get(&in, RULE_FIELD_PAGE).u, 0x313c7a);
+	assert_int_equal(get(&in, RULE_FIELD_CHANNEL).u, 3);
+	assert_int_equal(get(&in, RULE_FIELD_CHIP_SELECT).u, 1);
+}
+
 static void test_ras_fields(void **state)
 {
 	struct ras_record r;
@@ -109,6 +134,7 @@ static void test_ras_fields(void **state)
 	assert_int_equal(ras_record_add_string(&r, "label", "CPU_SrcID#0_MC#1_Chan#0_DIMM#0", 64), 0);
 	assert_int_equal(ras_record_add_hex64(&r, "address", 0xabcdef000), 0);
 	assert_string_equal(get(&in, RULE_FIELD_KIND).s, "memory_controller");
+	assert_string_equal(get(&in, RULE_FIELD_COMPONENT).s, "memory");
 	assert_string_equal(get(&in, RULE_FIELD_SOURCE).s, "ras:mc_event");
 	assert_string_equal(get(&in, RULE_FIELD_SEVERITY).s, "corrected");
 	assert_int_equal(get(&in, RULE_FIELD_MC).u, 1);
@@ -347,10 +373,35 @@ static void test_engine_restore(void **state)
 	rule_set_done(&s);
 }
 
+/* Holdoff=: a key that fired rests, its records not counted, then counts again. */
+static void test_engine_holdoff(void **state)
+{
+	_cleanup_(rule_engine_freep) struct rule_engine *e = NULL;
+	struct rule_set s;
+	struct mce m;
+
+	(void) state;
+	load(&s, "[Rule]\nName=yellow\nKey=cpu bank\nHoldoff=1h\nAction=alert\n");
+	assert_int_equal(rule_engine_new(&s, 0, &e), 0);
+	mce_memory(&m, 1, 0, 0x1000, false);
+	assert_int_equal(rule_engine_feed(e, &m.in, T0, NULL, NULL), 1);
+	assert_int_equal(rule_engine_feed(e, &m.in, T0 + 1, NULL, NULL), 0);
+	assert_int_equal(rule_engine_feed(e, &m.in, T0 + HOUR - 1, NULL, NULL), 0);
+	assert_int_equal(rule_engine_stats(e, 0)->held, 2);
+	/* Another key is not held. */
+	mce_memory(&m, 2, 0, 0x1000, false);
+	assert_int_equal(rule_engine_feed(e, &m.in, T0 + 2, NULL, NULL), 1);
+	mce_memory(&m, 1, 0, 0x1000, false);
+	assert_int_equal(rule_engine_feed(e, &m.in, T0 + HOUR, NULL, NULL), 1);
+	e = rule_engine_free(e);
+	rule_set_done(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mce_fields),
+		cmocka_unit_test(test_amd_umc_is_memory),
 		cmocka_unit_test(test_ras_fields),
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_keys),
@@ -358,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_engine_unkeyed),
 		cmocka_unit_test(test_engine_eviction),
 		cmocka_unit_test(test_engine_restore),
+		cmocka_unit_test(test_engine_holdoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

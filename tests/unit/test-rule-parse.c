@@ -48,6 +48,7 @@ static void test_full_rule(void **state)
 		"Threshold=10 in 24h\n"
 		"Action=alert soft-offline\n"
 		"Priority=crit\n"
+		"Holdoff=2h\n"
 		"\n"
 		"[Rule]\n"
 		"Name=run-it\n"
@@ -74,6 +75,7 @@ static void test_full_rule(void **state)
 	assert_int_equal(r->window_usec, UINT64_C(24) * 3600 * 1000000);
 	assert_int_equal(r->actions, RULE_ACTION_ALERT | RULE_ACTION_SOFT_OFFLINE);
 	assert_int_equal(r->priority, LOG_CRIT);
+	assert_int_equal(r->holdoff_usec, UINT64_C(2) * 3600 * 1000000);
 
 	r = &s.rules[1];
 	assert_int_equal(r->count, 1);
@@ -132,6 +134,7 @@ static const struct {
 	{ "[Rule]\nName=a\nAction=alert\nThreshold=10 in 0s\n", "t.rules:4: Threshold=: '0s' is not a time span" },
 	{ "[Rule]\nName=a\nAction=alert\nThreshold=10 in 400d\n", "t.rules:4: Threshold=: '400d' is not a time span from 1us to 366d" },
 	{ "[Rule]\nName=a\nAction=alert\nThreshold=1 in 1h\nThreshold=2 in 1h\n", "t.rules:5: Threshold= is set twice" },
+	{ "[Rule]\nName=a\nAction=alert\nHoldoff=later\n",    "t.rules:4: Holdoff=: 'later' is not a time span from 0 to 366d" },
 	{ "[Rule]\nName=a\nAction=alert\nPriority=loud\n",      "t.rules:4: Priority=: 'loud' is not one of" },
 	{ "[Rule]\nName=a\nAction=trigger\nTrigger=x.sh\n",     "t.rules:4: Trigger=: 'x.sh' is not an absolute path" },
 	{ "[Rule]\nName=a\nAction=trigger\nTrigger=/bin/sh -c 'x; y'\n", "t.rules:4: Trigger= is run without a shell" },
@@ -213,6 +216,40 @@ static void test_limits(void **state)
 	rule_set_done(&s);
 }
 
+/* What mcectl rules prints reads back as the same rule. */
+static void test_format_round_trip(void **state)
+{
+	char match[512], again[512], text[1024], buf[128];
+	struct rule_set s;
+
+	(void) state;
+	rule_set_init(&s);
+	assert_int_equal(parse(&s, "[Rule]\nName=a\nMatch=severity=corrected|deferred cpu!=3 "
+			       "page=0x12345 bank_type=UMC\nKey=socket page\nThreshold=3 in 90min\n"
+			       "Action=trigger alert\nTrigger=/bin/true\n"
+			       "[Rule]\nName=b\nAction=alert\n"), 0);
+	rule_format_match(&s.rules[0], match, sizeof(match));
+	assert_string_equal(match, "severity=corrected|deferred cpu!=3 page=0x12345 bank_type=UMC");
+	rule_format_key(&s.rules[0], buf, sizeof(buf));
+	assert_string_equal(buf, "socket page");
+	rule_format_threshold(&s.rules[0], buf, sizeof(buf));
+	assert_string_equal(buf, "3 in 90min");
+	rule_format_actions(&s.rules[0], buf, sizeof(buf));
+	assert_string_equal(buf, "alert trigger");
+	rule_format_threshold(&s.rules[1], buf, sizeof(buf));
+	assert_string_equal(buf, "every record");
+	rule_format_match(&s.rules[1], buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	/* A buffer too small is cut, never overrun. */
+	rule_format_match(&s.rules[0], buf, 10);
+	assert_string_equal(buf, "severity=");
+	snprintf(text, sizeof(text), "[Rule]\nName=c\nAction=alert\nMatch=%s\n", match);
+	assert_int_equal(parse(&s, text), 0);
+	rule_format_match(&s.rules[2], again, sizeof(again));
+	assert_string_equal(again, match);
+	rule_set_done(&s);
+}
+
 static void test_names(void **state)
 {
 	(void) state;
@@ -232,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_all_errors_reported),
 		cmocka_unit_test(test_across_files),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_names),
 	};
 

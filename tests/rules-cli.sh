@@ -1,0 +1,112 @@
+#!/bin/sh
+# mcectl rules and mcelogd --test-config over rule directories: drop-in
+# overrides and masks, what --test prints, and errors with file and line (TAP).
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MCECTL="$top_builddir/mcectl/mcectl"
+MCELOGD="$top_builddir/mcelogd/mcelogd"
+SHIPPED="$top_srcdir/config/rules.d"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n - $1"
+	sed 's/^/# out: /' "$TMP/out" | head -5
+	sed 's/^/# err: /' "$TMP/err" | head -5
+}
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+# run EXPECTED_RC PROGRAM ARGS...: output in $TMP/out, $TMP/err
+run() { want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; [ "$?" -eq "$want" ]; }
+has() { grep -q -- "$1" "$TMP/out"; }
+err_has() { grep -q -- "$1" "$TMP/err"; }
+count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
+
+# A corrected memory-controller read error on channel 2 at a physical address
+# (Intel, IA32_MCi_STATUS 0x8c00000000000092: VAL MISCV ADDRV, MCACOD 0x92;
+# MISC 0x8c: physical address mode, LSB 12), at the given hour and address.
+record() {
+	printf '{"time":"2026-11-20T%s:00:00.000000Z","source":"tracepoint","cpu":1,"socketid":0,' "$1"
+	printf '"bank":7,"vendor":"intel","family":6,"model":143,"status":"0x8c00000000000092",'
+	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
+}
+
+echo "1..17"
+
+# 1-3: the shipped rules load and show.
+check "mcelogd --test-config accepts the shipped rules" \
+	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$SHIPPED"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED"
+check "mcectl rules lists every shipped rule" \
+	[ "$(grep -c '^[a-z]' "$TMP/out")" -eq "$(cat "$SHIPPED"/*.rules | grep -c '^Name=')" ]
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED"
+check "mcectl rules shows match, key, threshold and actions" \
+	sh -c 'grep -q "memory-page-ce (.*10-memory-page.rules:" "$0" &&
+	       grep -q "per:       page" "$0" && grep -q "threshold: 10 in 24h" "$0" &&
+	       grep -q "actions:   alert soft-offline, priority warning" "$0"' "$TMP/out"
+
+# 4-6: 10 corrected errors on one page within 24h fire the shipped page rule
+# once, on the 10th; errors on another page do not add up with them.
+: >"$TMP/ten.jsonl"
+for h in 00 01 02 03 04 05 06 07 08; do
+	record "$h" 0x0000000012345678 >>"$TMP/ten.jsonl"
+	record "$h" 0x0000000055555000 >>"$TMP/ten.jsonl"
+done
+record 09 0x0000000012345abc >>"$TMP/ten.jsonl"
+check "rules --test over 19 records succeeds" run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/ten.jsonl"
+check "the page rule fires once, for the page that had 10" \
+	sh -c 'grep -c "memory-page-ce" "$0" | grep -qx 1 &&
+	       grep -q "^2026-11-20T09:00:00.000000Z memory-page-ce \[page=0x12345\]: 10 in 24h (first 2026-11-20T00:00:00.000000Z), .*ten.jsonl:19: would alert soft-offline$" "$0"' "$TMP/out"
+check "the summary counts records, rules and firings, and says nothing was done" \
+	has "^19 records, 6 rules, 1 firing (nothing was done)$"
+
+# 7: the 10th record 24h after the first is not within 24h.
+: >"$TMP/late.jsonl"
+for h in 00 02 04 06 08 10 12 14 16; do record "$h" 0x1000 >>"$TMP/late.jsonl"; done
+sed 's/2026-11-20T00/2026-11-21T00/' "$TMP/late.jsonl" | head -1 >>"$TMP/late.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/late.jsonl"
+check "ten records spanning exactly 24h do not fire" has "^10 records, 6 rules, 0 firings"
+
+# 8-10: the admin's directory overrides a shipped file by name, masks with
+# /dev/null or an empty file.
+mkdir -p "$TMP/etc"
+sed 's/Threshold=10 in 24h/Threshold=2 in 24h/' "$SHIPPED/10-memory-page.rules" >"$TMP/etc/10-memory-page.rules"
+run 0 "$MCECTL" rules --rules-dir "$TMP/etc" --rules-dir "$SHIPPED" --test "$TMP/ten.jsonl"
+check "an admin file of the same name replaces the shipped one" \
+	sh -c '[ "$(grep -c "memory-page-ce \[page=0x12345\]: 2 in 24h" "$0")" -eq 5 ]' "$TMP/out"
+ln -sf /dev/null "$TMP/etc/10-memory-page.rules"
+run 0 "$MCECTL" rules --rules-dir "$TMP/etc" --rules-dir "$SHIPPED"
+check "a symlink to /dev/null masks a shipped file" sh -c '! grep -q memory-page-ce "$0" && grep -q previous-boot "$0"' "$TMP/out"
+rm "$TMP/etc/10-memory-page.rules"
+: >"$TMP/etc/50-previous-boot.rules"
+run 0 "$MCECTL" rules --rules-dir "$TMP/etc" --rules-dir "$SHIPPED"
+check "an empty file masks a shipped file" sh -c '! grep -q previous-boot "$0" && grep -q memory-page-ce "$0"' "$TMP/out"
+
+# 11-14: bad rule files: every error with file and line, nothing runs.
+mkdir -p "$TMP/bad"
+printf '[Rule]\nName=x\nAction=alert reboot\nThreshold=ten in 1h\nColor=red\n' >"$TMP/bad/a.rules"
+check "mcelogd --test-config fails on a bad rule file" \
+	run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/bad"
+check "each error names file and line" \
+	sh -c 'grep -q "a.rules:3: Action=: unknown action .reboot." "$0" &&
+	       grep -q "a.rules:4: Threshold=: .ten. is not a count" "$0" &&
+	       grep -q "a.rules:5: unknown key .Color. in \[Rule\]" "$0"' "$TMP/err"
+check "mcectl rules --test refuses to run bad rules" \
+	run 1 "$MCECTL" rules --rules-dir "$TMP/bad" --test "$TMP/ten.jsonl"
+check "and says which file" err_has "a.rules:3: Action=: unknown action 'reboot'"
+
+# 15: an unreadable rule file (a directory named like one) is an error, not skipped.
+mkdir -p "$TMP/unreadable/x.rules"
+run 1 "$MCECTL" rules --rules-dir "$TMP/unreadable"
+check "an unreadable rule file is an error naming it" err_has "x.rules: cannot read rule file"
+
+# 16-17: input without records, and usage errors.
+echo "nothing here" >"$TMP/empty.txt"
+run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/empty.txt"
+check "input without records says so" err_has "no machine-check record found"
+check "an unknown option is a usage error" run 2 "$MCECTL" rules --frobnicate
+exit $failed
