@@ -229,7 +229,7 @@ const struct rule_bucket *rule_engine_buckets(const struct rule_engine *e, unsig
 }
 
 int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char *key,
-			const uint64_t *times, unsigned n_times)
+			uint64_t holdoff_until, const uint64_t *times, unsigned n_times)
 {
 	for (unsigned i = 0; i < e->set->n_rules; i++) {
 		const struct rule *r = &e->set->rules[i];
@@ -248,6 +248,7 @@ int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char
 		skip = n_times >= r->count ? n_times - (r->count - 1) : 0;
 		b->window.n = 0;
 		b->window.head = 0;
+		b->holdoff_until = holdoff_until;
 		for (unsigned t = skip; t < n_times; t++) {
 			b->window.times[b->window.n++] = times[t];
 			if (times[t] > b->window.last_usec)

@@ -92,4 +92,4 @@ const struct rule_bucket *rule_engine_buckets(const struct rule_engine *e, unsig
  * set is ignored (the rule was removed): returns 0 either way, or -ENOMEM.
  */
 int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char *key,
-			const uint64_t *times, unsigned n_times);
+			uint64_t holdoff_until, const uint64_t *times, unsigned n_times);

@@ -361,13 +361,13 @@ static void test_engine_restore(void **state)
 	(void) state;
 	load(&s, "[Rule]\nName=page\nKey=page\nThreshold=4 in 1h\nAction=alert\n");
 	assert_int_equal(rule_engine_new(&s, 0, &e), 0);
-	assert_int_equal(rule_engine_restore(e, "gone", "page=0x1", times, 5), 0);
-	assert_int_equal(rule_engine_restore(e, "page", "page=0x1", times, 2), 0);
+	assert_int_equal(rule_engine_restore(e, "gone", "page=0x1", 0, times, 5), 0);
+	assert_int_equal(rule_engine_restore(e, "page", "page=0x1", 0, times, 2), 0);
 	mce_memory(&m, 1, 0, 0x1000, false);
 	assert_int_equal(rule_engine_feed(e, &m.in, T0 + 10, NULL, NULL), 0);
 	assert_int_equal(rule_engine_feed(e, &m.in, T0 + 11, NULL, NULL), 1);
 	/* More times than N-1: only the newest N-1 are kept, so the next record fires. */
-	assert_int_equal(rule_engine_restore(e, "page", "page=0x1", times, 5), 0);
+	assert_int_equal(rule_engine_restore(e, "page", "page=0x1", 0, times, 5), 0);
 	assert_int_equal(rule_engine_feed(e, &m.in, T0 + 12, NULL, NULL), 1);
 	e = rule_engine_free(e);
 	rule_set_done(&s);
