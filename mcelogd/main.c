@@ -42,6 +42,8 @@ static const char *arg_bert;
 /* --rules-directory, repeatable: replaces the default rule directories. */
 static const char *arg_rules_dirs[RULES_MAX_DIRS];
 static size_t arg_n_rules_dirs;
+/* Hidden, for tests: where soft_offline_page and hard_offline_page are; offlines in --replay too. */
+static const char *arg_sysfs_memory;
 
 static void help(void)
 {
@@ -86,7 +88,7 @@ static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
-	       ARG_BERT, ARG_RULES_DIRECTORY };
+	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -102,6 +104,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
+		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -181,6 +184,9 @@ static int parse_argv(int argc, char *argv[])
 				return -EINVAL;
 			}
 			arg_rules_dirs[arg_n_rules_dirs++] = optarg;
+			break;
+		case ARG_SYSFS_MEMORY:
+			arg_sysfs_memory = optarg;
 			break;
 		case 'h':
 			help();
@@ -307,6 +313,20 @@ static void on_cpus_resync(void *userdata, const bool *online, size_t n_online)
 	manager_cpus_resync(userdata, online, n_online);
 }
 
+static const char *const *rules_dirs(void)
+{
+	static const char *const defaults[] = RULE_DIRS_DEFAULT;
+
+	return arg_n_rules_dirs ? arg_rules_dirs : defaults;
+}
+
+static size_t n_rules_dirs(void)
+{
+	static const char *const defaults[] = RULE_DIRS_DEFAULT;
+
+	return arg_n_rules_dirs ? arg_n_rules_dirs : ELEMENTSOF(defaults);
+}
+
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct manager *m = userdata;
@@ -333,6 +353,8 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		manager_reload_sources(m, &old);
 		log_info("Configuration reloaded from %s", m->config_path);
 	}
+	/* Rules reload on their own: a bad rule file keeps the running rules, whatever the config. */
+	(void) rules_stage_reload(&m->rules, rules_dirs(), n_rules_dirs());
 	sd_notify(false, "READY=1");
 	manager_update_status(m);
 	return 0;
@@ -408,13 +430,6 @@ static int run_live(struct manager *m)
 	return EXIT_SUCCESS;
 }
 
-static const char *const *rules_dirs(void)
-{
-	static const char *const defaults[] = RULE_DIRS_DEFAULT;
-
-	return arg_n_rules_dirs ? arg_rules_dirs : defaults;
-}
-
 int main(int argc, char *argv[])
 {
 	struct manager m = { .arg_log_level = -1 };
@@ -442,7 +457,7 @@ int main(int argc, char *argv[])
 			fprintf(stderr, "mcelogd: configuration %s is invalid\n", m.config_path);
 			return EXIT_FAILURE;
 		}
-		if (rules_load(rules_dirs(), arg_n_rules_dirs ? arg_n_rules_dirs : 2, &rules) < 0) {
+		if (rules_load(rules_dirs(), n_rules_dirs(), &rules) < 0) {
 			fprintf(stderr, "mcelogd: the rule files are invalid\n");
 			return EXIT_FAILURE;
 		}
@@ -485,6 +500,13 @@ int main(int argc, char *argv[])
 			return log_error_errno(r, "Failed to allocate the event loop: %m"), EXIT_FAILURE;
 	}
 	r = manager_init(&m, live);
+	if (r >= 0) {
+		/* Counts persist for the daemon only: a replay of history must not count twice. */
+		m.rules.sysfs_memory = arg_sysfs_memory;
+		m.rules.act = live || arg_sysfs_memory;
+		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
+				      live ? m.paths.state_directory : NULL);
+	}
 	if (r >= 0)
 		r = manager_set_sinks(&m, sinks_all, sinks_all_count);
 	if (r >= 0)

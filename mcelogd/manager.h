@@ -5,7 +5,7 @@
  * The daemon's core: the event loop, the configuration, and the one record
  * pipeline every source feeds:
  *
- *	source → dedup (live MCA copies) → decode → storm stage → render once → every sink
+ *	source → dedup (live MCA copies) → decode → rules → storm stage → render once → every sink
  *
  * Sources and sinks are arrays of ops tables (source.h, sink.h); the manager
  * loops over them and knows none of them by name.
@@ -19,6 +19,7 @@
 #include "json-writer.h"
 #include "mce-dedup.h"
 #include "record.h"
+#include "rules-stage.h"
 #include "sink.h"
 #include "source.h"
 #include "storm-stage.h"
@@ -77,6 +78,7 @@ struct manager {
 	/* Live MCA records reach both the tracepoint and /dev/mcelog: the second copy is dropped. */
 	struct mce_dedup *dedup;
 	struct storm_stage storm;
+	struct rules_stage rules;    /* every record, before storms thin them */
 
 	struct control *control;
 	struct json_writer status_json;
