@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "log.h"
 #include "macro.h"
+#include "rule-field.h"
 #include "storm-key.h"
 #include "storm-stage.h"
 
@@ -175,6 +176,8 @@ int storm_stage_setup(struct storm_stage *st, bool enable, const struct storm_co
 bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec, const struct mce_decoded *d)
 {
 	struct storm_key key;
+	struct rule_value page = { 0 };
+	bool has_page;
 	uint64_t now;
 	enum storm_verdict v;
 
@@ -183,7 +186,10 @@ bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec, 
 	now = now_monotonic_usec();
 	if (now >= storm_next_deadline(st->engine))
 		tick(st, now, STORM_END_QUIET);
-	v = storm_account(st->engine, &key, now);
+	/* How many pages a storm covers tells one bad cell from a failing row or bank. */
+	has_page = rule_field_get(&(struct rule_input) { .mce = rec, .decoded = d }, RULE_FIELD_PAGE,
+				  &page);
+	v = storm_account_page(st->engine, &key, now, has_page, page.u);
 	timer_arm(st);
 	return v == STORM_SUPPRESS;
 }

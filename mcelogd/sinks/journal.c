@@ -515,8 +515,10 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 		journal_fields_add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
 	journal_fields_add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
 	journal_fields_add(&f, "MCE_STORM_CODE=%s", code);
-	if (summary)
+	if (summary) {
 		journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
+		journal_fields_add(&f, "MCE_STORM_PAGES=%" PRIu64, ev->pages);
+	}
 	journal_fields_add(&f, "MCE_STORM_TOTAL=%" PRIu64, ev->total);
 	journal_fields_add(&f, "MCE_STORM_LOGGED=%u", ev->logged);
 	add_time(&f, "MCE_STORM_FIRST", storm_realtime_usec(o, ev->first_usec));
