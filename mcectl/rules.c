@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "decode-text.h"
 #include "decode.h"
 #include "dropin.h"
@@ -21,16 +22,18 @@
 #include "record-text.h"
 #include "rfc3339.h"
 #include "rule-engine.h"
+#include "rule-state.h"
 #include "verbs.h"
 
 #define MAX_RULE_DIRS 8
+#define DEFAULT_STATE LOCALSTATEDIR "/lib/mcelogd/" "rules.state"
+#define STATE_MAX (64u << 20)
+#define NEAREST_MAX 10       /* buckets shown, nearest to firing first */
 
 struct test_ctx {
-	const char *name;               /* input name for messages */
+	struct text_input in;
 	struct rule_engine *engine;
-	struct mce_text_parser *parser;
-	unsigned lineno;
-	unsigned records, untimed, firings, rejected;
+	unsigned records, untimed, firings;
 	unsigned first_line, last_line; /* of the record being run */
 };
 
@@ -43,8 +46,10 @@ static void help(void)
 	       "                         nothing is done\n"
 	       "      --rules-dir DIR    read rule files from DIR instead of %s/mcelogd/rules.d\n"
 	       "                         and %s (repeatable; the first has priority)\n"
+	       "      --state FILE       the daemon's rules state (default %s): counts\n"
+	       "                         nearest to firing, offlined pages, recent alerts\n"
 	       "  -c, --cpu-id V:F:M     CPU of records that do not name one (as mcectl decode)\n"
-	       "  -h, --help             show this help\n", SYSCONFDIR, RULESDIR);
+	       "  -h, --help             show this help\n", SYSCONFDIR, RULESDIR, DEFAULT_STATE);
 }
 
 static void on_rule_error(const char *file, unsigned line, const char *msg, void *userdata)
@@ -99,9 +104,9 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		printf(")");
 	}
 	if (c->first_line == c->last_line)
-		printf(", %s:%u", c->name, c->first_line);
+		printf(", %s:%u", c->in.name, c->first_line);
 	else
-		printf(", %s:%u-%u", c->name, c->first_line, c->last_line);
+		printf(", %s:%u-%u", c->in.name, c->first_line, c->last_line);
 	printf(": would %s\n", actions);
 }
 
@@ -131,23 +136,9 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	if (kind == MCE_TEXT_UNKNOWN)
 		return;
 	if (kind == MCE_TEXT_MALFORMED)
-		c->rejected++;
-	fprintf(stderr, "mcectl rules: %s:%u: %s%s\n", c->name, line,
+		c->in.rejected++;
+	fprintf(stderr, "mcectl rules: %s:%u: %s%s\n", c->in.name, line,
 		kind == MCE_TEXT_PARTIAL ? "warning: " : "", msg);
-}
-
-static int test_line(const char *line, size_t len, bool cut, void *userdata)
-{
-	struct test_ctx *c = userdata;
-
-	if (cut) {
-		c->rejected++;
-		fprintf(stderr, "mcectl rules: %s:%u: line longer than %u bytes, not read\n", c->name,
-			c->lineno + 1, LINE_READER_MAX);
-		len = 0;
-	}
-	c->lineno++;
-	return mce_text_parser_feed(c->parser, line, len);
 }
 
 static int run_test(const struct rule_set *set, const char *path, bool have_cpu_id,
@@ -155,7 +146,7 @@ static int run_test(const struct rule_set *set, const char *path, bool have_cpu_
 {
 	_cleanup_(rule_engine_freep) struct rule_engine *e = NULL;
 	_cleanup_close_ int fd = -1;
-	struct test_ctx c = { .name = streq(path, "-") ? "<stdin>" : path };
+	struct test_ctx c = { .in = { .verb = "rules", .name = streq(path, "-") ? "<stdin>" : path } };
 	int k;
 
 	fd = streq(path, "-") ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
@@ -166,17 +157,15 @@ static int run_test(const struct rule_set *set, const char *path, bool have_cpu_
 	if (rule_engine_new(set, 0, &e) < 0)
 		goto oom;
 	c.engine = e;
-	c.parser = mce_text_parser_new(&(struct mce_text_callbacks) { .record = on_record,
+	c.in.parser = mce_text_parser_new(&(struct mce_text_callbacks) { .record = on_record,
 								      .diagnostic = on_diag }, &c);
-	if (!c.parser)
+	if (!c.in.parser)
 		goto oom;
-	mce_text_parser_set_source(c.parser, MCE_SOURCE_DECODE);
+	mce_text_parser_set_source(c.in.parser, MCE_SOURCE_DECODE);
 	if (have_cpu_id)
-		mce_text_parser_set_default_cpu(c.parser, vendor, family, model);
-	k = read_lines(fd, test_line, &c);
-	if (k >= 0)
-		k = mce_text_parser_finish(c.parser);
-	c.parser = mce_text_parser_free(c.parser);
+		mce_text_parser_set_default_cpu(c.in.parser, vendor, family, model);
+	k = text_input_read(&c.in, fd);
+	c.in.parser = mce_text_parser_free(c.in.parser);
 	if (k == -ENOMEM)
 		goto oom;
 	if (k < 0) {
@@ -191,10 +180,10 @@ static int run_test(const struct rule_set *set, const char *path, bool have_cpu_
 			"arriving at once\n", c.untimed, c.untimed == 1 ? "" : "s");
 	if (c.records == 0) {
 		fprintf(stderr, "mcectl rules: %s: no machine-check record found (%u line%s read)\n",
-			c.name, c.lineno, c.lineno == 1 ? "" : "s");
+			c.in.name, c.in.lineno, c.in.lineno == 1 ? "" : "s");
 		return 1;
 	}
-	return c.rejected > 0 ? 1 : 0;
+	return c.in.rejected > 0 ? 1 : 0;
 oom:
 	fprintf(stderr, "mcectl rules: out of memory\n");
 	return 1;
@@ -229,12 +218,132 @@ static void show_rules(const struct rule_set *set)
 	}
 }
 
+/* The whole state file; -ENOENT when the daemon has not written one yet. */
+static int read_state(const char *path, struct rule_state *ret)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	unsigned line = 0;
+	char why[256];
+	int r;
+
+	if (fd < 0)
+		return negative_errno();
+	text = malloc(STATE_MAX + 1);
+	if (!text)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = read(fd, text + len, STATE_MAX + 1 - len);
+
+		if (n < 0)
+			return negative_errno();
+		if (n == 0)
+			break;
+		len += (size_t) n;
+		if (len > STATE_MAX)
+			return -EFBIG;
+	}
+	r = rule_state_parse(text, len, ret, why, sizeof(why), &line);
+	if (r == -EINVAL)
+		fprintf(stderr, "mcectl rules: %s:%u: %s\n", path, line, why);
+	return r;
+}
+
+struct nearest {
+	const struct rule *rule;
+	const struct rule_state_bucket *bucket;
+	unsigned level;
+};
+
+static int by_closeness(const void *a, const void *b)
+{
+	const struct nearest *x = a, *y = b;
+	/* Closer to firing: a larger share of N; compare level/count without division. */
+	uint64_t l = (uint64_t) x->level * y->rule->count, r = (uint64_t) y->level * x->rule->count;
+
+	return l > r ? -1 : l < r ? 1 : 0;
+}
+
+/* What the daemon counted, offlined and alerted, from its state file, at now. */
+static int show_state(const struct rule_set *set, const char *path, uint64_t now_usec)
+{
+	struct rule_state st = { 0 };
+	_cleanup_free_ struct nearest *near = NULL;
+	unsigned n = 0;
+	int r = read_state(path, &st);
+
+	if (r == -ENOENT) {
+		printf("\nNo state yet (%s): nothing counted.\n", path);
+		return 0;
+	}
+	if (r < 0) {
+		if (r != -EINVAL)
+			fprintf(stderr, "mcectl rules: cannot read %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	near = calloc(st.n_buckets ? st.n_buckets : 1, sizeof(*near));
+	if (!near) {
+		rule_state_done(&st);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < st.n_buckets; i++) {
+		const struct rule_state_bucket *b = st.buckets[i];
+		unsigned level = 0;
+
+		for (unsigned k = 0; k < set->n_rules; k++) {
+			const struct rule *rule = &set->rules[k];
+
+			if (!streq(rule->name, b->rule))
+				continue;
+			for (unsigned t = 0; t < b->n_times; t++)
+				if (now_usec < b->times[t] || now_usec - b->times[t] < rule->window_usec)
+					level++;
+			if (level > 0)
+				near[n++] = (struct nearest) { .rule = rule, .bucket = b, .level = level };
+		}
+	}
+	qsort(near, n, sizeof(*near), by_closeness);
+	printf("\nCounts nearest to firing (%s):\n", path);
+	if (n == 0)
+		printf("  none\n");
+	for (unsigned i = 0; i < n && i < NEAREST_MAX; i++) {
+		char threshold[64];
+
+		rule_format_threshold(near[i].rule, threshold, sizeof(threshold));
+		printf("  %-24s %-32s %u of %s\n", near[i].rule->name, near[i].bucket->key, near[i].level,
+		       threshold);
+	}
+	if (n > NEAREST_MAX)
+		printf("  ... and %u more\n", n - NEAREST_MAX);
+	printf("\nOfflined pages:\n");
+	if (st.n_pages == 0)
+		printf("  none\n");
+	for (unsigned i = 0; i < st.n_pages; i++) {
+		const struct rule_state_page *p = &st.pages[i];
+
+		printf("  0x%-14" PRIx64 " %s-offline %-6s ", p->pfn, p->hard ? "hard" : "soft",
+		       p->ok ? "done" : "failed");
+		print_time(stdout, p->time_usec, true);
+		printf("\n");
+	}
+	printf("\nRecent alerts: %u\n", st.n_alerts);
+	for (unsigned i = st.n_alerts > NEAREST_MAX ? st.n_alerts - NEAREST_MAX : 0; i < st.n_alerts; i++) {
+		printf("  ");
+		print_time(stdout, st.alerts[i].time_usec, true);
+		printf(" %s %s\n", st.alerts[i].rule, st.alerts[i].key);
+	}
+	rule_state_done(&st);
+	return 0;
+}
+
 int verb_rules(int argc, char *argv[])
 {
-	enum { ARG_TEST = 0x100, ARG_RULES_DIR };
+	enum { ARG_TEST = 0x100, ARG_RULES_DIR, ARG_STATE };
 	static const struct option options[] = {
 		{ "test",      required_argument, NULL, ARG_TEST },
 		{ "rules-dir", required_argument, NULL, ARG_RULES_DIR },
+		{ "state",     required_argument, NULL, ARG_STATE },
 		{ "cpu-id",    required_argument, NULL, 'c' },
 		{ "help",      no_argument,       NULL, 'h' },
 		{}
@@ -242,7 +351,7 @@ int verb_rules(int argc, char *argv[])
 	const char *default_dirs[] = RULE_DIRS_DEFAULT;
 	const char *dirs[MAX_RULE_DIRS];
 	size_t n_dirs = 0;
-	const char *test = NULL;
+	const char *test = NULL, *state = DEFAULT_STATE;
 	enum mce_vendor vendor = MCE_VENDOR_UNKNOWN;
 	uint32_t family = 0, model = 0;
 	bool have_cpu_id = false;
@@ -255,6 +364,9 @@ int verb_rules(int argc, char *argv[])
 		switch (opt) {
 		case ARG_TEST:
 			test = optarg;
+			break;
+		case ARG_STATE:
+			state = optarg;
 			break;
 		case ARG_RULES_DIR:
 			if (n_dirs == MAX_RULE_DIRS) {
@@ -301,7 +413,9 @@ int verb_rules(int argc, char *argv[])
 		status = run_test(&set, test, have_cpu_id, vendor, family, model);
 	else {
 		show_rules(&set);
-		status = fflush(stdout) == 0 ? 0 : 1;
+		status = show_state(&set, state, (uint64_t) now_realtime_usec()) < 0 ? 1 : 0;
+		if (fflush(stdout) != 0)
+			status = 1;
 	}
 	rule_set_done(&set);
 	return status;

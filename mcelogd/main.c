@@ -501,11 +501,12 @@ int main(int argc, char *argv[])
 	}
 	r = manager_init(&m, live);
 	if (r >= 0) {
-		/* Counts persist for the daemon only: a replay of history must not count twice. */
+		/* Counts persist for the daemon; a replay keeps them only in a --state-directory
+		 * given for it, so that replayed history never counts into the daemon's. */
 		m.rules.sysfs_memory = arg_sysfs_memory;
 		m.rules.act = live || arg_sysfs_memory;
 		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
-				      live ? m.paths.state_directory : NULL);
+				      live ? m.paths.state_directory : arg_state_directory);
 	}
 	if (r >= 0)
 		r = manager_set_sinks(&m, sinks_all, sinks_all_count);

@@ -79,18 +79,6 @@ static void report(struct parser *p, unsigned line, const char *fmt, ...)
 	p->err(p->file, line, msg, p->userdata);
 }
 
-static char *strip(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char) *s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char) e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static const char *const space = " \t";
 
 static int parse_name(struct parser *p, struct rule *r, char *v)

@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..17"
+echo "1..22"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -109,4 +109,32 @@ echo "nothing here" >"$TMP/empty.txt"
 run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/empty.txt"
 check "input without records says so" err_has "no machine-check record found"
 check "an unknown option is a usage error" run 2 "$MCECTL" rules --frobnicate
+# 18-22: counts persist across runs (a --state-directory given to --replay),
+# and mcectl rules shows them.  Records of the last hours, so still counted.
+now=$(date +%s)
+at() { date -u -d "@$((now - $1 * 60))" +%Y-%m-%dT%H:%M:%S.000000Z; }
+recent() { # recent MINUTES-AGO...: one record on page 0x12345 each
+	for m; do
+		printf '{"time":"%s","source":"tracepoint","cpu":1,"socketid":0,"bank":7,"vendor":"intel",' "$(at "$m")"
+		printf '"family":6,"model":143,"status":"0x8c00000000000092","addr":"0x0000000012345678",'
+		printf '"misc":"0x000000000000008c"}\n'
+	done
+}
+mkdir -p "$TMP/state"
+recent 300 240 180 120 60 >"$TMP/first.jsonl"
+recent 50 40 30 20 10 >"$TMP/second.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/first.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
+	--state-directory "$TMP/state"
+check "five errors: no alert yet" sh -c '! grep -q "\"event\":\"alert\"" "$0"' "$TMP/out"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --state "$TMP/state/rules.state"
+check "mcectl rules shows the count nearest to firing" \
+	has "^  memory-page-ce  *page=0x12345  *5 of 10 in 24h$"
+run 0 "$MCELOGD" --replay "$TMP/second.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
+	--state-directory "$TMP/state"
+check "the tenth error, in another run, fires the alert" count '"event":"alert","hostname"' 1
+check "a replay does not offline this machine's page" err_has "would soft-offline page 0x12345 (not done when replaying)"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --state "$TMP/state/rules.state"
+check "mcectl rules lists the alert and no count left" \
+	sh -c 'grep -q "^Recent alerts: 1$" "$0" && grep -q " memory-page-ce page=0x12345$" "$0" &&
+	       ! grep -q "of 10 in 24h" "$0"' "$TMP/out"
 exit $failed
