@@ -32,7 +32,7 @@ records() { # records ADDRESS FIRST_HOUR COUNT
 }
 alerts() { journalctl -o json _COMM=mcelogd MESSAGE_ID="$ALERT_ID" 2>/dev/null; }
 
-echo "1..13"
+echo "1..16"
 
 # --- 10 on one page, 9 on another: one alert, one page offlined ---
 { records 0x0000000012345678 0 10; records 0x0000000055555000 0 9; } >"$work/in.jsonl"
@@ -48,6 +48,16 @@ check "it names rule, key, count, window and priority" \
 	"$(alerts | jq -r '"\(.MCE_RULE) \(.MCE_RULE_KEY) \(.MCE_RULE_COUNT) \(.MCE_RULE_WINDOW_USEC) \(.PRIORITY) \(.MCE_RULE_FIRST) \(.MCE_RULE_ACTIONS)"')"
 check "its MCE_JSON is an alert naming the tripping record" "alert 1 0x12345678" \
 	"$(alerts | jq -r '.MCE_JSON | fromjson | "\(.event) \(.record.cpu) \(.record.address)"')"
+mcectl=$builddir/mcectl/mcectl
+check "mcectl query --alerts shows the alert, marked event alert" "alert memory-page-ce" \
+	"$("$mcectl" query --alerts --include-replayed --output json | jq -r '"\(.event) \(.rule)"')"
+if "$mcectl" query --include-replayed | grep -q "alert  *(alert: memory-page-ce)  *Rule memory-page-ce fired for page=0x12345: 10 in 24h"; then
+	ok "mcectl query's table shows the alert among the records"
+else
+	not_ok "mcectl query's table shows the alert among the records" "$("$mcectl" query --include-replayed 2>&1)"
+fi
+"$mcectl" query --alerts --cpu 1 >/dev/null 2>"$work/qerr"
+check "--alerts with --cpu is a usage error" "2 1" "$? $(grep -c 'cannot be combined' "$work/qerr")"
 check "the JSON lines output has the alert too" 1 "$(jq -s 'map(select(.event == "alert")) | length' "$work/out.jsonl")"
 check "and every record" 19 "$(jq -s 'map(select(.event == null)) | length' "$work/out.jsonl")"
 check "the page's physical address was written to soft_offline_page" "0x12345000" \
