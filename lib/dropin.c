@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "dropin.h"
 #include "macro.h"
+#include "read-file.h"
 
 struct entry {
 	char *name;
@@ -93,42 +93,6 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct entry *) a)->name, ((const struct entry *) b)->name);
 }
 
-static int read_whole(const char *path, char **ret, size_t *ret_len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
-	struct stat st;
-
-	if (fd < 0)
-		return negative_errno();
-	if (fstat(fd, &st) < 0)
-		return negative_errno();
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	buf = malloc(DROPIN_FILE_MAX + 1);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t k = read(fd, buf + len, DROPIN_FILE_MAX + 1 - len);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return negative_errno();
-		}
-		if (k == 0)
-			break;
-		len += (size_t) k;
-		if (len > DROPIN_FILE_MAX)
-			return -EFBIG;
-	}
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
-	*ret_len = len;
-	return 0;
-}
-
 int dropin_walk(const char *const *dirs, size_t n, const char *suffix, dropin_fn fn, void *userdata)
 {
 	struct entry *entries = NULL;
@@ -150,7 +114,7 @@ int dropin_walk(const char *const *dirs, size_t n, const char *suffix, dropin_fn
 
 		if (entries[i].masked)
 			continue;
-		k = read_whole(entries[i].path, &text, &len);
+		k = read_whole_file(entries[i].path, DROPIN_FILE_MAX, &text, &len);
 		r = fn(entries[i].path, k < 0 ? NULL : text, len, k < 0 ? k : 0, userdata);
 	}
 	free_entries(entries, n_entries);

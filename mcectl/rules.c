@@ -19,6 +19,7 @@
 #include "dropin.h"
 #include "line-reader.h"
 #include "macro.h"
+#include "read-file.h"
 #include "record-text.h"
 #include "rfc3339.h"
 #include "rule-engine.h"
@@ -218,31 +219,20 @@ static void show_rules(const struct rule_set *set)
 	}
 }
 
-/* The whole state file; -ENOENT when the daemon has not written one yet. */
+/* The state file, parsed; -ENOENT when the daemon has not written one yet. */
 static int read_state(const char *path, struct rule_state *ret)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	unsigned line = 0;
 	char why[256];
 	int r;
 
-	if (fd < 0)
-		return negative_errno();
-	text = malloc(STATE_MAX + 1);
-	if (!text)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n = read(fd, text + len, STATE_MAX + 1 - len);
-
-		if (n < 0)
-			return negative_errno();
-		if (n == 0)
-			break;
-		len += (size_t) n;
-		if (len > STATE_MAX)
-			return -EFBIG;
+	r = read_whole_file(path, STATE_MAX, &text, &len);
+	if (r < 0) {
+		if (r != -ENOENT)
+			fprintf(stderr, "mcectl rules: cannot read %s: %s\n", path, strerror(-r));
+		return r;
 	}
 	r = rule_state_parse(text, len, ret, why, sizeof(why), &line);
 	if (r == -EINVAL)
@@ -277,11 +267,8 @@ static int show_state(const struct rule_set *set, const char *path, uint64_t now
 		printf("\nNo state yet (%s): nothing counted.\n", path);
 		return 0;
 	}
-	if (r < 0) {
-		if (r != -EINVAL)
-			fprintf(stderr, "mcectl rules: cannot read %s: %s\n", path, strerror(-r));
+	if (r < 0)
 		return r;
-	}
 	near = calloc(st.n_buckets ? st.n_buckets : 1, sizeof(*near));
 	if (!near) {
 		rule_state_done(&st);

@@ -28,6 +28,16 @@ corrupted_kb() { guest "awk '/^HardwareCorrupted:/ { print \$2 }' /proc/meminfo"
 alerts_for() { # alerts_for KEY: alert entries of this boot for that rule key
 	guest "journalctl -b -o json --no-pager MESSAGE_ID=$(msgid ALERT) MCE_RULE_KEY=$1"
 }
+# wait_alert KEY: how many alerts for KEY this boot, once there is one (10 s at most).
+wait_alert() {
+	local n=0 i
+	for i in $(seq 20); do
+		n=$(alerts_for "$1" | grep -c .)
+		[ "$n" -ge 1 ] && break
+		sleep 0.5
+	done
+	echo "$n"
+}
 # inject_ce N ADDR: the Nth corrected memory-controller read error at ADDR
 # (MCi_STATUS VAL EN MISCV ADDRV, MCACOD 0x0092; MISC 0x86: physical address),
 # and wait until mcelogd logged it, so that no two share the bank registers.
@@ -39,7 +49,7 @@ inject_ce() {
 }
 
 scenario() {
-	local pfn_a pfn_b addr_a addr_b key_a key_b before i n
+	local pfn_a pfn_b addr_a addr_b key_a key_b before i
 	pfn_a=$(free_pfn 0x10000 0x4000)
 	pfn_b=$(free_pfn 0x14000 0x4000)
 	if ! [[ "$pfn_a" =~ ^[0-9]+$ && "$pfn_b" =~ ^[0-9]+$ ]]; then
@@ -60,13 +70,7 @@ scenario() {
 		"rules: nine errors on page A logged"
 	is "$(alerts_for "$key_a" | grep -c .)" 0 "rules: no alert after nine"
 	check "rules: the tenth error is logged" inject_ce 10 "$addr_a"
-	n=0
-	for i in $(seq 20); do
-		n=$(alerts_for "$key_a" | grep -c .)
-		[ "$n" -ge 1 ] && break
-		sleep 0.5
-	done
-	is "$n" 1 "rules: exactly one alert entry for page A"
+	is "$(wait_alert "$key_a")" 1 "rules: exactly one alert entry for page A"
 	is "$(alerts_for "$key_a" | jq -r '[.MCE_RULE, .MCE_RULE_COUNT, .PRIORITY, .MCE_RULE_ACTIONS] | join(" ")')" \
 		"memory-page-ce 10 4 alert soft-offline" "rules: the alert names rule, count, priority, actions"
 	is "$(hwpoison "$pfn_a")" 1 "rules: the kernel marked page A poisoned (soft-offlined)"
@@ -85,12 +89,6 @@ scenario() {
 	done
 	is "$(alerts_for "$key_b" | grep -c .)" 0 "rules: no alert for page B after nine, across the restart"
 	check "rules: the tenth error on page B is logged" inject_ce 10 "$addr_b"
-	n=0
-	for i in $(seq 20); do
-		n=$(alerts_for "$key_b" | grep -c .)
-		[ "$n" -ge 1 ] && break
-		sleep 0.5
-	done
-	is "$n" 1 "rules: the tenth error after the restart fires the alert for page B"
+	is "$(wait_alert "$key_b")" 1 "rules: the tenth error after the restart fires the alert for page B"
 	is "$(hwpoison "$pfn_b")" 1 "rules: and page B is soft-offlined"
 }
