@@ -42,8 +42,10 @@ static const char *arg_bert;
 /* --rules-directory, repeatable: replaces the default rule directories. */
 static const char *arg_rules_dirs[RULES_MAX_DIRS];
 static size_t arg_n_rules_dirs;
-/* Hidden, for tests: where soft_offline_page and hard_offline_page are; offlines in --replay too. */
+/* Hidden, for tests: where soft_offline_page and hard_offline_page, and the CPUs' online
+ * files, are; with either, --replay offlines too. */
 static const char *arg_sysfs_memory;
+static const char *arg_sysfs_cpu;
 
 static void help(void)
 {
@@ -88,7 +90,8 @@ static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
-	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY };
+	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
+	       ARG_SYSFS_CPU };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -105,6 +108,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "bert",        required_argument, NULL, ARG_BERT },
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
+		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -187,6 +191,9 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_SYSFS_MEMORY:
 			arg_sysfs_memory = optarg;
+			break;
+		case ARG_SYSFS_CPU:
+			arg_sysfs_cpu = optarg;
 			break;
 		case 'h':
 			help();
@@ -504,7 +511,9 @@ int main(int argc, char *argv[])
 		/* Counts persist for the daemon; a replay keeps them only in a --state-directory
 		 * given for it, so that replayed history never counts into the daemon's. */
 		m.rules.sysfs_memory = arg_sysfs_memory;
-		m.rules.act = live || arg_sysfs_memory;
+		m.rules.sysfs_cpu = arg_sysfs_cpu;
+		m.rules.act_pages = live || arg_sysfs_memory;
+		m.rules.act_cpus = live || arg_sysfs_cpu;
 		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
 				      live ? m.paths.state_directory : arg_state_directory);
 	}

@@ -302,7 +302,8 @@ int manager_init(struct manager *m, bool live)
 		.core = m,
 		.hostname = m->hostname,
 		.boot_id = m->boot_id,
-		.act = live,
+		.act_pages = live,
+		.act_cpus = live,
 	};
 	if (live) {
 		m->dedup = calloc(1, sizeof(*m->dedup));

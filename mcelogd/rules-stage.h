@@ -33,8 +33,10 @@ struct rules_stage {
 	void *core;
 	const char *hostname;
 	const char *boot_id;
-	bool act;                    /* offline pages (live, or a test's --sysfs-memory) */
+	/* Offline pages, CPUs: live, or in a test that points --sysfs-memory/--sysfs-cpu elsewhere. */
+	bool act_pages, act_cpus;
 	const char *sysfs_memory;    /* NULL: /sys/devices/system/memory */
+	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
 
 	struct rule_set set;
 	struct rule_engine *engine;

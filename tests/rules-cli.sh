@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..22"
+echo "1..27"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -137,4 +137,36 @@ run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --state "$TMP/state/rules.state"
 check "mcectl rules lists the alert and no count left" \
 	sh -c 'grep -q "^Recent alerts: 1$" "$0" && grep -q " memory-page-ce page=0x12345$" "$0" &&
 	       ! grep -q "of 10 in 24h" "$0"' "$TMP/out"
+# 23-27: cpu-offline, against a stand-in for /sys/devices/system/cpu.
+mkdir -p "$TMP/cpurules" "$TMP/cpu/cpu1" "$TMP/cpu/cpu2"
+printf '[Rule]\nName=cpu-ce\nMatch=severity=corrected\nKey=cpu\nThreshold=2 in 1h\nAction=alert cpu-offline\n' \
+	>"$TMP/cpurules/cpu.rules"
+on_cpu() { # on_cpu CPU: two records of that CPU
+	for m in 2 1; do
+		printf '{"time":"%s","source":"tracepoint","cpu":%s,"bank":7,"vendor":"intel","family":6,' "$(at "$m")" "$1"
+		printf '"model":143,"status":"0x8c00000000000092","addr":"0x0000000012345678","misc":"0x000000000000008c"}\n'
+	done
+}
+echo 0-3 >"$TMP/cpu/online"
+: >"$TMP/cpu/cpu1/online"
+on_cpu 1 >"$TMP/cpu1.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --output json --rules-directory "$TMP/cpurules" \
+	--sysfs-cpu "$TMP/cpu" --log-level info
+check "cpu-offline writes 0 to the CPU's online file" [ "$(cat "$TMP/cpu/cpu1/online")" = 0 ]
+check "and logs it" err_has "Rule 'cpu-ce': CPU 1 taken offline"
+echo 1 >"$TMP/cpu/online"
+: >"$TMP/cpu/cpu1/online"
+run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --output json --rules-directory "$TMP/cpurules" \
+	--sysfs-cpu "$TMP/cpu"
+check "never the last online CPU: an alert says so, the file is untouched" \
+	sh -c 'grep -q "\"failed_action\":\"cpu-offline\",\"message\":\"Rule cpu-ce: taking CPU 1 offline failed: it is the last online CPU\"" "$0" &&
+	       [ ! -s "$1" ]' "$TMP/out" "$TMP/cpu/cpu1/online"
+echo 0-3 >"$TMP/cpu/online"
+on_cpu 2 >"$TMP/cpu2.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/cpu2.jsonl" --no-journal --output json --rules-directory "$TMP/cpurules" \
+	--sysfs-cpu "$TMP/cpu"
+check "never a CPU without an online file" has "taking CPU 2 offline failed: the kernel cannot take this CPU offline"
+run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --rules-directory "$TMP/cpurules"
+check "a replay without a stand-in never offlines this machine's CPUs" \
+	err_has "would take CPU 1 offline (not done when replaying)"
 exit $failed

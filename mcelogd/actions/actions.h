@@ -40,3 +40,12 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
  * negative errno the kernel gave (EBUSY, EIO: the page could not be taken).
  */
 int page_offline(const char *sysfs_memory, uint64_t pfn, bool hard);
+
+/*
+ * Asks the kernel to take CPU cpu offline: writes 0 to DIR/cpuN/online, DIR
+ * being sysfs_cpu (NULL: /sys/devices/system/cpu).  Never the last online
+ * CPU (-EBUSY), never one without an online file, which the kernel does not
+ * let go offline (-EOPNOTSUPP); a CPU already offline is -EALREADY.  Returns
+ * 0 or negative errno.
+ */
+int cpu_offline(const char *sysfs_cpu, unsigned cpu);
