@@ -46,6 +46,7 @@ static size_t arg_n_rules_dirs;
  * files, are; with either, --replay offlines too. */
 static const char *arg_sysfs_memory;
 static const char *arg_sysfs_cpu;
+static bool arg_run_triggers;
 
 static void help(void)
 {
@@ -69,6 +70,7 @@ static void help(void)
 	       "                          empty: none)\n"
 	       "      --rules-directory DIR  read rule files from DIR instead of the default\n"
 	       "                          directories (repeatable; the first has priority)\n"
+	       "      --run-triggers      with --replay, run the rules' triggers too\n"
 	       "  -h, --help              show this help\n"
 	       "      --version           show the version\n\n"
 	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG, DEFAULT_STATE_DIRECTORY,
@@ -91,7 +93,7 @@ static int parse_argv(int argc, char *argv[])
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
-	       ARG_SYSFS_CPU };
+	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -109,6 +111,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
 		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
+		{ "run-triggers", no_argument,      NULL, ARG_RUN_TRIGGERS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -194,6 +197,9 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_SYSFS_CPU:
 			arg_sysfs_cpu = optarg;
+			break;
+		case ARG_RUN_TRIGGERS:
+			arg_run_triggers = true;
 			break;
 		case 'h':
 			help();
@@ -514,6 +520,7 @@ int main(int argc, char *argv[])
 		m.rules.sysfs_cpu = arg_sysfs_cpu;
 		m.rules.act_pages = live || arg_sysfs_memory;
 		m.rules.act_cpus = live || arg_sysfs_cpu;
+		m.rules.run_triggers = live || arg_run_triggers;
 		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
 				      live ? m.paths.state_directory : arg_state_directory);
 	}

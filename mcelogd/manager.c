@@ -304,6 +304,8 @@ int manager_init(struct manager *m, bool live)
 		.boot_id = m->boot_id,
 		.act_pages = live,
 		.act_cpus = live,
+		.run_triggers = live,
+		.event = m->event,
 	};
 	if (live) {
 		m->dedup = calloc(1, sizeof(*m->dedup));

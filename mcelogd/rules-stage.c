@@ -50,18 +50,6 @@ int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
 	return 0;
 }
 
-/* Actions this version does not carry out yet: said once per rule at load, never silently skipped. */
-static void warn_unsupported(const struct rule_set *set)
-{
-	for (unsigned i = 0; i < set->n_rules; i++) {
-		const struct rule *r = &set->rules[i];
-
-		if (r->actions & RULE_ACTION_TRIGGER)
-			log_warning("%s:%u: rule '%s': trigger is not carried out by this version of "
-				    "mcelogd; the rule's other actions are", r->file, r->line, r->name);
-	}
-}
-
 static int load_state(struct rules_stage *st)
 {
 	_cleanup_free_ char *text = NULL, *aside = NULL;
@@ -111,7 +99,6 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
 	r = rules_load(dirs, n_dirs, &st->set);
 	if (r < 0)
 		return r;
-	warn_unsupported(&st->set);
 	r = rule_engine_new(&st->set, 0, &st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory");
@@ -193,7 +180,6 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
 	rule_state_done(&counts);
 	if (r < 0)
 		return r;
-	warn_unsupported(&st->set);
 	log_info("Rules reloaded: %u rule%s in effect", st->set.n_rules, st->set.n_rules == 1 ? "" : "s");
 	return 0;
 }
@@ -354,6 +340,30 @@ static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, str
 	(void) emit_alert(st, a);
 }
 
+static void run_trigger(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *a)
+{
+	int r;
+
+	if (!st->run_triggers) {
+		log_notice("Rule '%s': would run %s (not done when replaying without --run-triggers)",
+			   f->rule->name, f->rule->trigger);
+		return;
+	}
+	if (!st->triggers) {
+		r = trigger_runner_new(st->event, &st->triggers);
+		if (r < 0) {
+			st->n_actions_failed++;
+			log_error_errno(r, "Rule '%s': cannot run triggers: %m", f->rule->name);
+			return;
+		}
+	}
+	alert_write_json(a, st->hostname, st->boot_id, &st->json);
+	r = trigger_submit(st->triggers, f->rule, a,
+			   json_writer_failed(&st->json) ? NULL : json_writer_str(&st->json));
+	if (r < 0)
+		st->n_actions_failed++;
+}
+
 struct fire_ctx {
 	struct rules_stage *st;
 	int64_t time_usec;
@@ -381,6 +391,9 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		(void) emit_alert(st, &a);
 	else
 		log_info("%s", message);
+	/* The trigger hears of the firing itself; a failed offlining raises its own alert. */
+	if (f->rule->actions & RULE_ACTION_TRIGGER)
+		run_trigger(st, f, &a);
 	if (f->rule->actions & (RULE_ACTION_SOFT_OFFLINE | RULE_ACTION_HARD_OFFLINE))
 		offline_page(st, f, &a);
 	if (f->rule->actions & RULE_ACTION_CPU_OFFLINE)
@@ -404,6 +417,7 @@ void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int
 
 void rules_stage_done(struct rules_stage *st)
 {
+	st->triggers = trigger_runner_free(st->triggers);
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
 	rule_set_done(&st->set);

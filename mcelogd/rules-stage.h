@@ -23,6 +23,8 @@
 #include "rule.h"
 
 struct sink_entry;
+struct trigger_runner;
+typedef struct sd_event sd_event;
 
 #define RULES_MAX_DIRS 4
 #define RULES_STATE_FILE "rules.state"
@@ -33,8 +35,10 @@ struct rules_stage {
 	void *core;
 	const char *hostname;
 	const char *boot_id;
+	sd_event *event;             /* NULL when replaying: triggers then run on their own loop */
 	/* Offline pages, CPUs: live, or in a test that points --sysfs-memory/--sysfs-cpu elsewhere. */
 	bool act_pages, act_cpus;
+	bool run_triggers;           /* live, or --replay --run-triggers */
 	const char *sysfs_memory;    /* NULL: /sys/devices/system/memory */
 	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
 
@@ -43,6 +47,7 @@ struct rules_stage {
 	struct rule_state state;     /* pages and alerts; buckets captured when saved */
 	char *state_path;            /* NULL: nothing is persisted (replay) */
 	struct json_writer json;
+	struct trigger_runner *triggers;   /* made at the first trigger */
 	uint64_t n_alerts;
 	uint64_t n_actions_failed;
 };

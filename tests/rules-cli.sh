@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..27"
+echo "1..36"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -169,4 +169,65 @@ check "never a CPU without an online file" has "taking CPU 2 offline failed: the
 run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --rules-directory "$TMP/cpurules"
 check "a replay without a stand-in never offlines this machine's CPUs" \
 	err_has "would take CPU 1 offline (not done when replaying)"
+# 28-35: triggers, without a shell: environment, JSON on stdin, output and
+# exit status logged, a hanging one killed at its timeout, a cap on how many
+# run at once with the rest queued, none lost.
+mkdir -p "$TMP/trig"
+cat >"$TMP/trig/t.sh" <<EOT
+#!/bin/sh
+env | grep -E '^(MCELOGD|MCE)_' | sort >"$TMP/trig/env.\$\$"
+cat >"$TMP/trig/stdin.\$\$"
+echo "hello from the trigger, \$MCELOGD_KEY"
+echo "and its stderr" >&2
+exit 3
+EOT
+cat >"$TMP/trig/hang.sh" <<EOT
+#!/bin/sh
+echo started; exec sleep 60
+EOT
+cat >"$TMP/trig/slow.sh" <<EOT
+#!/bin/sh
+echo \$\$ >>"$TMP/trig/slow.running"
+n=\$(wc -l <"$TMP/trig/slow.running")
+echo "\$n" >>"$TMP/trig/slow.max"
+sleep 0.3
+sed -i "/^\$\$\$/d" "$TMP/trig/slow.running"
+EOT
+chmod +x "$TMP/trig/"*.sh
+printf '[Rule]\nName=trig\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=alert trigger\nTrigger=%s a b\n' \
+	"$TMP/trig/t.sh" >"$TMP/trig/t.rules"
+recent 20 10 >"$TMP/two.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info
+check "a replay does not run triggers unless asked" \
+	sh -c 'grep -q "would run .*t.sh a b (not done when replaying without --run-triggers)" "$0" &&
+	       ! ls "$1"/env.* >/dev/null 2>&1' "$TMP/err" "$TMP/trig"
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+envf=$(ls "$TMP"/trig/env.* 2>/dev/null | head -1)
+check "the trigger ran with the alert and the record in its environment" \
+	sh -c 'grep -qx "MCELOGD_RULE=trig" "$0" && grep -qx "MCELOGD_KEY=page=0x12345" "$0" &&
+	       grep -qx "MCELOGD_COUNT=2" "$0" && grep -qx "MCE_PAGE=0x12345" "$0" && grep -qx "MCE_CPU=1" "$0"' "$envf"
+check "and the alert as JSON on its standard input" \
+	sh -c 'grep -q "^{\"time\":.*\"event\":\"alert\".*\"rule\":\"trig\"" "$0"' "$(ls "$TMP"/trig/stdin.* | head -1)"
+check "its output lines are logged" err_has "Trigger of rule 'trig' \[[0-9]*\]: hello from the trigger, page=0x12345"
+check "its standard error too" err_has "and its stderr"
+check "its exit status is logged" err_has "exited with status 3"
+rm "$TMP/trig/t.rules"
+printf '[Rule]\nName=hang\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
+	"$TMP/trig/hang.sh" >"$TMP/trig/hang.rules"
+start=$(date +%s)
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+check "a hanging trigger is killed at its timeout" \
+	sh -c 'grep -q "still running after 300 ms: killing it" "$0" && grep -q "killed by signal 9 (SIGKILL): it ran past its TriggerTimeout=" "$0" &&
+	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
+rm "$TMP/trig/hang.rules"
+printf '[Rule]\nName=slow\nMatch=severity=corrected\nAction=trigger\nTrigger=%s\n' \
+	"$TMP/trig/slow.sh" >"$TMP/trig/slow.rules"
+: >"$TMP/trig/slow.running"
+recent 10 9 8 7 6 5 4 3 2 1 >"$TMP/ten-now.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/ten-now.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+check "ten triggers, all run" [ "$(grep -c "Trigger of rule 'slow' \[[0-9]*\] exited with status 0" "$TMP/err")" -eq 10 ]
+check "never more than 4 at once" [ "$(sort -n "$TMP/trig/slow.max" | tail -1)" -le 4 ]
 exit $failed

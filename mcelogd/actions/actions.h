@@ -49,3 +49,37 @@ int page_offline(const char *sysfs_memory, uint64_t pfn, bool hard);
  * 0 or negative errno.
  */
 int cpu_offline(const char *sysfs_cpu, unsigned cpu);
+
+/*
+ * Triggers: programs a rule runs (Trigger=), without a shell.  The alert's
+ * fields and the tripping record's are in the environment (MCELOGD_RULE,
+ * MCELOGD_KEY, ..., MCE_CPU, MCE_PAGE, ...), the alert as JSON on standard
+ * input.  At most TRIGGER_MAX_RUNNING run at once; more wait in a queue of
+ * TRIGGER_MAX_QUEUED, and a trigger that finds the queue full is logged as
+ * not run, never dropped silently.  One that runs past its TriggerTimeout=
+ * is killed.  Each one's output lines, exit status or signal are logged.
+ *
+ * With the daemon's event loop the runs proceed while records keep being
+ * captured; without one (--replay) the runner makes its own, and
+ * trigger_runner_free() waits for every run.
+ */
+#define TRIGGER_MAX_RUNNING 4
+#define TRIGGER_MAX_QUEUED  64
+#define TRIGGER_OUTPUT_MAX  (64u << 10)   /* bytes of output logged per run */
+
+struct rule;
+struct trigger_runner;
+typedef struct sd_event sd_event;
+
+/* event NULL: a private loop, run by trigger_runner_free(). */
+int trigger_runner_new(sd_event *event, struct trigger_runner **ret);
+/* Waits for the runs in progress and the queued ones (each bounded by its timeout), then frees. */
+struct trigger_runner *trigger_runner_free(struct trigger_runner *t);
+
+/*
+ * Starts r's Trigger= for alert a (or queues it).  alert_json goes to its
+ * standard input.  Returns 0, -ENOSPC when the queue is full (logged), or
+ * another negative errno (logged).
+ */
+int trigger_submit(struct trigger_runner *t, const struct rule *r, const struct rule_alert *a,
+		   const char *alert_json);
