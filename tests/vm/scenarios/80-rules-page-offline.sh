@@ -3,8 +3,11 @@
 # would, trip the shipped page rule once: one alert entry, and the kernel
 # soft-offlines the page (its HWPOISON flag, HardwareCorrupted).  Then the
 # same on another page with a restart between the 5th and the 6th error:
-# the count persisted in /var/lib/mcelogd/rules.state.
-VM_DESC="rules: 10 CEs on one page -> one alert, page soft-offlined; count survives a restart"
+# the count persisted in /var/lib/mcelogd/rules.state.  Then triggers, under
+# the unit's sandbox: one runs with its environment and its output is
+# logged; one that hangs is killed at its timeout while records keep being
+# captured.
+VM_DESC="rules: 10 CEs on one page -> one alert, page soft-offlined; count survives a restart; triggers"
 VM_APPEND="mcelogd_vm.check_interval=1"
 # Restarts mcelogd: after the boot's no-restart checks.
 VM_LAST=1
@@ -38,14 +41,20 @@ wait_alert() {
 	done
 	echo "$n"
 }
-# inject_ce N ADDR: the Nth corrected memory-controller read error at ADDR
-# (MCi_STATUS VAL EN MISCV ADDRV, MCACOD 0x0092; MISC 0x86: physical address),
-# and wait until mcelogd logged it, so that no two share the bank registers.
+# inject_ce N ADDR [BANK]: the Nth corrected memory-controller read error at
+# ADDR (MCi_STATUS VAL EN MISCV ADDRV, MCACOD 0x0092; MISC 0x86: physical
+# address) in BANK (default 3), and wait until mcelogd logged it, so that no
+# two share the bank registers.
 inject_ce() {
 	local st=0x9c00004000010092 a
 	a=$(printf '0x%016x' "$2")
-	inject_monitor 1 3 $st 0 "$a" 0x0000000000000086 >/dev/null &&
+	inject_monitor 1 "${3:-3}" $st 0 "$a" 0x0000000000000086 >/dev/null &&
 		wait_records "$1" ".status == \"$st\" and .addr == \"$a\"" 30 >/dev/null
+}
+# unit_log_has TEXT [SECONDS]: mcelogd's log of this boot has TEXT (a grep -E pattern) within SECONDS.
+unit_log_has() {
+	guest "for i in \$(seq $((${2:-10} * 2))); do
+	journalctl -b -u mcelogd --no-pager | grep -qE -- '$1' && exit 0; sleep 0.5; done; exit 1"
 }
 
 scenario() {
@@ -91,4 +100,34 @@ scenario() {
 	check "rules: the tenth error on page B is logged" inject_ce 10 "$addr_b"
 	is "$(wait_alert "$key_b")" 1 "rules: the tenth error after the restart fires the alert for page B"
 	is "$(hwpoison "$pfn_b")" 1 "rules: and page B is soft-offlined"
+
+	# Triggers, added by the admin and loaded by a reload.
+	guest "cat >/etc/mcelogd/trig.sh <<'EOT'
+#!/bin/sh
+env >/run/mcelogd/trig.env
+cat >/run/mcelogd/trig.json
+echo \"vm trigger output for \$MCELOGD_KEY\"
+EOT
+printf '#!/bin/sh\\nexec sleep 600\\n' >/etc/mcelogd/hang.sh
+chmod +x /etc/mcelogd/trig.sh /etc/mcelogd/hang.sh
+mkdir -p /etc/mcelogd/rules.d
+printf '[Rule]\\nName=vm-trigger\\nMatch=bank=4\\nKey=page\\nThreshold=2 in 1h\\nAction=alert trigger\\nTrigger=/etc/mcelogd/trig.sh\\n' >/etc/mcelogd/rules.d/90-vm-trigger.rules
+printf '[Rule]\\nName=vm-hang\\nMatch=bank=5\\nKey=page\\nThreshold=2 in 1h\\nAction=trigger\\nTrigger=/etc/mcelogd/hang.sh\\nTriggerTimeout=3s\\n' >/etc/mcelogd/rules.d/91-vm-hang.rules" >/dev/null
+	check "rules: systemctl reload mcelogd takes the admin's rules" guest "systemctl reload mcelogd"
+	check "rules: the reload is logged" unit_log_has "Rules reloaded: 8 rules in effect"
+	inject_ce 1 0x3000040 4 && inject_ce 2 0x3000080 4
+	check "rules: the trigger ran in the sandbox with the alert in its environment" \
+		guest "for i in \$(seq 20); do [ -s /run/mcelogd/trig.env ] && break; sleep 0.5; done
+grep -qx MCELOGD_RULE=vm-trigger /run/mcelogd/trig.env && grep -qx MCE_BANK=4 /run/mcelogd/trig.env &&
+grep -qx MCE_PAGE=0x3000 /run/mcelogd/trig.env"
+	check "rules: and the alert as JSON on its standard input" \
+		guest "jq -e '.event == \"alert\" and .rule == \"vm-trigger\"' /run/mcelogd/trig.json"
+	check "rules: its output is logged" unit_log_has "Trigger of rule .vm-trigger. \\[[0-9]+\\]: vm trigger output for page=0x3000"
+	check "rules: its exit status is logged" unit_log_has "Trigger of rule .vm-trigger. \\[[0-9]+\\] exited with status 0"
+	inject_ce 1 0x5000040 5 && inject_ce 2 0x5000080 5
+	check "rules: the hanging trigger started" unit_log_has "Trigger of rule .vm-hang. started"
+	check "rules: records are captured while it hangs" inject_ce 1 0x6000040 6
+	check "rules: it is killed at its timeout" \
+		unit_log_has "Trigger of rule .vm-hang. \\[[0-9]+\\] killed by signal 9 \\(SIGKILL\\): it ran past its TriggerTimeout=" 15
+	check "rules: no sleep is left behind" guest "! pgrep -f '^sleep 600$'"
 }
