@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "macro.h"
@@ -13,14 +12,9 @@ int read_whole_file(const char *path, size_t max, char **ret, size_t *ret_len)
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, size = 0;
-	struct stat st;
 
 	if (fd < 0)
 		return negative_errno();
-	if (fstat(fd, &st) < 0)
-		return negative_errno();
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
 	for (;;) {
 		ssize_t n;
 
