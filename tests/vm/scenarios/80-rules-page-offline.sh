@@ -102,7 +102,7 @@ scenario() {
 	is "$(hwpoison "$pfn_b")" 1 "rules: and page B is soft-offlined"
 
 	# Triggers, added by the admin and loaded by a reload.
-	guest "cat >/etc/mcelogd/trig.sh <<'EOT'
+	guest "mkdir -p /etc/mcelogd && cat >/etc/mcelogd/trig.sh <<'EOT'
 #!/bin/sh
 env >/run/mcelogd/trig.env
 cat >/run/mcelogd/trig.json
@@ -110,9 +110,11 @@ echo \"vm trigger output for \$MCELOGD_KEY\"
 EOT
 printf '#!/bin/sh\\nexec sleep 600\\n' >/etc/mcelogd/hang.sh
 chmod +x /etc/mcelogd/trig.sh /etc/mcelogd/hang.sh
-mkdir -p /etc/mcelogd/rules.d
-printf '[Rule]\\nName=vm-trigger\\nMatch=bank=4\\nKey=page\\nThreshold=2 in 1h\\nAction=alert trigger\\nTrigger=/etc/mcelogd/trig.sh\\n' >/etc/mcelogd/rules.d/90-vm-trigger.rules
-printf '[Rule]\\nName=vm-hang\\nMatch=bank=5\\nKey=page\\nThreshold=2 in 1h\\nAction=trigger\\nTrigger=/etc/mcelogd/hang.sh\\nTriggerTimeout=3s\\n' >/etc/mcelogd/rules.d/91-vm-hang.rules" >/dev/null
+# The admin's rule directory is under the build's sysconfdir (/usr/local/etc here).
+rd=\$(mcelogd --help | sed -n 's|.*configuration file (default \\(.*\\)/mcelogd.conf).*|\\1|p')/rules.d
+mkdir -p \$rd
+printf '[Rule]\\nName=vm-trigger\\nMatch=bank=4\\nKey=page\\nThreshold=2 in 1h\\nAction=alert trigger\\nTrigger=/etc/mcelogd/trig.sh\\n' >\$rd/90-vm-trigger.rules
+printf '[Rule]\\nName=vm-hang\\nMatch=bank=5\\nKey=page\\nThreshold=2 in 1h\\nAction=trigger\\nTrigger=/etc/mcelogd/hang.sh\\nTriggerTimeout=3s\\n' >\$rd/91-vm-hang.rules" >/dev/null
 	check "rules: systemctl reload mcelogd takes the admin's rules" guest "systemctl reload mcelogd"
 	check "rules: the reload is logged" unit_log_has "Rules reloaded: 8 rules in effect"
 	inject_ce 1 0x3000040 4 && inject_ce 2 0x3000080 4
