@@ -3,6 +3,7 @@
 
 /* Small helpers every module uses: array sizes, cleanup attributes, ownership transfer. */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -61,3 +62,16 @@ static inline bool streq_ptr(const char *a, const char *b)
 }
 
 #define streq(a, b) (strcmp((a), (b)) == 0)
+
+/* Cuts white space off both ends of s in place; returns where s now starts. */
+static inline char *strip(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char) *s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char) e[-1]))
+		*--e = '\0';
+	return s;
+}

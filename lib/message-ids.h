@@ -16,6 +16,8 @@
 /* Corrected-error storm summaries and storm ends (mcelogd/storm-stage.c, mcelogd(8) STORMS). */
 #define MCELOGD_MSGID_STORM       "70d655c9451c48899d92ec9f35850b1a"
 #define MCELOGD_MSGID_STORM_END   "412a1d8e9e1f49c6bcf0a213ecde63bc"
+/* A rule fired, or an action it asked for failed (mcelogd.rules(5)). */
+#define MCELOGD_MSGID_ALERT       "1e3c932c671440228003859c8f4cb79a"
 
 /* Errors that are not x86 MCA bank records (struct ras_record), one class per kind. */
 #define MCELOGD_MSGID_MEMORY_CONTROLLER "663edcec58f84882a66eb4dccf2dd269"

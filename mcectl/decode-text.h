@@ -15,3 +15,25 @@
  */
 void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 		       const struct mce_decoded *d, unsigned first, unsigned last);
+
+/* --cpu-id VENDOR:FAMILY:MODEL ("amd:0x19:0x21", "intel:6:143"); 0 or -EINVAL. */
+int parse_cpu_id_arg(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
+		     uint32_t *ret_model);
+
+struct mce_text_parser;
+
+/* Text input read line by line into a record parser: mcectl decode and rules --test. */
+struct text_input {
+	const char *verb;                 /* "decode", "rules": for messages */
+	const char *name;                 /* the input's name for messages */
+	struct mce_text_parser *parser;
+	unsigned lineno;                  /* lines read so far */
+	unsigned rejected;                /* lines that could not be read */
+};
+
+/*
+ * Reads fd to its end into in->parser and finishes the parser; an over-long
+ * line is rejected in its place, with a message.  Returns 0, a negative errno
+ * of reading, or the parser's callbacks' negative return.
+ */
+int text_input_read(struct text_input *in, int fd);

@@ -34,16 +34,13 @@ enum output { OUTPUT_TEXT, OUTPUT_JSON };
 struct decode_ctx {
 	FILE *out;
 	enum output output;
-	const char *name;             /* input name for messages */
+	struct text_input in;         /* the input, its name, parser and line counts */
 	struct json_writer w;
 	unsigned records;
-	unsigned rejected;            /* lines we could not read */
 	unsigned partial_diags;       /* PARTIAL warnings ... */
 	unsigned partial_records;     /* ... of which for records still decoded */
 	bool have_default;
 	int error;                    /* first output error */
-	struct mce_text_parser *parser;
-	unsigned lineno;              /* lines read so far */
 };
 
 static void help(void)
@@ -80,9 +77,9 @@ static int parse_id(const char *s, const char **ret_end, uint32_t *ret)
 	return 0;
 }
 
-/* "amd:0x19:0x21", "intel:6:143". */
-static int parse_cpu_id(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
-			uint32_t *ret_model)
+/* "amd:0x19:0x21", "intel:6:143"; mcectl rules --cpu-id too. */
+int parse_cpu_id_arg(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
+		     uint32_t *ret_model)
 {
 	char vendor[32];
 	const char *colon = strchr(s, ':'), *end;
@@ -149,35 +146,35 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 
 	if (kind == MCE_TEXT_PARTIAL) {
 		c->partial_diags++;
-		fprintf(stderr, "mcectl decode: %s:%u: warning: %s\n", c->name, line, msg);
+		fprintf(stderr, "mcectl decode: %s:%u: warning: %s\n", c->in.name, line, msg);
 	} else {
-		c->rejected++;
-		fprintf(stderr, "mcectl decode: %s:%u: %s\n", c->name, line, msg);
+		c->in.rejected++;
+		fprintf(stderr, "mcectl decode: %s:%u: %s\n", c->in.name, line, msg);
 	}
 }
 
 /* line_fn: each line to the parser; an over-long one is an error in its place. */
-static int decode_line(const char *line, size_t len, bool cut, void *userdata)
+static int input_line(const char *line, size_t len, bool cut, void *userdata)
 {
-	struct decode_ctx *c = userdata;
+	struct text_input *in = userdata;
 
 	if (cut) {
-		c->rejected++;
-		fprintf(stderr, "mcectl decode: %s:%u: line longer than %u bytes, not read\n", c->name,
-			c->lineno + 1, LINE_READER_MAX);
+		in->rejected++;
+		fprintf(stderr, "mcectl %s: %s:%u: line longer than %u bytes, not read\n", in->verb,
+			in->name, in->lineno + 1, LINE_READER_MAX);
 		len = 0;   /* the parser still counts the line */
 	}
-	c->lineno++;
-	return mce_text_parser_feed(c->parser, line, len);
+	in->lineno++;
+	return mce_text_parser_feed(in->parser, line, len);
 }
 
-static int decode_fd(int fd, struct decode_ctx *c)
+int text_input_read(struct text_input *in, int fd)
 {
-	int k = read_lines(fd, decode_line, c);
+	int k = read_lines(fd, input_line, in);
 
 	if (k < 0)
 		return k;
-	return mce_text_parser_finish(c->parser);
+	return mce_text_parser_finish(in->parser);
 }
 
 int verb_decode(int argc, char *argv[])
@@ -211,7 +208,7 @@ int verb_decode(int argc, char *argv[])
 		{ ARG_MCGCAP,    "mcgcap",    MCE_HAVE_MCGCAP,    offsetof(struct mce_record, mcgcap) },
 	};
 	struct mce_record reg_rec = { .source = MCE_SOURCE_DECODE };
-	struct decode_ctx c = { .out = stdout, .output = OUTPUT_TEXT };
+	struct decode_ctx c = { .out = stdout, .output = OUTPUT_TEXT, .in.verb = "decode" };
 	enum mce_vendor vendor = MCE_VENDOR_UNKNOWN;
 	uint32_t family = 0, model = 0;
 	bool have_cpu_id = false;
@@ -237,7 +234,7 @@ int verb_decode(int argc, char *argv[])
 			}
 			break;
 		case 'c':
-			if (parse_cpu_id(optarg, &vendor, &family, &model) < 0) {
+			if (parse_cpu_id_arg(optarg, &vendor, &family, &model) < 0) {
 				fprintf(stderr, "mcectl decode: --cpu-id '%s': expected VENDOR:FAMILY:MODEL "
 					"such as amd:0x19:0x21 or intel:6:143 (vendor intel, amd, hygon, "
 					"zhaoxin or centaur; numbers 0x-hex or decimal)\n", optarg);
@@ -306,7 +303,7 @@ int verb_decode(int argc, char *argv[])
 			fprintf(stderr, "mcectl decode: --status is required when decoding registers\n");
 			return 2;
 		}
-		c.name = "command line";
+		c.in.name = "command line";
 		if (have_cpu_id) {
 			reg_rec.vendor = vendor;
 			reg_rec.family = family;
@@ -331,10 +328,10 @@ int verb_decode(int argc, char *argv[])
 	if (optind < argc)
 		path = argv[optind];
 	if (streq(path, "-")) {
-		c.name = "<stdin>";
+		c.in.name = "<stdin>";
 		fd = dup(STDIN_FILENO);
 	} else {
-		c.name = path;
+		c.in.name = path;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	if (fd < 0) {
@@ -351,8 +348,8 @@ int verb_decode(int argc, char *argv[])
 	mce_text_parser_set_source(p, MCE_SOURCE_DECODE);
 	if (have_cpu_id)
 		mce_text_parser_set_default_cpu(p, vendor, family, model);
-	c.parser = p;
-	k = decode_fd(fd, &c);
+	c.in.parser = p;
+	k = text_input_read(&c.in, fd);
 	p = mce_text_parser_free(p);
 	json_writer_done(&c.w);
 
@@ -366,12 +363,12 @@ int verb_decode(int argc, char *argv[])
 		return 1;
 	}
 	/* records the parser dropped (no STATUS) count as rejected input */
-	if (c.rejected > 0 || c.partial_diags > c.partial_records)
+	if (c.in.rejected > 0 || c.partial_diags > c.partial_records)
 		return 1;
 	/* Nothing printed and exit 0 would look like success to someone who pasted a log. */
 	if (c.records == 0) {
 		fprintf(stderr, "mcectl decode: %s: no machine-check record found (%u line%s read)\n",
-			c.name, c.lineno, c.lineno == 1 ? "" : "s");
+			c.in.name, c.in.lineno, c.in.lineno == 1 ? "" : "s");
 		return 1;
 	}
 	return 0;

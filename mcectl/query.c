@@ -42,6 +42,7 @@ struct query_args {
 	const char *directory;
 	unsigned trusted_uid;
 	bool include_replayed;
+	bool alerts;                 /* --alerts: the rules' alerts only */
 };
 
 static void query_help(void)
@@ -57,6 +58,8 @@ static void query_help(void)
 	       "                        includes storm summaries)\n"
 	       "  -o, --output MODE     table (default) or json (one record or storm event per line)\n"
 	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
+	       "      --alerts          only the alerts of mcelogd's rules (mcelogd.rules(5));\n"
+	       "                        without filters they are shown among the records\n"
 	       "      --include-replayed  also entries that mcelogd --replay wrote (recorded\n"
 	       "                        input, perhaps another host's), not this machine's errors\n"
 	       "  -h, --help            show this help\n");
@@ -84,7 +87,7 @@ static int parse_time_arg(const char *option, const char *arg, int64_t now, int6
 
 static int parse_query_args(int argc, char *argv[], struct query_args *a)
 {
-	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED };
+	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED, ARG_ALERTS };
 	static const struct option options[] = {
 		{ "since",     required_argument, NULL, 'S' },
 		{ "until",     required_argument, NULL, 'U' },
@@ -94,6 +97,7 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		{ "output",    required_argument, NULL, 'o' },
 		{ "directory", required_argument, NULL, 'D' },
 		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
+		{ "alerts",    no_argument,       NULL, ARG_ALERTS },
 		{ "help",      no_argument,       NULL, 'h' },
 		{}
 	};
@@ -155,6 +159,9 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		case ARG_INCLUDE_REPLAYED:
 			a->include_replayed = true;
 			break;
+		case ARG_ALERTS:
+			a->alerts = true;
+			break;
 		case 'h':
 			query_help();
 			return 0;
@@ -169,6 +176,12 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "mcectl query: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	/* An alert is about a rule's key, not one CPU, bank or severity. */
+	if (a->alerts && (a->have_cpu || a->have_bank || a->severity)) {
+		fprintf(stderr, "mcectl query: --alerts cannot be combined with --cpu, --bank or "
+			"--severity\n");
 		return -EINVAL;
 	}
 	if (a->have_since && a->have_until && a->since > a->until) {
@@ -234,6 +247,9 @@ static const char *const storm_ids[] = { MCELOGD_MSGID_STORM, MCELOGD_MSGID_STOR
 /* The kernel's loss reports: a gap in the history, shown where it happened. */
 static const char *const lost_ids[] = { MCELOGD_MSGID_LOST };
 
+/* The rules' alerts (mcelogd.rules(5)). */
+static const char *const alert_ids[] = { MCELOGD_MSGID_ALERT };
+
 /*
  * (machine-check classes AND filters) OR (other record classes AND filters).
  * A machine check's MESSAGE_ID is its severity class; the other records have
@@ -247,10 +263,14 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	bool want_mca = !a->severity || sev != _MCE_SEV_INVALID;
 	/* Only machine checks have banks. */
 	bool want_ras = !a->have_bank;
+	bool unfiltered = !a->severity && !a->have_cpu && !a->have_bank;
 	int r;
 
+	if (a->alerts)
+		return add_group(j, a, alert_ids, ELEMENTSOF(alert_ids), false);
 	if (want_mca) {
-		const char *ids[ELEMENTSOF(mca_ids) + ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids)];
+		const char *ids[ELEMENTSOF(mca_ids) + ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids) +
+				ELEMENTSOF(alert_ids)];
 		size_t n = 0;
 
 		if (a->severity)
@@ -264,6 +284,9 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 		/* A loss has no severity: whatever was lost may have been any. */
 		for (size_t i = 0; !a->severity && i < ELEMENTSOF(lost_ids); i++)
 			ids[n++] = lost_ids[i];
+		/* Alerts carry no CPU, bank or severity field: shown only without those filters. */
+		for (size_t i = 0; unfiltered && i < ELEMENTSOF(alert_ids); i++)
+			ids[n++] = alert_ids[i];
 		r = add_group(j, a, ids, n, false);
 		if (r < 0)
 			return r;
@@ -315,6 +338,11 @@ static bool is_lost_entry(sd_journal *j)
 	return is_entry_of(j, lost_ids, ELEMENTSOF(lost_ids));
 }
 
+static bool is_alert_entry(sd_journal *j)
+{
+	return is_entry_of(j, alert_ids, ELEMENTSOF(alert_ids));
+}
+
 static void print_table_header(void)
 {
 	printf("%-27s %4s %4s %-11s %-28s %s\n", "TIME", "CPU", "BANK", "SEVERITY", "BANK NAME / SOURCE",
@@ -336,6 +364,13 @@ static void print_table_row(sd_journal *j, uint64_t realtime)
 		       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
 		       get_field(j, "MCE_STORM_COUNT", bname, sizeof(bname)) ? "(storm summary)" :
 		       "(storm end)", m ?: "-");
+		return;
+	}
+	if (is_alert_entry(j)) {
+		char rule[80], what[96];
+
+		snprintf(what, sizeof(what), "(alert: %s)", get_field(j, "MCE_RULE", rule, sizeof(rule)) ?: "?");
+		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf, "-", "-", "alert", what, m ?: "-");
 		return;
 	}
 	if (is_lost_entry(j)) {
@@ -493,7 +528,8 @@ int verb_query(int argc, char *argv[])
 		fprintf(stderr, "mcectl query: %u entr%s without a readable MCE_JSON skipped\n", damaged,
 			damaged == 1 ? "y" : "ies");
 	if (a.output == OUTPUT_TABLE && shown == 0)
-		fprintf(stderr, "-- No machine-check records%s --\n", a.have_since ? " in that time range" : "");
+		fprintf(stderr, "-- No %s%s --\n", a.alerts ? "alerts" : "machine-check records",
+			a.have_since ? " in that time range" : "");
 	if (fflush(stdout) != 0)
 		return 1;
 	return 0;

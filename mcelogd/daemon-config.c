@@ -418,18 +418,6 @@ static bool section_known(const char *s)
 	return false;
 }
 
-static char *strip(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char) *s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char) e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 _printf_(5, 6)
 static void report(config_error_fn err, void *userdata, const char *file, unsigned line,
 		   const char *fmt, ...)

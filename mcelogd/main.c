@@ -19,6 +19,7 @@
 #include "manager.h"
 #include "sinks.h"
 #include "snapshots.h"
+#include "rules-stage.h"
 #include "sources.h"
 #include "status-json.h"
 #include "trace-buffer.h"
@@ -40,6 +41,14 @@ static const char *arg_state_directory;
 static bool arg_setup_trace_buffer;
 /* Hidden, for tests: the boot error region file (default: the kernel's). */
 static const char *arg_bert;
+/* --rules-directory, repeatable: replaces the default rule directories. */
+static const char *arg_rules_dirs[RULES_MAX_DIRS];
+static size_t arg_n_rules_dirs;
+/* Hidden, for tests: where soft_offline_page and hard_offline_page, and the CPUs' online
+ * files, are; with either, --replay offlines too. */
+static const char *arg_sysfs_memory;
+static const char *arg_sysfs_cpu;
+static bool arg_run_triggers;
 
 static void help(void)
 {
@@ -61,6 +70,9 @@ static void help(void)
 	       "                          while mcelogd is stopped, then exit\n"
 	       "      --control-socket PATH  where to answer 'mcectl status' (default %s;\n"
 	       "                          empty: none)\n"
+	       "      --rules-directory DIR  read rule files from DIR instead of the default\n"
+	       "                          directories (repeatable; the first has priority)\n"
+	       "      --run-triggers      with --replay, run the rules' triggers too\n"
 	       "  -h, --help              show this help\n"
 	       "      --version           show the version\n\n"
 	       "See mcelogd(8) and mcelogd.conf(5).\n", DEFAULT_CONFIG, DEFAULT_STATE_DIRECTORY,
@@ -82,7 +94,8 @@ static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
-	       ARG_BERT };
+	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
+	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -97,6 +110,10 @@ static int parse_argv(int argc, char *argv[])
 		{ "state-directory", required_argument, NULL, ARG_STATE_DIRECTORY },
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
+		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
+		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
+		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
+		{ "run-triggers", no_argument,      NULL, ARG_RUN_TRIGGERS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -169,6 +186,22 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_BERT:
 			arg_bert = optarg;
+			break;
+		case ARG_RULES_DIRECTORY:
+			if (arg_n_rules_dirs == RULES_MAX_DIRS) {
+				fprintf(stderr, "mcelogd: more than %d --rules-directory\n", RULES_MAX_DIRS);
+				return -EINVAL;
+			}
+			arg_rules_dirs[arg_n_rules_dirs++] = optarg;
+			break;
+		case ARG_SYSFS_MEMORY:
+			arg_sysfs_memory = optarg;
+			break;
+		case ARG_SYSFS_CPU:
+			arg_sysfs_cpu = optarg;
+			break;
+		case ARG_RUN_TRIGGERS:
+			arg_run_triggers = true;
 			break;
 		case 'h':
 			help();
@@ -295,6 +328,20 @@ static void on_cpus_resync(void *userdata, const bool *online, size_t n_online)
 	manager_cpus_resync(userdata, online, n_online);
 }
 
+static const char *const *rules_dirs(void)
+{
+	static const char *const defaults[] = RULE_DIRS_DEFAULT;
+
+	return arg_n_rules_dirs ? arg_rules_dirs : defaults;
+}
+
+static size_t n_rules_dirs(void)
+{
+	static const char *const defaults[] = RULE_DIRS_DEFAULT;
+
+	return arg_n_rules_dirs ? arg_n_rules_dirs : ELEMENTSOF(defaults);
+}
+
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct manager *m = userdata;
@@ -321,6 +368,8 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		manager_reload_sources(m, &old);
 		log_info("Configuration reloaded from %s", m->config_path);
 	}
+	/* Rules reload on their own: a bad rule file keeps the running rules, whatever the config. */
+	(void) rules_stage_reload(&m->rules, rules_dirs(), n_rules_dirs());
 	sd_notify(false, "READY=1");
 	manager_update_status(m);
 	return 0;
@@ -425,10 +474,17 @@ int main(int argc, char *argv[])
 
 	r = load_config(&m);
 	if (arg_test_config) {
+		struct rule_set rules;
+
 		if (r < 0) {
 			fprintf(stderr, "mcelogd: configuration %s is invalid\n", m.config_path);
 			return EXIT_FAILURE;
 		}
+		if (rules_load(rules_dirs(), n_rules_dirs(), &rules) < 0) {
+			fprintf(stderr, "mcelogd: the rule files are invalid\n");
+			return EXIT_FAILURE;
+		}
+		rule_set_done(&rules);
 		warn_json_output(m.arg_json_output ? m.arg_json_output : m.config.json_output);
 		if (m.config.socket_group[0] && !getgrnam(m.config.socket_group))
 			fprintf(stderr, "mcelogd: warning: SocketGroup=%s: no such group; only root will "
@@ -467,6 +523,17 @@ int main(int argc, char *argv[])
 			return log_error_errno(r, "Failed to allocate the event loop: %m"), EXIT_FAILURE;
 	}
 	r = manager_init(&m, live);
+	if (r >= 0) {
+		/* Counts persist for the daemon; a replay keeps them only in a --state-directory
+		 * given for it, so that replayed history never counts into the daemon's. */
+		m.rules.sysfs_memory = arg_sysfs_memory;
+		m.rules.sysfs_cpu = arg_sysfs_cpu;
+		m.rules.act_pages = live || arg_sysfs_memory;
+		m.rules.act_cpus = live || arg_sysfs_cpu;
+		m.rules.run_triggers = live || arg_run_triggers;
+		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
+				      live ? m.paths.state_directory : arg_state_directory);
+	}
 	if (r >= 0)
 		r = manager_set_sinks(&m, sinks_all, sinks_all_count);
 	if (r >= 0)

@@ -257,6 +257,9 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
 
 	mce_decode(rec, &d);
+	/* Rules see every record, those a storm only counts included. */
+	rules_stage_record(&m->rules, &(struct rule_input) { .mce = rec, .decoded = &d },
+			   rec->have & MCE_HAVE_TIME ? rec->time_usec : now_realtime_usec());
 	/* Counted in a storm: it reaches the sinks in the storm's summaries. */
 	if (origin == RECORD_LIVE && storm_stage_suppress(&m->storm, rec, &d)) {
 		count_record(m, rec->source);
@@ -286,6 +289,8 @@ static int submit_ras(void *core, struct ras_record *rec)
 	struct sink_entry e = { .kind = SINK_ENTRY_RAS, .ras = rec };
 
 	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
+	rules_stage_record(&m->rules, &(struct rule_input) { .ras = rec },
+			   rec->have_time ? rec->time_usec : now_realtime_usec());
 
 	json_writer_reset(&m->json);
 	ras_record_write_json(rec, &m->json);
@@ -416,6 +421,16 @@ int manager_init(struct manager *m, bool live)
 		.timer_usec = UINT64_MAX,
 	};
 	json_writer_init(&m->storm.json);
+	m->rules = (struct rules_stage) {
+		.emit = emit_from_stage,
+		.core = m,
+		.hostname = m->hostname,
+		.boot_id = m->boot_id,
+		.act_pages = live,
+		.act_cpus = live,
+		.run_triggers = live,
+		.event = m->event,
+	};
 	if (live) {
 		m->dedup = calloc(1, sizeof(*m->dedup));
 		if (!m->dedup)
@@ -439,6 +454,7 @@ void manager_done(struct manager *m)
 {
 	/* Normally closed at SIGTERM already; counts must reach the sinks before they close. */
 	storm_stage_done(&m->storm);
+	rules_stage_done(&m->rules);
 	m->control = control_free(m->control);
 	m->hotplug = cpu_hotplug_free(m->hotplug);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);

@@ -5,7 +5,7 @@
  * The daemon's core: the event loop, the configuration, and the one record
  * pipeline every source feeds:
  *
- *	source → dedup (live MCA copies) → decode → storm stage → render once → every sink
+ *	source → dedup (live MCA copies) → decode → rules → storm stage → render once → every sink
  *
  * Sources and sinks are arrays of ops tables (source.h, sink.h); the manager
  * loops over them and knows none of them by name.
@@ -19,6 +19,7 @@
 #include "json-writer.h"
 #include "mce-dedup.h"
 #include "record.h"
+#include "rules-stage.h"
 #include "sink.h"
 #include "snapshot-stage.h"
 #include "source.h"
@@ -79,6 +80,7 @@ struct manager {
 	struct mce_dedup *dedup;
 	struct storm_stage storm;
 	struct snapshot_stage snapshots;   /* live only: what each record's CPU was doing */
+	struct rules_stage rules;    /* every record, before storms thin them */
 
 	struct control *control;
 	struct json_writer status_json;

@@ -19,6 +19,7 @@
 
 struct json_writer;
 struct mcelogd_config;
+struct rule_alert;
 struct ras_record;
 struct snapshot_field;
 struct storm_event;
@@ -30,6 +31,7 @@ enum sink_entry_kind {
 	SINK_ENTRY_RAS,      /* any other hardware-error record (ras:*, firmware) */
 	SINK_ENTRY_LOSS,     /* the kernel dropped records */
 	SINK_ENTRY_STORM,    /* a storm summary or a storm's end */
+	SINK_ENTRY_ALERT,    /* a rule fired (mcelogd/actions/actions.h) */
 	_SINK_ENTRY_KIND_MAX,
 };
 
@@ -58,6 +60,7 @@ struct sink_entry {
 			const struct storm_output *out;
 			const char *message;
 		} storm;
+		const struct rule_alert *alert;
 	};
 };
 

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "log.h"
 #include "macro.h"
+#include "rule-field.h"
 #include "storm-key.h"
 #include "file-io.h"
 #include "storm-stage.h"
@@ -322,6 +323,8 @@ int storm_stage_setup(struct storm_stage *st, bool enable, const struct storm_co
 bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec, const struct mce_decoded *d)
 {
 	struct storm_key key;
+	struct rule_value page = { 0 };
+	bool has_page;
 	uint64_t now;
 	enum storm_verdict v;
 
@@ -330,7 +333,10 @@ bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec, 
 	now = now_monotonic_usec();
 	if (now >= storm_next_deadline(st->engine))
 		tick(st, now, STORM_END_QUIET);
-	v = storm_account(st->engine, &key, now);
+	/* How many pages a storm covers tells one bad cell from a failing row or bank. */
+	has_page = rule_field_get(&(struct rule_input) { .mce = rec, .decoded = d }, RULE_FIELD_PAGE,
+				  &page);
+	v = storm_account_page(st->engine, &key, now, has_page, page.u);
 	timer_arm(st);
 	if (v == STORM_SUPPRESS)
 		schedule_save(st);

@@ -79,10 +79,15 @@ int storm_event_message(const struct storm_event *ev, const struct storm_output 
 	where(&ev->key, w, sizeof(w));
 	storm_code_string(ev->key.code, code);
 	if (ev->type == STORM_EVENT_SUMMARY) {
+		char pages[64] = "";
+
 		seconds(ev->first_usec, ev->last_usec, span, sizeof(span));
+		if (ev->pages > 0)
+			snprintf(pages, sizeof(pages), " on %s%" PRIu64 " distinct page%s",
+				 ev->pages_capped ? "at least " : "", ev->pages, ev->pages == 1 ? "" : "s");
 		return snprintf(buf, size, "Corrected error storm on %s (code %s): %" PRIu64
-				" more records in %s, %" PRIu64 " since the storm began", w, code,
-				ev->count, span, ev->total);
+				" more records%s in %s, %" PRIu64 " since the storm began", w, code,
+				ev->count, pages, span, ev->total);
 	}
 	seconds(ev->start_usec, ev->last_usec, span, sizeof(span));
 	return snprintf(buf, size, "Corrected error storm on %s (code %s) %s after %s: %" PRIu64
@@ -109,8 +114,12 @@ void storm_event_write_json(const struct storm_event *ev, const struct storm_out
 		json_put_u64(w, "cpu", ev->key.cpu);
 	json_put_u64(w, "bank", ev->key.bank);
 	json_put_string(w, "code", code);
-	if (ev->type == STORM_EVENT_SUMMARY)
+	if (ev->type == STORM_EVENT_SUMMARY) {
 		json_put_u64(w, "count", ev->count);
+		json_put_u64(w, "pages", ev->pages);
+		if (ev->pages_capped)
+			json_put_bool(w, "pages_capped", true);
+	}
 	json_put_u64(w, "total", ev->total);
 	json_put_u64(w, "logged", ev->logged);
 	json_put_time_usec(w, "first", storm_realtime_usec(o, ev->first_usec));

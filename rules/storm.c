@@ -26,7 +26,17 @@ struct storm_entry {
 	uint64_t pending_last_usec;
 	uint64_t total;
 	uint64_t summaries;
+	/*
+	 * Distinct pages among the records pending for the next summary:
+	 * open addressing over STORM_PAGE_SLOTS slots holding page + 1 (0 =
+	 * empty), allocated while a storm with addressed records lasts.
+	 */
+	uint64_t *pages;
+	uint32_t n_pages;
+	bool pages_capped;
 };
+
+#define STORM_PAGE_SLOTS (2 * STORM_MAX_PAGES)
 
 struct storm {
 	struct storm_config config;
@@ -196,6 +206,8 @@ void storm_free(struct storm *s)
 {
 	if (!s)
 		return;
+	for (unsigned i = 0; s->entries && i < s->n_entries; i++)
+		free(s->entries[i].pages);
 	free(s->entries);
 	free(s->slots);
 	free(s);
@@ -246,7 +258,39 @@ static struct storm_entry *lookup_or_add(struct storm *s, const struct storm_key
 	return e;
 }
 
+/* Counts page among the pending records' distinct pages; past the cap, or without memory, says so. */
+static void add_page(struct storm_entry *e, uint64_t page)
+{
+	uint32_t i;
+
+	if (e->pages_capped)
+		return;
+	if (!e->pages) {
+		e->pages = calloc(STORM_PAGE_SLOTS, sizeof(*e->pages));
+		if (!e->pages) {
+			e->pages_capped = true;
+			return;
+		}
+	}
+	for (i = (uint32_t) mix64(page) & (STORM_PAGE_SLOTS - 1); e->pages[i] != 0;
+	     i = (i + 1) & (STORM_PAGE_SLOTS - 1))
+		if (e->pages[i] == page + 1)
+			return;
+	if (e->n_pages == STORM_MAX_PAGES) {
+		e->pages_capped = true;
+		return;
+	}
+	e->pages[i] = page + 1;
+	e->n_pages++;
+}
+
 enum storm_verdict storm_account(struct storm *s, const struct storm_key *key, uint64_t now_usec)
+{
+	return storm_account_page(s, key, now_usec, false, 0);
+}
+
+enum storm_verdict storm_account_page(struct storm *s, const struct storm_key *key, uint64_t now_usec,
+				      bool has_page, uint64_t page)
 {
 	struct storm_key k = key_normalise(key);
 	struct storm_entry *e;
@@ -278,6 +322,8 @@ enum storm_verdict storm_account(struct storm *s, const struct storm_key *key, u
 		e->pending++;
 		e->pending_last_usec = now;
 		e->total++;
+		if (has_page)
+			add_page(e, page);
 		s->counters.suppressed++;
 		return STORM_SUPPRESS;
 	}
@@ -301,6 +347,8 @@ enum storm_verdict storm_account(struct storm *s, const struct storm_key *key, u
 	e->pending_last_usec = now;
 	e->total = 1;
 	e->summaries = 0;
+	if (has_page)
+		add_page(e, page);
 	s->deadline_usec = min_u64(s->deadline_usec,
 				   min_u64(e->next_summary_usec, add_sat(now, s->config.quiet_usec)));
 	s->counters.suppressed++;
@@ -321,10 +369,16 @@ static void emit_summary(struct storm *s, struct storm_entry *e, uint64_t now,
 		.first_usec = e->pending_first_usec,
 		.last_usec = e->pending_last_usec,
 		.start_usec = e->start_usec,
+		.pages = e->n_pages,
+		.pages_capped = e->pages_capped,
 	};
 
 	e->pending = 0;
 	e->summaries++;
+	if (e->pages)
+		memset(e->pages, 0, STORM_PAGE_SLOTS * sizeof(*e->pages));
+	e->n_pages = 0;
+	e->pages_capped = false;
 	/* Spaced from this summary, not from the schedule: a late tick must not bunch two up. */
 	e->next_summary_usec = add_sat(now, s->config.summary_interval_usec);
 	if (fn)
@@ -346,6 +400,10 @@ static void emit_end(struct storm *s, struct storm_entry *e, storm_event_fn fn, 
 
 	/* Back to normal: the next record opens a fresh burst window. */
 	e->in_storm = false;
+	free(e->pages);
+	e->pages = NULL;
+	e->n_pages = 0;
+	e->pages_capped = false;
 	e->window_count = 0;
 	e->total = 0;
 	s->counters.storms_ended++;

@@ -128,6 +128,14 @@ struct storm_event {
 	uint64_t last_usec;
 	/* When the storm started: its first suppressed record. */
 	uint64_t start_usec;
+	/*
+	 * SUMMARY: distinct 4 KiB pages among the records in `count` that
+	 * carry a physical address (storm_account_page()); pages_capped: there
+	 * were more than STORM_MAX_PAGES, `pages` is a lower bound.  A storm
+	 * over many pages is a row, column or bank fault, not one bad cell.
+	 */
+	uint64_t pages;
+	bool pages_capped;
 };
 
 /* A tracked signature, for `mcectl status`. */
@@ -181,6 +189,12 @@ static inline void storm_freep(struct storm **s)
  * before a new record of the same signature would extend it.
  */
 enum storm_verdict storm_account(struct storm *s, const struct storm_key *key, uint64_t now_usec);
+
+/* Distinct pages counted per summary, at most (16 KiB per storm while it lasts). */
+#define STORM_MAX_PAGES 1024U
+/* storm_account(), and the record's page (has_page) counts toward the summary's distinct pages. */
+enum storm_verdict storm_account_page(struct storm *s, const struct storm_key *key, uint64_t now_usec,
+				      bool has_page, uint64_t page);
 
 /*
  * Emit the summaries and storm ends due at now_usec through fn (which may be

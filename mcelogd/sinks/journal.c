@@ -15,6 +15,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "actions/actions.h"
 #include "clock.h"
 #include "log.h"
 #include "daemon-config.h"
@@ -682,8 +683,10 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 		journal_fields_add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
 	journal_fields_add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
 	journal_fields_add(&f, "MCE_STORM_CODE=%s", code);
-	if (summary)
+	if (summary) {
 		journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
+		journal_fields_add(&f, "MCE_STORM_PAGES=%" PRIu64, ev->pages);
+	}
 	journal_fields_add(&f, "MCE_STORM_TOTAL=%" PRIu64, ev->total);
 	journal_fields_add(&f, "MCE_STORM_LOGGED=%u", ev->logged);
 	add_time(&f, "MCE_STORM_FIRST", storm_realtime_usec(o, ev->first_usec));
@@ -696,6 +699,34 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	k = journal_fields_add_json(&f, j, json);
 	if (k < 0)
 		return k;
+	return deliver(j, &f, false);
+}
+
+static int write_alert(struct journal_sink *j, const struct rule_alert *a, const char *json)
+{
+	struct journal_fields f = { .n = 0 };
+	int k;
+
+	journal_fields_add(&f, "MESSAGE=%s", a->message);
+	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_ALERT);
+	journal_fields_add(&f, "PRIORITY=%d", a->priority);
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_RULE=%s", a->rule);
+	if (a->key[0])
+		journal_fields_add(&f, "MCE_RULE_KEY=%s", a->key);
+	journal_fields_add(&f, "MCE_RULE_COUNT=%u", a->count);
+	journal_fields_add(&f, "MCE_RULE_WINDOW_USEC=%" PRIu64, a->window_usec);
+	add_time(&f, "MCE_RULE_FIRST", a->first_usec);
+	journal_fields_add(&f, "MCE_RULE_ACTIONS=%s", a->actions);
+	if (a->failed_action)
+		journal_fields_add(&f, "MCE_RULE_FAILED_ACTION=%s", a->failed_action);
+	if (j->replay)
+		journal_fields_add(&f, REPLAY_FIELD);
+	if (json) {
+		k = journal_fields_add_json(&f, j, json);
+		if (k < 0)
+			return k;
+	}
 	return deliver(j, &f, false);
 }
 
@@ -778,6 +809,9 @@ static int journal_write(void *s, const struct sink_entry *e)
 	case SINK_ENTRY_STORM:
 		r = write_storm(j, e->storm.event, e->storm.out, e->storm.message, e->json);
 		break;
+	case SINK_ENTRY_ALERT:
+		r = write_alert(j, e->alert, e->json);
+		break;
 	case _SINK_ENTRY_KIND_MAX:
 		break;
 	}
@@ -795,7 +829,7 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 {
 	static const char *const ids[] = {
 		MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS,
-		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END,
+		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END, MCELOGD_MSGID_ALERT,
 	};
 	struct journal_sink *j = s;
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];

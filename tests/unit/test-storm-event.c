@@ -164,7 +164,7 @@ static void test_json(void **state)
 	assert_string_equal(json_writer_str(&w),
 		"{\"time\":\"2026-11-20T10:01:00.000000Z\",\"event\":\"storm_summary\",\"hostname\":\"vm\","
 		"\"severity\":\"corrected\",\"scope\":\"cpu\",\"cpu\":3,\"bank\":1,\"code\":\"0x00010094\","
-		"\"count\":48213,\"total\":120345,\"logged\":10,"
+		"\"count\":48213,\"pages\":0,\"total\":120345,\"logged\":10,"
 		"\"first\":\"2026-11-20T10:00:20.000000Z\",\"last\":\"2026-11-20T10:00:29.950000Z\","
 		"\"storm_start\":\"2026-11-20T10:00:01.000000Z\"}");
 

@@ -716,10 +716,84 @@ static void config_and_code(void **state)
 	storm_free(NULL);
 }
 
+/*
+ * The issue's case: a burst of corrected errors on 100 distinct pages folds
+ * into a storm; its summary says how many pages it covered, each summary
+ * counting afresh, and a page seen twice counts once.
+ */
+static void summary_counts_distinct_pages(void **state)
+{
+	const struct storm_key k = { .cpu = 1, .bank = 7, .code = 0x0090, .per_cpu = true };
+	static struct recorder rec;
+	unsigned summaries = 0;
+
+	(void) state;
+	memset(&rec, 0, sizeof(rec));
+	_cleanup_storm_ struct storm *s = new_storm(NULL);
+
+	for (unsigned i = 0; i < 100; i++) {
+		if (T0 + i * MSEC >= storm_next_deadline(s))
+			tick(s, T0 + i * MSEC, &rec);
+		(void) storm_account_page(s, &k, T0 + i * MSEC, true, 0x1000 + i);
+	}
+	/* Two on pages of the burst, one again, one without an address. */
+	(void) storm_account_page(s, &k, T0 + 100 * MSEC, true, 0x1000);
+	(void) storm_account_page(s, &k, T0 + 101 * MSEC, true, 0x1001);
+	(void) storm_account_page(s, &k, T0 + 102 * MSEC, true, 0x1001);
+	(void) storm_account(s, &k, T0 + 103 * MSEC);
+	tick(s, T0 + 11 * SEC, &rec);
+	/* A second summary interval: three pages, one of them already seen before. */
+	for (unsigned i = 0; i < 3; i++)
+		(void) storm_account_page(s, &k, T0 + 12 * SEC + i, true, 0x1000 + 99 + i);
+	run_until_idle(s, &rec);
+
+	for (unsigned i = 0; i < rec.n_events; i++) {
+		const struct storm_event *ev = &rec.events[i].ev;
+
+		if (ev->type != STORM_EVENT_SUMMARY)
+			continue;
+		summaries++;
+		/*
+		 * The burst's 10 records were logged, not counted: the storm has
+		 * pages 0x100a-0x1063, then 0x1000 and 0x1001 (new to it), 0x1001
+		 * again, and a record without an address.
+		 */
+		if (summaries == 1) {
+			assert_int_equal(ev->count, 94);
+			assert_int_equal(ev->pages, 92);
+		} else {
+			assert_int_equal(ev->count, 3);
+			assert_int_equal(ev->pages, 3);
+		}
+		assert_false(ev->pages_capped);
+	}
+	assert_int_equal(summaries, 2);
+	assert_balanced(s);
+}
+
+/* More distinct pages than the set holds: a lower bound, and said so. */
+static void summary_pages_capped(void **state)
+{
+	const struct storm_key k = { .cpu = 1, .bank = 7, .code = 0x0090, .per_cpu = true };
+	static struct recorder rec;
+
+	(void) state;
+	memset(&rec, 0, sizeof(rec));
+	_cleanup_storm_ struct storm *s = new_storm(NULL);
+	for (unsigned i = 0; i < STORM_MAX_PAGES + 500; i++)
+		(void) storm_account_page(s, &k, T0 + i, true, i);
+	run_until_idle(s, &rec);
+	assert_int_equal(rec.events[0].ev.type, STORM_EVENT_SUMMARY);
+	assert_int_equal(rec.events[0].ev.pages, STORM_MAX_PAGES);
+	assert_true(rec.events[0].ev.pages_capped);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(storm_of_20000),
+		cmocka_unit_test(summary_counts_distinct_pages),
+		cmocka_unit_test(summary_pages_capped),
 		cmocka_unit_test(interleaved_signatures),
 		cmocka_unit_test(storm_ends_after_quiet),
 		cmocka_unit_test(summary_cadence),

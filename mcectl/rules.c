@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mcectl rules: show the rules in effect, and with --test FILE run them over
+ * recorded input (any text mcectl decode reads) without acting, printing what
+ * would fire.  Operators try a rule on their history before deploying it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "decode-text.h"
+#include "decode.h"
+#include "dropin.h"
+#include "line-reader.h"
+#include "macro.h"
+#include "read-file.h"
+#include "record-text.h"
+#include "rfc3339.h"
+#include "rule-engine.h"
+#include "rule-state.h"
+#include "verbs.h"
+
+#define MAX_RULE_DIRS 8
+#define DEFAULT_STATE LOCALSTATEDIR "/lib/mcelogd/" "rules.state"
+#define STATE_MAX (64u << 20)
+#define NEAREST_MAX 10       /* buckets shown, nearest to firing first */
+
+struct test_ctx {
+	struct text_input in;
+	struct rule_engine *engine;
+	unsigned records, untimed, firings;
+	unsigned first_line, last_line; /* of the record being run */
+};
+
+static void help(void)
+{
+	printf("Usage: mcectl rules [OPTIONS]\n"
+	       "Show the rules mcelogd acts on (mcelogd.rules(5)).\n\n"
+	       "      --test FILE        run the rules over the records in FILE ('-': stdin), any\n"
+	       "                         form 'mcectl decode' reads, and print what would fire;\n"
+	       "                         nothing is done\n"
+	       "      --rules-dir DIR    read rule files from DIR instead of %s/mcelogd/rules.d\n"
+	       "                         and %s (repeatable; the first has priority)\n"
+	       "      --state FILE       the daemon's rules state (default %s): counts\n"
+	       "                         nearest to firing, offlined pages, recent alerts\n"
+	       "  -c, --cpu-id V:F:M     CPU of records that do not name one (as mcectl decode)\n"
+	       "  -h, --help             show this help\n", SYSCONFDIR, RULESDIR, DEFAULT_STATE);
+}
+
+static void on_rule_error(const char *file, unsigned line, const char *msg, void *userdata)
+{
+	unsigned *errors = userdata;
+
+	(*errors)++;
+	if (line > 0)
+		fprintf(stderr, "mcectl rules: %s:%u: %s\n", file, line, msg);
+	else
+		fprintf(stderr, "mcectl rules: %s: %s\n", file, msg);
+}
+
+static int load_rules(const char *const *dirs, size_t n_dirs, struct rule_set *set)
+{
+	unsigned errors = 0;
+	struct rule_load l = { .set = set, .err = on_rule_error, .userdata = &errors };
+	int r = dropin_walk(dirs, n_dirs, RULE_FILE_SUFFIX, rule_load_file, &l);
+
+	if (r < 0) {
+		fprintf(stderr, "mcectl rules: cannot read the rule directories: %s\n", strerror(-r));
+		return r;
+	}
+	return l.bad_files > 0 ? -EINVAL : 0;
+}
+
+static void print_time(FILE *f, uint64_t usec, bool known)
+{
+	char buf[RFC3339_MAX];
+
+	if (known && format_rfc3339_usec(buf, sizeof(buf), (int64_t) usec) >= 0)
+		fputs(buf, f);
+	else
+		fputs("-", f);
+}
+
+static void on_fire(const struct rule_firing *f, void *userdata)
+{
+	struct test_ctx *c = userdata;
+	bool timed = f->input->mce && (f->input->mce->have & MCE_HAVE_TIME);
+	char threshold[64], actions[128];
+
+	c->firings++;
+	rule_format_threshold(f->rule, threshold, sizeof(threshold));
+	rule_format_actions(f->rule, actions, sizeof(actions));
+	print_time(stdout, f->now_usec, timed);
+	printf(" %s%s%s%s: %s", f->rule->name, f->key[0] ? " [" : "", f->key, f->key[0] ? "]" : "",
+	       threshold);
+	if (f->count > 1) {
+		printf(" (first ");
+		print_time(stdout, f->first_usec, timed);
+		printf(")");
+	}
+	if (c->first_line == c->last_line)
+		printf(", %s:%u", c->in.name, c->first_line);
+	else
+		printf(", %s:%u-%u", c->in.name, c->first_line, c->last_line);
+	printf(": would %s\n", actions);
+}
+
+static int on_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
+{
+	struct test_ctx *c = userdata;
+	struct mce_decoded d;
+	struct rule_input in = { .mce = r, .decoded = &d };
+	int k;
+
+	mce_decode(r, &d);
+	c->records++;
+	/* Without a time every record counts as at the same moment: say so once, at the end. */
+	if (!(r->have & MCE_HAVE_TIME))
+		c->untimed++;
+	c->first_line = first;
+	c->last_line = last;
+	k = rule_engine_feed(c->engine, &in, (r->have & MCE_HAVE_TIME) && r->time_usec > 0 ?
+			     (uint64_t) r->time_usec : 0, on_fire, c);
+	return k < 0 ? k : 0;
+}
+
+static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
+{
+	struct test_ctx *c = userdata;
+
+	if (kind == MCE_TEXT_UNKNOWN)
+		return;
+	if (kind == MCE_TEXT_MALFORMED)
+		c->in.rejected++;
+	fprintf(stderr, "mcectl rules: %s:%u: %s%s\n", c->in.name, line,
+		kind == MCE_TEXT_PARTIAL ? "warning: " : "", msg);
+}
+
+static int run_test(const struct rule_set *set, const char *path, bool have_cpu_id,
+		    enum mce_vendor vendor, uint32_t family, uint32_t model)
+{
+	_cleanup_(rule_engine_freep) struct rule_engine *e = NULL;
+	_cleanup_close_ int fd = -1;
+	struct test_ctx c = { .in = { .verb = "rules", .name = streq(path, "-") ? "<stdin>" : path } };
+	int k;
+
+	fd = streq(path, "-") ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "mcectl rules: cannot open '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (rule_engine_new(set, 0, &e) < 0)
+		goto oom;
+	c.engine = e;
+	c.in.parser = mce_text_parser_new(&(struct mce_text_callbacks) { .record = on_record,
+								      .diagnostic = on_diag }, &c);
+	if (!c.in.parser)
+		goto oom;
+	mce_text_parser_set_source(c.in.parser, MCE_SOURCE_DECODE);
+	if (have_cpu_id)
+		mce_text_parser_set_default_cpu(c.in.parser, vendor, family, model);
+	k = text_input_read(&c.in, fd);
+	c.in.parser = mce_text_parser_free(c.in.parser);
+	if (k == -ENOMEM)
+		goto oom;
+	if (k < 0) {
+		fprintf(stderr, "mcectl rules: reading '%s' failed: %s\n", path, strerror(-k));
+		return 1;
+	}
+	printf("%u record%s, %u rule%s, %u firing%s (nothing was done)\n", c.records,
+	       c.records == 1 ? "" : "s", set->n_rules, set->n_rules == 1 ? "" : "s", c.firings,
+	       c.firings == 1 ? "" : "s");
+	if (c.untimed > 0)
+		fprintf(stderr, "mcectl rules: warning: %u record%s without a time counted as "
+			"arriving at once\n", c.untimed, c.untimed == 1 ? "" : "s");
+	if (c.records == 0) {
+		fprintf(stderr, "mcectl rules: %s: no machine-check record found (%u line%s read)\n",
+			c.in.name, c.in.lineno, c.in.lineno == 1 ? "" : "s");
+		return 1;
+	}
+	return c.in.rejected > 0 ? 1 : 0;
+oom:
+	fprintf(stderr, "mcectl rules: out of memory\n");
+	return 1;
+}
+
+static void show_rules(const struct rule_set *set)
+{
+	if (set->n_rules == 0) {
+		printf("No rules.\n");
+		return;
+	}
+	for (unsigned i = 0; i < set->n_rules; i++) {
+		const struct rule *r = &set->rules[i];
+		char match[512], key[128], threshold[64], actions[128];
+
+		rule_format_match(r, match, sizeof(match));
+		rule_format_key(r, key, sizeof(key));
+		rule_format_threshold(r, threshold, sizeof(threshold));
+		rule_format_actions(r, actions, sizeof(actions));
+		printf("%s (%s:%u)\n", r->name, r->file, r->line);
+		printf("  match:     %s\n", match[0] ? match : "every record");
+		if (key[0])
+			printf("  per:       %s\n", key);
+		printf("  threshold: %s\n", threshold);
+		if (r->holdoff_usec > 0)
+			printf("  holdoff:   %llu s after each firing\n",
+			       (unsigned long long) (r->holdoff_usec / 1000000));
+		printf("  actions:   %s, priority %s\n", actions, rule_priority_to_string(r->priority));
+		if (r->actions & RULE_ACTION_TRIGGER)
+			printf("  trigger:   %s (timeout %llu ms)\n", r->trigger,
+			       (unsigned long long) (r->trigger_timeout_usec / 1000));
+	}
+}
+
+/* The state file, parsed; -ENOENT when the daemon has not written one yet. */
+static int read_state(const char *path, struct rule_state *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	unsigned line = 0;
+	char why[256];
+	int r;
+
+	r = read_whole_file(path, STATE_MAX, &text, &len);
+	if (r < 0) {
+		if (r != -ENOENT)
+			fprintf(stderr, "mcectl rules: cannot read %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	r = rule_state_parse(text, len, ret, why, sizeof(why), &line);
+	if (r == -EINVAL)
+		fprintf(stderr, "mcectl rules: %s:%u: %s\n", path, line, why);
+	return r;
+}
+
+struct nearest {
+	const struct rule *rule;
+	const struct rule_state_bucket *bucket;
+	unsigned level;
+};
+
+static int by_closeness(const void *a, const void *b)
+{
+	const struct nearest *x = a, *y = b;
+	/* Closer to firing: a larger share of N; compare level/count without division. */
+	uint64_t l = (uint64_t) x->level * y->rule->count, r = (uint64_t) y->level * x->rule->count;
+
+	return l > r ? -1 : l < r ? 1 : 0;
+}
+
+/* What the daemon counted, offlined and alerted, from its state file, at now. */
+static int show_state(const struct rule_set *set, const char *path, uint64_t now_usec)
+{
+	struct rule_state st = { 0 };
+	_cleanup_free_ struct nearest *near = NULL;
+	unsigned n = 0;
+	int r = read_state(path, &st);
+
+	if (r == -ENOENT) {
+		printf("\nNo state yet (%s): nothing counted.\n", path);
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	near = calloc(st.n_buckets ? st.n_buckets : 1, sizeof(*near));
+	if (!near) {
+		rule_state_done(&st);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < st.n_buckets; i++) {
+		const struct rule_state_bucket *b = st.buckets[i];
+		unsigned level = 0;
+
+		for (unsigned k = 0; k < set->n_rules; k++) {
+			const struct rule *rule = &set->rules[k];
+
+			if (!streq(rule->name, b->rule))
+				continue;
+			for (unsigned t = 0; t < b->n_times; t++)
+				if (now_usec < b->times[t] || now_usec - b->times[t] < rule->window_usec)
+					level++;
+			if (level > 0)
+				near[n++] = (struct nearest) { .rule = rule, .bucket = b, .level = level };
+		}
+	}
+	qsort(near, n, sizeof(*near), by_closeness);
+	printf("\nCounts nearest to firing (%s):\n", path);
+	if (n == 0)
+		printf("  none\n");
+	for (unsigned i = 0; i < n && i < NEAREST_MAX; i++) {
+		char threshold[64];
+
+		rule_format_threshold(near[i].rule, threshold, sizeof(threshold));
+		printf("  %-24s %-32s %u of %s\n", near[i].rule->name, near[i].bucket->key, near[i].level,
+		       threshold);
+	}
+	if (n > NEAREST_MAX)
+		printf("  ... and %u more\n", n - NEAREST_MAX);
+	printf("\nOfflined pages:\n");
+	if (st.n_pages == 0)
+		printf("  none\n");
+	for (unsigned i = 0; i < st.n_pages; i++) {
+		const struct rule_state_page *p = &st.pages[i];
+
+		printf("  0x%-14" PRIx64 " %s-offline %-6s ", p->pfn, p->hard ? "hard" : "soft",
+		       p->ok ? "done" : "failed");
+		print_time(stdout, p->time_usec, true);
+		printf("\n");
+	}
+	printf("\nRecent alerts: %u\n", st.n_alerts);
+	for (unsigned i = st.n_alerts > NEAREST_MAX ? st.n_alerts - NEAREST_MAX : 0; i < st.n_alerts; i++) {
+		printf("  ");
+		print_time(stdout, st.alerts[i].time_usec, true);
+		printf(" %s %s\n", st.alerts[i].rule, st.alerts[i].key);
+	}
+	rule_state_done(&st);
+	return 0;
+}
+
+int verb_rules(int argc, char *argv[])
+{
+	enum { ARG_TEST = 0x100, ARG_RULES_DIR, ARG_STATE };
+	static const struct option options[] = {
+		{ "test",      required_argument, NULL, ARG_TEST },
+		{ "rules-dir", required_argument, NULL, ARG_RULES_DIR },
+		{ "state",     required_argument, NULL, ARG_STATE },
+		{ "cpu-id",    required_argument, NULL, 'c' },
+		{ "help",      no_argument,       NULL, 'h' },
+		{}
+	};
+	const char *default_dirs[] = RULE_DIRS_DEFAULT;
+	const char *dirs[MAX_RULE_DIRS];
+	size_t n_dirs = 0;
+	const char *test = NULL, *state = DEFAULT_STATE;
+	enum mce_vendor vendor = MCE_VENDOR_UNKNOWN;
+	uint32_t family = 0, model = 0;
+	bool have_cpu_id = false;
+	struct rule_set set;
+	int opt, status;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":c:h", options, NULL)) >= 0) {
+		switch (opt) {
+		case ARG_TEST:
+			test = optarg;
+			break;
+		case ARG_STATE:
+			state = optarg;
+			break;
+		case ARG_RULES_DIR:
+			if (n_dirs == MAX_RULE_DIRS) {
+				fprintf(stderr, "mcectl rules: more than %u --rules-dir\n", MAX_RULE_DIRS);
+				return 2;
+			}
+			dirs[n_dirs++] = optarg;
+			break;
+		case 'c':
+			if (parse_cpu_id_arg(optarg, &vendor, &family, &model) < 0) {
+				fprintf(stderr, "mcectl rules: --cpu-id '%s': expected VENDOR:FAMILY:MODEL "
+					"such as amd:0x19:0x21 or intel:6:143\n", optarg);
+				return 2;
+			}
+			have_cpu_id = true;
+			break;
+		case 'h':
+			help();
+			return 0;
+		case ':':
+			fprintf(stderr, "mcectl rules: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "mcectl rules: unknown option '%s' (try 'mcectl rules --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mcectl rules: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (n_dirs == 0)
+		for (size_t i = 0; i < ELEMENTSOF(default_dirs); i++)
+			dirs[n_dirs++] = default_dirs[i];
+
+	rule_set_init(&set);
+	if (load_rules(dirs, n_dirs, &set) < 0) {
+		rule_set_done(&set);
+		fprintf(stderr, "mcectl rules: the rule files have errors\n");
+		return 1;
+	}
+	if (test)
+		status = run_test(&set, test, have_cpu_id, vendor, family, model);
+	else {
+		show_rules(&set);
+		status = show_state(&set, state, (uint64_t) now_realtime_usec()) < 0 ? 1 : 0;
+		if (fflush(stdout) != 0)
+			status = 1;
+	}
+	rule_set_done(&set);
+	return status;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * What the daemon does when a rule fires (mcelogd.rules(5), ACTIONS), one
+ * file each: alert.c renders an alert for every sink; page-offline.c asks
+ * the kernel to take a page out of use.  The rules stage (rules-stage.c)
+ * calls them in the rule's order.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct json_writer;
+struct rule_input;
+
+/* An alert, as the sinks see it (SINK_ENTRY_ALERT). */
+struct rule_alert {
+	const char *rule;
+	const char *key;             /* "" for a rule without Key= */
+	unsigned count;              /* N of "N in T" */
+	uint64_t window_usec;        /* T; 0: every record */
+	int64_t first_usec;          /* CLOCK_REALTIME of the first of the N records */
+	int64_t time_usec;           /* of the record that tripped it */
+	int priority;                /* syslog level, from the rule */
+	const char *actions;         /* "alert soft-offline" */
+	const char *failed_action;   /* NULL, or the action whose failure this alert reports */
+	const char *message;         /* the journal's MESSAGE */
+	const struct rule_input *input;   /* the record that tripped it */
+};
+
+/* The alert's JSON object ({"event":"alert",...}) into w, which is reset first. */
+void alert_write_json(const struct rule_alert *a, const char *hostname, const char *boot_id,
+		      struct json_writer *w);
+
+/*
+ * Asks the kernel to offline the 4 KiB page at pfn: writes its physical
+ * address to DIR/soft_offline_page or DIR/hard_offline_page, DIR being
+ * sysfs_memory (NULL: /sys/devices/system/memory).  Returns 0 or the
+ * negative errno the kernel gave (EBUSY, EIO: the page could not be taken).
+ */
+int page_offline(const char *sysfs_memory, uint64_t pfn, bool hard);
+
+/*
+ * Asks the kernel to take CPU cpu offline: writes 0 to DIR/cpuN/online, DIR
+ * being sysfs_cpu (NULL: /sys/devices/system/cpu).  Never the last online
+ * CPU (-EBUSY), never one without an online file, which the kernel does not
+ * let go offline (-EOPNOTSUPP); a CPU already offline is -EALREADY.  Returns
+ * 0 or negative errno.
+ */
+int cpu_offline(const char *sysfs_cpu, unsigned cpu);
+
+/*
+ * Triggers: programs a rule runs (Trigger=), without a shell.  The alert's
+ * fields and the tripping record's are in the environment (MCELOGD_RULE,
+ * MCELOGD_KEY, ..., MCE_CPU, MCE_PAGE, ...), the alert as JSON on standard
+ * input.  At most TRIGGER_MAX_RUNNING run at once; more wait in a queue of
+ * TRIGGER_MAX_QUEUED, and a trigger that finds the queue full is logged as
+ * not run, never dropped silently.  One that runs past its TriggerTimeout=
+ * is killed.  Each one's output lines, exit status or signal are logged.
+ *
+ * With the daemon's event loop the runs proceed while records keep being
+ * captured; without one (--replay) the runner makes its own, and
+ * trigger_runner_free() waits for every run.
+ */
+#define TRIGGER_MAX_RUNNING 4
+#define TRIGGER_MAX_QUEUED  64
+#define TRIGGER_OUTPUT_MAX  (64u << 10)   /* bytes of output logged per run */
+
+struct rule;
+struct trigger_runner;
+typedef struct sd_event sd_event;
+
+/* event NULL: a private loop, run by trigger_runner_free(). */
+int trigger_runner_new(sd_event *event, struct trigger_runner **ret);
+/* Waits for the runs in progress and the queued ones (each bounded by its timeout), then frees. */
+struct trigger_runner *trigger_runner_free(struct trigger_runner *t);
+
+/*
+ * Starts r's Trigger= for alert a (or queues it).  alert_json goes to its
+ * standard input.  Returns 0, -ENOSPC when the queue is full (logged), or
+ * another negative errno (logged).
+ */
+int trigger_submit(struct trigger_runner *t, const struct rule *r, const struct rule_alert *a,
+		   const char *alert_json);

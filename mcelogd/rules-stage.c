@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "actions/actions.h"
+#include "clock.h"
+#include "dropin.h"
+#include "file-io.h"
+#include "log.h"
+#include "rules-stage.h"
+#include "sink.h"
+
+#define STATE_MAX (64u << 20)   /* far above what RULE_STATE_MAX_* allow */
+
+static void log_rule_error(const char *file, unsigned line, const char *msg, void *userdata)
+{
+	(void) userdata;
+	if (line > 0)
+		log_error("%s:%u: %s", file, line, msg);
+	else
+		log_error("%s: %s", file, msg);
+}
+
+int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
+{
+	struct rule_set set;
+	struct rule_load l = { .set = &set, .err = log_rule_error };
+	int r;
+
+	rule_set_init(&set);
+	r = dropin_walk(dirs, n, RULE_FILE_SUFFIX, rule_load_file, &l);
+	if (r < 0) {
+		rule_set_done(&set);
+		return log_error_errno(r, "Failed to read the rule directories: %m");
+	}
+	if (l.bad_files > 0) {
+		rule_set_done(&set);
+		log_error("%u of %u rule file%s have errors", l.bad_files, l.files,
+			  l.files == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	log_debug("Loaded %u rule%s from %u file%s", set.n_rules, set.n_rules == 1 ? "" : "s",
+		  l.files, l.files == 1 ? "" : "s");
+	*ret = set;
+	return 0;
+}
+
+static int load_state(struct rules_stage *st)
+{
+	_cleanup_free_ char *text = NULL, *aside = NULL;
+	size_t len = 0;
+	unsigned line = 0;
+	char why[256];
+	int r;
+
+	r = read_full_file(st->state_path, STATE_MAX, &text, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r >= 0)
+		r = rule_state_parse(text, len, &st->state, why, sizeof(why), &line);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-r));
+	if (r == -ENOMEM)
+		return log_error_errno(r, "Out of memory reading %s", st->state_path);
+	if (r < 0) {
+		/* Counting afresh loses at most some counts; refusing to start would lose every record. */
+		if (asprintf(&aside, "%s.damaged", st->state_path) < 0)
+			return log_error_errno(-ENOMEM, "Out of memory");
+		if (rename(st->state_path, aside) < 0)
+			log_warning_errno(negative_errno(), "Cannot set %s aside: %m", st->state_path);
+		if (line > 0)
+			log_warning("%s:%u: %s; set aside as %s, counting afresh", st->state_path, line, why,
+				    aside);
+		else
+			log_warning("%s: %s; set aside as %s, counting afresh", st->state_path, why, aside);
+		return 0;
+	}
+	r = rule_state_restore(&st->state, st->engine);
+	if (r < 0)
+		return log_error_errno(r, "Out of memory restoring the rules' counts");
+	log_info("Restored %u rule count%s, %u offlined page%s, %u alert%s from %s",
+		 st->state.n_buckets, st->state.n_buckets == 1 ? "" : "s", st->state.n_pages,
+		 st->state.n_pages == 1 ? "" : "s", st->state.n_alerts, st->state.n_alerts == 1 ? "" : "s",
+		 st->state_path);
+	return 0;
+}
+
+int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_dirs,
+		      const char *state_directory)
+{
+	int r;
+
+	json_writer_init(&st->json);
+	r = rules_load(dirs, n_dirs, &st->set);
+	if (r < 0)
+		return r;
+	r = rule_engine_new(&st->set, 0, &st->engine);
+	if (r < 0)
+		return log_error_errno(r, "Out of memory");
+	if (state_directory) {
+		if (asprintf(&st->state_path, "%s/%s", state_directory, RULES_STATE_FILE) < 0) {
+			st->state_path = NULL;
+			return log_error_errno(-ENOMEM, "Out of memory");
+		}
+		r = load_state(st);
+		if (r < 0)
+			return r;
+	}
+	log_info("%u rule%s in effect", st->set.n_rules, st->set.n_rules == 1 ? "" : "s");
+	return 0;
+}
+
+static bool same_definition(const struct rule *a, const struct rule *b)
+{
+	return streq(a->name, b->name) && a->n_terms == b->n_terms && a->n_key == b->n_key &&
+	       a->count == b->count && a->window_usec == b->window_usec &&
+	       memcmp(a->terms, b->terms, a->n_terms * sizeof(a->terms[0])) == 0 &&
+	       memcmp(a->key, b->key, a->n_key * sizeof(a->key[0])) == 0;
+}
+
+static const struct rule *find_rule(const struct rule_set *set, const char *name)
+{
+	for (unsigned i = 0; i < set->n_rules; i++)
+		if (streq(set->rules[i].name, name))
+			return &set->rules[i];
+	return NULL;
+}
+
+int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n_dirs)
+{
+	struct rule_state counts = { 0 };
+	struct rule_set set, old;
+	int r;
+
+	r = rules_load(dirs, n_dirs, &set);
+	if (r < 0) {
+		log_error("Rules not reloaded: keeping the %u running rule%s and their counts",
+			  st->set.n_rules, st->set.n_rules == 1 ? "" : "s");
+		return r;
+	}
+	if (st->engine) {
+		r = rule_state_capture(&counts, st->engine, (uint64_t) now_realtime_usec());
+		if (r < 0) {
+			rule_set_done(&set);
+			rule_state_done(&counts);
+			return log_error_errno(r, "Out of memory reloading the rules; keeping the running ones");
+		}
+	}
+	/* The engine points at st->set: the new set moves in before the new engine is made. */
+	st->engine = rule_engine_free(st->engine);
+	old = st->set;
+	st->set = set;
+	r = rule_engine_new(&st->set, 0, &st->engine);
+	if (r < 0) {
+		rule_set_done(&st->set);
+		st->set = old;
+		old = (struct rule_set) { 0 };
+		if (rule_engine_new(&st->set, 0, &st->engine) < 0)
+			st->engine = NULL;
+		log_error_errno(r, "Out of memory reloading the rules; keeping the running ones%s",
+				st->engine ? ", their counts lost" : ": none in effect");
+	}
+	/* Counts carry over only to a rule that counts the same records the same way. */
+	for (unsigned i = 0; st->engine && i < counts.n_buckets; i++) {
+		const struct rule_state_bucket *b = counts.buckets[i];
+		const struct rule *before = find_rule(r < 0 ? &st->set : &old, b->rule);
+		const struct rule *now = find_rule(&st->set, b->rule);
+
+		if (before && now && same_definition(before, now) &&
+		    rule_engine_restore(st->engine, b->rule, b->key, b->holdoff_until, b->times,
+					b->n_times) < 0)
+			break;
+	}
+	rule_set_done(&old);
+	rule_state_done(&counts);
+	if (r < 0)
+		return r;
+	log_info("Rules reloaded: %u rule%s in effect", st->set.n_rules, st->set.n_rules == 1 ? "" : "s");
+	return 0;
+}
+
+/* Atomically: a crash leaves the old file or the new one, never half of one. */
+static int write_atomic(const char *path, const char *text, size_t len)
+{
+	_cleanup_free_ char *tmp = NULL, *dir = NULL;
+	_cleanup_close_ int fd = -1, dfd = -1;
+	char *slash;
+	size_t done = 0;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return negative_errno();
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int r = negative_errno();
+
+			(void) unlink(tmp);
+			return r;
+		}
+		done += (size_t) n;
+	}
+	if (fsync(fd) < 0 || rename(tmp, path) < 0) {
+		int r = negative_errno();
+
+		(void) unlink(tmp);
+		return r;
+	}
+	dir = strdup(path);
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	/* The rename itself must reach the disk too. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		(void) fsync(dfd);
+	return 0;
+}
+
+int rules_stage_save(struct rules_stage *st)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r;
+
+	if (!st->state_path || !st->engine)
+		return 0;
+	r = rule_state_capture(&st->state, st->engine, (uint64_t) now_realtime_usec());
+	if (r >= 0)
+		r = rule_state_format(&st->state, &text, &len);
+	if (r >= 0)
+		r = write_atomic(st->state_path, text, len);
+	if (r < 0)
+		return log_error_errno(r, "Failed to save the rules' state to %s: %m", st->state_path);
+	return 0;
+}
+
+static int emit_alert(struct rules_stage *st, const struct rule_alert *a)
+{
+	struct sink_entry e = { .kind = SINK_ENTRY_ALERT, .alert = a };
+
+	alert_write_json(a, st->hostname, st->boot_id, &st->json);
+	e.json = json_writer_failed(&st->json) ? NULL : json_writer_str(&st->json);
+	st->n_alerts++;
+	(void) rule_state_add_alert(&st->state, &(struct rule_state_alert) { .time_usec = (uint64_t) a->time_usec });
+	if (st->state.n_alerts > 0) {
+		struct rule_state_alert *last = &st->state.alerts[st->state.n_alerts - 1];
+
+		snprintf(last->rule, sizeof(last->rule), "%s", a->rule);
+		snprintf(last->key, sizeof(last->key), "%s", a->key);
+	}
+	return st->emit(st->core, &e);
+}
+
+static void offline_page(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
+{
+	bool hard = f->rule->actions & RULE_ACTION_HARD_OFFLINE;
+	const char *how = hard ? "hard-offline" : "soft-offline";
+	const struct rule_state_page *done;
+	struct rule_value page;
+	char message[256];
+	int r;
+
+	/* Key= includes page (the parser insists), so the record has one. */
+	if (!rule_field_get(f->input, RULE_FIELD_PAGE, &page))
+		return;
+	done = rule_state_find_page(&st->state, page.u);
+	if (done) {
+		log_info("Rule '%s': page 0x%" PRIx64 " was %s-offlined already (%s), not again",
+			 f->rule->name, page.u, done->hard ? "hard" : "soft", done->ok ? "done" : "failed");
+		return;
+	}
+	if (!st->act_pages) {
+		log_notice("Rule '%s': would %s page 0x%" PRIx64 " (not done when replaying)",
+			   f->rule->name, how, page.u);
+		return;
+	}
+	r = page_offline(st->sysfs_memory, page.u, hard);
+	(void) rule_state_add_page(&st->state, &(struct rule_state_page) {
+		.pfn = page.u, .hard = hard, .ok = r >= 0, .time_usec = (uint64_t) a->time_usec });
+	if (r >= 0) {
+		log_notice("Rule '%s': page 0x%" PRIx64 " (address 0x%" PRIx64 ") %s: done",
+			   f->rule->name, page.u, page.u << 12, how);
+		return;
+	}
+	st->n_actions_failed++;
+	log_warning_errno(r, "Rule '%s': %s of page 0x%" PRIx64 " failed: %m", f->rule->name, how, page.u);
+	snprintf(message, sizeof(message), "Rule %s: %s of page 0x%" PRIx64 " failed: %s",
+		 f->rule->name, how, page.u, strerror(-r));
+	a->failed_action = how;
+	a->message = message;
+	a->priority = LOG_ERR;
+	(void) emit_alert(st, a);
+}
+
+static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
+{
+	struct rule_value cpu;
+	char message[256];
+	int r;
+
+	/* Key= includes cpu (the parser insists), so the record has one. */
+	if (!rule_field_get(f->input, RULE_FIELD_CPU, &cpu))
+		return;
+	if (!st->act_cpus) {
+		log_notice("Rule '%s': would take CPU %" PRIu64 " offline (not done when replaying)",
+			   f->rule->name, cpu.u);
+		return;
+	}
+	r = cpu_offline(st->sysfs_cpu, (unsigned) cpu.u);
+	if (r == -EALREADY) {
+		log_info("Rule '%s': CPU %" PRIu64 " is offline already", f->rule->name, cpu.u);
+		return;
+	}
+	if (r >= 0) {
+		log_notice("Rule '%s': CPU %" PRIu64 " taken offline", f->rule->name, cpu.u);
+		return;
+	}
+	st->n_actions_failed++;
+	snprintf(message, sizeof(message), "Rule %s: taking CPU %" PRIu64 " offline failed: %s",
+		 f->rule->name, cpu.u,
+		 r == -EBUSY ? "it is the last online CPU" :
+		 r == -EOPNOTSUPP ? "the kernel cannot take this CPU offline" : strerror(-r));
+	log_warning("%s", message);
+	a->failed_action = "cpu-offline";
+	a->message = message;
+	a->priority = LOG_ERR;
+	(void) emit_alert(st, a);
+}
+
+static void run_trigger(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *a)
+{
+	int r;
+
+	if (!st->run_triggers) {
+		log_notice("Rule '%s': would run %s (not done when replaying without --run-triggers)",
+			   f->rule->name, f->rule->trigger);
+		return;
+	}
+	if (!st->triggers) {
+		r = trigger_runner_new(st->event, &st->triggers);
+		if (r < 0) {
+			st->n_actions_failed++;
+			log_error_errno(r, "Rule '%s': cannot run triggers: %m", f->rule->name);
+			return;
+		}
+	}
+	alert_write_json(a, st->hostname, st->boot_id, &st->json);
+	r = trigger_submit(st->triggers, f->rule, a,
+			   json_writer_failed(&st->json) ? NULL : json_writer_str(&st->json));
+	if (r < 0)
+		st->n_actions_failed++;
+}
+
+struct fire_ctx {
+	struct rules_stage *st;
+	int64_t time_usec;
+	bool fired;
+};
+
+static void on_fire(const struct rule_firing *f, void *userdata)
+{
+	struct fire_ctx *c = userdata;
+	struct rules_stage *st = c->st;
+	char actions[128], threshold[64], message[512];
+	struct rule_alert a;
+
+	c->fired = true;
+	rule_format_actions(f->rule, actions, sizeof(actions));
+	rule_format_threshold(f->rule, threshold, sizeof(threshold));
+	snprintf(message, sizeof(message), "Rule %s fired%s%s: %s", f->rule->name,
+		 f->key[0] ? " for " : "", f->key, threshold);
+	a = (struct rule_alert) {
+		.rule = f->rule->name, .key = f->key, .count = f->count, .window_usec = f->window_usec,
+		.first_usec = (int64_t) f->first_usec, .time_usec = c->time_usec,
+		.priority = f->rule->priority, .actions = actions, .message = message, .input = f->input,
+	};
+	if (f->rule->actions & RULE_ACTION_ALERT)
+		(void) emit_alert(st, &a);
+	else
+		log_info("%s", message);
+	/* The trigger hears of the firing itself; a failed offlining raises its own alert. */
+	if (f->rule->actions & RULE_ACTION_TRIGGER)
+		run_trigger(st, f, &a);
+	if (f->rule->actions & (RULE_ACTION_SOFT_OFFLINE | RULE_ACTION_HARD_OFFLINE))
+		offline_page(st, f, &a);
+	if (f->rule->actions & RULE_ACTION_CPU_OFFLINE)
+		offline_cpu(st, f, &a);
+}
+
+void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
+{
+	struct fire_ctx c = { .st = st, .time_usec = time_usec };
+	int r;
+
+	if (!st->engine)
+		return;
+	r = rule_engine_feed(st->engine, in, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
+	if (r < 0)
+		log_error_errno(r, "Out of memory counting a record for the rules: %m");
+	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
+	if (c.fired)
+		(void) rules_stage_save(st);
+}
+
+void rules_stage_done(struct rules_stage *st)
+{
+	st->triggers = trigger_runner_free(st->triggers);
+	(void) rules_stage_save(st);
+	st->engine = rule_engine_free(st->engine);
+	rule_set_done(&st->set);
+	rule_state_done(&st->state);
+	free(st->state_path);
+	st->state_path = NULL;
+	json_writer_done(&st->json);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The daemon side of the rules (mcelogd.rules(5)): loading the rule files
+ * from the drop-in directories, running every record through the engine
+ * (rules/rule-engine.h) before storm suppression, so that rules see every
+ * record, doing the actions of each firing (mcelogd/actions/), and keeping
+ * the state (/var/lib/mcelogd/rules.state) across restarts.
+ *
+ * The state file is written atomically (temporary file, fsync, rename) after
+ * every firing and at stop.  A damaged one is logged, renamed aside
+ * (rules.state.damaged) and the daemon starts counting afresh: never fatal.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json-writer.h"
+#include "rule-engine.h"
+#include "rule-state.h"
+#include "rule.h"
+
+struct sink_entry;
+struct trigger_runner;
+typedef struct sd_event sd_event;
+
+#define RULES_MAX_DIRS 4
+#define RULES_STATE_FILE "rules.state"
+
+struct rules_stage {
+	/* Set by the manager before setup. */
+	int (*emit)(void *core, const struct sink_entry *e);
+	void *core;
+	const char *hostname;
+	const char *boot_id;
+	sd_event *event;             /* NULL when replaying: triggers then run on their own loop */
+	/* Offline pages, CPUs: live, or in a test that points --sysfs-memory/--sysfs-cpu elsewhere. */
+	bool act_pages, act_cpus;
+	bool run_triggers;           /* live, or --replay --run-triggers */
+	const char *sysfs_memory;    /* NULL: /sys/devices/system/memory */
+	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
+
+	struct rule_set set;
+	struct rule_engine *engine;
+	struct rule_state state;     /* pages and alerts; buckets captured when saved */
+	char *state_path;            /* NULL: nothing is persisted (replay) */
+	struct json_writer json;
+	struct trigger_runner *triggers;   /* made at the first trigger */
+	uint64_t n_alerts;
+	uint64_t n_actions_failed;
+};
+
+/*
+ * Loads the rule files of dirs[0..n) (highest priority first) into *ret,
+ * which is left empty on failure.  Returns 0, or -EINVAL when any file has
+ * errors (each logged), or another negative errno (logged).
+ */
+int rules_load(const char *const *dirs, size_t n, struct rule_set *ret);
+
+/*
+ * Loads the rules and, with state_directory, the state.  Bad rule files are
+ * an error (the daemon does not start with rules it cannot read); a damaged
+ * state file is not.  Returns 0 or negative errno (logged).
+ */
+int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_dirs,
+		      const char *state_directory);
+
+/*
+ * SIGHUP: loads the rules anew; on any error keeps the running rules and
+ * their counts.  Counts of rules whose name, Match=, Key= and Threshold= are
+ * unchanged carry over.  Returns 0 or negative errno (logged).
+ */
+int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n_dirs);
+
+/* One record at time_usec (CLOCK_REALTIME): the rules, and the actions of what fires. */
+void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
+
+/* Writes the state file now.  Returns 0 or negative errno (logged). */
+int rules_stage_save(struct rules_stage *st);
+
+/* Saves the state and frees everything. */
+void rules_stage_done(struct rules_stage *st);

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+#include "macro.h"
+#include "ras-record.h"
+#include "record.h"
+#include "rule-field.h"
+
+#define PAGE_SHIFT 12                    /* the kernel offlines 4 KiB base pages */
+#define STATUS_ADDRV (UINT64_C(1) << 58) /* SDM Vol. 3B 16.3.2.2, IA32_MCi_STATUS.ADDRV */
+
+enum field_format { FMT_STRING, FMT_DEC, FMT_HEX };
+
+/* Field name → how its value prints.  mcelogd.rules(5) lists them in this order. */
+static const struct {
+	const char *name;
+	enum field_format format;
+} fields[_RULE_FIELD_MAX] = {
+	[RULE_FIELD_KIND]             = { "kind",             FMT_STRING },
+	[RULE_FIELD_SOURCE]           = { "source",           FMT_STRING },
+	[RULE_FIELD_SEVERITY]         = { "severity",         FMT_STRING },
+	[RULE_FIELD_RECOVERY]         = { "recovery",         FMT_STRING },
+	[RULE_FIELD_ERROR_CLASS]      = { "error_class",      FMT_STRING },
+	[RULE_FIELD_COMPONENT]        = { "component",        FMT_STRING },
+	[RULE_FIELD_BANK_TYPE]        = { "bank_type",        FMT_STRING },
+	[RULE_FIELD_THRESHOLD_STATUS] = { "threshold_status", FMT_STRING },
+	[RULE_FIELD_VENDOR]           = { "vendor",           FMT_STRING },
+	[RULE_FIELD_CPU]              = { "cpu",              FMT_DEC },
+	[RULE_FIELD_SOCKET]           = { "socket",           FMT_DEC },
+	[RULE_FIELD_BANK]             = { "bank",             FMT_DEC },
+	[RULE_FIELD_MC]               = { "mc",               FMT_DEC },
+	[RULE_FIELD_CHANNEL]          = { "channel",          FMT_DEC },
+	[RULE_FIELD_DIMM]             = { "dimm",             FMT_DEC },
+	[RULE_FIELD_RANK]             = { "rank",             FMT_DEC },
+	[RULE_FIELD_CHIP_SELECT]      = { "chip_select",      FMT_DEC },
+	[RULE_FIELD_LABEL]            = { "label",            FMT_STRING },
+	[RULE_FIELD_ROW]              = { "row",              FMT_DEC },
+	[RULE_FIELD_COLUMN]           = { "column",           FMT_DEC },
+	[RULE_FIELD_DRAM_BANK]        = { "dram_bank",        FMT_DEC },
+	[RULE_FIELD_ADDRESS]          = { "address",          FMT_HEX },
+	[RULE_FIELD_PAGE]             = { "page",             FMT_HEX },
+	[RULE_FIELD_MCACOD]           = { "mcacod",           FMT_HEX },
+	[RULE_FIELD_MSCOD]            = { "mscod",            FMT_HEX },
+};
+
+const char *rule_field_to_string(enum rule_field f)
+{
+	return (unsigned) f < _RULE_FIELD_MAX ? fields[f].name : "unknown";
+}
+
+enum rule_field rule_field_from_string(const char *s)
+{
+	for (size_t i = 0; i < _RULE_FIELD_MAX; i++)
+		if (streq(fields[i].name, s))
+			return (enum rule_field) i;
+	return _RULE_FIELD_INVALID;
+}
+
+bool rule_field_is_number(enum rule_field f)
+{
+	return (unsigned) f < _RULE_FIELD_MAX && fields[f].format != FMT_STRING;
+}
+
+static bool str(const char *s, struct rule_value *ret)
+{
+	if (!s)
+		return false;
+	*ret = (struct rule_value) { .is_string = true, .s = s };
+	return true;
+}
+
+static bool num(uint64_t u, struct rule_value *ret)
+{
+	*ret = (struct rule_value) { .u = u };
+	return true;
+}
+
+static bool num_if(bool have, uint64_t u, struct rule_value *ret)
+{
+	return have && num(u, ret);
+}
+
+/* A decoded "-1 absent" field. */
+static bool num_opt(int v, struct rule_value *ret)
+{
+	return v >= 0 && num((uint64_t) v, ret);
+}
+
+static const struct mce_detail *detail(const struct mce_decoded *d, const char *name)
+{
+	for (unsigned i = 0; i < d->n_details; i++)
+		if (streq(d->details[i].name, name))
+			return &d->details[i];
+	return NULL;
+}
+
+/*
+ * Which part of the machine failed, across vendors: AMD reports DRAM ECC
+ * errors of its memory controllers (UMC banks) with a generic cache MCACOD,
+ * so error_class alone cannot say "memory".  Banks that are memory
+ * controllers per the decoders' bank tables (Intel SDM Vol. 3B "Incremental
+ * Decoding Information" of each server family; AMD PPR "MCA Banks") count
+ * as memory whatever their code.
+ */
+static const char *const memory_bank_types[] = {
+	"IMC", "MCCHAN", "M2M", "HBM_M2M", "B2CMI", "UMC", "UMC_V2",
+};
+
+static const char *mce_component(const struct mce_decoded *d)
+{
+	for (size_t i = 0; d->bank_type && i < ELEMENTSOF(memory_bank_types); i++)
+		if (streq(d->bank_type, memory_bank_types[i]))
+			return "memory";
+	switch (d->error_class) {
+	case MCE_CLASS_MEMORY_CONTROLLER:       return "memory";
+	case MCE_CLASS_TLB:                     return "tlb";
+	case MCE_CLASS_CACHE:
+	case MCE_CLASS_GENERIC_CACHE_HIERARCHY: return "cache";
+	case MCE_CLASS_BUS_INTERCONNECT:        return "bus";
+	case MCE_CLASS_IO:                      return "io";
+	default:                                return "processor";
+	}
+}
+
+static const char *const ras_components[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_MEMORY_CONTROLLER] = "memory",
+	[RAS_EVENT_PCIE_AER]          = "pcie",
+	[RAS_EVENT_MEMORY_FAILURE]    = "memory",
+	[RAS_EVENT_FIRMWARE_MEMORY]   = "memory",
+	[RAS_EVENT_ARM_PROCESSOR]     = "processor",
+	[RAS_EVENT_VENDOR_SECTION]    = "other",
+	[RAS_EVENT_X86_PROCESSOR]     = "processor",
+};
+
+static const char *const components[] = {
+	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "other",
+};
+
+/*
+ * The physical address, only when the hardware says it is valid (ADDRV) and,
+ * where MISC gives the address mode (Intel SER), that mode is physical: a
+ * linear or segment-offset address names no page of memory.
+ */
+static bool mce_address(const struct rule_input *in, uint64_t *ret)
+{
+	const struct mce_record *r = in->mce;
+	const struct mce_decoded *d = in->decoded;
+
+	if (!mce_record_has(r, MCE_HAVE_ADDR | MCE_HAVE_STATUS) || !(r->status & STATUS_ADDRV))
+		return false;
+	if (d->address_mode && !streq(d->address_mode, "physical"))
+		return false;
+	*ret = r->addr;
+	return true;
+}
+
+static bool mce_field(const struct rule_input *in, enum rule_field f, struct rule_value *ret)
+{
+	const struct mce_record *r = in->mce;
+	const struct mce_decoded *d = in->decoded;
+	const struct mce_detail *x;
+	uint64_t a;
+
+	switch (f) {
+	case RULE_FIELD_KIND:             return str("mce", ret);
+	case RULE_FIELD_SOURCE:           return str(mce_source_to_string(r->source), ret);
+	case RULE_FIELD_SEVERITY:         return str(mce_severity_to_string(d->severity), ret);
+	case RULE_FIELD_RECOVERY:         return str(mce_recovery_to_string(d->recovery), ret);
+	case RULE_FIELD_ERROR_CLASS:      return str(mce_error_class_to_string(d->error_class), ret);
+	case RULE_FIELD_COMPONENT:        return str(mce_component(d), ret);
+	case RULE_FIELD_BANK_TYPE:        return str(d->bank_type, ret);
+	case RULE_FIELD_THRESHOLD_STATUS: return str(d->threshold_status, ret);
+	case RULE_FIELD_VENDOR:
+		return (r->have & MCE_HAVE_VENDOR) && str(mce_vendor_to_string(r->vendor), ret);
+	case RULE_FIELD_CPU:              return num_if(r->have & MCE_HAVE_CPU, r->cpu, ret);
+	case RULE_FIELD_SOCKET:           return num_if(r->have & MCE_HAVE_SOCKET, r->socket, ret);
+	case RULE_FIELD_BANK:             return num_if(r->have & MCE_HAVE_BANK, r->bank, ret);
+	case RULE_FIELD_MC:
+		x = detail(d, "memory_controller");
+		return x && num(x->value, ret);
+	case RULE_FIELD_CHANNEL:          return num_opt(d->channel, ret);
+	case RULE_FIELD_DIMM:             return num_opt(d->dimm, ret);
+	case RULE_FIELD_RANK:             return num_opt(d->rank, ret);
+	case RULE_FIELD_CHIP_SELECT:      return num_opt(d->chip_select, ret);
+	case RULE_FIELD_ADDRESS:          return mce_address(in, &a) && num(a, ret);
+	case RULE_FIELD_PAGE:             return mce_address(in, &a) && num(a >> PAGE_SHIFT, ret);
+	case RULE_FIELD_MCACOD:           return num_if(r->have & MCE_HAVE_STATUS, d->mcacod, ret);
+	case RULE_FIELD_MSCOD:            return num_if(r->have & MCE_HAVE_STATUS, d->mscod, ret);
+	default:                          return false;
+	}
+}
+
+/* A numeric ras field under any of the given names (producers differ: "address", "pa"). */
+static bool ras_num(const struct ras_record *r, const char *const *keys, struct rule_value *ret)
+{
+	for (; *keys; keys++) {
+		const struct ras_field *x = ras_record_find(r, *keys);
+
+		if (!x)
+			continue;
+		switch (x->type) {
+		case RAS_FIELD_UINT: case RAS_FIELD_HEX64: case RAS_FIELD_HEX:
+			return num(x->u, ret);
+		case RAS_FIELD_INT:
+			return x->i >= 0 && num((uint64_t) x->i, ret);
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+#define RAS_NUM(r, ret, ...) ras_num(r, (const char *const[]) { __VA_ARGS__, NULL }, ret)
+
+static bool ras_address(const struct ras_record *r, uint64_t *ret)
+{
+	struct rule_value v;
+
+	if (!RAS_NUM(r, &v, "address", "physical_address", "pa"))
+		return false;
+	*ret = v.u;
+	return true;
+}
+
+static bool ras_field(const struct rule_input *in, enum rule_field f, struct rule_value *ret)
+{
+	const struct ras_record *r = in->ras;
+	const struct ras_field *x;
+	uint64_t a;
+
+	switch (f) {
+	case RULE_FIELD_KIND:        return str(ras_event_to_string(r->event), ret);
+	case RULE_FIELD_SOURCE:      return str(mce_source_to_string(r->source), ret);
+	case RULE_FIELD_SEVERITY:    return str(ras_severity_to_string(r->severity), ret);
+	case RULE_FIELD_COMPONENT:
+		return (unsigned) r->event < _RAS_EVENT_MAX && str(ras_components[r->event], ret);
+	case RULE_FIELD_CPU:         return num_if(r->have_cpu, r->cpu, ret);
+	case RULE_FIELD_MC:          return RAS_NUM(r, ret, "mc");
+	case RULE_FIELD_CHANNEL:     return RAS_NUM(r, ret, "channel");
+	case RULE_FIELD_DIMM:        return RAS_NUM(r, ret, "dimm", "module");
+	case RULE_FIELD_RANK:        return RAS_NUM(r, ret, "rank");
+	case RULE_FIELD_CHIP_SELECT: return RAS_NUM(r, ret, "chip_select", "chip_id");
+	case RULE_FIELD_ROW:         return RAS_NUM(r, ret, "row");
+	case RULE_FIELD_COLUMN:      return RAS_NUM(r, ret, "column");
+	case RULE_FIELD_DRAM_BANK:   return RAS_NUM(r, ret, "bank");
+	case RULE_FIELD_SOCKET:      return RAS_NUM(r, ret, "socket", "node");
+	case RULE_FIELD_LABEL:
+		x = ras_record_find(r, "label");
+		return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
+	case RULE_FIELD_ADDRESS:     return ras_address(r, &a) && num(a, ret);
+	case RULE_FIELD_PAGE:
+		/* ras:memory_failure_event names the page frame itself. */
+		if (RAS_NUM(r, ret, "pfn"))
+			return true;
+		return ras_address(r, &a) && num(a >> PAGE_SHIFT, ret);
+	default:                     return false;
+	}
+}
+
+bool rule_field_get(const struct rule_input *in, enum rule_field f, struct rule_value *ret)
+{
+	if (in->mce && in->decoded)
+		return mce_field(in, f, ret);
+	if (in->ras)
+		return ras_field(in, f, ret);
+	return false;
+}
+
+int rule_value_format(enum rule_field f, const struct rule_value *v, char *buf, size_t size)
+{
+	int n;
+
+	if ((unsigned) f >= _RULE_FIELD_MAX)
+		return -EINVAL;
+	if (v->is_string)
+		n = snprintf(buf, size, "%s=%s", fields[f].name, v->s);
+	else if (fields[f].format == FMT_HEX)
+		n = snprintf(buf, size, "%s=0x%" PRIx64, fields[f].name, v->u);
+	else
+		n = snprintf(buf, size, "%s=%" PRIu64, fields[f].name, v->u);
+	return n < 0 || (size_t) n >= size ? -ENOBUFS : 0;
+}
+
+static const char *const threshold_states[] = { "green", "yellow" };
+
+/* The i-th value a fixed-vocabulary field can take; NULL past the end or for free-form fields. */
+static const char *vocabulary(enum rule_field f, size_t i)
+{
+	switch (f) {
+	case RULE_FIELD_KIND:
+		return i == 0 ? "mce" : i <= _RAS_EVENT_MAX ? ras_event_to_string((enum ras_event) (i - 1)) :
+		       NULL;
+	case RULE_FIELD_SOURCE:
+		return i < _MCE_SOURCE_MAX ? mce_source_to_string((enum mce_source) i) : NULL;
+	case RULE_FIELD_SEVERITY:
+		/* The ras scale is the MCA scale plus "info". */
+		return i < _RAS_SEV_MAX ? ras_severity_to_string((enum ras_severity) i) : NULL;
+	case RULE_FIELD_RECOVERY:
+		return i + 1 < _MCE_RECOVERY_MAX ? mce_recovery_to_string((enum mce_recovery) (i + 1)) :
+		       NULL;
+	case RULE_FIELD_ERROR_CLASS:
+		return i < _MCE_CLASS_MAX ? mce_error_class_to_string((enum mce_error_class) i) : NULL;
+	case RULE_FIELD_VENDOR:
+		return i < _MCE_VENDOR_MAX ? mce_vendor_to_string((enum mce_vendor) i) : NULL;
+	case RULE_FIELD_THRESHOLD_STATUS:
+		return i < ELEMENTSOF(threshold_states) ? threshold_states[i] : NULL;
+	case RULE_FIELD_COMPONENT:
+		return i < ELEMENTSOF(components) ? components[i] : NULL;
+	default:
+		return NULL;
+	}
+}
+
+bool rule_field_value_known(enum rule_field f, const char *s)
+{
+	const char *v;
+
+	if (!vocabulary(f, 0))
+		return true;
+	for (size_t i = 0; (v = vocabulary(f, i)); i++)
+		if (streq(v, s))
+			return true;
+	return false;
+}
+
+void rule_field_known_values(enum rule_field f, char *buf, size_t size)
+{
+	size_t used = 0;
+	const char *v;
+
+	buf[0] = '\0';
+	for (size_t i = 0; (v = vocabulary(f, i)) && used < size; i++) {
+		int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", v);
+
+		if (n < 0)
+			break;
+		used += (size_t) n;
+	}
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The fields a rule can match on and key by, read from either kind of record:
+ * an MCA bank record with its decoded view, or a ras record (EDAC, AER,
+ * memory failure, firmware memory, ARM).  One table maps each name a rule
+ * file may use to how it is read, so the parser, the matcher, the key and
+ * mcelogd.rules(5) cannot disagree.  Pure.
+ *
+ * A field a record does not carry is absent: a Match= term on it does not
+ * match, and a rule keyed by it does not count the record (rules/rule-engine.h).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct mce_decoded;
+struct mce_record;
+struct ras_record;
+
+enum rule_field {
+	RULE_FIELD_KIND,             /* "mce", or the ras event name ("memory_controller", ...) */
+	RULE_FIELD_SOURCE,           /* "tracepoint", "previous_boot", "ras:mc_event", ... */
+	RULE_FIELD_SEVERITY,         /* corrected, deferred, uncorrected, fatal, info */
+	RULE_FIELD_RECOVERY,         /* ucna, srao, srar, ... (MCA only) */
+	RULE_FIELD_ERROR_CLASS,      /* memory_controller, cache, tlb, ... (MCA only) */
+	RULE_FIELD_COMPONENT,        /* memory, cache, tlb, bus, io, pcie, processor, other */
+	RULE_FIELD_BANK_TYPE,        /* the decoder's short bank type: UMC, IMC, L2, ... */
+	RULE_FIELD_THRESHOLD_STATUS, /* green, yellow (MCA threshold-based status) */
+	RULE_FIELD_VENDOR,
+	RULE_FIELD_CPU,
+	RULE_FIELD_SOCKET,
+	RULE_FIELD_BANK,             /* MCA bank number */
+	RULE_FIELD_MC,               /* memory controller index (EDAC mc, Intel IMC) */
+	RULE_FIELD_CHANNEL,
+	RULE_FIELD_DIMM,
+	RULE_FIELD_RANK,
+	RULE_FIELD_CHIP_SELECT,
+	RULE_FIELD_LABEL,            /* EDAC DIMM label, e.g. "CPU_SrcID#0_MC#0_Chan#1_DIMM#0" */
+	RULE_FIELD_ROW,              /* DRAM row, where the record has one (CPER memory section) */
+	RULE_FIELD_COLUMN,
+	RULE_FIELD_DRAM_BANK,
+	RULE_FIELD_ADDRESS,          /* physical address, only when the record says it is valid */
+	RULE_FIELD_PAGE,             /* address >> 12: the 4 KiB page the kernel offlines */
+	RULE_FIELD_MCACOD,
+	RULE_FIELD_MSCOD,
+	_RULE_FIELD_MAX,
+	_RULE_FIELD_INVALID = -1,
+};
+
+/* One record, as the rules see it: exactly one of mce or ras is set. */
+struct rule_input {
+	const struct mce_record *mce;
+	const struct mce_decoded *decoded;  /* with mce */
+	const struct ras_record *ras;
+};
+
+struct rule_value {
+	bool is_string;
+	const char *s;                      /* static or owned by the record */
+	uint64_t u;
+};
+
+const char *rule_field_to_string(enum rule_field f);
+enum rule_field rule_field_from_string(const char *s);   /* _RULE_FIELD_INVALID if unknown */
+/* True for numeric fields (match values are numbers: decimal or 0x hex). */
+bool rule_field_is_number(enum rule_field f);
+
+/* False if the record does not carry the field. */
+bool rule_field_get(const struct rule_input *in, enum rule_field f, struct rule_value *ret);
+
+/* "page=0x1234" style text of one value, as keys and alerts show it. */
+int rule_value_format(enum rule_field f, const struct rule_value *v, char *buf, size_t size);
+
+/*
+ * True if s is a value the field can take: fields with a fixed vocabulary
+ * (severity, kind, source, recovery, error_class, vendor, threshold_status)
+ * check it, so that a typo in a rule is an error rather than a rule that never
+ * matches; free-form fields (bank_type, label) take anything.
+ */
+bool rule_field_value_known(enum rule_field f, const char *s);
+/* The vocabulary, comma-separated, for error messages. */
+void rule_field_known_values(enum rule_field f, char *buf, size_t size);

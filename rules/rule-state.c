@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "parse-number.h"
+#include "rule-state.h"
+
+#define MAGIC "mcelogd-rules-state 1"
+
+void rule_state_done(struct rule_state *s)
+{
+	for (unsigned i = 0; i < s->n_buckets; i++)
+		free(s->buckets[i]);
+	free(s->buckets);
+	free(s->pages);
+	free(s->alerts);
+	*s = (struct rule_state) { 0 };
+}
+
+int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *key,
+			  uint64_t holdoff_until, const uint64_t *times, unsigned n_times)
+{
+	struct rule_state_bucket *b, **grown;
+
+	if (strlen(rule) >= RULE_NAME_MAX || strlen(key) >= RULE_KEY_MAX || n_times > RULE_MAX_COUNT)
+		return -E2BIG;
+	b = malloc(sizeof(*b) + n_times * sizeof(b->times[0]));
+	if (!b)
+		return -ENOMEM;
+	grown = realloc(s->buckets, (s->n_buckets + 1) * sizeof(*grown));
+	if (!grown) {
+		free(b);
+		return -ENOMEM;
+	}
+	s->buckets = grown;
+	snprintf(b->rule, sizeof(b->rule), "%s", rule);
+	snprintf(b->key, sizeof(b->key), "%s", key);
+	b->holdoff_until = holdoff_until;
+	b->n_times = n_times;
+	if (n_times)
+		memcpy(b->times, times, n_times * sizeof(times[0]));
+	s->buckets[s->n_buckets++] = b;
+	return 0;
+}
+
+int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p)
+{
+	struct rule_state_page *grown;
+
+	if (s->n_pages >= RULE_STATE_MAX_PAGES)
+		return -E2BIG;
+	grown = realloc(s->pages, (s->n_pages + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	s->pages = grown;
+	s->pages[s->n_pages++] = *p;
+	return 0;
+}
+
+int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
+{
+	if (!s->alerts) {
+		s->alerts = calloc(RULE_STATE_MAX_ALERTS, sizeof(*s->alerts));
+		if (!s->alerts)
+			return -ENOMEM;
+	}
+	if (s->n_alerts == RULE_STATE_MAX_ALERTS) {
+		memmove(s->alerts, s->alerts + 1, (RULE_STATE_MAX_ALERTS - 1) * sizeof(*s->alerts));
+		s->n_alerts--;
+	}
+	s->alerts[s->n_alerts++] = *a;
+	return 0;
+}
+
+const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)
+{
+	for (unsigned i = 0; i < s->n_pages; i++)
+		if (s->pages[i].pfn == pfn)
+			return &s->pages[i];
+	return NULL;
+}
+
+int rule_state_capture(struct rule_state *s, const struct rule_engine *e, uint64_t now_usec)
+{
+	const struct rule_set *set = rule_engine_rules(e);
+	uint64_t times[RULE_MAX_COUNT];
+
+	for (unsigned i = 0; i < s->n_buckets; i++)
+		free(s->buckets[i]);
+	s->n_buckets = 0;
+	for (unsigned i = 0; i < set->n_rules; i++) {
+		const struct rule *r = &set->rules[i];
+		unsigned n;
+		const struct rule_bucket *b = rule_engine_buckets(e, i, &n);
+
+		for (unsigned k = 0; k < n; k++) {
+			const struct rule_window *w = &b[k].window;
+			unsigned m = 0;
+			int ret;
+
+			for (unsigned t = 0; t < w->n; t++) {
+				uint64_t x = w->times[(w->head + t) % r->count];
+
+				if (now_usec < x || now_usec - x < r->window_usec)
+					times[m++] = x;
+			}
+			/* An empty bucket not resting carries nothing worth a line. */
+			if (m == 0 && b[k].holdoff_until <= now_usec)
+				continue;
+			ret = rule_state_add_bucket(s, r->name, b[k].key, b[k].holdoff_until, times, m);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int rule_state_restore(const struct rule_state *s, struct rule_engine *e)
+{
+	for (unsigned i = 0; i < s->n_buckets; i++) {
+		const struct rule_state_bucket *b = s->buckets[i];
+		int r = rule_engine_restore(e, b->rule, b->key, b->holdoff_until, b->times, b->n_times);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- text ---- */
+
+struct out {
+	char *buf;
+	size_t len, size;
+	bool failed;
+};
+
+_printf_(2, 3)
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		if (o->failed)
+			return;
+		va_start(ap, fmt);
+		n = vsnprintf(o->buf ? o->buf + o->len : NULL, o->buf ? o->size - o->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			o->failed = true;
+			return;
+		}
+		if (o->buf && o->len + (size_t) n < o->size) {
+			o->len += (size_t) n;
+			return;
+		}
+		{
+			size_t size = (o->size + (size_t) n + 1) * 2;
+			char *b = realloc(o->buf, size);
+
+			if (!b) {
+				o->failed = true;
+				return;
+			}
+			o->buf = b;
+			o->size = size;
+		}
+	}
+}
+
+static bool needs_escape(unsigned char c)
+{
+	return c == '%' || c < 0x20 || c == 0x7f;
+}
+
+static void put_escaped(struct out *o, const char *s)
+{
+	for (; *s; s++)
+		if (needs_escape((unsigned char) *s))
+			put(o, "%%%02X", (unsigned char) *s);
+		else
+			put(o, "%c", *s);
+}
+
+static uint64_t fnv1a(const char *p, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char) p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
+{
+	struct out o = { 0 };
+	unsigned lines = 1;
+
+	put(&o, "%s\n", MAGIC);
+	for (unsigned i = 0; i < s->n_buckets; i++, lines++) {
+		const struct rule_state_bucket *b = s->buckets[i];
+
+		put(&o, "bucket\t");
+		put_escaped(&o, b->rule);
+		put(&o, "\t");
+		put_escaped(&o, b->key);
+		put(&o, "\t%" PRIu64 "\t", b->holdoff_until);
+		for (unsigned t = 0; t < b->n_times; t++)
+			put(&o, "%s%" PRIu64, t ? "," : "", b->times[t]);
+		put(&o, "\n");
+	}
+	for (unsigned i = 0; i < s->n_pages; i++, lines++) {
+		const struct rule_state_page *p = &s->pages[i];
+
+		put(&o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s\n", p->pfn, p->hard ? "hard" : "soft",
+		    p->time_usec, p->ok ? "ok" : "failed");
+	}
+	for (unsigned i = 0; i < s->n_alerts; i++, lines++) {
+		const struct rule_state_alert *a = &s->alerts[i];
+
+		put(&o, "alert\t%" PRIu64 "\t", a->time_usec);
+		put_escaped(&o, a->rule);
+		put(&o, "\t");
+		put_escaped(&o, a->key);
+		put(&o, "\n");
+	}
+	if (!o.failed)
+		put(&o, "end\t%u\t%016" PRIx64 "\n", lines, fnv1a(o.buf, o.len));
+	if (o.failed) {
+		free(o.buf);
+		return -ENOMEM;
+	}
+	*ret = o.buf;
+	*ret_len = o.len;
+	return 0;
+}
+
+struct in {
+	char *why;
+	size_t why_len;
+	unsigned line;
+};
+
+_printf_(2, 3)
+static int bad(struct in *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(in->why, in->why_len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+	       c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Un-escapes field f (NUL-terminated) into out[size]. */
+static int unescape(struct in *in, const char *what, const char *f, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *f; f++) {
+		char c = *f;
+
+		if (c == '%') {
+			int hi = hexval(f[1]), lo = hi < 0 ? -1 : hexval(f[2]);
+
+			if (lo < 0)
+				return bad(in, "bad escape in %s", what);
+			c = (char) (hi << 4 | lo);
+			f += 2;
+		}
+		if (n + 1 >= size)
+			return bad(in, "%s is too long", what);
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static int number(struct in *in, const char *what, const char *f, int base, uint64_t *ret)
+{
+	if (parse_unsigned(f, strlen(f), base, UINT64_MAX, ret) < 0)
+		return bad(in, "%s '%s' is not a number", what, f);
+	return 0;
+}
+
+/* Splits line on tabs into at most max fields; returns how many. */
+static unsigned split(char *line, char **f, unsigned max)
+{
+	unsigned n = 0;
+
+	f[n++] = line;
+	for (char *p = line; *p && n < max; p++)
+		if (*p == '\t') {
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	return n;
+}
+
+static int parse_bucket(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	char rule[RULE_NAME_MAX], key[RULE_KEY_MAX];
+	uint64_t holdoff, times[RULE_MAX_COUNT];
+	unsigned m = 0;
+	int r;
+
+	if (n != 5)
+		return bad(in, "bucket: expected 5 fields, got %u", n);
+	if ((r = unescape(in, "rule name", f[1], rule, sizeof(rule))) < 0 ||
+	    (r = unescape(in, "key", f[2], key, sizeof(key))) < 0 ||
+	    (r = number(in, "holdoff time", f[3], 10, &holdoff)) < 0)
+		return r;
+	for (char *t = f[4]; *f[4];) {
+		char *comma = strchr(t, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (m == RULE_MAX_COUNT)
+			return bad(in, "bucket: more than %u times", RULE_MAX_COUNT);
+		if ((r = number(in, "time", t, 10, &times[m++])) < 0)
+			return r;
+		if (!comma)
+			break;
+		t = comma + 1;
+	}
+	return rule_state_add_bucket(s, rule, key, holdoff, times, m);
+}
+
+static int parse_page(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	struct rule_state_page p = { 0 };
+	int r;
+
+	if (n != 5)
+		return bad(in, "page: expected 5 fields, got %u", n);
+	if ((r = number(in, "page frame", f[1], 16, &p.pfn)) < 0 ||
+	    (r = number(in, "time", f[3], 10, &p.time_usec)) < 0)
+		return r;
+	if (!streq(f[2], "soft") && !streq(f[2], "hard"))
+		return bad(in, "page: '%s' is neither soft nor hard", f[2]);
+	if (!streq(f[4], "ok") && !streq(f[4], "failed"))
+		return bad(in, "page: '%s' is neither ok nor failed", f[4]);
+	p.hard = streq(f[2], "hard");
+	p.ok = streq(f[4], "ok");
+	r = rule_state_add_page(s, &p);
+	return r == -E2BIG ? bad(in, "more than %u pages", RULE_STATE_MAX_PAGES) : r;
+}
+
+static int parse_alert(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	struct rule_state_alert a = { 0 };
+	int r;
+
+	if (n != 4)
+		return bad(in, "alert: expected 4 fields, got %u", n);
+	if ((r = number(in, "time", f[1], 10, &a.time_usec)) < 0 ||
+	    (r = unescape(in, "rule name", f[2], a.rule, sizeof(a.rule))) < 0 ||
+	    (r = unescape(in, "key", f[3], a.key, sizeof(a.key))) < 0)
+		return r;
+	return rule_state_add_alert(s, &a);
+}
+
+static int parse_lines(struct in *in, const char *text, size_t len, struct rule_state *s)
+{
+	const char *p = text, *end = text + len;
+	bool ended = false;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);
+		_cleanup_free_ char *line = NULL;
+		char *f[6];
+		unsigned nf;
+		int r;
+
+		in->line++;
+		if (ended)
+			return bad(in, "data after the end line");
+		if (!nl)
+			return bad(in, "last line is cut short (no newline): the file is truncated");
+		if (memchr(p, '\0', n))
+			return bad(in, "NUL byte");
+		line = strndup(p, n);
+		if (!line)
+			return -ENOMEM;
+		if (in->line == 1) {
+			if (!streq(line, MAGIC))
+				return bad(in, "not a rules state file (expected '%s')", MAGIC);
+			p = nl + 1;
+			continue;
+		}
+		nf = split(line, f, ELEMENTSOF(f));
+		if (streq(f[0], "bucket"))
+			r = parse_bucket(in, s, f, nf);
+		else if (streq(f[0], "page"))
+			r = parse_page(in, s, f, nf);
+		else if (streq(f[0], "alert"))
+			r = parse_alert(in, s, f, nf);
+		else if (streq(f[0], "end")) {
+			uint64_t lines, sum;
+
+			if (nf != 3 || number(in, "line count", f[1], 10, &lines) < 0 ||
+			    number(in, "checksum", f[2], 16, &sum) < 0)
+				return bad(in, "malformed end line");
+			if (lines != in->line - 1)
+				return bad(in, "end line counts %" PRIu64 " lines, the file has %u: damaged",
+					   lines, in->line - 1);
+			if (sum != fnv1a(text, (size_t) (p - text)))
+				return bad(in, "checksum mismatch: the file is damaged");
+			ended = true;
+			r = 0;
+		} else
+			r = bad(in, "unknown item '%.32s'", f[0]);
+		if (r < 0)
+			return r;
+		p = nl + 1;
+	}
+	if (in->line == 0)
+		return bad(in, "empty file");
+	if (!ended) {
+		in->line = 0;
+		return bad(in, "no end line: the file is truncated");
+	}
+	return 0;
+}
+
+int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char *why,
+		     size_t why_len, unsigned *ret_line)
+{
+	struct rule_state s = { 0 };
+	struct in in = { .why = why, .why_len = why_len };
+	int r;
+
+	if (why_len)
+		why[0] = '\0';
+	r = parse_lines(&in, text, len, &s);
+	if (r < 0) {
+		rule_state_done(&s);
+		*ret = (struct rule_state) { 0 };
+		if (r == -ENOMEM)
+			snprintf(why, why_len, "out of memory");
+		if (ret_line)
+			*ret_line = in.line;
+		return r;
+	}
+	*ret = s;
+	if (ret_line)
+		*ret_line = 0;
+	return 0;
+}

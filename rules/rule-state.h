@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The rules' persisted state (/var/lib/mcelogd/rules.state): the buckets'
+ * counted record times, the pages offlined, the alerts fired.  Pure codec:
+ * text in, structures out and back; the daemon writes the file atomically.
+ *
+ * Format, one item per line, fields separated by a tab, keys escaped
+ * (%XX for '%', tab, newline and other control bytes):
+ *
+ *	mcelogd-rules-state 1
+ *	bucket	RULE	KEY	HOLDOFF_UNTIL	T1,T2,...
+ *	page	PFN(hex)	soft|hard	TIME	ok|failed
+ *	alert	TIME	RULE	KEY
+ *	end	LINES	FNV1A64(hex)
+ *
+ * Times are CLOCK_REALTIME microseconds, so that counts survive reboots.
+ * The "end" line counts the lines before it and checksums their bytes: a
+ * file cut short or changed by accident is recognised as damaged rather than
+ * half-read.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rule-engine.h"
+
+#define RULE_STATE_MAX_ALERTS 256   /* the most recent are kept */
+#define RULE_STATE_MAX_PAGES  65536 /* far beyond what a machine can offline and keep running */
+
+struct rule_state_bucket {
+	char rule[RULE_NAME_MAX];
+	char key[RULE_KEY_MAX];
+	uint64_t holdoff_until;
+	unsigned n_times;
+	uint64_t times[];           /* oldest first */
+};
+
+struct rule_state_page {
+	uint64_t pfn;
+	bool hard;
+	bool ok;                    /* the kernel accepted it */
+	uint64_t time_usec;
+};
+
+struct rule_state_alert {
+	uint64_t time_usec;
+	char rule[RULE_NAME_MAX];
+	char key[RULE_KEY_MAX];
+};
+
+struct rule_state {
+	struct rule_state_bucket **buckets;
+	unsigned n_buckets;
+	struct rule_state_page *pages;
+	unsigned n_pages;
+	struct rule_state_alert *alerts;
+	unsigned n_alerts;
+};
+
+void rule_state_done(struct rule_state *s);
+
+/* Appends; alerts beyond RULE_STATE_MAX_ALERTS push the oldest out.  0 or -ENOMEM/-E2BIG. */
+int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *key,
+			  uint64_t holdoff_until, const uint64_t *times, unsigned n_times);
+int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p);
+int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a);
+/* The page's entry, NULL if it was never offlined (or tried). */
+const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn);
+
+/* Replaces s's buckets with the engine's, each with the times still within its window at now. */
+int rule_state_capture(struct rule_state *s, const struct rule_engine *e, uint64_t now_usec);
+/* Puts s's buckets back into the engine (rules no longer defined are skipped). */
+int rule_state_restore(const struct rule_state *s, struct rule_engine *e);
+
+/* Serialises; *ret is malloc'ed and NUL-terminated.  0 or -ENOMEM. */
+int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len);
+
+/*
+ * Parses a state file.  On error returns -EINVAL (or -ENOMEM), leaves *ret
+ * empty, and says what is wrong in why, with the 1-based line in *ret_line
+ * (0: the file as a whole).
+ */
+int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char *why,
+		     size_t why_len, unsigned *ret_line);

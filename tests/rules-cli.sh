@@ -1,0 +1,236 @@
+#!/bin/sh
+# mcectl rules and mcelogd --test-config over rule directories: drop-in
+# overrides and masks, what --test prints, and errors with file and line (TAP).
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MCECTL="$top_builddir/mcectl/mcectl"
+MCELOGD="$top_builddir/mcelogd/mcelogd"
+SHIPPED="$top_srcdir/config/rules.d"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n - $1"
+	sed 's/^/# out: /' "$TMP/out" | head -5
+	sed 's/^/# err: /' "$TMP/err" | head -5
+}
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+# run EXPECTED_RC PROGRAM ARGS...: output in $TMP/out, $TMP/err
+run() { want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; [ "$?" -eq "$want" ]; }
+has() { grep -q -- "$1" "$TMP/out"; }
+err_has() { grep -q -- "$1" "$TMP/err"; }
+count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
+
+# A corrected memory-controller read error on channel 2 at a physical address
+# (Intel, IA32_MCi_STATUS 0x8c00000000000092: VAL MISCV ADDRV, MCACOD 0x92;
+# MISC 0x8c: physical address mode, LSB 12), at the given hour and address.
+record() {
+	printf '{"time":"2026-11-20T%s:00:00.000000Z","source":"tracepoint","cpu":1,"socketid":0,' "$1"
+	printf '"bank":7,"vendor":"intel","family":6,"model":143,"status":"0x8c00000000000092",'
+	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
+}
+
+echo "1..36"
+
+# 1-3: the shipped rules load and show.
+check "mcelogd --test-config accepts the shipped rules" \
+	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$SHIPPED"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED"
+check "mcectl rules lists every shipped rule" \
+	[ "$(grep -c '^[a-z]' "$TMP/out")" -eq "$(cat "$SHIPPED"/*.rules | grep -c '^Name=')" ]
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED"
+check "mcectl rules shows match, key, threshold and actions" \
+	sh -c 'grep -q "memory-page-ce (.*10-memory-page.rules:" "$0" &&
+	       grep -q "per:       page" "$0" && grep -q "threshold: 10 in 24h" "$0" &&
+	       grep -q "actions:   alert soft-offline, priority warning" "$0"' "$TMP/out"
+
+# 4-6: 10 corrected errors on one page within 24h fire the shipped page rule
+# once, on the 10th; errors on another page do not add up with them.
+: >"$TMP/ten.jsonl"
+for h in 00 01 02 03 04 05 06 07 08; do
+	record "$h" 0x0000000012345678 >>"$TMP/ten.jsonl"
+	record "$h" 0x0000000055555000 >>"$TMP/ten.jsonl"
+done
+record 09 0x0000000012345abc >>"$TMP/ten.jsonl"
+check "rules --test over 19 records succeeds" run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/ten.jsonl"
+check "the page rule fires once, for the page that had 10" \
+	sh -c 'grep -c "memory-page-ce" "$0" | grep -qx 1 &&
+	       grep -q "^2026-11-20T09:00:00.000000Z memory-page-ce \[page=0x12345\]: 10 in 24h (first 2026-11-20T00:00:00.000000Z), .*ten.jsonl:19: would alert soft-offline$" "$0"' "$TMP/out"
+check "the summary counts records, rules and firings, and says nothing was done" \
+	has "^19 records, 6 rules, 1 firing (nothing was done)$"
+
+# 7: the 10th record 24h after the first is not within 24h.
+: >"$TMP/late.jsonl"
+for h in 00 02 04 06 08 10 12 14 16; do record "$h" 0x1000 >>"$TMP/late.jsonl"; done
+sed 's/2026-11-20T00/2026-11-21T00/' "$TMP/late.jsonl" | head -1 >>"$TMP/late.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/late.jsonl"
+check "ten records spanning exactly 24h do not fire" has "^10 records, 6 rules, 0 firings"
+
+# 8-10: the admin's directory overrides a shipped file by name, masks with
+# /dev/null or an empty file.
+mkdir -p "$TMP/etc"
+sed 's/Threshold=10 in 24h/Threshold=2 in 24h/' "$SHIPPED/10-memory-page.rules" >"$TMP/etc/10-memory-page.rules"
+run 0 "$MCECTL" rules --rules-dir "$TMP/etc" --rules-dir "$SHIPPED" --test "$TMP/ten.jsonl"
+check "an admin file of the same name replaces the shipped one" \
+	sh -c '[ "$(grep -c "memory-page-ce \[page=0x12345\]: 2 in 24h" "$0")" -eq 5 ]' "$TMP/out"
+ln -sf /dev/null "$TMP/etc/10-memory-page.rules"
+run 0 "$MCECTL" rules --rules-dir "$TMP/etc" --rules-dir "$SHIPPED"
+check "a symlink to /dev/null masks a shipped file" sh -c '! grep -q memory-page-ce "$0" && grep -q previous-boot "$0"' "$TMP/out"
+rm "$TMP/etc/10-memory-page.rules"
+: >"$TMP/etc/50-previous-boot.rules"
+run 0 "$MCECTL" rules --rules-dir "$TMP/etc" --rules-dir "$SHIPPED"
+check "an empty file masks a shipped file" sh -c '! grep -q previous-boot "$0" && grep -q memory-page-ce "$0"' "$TMP/out"
+
+# 11-14: bad rule files: every error with file and line, nothing runs.
+mkdir -p "$TMP/bad"
+printf '[Rule]\nName=x\nAction=alert reboot\nThreshold=ten in 1h\nColor=red\n' >"$TMP/bad/a.rules"
+check "mcelogd --test-config fails on a bad rule file" \
+	run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/bad"
+check "each error names file and line" \
+	sh -c 'grep -q "a.rules:3: Action=: unknown action .reboot." "$0" &&
+	       grep -q "a.rules:4: Threshold=: .ten. is not a count" "$0" &&
+	       grep -q "a.rules:5: unknown key .Color. in \[Rule\]" "$0"' "$TMP/err"
+check "mcectl rules --test refuses to run bad rules" \
+	run 1 "$MCECTL" rules --rules-dir "$TMP/bad" --test "$TMP/ten.jsonl"
+check "and says which file" err_has "a.rules:3: Action=: unknown action 'reboot'"
+
+# 15: an unreadable rule file (a directory named like one) is an error, not skipped.
+mkdir -p "$TMP/unreadable/x.rules"
+run 1 "$MCECTL" rules --rules-dir "$TMP/unreadable"
+check "an unreadable rule file is an error naming it" err_has "x.rules: cannot read rule file"
+
+# 16-17: input without records, and usage errors.
+echo "nothing here" >"$TMP/empty.txt"
+run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/empty.txt"
+check "input without records says so" err_has "no machine-check record found"
+check "an unknown option is a usage error" run 2 "$MCECTL" rules --frobnicate
+# 18-22: counts persist across runs (a --state-directory given to --replay),
+# and mcectl rules shows them.  Records of the last hours, so still counted.
+now=$(date +%s)
+at() { date -u -d "@$((now - $1 * 60))" +%Y-%m-%dT%H:%M:%S.000000Z; }
+recent() { # recent MINUTES-AGO...: one record on page 0x12345 each
+	for m; do
+		printf '{"time":"%s","source":"tracepoint","cpu":1,"socketid":0,"bank":7,"vendor":"intel",' "$(at "$m")"
+		printf '"family":6,"model":143,"status":"0x8c00000000000092","addr":"0x0000000012345678",'
+		printf '"misc":"0x000000000000008c"}\n'
+	done
+}
+mkdir -p "$TMP/state"
+recent 300 240 180 120 60 >"$TMP/first.jsonl"
+recent 50 40 30 20 10 >"$TMP/second.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/first.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
+	--state-directory "$TMP/state"
+check "five errors: no alert yet" sh -c '! grep -q "\"event\":\"alert\"" "$0"' "$TMP/out"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --state "$TMP/state/rules.state"
+check "mcectl rules shows the count nearest to firing" \
+	has "^  memory-page-ce  *page=0x12345  *5 of 10 in 24h$"
+run 0 "$MCELOGD" --replay "$TMP/second.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
+	--state-directory "$TMP/state"
+check "the tenth error, in another run, fires the alert" count '"event":"alert","hostname"' 1
+check "a replay does not offline this machine's page" err_has "would soft-offline page 0x12345 (not done when replaying)"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --state "$TMP/state/rules.state"
+check "mcectl rules lists the alert and no count left" \
+	sh -c 'grep -q "^Recent alerts: 1$" "$0" && grep -q " memory-page-ce page=0x12345$" "$0" &&
+	       ! grep -q "of 10 in 24h" "$0"' "$TMP/out"
+# 23-27: cpu-offline, against a stand-in for /sys/devices/system/cpu.
+mkdir -p "$TMP/cpurules" "$TMP/cpu/cpu1" "$TMP/cpu/cpu2"
+printf '[Rule]\nName=cpu-ce\nMatch=severity=corrected\nKey=cpu\nThreshold=2 in 1h\nAction=alert cpu-offline\n' \
+	>"$TMP/cpurules/cpu.rules"
+on_cpu() { # on_cpu CPU: two records of that CPU
+	for m in 2 1; do
+		printf '{"time":"%s","source":"tracepoint","cpu":%s,"bank":7,"vendor":"intel","family":6,' "$(at "$m")" "$1"
+		printf '"model":143,"status":"0x8c00000000000092","addr":"0x0000000012345678","misc":"0x000000000000008c"}\n'
+	done
+}
+echo 0-3 >"$TMP/cpu/online"
+: >"$TMP/cpu/cpu1/online"
+on_cpu 1 >"$TMP/cpu1.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --output json --rules-directory "$TMP/cpurules" \
+	--sysfs-cpu "$TMP/cpu" --log-level info
+check "cpu-offline writes 0 to the CPU's online file" [ "$(cat "$TMP/cpu/cpu1/online")" = 0 ]
+check "and logs it" err_has "Rule 'cpu-ce': CPU 1 taken offline"
+echo 1 >"$TMP/cpu/online"
+: >"$TMP/cpu/cpu1/online"
+run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --output json --rules-directory "$TMP/cpurules" \
+	--sysfs-cpu "$TMP/cpu"
+check "never the last online CPU: an alert says so, the file is untouched" \
+	sh -c 'grep -q "\"failed_action\":\"cpu-offline\",\"message\":\"Rule cpu-ce: taking CPU 1 offline failed: it is the last online CPU\"" "$0" &&
+	       [ ! -s "$1" ]' "$TMP/out" "$TMP/cpu/cpu1/online"
+echo 0-3 >"$TMP/cpu/online"
+on_cpu 2 >"$TMP/cpu2.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/cpu2.jsonl" --no-journal --output json --rules-directory "$TMP/cpurules" \
+	--sysfs-cpu "$TMP/cpu"
+check "never a CPU without an online file" has "taking CPU 2 offline failed: the kernel cannot take this CPU offline"
+run 0 "$MCELOGD" --replay "$TMP/cpu1.jsonl" --no-journal --rules-directory "$TMP/cpurules"
+check "a replay without a stand-in never offlines this machine's CPUs" \
+	err_has "would take CPU 1 offline (not done when replaying)"
+# 28-35: triggers, without a shell: environment, JSON on stdin, output and
+# exit status logged, a hanging one killed at its timeout, a cap on how many
+# run at once with the rest queued, none lost.
+mkdir -p "$TMP/trig"
+cat >"$TMP/trig/t.sh" <<EOT
+#!/bin/sh
+env | grep -E '^(MCELOGD|MCE)_' | sort >"$TMP/trig/env.\$\$"
+cat >"$TMP/trig/stdin.\$\$"
+echo "hello from the trigger, \$MCELOGD_KEY"
+echo "and its stderr" >&2
+exit 3
+EOT
+cat >"$TMP/trig/hang.sh" <<EOT
+#!/bin/sh
+echo started; exec sleep 60
+EOT
+# One file per run in progress: a run counts the others after making its own
+# and removes its own before it exits, so the count is never too low.
+cat >"$TMP/trig/slow.sh" <<EOT
+#!/bin/sh
+: >"$TMP/trig/running/\$\$"
+ls "$TMP/trig/running" | wc -l >>"$TMP/trig/slow.max"
+sleep 0.3
+rm "$TMP/trig/running/\$\$"
+EOT
+chmod +x "$TMP/trig/"*.sh
+printf '[Rule]\nName=trig\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=alert trigger\nTrigger=%s a b\n' \
+	"$TMP/trig/t.sh" >"$TMP/trig/t.rules"
+recent 20 10 >"$TMP/two.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info
+check "a replay does not run triggers unless asked" \
+	sh -c 'grep -q "would run .*t.sh a b (not done when replaying without --run-triggers)" "$0" &&
+	       ! ls "$1"/env.* >/dev/null 2>&1' "$TMP/err" "$TMP/trig"
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+envf=$(ls "$TMP"/trig/env.* 2>/dev/null | head -1)
+check "the trigger ran with the alert and the record in its environment" \
+	sh -c 'grep -qx "MCELOGD_RULE=trig" "$0" && grep -qx "MCELOGD_KEY=page=0x12345" "$0" &&
+	       grep -qx "MCELOGD_COUNT=2" "$0" && grep -qx "MCE_PAGE=0x12345" "$0" && grep -qx "MCE_CPU=1" "$0"' "$envf"
+check "and the alert as JSON on its standard input" \
+	sh -c 'grep -q "^{\"time\":.*\"event\":\"alert\".*\"rule\":\"trig\"" "$0"' "$(ls "$TMP"/trig/stdin.* | head -1)"
+check "its output lines are logged" err_has "Trigger of rule 'trig' \[[0-9]*\]: hello from the trigger, page=0x12345"
+check "its standard error too" err_has "and its stderr"
+check "its exit status is logged" err_has "exited with status 3"
+rm "$TMP/trig/t.rules"
+printf '[Rule]\nName=hang\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
+	"$TMP/trig/hang.sh" >"$TMP/trig/hang.rules"
+start=$(date +%s)
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+check "a hanging trigger is killed at its timeout" \
+	sh -c 'grep -q "still running after 300 ms: killing it" "$0" && grep -q "killed by signal 9 (SIGKILL): it ran past its TriggerTimeout=" "$0" &&
+	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
+rm "$TMP/trig/hang.rules"
+printf '[Rule]\nName=slow\nMatch=severity=corrected\nAction=trigger\nTrigger=%s\n' \
+	"$TMP/trig/slow.sh" >"$TMP/trig/slow.rules"
+mkdir -p "$TMP/trig/running"
+recent 10 9 8 7 6 5 4 3 2 1 >"$TMP/ten-now.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/ten-now.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+check "ten triggers, all run" [ "$(grep -c "Trigger of rule 'slow' \[[0-9]*\] exited with status 0" "$TMP/err")" -eq 10 ]
+check "never more than 4 at once; the others waited" \
+	sh -c '[ "$(sort -n "$0" | tail -1)" -le 4 ] && grep -q "Trigger of rule .slow. waits: 4 running already" "$1"' \
+	"$TMP/trig/slow.max" "$TMP/err"
+exit $failed

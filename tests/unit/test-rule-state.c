@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/* rules/rule-state: the state file's round trip, restarts in the middle of a count, damage. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "decode.h"
+#include "macro.h"
+#include "rule-state.h"
+
+#define SEC UINT64_C(1000000)
+#define HOUR (3600 * SEC)
+#define T0 (UINT64_C(1795168800) * SEC)
+
+static void sample(struct rule_state *s)
+{
+	const uint64_t times[] = { T0, T0 + 1, T0 + 2 };
+
+	*s = (struct rule_state) { 0 };
+	assert_int_equal(rule_state_add_bucket(s, "memory-page-ce", "page=0x12345", 0, times, 3), 0);
+	/* Keys with the separator, a newline and '%' survive. */
+	assert_int_equal(rule_state_add_bucket(s, "edac", "mc=0 label=A\tB\n100%", T0 + HOUR, NULL, 0), 0);
+	assert_int_equal(rule_state_add_page(s, &(struct rule_state_page) {
+		.pfn = 0x12345, .hard = false, .ok = true, .time_usec = T0 + 3 }), 0);
+	assert_int_equal(rule_state_add_page(s, &(struct rule_state_page) {
+		.pfn = 0xfffff, .hard = true, .ok = false, .time_usec = T0 + 4 }), 0);
+	assert_int_equal(rule_state_add_alert(s, &(struct rule_state_alert) {
+		.time_usec = T0 + 5, .rule = "memory-page-ce", .key = "page=0x12345" }), 0);
+}
+
+static char *format(const struct rule_state *s, size_t *len)
+{
+	char *text = NULL;
+
+	assert_int_equal(rule_state_format(s, &text, len), 0);
+	assert_int_equal(strlen(text), *len);
+	return text;
+}
+
+static void test_round_trip(void **state)
+{
+	struct rule_state a, b;
+	_cleanup_free_ char *text = NULL, *again = NULL;
+	size_t len, len2;
+	char why[256];
+	unsigned line = 99;
+
+	(void) state;
+	sample(&a);
+	text = format(&a, &len);
+	assert_int_equal(rule_state_parse(text, len, &b, why, sizeof(why), &line), 0);
+	assert_int_equal(line, 0);
+	assert_int_equal(b.n_buckets, 2);
+	assert_string_equal(b.buckets[0]->rule, "memory-page-ce");
+	assert_string_equal(b.buckets[0]->key, "page=0x12345");
+	assert_int_equal(b.buckets[0]->n_times, 3);
+	assert_int_equal(b.buckets[0]->times[2], T0 + 2);
+	assert_string_equal(b.buckets[1]->key, "mc=0 label=A\tB\n100%");
+	assert_int_equal(b.buckets[1]->holdoff_until, T0 + HOUR);
+	assert_int_equal(b.buckets[1]->n_times, 0);
+	assert_int_equal(b.n_pages, 2);
+	assert_true(b.pages[1].hard);
+	assert_false(b.pages[1].ok);
+	assert_non_null(rule_state_find_page(&b, 0x12345));
+	assert_null(rule_state_find_page(&b, 0x12346));
+	assert_int_equal(b.n_alerts, 1);
+	assert_int_equal(b.alerts[0].time_usec, T0 + 5);
+	/* Formatting what was parsed gives the same bytes. */
+	again = format(&b, &len2);
+	assert_int_equal(len, len2);
+	assert_memory_equal(text, again, len);
+	rule_state_done(&a);
+	rule_state_done(&b);
+}
+
+/* Every prefix of a good file, and every single flipped byte, is refused. */
+static void test_damage_detected(void **state)
+{
+	_cleanup_free_ char *text = NULL;
+	struct rule_state a, b;
+	size_t len;
+	char why[256];
+	unsigned line;
+
+	(void) state;
+	sample(&a);
+	text = format(&a, &len);
+	for (size_t cut = 0; cut < len; cut++) {
+		assert_int_equal(rule_state_parse(text, cut, &b, why, sizeof(why), &line), -EINVAL);
+		assert_int_equal(b.n_buckets + b.n_pages + b.n_alerts, 0);
+		assert_true(why[0] != '\0');
+	}
+	for (size_t i = 0; i < len; i++) {
+		text[i] ^= 0x01;
+		if (rule_state_parse(text, len, &b, why, sizeof(why), &line) == 0)
+			fail_msg("byte %zu flipped was accepted", i);
+		text[i] ^= 0x01;
+	}
+	rule_state_done(&a);
+}
+
+static void expect_bad(const char *text, unsigned want_line, const char *want)
+{
+	struct rule_state s;
+	char why[256];
+	unsigned line;
+
+	assert_int_equal(rule_state_parse(text, strlen(text), &s, why, sizeof(why), &line), -EINVAL);
+	if (line != want_line || !strstr(why, want))
+		fail_msg("'%s': got line %u '%s', expected line %u '%s'", text, line, why, want_line, want);
+}
+
+static void test_errors(void **state)
+{
+	(void) state;
+	expect_bad("", 0, "empty file");
+	expect_bad("hello\n", 1, "not a rules state file");
+	expect_bad("mcelogd-rules-state 1\n", 0, "no end line: the file is truncated");
+	expect_bad("mcelogd-rules-state 1\nbucket\tr\tk\t0\n", 2, "bucket: expected 5 fields, got 4");
+	expect_bad("mcelogd-rules-state 1\nbucket\tr\tk\tx\t1\n", 2, "holdoff time 'x' is not a number");
+	expect_bad("mcelogd-rules-state 1\nbucket\tr\tk\t0\t1,,2\n", 2, "time '' is not a number");
+	expect_bad("mcelogd-rules-state 1\nbucket\tr\tk%4\t0\t1\n", 2, "bad escape in key");
+	expect_bad("mcelogd-rules-state 1\npage\t0x1\tmedium\t0\tok\n", 2, "'medium' is neither soft nor hard");
+	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tmaybe\n", 2, "'maybe' is neither ok nor failed");
+	expect_bad("mcelogd-rules-state 1\npage\tzz\tsoft\t0\tok\n", 2, "page frame 'zz' is not a number");
+	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\n", 2, "alert: expected 4 fields, got 3");
+	expect_bad("mcelogd-rules-state 1\nfrob\t1\n", 2, "unknown item 'frob'");
+	expect_bad("mcelogd-rules-state 1\nend\t5\t0\n", 2, "end line counts 5 lines, the file has 1");
+	expect_bad("mcelogd-rules-state 1\nend\t1\t0\n", 2, "checksum mismatch");
+	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\tk", 2, "cut short");
+}
+
+static void test_alerts_bounded(void **state)
+{
+	struct rule_state s = { 0 };
+
+	(void) state;
+	for (unsigned i = 0; i < RULE_STATE_MAX_ALERTS + 10; i++)
+		assert_int_equal(rule_state_add_alert(&s, &(struct rule_state_alert) {
+			.time_usec = i, .rule = "r" }), 0);
+	assert_int_equal(s.n_alerts, RULE_STATE_MAX_ALERTS);
+	assert_int_equal(s.alerts[0].time_usec, 10);
+	assert_int_equal(s.alerts[RULE_STATE_MAX_ALERTS - 1].time_usec, RULE_STATE_MAX_ALERTS + 9);
+	rule_state_done(&s);
+}
+
+/* IA32_MCi_STATUS VAL|EN|MISCV|ADDRV, memory read on channel 0; MISC physical, LSB 12. */
+static void memory_ce(struct mce_record *rec, struct mce_decoded *d, uint64_t addr)
+{
+	*rec = (struct mce_record) {
+		.have = MCE_HAVE_CPU | MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_ADDR | MCE_HAVE_MISC |
+			MCE_HAVE_VENDOR | MCE_HAVE_CPUID,
+		.source = MCE_SOURCE_TRACEPOINT, .cpu = 1, .bank = 7,
+		.status = UINT64_C(0x9c00000000000090), .addr = addr, .misc = (2 << 6) | 12,
+		.vendor = MCE_VENDOR_INTEL, .family = 6, .model = 0x8f,
+	};
+	mce_decode(rec, d);
+}
+
+/* Five errors, a restart through the state file, five more: the tenth fires. */
+static void test_restart_keeps_count(void **state)
+{
+	_cleanup_(rule_engine_freep) struct rule_engine *e1 = NULL, *e2 = NULL;
+	const char *rules = "[Rule]\nName=page\nMatch=component=memory severity=corrected\nKey=page\n"
+			    "Threshold=10 in 24h\nAction=alert soft-offline\n";
+	_cleanup_free_ char *text = NULL;
+	struct rule_state saved = { 0 }, loaded;
+	struct rule_set set;
+	struct mce_record rec;
+	struct mce_decoded d;
+	struct rule_input in = { .mce = &rec, .decoded = &d };
+	char why[128];
+	size_t len;
+
+	(void) state;
+	rule_set_init(&set);
+	assert_int_equal(rule_set_parse(&set, rules, strlen(rules), "t.rules", NULL, NULL), 0);
+	memory_ce(&rec, &d, 0x12345678);
+	assert_string_equal(mce_severity_to_string(d.severity), "corrected");
+
+	assert_int_equal(rule_engine_new(&set, 0, &e1), 0);
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(rule_engine_feed(e1, &in, T0 + i * HOUR, NULL, NULL), 0);
+	assert_int_equal(rule_state_capture(&saved, e1, T0 + 5 * HOUR), 0);
+	text = NULL;
+	assert_int_equal(rule_state_format(&saved, &text, &len), 0);
+	e1 = rule_engine_free(e1);
+
+	assert_int_equal(rule_state_parse(text, len, &loaded, why, sizeof(why), NULL), 0);
+	assert_int_equal(rule_engine_new(&set, 0, &e2), 0);
+	assert_int_equal(rule_state_restore(&loaded, e2), 0);
+	for (unsigned i = 5; i < 9; i++)
+		assert_int_equal(rule_engine_feed(e2, &in, T0 + i * HOUR, NULL, NULL), 0);
+	assert_int_equal(rule_engine_feed(e2, &in, T0 + 9 * HOUR, NULL, NULL), 1);
+
+	/* Captured a day later, the old times have left the window: nothing to save. */
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(rule_engine_feed(e2, &in, T0 + 10 * HOUR, NULL, NULL), 0);
+	assert_int_equal(rule_state_capture(&saved, e2, T0 + 34 * HOUR), 0);
+	assert_int_equal(saved.n_buckets, 0);
+	assert_int_equal(rule_state_capture(&saved, e2, T0 + 34 * HOUR - 1), 0);
+	assert_int_equal(saved.n_buckets, 1);
+	assert_int_equal(saved.buckets[0]->n_times, 3);
+
+	e2 = rule_engine_free(e2);
+	rule_state_done(&saved);
+	rule_state_done(&loaded);
+	rule_set_done(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_damage_detected),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_alerts_bounded),
+		cmocka_unit_test(test_restart_keeps_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
