@@ -17,6 +17,9 @@ void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 		       const struct mce_decoded *d, unsigned first, unsigned last);
 
 /* --cpu-id VENDOR:FAMILY:MODEL ("amd:0x19:0x21", "intel:6:143"); 0 or -EINVAL. */
+/* The same for a verb's --cpu-id option: a bad value is reported on stderr, naming verb and value. */
+int parse_cpu_id_option(const char *verb, const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
+			uint32_t *ret_model);
 int parse_cpu_id_arg(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
 		     uint32_t *ret_model);
 

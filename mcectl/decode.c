@@ -103,6 +103,17 @@ int parse_cpu_id_arg(const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_f
 	return 0;
 }
 
+int parse_cpu_id_option(const char *verb, const char *s, enum mce_vendor *ret_vendor, uint32_t *ret_family,
+			uint32_t *ret_model)
+{
+	if (parse_cpu_id_arg(s, ret_vendor, ret_family, ret_model) >= 0)
+		return 0;
+	fprintf(stderr, "mcectl %s: --cpu-id '%s': expected VENDOR:FAMILY:MODEL such as amd:0x19:0x21 or "
+		"intel:6:143 (vendor intel, amd, hygon, zhaoxin or centaur; numbers 0x-hex or decimal)\n",
+		verb, s);
+	return -EINVAL;
+}
+
 /* Registers are hex, as every tool prints them; "0x" is optional. */
 static int parse_reg(const char *s, uint64_t max, uint64_t *ret)
 {
@@ -234,12 +245,8 @@ int verb_decode(int argc, char *argv[])
 			}
 			break;
 		case 'c':
-			if (parse_cpu_id_arg(optarg, &vendor, &family, &model) < 0) {
-				fprintf(stderr, "mcectl decode: --cpu-id '%s': expected VENDOR:FAMILY:MODEL "
-					"such as amd:0x19:0x21 or intel:6:143 (vendor intel, amd, hygon, "
-					"zhaoxin or centaur; numbers 0x-hex or decimal)\n", optarg);
+			if (parse_cpu_id_option("decode", optarg, &vendor, &family, &model) < 0)
 				return 2;
-			}
 			have_cpu_id = true;
 			break;
 		case 'h':

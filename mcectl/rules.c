@@ -363,11 +363,8 @@ int verb_rules(int argc, char *argv[])
 			dirs[n_dirs++] = optarg;
 			break;
 		case 'c':
-			if (parse_cpu_id_arg(optarg, &vendor, &family, &model) < 0) {
-				fprintf(stderr, "mcectl rules: --cpu-id '%s': expected VENDOR:FAMILY:MODEL "
-					"such as amd:0x19:0x21 or intel:6:143\n", optarg);
+			if (parse_cpu_id_option("rules", optarg, &vendor, &family, &model) < 0)
 				return 2;
-			}
 			have_cpu_id = true;
 			break;
 		case 'h':
