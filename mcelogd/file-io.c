@@ -44,7 +44,7 @@ int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 		r = snprintf(tmp, sizeof(tmp), ".%s.tmp", path);
 	if (r < 0 || (size_t) r >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return negative_errno();
 	r = 0;
@@ -62,7 +62,21 @@ int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 		r = negative_errno();
 	if (r == 0 && rename(tmp, path) < 0)
 		r = negative_errno();
-	if (r < 0)
+	if (r < 0) {
 		(void) unlink(tmp);
-	return r;
+		return r;
+	}
+	if (sync) {
+		/* The rename itself must reach the disk too: sync the directory. */
+		char dir[4200];
+		int dfd;
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int) (slash - path) : 1, slash ? path : ".");
+		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			(void) fsync(dfd);
+			close(dfd);
+		}
+	}
+	return 0;
 }

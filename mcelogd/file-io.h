@@ -21,8 +21,10 @@ int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len);
 /*
  * Replaces path with data whole: written to a temporary file beside it, then
  * renamed, so a crash leaves the old or the new content, never half.  With
- * sync the data is on disk before the rename (survives power loss, not just
- * a killed process).  Returns 0 or negative errno; the temporary is removed.
+ * sync the data is on disk before the rename and the rename after it (the
+ * directory is synced): it survives power loss, not just a killed process.
+ * Mode 0600; a symlink in the way is refused.  Returns 0 or negative errno;
+ * the temporary is removed.
  */
 int write_file_atomic(const char *path, const void *data, size_t len, bool sync);
 

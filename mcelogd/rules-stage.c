@@ -184,51 +184,6 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
 	return 0;
 }
 
-/* Atomically: a crash leaves the old file or the new one, never half of one. */
-static int write_atomic(const char *path, const char *text, size_t len)
-{
-	_cleanup_free_ char *tmp = NULL, *dir = NULL;
-	_cleanup_close_ int fd = -1, dfd = -1;
-	char *slash;
-	size_t done = 0;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return negative_errno();
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int r = negative_errno();
-
-			(void) unlink(tmp);
-			return r;
-		}
-		done += (size_t) n;
-	}
-	if (fsync(fd) < 0 || rename(tmp, path) < 0) {
-		int r = negative_errno();
-
-		(void) unlink(tmp);
-		return r;
-	}
-	dir = strdup(path);
-	if (!dir)
-		return -ENOMEM;
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir)
-		*slash = '\0';
-	/* The rename itself must reach the disk too. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0)
-		(void) fsync(dfd);
-	return 0;
-}
-
 int rules_stage_save(struct rules_stage *st)
 {
 	_cleanup_free_ char *text = NULL;
@@ -241,7 +196,7 @@ int rules_stage_save(struct rules_stage *st)
 	if (r >= 0)
 		r = rule_state_format(&st->state, &text, &len);
 	if (r >= 0)
-		r = write_atomic(st->state_path, text, len);
+		r = write_file_atomic(st->state_path, text, len, true);
 	if (r < 0)
 		return log_error_errno(r, "Failed to save the rules' state to %s: %m", st->state_path);
 	return 0;
