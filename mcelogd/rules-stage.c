@@ -355,6 +355,31 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		offline_cpu(st, f, &a);
 }
 
+/* The built-in watch of DRAM fault patterns: an alert when a DIMM's errors widen past one cell. */
+#define DRAM_ALERT_RULE "dram-fault-pattern"
+
+static void watch_dram(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
+{
+	struct dram_watch_event ev;
+	char message[512], key[128];
+	int r;
+
+	r = dram_watch_feed(&st->dram, in, &ev);
+	if (r < 0)
+		log_error_errno(r, "Out of memory following DRAM fault patterns: %m");
+	if (r <= 0)
+		return;
+	snprintf(key, sizeof(key), "dimm=%s", ev.dimm);
+	snprintf(message, sizeof(message), "DIMM %s: its %" PRIu64 " corrected errors now form a %s fault "
+		 "(first bank %u row %u column %u, now bank %u row %u column %u); field studies tie such "
+		 "faults to later uncorrectable errors", ev.dimm, ev.errors, dram_pattern_to_string(ev.to),
+		 ev.first.bank, ev.first.row, ev.first.column, ev.cell.bank, ev.cell.row, ev.cell.column);
+	(void) emit_alert(st, &(struct rule_alert) {
+		.rule = DRAM_ALERT_RULE, .key = key, .count = (unsigned) ev.errors, .time_usec = time_usec,
+		.priority = LOG_WARNING, .actions = "alert", .message = message, .input = in,
+	});
+}
+
 void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
@@ -365,6 +390,7 @@ void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int
 	r = rule_engine_feed(st->engine, in, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
+	watch_dram(st, in, time_usec);
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired)
 		(void) rules_stage_save(st);
@@ -375,6 +401,7 @@ void rules_stage_done(struct rules_stage *st)
 	st->triggers = trigger_runner_free(st->triggers);
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
+	dram_watch_done(&st->dram);
 	rule_set_done(&st->set);
 	rule_state_done(&st->state);
 	free(st->state_path);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dram-watch.h"
 #include "json-writer.h"
 #include "rule-engine.h"
 #include "rule-state.h"
@@ -48,6 +49,7 @@ struct rules_stage {
 	char *state_path;            /* NULL: nothing is persisted (replay) */
 	struct json_writer json;
 	struct trigger_runner *triggers;   /* made at the first trigger */
+	struct dram_watch dram;      /* DRAM fault patterns per DIMM (this run only) */
 	uint64_t n_alerts;
 	uint64_t n_actions_failed;
 };

@@ -28,7 +28,9 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
 	json_put_string(w, "key", a->key);
 	json_put_u64(w, "count", a->count);
 	json_put_u64(w, "window_usec", a->window_usec);
-	json_put_time_usec(w, "first", a->first_usec);
+	/* Alerts that do not count in a window (the DRAM fault-pattern watch) have no first. */
+	if (a->first_usec > 0)
+		json_put_time_usec(w, "first", a->first_usec);
 	json_put_string(w, "priority", rule_priority_to_string(a->priority));
 	json_put_string(w, "actions", a->actions);
 	if (a->failed_action)

@@ -716,7 +716,8 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 		journal_fields_add(&f, "MCE_RULE_KEY=%s", a->key);
 	journal_fields_add(&f, "MCE_RULE_COUNT=%u", a->count);
 	journal_fields_add(&f, "MCE_RULE_WINDOW_USEC=%" PRIu64, a->window_usec);
-	add_time(&f, "MCE_RULE_FIRST", a->first_usec);
+	if (a->first_usec > 0)
+		add_time(&f, "MCE_RULE_FIRST", a->first_usec);
 	journal_fields_add(&f, "MCE_RULE_ACTIONS=%s", a->actions);
 	if (a->failed_action)
 		journal_fields_add(&f, "MCE_RULE_FAILED_ACTION=%s", a->failed_action);

@@ -32,7 +32,7 @@ records() { # records ADDRESS FIRST_HOUR COUNT
 }
 alerts() { journalctl -o json _COMM=mcelogd MESSAGE_ID="$ALERT_ID" 2>/dev/null; }
 
-echo "1..16"
+echo "1..18"
 
 # --- 10 on one page, 9 on another: one alert, one page offlined ---
 { records 0x0000000012345678 0 10; records 0x0000000055555000 0 9; } >"$work/in.jsonl"
@@ -99,4 +99,20 @@ if grep -q "would soft-offline page 0x77777 (not done when replaying)" "$work/er
 else
 	not_ok "a replay says what it would offline and does not" "$(cat "$work/err4")"
 fi
+
+# --- DRAM fault patterns: firmware memory records naming their cell (CPER bank, row,
+# column) on one DIMM; one cell twice is nothing, another column of that row is a row
+# fault (one alert, in the journal too), another row of that bank widens it to a bank fault.
+fm() { printf '{"time":"2026-11-20T10:00:%02d.000000Z","source":"ras:extlog_mem_event","event":"firmware_memory","severity":"corrected","description":"DIMM_A1","label":"DIMM_A1","bank":3,"row":%s,"column":%s}\n' "$@"; }
+{ fm 1 4660 16; fm 2 4660 16; fm 3 4660 80; fm 4 4660 200; fm 5 17 16; } >"$work/dram.jsonl"
+mkdir -p "$work/norules"
+"$mcelogd" --replay "$work/dram.jsonl" --rules-directory "$work/norules" --output-file "$work/dram.out" \
+	2>"$work/dram.err"
+journalctl --sync 2>/dev/null || sleep 1
+check "a DIMM's errors in one row, then one bank: two fault-pattern alerts, in order" \
+	"dimm=DIMM_A1 3 single_row|dimm=DIMM_A1 5 single_bank" \
+	"$(jq -r 'select(.event == "alert" and .rule == "dram-fault-pattern") | "\(.key) \(.count) \(.message | capture("form a (?<p>[a-z_]+) fault").p)"' \
+		"$work/dram.out" | paste -sd'|' -)"
+check "... and in the journal, as alerts" 2 \
+	"$(alerts | jq -r 'select(.MCE_RULE == "dram-fault-pattern") | .MCE_RULE_KEY' | grep -c DIMM_A1)"
 exit $((failed > 0))
