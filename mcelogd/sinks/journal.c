@@ -381,12 +381,15 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 }
 
 /* The spool is full: the oldest corrected records leave it, and one entry keeps their counts. */
-static void make_room(struct journal_sink *j)
+static void make_room(struct journal_sink *j, size_t need)
 {
 	struct spool_summary sum = {};
+	uint64_t target = j->spool_max - j->spool_max / 8;
 	int r;
 
-	r = spool_shrink(j->spool, j->spool_max - j->spool_max / 8, summarise_corrected, &sum);
+	/* Room for the entry to come and for the summary written here (a few hundred bytes). */
+	target = target > need + 4096 ? target - need - 4096 : 0;
+	r = spool_shrink(j->spool, target, summarise_corrected, &sum);
 	if (r <= 0) {
 		if (r < 0)
 			log_error_errno(r, "Cannot make room in the spool %s: %m", spool_path(j->spool));
@@ -412,6 +415,7 @@ static void make_room(struct journal_sink *j)
  */
 static int deliver(struct journal_sink *j, const struct journal_fields *f, bool may_drop)
 {
+	size_t need;
 	int r;
 
 	if (spool_entries(j->spool) == 0) {
@@ -425,9 +429,11 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 		log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it does",
 				  spool_path(j->spool));
 	}
-	if (spool_bytes(j->spool) >= j->spool_max)
-		make_room(j);
-	if (may_drop && spool_bytes(j->spool) >= j->spool_max) {
+	/* The bound holds after the append: room is made for this entry first. */
+	need = journal_export_encode(f->iov, f->n, NULL, 0);
+	if (spool_bytes(j->spool) + need > j->spool_max)
+		make_room(j, need);
+	if (may_drop && spool_bytes(j->spool) + need > j->spool_max) {
 		j->n_refused++;
 		return -ENOSPC;
 	}

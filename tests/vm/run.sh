@@ -376,10 +376,11 @@ journal_mark() { guest 'journalctl -n 0 --show-cursor -q | sed -n "s/^-- cursor:
 # purpose).
 mcelogd_warnings() {
 	local ids m from=-b
-	# record entries (MCA and the other hardware-error records) and loss reports (the
-	# kernel's, or a full spool's counts) are not warnings about mcelogd; scenarios check those
+	# record entries (MCA and the other hardware-error records), loss reports (the
+	# kernel's, or a full spool's counts) and rule alerts are not warnings about
+	# mcelogd; scenarios check those
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
-		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST; do msgid $m; done |
+		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT; do msgid $m; done |
 		jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
