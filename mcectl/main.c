@@ -13,6 +13,7 @@ static const struct verb {
 	{ "query",  verb_query,  "show machine-check records from the journal" },
 	{ "decode", verb_decode, "decode records from text (dmesg, mcelog, EDAC, JSON) or registers" },
 	{ "status", verb_status, "show the running daemon's sources, counters and storms" },
+	{ "pt",     verb_pt,     "decode an Intel PT snapshot or raw PT stream (libipt)" },
 };
 
 static void usage(FILE *f)
