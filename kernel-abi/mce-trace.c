@@ -3,6 +3,11 @@
 
 #include "mce-trace.h"
 
+static bool integer_size(const struct trace_field *f)
+{
+	return f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
+}
+
 int mce_trace_layout_init(struct mce_trace_layout *l, const struct trace_format *f,
 			  const char **ret_missing)
 {
@@ -29,12 +34,24 @@ int mce_trace_layout_init(struct mce_trace_layout *l, const struct trace_format 
 		.cpuvendor = trace_format_field(f, "cpuvendor"),
 		.microcode = trace_format_field(f, "microcode"),
 	};
-	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
-		if (!trace_format_field(f, required[i])) {
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		const struct trace_field *field = trace_format_field(f, required[i]);
+
+		if (!field || !integer_size(field)) {
 			if (ret_missing)
 				*ret_missing = required[i];
-			return -EPROTO;
+			return field ? -EDOM : -EPROTO;
 		}
+	}
+	/* An optional field of a size no integer has is one we cannot read: as if absent. */
+	const struct trace_field **optional[] = {
+		&l->mcgcap, &l->mcgstatus, &l->addr, &l->misc, &l->synd, &l->ipid, &l->ip, &l->tsc,
+		&l->ppin, &l->walltime, &l->cpuid, &l->apicid, &l->socketid, &l->cs, &l->cpuvendor,
+		&l->microcode,
+	};
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (*optional[i] && !integer_size(*optional[i]))
+			*optional[i] = NULL;
 	const struct trace_field *req[] = { l->status, l->bank, l->cpu };
 	for (size_t i = 0; i < 3; i++)
 		if (req[i]->offset + req[i]->size > l->min_size)
@@ -82,7 +99,8 @@ int mce_trace_to_record(const struct mce_trace_layout *l, const void *raw, size_
 		r.have |= MCE_HAVE_IPID;
 	if (get(l->ip, raw, raw_size, &r.ip) && r.ip)
 		r.have |= MCE_HAVE_IP;
-	if (get(l->tsc, raw, raw_size, &r.tsc))
+	/* 0: the kernel read no TSC (its corrected-error poll leaves it so). */
+	if (get(l->tsc, raw, raw_size, &r.tsc) && r.tsc)
 		r.have |= MCE_HAVE_TSC;
 	if (get(l->ppin, raw, raw_size, &r.ppin) && r.ppin)
 		r.have |= MCE_HAVE_PPIN;   /* 0 means the CPU has no PPIN, not PPIN 0 */

@@ -20,8 +20,10 @@ struct mce_trace_layout {
 };
 
 /*
- * Resolves the layout.  status, bank and cpu are required (-EPROTO names the
- * first missing one in *ret_missing); everything else is optional.
+ * Resolves the layout.  status, bank and cpu are required: -EPROTO names the
+ * first missing one in *ret_missing, -EDOM the first whose size is not an
+ * integer's (1, 2, 4 or 8 bytes).  Everything else is optional; an optional
+ * field of such a size is left out, as if the kernel lacked it.
  */
 int mce_trace_layout_init(struct mce_trace_layout *l, const struct trace_format *f,
 			  const char **ret_missing);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,23 @@ void json_put_i64(struct json_writer *w, const char *key, int64_t value)
 		put_u64_digits(w, (uint64_t) 0 - (uint64_t) value);
 	} else
 		put_u64_digits(w, (uint64_t) value);
+}
+
+/* Fixed-point: the figures we print are ratios, where %g's exponents only hinder reading. */
+void json_put_fixed(struct json_writer *w, const char *key, double value, unsigned decimals)
+{
+	char buf[64];
+
+	begin_value(w, key);
+	if (!isfinite(value)) {
+		put_raw(w, "null", 4);
+		return;
+	}
+	int n = snprintf(buf, sizeof(buf), "%.*f", (int) (decimals > 9 ? 9 : decimals), value);
+	if (n < 0 || (size_t) n >= sizeof(buf))
+		put_raw(w, "null", 4);
+	else
+		put_raw(w, buf, (size_t) n);
 }
 
 void json_put_bool(struct json_writer *w, const char *key, bool value)

@@ -45,6 +45,8 @@ void json_put_stringn(struct json_writer *w, const char *key, const char *value,
 void json_put_u64(struct json_writer *w, const char *key, uint64_t value);
 void json_put_i64(struct json_writer *w, const char *key, int64_t value);
 void json_put_bool(struct json_writer *w, const char *key, bool value);
+/* A number with this many decimals (at most 9); NaN and infinities become null. */
+void json_put_fixed(struct json_writer *w, const char *key, double value, unsigned decimals);
 /* Registers: "0x%016" PRIx64 strings, because JSON numbers lose bits above 2^53. */
 void json_put_hex64(struct json_writer *w, const char *key, uint64_t value);
 /* Smaller identifiers that read best in hex (e.g. "0x19"): "0x%" PRIx64. */

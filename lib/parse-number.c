@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <string.h>
 
 #include "parse-number.h"
 
@@ -30,6 +31,37 @@ int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *re
 			return -ERANGE;
 		v = v * (unsigned) base + d;
 	}
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t max, uint64_t *ret)
+{
+	static const char units[] = "KMGT";
+	size_t n = strspn(s, "0123456789");
+	const char *u = s + n, *p;
+	unsigned shift = 0;
+	uint64_t v;
+	int r;
+
+	if (n == 0)
+		return -EINVAL;
+	if (*u && (p = strchr(units, *u))) {
+		shift = 10 * (unsigned) (p - units + 1);
+		u++;
+		if (*u == 'i')
+			u++;
+	}
+	if (*u == 'B')
+		u++;
+	if (*u)
+		return -EINVAL;
+	r = parse_unsigned(s, n, 10, UINT64_MAX >> shift, &v);
+	if (r < 0)
+		return r;
+	v <<= shift;
 	if (v > max)
 		return -ERANGE;
 	*ret = v;

@@ -17,3 +17,11 @@
  * -EINVAL for anything else.
  */
 int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *ret);
+
+/*
+ * A size in bytes as configuration files write it: a decimal number with an
+ * optional binary suffix K, M, G or T (1024-based, as systemd reads them; a
+ * trailing "B" or "iB" is allowed: "64M", "64MiB", "512K", "4096").
+ * Returns 0, -ERANGE above max, or -EINVAL.
+ */
+int parse_size(const char *s, uint64_t max, uint64_t *ret);

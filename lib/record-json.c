@@ -30,6 +30,12 @@ void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_
 void mce_record_write_json(const struct mce_record *r, const struct mce_decoded *d,
 			   struct json_writer *w)
 {
+	mce_record_write_json_extra(r, d, w, NULL, NULL);
+}
+
+void mce_record_write_json_extra(const struct mce_record *r, const struct mce_decoded *d,
+				 struct json_writer *w, record_json_extra_fn extra, void *userdata)
+{
 	json_object_begin(w, NULL);
 	record_json_put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname,
 			       r->boot_id);
@@ -74,6 +80,8 @@ void mce_record_write_json(const struct mce_record *r, const struct mce_decoded 
 		json_put_hex64(w, "tsc", r->tsc);
 	if (d)
 		mce_decoded_write_json(d, w);
+	if (extra)
+		extra(w, userdata);
 	json_object_end(w);
 }
 

@@ -30,6 +30,15 @@ void mce_record_write_json(const struct mce_record *rec, const struct mce_decode
 			   struct json_writer *w);
 
 /*
+ * The same, with more keys of the caller's after the record's own, written by
+ * extra while the object is still open (the daemon's "snapshot").  extra NULL
+ * writes exactly what mce_record_write_json() does.
+ */
+typedef void (*record_json_extra_fn)(struct json_writer *w, void *userdata);
+void mce_record_write_json_extra(const struct mce_record *rec, const struct mce_decoded *decoded,
+				 struct json_writer *w, record_json_extra_fn extra, void *userdata);
+
+/*
  * Parse one JSON object into a raw record.  Decoded keys in the input are
  * ignored: a record is always decoded afresh, so old output cannot lie.
  * Returns 0, or -EINVAL with a message naming the offending key in errbuf.

@@ -361,6 +361,37 @@ static void print_table_row(sd_journal *j, uint64_t realtime)
 	       colon ? colon + 2 : (m ?: "-"));
 }
 
+/*
+ * Under a record with a snapshot, one line of what its CPU was doing, from the
+ * flat MCE_SNAPSHOT_* fields (mcelogd(8)); the whole object is in MCE_JSON.
+ */
+static void print_snapshot_line(sd_journal *j)
+{
+	static const struct {
+		const char *field, *label, *suffix;
+	} figures[] = {
+		{ "MCE_SNAPSHOT_IPC",              "IPC ",        "" },
+		{ "MCE_SNAPSHOT_EFFECTIVE_MHZ",    "",            " MHz" },
+		{ "MCE_SNAPSHOT_CACHE_MISS_RATE",  "cache-miss ", "" },
+		{ "MCE_SNAPSHOT_BRANCH_MISS_RATE", "branch-miss ", "" },
+		{ "MCE_SNAPSHOT_LARGEST_CHANGE",   "largest change ", "" },
+	};
+	char cpu[16], window[32], after[32], v[80], line[512];
+	size_t n;
+
+	if (!get_field(j, "MCE_SNAPSHOT_CPU", cpu, sizeof(cpu)) ||
+	    !get_field(j, "MCE_SNAPSHOT_WINDOW_SEC", window, sizeof(window)))
+		return;
+	n = (size_t) snprintf(line, sizeof(line), "%27s snapshot: CPU %s over %ss", "", cpu, window);
+	if (get_field(j, "MCE_SNAPSHOT_READ_AFTER_ERROR_USEC", after, sizeof(after)) && n < sizeof(line))
+		n += (size_t) snprintf(line + n, sizeof(line) - n, ", read %s us after the error", after);
+	for (size_t i = 0; i < ELEMENTSOF(figures) && n < sizeof(line); i++)
+		if (get_field(j, figures[i].field, v, sizeof(v)))
+			n += (size_t) snprintf(line + n, sizeof(line) - n, "; %s%s%s", figures[i].label, v,
+					       figures[i].suffix);
+	puts(line);
+}
+
 /* MCE_JSON verbatim: the record contract is the same object mcelogd logged. */
 static int print_json_row(sd_journal *j)
 {
@@ -448,8 +479,10 @@ int verb_query(int argc, char *argv[])
 				damaged++;
 				continue;
 			}
-		} else
+		} else {
 			print_table_row(j, t);
+			print_snapshot_line(j);
+		}
 		shown++;
 	}
 	if (r < 0) {

@@ -136,10 +136,61 @@ static void format_spools(json_object *sinks, FILE *out)
 	}
 }
 
+/* The names of an object's keys, comma-separated: the events a snapshot lacks. */
+static void key_names(json_object *o, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	json_object_object_foreach(o, key, value) {
+		(void) value;
+		int k = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", key);
+		if (k < 0 || (size_t) k >= size - n)
+			break;
+		n += (size_t) k;
+	}
+}
+
+static void format_snapshots(json_object *snapshots, FILE *out)
+{
+	size_t n = json_object_array_length(snapshots);
+
+	if (n == 0)
+		return;
+	fprintf(out, "\n%-26s %-12s  %s\n", "SNAPSHOT", "STATE", "DETAIL");
+	for (size_t i = 0; i < n; i++) {
+		json_object *s = json_object_array_get_idx(snapshots, i), *events, *unavailable;
+		const char *name = get_str(s, "name"), *state = get_str(s, "state");
+		const char *reason = get_str(s, "reason");
+		uint64_t cpus = 0, interval = 0;
+		char detail[512] = "", missing[384];
+
+		if (!name || !state)
+			continue;
+		if (reason)
+			snprintf(detail, sizeof(detail), "%s", reason);
+		else if (json_object_object_get_ex(s, "events", &events) &&
+			 json_object_is_type(events, json_type_array)) {
+			(void) get_u64(s, "cpus", &cpus);
+			(void) get_u64(s, "interval_usec", &interval);
+			snprintf(detail, sizeof(detail), "%zu event(s) on %llu CPU(s), every %.3gs",
+				 json_object_array_length(events), (unsigned long long) cpus,
+				 (double) interval / 1e6);
+		}
+		if (json_object_object_get_ex(s, "unavailable", &unavailable) &&
+		    json_object_is_type(unavailable, json_type_object)) {
+			key_names(unavailable, missing, sizeof(missing));
+			size_t len = strlen(detail);
+			snprintf(detail + len, sizeof(detail) - len, "%sunavailable: %s", len ? "; " : "", missing);
+		}
+		fprintf(out, "%-26s %-12s  %s\n", name, state, detail);
+	}
+}
+
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms, *hotplug, *sinks;
+	json_object *sources, *storms, *hotplug, *sinks, *snapshots;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -173,6 +224,9 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 	if (json_object_object_get_ex(doc, "sinks", &sinks) && json_object_is_type(sinks, json_type_array))
 		format_spools(sinks, out);
 	format_sources(sources, out);
+	if (json_object_object_get_ex(doc, "snapshots", &snapshots) &&
+	    json_object_is_type(snapshots, json_type_array))
+		format_snapshots(snapshots, out);
 	if (json_object_object_get_ex(doc, "storms", &storms) &&
 	    json_object_is_type(storms, json_type_object))
 		format_storms(storms, out);

@@ -13,8 +13,10 @@
 #include "log.h"
 
 /*
- * A client gets this long to send its request; a slow or hostile client
- * must not hold a slot, and the answer never blocks the event loop for long.
+ * A client gets this long for the whole exchange, its request and reading our
+ * answer: a slow or hostile client must not hold a slot.  Nothing here ever
+ * blocks the event loop: requests are read and answers written only when the
+ * socket is ready, so a client that stops reading costs a slot, not a stall.
  */
 #define CLIENT_TIMEOUT_USEC (2 * 1000000ULL)
 #define MAX_CLIENTS 16
@@ -28,6 +30,9 @@ struct client {
 	char request[MAX_REQUEST];
 	size_t len;
 	bool refused;                /* credentials failed: the answer is an error */
+	bool overflow;               /* longer than a request can be: read to its end, then refuse */
+	char *answer;                /* once set, the request is done and this is sent */
+	size_t answer_len, answer_sent;
 };
 
 struct control {
@@ -50,11 +55,14 @@ static void client_free(struct client *cl)
 	sd_event_source_disable_unref(cl->timer);
 	if (cl->fd >= 0)
 		close(cl->fd);
+	free(cl->answer);
 	for (unsigned i = 0; i < MAX_CLIENTS; i++)
 		if (cl->control->clients[i] == cl) {
 			cl->control->clients[i] = NULL;
 			cl->control->n_clients--;
 		}
+	if (cl->control->io)
+		(void) sd_event_source_set_enabled(cl->control->io, SD_EVENT_ON);
 	free(cl);
 }
 
@@ -87,44 +95,81 @@ static int peer_allowed(const struct control *c, int fd, struct ucred *cred)
 	return 0;
 }
 
-static void reply(struct client *cl, const char *text)
+static int queue_answer(struct client *cl, const char *text, const char *tail)
 {
-	size_t n = strlen(text), done = 0;
+	size_t n = strlen(text), m = strlen(tail);
 
-	/* The socket is blocking with a send timeout (set at accept). */
-	while (done < n) {
-		ssize_t k = send(cl->fd, text + done, n - done, MSG_NOSIGNAL);
+	cl->answer = malloc(n + m + 1);
+	if (!cl->answer)
+		return -ENOMEM;
+	memcpy(cl->answer, text, n);
+	memcpy(cl->answer + n, tail, m + 1);
+	cl->answer_len = n + m;
+	cl->answer_sent = 0;
+	return sd_event_source_set_io_events(cl->io, EPOLLOUT);
+}
+
+/* Requests are short lines of text; anything else is answered with what was wrong. */
+static const char *request_problem(const struct client *cl, bool complete)
+{
+	if (!complete)
+		return "{\"error\":\"request too long: expected one line of at most 255 bytes\"}";
+	for (size_t i = 0; i < cl->len; i++) {
+		unsigned char ch = (unsigned char) cl->request[i];
+
+		if (ch == '\n')
+			break;
+		if ((ch < 0x20 && ch != '\r' && ch != '\t') || ch >= 0x7f)
+			return "{\"error\":\"request is not text: expected the line 'status'\"}";
+	}
+	return NULL;
+}
+
+static void answer(struct client *cl, bool complete)
+{
+	struct control *c = cl->control;
+	char *request = cl->request;
+	const char *problem;
+	int r;
+
+	request[cl->len] = '\0';
+	problem = request_problem(cl, complete);
+	request[strcspn(request, "\r\n")] = '\0';
+	if (cl->refused)
+		r = queue_answer(cl, "{\"error\":\"permission denied\"}", "\n");
+	else if (problem) {
+		log_debug("Control request refused: %s", problem);
+		r = queue_answer(cl, problem, "\n");
+	} else if (streq(request, "status")) {
+		const char *json = c->status(c->userdata);
+
+		r = json ? queue_answer(cl, json, "\n") : queue_answer(cl, "{\"error\":\"out of memory\"}", "\n");
+	} else
+		r = queue_answer(cl, "{\"error\":\"unknown request, expected 'status'\"}", "\n");
+	if (r < 0) {
+		log_warning_errno(r, "Cannot answer a control client: %m");
+		client_free(cl);
+	}
+}
+
+/* Sends what the socket takes now; the client is done when all is sent or it went away. */
+static void send_answer(struct client *cl)
+{
+	while (cl->answer_sent < cl->answer_len) {
+		ssize_t k = send(cl->fd, cl->answer + cl->answer_sent, cl->answer_len - cl->answer_sent,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN)
+				return;
 			log_debug_errno(negative_errno(), "Control client went away: %m");
-			return;
+			break;
 		}
-		done += (size_t) k;
+		cl->answer_sent += (size_t) k;
 	}
-}
-
-static void answer(struct client *cl)
-{
-	struct control *c = cl->control;
-	char *request = cl->request;
-
-	request[cl->len] = '\0';
-	request[strcspn(request, "\r\n")] = '\0';
-	if (cl->refused)
-		reply(cl, "{\"error\":\"permission denied\"}\n");
-	else if (streq(request, "status")) {
-		const char *json = c->status(c->userdata);
-
-		if (!json) {
-			reply(cl, "{\"error\":\"out of memory\"}\n");
-			return;
-		}
-		reply(cl, json);
-		reply(cl, "\n");
-	} else
-		reply(cl, "{\"error\":\"unknown request, expected 'status'\"}\n");
+	client_free(cl);
 }
 
 static int on_client_timeout(sd_event_source *s, uint64_t usec, void *userdata)
@@ -133,7 +178,8 @@ static int on_client_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 
 	(void) s;
 	(void) usec;
-	log_debug("Control client sent no complete request in time, closing");
+	log_debug("Control client did not finish in time (%s), closing",
+		  cl->answer ? "it is not reading its answer" : "no complete request");
 	client_free(cl);
 	return 0;
 }
@@ -145,20 +191,29 @@ static int on_client_io(sd_event_source *s, int fd, uint32_t revents, void *user
 
 	(void) s;
 	(void) revents;
+	if (cl->answer) {
+		send_answer(cl);
+		return 0;
+	}
 	k = recv(fd, cl->request + cl->len, sizeof(cl->request) - 1 - cl->len, MSG_DONTWAIT);
 	if (k < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
 	if (k <= 0) {
 		/* EOF before a newline: answer what was sent (e.g. "printf status | socat"). */
-		if (k == 0 && cl->len > 0)
-			answer(cl);
-		client_free(cl);
+		if (k == 0 && (cl->len > 0 || cl->overflow))
+			answer(cl, !cl->overflow);
+		else
+			client_free(cl);
 		return 0;
 	}
 	cl->len += (size_t) k;
-	if (memchr(cl->request, '\n', cl->len) || cl->len >= sizeof(cl->request) - 1) {
-		answer(cl);
-		client_free(cl);
+	if (memchr(cl->request, '\n', cl->len))
+		answer(cl, !cl->overflow);
+	else if (cl->len >= sizeof(cl->request) - 1) {
+		/* Read on to the end of the line before refusing: a client whose request
+		 * is still unread when we close gets a reset instead of our answer. */
+		cl->overflow = true;
+		cl->len = 0;
 	}
 	return 0;
 }
@@ -166,14 +221,13 @@ static int on_client_io(sd_event_source *s, int fd, uint32_t revents, void *user
 static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	struct control *c = userdata;
-	struct timeval tv = { .tv_sec = 1 };
 	struct ucred cred;
 	struct client *cl;
 	int cfd, r;
 
 	(void) s;
 	(void) revents;
-	cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+	cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (cfd < 0) {
 		if (errno != EAGAIN && errno != EINTR)
 			log_warning_errno(negative_errno(), "Control socket accept failed: %m");
@@ -188,13 +242,6 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	if (r == 0)
 		log_notice("Control request from uid %u (pid %d) refused: not root and not in "
 			   "the control socket's group", (unsigned) cred.uid, (int) cred.pid);
-	if (c->n_clients >= MAX_CLIENTS) {
-		log_notice("Too many control clients at once, refusing one");
-		close(cfd);
-		return 0;
-	}
-	(void) setsockopt(cfd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-
 	cl = calloc(1, sizeof(*cl));
 	if (!cl) {
 		close(cfd);
@@ -211,6 +258,10 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 			c->n_clients++;
 			break;
 		}
+	/* Every slot taken: further clients wait in the listen backlog, not refused,
+	 * until a slot frees (at the latest when a silent one times out). */
+	if (c->n_clients >= MAX_CLIENTS)
+		(void) sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
 	r = sd_event_add_io(c->event, &cl->io, cfd, EPOLLIN, on_client_io, cl);
 	if (r >= 0)
 		r = sd_event_add_time_relative(c->event, &cl->timer, CLOCK_MONOTONIC,

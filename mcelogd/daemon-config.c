@@ -21,6 +21,7 @@ void config_set_defaults(struct mcelogd_config *c)
 		.source_ras = true,
 		.sink_journal = true,
 		.json_output = "",
+		.spool_max_bytes = SPOOL_SIZE_DEFAULT,
 		.log_level = LOG_INFO,
 		.msr_poll = MSR_POLL_AUTO,
 		.msr_poll_interval_usec = MSR_POLL_INTERVAL_DEFAULT_USEC,
@@ -31,6 +32,14 @@ void config_set_defaults(struct mcelogd_config *c)
 			.summary_interval_usec = STORM_DEFAULT_SUMMARY_USEC,
 			.quiet_usec = STORM_DEFAULT_QUIET_USEC,
 			.max_signatures = STORM_DEFAULT_MAX_SIGNATURES,
+		},
+		.snapshot = {
+			.counters = true,
+			.interval_usec = SNAPSHOT_INTERVAL_DEFAULT_USEC,
+			.history = SNAPSHOT_HISTORY_DEFAULT,
+			.pt_buffer_size = SNAPSHOT_PT_BUFFER_DEFAULT,
+			.pt_max_files = SNAPSHOT_PT_MAX_FILES_DEFAULT,
+			.pt_max_bytes = SNAPSHOT_PT_MAX_BYTES_DEFAULT,
 		},
 	};
 }
@@ -90,6 +99,18 @@ static int parse_output_path(const char *v, void *dst, char *why, size_t why_len
 	return 0;
 }
 
+static int parse_spool_size(const char *v, void *dst, char *why, size_t why_len)
+{
+	uint64_t bytes;
+
+	if (parse_size(v, UINT64_MAX, &bytes) < 0 || bytes < SPOOL_SIZE_MIN || bytes > SPOOL_SIZE_MAX) {
+		snprintf(why, why_len, "expected a size from 64K to 64G such as '64M', got '%s'", v);
+		return -EINVAL;
+	}
+	*(uint64_t *) dst = bytes;
+	return 0;
+}
+
 static int parse_log_level(const char *v, void *dst, char *why, size_t why_len)
 {
 	static const char *const names[] = {
@@ -146,20 +167,28 @@ static int parse_msr_poll(const char *v, void *dst, char *why, size_t why_len)
 	return 0;
 }
 
-static int parse_poll_interval(const char *v, void *dst, char *why, size_t why_len)
+/* A time span within [min, max]; example and range name them in the error. */
+static int parse_interval(const char *v, uint64_t min, uint64_t max, const char *example,
+			  const char *range, uint64_t *dst, char *why, size_t why_len)
 {
 	int64_t usec;
 
 	if (parse_time_span(v, &usec) < 0) {
-		snprintf(why, why_len, "expected a time span such as 60s, 5min or 1h; got '%s'", v);
+		snprintf(why, why_len, "expected a time span such as %s; got '%s'", example, v);
 		return -EINVAL;
 	}
-	if (usec < (int64_t) MSR_POLL_INTERVAL_MIN_USEC || usec > (int64_t) MSR_POLL_INTERVAL_MAX_USEC) {
-		snprintf(why, why_len, "'%s' is out of range: between 1s and 24h", v);
+	if (usec < (int64_t) min || usec > (int64_t) max) {
+		snprintf(why, why_len, "'%s' is out of range: between %s", v, range);
 		return -EINVAL;
 	}
-	*(uint64_t *) dst = (uint64_t) usec;
+	*dst = (uint64_t) usec;
 	return 0;
+}
+
+static int parse_poll_interval(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_interval(v, MSR_POLL_INTERVAL_MIN_USEC, MSR_POLL_INTERVAL_MAX_USEC,
+			      "60s, 5min or 1h", "1s and 24h", dst, why, why_len);
 }
 
 /* A positive count; 0 is refused because it can only be a mistake (Enable=no turns storms off). */
@@ -214,6 +243,135 @@ static int parse_storm_span(const char *v, void *dst, char *why, size_t why_len)
 	return 0;
 }
 
+/*
+ * Counters=: event names separated by white space, as perf and libpfm4 spell
+ * them ("cycles", "INST_RETIRED:ANY_P", "amd64_fam19h::RETIRED_OPS");
+ * "no" turns the recorder off, nothing keeps the default set.
+ */
+static int parse_counter_events(const char *v, void *dst, char *why, size_t why_len)
+{
+	struct snapshot_config *s = dst;
+	struct snapshot_config out = *s;
+	const char *p = v;
+
+	if (strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0 || strcasecmp(v, "false") == 0) {
+		s->counters = false;
+		s->n_counter_events = 0;
+		return 0;
+	}
+	out.counters = true;
+	out.n_counter_events = 0;
+	for (;;) {
+		while (isspace((unsigned char) *p))
+			p++;
+		if (!*p)
+			break;
+		size_t n = 0;
+		while (p[n] && !isspace((unsigned char) p[n]))
+			n++;
+		if (out.n_counter_events >= SNAPSHOT_COUNTER_EVENTS_MAX) {
+			snprintf(why, why_len, "more than %d events", SNAPSHOT_COUNTER_EVENTS_MAX);
+			return -EINVAL;
+		}
+		if (n >= SNAPSHOT_EVENT_NAME_MAX) {
+			snprintf(why, why_len, "event name '%.*s...' is longer than %d bytes", 32, p,
+				 SNAPSHOT_EVENT_NAME_MAX - 1);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < n; i++) {
+			unsigned char ch = (unsigned char) p[i];
+			/* libpfm4's syntax: pmu::EVENT:UMASK:mod=value; perf's generic names have '-' */
+			if (!(isalnum(ch) || strchr("_-.:=", ch))) {
+				snprintf(why, why_len, "'%.*s' is not an event name (character '%c')",
+					 (int) n, p, ch);
+				return -EINVAL;
+			}
+		}
+		for (size_t i = 0; i < out.n_counter_events; i++)
+			if (strlen(out.counter_events[i]) == n && memcmp(out.counter_events[i], p, n) == 0) {
+				snprintf(why, why_len, "event '%.*s' is named twice", (int) n, p);
+				return -EINVAL;
+			}
+		memcpy(out.counter_events[out.n_counter_events], p, n);
+		out.counter_events[out.n_counter_events][n] = '\0';
+		out.n_counter_events++;
+		p += n;
+	}
+	*s = out;
+	return 0;
+}
+
+static int parse_snapshot_interval(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_interval(v, SNAPSHOT_INTERVAL_MIN_USEC, SNAPSHOT_INTERVAL_MAX_USEC, "1s or 500ms",
+			      "10ms and 1h", dst, why, why_len);
+}
+
+static int parse_snapshot_history(const char *v, void *dst, char *why, size_t why_len)
+{
+	uint64_t n;
+
+	if (parse_unsigned(v, strlen(v), 10, SNAPSHOT_HISTORY_MAX, &n) < 0 || n < SNAPSHOT_HISTORY_MIN) {
+		snprintf(why, why_len, "expected a number of reads from %d to %d, got '%s'",
+			 SNAPSHOT_HISTORY_MIN, SNAPSHOT_HISTORY_MAX, v);
+		return -EINVAL;
+	}
+	*(unsigned *) dst = (unsigned) n;
+	return 0;
+}
+
+/* A size in bytes with an optional K, M or G (powers of 1024), as systemd reads them. */
+static int parse_bytes(const char *v, uint64_t max, uint64_t *ret)
+{
+	size_t n = strlen(v);
+	unsigned shift = 0;
+
+	if (n > 0) {
+		switch (v[n - 1]) {
+		case 'K': shift = 10; break;
+		case 'M': shift = 20; break;
+		case 'G': shift = 30; break;
+		}
+		if (shift)
+			n--;
+	}
+	uint64_t x;
+	if (parse_unsigned(v, n, 10, max >> shift, &x) < 0)
+		return -EINVAL;
+	*ret = x << shift;
+	return 0;
+}
+
+static int parse_pt_buffer_size(const char *v, void *dst, char *why, size_t why_len)
+{
+	uint64_t b;
+
+	/* The perf AUX area is a power-of-two number of pages. */
+	if (parse_bytes(v, SNAPSHOT_PT_BUFFER_MAX, &b) < 0 || b < SNAPSHOT_PT_BUFFER_MIN || (b & (b - 1))) {
+		snprintf(why, why_len, "expected a power of two from 4K to 1G, got '%s'", v);
+		return -EINVAL;
+	}
+	*(uint64_t *) dst = b;
+	return 0;
+}
+
+static int parse_pt_max_files(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_count(v, SNAPSHOT_PT_MAX_FILES_MAX, dst, why, why_len);
+}
+
+static int parse_pt_max_bytes(const char *v, void *dst, char *why, size_t why_len)
+{
+	uint64_t b;
+
+	if (parse_bytes(v, UINT64_C(1) << 40, &b) < 0 || b == 0) {
+		snprintf(why, why_len, "expected a size such as 256M or 1G (at most 1T), got '%s'", v);
+		return -EINVAL;
+	}
+	*(uint64_t *) dst = b;
+	return 0;
+}
+
 /* Section.Key → parser → field.  Keep in the order mcelogd.conf(5) documents them. */
 static const struct config_key {
 	const char *section;
@@ -230,6 +388,7 @@ static const struct config_key {
 	{ "Sources", "RAS",        parse_bool,        offsetof(struct mcelogd_config, source_ras) },
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
+	{ "Output",  "SpoolSize",  parse_spool_size,  offsetof(struct mcelogd_config, spool_max_bytes) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },
 	{ "Daemon",  "SocketGroup", parse_group_name, offsetof(struct mcelogd_config, socket_group) },
 	{ "Storm",   "Enable",     parse_bool,        offsetof(struct mcelogd_config, storm_enable) },
@@ -240,6 +399,15 @@ static const struct config_key {
 	{ "Storm",   "QuietTime",  parse_storm_span,  offsetof(struct mcelogd_config, storm.quiet_usec) },
 	{ "Storm",   "MaxSignatures", parse_storm_signatures,
 	  offsetof(struct mcelogd_config, storm.max_signatures) },
+	{ "Snapshot", "Counters",  parse_counter_events, offsetof(struct mcelogd_config, snapshot) },
+	{ "Snapshot", "Interval",  parse_snapshot_interval,
+	  offsetof(struct mcelogd_config, snapshot.interval_usec) },
+	{ "Snapshot", "History",   parse_snapshot_history, offsetof(struct mcelogd_config, snapshot.history) },
+	{ "Snapshot", "ProcessorTrace", parse_bool,  offsetof(struct mcelogd_config, snapshot.processor_trace) },
+	{ "Snapshot", "PTBufferSize", parse_pt_buffer_size,
+	  offsetof(struct mcelogd_config, snapshot.pt_buffer_size) },
+	{ "Snapshot", "PTMaxFiles", parse_pt_max_files, offsetof(struct mcelogd_config, snapshot.pt_max_files) },
+	{ "Snapshot", "PTMaxBytes", parse_pt_max_bytes, offsetof(struct mcelogd_config, snapshot.pt_max_bytes) },
 };
 
 static bool section_known(const char *s)

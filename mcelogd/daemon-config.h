@@ -23,6 +23,10 @@ enum msr_poll_mode {
 #define MSR_POLL_INTERVAL_MIN_USEC     (1ULL * 1000000ULL)
 #define MSR_POLL_INTERVAL_MAX_USEC     (24ULL * 3600ULL * 1000000ULL)
 
+#define SPOOL_SIZE_DEFAULT (64ULL << 20)
+#define SPOOL_SIZE_MIN     (64ULL << 10)
+#define SPOOL_SIZE_MAX     (64ULL << 30)
+
 /* auto: use it when present; yes: use it, warn when missing; no: never. */
 enum {
 	CONFIG_TRISTATE_AUTO,
@@ -31,6 +35,34 @@ enum {
 };
 #include "storm.h"
 
+/* [Snapshot]: what the CPU that reported an error was doing (mcelogd/snapshot/). */
+#define SNAPSHOT_COUNTER_EVENTS_MAX 32      /* COUNTER_EVENTS_MAX of snapshot/counter-history.h */
+#define SNAPSHOT_EVENT_NAME_MAX     128
+#define SNAPSHOT_INTERVAL_DEFAULT_USEC (1ULL * 1000000ULL)
+#define SNAPSHOT_INTERVAL_MIN_USEC     (10ULL * 1000ULL)
+#define SNAPSHOT_INTERVAL_MAX_USEC     (3600ULL * 1000000ULL)
+#define SNAPSHOT_HISTORY_DEFAULT 10
+#define SNAPSHOT_HISTORY_MIN     2
+#define SNAPSHOT_HISTORY_MAX     3600
+#define SNAPSHOT_PT_BUFFER_DEFAULT (4ULL << 20)
+#define SNAPSHOT_PT_BUFFER_MIN     (4ULL << 10)
+#define SNAPSHOT_PT_BUFFER_MAX     (1ULL << 30)
+#define SNAPSHOT_PT_MAX_FILES_DEFAULT 16
+#define SNAPSHOT_PT_MAX_FILES_MAX     100000
+#define SNAPSHOT_PT_MAX_BYTES_DEFAULT (256ULL << 20)
+
+struct snapshot_config {
+	bool counters;               /* Counters=no turns the counter recorder off */
+	size_t n_counter_events;     /* 0: the default generic and software events */
+	char counter_events[SNAPSHOT_COUNTER_EVENTS_MAX][SNAPSHOT_EVENT_NAME_MAX];
+	uint64_t interval_usec;      /* Interval= */
+	unsigned history;            /* History=: reads kept per CPU */
+	bool processor_trace;        /* ProcessorTrace= */
+	uint64_t pt_buffer_size;     /* PTBufferSize=: bytes per CPU, a power of two */
+	unsigned pt_max_files;       /* PTMaxFiles= */
+	uint64_t pt_max_bytes;       /* PTMaxBytes= */
+};
+
 struct mcelogd_config {
 	bool source_tracepoint;      /* [Sources] Tracepoint= */
 	bool trace_buffer;           /* [Sources] TraceBuffer=: keep records while stopped */
@@ -38,6 +70,7 @@ struct mcelogd_config {
 	bool source_ras;             /* [Sources] RAS= (the kernel's ras:* tracepoints) */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
+	uint64_t spool_max_bytes;    /* [Output] SpoolSize=: the journal spool's bound */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */
 	char socket_group[64];       /* [Daemon] SocketGroup=: group allowed to ask for status; "" root only */
 	enum msr_poll_mode msr_poll; /* [Sources] MSRPoll= */
@@ -45,6 +78,7 @@ struct mcelogd_config {
 	bool storm_enable;           /* [Storm] Enable= */
 	struct storm_config storm;   /* [Storm] Burst=, Window=, SummaryInterval=, QuietTime=,
 				      * MaxSignatures= */
+	struct snapshot_config snapshot;   /* [Snapshot] */
 };
 
 void config_set_defaults(struct mcelogd_config *c);

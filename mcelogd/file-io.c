@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,4 +62,41 @@ int read_cpu_list_file(const char *path, bool *set, size_t max)
 	memset(set, 0, max * sizeof(*set));
 	r = cpu_list_parse(text, set, max);
 	return r < 0 ? -EBADMSG : r;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
+{
+	char tmp[4200];
+	const char *slash = strrchr(path, '/');
+	size_t done = 0;
+	int r = 0;
+
+	/* Hidden, beside the file: the same filesystem, so the rename is atomic. */
+	if (slash)
+		r = snprintf(tmp, sizeof(tmp), "%.*s/.%s.tmp", (int) (slash - path), path, slash + 1);
+	else
+		r = snprintf(tmp, sizeof(tmp), ".%s.tmp", path);
+	if (r < 0 || (size_t) r >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd < 0)
+		return negative_errno();
+	r = 0;
+	while (done < len && r == 0) {
+		ssize_t k = write(fd, (const char *) data + done, len - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			r = k < 0 ? negative_errno() : -EIO;
+		else
+			done += (size_t) k;
+	}
+	if (r == 0 && sync && fsync(fd) < 0)
+		r = negative_errno();
+	if (r == 0 && rename(tmp, path) < 0)
+		r = negative_errno();
+	if (r < 0)
+		(void) unlink(tmp);
+	return r;
 }

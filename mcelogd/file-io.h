@@ -18,5 +18,13 @@
  */
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
+/*
+ * Replaces path with data whole: written to a temporary file beside it, then
+ * renamed, so a crash leaves the old or the new content, never half.  With
+ * sync the data is on disk before the rename (survives power loss, not just
+ * a killed process).  Returns 0 or negative errno; the temporary is removed.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len, bool sync);
+
 /* A CPU list file ("0-3,8"): sets set[0..max); returns how many are set, or negative errno. */
 int read_cpu_list_file(const char *path, bool *set, size_t max);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <grp.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
+#include "snapshots.h"
 #include "sources.h"
 #include "status-json.h"
 #include "trace-buffer.h"
@@ -376,6 +378,11 @@ static int run_live(struct manager *m)
 	(void) cpu_hotplug_open(m->event, &hotplug, &m->hotplug);
 	/* Storms only in the live daemon: --replay logs every record of its input. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
+	/* Storms a killed mcelogd was counting are closed before new records come. */
+	m->storm.state_directory = m->paths.state_directory;
+	storm_stage_recover(&m->storm);
+	/* Before the sources: the records they drain at open get their snapshots too. */
+	manager_open_snapshots(m, snapshots_live, snapshots_live_count);
 	(void) manager_set_sources(m, sources_live, sources_live_count);
 	(void) manager_open_sources(m);
 	for (size_t i = 0; i < m->n_sources; i++)
@@ -400,6 +407,9 @@ int main(int argc, char *argv[])
 	bool live;
 	int r, status;
 
+	/* journald vouches for our entries by _COMM, taken from this name: the same
+	 * whatever started us (a wrapper, valgrind in make check-valgrind). */
+	(void) prctl(PR_SET_NAME, "mcelogd");
 	log_open();
 	r = parse_argv(argc, argv);
 	if (r <= 0)

@@ -62,6 +62,54 @@ static int emit_from_stage(void *core, const struct sink_entry *e)
 	return emit(core, e);
 }
 
+static int storm_logged(void *core, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+			uint64_t *ret_total, bool *ret_ended)
+{
+	struct manager *m = core;
+	int ret = -ENODATA;
+
+	*ret_total = 0;
+	*ret_ended = false;
+	for (size_t i = 0; i < m->n_sinks; i++) {
+		const struct sink_slot *k = &m->sinks[i];
+		uint64_t total = 0;
+		bool ended = false;
+		int r;
+
+		if (!k->state || !k->ops->storm_logged)
+			continue;
+		r = k->ops->storm_logged(k->state, key, start_usec, boot_id, &total, &ended);
+		if (r < 0) {
+			if (ret < 0)
+				ret = r;
+			continue;
+		}
+		/* The sink that holds the least decides: what it lacks is written to all. */
+		if (ret < 0) {
+			*ret_total = total;
+			*ret_ended = ended;
+		} else {
+			*ret_total = total < *ret_total ? total : *ret_total;
+			*ret_ended = *ret_ended && ended;
+		}
+		ret = ret > 0 || r > 0 ? 1 : 0;
+	}
+	return ret;
+}
+
+/* The storm stage wrote every count it held: tell the sources that keep cursors. */
+static void storms_accounted(void *core)
+{
+	struct manager *m = core;
+
+	for (size_t i = 0; i < m->n_sources; i++) {
+		struct source_slot *s = &m->sources[i];
+
+		if (s->state && s->ops->accounted)
+			s->ops->accounted(s->state);
+	}
+}
+
 int manager_set_sinks(struct manager *m, const struct sink_ops *const *table, size_t n)
 {
 	if (n > ELEMENTSOF(m->sinks))
@@ -147,6 +195,52 @@ static void stamp_identity(const struct manager *m, char hostname[static MCE_HOS
 		memcpy(boot_id, m->boot_id, MCE_BOOT_ID_LEN + 1);
 }
 
+/* ------------------------------------------------------------ snapshots */
+
+static void open_snapshots(struct manager *m)
+{
+	const struct snapshot_params p = {
+		.config = &m->config,
+		.paths = &m->paths,
+		.event = m->event,
+	};
+	snapshot_stage_open(&m->snapshots, &p);
+}
+
+void manager_open_snapshots(struct manager *m, const struct snapshot_ops *const *table, size_t n)
+{
+	if (snapshot_stage_set(&m->snapshots, table, n) < 0) {
+		log_error("Too many snapshot providers; records are logged without snapshots");
+		return;
+	}
+	open_snapshots(m);
+}
+
+/* Field by field: the structs' padding is not part of the configuration. */
+static bool snapshot_config_equal(const struct snapshot_config *a, const struct snapshot_config *b)
+{
+	if (a->counters != b->counters || a->n_counter_events != b->n_counter_events ||
+	    a->interval_usec != b->interval_usec || a->history != b->history ||
+	    a->processor_trace != b->processor_trace || a->pt_buffer_size != b->pt_buffer_size ||
+	    a->pt_max_files != b->pt_max_files || a->pt_max_bytes != b->pt_max_bytes)
+		return false;
+	for (size_t i = 0; i < a->n_counter_events; i++)
+		if (!streq(a->counter_events[i], b->counter_events[i]))
+			return false;
+	return true;
+}
+
+struct snapshot_call {
+	struct manager *m;
+	const struct mce_record *rec;
+};
+
+static void write_snapshot(struct json_writer *w, void *userdata)
+{
+	const struct snapshot_call *call = userdata;
+	snapshot_stage_annotate(&call->m->snapshots, call->rec, w);
+}
+
 static int submit_record(void *core, struct mce_record *rec, enum record_origin origin)
 {
 	struct manager *m = core;
@@ -166,15 +260,22 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	/* Counted in a storm: it reaches the sinks in the storm's summaries. */
 	if (origin == RECORD_LIVE && storm_stage_suppress(&m->storm, rec, &d)) {
 		count_record(m, rec->source);
-		return 0;
+		return SOURCE_RECORD_COUNTED;
 	}
 	json_writer_reset(&m->json);
-	mce_record_write_json(rec, &d, &m->json);
+	/* After decode and storms: a snapshot only for what reaches the sinks on its own. */
+	struct snapshot_call call = { .m = m, .rec = rec };
+	bool snapshot = m->snapshots.n > 0 && origin == RECORD_LIVE && snapshot_stage_wants(rec, m->live);
+	mce_record_write_json_extra(rec, &d, &m->json, snapshot ? write_snapshot : NULL, &call);
 	if (json_writer_failed(&m->json))
 		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
 	e.json = json_writer_str(&m->json);
 	e.mce.rec = rec;
 	e.mce.decoded = &d;
+	if (snapshot) {
+		e.mce.snapshot_fields = m->snapshots.out.fields;
+		e.mce.n_snapshot_fields = m->snapshots.out.n_fields;
+	}
 	count_record(m, rec->source);
 	return emit(m, &e);
 }
@@ -195,16 +296,34 @@ static int submit_ras(void *core, struct ras_record *rec)
 	return emit(m, &e);
 }
 
-static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64_t lost)
+static bool already_logged(void *core, const struct mce_record *rec)
+{
+	struct manager *m = core;
+
+	for (size_t i = 0; i < m->n_sinks; i++) {
+		const struct sink_slot *k = &m->sinks[i];
+
+		if (k->state && k->ops->holds && k->ops->holds(k->state, rec) > 0) {
+			log_debug("CPU %u bank %u status 0x%016llx: already in the %s output, from an "
+				  "earlier run", rec->cpu, rec->bank, (unsigned long long) rec->status,
+				  k->ops->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64_t lost, bool at_start)
 {
 	struct manager *m = core;
 	const char *name = mce_source_to_string(source);
-	struct sink_entry e = { .kind = SINK_ENTRY_LOSS, .loss = { .source = name, .cpu = cpu, .lost = lost } };
+	struct sink_entry e = { .kind = SINK_ENTRY_LOSS,
+				.loss = { .source = name, .cpu = cpu, .lost = lost, .at_start = at_start } };
 
 	if ((unsigned) source < _MCE_SOURCE_MAX)
 		m->record_sources[source].n_lost += lost;
-	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u",
-		  (unsigned long long) lost, name, cpu);
+	log_error("Kernel reported %llu machine-check record(s) lost from %s on CPU %u%s",
+		  (unsigned long long) lost, name, cpu, at_start ? LOSS_AT_START_TEXT : "");
 	/* An object of its own, so mcectl query shows the gap among the records. */
 	json_writer_reset(&m->json);
 	json_object_begin(&m->json, NULL);
@@ -217,6 +336,8 @@ static void report_loss(void *core, enum mce_source source, unsigned cpu, uint64
 	json_put_string(&m->json, "source", name);
 	json_put_u64(&m->json, "cpu", cpu);
 	json_put_u64(&m->json, "lost", lost);
+	if (at_start)
+		json_put_bool(&m->json, "at_start", true);
 	json_object_end(&m->json);
 	if (!json_writer_failed(&m->json))
 		e.json = json_writer_str(&m->json);
@@ -277,6 +398,7 @@ int manager_init(struct manager *m, bool live)
 		.boot_id = m->boot_id,
 		.submit = submit_record,
 		.submit_ras = submit_ras,
+		.already_logged = already_logged,
 		.report_loss = report_loss,
 		.set_state = set_state,
 		.get_state = get_state,
@@ -288,6 +410,8 @@ int manager_init(struct manager *m, bool live)
 		.hostname = m->hostname,
 		.boot_id = m->boot_id,
 		.emit = emit_from_stage,
+		.accounted = storms_accounted,
+		.storm_logged = storm_logged,
 		.core = m,
 		.timer_usec = UINT64_MAX,
 	};
@@ -319,6 +443,7 @@ void manager_done(struct manager *m)
 	m->hotplug = cpu_hotplug_free(m->hotplug);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
 	close_sources(m);
+	snapshot_stage_close(&m->snapshots);
 	close_sinks(m);
 	free(m->dedup);
 	m->dedup = NULL;
@@ -385,6 +510,9 @@ void manager_reload_sources(struct manager *m, const struct mcelogd_config *old)
 		if (s->state && s->ops->drain)
 			s->ops->drain(s->state);
 	}
+	/* Changed [Snapshot] settings: the providers start afresh (their histories too). */
+	if (m->snapshots.n > 0 && !snapshot_config_equal(&old->snapshot, &m->config.snapshot))
+		open_snapshots(m);
 	/* Changed [Storm] settings close the storms in progress and start afresh. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
 }
@@ -407,6 +535,7 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 {
 	bool changed = false;
 
+	snapshot_stage_cpu_changed(&m->snapshots, cpu, online);
 	for (size_t i = 0; i < m->n_sources; i++) {
 		const struct source_slot *s = &m->sources[i];
 		int (*fn)(void *, unsigned) = online ? s->ops->cpu_online : s->ops->cpu_offline;
@@ -420,6 +549,9 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 {
+	/* Online ones that are open keep their history; offline ones close. */
+	for (size_t cpu = 0; cpu < n_online; cpu++)
+		snapshot_stage_cpu_changed(&m->snapshots, (unsigned) cpu, online[cpu]);
 	for (size_t i = 0; i < m->n_sources; i++) {
 		const struct source_slot *s = &m->sources[i];
 

@@ -20,6 +20,7 @@
 #include "mce-dedup.h"
 #include "record.h"
 #include "sink.h"
+#include "snapshot-stage.h"
 #include "source.h"
 #include "storm-stage.h"
 
@@ -77,6 +78,7 @@ struct manager {
 	/* Live MCA records reach both the tracepoint and /dev/mcelog: the second copy is dropped. */
 	struct mce_dedup *dedup;
 	struct storm_stage storm;
+	struct snapshot_stage snapshots;   /* live only: what each record's CPU was doing */
 
 	struct control *control;
 	struct json_writer status_json;
@@ -116,6 +118,10 @@ void manager_stop(struct manager *m);
 int manager_sync_sinks(struct manager *m, uint64_t timeout_usec);
 
 /* CPU hotplug: every per-CPU source follows, then STATUS= is updated. */
+/* The live daemon's snapshot providers (snapshot.h), opened from the configuration; at
+ * reload, reopened when [Snapshot] changed. */
+void manager_open_snapshots(struct manager *m, const struct snapshot_ops *const *table, size_t n);
+
 void manager_cpu_changed(struct manager *m, unsigned cpu, bool online);
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online);
 

@@ -20,7 +20,9 @@
 struct json_writer;
 struct mcelogd_config;
 struct ras_record;
+struct snapshot_field;
 struct storm_event;
+struct storm_key;
 struct storm_output;
 
 enum sink_entry_kind {
@@ -39,12 +41,17 @@ struct sink_entry {
 		struct {
 			const struct mce_record *rec;
 			const struct mce_decoded *decoded;
+			/* The snapshot's flat fields (MCE_<name>=<value> in the journal); none
+			 * when the record has no snapshot.  Its JSON is inside json. */
+			const struct snapshot_field *snapshot_fields;
+			size_t n_snapshot_fields;
 		} mce;
 		const struct ras_record *ras;
 		struct {
 			const char *source;
 			unsigned cpu;
 			uint64_t lost;
+			bool at_start;    /* while catching up with the trace instance at start */
 		} loss;
 		struct {
 			const struct storm_event *event;
@@ -69,6 +76,14 @@ struct sink_ops {
 	void (*close)(void *s);
 	/* 0: the sink holds the entry; negative errno: it does not (the manager logs and counts it). */
 	int (*write)(void *s, const struct sink_entry *e);
+	/* 1: the sink already holds an entry for this record, written by an earlier run of this
+	 * boot; 0: it does not; negative errno: it cannot tell.  Optional. */
+	int (*holds)(void *s, const struct mce_record *rec);
+	/* What the sink holds of one storm (key, start as CLOCK_REALTIME, boot): 1 and the
+	 * highest total of its summaries and ends, and whether it has the end; 0 nothing;
+	 * negative errno: it cannot tell.  Optional. */
+	int (*storm_logged)(void *s, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+			    uint64_t *ret_total, bool *ret_ended);
 	/* Waits until what was written is stored for good (journald, a file's buffer).  Optional. */
 	int (*sync)(void *s, uint64_t timeout_usec);
 	/* Its own keys in its object of `mcectl status`'s "sinks" array.  Optional. */
@@ -76,3 +91,7 @@ struct sink_ops {
 };
 
 const char *sink_entry_kind_to_string(enum sink_entry_kind k);
+
+/* How a loss while catching up at start reads, after "... lost from SOURCE on CPU N". */
+#define LOSS_AT_START_TEXT " while mcelogd caught up at start (machine checks among them that came " \
+	"before the trace instance's newest record are logged from the instance)"

@@ -22,11 +22,11 @@
 struct json_writer;
 struct mce_record;
 struct mcelogd_config;
-struct mcelogd_paths;
+struct source_paths;
 
 struct snapshot_params {
 	const struct mcelogd_config *config;
-	const struct mcelogd_paths *paths;
+	const struct source_paths *paths;   /* state_directory: where a provider may keep files */
 	sd_event *event;          /* for periodic reads; never NULL in a live daemon */
 };
 

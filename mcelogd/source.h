@@ -62,12 +62,19 @@ struct source_host {
 	const struct source_paths *paths;
 	const char *boot_id;                      /* "" when unknown */
 
-	/* A record for the pipeline (dedup, decode, storms, every sink).  0 or negative errno:
-	 * negative means no sink holds it. */
+	/* A record for the pipeline (dedup, decode, storms, every sink).  0: the sinks hold it;
+	 * SOURCE_RECORD_COUNTED: a storm counts it and its summary is not written yet (the
+	 * source's accounted() says when); negative errno: no sink holds it. */
 	int (*submit)(void *core, struct mce_record *rec, enum record_origin origin);
 	int (*submit_ras)(void *core, struct ras_record *rec);
-	/* The kernel said it dropped records. */
-	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost);
+	/* Whether a record the kernel kept is already logged by an earlier run of this boot
+	 * (it ended after handing the record over, before saving its cursor).  When no sink
+	 * can tell, false: rather logged twice than never. */
+	bool (*already_logged)(void *core, const struct mce_record *rec);
+	/* The kernel said it dropped records.  at_start: while the source was still catching up
+	 * with what the kernel kept for it (the trace instance), so machine checks among them
+	 * may be logged from there after all. */
+	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost, bool at_start);
 	/* What `mcectl status` shows for this kind of record; reason may be "". */
 	void (*set_state)(void *core, enum mce_source source, enum source_state state, const char *reason);
 	enum source_state (*get_state)(void *core, enum mce_source source);
@@ -75,6 +82,8 @@ struct source_host {
 	void (*changed)(void *core);
 	void *core;
 };
+
+#define SOURCE_RECORD_COUNTED 1
 
 static inline int source_submit(const struct source_host *h, struct mce_record *rec)
 {
@@ -86,15 +95,26 @@ static inline int source_submit_recovered(const struct source_host *h, struct mc
 	return h->submit(h->core, rec, RECORD_RECOVERED);
 }
 
+static inline bool source_already_logged(const struct source_host *h, const struct mce_record *rec)
+{
+	return h->already_logged && h->already_logged(h->core, rec);
+}
+
 static inline int source_submit_ras(const struct source_host *h, struct ras_record *rec)
 {
 	return h->submit_ras(h->core, rec);
 }
 
+static inline void source_report_loss_at_start(const struct source_host *h, enum mce_source source,
+					       unsigned cpu, uint64_t lost)
+{
+	h->report_loss(h->core, source, cpu, lost, true);
+}
+
 static inline void source_report_loss(const struct source_host *h, enum mce_source source, unsigned cpu,
 				      uint64_t lost)
 {
-	h->report_loss(h->core, source, cpu, lost);
+	h->report_loss(h->core, source, cpu, lost, false);
 }
 
 /* reason_fmt: printf-style, may be NULL. */
@@ -131,6 +151,10 @@ struct source_ops {
 	int (*cpu_offline)(void *s, unsigned cpu);
 	/* After missed hotplug events: read exactly the CPUs in online[0..n). */
 	int (*cpus_resync)(void *s, const bool *online, size_t n);
+	/* Every record submitted so far is in a sink: the storm summaries that counted
+	 * some of them are written.  A source that keeps a restart cursor may move it
+	 * past records submitted as SOURCE_RECORD_COUNTED now, not before.  Optional. */
+	void (*accounted)(void *s);
 	/* Words for systemd's STATUS= ("Polling MCA banks"); returns 0 when it has none. */
 	size_t (*describe)(void *s, char *buf, size_t size);
 };

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpu-hotplug.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "manager.h"
@@ -78,6 +79,16 @@ const char *status_json_render(struct manager *m)
 	if (m->last_record_usec > 0)
 		json_put_time_usec(w, "last_record", m->last_record_usec);
 	json_put_bool(w, "cpu_hotplug_followed", m->hotplug != NULL);
+	if (m->hotplug) {
+		struct cpu_hotplug_counts k;
+
+		cpu_hotplug_get_counts(m->hotplug, &k);
+		json_object_begin(w, "cpu_hotplug");
+		json_put_u64(w, "events", k.events);
+		json_put_u64(w, "foreign_dropped", k.foreign);
+		json_put_u64(w, "overruns", k.overruns);
+		json_object_end(w);
+	}
 	json_array_begin(w, "sources");
 	for (size_t i = 0; i < ELEMENTSOF(live_sources); i++)
 		write_source(w, live_sources[i], &m->record_sources[live_sources[i]]);
@@ -86,6 +97,7 @@ const char *status_json_render(struct manager *m)
 	for (size_t i = 0; i < m->n_sinks; i++)
 		write_sink(w, &m->sinks[i]);
 	json_array_end(w);
+	snapshot_stage_status(&m->snapshots, w);
 	storm_stage_write_status(&m->storm, w);
 	json_object_end(w);
 	if (json_writer_failed(w))

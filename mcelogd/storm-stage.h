@@ -22,7 +22,15 @@ struct storm_stage {
 	const char *boot_id;
 	/* Every summary and end goes here, for every sink; the return is the sinks' result. */
 	int (*emit)(void *core, const struct sink_entry *e);
+	/* After a tick or close that left no suppressed record out of a written summary,
+	 * and after each save of the counts. */
+	void (*accounted)(void *core);
+	/* What the sinks hold of a storm cut by a crash (sink_ops.storm_logged). */
+	int (*storm_logged)(void *core, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+			    uint64_t *ret_total, bool *ret_ended);
 	void *core;
+	/* Where the counts of storms in progress are saved; NULL: not saved (--replay). */
+	const char *state_directory;
 
 	struct storm *engine;        /* NULL when off */
 	struct storm_config config;  /* the settings engine was built with */
@@ -32,6 +40,8 @@ struct storm_stage {
 	uint64_t n_events;           /* summaries and ends written */
 	int64_t offset_usec;         /* CLOCK_REALTIME - CLOCK_MONOTONIC the output uses */
 	bool have_offset;
+	sd_event_source *save_timer; /* armed while a counted record is not saved yet */
+	bool saved_file;             /* the state file exists (storms were saved) */
 };
 
 /*
@@ -57,5 +67,12 @@ void storm_stage_write_status(struct storm_stage *st, struct json_writer *w);
 /* Closes every storm in progress (final summaries and ends) and frees the engine. */
 void storm_stage_close(struct storm_stage *st, enum storm_end_reason reason);
 
-/* storm_stage_close(), then frees the timer and the renderer. */
+/*
+ * Once at start, with the sinks open: the storms a killed mcelogd was counting
+ * get a last summary with the counts no summary holds yet, and an end with
+ * reason "crash".  A damaged state file is reported and set aside.
+ */
+void storm_stage_recover(struct storm_stage *st);
+
+/* storm_stage_close(), then frees the timers and the renderer. */
 void storm_stage_done(struct storm_stage *st);

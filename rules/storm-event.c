@@ -14,6 +14,7 @@ static const char *const end_reason_names[_STORM_END_REASON_MAX] = {
 	[STORM_END_QUIET]  = "quiet",
 	[STORM_END_RELOAD] = "reload",
 	[STORM_END_STOP]   = "stop",
+	[STORM_END_CRASH]  = "crash",
 };
 
 /* How the end line says why the storm is closed. */
@@ -21,6 +22,7 @@ static const char *const end_reason_texts[_STORM_END_REASON_MAX] = {
 	[STORM_END_QUIET]  = "ended",
 	[STORM_END_RELOAD] = "closed by a configuration reload",
 	[STORM_END_STOP]   = "closed as mcelogd stops",
+	[STORM_END_CRASH]  = "closed after mcelogd was killed, from the counts it saved",
 };
 
 const char *storm_event_type_to_string(enum storm_event_type t)

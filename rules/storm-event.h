@@ -23,6 +23,7 @@ enum storm_end_reason {
 	STORM_END_QUIET,    /* no record for QuietTime= */
 	STORM_END_RELOAD,   /* the [Storm] settings changed at a reload */
 	STORM_END_STOP,     /* mcelogd is stopping */
+	STORM_END_CRASH,    /* mcelogd was killed; written at the next start from its saved counts */
 	_STORM_END_REASON_MAX,
 };
 
@@ -36,7 +37,7 @@ struct storm_output {
 
 /* The "event" key: "storm_summary" or "storm_end". */
 const char *storm_event_type_to_string(enum storm_event_type t);
-/* "quiet", "reload", "stop". */
+/* "quiet", "reload", "stop", "crash". */
 const char *storm_end_reason_to_string(enum storm_end_reason r);
 
 /* An engine time as CLOCK_REALTIME microseconds. */

@@ -16,6 +16,7 @@ pkg-config            configure (libraries), tests/fuzz/run.sh
 libsystemd-dev libjson-c-dev libmnl-dev   the libraries
 libcmocka-dev         the unit tests
 libipt-dev            mcectl pt (Intel PT decoding) and its tests
+libpfm4-dev           the counter snapshot: PMU event names of Counters= (mcelogd)
 clang libclang-rt-14-dev   the clang build; make fuzz (libFuzzer)
 systemd               systemd-journald and journalctl: tests/integration, tests/catalog.sh
 jq                    tests/integration/*.sh
@@ -25,6 +26,7 @@ bsdutils              logger: tests/integration/journal.sh
 hostname              tests/integration/journal.sh
 tzdata                tests/unit/test-timespec (local time zones)
 time                  /usr/bin/time: bench/decode-bench.sh
+valgrind              make check-valgrind: the daemon under memcheck in tools/run-tests.sh
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
 "
 packages=$(printf '%s\n' "$packages" | sed 's/  .*//' | tr '\n' ' ')

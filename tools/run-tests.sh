@@ -1,7 +1,8 @@
 #!/bin/bash
 # The README's second command: install what is needed, then build and run
 # every test: gcc with -Werror, an ASan+UBSan build, a clang build,
-# make distcheck, and the real-kernel VM rig (make check-vm).
+# make distcheck, the daemon under Valgrind (make check-valgrind), and the
+# real-kernel VM rig (make check-vm).
 #
 # Skipped tests are listed with their reasons: a test skips when a tool it
 # needs is missing, so a skip can hide a gap in tools/install-deps.sh.
@@ -40,6 +41,9 @@ step "clang, -Werror" "$top/_build/clang" --enable-werror CC=clang || failed=1
 echo "=== make distcheck"
 (cd "$top/_build/gcc" && make -j"$jobs" distcheck >distcheck.out 2>&1) ||
 	{ tail -60 "$top/_build/gcc/distcheck.out"; failed=1; }
+
+echo "=== make check-valgrind (the daemon under memcheck through the integration tests)"
+(cd "$top/_build/gcc" && make check-valgrind) || failed=1
 
 echo "=== make check-vm (real kernel under QEMU)"
 (cd "$top/_build/gcc" && make check-vm) || failed=1

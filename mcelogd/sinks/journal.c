@@ -26,6 +26,7 @@
 #include "rfc3339.h"
 #include "sink.h"
 #include "sinks.h"
+#include "snapshot.h"
 #include "spool.h"
 #include "storm-event.h"
 
@@ -44,11 +45,14 @@ struct journal_fields {
 };
 
 /*
- * Past this many bytes in the spool, corrected records are refused (counted
- * as failures) so a long outage cannot fill the disk; uncorrected and fatal
- * records, losses and storm counts are always kept.
+ * The spool is bounded ([Output] SpoolSize=), so a long outage cannot fill
+ * the disk.  Past the bound the oldest corrected records leave the spool,
+ * an eighth of the bound at a time, and one entry keeps their counts by
+ * CPU, bank and error code.  Uncorrected and fatal records, losses and storm
+ * counts always stay.
  */
-#define SPOOL_MAX_BYTES (64ULL << 20)
+/* Signatures a summary names one by one; the rest are counted together. */
+#define SUMMARY_SIGNATURES 32
 /* While entries wait, journald is asked again this often. */
 #define SPOOL_RETRY_USEC (2 * 1000000ULL)
 
@@ -57,7 +61,8 @@ struct journal_sink {
 	struct spool *spool; /* live daemon: what journald could not take yet; NULL: none */
 	sd_event_source *retry;
 	uint64_t n_spooled;  /* entries that went to the spool */
-	uint64_t n_refused;  /* corrected records refused with the spool full */
+	uint64_t n_refused;  /* corrected records refused with the spool full of others */
+	uint64_t n_summarised; /* corrected records that left a full spool, counted in a summary */
 	uint64_t n_retries;  /* attempts to hand the spool over */
 	int last_error;      /* of the last send journald refused, for mcectl status */
 	char *json_field;    /* "MCE_JSON=..." of the entry being written */
@@ -65,7 +70,14 @@ struct journal_sink {
 	uint8_t *send_buf;   /* the datagram being sent */
 	size_t send_cap;
 	bool replay;         /* --replay: every entry says so (REPLAY_FIELD) */
+	uint64_t spool_max;  /* [Output] SpoolSize= */
+	sd_event *event;
+	sd_journal *reader;  /* open while journal_holds() is being asked, closed when idle */
+	sd_event_source *reader_idle;
 };
+
+/* The reader maps every journal file: keep it only while a restart's questions come. */
+#define READER_IDLE_USEC (5 * 1000000ULL)
 
 /*
  * Set on every entry --replay writes: the input (another host's history, a
@@ -243,13 +255,159 @@ static int on_retry(sd_event_source *es, uint64_t usec, void *userdata)
 	return 0;
 }
 
+/* The corrected records that leave a full spool, counted by signature. */
+struct spool_summary {
+	uint64_t count, other;
+	unsigned n;
+	struct {
+		char cpu[12], bank[12], code[12];
+		uint64_t count;
+	} sig[SUMMARY_SIGNATURES];
+};
+
+static bool field_is(const struct iovec *v, const char *text)
+{
+	return v->iov_len == strlen(text) && memcmp(v->iov_base, text, v->iov_len) == 0;
+}
+
+/* The value of NAME= in one spooled entry, as a string (truncated to size). */
+static void field_value(const struct iovec *iov, unsigned n, const char *name, char *buf, size_t size)
+{
+	size_t l = strlen(name);
+
+	snprintf(buf, size, "-");
+	for (unsigned i = 0; i < n; i++)
+		if (iov[i].iov_len > l && memcmp(iov[i].iov_base, name, l) == 0 &&
+		    ((const char *) iov[i].iov_base)[l] == '=') {
+			size_t k = iov[i].iov_len - l - 1;
+
+			snprintf(buf, size, "%.*s", (int) (k < size ? k : size - 1), (const char *) iov[i].iov_base + l + 1);
+			return;
+		}
+}
+
+/* spool_droppable_fn: a corrected (or informational) error record; never a count or a loss. */
+static bool summarise_corrected(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct spool_summary *sum = userdata;
+	bool record = false, corrected = false;
+	char cpu[12], bank[12], status[24], code[12];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (field_is(&iov[i], "MESSAGE_ID=" MCELOGD_MSGID_CORRECTED))
+			record = true;
+		else if (field_is(&iov[i], "MCE_SEVERITY=corrected") || field_is(&iov[i], "MCE_SEVERITY=info"))
+			corrected = true;
+		else if (iov[i].iov_len > strlen("MCE_STORM_") && memcmp(iov[i].iov_base, "MCE_STORM_", 10) == 0)
+			return false;
+	}
+	if (!record && !corrected)
+		return false;
+	field_value(iov, n, "MCE_CPU", cpu, sizeof(cpu));
+	field_value(iov, n, "MCE_BANK", bank, sizeof(bank));
+	field_value(iov, n, "MCE_STATUS", status, sizeof(status));
+	/* The error code, as storms name it: STATUS[31:0]. */
+	if (strlen(status) == 18)
+		snprintf(code, sizeof(code), "0x%.8s", status + 10);
+	else
+		snprintf(code, sizeof(code), "-");
+	sum->count++;
+	for (i = 0; i < sum->n; i++)
+		if (streq(sum->sig[i].cpu, cpu) && streq(sum->sig[i].bank, bank) && streq(sum->sig[i].code, code))
+			break;
+	if (i == sum->n && sum->n < SUMMARY_SIGNATURES) {
+		snprintf(sum->sig[i].cpu, sizeof(sum->sig[i].cpu), "%s", cpu);
+		snprintf(sum->sig[i].bank, sizeof(sum->sig[i].bank), "%s", bank);
+		snprintf(sum->sig[i].code, sizeof(sum->sig[i].code), "%s", code);
+		sum->n++;
+	}
+	if (i < sum->n)
+		sum->sig[i].count++;
+	else
+		sum->other++;
+	return true;
+}
+
+/*
+ * Written while the entry that filled the spool is half-built (its MCE_JSON
+ * sits in j->json_field), so this one builds its own MCE_JSON field.
+ */
+static int append_summary(struct journal_sink *j, const struct spool_summary *sum)
+{
+	_cleanup_(json_writer_done) struct json_writer w;
+	_cleanup_free_ char *json_field = NULL;
+	struct journal_fields f = { .n = 0 };
+	int r;
+
+	json_writer_init(&w);
+	json_object_begin(&w, NULL);
+	json_put_time_usec(&w, "time", now_realtime_usec());
+	json_put_string(&w, "event", "loss");
+	json_put_string(&w, "source", "journal_spool");
+	json_put_string(&w, "reason", "spool_full");
+	json_put_u64(&w, "lost", sum->count);
+	json_array_begin(&w, "summarised");
+	for (unsigned i = 0; i < sum->n; i++) {
+		json_object_begin(&w, NULL);
+		json_put_string(&w, "cpu", sum->sig[i].cpu);
+		json_put_string(&w, "bank", sum->sig[i].bank);
+		json_put_string(&w, "code", sum->sig[i].code);
+		json_put_u64(&w, "count", sum->sig[i].count);
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	if (sum->other)
+		json_put_u64(&w, "other", sum->other);
+	json_object_end(&w);
+	if (json_writer_failed(&w))
+		return -ENOMEM;
+	journal_fields_add(&f, "MESSAGE=The spool %s reached its %llu KiB (SpoolSize=) while journald was "
+			   "away: %" PRIu64 " corrected record(s) left it, their counts by CPU, bank and code "
+			   "kept here", spool_path(j->spool), (unsigned long long) (j->spool_max >> 10), sum->count);
+	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_LOST);
+	journal_fields_add(&f, "PRIORITY=%d", LOG_WARNING);
+	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
+	journal_fields_add(&f, "MCE_SOURCE=journal_spool");
+	journal_fields_add(&f, "MCE_LOST=%" PRIu64, sum->count);
+	r = asprintf(&json_field, "MCE_JSON=%s", json_writer_str(&w));
+	if (r < 0) {
+		json_field = NULL;
+		return -ENOMEM;
+	}
+	f.iov[f.n++] = (struct iovec) { .iov_base = json_field, .iov_len = (size_t) r };
+	return spool_append(j->spool, f.iov, f.n);
+}
+
+/* The spool is full: the oldest corrected records leave it, and one entry keeps their counts. */
+static void make_room(struct journal_sink *j)
+{
+	struct spool_summary sum = {};
+	int r;
+
+	r = spool_shrink(j->spool, j->spool_max - j->spool_max / 8, summarise_corrected, &sum);
+	if (r <= 0) {
+		if (r < 0)
+			log_error_errno(r, "Cannot make room in the spool %s: %m", spool_path(j->spool));
+		return;
+	}
+	j->n_summarised += sum.count;
+	r = append_summary(j, &sum);
+	if (r < 0)
+		log_error("Cannot keep the counts of %" PRIu64 " corrected records that left the full spool "
+			  "%s: %s", sum.count, spool_path(j->spool), strerror(-r));
+	else
+		log_warning("The spool %s is full: %" PRIu64 " older corrected record(s) left it, their "
+			    "counts kept in one entry", spool_path(j->spool), sum.count);
+}
+
 /*
  * One finished entry: to journald, or, while anything waits in the spool
  * (order is kept) or journald cannot take it, into the spool.  Only the
  * retry timer hands the spool over: doing it here would read the whole
  * spool again for every record of a burst during an outage.  Returns 0 once
- * journald or the spool holds it.  may_drop: a corrected record, which a full
- * spool refuses.
+ * journald or the spool holds it.  may_drop: a corrected record, which a
+ * spool full of records that may not leave it refuses.
  */
 static int deliver(struct journal_sink *j, const struct journal_fields *f, bool may_drop)
 {
@@ -266,7 +424,9 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 		log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it does",
 				  spool_path(j->spool));
 	}
-	if (may_drop && spool_bytes(j->spool) >= SPOOL_MAX_BYTES) {
+	if (spool_bytes(j->spool) >= j->spool_max)
+		make_room(j);
+	if (may_drop && spool_bytes(j->spool) >= j->spool_max) {
 		j->n_refused++;
 		return -ENOSPC;
 	}
@@ -280,7 +440,7 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 }
 
 static int write_mce(struct journal_sink *j, const struct mce_record *r, const struct mce_decoded *d,
-		     const char *json)
+		     const struct snapshot_field *snap, size_t n_snap, const char *json)
 {
 	int k;
 	struct journal_fields f = { .n = 0 };
@@ -324,10 +484,16 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_IPID=0x%016" PRIx64, r->ipid);
 	if (r->have & MCE_HAVE_MCGSTATUS)
 		journal_fields_add(&f, "MCE_MCGSTATUS=0x%016" PRIx64, r->mcgstatus);
+	/* With CPU and STATUS, what tells this record from any other: journal_holds() matches it. */
+	if (r->have & MCE_HAVE_TSC)
+		journal_fields_add(&f, "MCE_TSC=0x%016" PRIx64, r->tsc);
 	if (r->have & MCE_HAVE_PPIN)
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
+	/* The snapshot's most useful figures, flat, so journalctl can match them. */
+	for (size_t i = 0; i < n_snap; i++)
+		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
 	if (j->replay)
 		journal_fields_add(&f, REPLAY_FIELD);
 	k = journal_fields_add_json(&f, j, json);
@@ -403,14 +569,16 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 	return deliver(j, &f, r->severity == RAS_SEV_CORRECTED || r->severity == RAS_SEV_INFO);
 }
 
-static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost,
+static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost, bool at_start,
 		      const char *json)
 {
 	struct journal_fields f = { .n = 0 };
 	int k;
 
 	journal_fields_add(&f, "MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost from %s "
-			   "on CPU %u", lost, source, cpu);
+			   "on CPU %u%s", lost, source, cpu, at_start ? LOSS_AT_START_TEXT : "");
+	if (at_start)
+		journal_fields_add(&f, "MCE_LOSS_AT_START=yes");
 	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_LOST);
 	journal_fields_add(&f, "PRIORITY=%d", LOG_ERR);
 	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
@@ -543,6 +711,8 @@ static int journal_open(const struct sink_params *p, void **ret)
 	if (!j)
 		return -ENOMEM;
 	j->replay = !p->live;
+	j->event = p->event;
+	j->spool_max = p->config->spool_max_bytes;
 	/* The daemon keeps what journald cannot take; a replay fails instead, loudly. */
 	if (p->live && p->state_directory) {
 		r = spool_open(p->state_directory, &j->spool);
@@ -568,9 +738,19 @@ static int journal_open(const struct sink_params *p, void **ret)
 	return 0;
 }
 
+static void close_reader(struct journal_sink *j)
+{
+	if (j->reader)
+		sd_journal_close(j->reader);
+	j->reader = NULL;
+}
+
 static void journal_close(void *s)
 {
 	struct journal_sink *j = s;
+
+	j->reader_idle = sd_event_source_disable_unref(j->reader_idle);
+	close_reader(j);
 
 	j->retry = sd_event_source_disable_unref(j->retry);
 	spool_close(j->spool);
@@ -586,13 +766,14 @@ static int journal_write(void *s, const struct sink_entry *e)
 
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
-		r = write_mce(j, e->mce.rec, e->mce.decoded, e->json);
+		r = write_mce(j, e->mce.rec, e->mce.decoded, e->mce.snapshot_fields, e->mce.n_snapshot_fields,
+			      e->json);
 		break;
 	case SINK_ENTRY_RAS:
 		r = write_ras(j, e->ras, e->json);
 		break;
 	case SINK_ENTRY_LOSS:
-		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->json);
+		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->loss.at_start, e->json);
 		break;
 	case SINK_ENTRY_STORM:
 		r = write_storm(j, e->storm.event, e->storm.out, e->storm.message, e->json);
@@ -637,6 +818,198 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	return wait_matching(matches, ELEMENTSOF(matches), j->n_taken, timeout_usec);
 }
 
+/*
+ * Entries of ours found again after a crash: those holding every match, in one
+ * boot.  What the callers need of them is gathered on the way.
+ */
+struct entry_query {
+	char match[5][64];
+	unsigned n_match;
+	char boot_id[SD_ID128_STRING_MAX];   /* "": this boot */
+	bool first_only;                     /* one is enough */
+	unsigned found;
+	uint64_t max_total;                  /* highest MCE_STORM_TOTAL= among them */
+	bool storm_end;                      /* one of them is a storm's end */
+};
+
+_printf_(2, 3)
+static void query_match(struct entry_query *q, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (q->n_match >= ELEMENTSOF(q->match))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(q->match[q->n_match++], sizeof(q->match[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void query_note_field(struct entry_query *q, const char *data, size_t len)
+{
+	static const char total[] = "MCE_STORM_TOTAL=", end[] = "MESSAGE_ID=" MCELOGD_MSGID_STORM_END;
+	char num[24];
+
+	if (len > strlen(total) && len - strlen(total) < sizeof(num) && memcmp(data, total, strlen(total)) == 0) {
+		uint64_t v;
+
+		memcpy(num, data + strlen(total), len - strlen(total));
+		num[len - strlen(total)] = '\0';
+		if (sscanf(num, "%" SCNu64, &v) == 1 && v > q->max_total)
+			q->max_total = v;
+	} else if (len == strlen(end) && memcmp(data, end, len) == 0)
+		q->storm_end = true;
+}
+
+static int query_spooled(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct entry_query *q = userdata;
+	unsigned hits = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 0; k < q->n_match; k++)
+			if (iov[i].iov_len == strlen(q->match[k]) &&
+			    memcmp(iov[i].iov_base, q->match[k], iov[i].iov_len) == 0)
+				hits++;
+	if (hits < q->n_match)
+		return 0;
+	q->found++;
+	for (unsigned i = 0; i < n; i++)
+		query_note_field(q, iov[i].iov_base, iov[i].iov_len);
+	return q->first_only ? -ECANCELED : 0;   /* -ECANCELED: found, stop the scan */
+}
+
+static int on_reader_idle(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct journal_sink *j = userdata;
+
+	(void) s;
+	(void) usec;
+	close_reader(j);
+	return 0;
+}
+
+/* The reader, kept open while a restart's questions come, closed when they stop. */
+static int reader(struct journal_sink *j, sd_journal **ret)
+{
+	int r;
+
+	if (!j->reader) {
+		r = sd_journal_open(&j->reader, SD_JOURNAL_LOCAL_ONLY);
+		if (r < 0)
+			return r;
+	}
+	if (j->event) {
+		if (!j->reader_idle)
+			(void) sd_event_add_time_relative(j->event, &j->reader_idle, CLOCK_MONOTONIC,
+							  READER_IDLE_USEC, 0, on_reader_idle, j);
+		else
+			(void) sd_event_source_set_time_relative(j->reader_idle, READER_IDLE_USEC);
+		if (j->reader_idle)
+			(void) sd_event_source_set_enabled(j->reader_idle, SD_EVENT_ONESHOT);
+	}
+	*ret = j->reader;
+	return 0;
+}
+
+/*
+ * Runs q over the spool and this boot's (or q->boot_id's) journal.  journald
+ * handles a client's datagrams in order, well within the time systemd takes
+ * to restart us, so what the killed process sent is there.
+ */
+static int run_query(struct journal_sink *j, struct entry_query *q)
+{
+	char boot[sizeof("_BOOT_ID=") + SD_ID128_STRING_MAX];
+	sd_journal *jr;
+	int r;
+
+	if (j->spool) {
+		r = spool_scan(j->spool, query_spooled, q);
+		if (q->found && q->first_only)
+			return 0;
+		if (r < 0 && r != -ECANCELED)
+			log_debug_errno(r, "Cannot read the spool %s: %m", spool_path(j->spool));
+	}
+	if (!q->boot_id[0]) {
+		sd_id128_t id;
+
+		r = sd_id128_get_boot(&id);
+		if (r < 0)
+			return r;
+		sd_id128_to_string(id, q->boot_id);
+	}
+	r = reader(j, &jr);
+	if (r < 0)
+		return r;
+	sd_journal_flush_matches(jr);
+	for (unsigned k = 0; k < q->n_match; k++) {
+		r = sd_journal_add_match(jr, q->match[k], 0);
+		if (r < 0)
+			return r;
+	}
+	snprintf(boot, sizeof(boot), "_BOOT_ID=%s", q->boot_id);
+	r = sd_journal_add_match(jr, boot, 0);
+	if (r < 0)
+		return r;
+	SD_JOURNAL_FOREACH(jr) {
+		const void *data;
+		size_t len;
+
+		q->found++;
+		if (q->first_only)
+			break;
+		SD_JOURNAL_FOREACH_DATA(jr, data, len)
+			query_note_field(q, data, len);
+	}
+	return 0;
+}
+
+/*
+ * After a crash the kernel's copy of a batch that was handed over, but not yet
+ * noted in the cursor, comes back at start.  It is already logged when this
+ * boot's journal, or the spool, has an entry of ours with its CPU, STATUS and
+ * TSC (the TSC makes it unique).
+ */
+static int journal_holds(void *s, const struct mce_record *rec)
+{
+	struct entry_query q = { .first_only = true };
+	int r;
+
+	/* Without a TSC two records of one bank can look the same: rather log twice. */
+	if (!mce_record_has(rec, MCE_HAVE_CPU | MCE_HAVE_STATUS | MCE_HAVE_TSC) || rec->tsc == 0)
+		return -ENODATA;
+	query_match(&q, "MCE_TSC=0x%016" PRIx64, rec->tsc);
+	query_match(&q, "MCE_CPU=%u", rec->cpu);
+	query_match(&q, "MCE_STATUS=0x%016" PRIx64, rec->status);
+	r = run_query(s, &q);
+	return r < 0 ? r : q.found > 0;
+}
+
+/* A storm is named by its signature and its start, as its summaries and end carry them. */
+static int journal_storm_logged(void *s, const struct storm_key *key, int64_t start_usec, const char *boot_id,
+				uint64_t *ret_total, bool *ret_ended)
+{
+	struct entry_query q = {};
+	char code[19], start[RFC3339_MAX];
+	int r;
+
+	storm_code_string(key->code, code);
+	format_rfc3339_usec(start, sizeof(start), start_usec);
+	query_match(&q, "MCE_STORM_CODE=%s", code);
+	query_match(&q, "MCE_STORM_START=%s", start);
+	query_match(&q, "MCE_BANK=%" PRIu32, key->bank);
+	query_match(&q, "MCE_STORM_SCOPE=%s", key->per_cpu ? "cpu" : "shared");
+	if (key->per_cpu)
+		query_match(&q, "MCE_CPU=%" PRIu32, key->cpu);
+	if (boot_id && boot_id[0])
+		snprintf(q.boot_id, sizeof(q.boot_id), "%s", boot_id);
+	r = run_query(s, &q);
+	if (r < 0)
+		return r;
+	*ret_total = q.max_total;
+	*ret_ended = q.storm_end;
+	return q.found > 0;
+}
+
 static void journal_status(void *s, struct json_writer *w)
 {
 	const struct journal_sink *j = s;
@@ -649,6 +1022,7 @@ static void journal_status(void *s, struct json_writer *w)
 	json_put_u64(w, "bytes", spool_bytes(j->spool));
 	json_put_u64(w, "spooled", j->n_spooled);
 	json_put_u64(w, "refused", j->n_refused);
+	json_put_u64(w, "summarised", j->n_summarised);
 	json_put_u64(w, "retries", j->n_retries);
 	if (j->last_error)
 		json_put_string(w, "last_error", strerror(-j->last_error));
@@ -662,4 +1036,6 @@ const struct sink_ops journal_sink_ops = {
 	.close = journal_close,
 	.write = journal_write,
 	.sync = journal_sync,
+	.holds = journal_holds,
+	.storm_logged = journal_storm_logged,
 };

@@ -193,6 +193,30 @@ static int keep_rest(struct spool *s, const uint8_t *data, size_t from, size_t l
 	return 0;
 }
 
+/* Reads the whole spool into *data and hands its entries to fn; -EBADMSG: a damaged tail. */
+static int decode_all(struct spool *s, journal_export_fn fn, void *userdata, uint8_t **data, size_t *len,
+		      size_t *consumed)
+{
+	int r = read_all(s->fd, data, len);
+
+	if (r < 0)
+		return r;
+	return journal_export_decode(*data, *len, fn, userdata, consumed);
+}
+
+int spool_scan(struct spool *s, journal_export_fn fn, void *userdata)
+{
+	_cleanup_free_ uint8_t *data = NULL;
+	size_t len = 0, consumed = 0;
+	int r;
+
+	if (s->entries == 0)
+		return 0;
+	r = decode_all(s, fn, userdata, &data, &len, &consumed);
+	/* A damaged tail holds nothing we can match. */
+	return r < 0 && r != -EBADMSG ? r : 0;
+}
+
 int spool_replay(struct spool *s, spool_send_fn send, void *userdata)
 {
 	_cleanup_free_ uint8_t *data = NULL;
@@ -202,10 +226,7 @@ int spool_replay(struct spool *s, spool_send_fn send, void *userdata)
 
 	if (s->entries == 0)
 		return 0;
-	r = read_all(s->fd, &data, &len);
-	if (r < 0)
-		return r;
-	r = journal_export_decode(data, len, replay_one, &c, &consumed);
+	r = decode_all(s, replay_one, &c, &data, &len, &consumed);
 	if (r < 0 && r != -EBADMSG)
 		return r;
 	if (c.sent == 0)
@@ -217,4 +238,69 @@ int spool_replay(struct spool *s, spool_send_fn send, void *userdata)
 	s->entries -= c.sent <= s->entries ? c.sent : s->entries;
 	s->bytes = len - consumed;
 	return (int) c.sent;
+}
+
+struct shrink_ctx {
+	spool_droppable_fn droppable;
+	void *userdata;
+	uint64_t excess;         /* bytes still to free */
+	size_t at;               /* where the current entry starts */
+	uint8_t *out;            /* the entries that stay, in order */
+	size_t out_len;
+	const uint8_t *data;
+	unsigned dropped;
+};
+
+static int shrink_one(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct shrink_ctx *c = userdata;
+	/* The spool holds only what journal_export_encode() wrote: re-encoding gives its size. */
+	size_t size = journal_export_encode(iov, n, NULL, 0);
+
+	if (c->excess > 0 && c->droppable(iov, n, c->userdata)) {
+		c->excess = c->excess > size ? c->excess - size : 0;
+		c->dropped++;
+	} else {
+		memcpy(c->out + c->out_len, c->data + c->at, size);
+		c->out_len += size;
+	}
+	c->at += size;
+	return 0;
+}
+
+int spool_shrink(struct spool *s, uint64_t max_bytes, spool_droppable_fn droppable, void *userdata)
+{
+	_cleanup_free_ uint8_t *data = NULL, *out = NULL;
+	struct shrink_ctx c;
+	size_t len = 0, consumed = 0, tail;
+	uint64_t entries = 0;
+	int r;
+
+	if (s->bytes <= max_bytes)
+		return 0;
+	r = read_all(s->fd, &data, &len);
+	if (r < 0)
+		return r;
+	out = malloc(len + 1);
+	if (!out)
+		return -ENOMEM;
+	c = (struct shrink_ctx) { .droppable = droppable, .userdata = userdata, .excess = len - max_bytes,
+				  .out = out, .data = data };
+	r = journal_export_decode(data, len, shrink_one, &c, &consumed);
+	if (r < 0 && r != -EBADMSG)
+		return r;
+	if (c.at != consumed)
+		return -EBADMSG;   /* not our own encoding: leave it as it is */
+	if (c.dropped == 0)
+		return 0;
+	/* A damaged tail stays, after what was kept, for a person to look at. */
+	tail = len - consumed;
+	memcpy(out + c.out_len, data + consumed, tail);
+	r = keep_rest(s, out, 0, c.out_len + tail);
+	if (r < 0)
+		return r;
+	(void) journal_export_decode(out, c.out_len, count_entry, &entries, &consumed);
+	s->entries = entries;
+	s->bytes = c.out_len + tail;
+	return (int) c.dropped;
 }

@@ -36,6 +36,24 @@ const char *spool_path(const struct spool *s);
 /* Appends one entry ("NAME=value" fields) and syncs it to disk.  Returns 0 or negative errno. */
 int spool_append(struct spool *s, const struct iovec *iov, unsigned n);
 
+/* Whether an entry may leave a full spool (a corrected record); it may note it for a summary. */
+typedef bool (*spool_droppable_fn)(const struct iovec *iov, unsigned n, void *userdata);
+
+/*
+ * Brings the spool down to at most max_bytes by removing its oldest entries
+ * that droppable() accepts; every other entry stays, in order.  droppable()
+ * sees each entry at most once, oldest first, and only while more must go.
+ * Returns how many entries left (0: none could), or negative errno (then
+ * none left).
+ */
+int spool_shrink(struct spool *s, uint64_t max_bytes, spool_droppable_fn droppable, void *userdata);
+
+/*
+ * Hands every entry, oldest first, to fn, and keeps them all; a negative
+ * return from fn stops the scan and is returned.  Returns 0 or negative errno.
+ */
+int spool_scan(struct spool *s, journal_export_fn fn, void *userdata);
+
 /*
  * Hands every entry, oldest first, to send.  What send took leaves the
  * spool; at the first refusal the rest stays, in order.  Returns the number

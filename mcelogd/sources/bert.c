@@ -114,32 +114,14 @@ static int load_state(const char *dir, struct bert_state *ret)
 	return 0;
 }
 
-/* Written to a temporary file and renamed, so a crash leaves the old or the new state, never half. */
 static int save_state(const char *dir, const struct bert_state *s)
 {
-	char path[4096], tmp[4096], text[256];
-	_cleanup_close_ int fd = -1;
+	char path[4096], text[256];
 	int len;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, BERT_STATE_FILE);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, BERT_STATE_FILE);
 	len = bert_state_format(s, text, sizeof(text));
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
-	if (fd < 0)
-		return negative_errno();
-	if (write(fd, text, (size_t) len) != len || fsync(fd) < 0) {
-		int r = negative_errno();
-
-		(void) unlink(tmp);
-		return r;
-	}
-	if (rename(tmp, path) < 0) {
-		int r = negative_errno();
-
-		(void) unlink(tmp);
-		return r;
-	}
-	return 0;
+	return write_file_atomic(path, text, (size_t) len, true);
 }
 
 static void unavailable_for(const struct source_host *h, const char *path, bool is_default, int r)

@@ -225,3 +225,12 @@ struct cpu_hotplug *cpu_hotplug_free(struct cpu_hotplug *h)
 	free(h);
 	return NULL;
 }
+
+void cpu_hotplug_get_counts(const struct cpu_hotplug *h, struct cpu_hotplug_counts *ret)
+{
+	*ret = (struct cpu_hotplug_counts) {
+		.events = h->n_events,
+		.foreign = h->n_foreign,
+		.overruns = h->n_overruns,
+	};
+}

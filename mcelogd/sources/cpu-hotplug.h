@@ -28,3 +28,10 @@ struct cpu_hotplug_handler {
  */
 int cpu_hotplug_open(sd_event *event, const struct cpu_hotplug_handler *handler, struct cpu_hotplug **ret);
 struct cpu_hotplug *cpu_hotplug_free(struct cpu_hotplug *h);
+
+struct cpu_hotplug_counts {
+	uint64_t events;     /* CPU online/offline events acted on */
+	uint64_t foreign;    /* messages not from the kernel (a local process forging them), dropped */
+	uint64_t overruns;   /* times events were lost and the online set re-read */
+};
+void cpu_hotplug_get_counts(const struct cpu_hotplug *h, struct cpu_hotplug_counts *ret);

@@ -41,6 +41,10 @@ struct trace_buffer {
 	struct ring_resume *resume;
 	unsigned n_resume;
 	bool stuck[CPU_LIST_MAX];     /* a record of this ring was not logged: its cursor stays */
+	/* Since a record of this ring was counted in a storm whose summary is not written
+	 * yet, the ring's cursor waits in `counted`; trace_buffer_accounted() moves it. */
+	bool waiting[CPU_LIST_MAX];
+	struct trace_cursor counted;
 };
 
 static const char *find_root(const char *tracefs_root)
@@ -172,6 +176,7 @@ int trace_buffer_open(const struct source_host *h, const char *tracefs_root, con
 	snprintf(tb->instance, sizeof(tb->instance), "%s/" INSTANCE, tb->root);
 	snprintf(tb->cursor_path, sizeof(tb->cursor_path), "%s/" CURSOR_FILE, state_dir);
 	trace_cursor_init(&tb->cursor, h->boot_id);
+	trace_cursor_init(&tb->counted, h->boot_id);
 	(void) load_cursor(tb);
 	if (h->event) {
 		/* A defer source runs on the next loop iteration: right after the batch
@@ -196,6 +201,7 @@ struct trace_buffer *trace_buffer_free(struct trace_buffer *tb)
 		free(tb->resume[i].held);
 	free(tb->resume);
 	trace_cursor_done(&tb->cursor);
+	trace_cursor_done(&tb->counted);
 	free(tb);
 	return NULL;
 }
@@ -203,7 +209,6 @@ struct trace_buffer *trace_buffer_free(struct trace_buffer *tb)
 int trace_buffer_save(struct trace_buffer *tb)
 {
 	_cleanup_free_ char *text = NULL;
-	char tmp[1100];
 	int n, r;
 
 	if (!tb || !tb->dirty)
@@ -211,15 +216,12 @@ int trace_buffer_save(struct trace_buffer *tb)
 	n = trace_cursor_format(&tb->cursor, &text);
 	if (n < 0)
 		return log_error_errno(n, "Out of memory");
-	/* Whole-file replace: a crash leaves the old cursor or the new one, never half. */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", tb->cursor_path);
-	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, (size_t) n) != n || rename(tmp, tb->cursor_path) < 0) {
-		r = negative_errno();
-		(void) unlink(tmp);
+	/* Not synced: it guards against a killed process; after a power loss the
+	 * instance is gone with this boot anyway. */
+	r = write_file_atomic(tb->cursor_path, text, (size_t) n, false);
+	if (r < 0)
 		return log_warning_errno(r, "Cannot write %s: %m; a restart may log some records twice",
 					 tb->cursor_path);
-	}
 	tb->dirty = false;
 	return 0;
 }
@@ -242,9 +244,35 @@ void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struc
 		log_warning("A record from CPU %u's ring could not be logged; the restart cursor stays "
 			    "before it, so the next start logs it again", ring_cpu);
 	}
-	if (tb->stuck[ring_cpu] || trace_cursor_note(&tb->cursor, ring_cpu, rec) < 0)
+	if (tb->stuck[ring_cpu])
+		return;
+	/* Counted in a storm, not yet in a summary: a crash now would lose it from the
+	 * counts, so the cursor stays before it and a restart logs it on its own. */
+	if (result == SOURCE_RECORD_COUNTED)
+		tb->waiting[ring_cpu] = true;
+	if (tb->waiting[ring_cpu]) {
+		(void) trace_cursor_note(&tb->counted, ring_cpu, rec);
+		return;
+	}
+	if (trace_cursor_note(&tb->cursor, ring_cpu, rec) < 0)
 		return;
 	mark_dirty(tb);
+}
+
+void trace_buffer_accounted(struct trace_buffer *tb)
+{
+	if (!tb)
+		return;
+	for (unsigned ring = 0; ring < CPU_LIST_MAX; ring++) {
+		const struct mce_identity *id;
+
+		if (!tb->waiting[ring])
+			continue;
+		tb->waiting[ring] = false;
+		id = trace_cursor_get(&tb->counted, ring);
+		if (id && !tb->stuck[ring] && trace_cursor_note_identity(&tb->cursor, ring, id) >= 0)
+			mark_dirty(tb);
+	}
 }
 
 /* The instance's records, in file order (time order across CPUs). */
@@ -442,7 +470,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	_cleanup_free_ bool *is_new = NULL;
 	_cleanup_free_ struct mce_identity *ids = NULL;
 	_cleanup_free_ struct ring_pos *order = NULL;
-	unsigned n_new = 0, n_early = 0;
+	unsigned n_new = 0, n_early = 0, n_held = 0;
 	int r;
 
 	if (!tb)
@@ -503,10 +531,19 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	for (size_t i = 0; i < c.n; i++) {
 		if (!is_new[i])
 			continue;
+		/* After a crash the cursor may lag the sinks by the last batch. */
+		if (source_already_logged(tb->host, &c.items[i].rec)) {
+			trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec, 0);
+			n_held++;
+			continue;
+		}
 		r = source_submit_recovered(tb->host, &c.items[i].rec);
 		trace_buffer_logged(tb, c.items[i].ring, &c.items[i].rec, r);
 		n_new++;
 	}
+	if (n_held > 0)
+		log_notice("%u machine-check record(s) after the restart cursor were already in the "
+			   "journal (the last run ended before noting them); not logged again", n_held);
 	if (n_new > 0)
 		log_notice("Logged %u machine-check record(s) the kernel kept while mcelogd was not "
 			   "running", n_new);
@@ -562,4 +599,9 @@ void trace_buffer_drain_done(struct trace_buffer *tb)
 		rs->n_held = 0;
 	}
 	(void) trace_buffer_save(tb);
+}
+
+bool trace_buffer_catching_up(const struct trace_buffer *tb, unsigned ring_cpu)
+{
+	return tb && ring_cpu < tb->n_resume && tb->resume[ring_cpu].active;
 }

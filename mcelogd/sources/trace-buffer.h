@@ -54,3 +54,8 @@ bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct
 void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec, int result);
 /* Writes the cursor now (at stop); otherwise it is written after each batch. */
 int trace_buffer_save(struct trace_buffer *tb);
+/* Whether ring_cpu's live records have not yet reached the trace instance's newest one. */
+bool trace_buffer_catching_up(const struct trace_buffer *tb, unsigned ring_cpu);
+
+/* The storms that counted records of ours are summarised: the cursor may pass them now. */
+void trace_buffer_accounted(struct trace_buffer *tb);

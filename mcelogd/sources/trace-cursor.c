@@ -87,6 +87,11 @@ int trace_cursor_note(struct trace_cursor *c, unsigned ring_cpu, const struct mc
 	return set_last(c, ring_cpu, &id);
 }
 
+int trace_cursor_note_identity(struct trace_cursor *c, unsigned ring_cpu, const struct mce_identity *id)
+{
+	return set_last(c, ring_cpu, id);
+}
+
 const struct mce_identity *trace_cursor_get(const struct trace_cursor *c, unsigned ring_cpu)
 {
 	if (ring_cpu >= c->n_cpus || !c->cpus[ring_cpu].set)

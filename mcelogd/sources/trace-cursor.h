@@ -57,6 +57,7 @@ void trace_cursor_init(struct trace_cursor *c, const char *boot_id);
 void trace_cursor_done(struct trace_cursor *c);
 /* Records that ring cpu's last logged record is r.  -ENOMEM, -ERANGE. */
 int trace_cursor_note(struct trace_cursor *c, unsigned ring_cpu, const struct mce_record *r);
+int trace_cursor_note_identity(struct trace_cursor *c, unsigned ring_cpu, const struct mce_identity *id);
 const struct mce_identity *trace_cursor_get(const struct trace_cursor *c, unsigned ring_cpu);
 
 /* The file's text; *ret is malloc'ed.  Returns its length or negative errno. */

@@ -212,6 +212,16 @@ static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_
 		handle_ras(c, (enum ras_tp) (tp - TP_RAS_FIRST), sample.raw, sample.raw_size);
 }
 
+/* Events writing to this reader's ring. */
+static unsigned n_events(const struct cpu_reader *c)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < _TP_MAX; t++)
+		n += c->tp_fd[t] >= 0;
+	return n;
+}
+
 /*
  * Reads until the ring is empty, handing space back to the kernel after every
  * record: writing a record to the journal takes far longer than the kernel
@@ -241,11 +251,25 @@ static void read_ring(struct cpu_reader *c)
 			handle_sample(c, rec.body, rec.body_size);
 		else if (rec.type == PERF_RECORD_LOST &&
 			 perf_lost_parse(rec.body, rec.body_size, &id, &lost) >= 0) {
-			tp = tp_of_id(c, id);
+			/* The kernel stamps a loss with the id of the event that wrote next, not of
+			 * those that were lost: on a ring several events share, it says nothing of
+			 * whose records they were.  Only a ring of one event can name it. */
+			tp = n_events(c) == 1 ? tp_of_id(c, id) : -1;
 			c->n_lost += lost;
 			s->n_lost += lost;
-			source_report_loss(s->host, tracepoint_defs[tp < 0 ? TP_MCE_RECORD : tp].source,
-					    c->cpu, lost);
+			if (tp < 0 && n_events(c) > 1)
+				log_notice("CPU %u's ring is shared by mce:mce_record and ras:* events: the "
+					   "kernel does not say which of them the %llu lost record(s) were",
+					   c->cpu, (unsigned long long) lost);
+			/* Dropped while the ring was still catching up with the trace instance:
+			 * unless its newest record was among them, they came before it, and
+			 * the machine checks among them are in the instance. */
+			if (trace_buffer_catching_up(s->trace_buffer, c->cpu))
+				source_report_loss_at_start(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT :
+							    tracepoint_defs[tp].source, c->cpu, lost);
+			else
+				source_report_loss(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT :
+						   tracepoint_defs[tp].source, c->cpu, lost);
 		}
 		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	}
@@ -542,6 +566,12 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 	}
 	if (r >= 0 && !format->have_id)
 		r = -EINVAL;
+	if (r == -EDOM) {
+		source_set_state(s->host, src, SOURCE_UNAVAILABLE,
+				 "its format's '%s' field has a size no integer has", missing);
+		return log_error_errno(r, "%s: the tracepoint's '%s' field is not 1, 2, 4 or 8 bytes; "
+				       "%s:%s source is off", path, missing, def->system, def->name);
+	}
 	if (r == -EPROTO) {
 		source_set_state(s->host, src, SOURCE_UNAVAILABLE, "its format has no '%s' field", missing);
 		return log_error_errno(r, "%s: tracepoint has no '%s' field; %s:%s source is off", path,
@@ -807,6 +837,13 @@ static size_t tracepoint_describe(void *userdata, char *buf, size_t size)
 	return n < 0 ? 0 : (size_t) n;
 }
 
+static void tracepoint_accounted(void *userdata)
+{
+	struct tracepoint_source *s = userdata;
+
+	trace_buffer_accounted(s->trace_buffer);
+}
+
 const struct source_ops tracepoint_source_ops = {
 	.name = "tracepoint",
 	.open = tracepoint_open,
@@ -817,4 +854,5 @@ const struct source_ops tracepoint_source_ops = {
 	.cpu_offline = tracepoint_cpu_offline,
 	.cpus_resync = tracepoint_cpus_resync,
 	.describe = tracepoint_describe,
+	.accounted = tracepoint_accounted,
 };

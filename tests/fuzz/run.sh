@@ -29,7 +29,7 @@ if [ ! -f "$build/Makefile" ]; then
 	(cd "$build" && CC="$CC" CFLAGS="-g -O1 -fno-omit-frame-pointer $SAN -fsanitize=fuzzer-no-link" \
 		"$src/configure" --quiet >/dev/null)
 fi
-make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a kernel-abi/libkernelabi.a >/dev/null
+make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a kernel-abi/libkernelabi.a rules/librules.a >/dev/null
 
 # Link order as in MCE_LIBS (lib/include.am): lib/ again after decoders/.
 # A target's own "fuzz-link:" comment line names extra sources and libraries.
@@ -37,8 +37,8 @@ for t in $targets; do
 	extra=$(sed -n 's/^ \* fuzz-link: //p' "$src/tests/fuzz/$t.c" | sed "s|\([^ ]*\.c\)|$src/\1|g")
 	# shellcheck disable=SC2086
 	"$CC" -g -O1 $SAN -fsanitize=fuzzer -include "$build/config.h" \
-		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/mcectl" $(pkg-config --cflags json-c) \
-		"$src/tests/fuzz/$t.c" $extra "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
+		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/rules" -I"$src/mcectl" $(pkg-config --cflags json-c) \
+		"$src/tests/fuzz/$t.c" $extra "$build/rules/librules.a" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
 		"$build/decoders/libmcedecode.a" "$build/lib/libmceshared.a" \
 		$(pkg-config --libs json-c) -o "$build/fuzz/$t"
 done

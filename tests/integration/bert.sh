@@ -10,10 +10,10 @@ builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 region=$srcdir/tests/integration/data/bert-region.bin
 
+mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
 
-mcelogd=$builddir/mcelogd/mcelogd
 work=$(mktemp -d)
 
 cleanup() {

@@ -2,6 +2,12 @@
 # own in a private mount namespace (its sockets and storage on tmpfs, so a
 # test touches nothing of the host's journal).
 
+# make check-valgrind: the daemon runs under memcheck (valgrind-mcelogd.sh).
+if [ -n "${MCELOGD_VALGRIND:-}" ] && [ -n "${mcelogd:-}" ]; then
+	export MCELOGD_VALGRIND MCELOGD_VALGRIND_TARGET=$mcelogd
+	mcelogd=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/integration/valgrind-mcelogd.sh
+fi
+
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }

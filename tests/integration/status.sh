@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..18"
+echo "1..25"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -69,6 +69,21 @@ adm=$(getent group adm | cut -d: -f3)
 out=$(setpriv --reuid=65534 --regid=65534 --groups="$adm" "$mcectl" status --socket "$sock" -o json 2>&1)
 check "a member of SocketGroup= (supplementary group) is answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
 
+# A local process posing as the kernel: a forged "CPU 0 offline" uevent sent straight
+# to mcelogd's uevent socket (found by its inode among the daemon's descriptors in
+# /proc/net/netlink, protocol 15) is dropped and counted, never acted on.
+port=$(inodes=$(ls -l /proc/"$pid"/fd 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | paste -sd'|' -)
+	awk -v re="^(${inodes:-none})\$" '$2 == 15 && $NF ~ re { print $3; exit }' /proc/net/netlink)
+before_events=$("$mcectl" status --socket "$sock" -o json | jq -r .cpu_hotplug.events)
+"$builddir/tests/integration/forge-uevent" "${port:-0}" 0
+for _ in $(seq 50); do
+	out=$("$mcectl" status --socket "$sock" -o json)
+	[ "$(jq -r .cpu_hotplug.foreign_dropped <<<"$out")" = 1 ] && break
+	sleep 0.05
+done
+check "a forged uevent (a process posing as the kernel, port ${port:-none}) is dropped and counted" \
+	"1 $before_events" "$(jq -r '"\(.cpu_hotplug.foreign_dropped) \(.cpu_hotplug.events)"' <<<"$out")"
+
 # A client that connects and says nothing must not block anyone else.  The test
 # first makes sure that client is really connected (the daemon's accepted end shows
 # in /proc/net/unix under the socket's path), or it would prove nothing.
@@ -91,6 +106,41 @@ if jq -e '.error | test("unknown request")' <<<"$out" >/dev/null 2>&1; then
 else
 	not_ok "an unknown request gets an error naming what is expected" "$out"
 fi
+
+# Hostile requests: each gets an error saying what was wrong, and the daemon goes on.
+# expect_error DESCRIPTION PATTERN: the request on stdin gets an error matching PATTERN.
+expect_error() {
+	local out
+	out=$(socat - UNIX-CONNECT:"$sock" 2>&1)
+	if jq -e --arg p "$2" '.error | test($p)' <<<"$out" >/dev/null 2>&1; then ok "$1"; else not_ok "$1" "$out"; fi
+}
+# (Input by redirection, not a pipe: a pipe would run it in a subshell and lose the count.)
+expect_error "an oversized request (10000 bytes, no newline) gets 'request too long'" "request too long" \
+	< <(head -c 10000 /dev/zero | tr '\0' a)
+expect_error "a binary request gets 'request is not text'" "not text" < <(printf 'sta\001\377tus\n')
+expect_error "a request with a NUL byte is not taken for 'status'" "not text" < <(printf 'status\0trailing\n')
+expect_error "a partial request (EOF mid-word) gets an error, not a hang" "unknown request" < <(printf 'stat')
+
+# Many clients at once: the daemon serves 16 at a time and the rest wait in the
+# backlog, not refused; silent ones are dropped after their 2 s, so status is answered.
+# The silent client above must be gone first (its 2 s), or it takes a slot.
+for _ in $(seq 100); do [ "$(connected)" = 0 ] && break; sleep 0.05; done
+holders=()
+for _ in $(seq 16); do
+	(sleep 6 | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1) &
+	holders+=($!)
+done
+for _ in $(seq 50); do [ "$(connected)" -ge 16 ] && break; sleep 0.02; done
+held=$(connected)
+start=$(date +%s%N)
+out=$(timeout 5 "$mcectl" status --socket "$sock" -o json 2>&1)
+waited=$((($(date +%s%N) - start) / 1000000))
+if [ "$held" = 16 ] && [ "$(jq -r .pid <<<"$out" 2>&1)" = "$pid" ] && [ "$waited" -ge 200 ]; then
+	ok "with 16 silent clients in every slot, status waits for a free slot and is answered"
+else not_ok "with 16 silent clients in every slot, status waits for a free slot and is answered" \
+	"connected: $held, waited $waited ms" "$out"; fi
+check "... and the silent clients were dropped" 0 "$(connected)"
+kill "${holders[@]}" 2>/dev/null; wait "${holders[@]}" 2>/dev/null
 
 out=$("$mcectl" status --socket "$sock" --output yaml 2>&1)
 check "a bad --output value is a usage error (2)" 2 $?

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "daemon-config.h"
+#include "macro.h"
 #include "cpu-list.h"
 
 struct errors {
@@ -124,6 +126,67 @@ static void test_hostile_input(void **state)
 	assert_non_null(strstr(e.msg[0], "NUL"));
 }
 
+/* Field by field: memcmp would compare padding, which assignment leaves unspecified. */
+static bool config_equal(const struct mcelogd_config *a, const struct mcelogd_config *b)
+{
+	return a->source_tracepoint == b->source_tracepoint && a->trace_buffer == b->trace_buffer &&
+	       a->source_dev_mcelog == b->source_dev_mcelog && a->source_ras == b->source_ras &&
+	       a->sink_journal == b->sink_journal && streq(a->json_output, b->json_output) &&
+	       a->spool_max_bytes == b->spool_max_bytes && a->log_level == b->log_level &&
+	       streq(a->socket_group, b->socket_group) && a->msr_poll == b->msr_poll &&
+	       a->msr_poll_interval_usec == b->msr_poll_interval_usec && a->storm_enable == b->storm_enable &&
+	       a->storm.burst == b->storm.burst && a->storm.window_usec == b->storm.window_usec &&
+	       a->storm.summary_interval_usec == b->storm.summary_interval_usec &&
+	       a->storm.quiet_usec == b->storm.quiet_usec && a->storm.max_signatures == b->storm.max_signatures;
+}
+
+/*
+ * Every key against values an operator could type by mistake: each is one
+ * error on its line naming the key and the value, and leaves the setting as
+ * it was (the defaults here), so a typo never half-applies.
+ */
+static void test_bad_value_matrix(void **state)
+{
+	static const struct {
+		const char *section, *key;
+		bool empty_ok;    /* "" is a value: JSON= off, SocketGroup= root only */
+		bool name;        /* any portable name is a value (a group, resolved at start) */
+	} keys[] = {
+		{ "Sources", "Tracepoint" }, { "Sources", "TraceBuffer" }, { "Sources", "MSRPoll" },
+		{ "Sources", "MSRPollInterval" }, { "Sources", "DevMcelog" }, { "Sources", "RAS" },
+		{ "Output", "Journal" }, { "Output", "JSON", true }, { "Output", "SpoolSize" }, { "Daemon", "LogLevel" },
+		{ "Daemon", "SocketGroup", true, true }, { "Storm", "Enable" }, { "Storm", "Burst" },
+		{ "Storm", "Window" }, { "Storm", "SummaryInterval" }, { "Storm", "QuietTime" },
+		{ "Storm", "MaxSignatures" },
+	};
+	/* Wrong for every key: no key takes any of these. */
+	static const char *const values[] = {
+		"", "maybe", "-1", "99999999999999999999999999", "0x", "1e3", "yes please",
+		"\xff\xfe", "relative/path", "10 parsecs", "$(reboot)", "1s2",
+	};
+	struct mcelogd_config defaults, c;
+	struct errors e;
+	char text[256];
+
+	(void) state;
+	config_set_defaults(&defaults);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+			if ((keys[k].empty_ok && !values[v][0]) ||
+			    (keys[k].name && values[v][0] && values[v][0] != '-' &&
+			     strspn(values[v], "abcdefghijklmnopqrstuvwxyz0123456789_.-") == strlen(values[v])))
+				continue;
+			snprintf(text, sizeof(text), "# a comment\n[%s]\n%s=%s\n", keys[k].section, keys[k].key,
+				 values[v]);
+			if (parse(text, &c, &e) != -EINVAL || e.n != 1 || e.line[0] != 3 ||
+			    !strstr(e.msg[0], keys[k].key) ||
+			    (values[v][0] && !strstr(e.msg[0], values[v])) ||
+			    !config_equal(&c, &defaults))
+				fail_msg("%s=%s: %u error(s), line %u: %s", keys[k].key, values[v], e.n,
+					 e.line[0], e.n ? e.msg[0] : "(none)");
+		}
+}
+
 static void test_msr_poll(void **state)
 {
 	struct mcelogd_config c;
@@ -216,6 +279,96 @@ static void test_storm_errors_named(void **state)
 	assert_int_equal(storm_config_validate(&c.storm), 0);
 }
 
+static void test_snapshot_section(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_true(c.snapshot.counters);
+	assert_int_equal(c.snapshot.n_counter_events, 0);
+	assert_int_equal(c.snapshot.interval_usec, 1000000);
+	assert_int_equal(c.snapshot.history, SNAPSHOT_HISTORY_DEFAULT);
+	assert_false(c.snapshot.processor_trace);
+	assert_int_equal(c.snapshot.pt_buffer_size, SNAPSHOT_PT_BUFFER_DEFAULT);
+	assert_int_equal(c.snapshot.pt_max_files, SNAPSHOT_PT_MAX_FILES_DEFAULT);
+	assert_int_equal(c.snapshot.pt_max_bytes, SNAPSHOT_PT_MAX_BYTES_DEFAULT);
+
+	assert_int_equal(parse("[Snapshot]\nCounters= cycles  INST_RETIRED:ANY_P\tamd64_fam19h::RETIRED_OPS:u=1 \n"
+			       "Interval=250ms\nHistory=60\nProcessorTrace=yes\nPTBufferSize=16M\n"
+			       "PTMaxFiles=4\nPTMaxBytes=1G\n", &c, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_true(c.snapshot.counters);
+	assert_int_equal(c.snapshot.n_counter_events, 3);
+	assert_string_equal(c.snapshot.counter_events[0], "cycles");
+	assert_string_equal(c.snapshot.counter_events[1], "INST_RETIRED:ANY_P");
+	assert_string_equal(c.snapshot.counter_events[2], "amd64_fam19h::RETIRED_OPS:u=1");
+	assert_int_equal(c.snapshot.interval_usec, 250000);
+	assert_int_equal(c.snapshot.history, 60);
+	assert_true(c.snapshot.processor_trace);
+	assert_int_equal(c.snapshot.pt_buffer_size, 16 << 20);
+	assert_int_equal(c.snapshot.pt_max_files, 4);
+	assert_int_equal(c.snapshot.pt_max_bytes, 1 << 30);
+
+	/* no turns it off; a later empty value brings the default set back */
+	assert_int_equal(parse("[Snapshot]\nCounters=no\n", &c, &e), 0);
+	assert_false(c.snapshot.counters);
+	assert_int_equal(parse("[Snapshot]\nCounters=no\nCounters=\n", &c, &e), 0);
+	assert_true(c.snapshot.counters);
+	assert_int_equal(c.snapshot.n_counter_events, 0);
+}
+
+static void test_snapshot_errors_named(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+	char many[SNAPSHOT_COUNTER_EVENTS_MAX * 8 + 64] = "[Snapshot]\nCounters=";
+
+	(void) state;
+	assert_int_equal(parse("[Snapshot]\nCounters=cycles cyc$les\nCounters=cycles cycles\n"
+			       "Interval=1ms\nInterval=2h\nHistory=1\nHistory=ten\nPTBufferSize=3M\n"
+			       "PTMaxFiles=0\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(e.line[i], i + 2);
+	assert_non_null(strstr(e.msg[0], "Counters="));
+	assert_non_null(strstr(e.msg[0], "'cyc$les'"));
+	assert_non_null(strstr(e.msg[1], "named twice"));
+	assert_non_null(strstr(e.msg[2], "Interval="));
+	assert_non_null(strstr(e.msg[2], "10ms"));
+	assert_non_null(strstr(e.msg[3], "'2h' is out of range"));
+	assert_non_null(strstr(e.msg[4], "History="));
+	assert_non_null(strstr(e.msg[5], "'ten'"));
+	assert_non_null(strstr(e.msg[6], "PTBufferSize="));
+	assert_non_null(strstr(e.msg[6], "power of two"));
+	assert_non_null(strstr(e.msg[7], "PTMaxFiles="));
+	/* nothing bad was taken */
+	assert_int_equal(c.snapshot.n_counter_events, 0);
+	assert_int_equal(c.snapshot.interval_usec, SNAPSHOT_INTERVAL_DEFAULT_USEC);
+	assert_int_equal(c.snapshot.history, SNAPSHOT_HISTORY_DEFAULT);
+	assert_int_equal(c.snapshot.pt_buffer_size, SNAPSHOT_PT_BUFFER_DEFAULT);
+
+	/* too many events, a name too long, sizes beyond their bounds */
+	for (int i = 0; i <= SNAPSHOT_COUNTER_EVENTS_MAX; i++) {
+		char one[8];
+		snprintf(one, sizeof(one), "e%d ", i);
+		strcat(many, one);
+	}
+	assert_int_equal(parse(many, &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "more than 32 events"));
+	char longname[SNAPSHOT_EVENT_NAME_MAX + 32] = "[Snapshot]\nCounters=";
+	memset(longname + strlen(longname), 'A', SNAPSHOT_EVENT_NAME_MAX);
+	assert_int_equal(parse(longname, &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "longer than"));
+	assert_int_equal(parse("[Snapshot]\nPTBufferSize=2G\nPTBufferSize=2K\nPTMaxBytes=0\nPTMaxBytes=2048G\n"
+			       "PTBufferSize=99999999999999999999G\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 5);
+	assert_int_equal(parse("[Snapshot]\nPTBufferSize=65536\nPTMaxBytes=100K\n", &c, &e), 0);
+	assert_int_equal(c.snapshot.pt_buffer_size, 65536);
+	assert_int_equal(c.snapshot.pt_max_bytes, 100 << 10);
+}
+
 static void test_cpu_list(void **state)
 {
 	bool set[64];
@@ -279,9 +432,12 @@ int main(void)
 		cmocka_unit_test(test_errors_named),
 		cmocka_unit_test(test_key_outside_section),
 		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_bad_value_matrix),
 		cmocka_unit_test(test_msr_poll),
 		cmocka_unit_test(test_storm_section),
 		cmocka_unit_test(test_storm_errors_named),
+		cmocka_unit_test(test_snapshot_section),
+		cmocka_unit_test(test_snapshot_errors_named),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_dev_mcelog_tristate),
 		cmocka_unit_test(test_utf8_bom),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The shared unsigned-number parser: bases, "0x", bounds, junk. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,12 +64,37 @@ static void test_range(void **state)
 	assert_int_equal(v, UINT32_MAX);
 }
 
+static void test_size(void **state)
+{
+	static const struct {
+		const char *text;
+		int r;
+		uint64_t v;
+	} cases[] = {
+		{ "4096", 0, 4096 }, { "64K", 0, 64 << 10 }, { "64M", 0, 64ULL << 20 }, { "64MiB", 0, 64ULL << 20 },
+		{ "2G", 0, 2ULL << 30 }, { "1T", 0, 1ULL << 40 }, { "512B", 0, 512 }, { "1KB", 0, 1024 },
+		{ "", -EINVAL, 0 }, { "M", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { "1.5M", -EINVAL, 0 },
+		{ "64 M", -EINVAL, 0 }, { "64m", -EINVAL, 0 }, { "64MX", -EINVAL, 0 }, { "0x10", -EINVAL, 0 },
+		{ "16777216T", -ERANGE, 0 }, { "99999999999999999999", -ERANGE, 0 },
+	};
+	uint64_t v;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = 0;
+		if (parse_size(cases[i].text, UINT64_MAX, &v) != cases[i].r || (cases[i].r == 0 && v != cases[i].v))
+			fail_msg("parse_size(\"%s\"): %" PRIu64, cases[i].text, v);
+	}
+	assert_int_equal(parse_size("2G", 1ULL << 30, &v), -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bases),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_range),
+		cmocka_unit_test(test_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -128,11 +129,139 @@ static void test_append_replay_in_order(void **state)
 	rmdir(dir);
 }
 
+/* Corrected records may leave a full spool, oldest first; nothing else ever does. */
+static bool corrected(const struct iovec *iov, unsigned n, void *userdata)
+{
+	unsigned *seen = userdata;
+
+	(*seen)++;
+	for (unsigned i = 0; i < n; i++)
+		if (iov[i].iov_len == strlen("SEV=corrected") && memcmp(iov[i].iov_base, "SEV=corrected", 13) == 0)
+			return true;
+	return false;
+}
+
+static void test_shrink(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX";
+	const struct iovec a[] = { IOV("MESSAGE=a"), IOV("SEV=corrected") },
+			   b[] = { IOV("MESSAGE=b"), IOV("SEV=fatal") },
+			   c[] = { IOV("MESSAGE=c"), IOV("SEV=corrected") },
+			   d[] = { IOV("MESSAGE=d"), IOV("SEV=fatal") },
+			   e[] = { IOV("MESSAGE=e"), IOV("SEV=corrected") };
+	size_t one = journal_export_encode(a, 2, NULL, 0);
+	struct got g = { 0 };
+	unsigned seen = 0;
+	struct spool *s;
+	char path[64];
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_append(s, a, 2), 0);
+	assert_int_equal(spool_append(s, b, 2), 0);
+	assert_int_equal(spool_append(s, c, 2), 0);
+	assert_int_equal(spool_append(s, d, 2), 0);
+	assert_int_equal(spool_append(s, e, 2), 0);
+	/* Within the bound: nothing to do, nothing looked at. */
+	assert_int_equal(spool_shrink(s, 5 * one, corrected, &seen), 0);
+	assert_int_equal(seen, 0);
+	/* Room for three: the two oldest corrected go (a, c); b and d were looked at and stay. */
+	assert_int_equal(spool_shrink(s, 3 * one, corrected, &seen), 2);
+	assert_int_equal(seen, 3);
+	assert_int_equal(spool_entries(s), 3);
+	assert_int_equal(spool_bytes(s), journal_export_encode(b, 2, NULL, 0) * 2 + one);
+	/* Room for one: only e may go; the fatal ones stay over the bound. */
+	seen = 0;
+	assert_int_equal(spool_shrink(s, one, corrected, &seen), 1);
+	assert_int_equal(spool_entries(s), 2);
+	/* Nothing more may go. */
+	assert_int_equal(spool_shrink(s, one, corrected, &seen), 0);
+	spool_close(s);
+	/* What stays is in order, across a restart. */
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_replay(s, collect, &g), 2);
+	assert_string_equal(g.text[0], "MESSAGE=b|SEV=fatal");
+	assert_string_equal(g.text[1], "MESSAGE=d|SEV=fatal");
+	spool_close(s);
+	snprintf(path, sizeof(path), "%s/journal.spool", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static bool always(const struct iovec *iov, unsigned n, void *userdata)
+{
+	(void) iov;
+	(void) n;
+	(void) userdata;
+	return true;
+}
+
+/* What a scan of the spool found: consecutive records from first on, each whole. */
+struct run {
+	unsigned first, n;
+	bool ok;
+};
+
+static int check_entry(const struct iovec *iov, unsigned n, void *userdata)
+{
+	struct run *g = userdata;
+	unsigned msg, status, json;
+
+	if (n != 3 || sscanf(iov[0].iov_base, "MESSAGE=record %u", &msg) != 1 ||
+	    sscanf(iov[1].iov_base, "MCE_STATUS=%u", &status) != 1 ||
+	    sscanf(iov[2].iov_base, "MCE_JSON={\"status\":%u", &json) != 1 || msg != status || msg != json) {
+		g->ok = false;
+		return 0;
+	}
+	if (g->n == 0)
+		g->first = msg;
+	else if (msg != g->first + g->n)
+		g->ok = false;
+	g->n++;
+	return 0;
+}
+
+/* Entries that stay through many shrinks are whole and in order. */
+static void test_shrink_many(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX", path[64], field[3][700];
+	struct run g = { .ok = true };
+	struct spool *s;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(spool_open(dir, &s), 0);
+	for (unsigned i = 0; i < 150; i++) {
+		struct iovec iov[3];
+
+		snprintf(field[0], sizeof(field[0]), "MESSAGE=record %u", i);
+		snprintf(field[1], sizeof(field[1]), "MCE_STATUS=%u", i);
+		snprintf(field[2], sizeof(field[2]), "MCE_JSON={\"status\":%u,\"pad\":\"%0600u\"}", i, i);
+		for (unsigned k = 0; k < 3; k++)
+			iov[k] = (struct iovec) { .iov_base = field[k], .iov_len = strlen(field[k]) };
+		if (spool_bytes(s) >= 32768)
+			assert_true(spool_shrink(s, 28672, always, NULL) > 0);
+		assert_int_equal(spool_append(s, iov, 3), 0);
+	}
+	assert_int_equal(spool_scan(s, check_entry, &g), 0);
+	assert_true(g.ok);
+	assert_true(g.n > 0);
+	assert_int_equal(g.first + g.n, 150);   /* the newest stay, none missing between */
+	assert_int_equal(spool_entries(s), g.n);
+	spool_close(s);
+	snprintf(path, sizeof(path), "%s/journal.spool", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_encode_decode),
 		cmocka_unit_test(test_append_replay_in_order),
+		cmocka_unit_test(test_shrink),
+		cmocka_unit_test(test_shrink_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,6 +62,32 @@ static void test_full_document(void **state)
 	free(out);
 }
 
+static void test_snapshots(void **state)
+{
+	int r;
+	char *out = render(
+		"{\"version\":\"0.1.0\",\"sources\":[],"
+		"\"snapshots\":[{\"name\":\"counters\",\"state\":\"active\",\"cpus\":2,"
+		"\"interval_usec\":1000000,\"history\":10,\"events\":[\"cpu-clock\",\"page-faults\"],"
+		"\"unavailable\":{\"cycles\":\"no PMU driver\",\"instructions\":\"no PMU driver\"}},"
+		"{\"name\":\"pt\",\"state\":\"disabled\",\"reason\":\"off in the configuration\"}]}",
+		&r);
+
+	(void) state;
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "\nSNAPSHOT                   STATE         DETAIL\n"));
+	assert_non_null(strstr(out, "counters                   active        2 event(s) on 2 CPU(s), every 1s; "
+				    "unavailable: cycles, instructions\n"));
+	assert_non_null(strstr(out, "pt                         disabled      off in the configuration\n"));
+	free(out);
+
+	/* no snapshot providers (an older daemon): no table at all */
+	out = render("{\"version\":\"0.1.0\",\"sources\":[],\"snapshots\":[]}", &r);
+	assert_int_equal(r, 0);
+	assert_null(strstr(out, "SNAPSHOT"));
+	free(out);
+}
+
 static void test_minimal_and_invalid(void **state)
 {
 	int r;
@@ -97,6 +123,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_document),
+		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_minimal_and_invalid),
 	};
 

@@ -174,6 +174,42 @@ static void test_missing_required_field(void **state)
 	assert_string_equal(missing, "bank");
 }
 
+/* Format files with layouts we do not expect: a required field of no integer's
+ * size is refused by name; an optional one is left out, never read. */
+static void test_unexpected_field_sizes(void **state)
+{
+	static const char bad_bank[] =
+		"name: mce_record\nID: 5\nformat:\n"
+		"\tfield:u64 status;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 cpu;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\tfield:u8 bank[3];\toffset:20;\tsize:3;\tsigned:0;\n";
+	static const char wide_tsc[] =
+		"name: mce_record\nID: 5\nformat:\n"
+		"\tfield:u64 status;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 cpu;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\tfield:u8 bank;\toffset:20;\tsize:1;\tsigned:0;\n"
+		"\tfield:u8 tsc[16];\toffset:24;\tsize:16;\tsigned:0;\n";
+	unsigned char raw[40];
+	struct trace_format f;
+	struct mce_trace_layout l;
+	struct mce_record rec;
+	const char *missing = NULL;
+
+	(void) state;
+	assert_int_equal(trace_format_parse(bad_bank, sizeof(bad_bank) - 1, &f, NULL), 0);
+	assert_int_equal(mce_trace_layout_init(&l, &f, &missing), -EDOM);
+	assert_string_equal(missing, "bank");
+
+	assert_int_equal(trace_format_parse(wide_tsc, sizeof(wide_tsc) - 1, &f, NULL), 0);
+	assert_int_equal(mce_trace_layout_init(&l, &f, &missing), 0);
+	assert_null(l.tsc);
+	memset(raw, 0xa5, sizeof(raw));
+	assert_int_equal(mce_trace_to_record(&l, raw, sizeof(raw), &rec), 0);
+	assert_false(rec.have & MCE_HAVE_TSC);
+	assert_int_equal(rec.bank, 0xa5);
+	assert_int_equal(rec.cpu, 0xa5a5a5a5);
+}
+
 static void test_malformed_lines(void **state)
 {
 	static const char *const bad[] = {
@@ -219,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_record_6_10),
 		cmocka_unit_test(test_walltime_out_of_range),
 		cmocka_unit_test(test_missing_required_field),
+		cmocka_unit_test(test_unexpected_field_sizes),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_field_read_bounds),
 	};

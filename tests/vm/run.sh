@@ -22,7 +22,7 @@
 # See tests/vm/README.md for the scenario API.
 
 set -uo pipefail
-RIG_IMAGE_VERSION=1            # bump when the image recipe below changes
+RIG_IMAGE_VERSION=2            # bump when the image recipe below changes
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 destdir=
@@ -100,7 +100,10 @@ kver=${kpkg#linux-image-}
 # ----------------------------------------------------- the guest's packages
 # Base system plus the shared libraries the installed binaries need (found
 # with ldd on the host, which runs the same Debian release).
-guest_packages="systemd systemd-sysv kmod procps jq"
+# strace: 37-crash-burst kills mcelogd at the exact point of a cursor save (strace's syscall fault injection).
+# rasdaemon (and sqlite3, to count what it stored): 46-rasdaemon runs it beside mcelogd under one storm;
+# it is not started in any other boot.
+guest_packages="systemd systemd-sysv kmod procps jq strace rasdaemon sqlite3"
 dest_packages() {
 	local f lib pkg
 	for f in "$destdir"/usr/bin/* "$destdir"/usr/sbin/* "$destdir"/usr/local/bin/* "$destdir"/usr/local/sbin/* \
@@ -181,6 +184,8 @@ build_image() {
 		systemd-firstboot.service systemd-logind.service; do
 		ln -sf /dev/null "$root/etc/systemd/system/$m"
 	done
+	# Installed for 46-rasdaemon, which starts it; no other boot runs it.
+	rm -f "$root"/etc/systemd/system/*.wants/rasdaemon.service
 	mkdir -p "$root/etc/systemd/journald.conf.d"
 	printf '[Journal]\nStorage=volatile\nRuntimeMaxUse=64M\n' >"$root/etc/systemd/journald.conf.d/vm.conf"
 	install -m644 "$tmp/k/boot/vmlinuz-$kver" "$tmp/vmlinuz" || return 1
@@ -371,9 +376,11 @@ journal_mark() { guest 'journalctl -n 0 --show-cursor -q | sed -n "s/^-- cursor:
 # purpose).
 mcelogd_warnings() {
 	local ids m from=-b
-	# record entries (MCA and the other hardware-error records) are not warnings about mcelogd
+	# record entries (MCA and the other hardware-error records) and loss reports (the
+	# kernel's, or a full spool's counts) are not warnings about mcelogd; scenarios check those
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
-		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM; do msgid $m; done | jq -R . | jq -sc .)
+		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST; do msgid $m; done |
+		jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
 		jq -r --argjson ids '$ids' 'select((.MESSAGE_ID // \"\") as \$m | \$ids | index(\$m) | not) | .MESSAGE'"

@@ -33,4 +33,46 @@ scenario() {
 	# In order: the journal's order of the records is the order they were injected.
 	is "$(query_json | jq -r 'select((.status // "") | test("^0x9c000040[0-9a-f]{4}0096$")) | .status' | tr '\n' ' ')" \
 		"$(for i in $(seq 1 $n); do printf '0x9c000040%04x0096 ' "$i"; done)" "outage: in the order they happened"
+
+	# A bounded spool (SpoolSize=64K, room for a few dozen entries): a long outage
+	# makes the oldest corrected records leave it, their counts kept in summary
+	# entries; uncorrected ones (UCNA: UC=1, PCC=0; the oldest here) always stay.
+	local conf m=150 ucna=0xbc000000000a0099 ind lost
+	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
+	check "outage: SpoolSize=64K, reloaded" guest "
+cp '$conf' /run/mcelogd.conf.outage && printf '[Output]\nSpoolSize=64K\n' >>'$conf' &&
+mcelogd --test-config -c '$conf' && systemctl reload mcelogd.service"
+	check "outage: journald stopped again" guest "systemctl stop $units"
+	script=
+	for i in 1 2 3; do
+		script+="$(sw_inject_script cpu=0 bank=$((i + 3)) status=$ucna addr=$((0x500000 + 0x1000 * i)) misc=0x86); "
+	done
+	for i in $(seq 1 $m); do
+		script+="$(sw_inject_script cpu=$((i % 2)) bank=$((i % 3)) status=$(printf '0x9c000040%04x0098' "$i") addr=$((0x600000 + 0x1000 * i)) misc=0x86); "
+	done
+	guest "$script" >/dev/null
+	out=$(guest "for w in \$(seq 300); do
+		s=\$(mcectl status --output json | jq '.sinks[] | select(.name == \"journal\") | .spool')
+		[ \"\$(jq '.spooled' <<<\"\$s\")\" -ge $((m + 3)) ] && break; sleep 0.2; done; jq -c . <<<\"\$s\"")
+	note "spool: $out"
+	if [ "$(jq '.summarised' <<<"$out")" -gt 0 ] && [ "$(jq '.bytes' <<<"$out")" -le 65536 ]; then
+		ok "outage: the full spool summarised its oldest corrected records and stayed within 64 KiB"
+	else not_ok "outage: the full spool summarised its oldest corrected records and stayed within 64 KiB"; fi
+	check "outage: journald started again" guest "systemctl start $units"
+	check "outage: the three uncorrected records reach the journal" wait_records 3 ".status == \"$ucna\"" 60
+	guest "for w in \$(seq 100); do
+		[ \"\$(mcectl status --output json | jq '.sinks[] | select(.name == \"journal\") | .spool.entries')\" = 0 ] && break
+		sleep 0.2; done" >/dev/null
+	ind=$(query_json | jq -r 'select((.status // "") | test("^0x9c000040[0-9a-f]{4}0098$")) | .status' | sort -u | wc -l)
+	lost=$(guest "journalctl -b -o json MESSAGE_ID=$(msgid LOST) MCE_SOURCE=journal_spool | jq -s 'map(.MCE_LOST | tonumber) | add // 0'")
+	note "corrected records logged one by one: $ind; counted in spool summaries: $lost"
+	is "$((ind + lost))" "$m" "outage: every corrected record is in the journal or counted in a spool summary"
+	if [ "$((ind + lost))" != "$m" ]; then
+		guest "journalctl -b -o json MESSAGE_ID=$(msgid CORRECTED) | jq -r .MCE_STATUS | grep -c '0098\$'
+journalctl -b -o json MESSAGE_ID=$(msgid CORRECTED) | jq -c 'select(.MCE_STATUS | test(\"0098\$\")) | [._COMM, ._UID, (.MCE_JSON | length), .MCE_STATUS]' | head -n 12
+mcectl query --since 1h --output json 2>&1 >/dev/null | head -n 3
+journalctl -b -u mcelogd --no-pager -o cat | grep -v 'reached its' | tail -n 5
+journalctl -b --no-pager -o cat _COMM=systemd-journal | tail -n 5" | diag
+	fi
+	check "outage: configuration restored" guest "cp /run/mcelogd.conf.outage '$conf' && systemctl reload mcelogd.service"
 }

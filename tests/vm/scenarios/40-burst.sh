@@ -17,28 +17,14 @@
 VM_DESC="burst of 1,000 records: none lost, registers intact, journal holds them"
 VM_APPEND="mcelogd_vm.check_interval=1"
 
+. "$srcdir/tests/vm/lib/burst.sh"
+
 scenario() {
 	local n=1000 got want kernel journal out since
 	# A time, not a cursor: journalctl 252 --after-cursor with matches skips the first match.
 	since=@$(guest 'date +%s')
 	# STATUS 0x9c000040_iiii0094: VAL EN MISCV ADDRV, MCACOD 0x0094, i in 31:16.
-	out=$(guest "
-t=/sys/kernel/tracing
-echo 8192 >\$t/buffer_size_kb && echo >\$t/trace && echo 1 >\$t/events/mce/mce_record/enable
-emitted() { grep -c 'MC[0-9]: 9c000040[0-9a-f]\{4\}0094' \$t/trace; }
-cd /sys/kernel/debug/mce-inject || exit 1
-for i in \$(seq 0 $((n - 1))); do
-	echo sw >flags
-	echo \$((i % 2)) >cpu
-	printf '0x9c000040%04x0094\n' \$i >status
-	printf '0x%x\n' \$((0x40000000 + i * 0x1000)) >addr
-	echo 0x86 >misc
-	echo \$((i % 8)) >bank
-	if [ \$((i % 16)) = 15 ]; then
-		for w in \$(seq 500); do [ \$(emitted) -gt \$((i - 16)) ] && break; sleep 0.01; done
-	fi
-done
-echo injected in \${SECONDS}s" 300)
+	out=$(guest "$(burst_inject $n 0094 0x40000000)" 300)
 	note "$out"
 	out=${out%% in *}
 	is "$out" injected "burst: $n records injected through mce-inject"

@@ -1,0 +1,708 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counter flight recorder: on every online CPU, a perf group of
+ * counting events, system-wide (pid -1, cpu N), read every Interval= into
+ * that CPU's history (snapshot/counter-history.h), and once more when a
+ * record of that CPU is annotated.
+ *
+ * Hardware and software events are two groups: a group is scheduled on the
+ * PMU all or nothing, and a hardware group that cannot be (no PMU in a VM,
+ * counters held by someone else) must never take the software counts with
+ * it.  Nothing here touches the machine-check readers: a counter that fails
+ * costs its own figure only.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "clock.h"
+#include "counter-history.h"
+#include "cpu-list.h"
+#include "daemon-config.h"
+#include "file-io.h"
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "perf-group-read.h"
+#include "record.h"
+#include "snapshots.h"
+
+enum group {
+	GROUP_HARDWARE,
+	GROUP_SOFTWARE,
+	_GROUP_MAX,
+};
+
+static const char *const group_names[_GROUP_MAX] = {
+	[GROUP_HARDWARE] = "hardware",
+	[GROUP_SOFTWARE] = "software",
+};
+
+/* perf's own names for the generic events (perf list), so that they need no PMU tables. */
+static const struct generic_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} generic_events[] = {
+	{ "cycles",              PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions",        PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "ref-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cache-references",    PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses",        PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches",            PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses",       PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles",          PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend",  PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "cpu-clock",           PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock",          PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "context-switches",    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations",      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "page-faults",         PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "minor-faults",        PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults",        PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+};
+
+/* Counters= unset: what says most about a CPU on every architecture perf knows. */
+static const char *const default_events[] = {
+	"cycles", "instructions", "ref-cycles", "cache-references", "cache-misses",
+	"branches", "branch-misses",
+	"cpu-clock", "context-switches", "cpu-migrations", "page-faults",
+};
+
+struct counter_event {
+	char name[SNAPSHOT_EVENT_NAME_MAX];
+	struct perf_event_attr attr;
+	enum group group;
+	char encode_error[96];     /* "": encoded; else why the name means nothing here */
+};
+
+struct cpu_counters {
+	bool open;
+	int leader[_GROUP_MAX];              /* -1: no member of the group opened */
+	size_t n_members[_GROUP_MAX];
+	int fd[COUNTER_EVENTS_MAX];          /* -1: not open (see open_error) */
+	uint64_t id[COUNTER_EVENTS_MAX];
+	int open_error[COUNTER_EVENTS_MAX];  /* negative errno of perf_event_open */
+	struct counter_history *history;
+	int64_t last_read_usec;
+};
+
+struct counters {
+	sd_event *event;
+	sd_event_source *timer;
+	uint64_t interval_usec;
+	unsigned history;
+	int paranoid;                        /* kernel.perf_event_paranoid; INT32_MIN: unknown */
+	bool pfm_ready;
+	int pfm_error;                       /* PFM_SUCCESS or why libpfm4 did not start */
+
+	struct counter_event events[COUNTER_EVENTS_MAX];
+	const char *names[COUNTER_EVENTS_MAX];
+	size_t n_events;
+
+	struct cpu_counters *cpus;
+	size_t n_cpus;
+
+	uint64_t n_reads, n_read_failures, n_annotated;
+
+	/* The TSC against CLOCK_MONOTONIC since open: its rate, to turn a record's TSC
+	 * distance into time.  The kernel gives a record's time in whole seconds. */
+	uint64_t tsc0, mono0_usec;
+};
+
+/* The TSC of the CPU we run on: comparable with a record's where Linux uses the
+ * TSC as its clock (constant and synchronised across CPUs). */
+static bool read_tsc(uint64_t *ret)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	*ret = __rdtsc();
+	return true;
+#else
+	(void) ret;
+	return false;
+#endif
+}
+
+static int open_counter(struct perf_event_attr *attr, unsigned cpu, int group_fd)
+{
+	int fd = (int) syscall(SYS_perf_event_open, attr, -1, (int) cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? negative_errno() : fd;
+}
+
+/* ---------------------------------------------------------- event names */
+
+static int encode_with_pfm(struct counters *c, struct counter_event *e)
+{
+	if (!c->pfm_ready && c->pfm_error == PFM_SUCCESS) {
+		c->pfm_error = pfm_initialize();
+		c->pfm_ready = c->pfm_error == PFM_SUCCESS;
+	}
+	if (!c->pfm_ready) {
+		snprintf(e->encode_error, sizeof(e->encode_error), "libpfm4 did not start: %s",
+			 pfm_strerror(c->pfm_error));
+		return -ENOENT;
+	}
+
+	struct perf_event_attr attr = {};
+	pfm_perf_encode_arg_t arg = { .attr = &attr, .size = sizeof(arg) };
+	/* Kernel and user, as the generic events count: the error may be in either. */
+	int r = pfm_get_os_event_encoding(e->name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (r != PFM_SUCCESS) {
+		snprintf(e->encode_error, sizeof(e->encode_error), "not an event of this machine's PMU "
+			 "(libpfm4: %s)", pfm_strerror(r));
+		return -ENOENT;
+	}
+	e->attr = attr;
+	return 0;
+}
+
+static void encode_event(struct counters *c, struct counter_event *e)
+{
+	bool generic = false;
+
+	e->attr = (struct perf_event_attr) {};
+	e->encode_error[0] = '\0';
+	for (size_t i = 0; i < ELEMENTSOF(generic_events) && !generic; i++)
+		if (streq(generic_events[i].name, e->name)) {
+			e->attr.type = generic_events[i].type;
+			e->attr.config = generic_events[i].config;
+			generic = true;
+		}
+	if (!generic && encode_with_pfm(c, e) < 0)
+		return;
+
+	e->attr.size = sizeof(e->attr);
+	e->attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			      PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	e->attr.disabled = 0;
+	e->attr.inherit = 0;
+	/* Counting only: no sampling, no ring, no wake-ups. */
+	e->attr.sample_period = 0;
+	e->attr.freq = 0;
+	/* A software event may join a hardware group, but then it goes down with it. */
+	e->group = e->attr.type == PERF_TYPE_SOFTWARE ? GROUP_SOFTWARE : GROUP_HARDWARE;
+}
+
+/* Why perf_event_open refused an event, in words an operator can act on. */
+static void open_error_reason(const struct counters *c, int error, char *buf, size_t size)
+{
+	switch (-error) {
+	case ENOENT:
+	case ENODEV:
+		snprintf(buf, size, "no PMU driver has this event, as in most VMs (%s)", strerrorname_np(-error));
+		break;
+	case EOPNOTSUPP:
+		snprintf(buf, size, "the PMU does not support this event (EOPNOTSUPP)");
+		break;
+	case EBUSY:
+		snprintf(buf, size, "the counter is held by another user (EBUSY)");
+		break;
+	case EACCES:
+	case EPERM:
+		if (c->paranoid != INT32_MIN)
+			snprintf(buf, size, "not permitted: kernel.perf_event_paranoid is %d and the "
+				 "daemon lacks CAP_PERFMON (%s)", c->paranoid, strerrorname_np(-error));
+		else
+			snprintf(buf, size, "not permitted: the daemon lacks CAP_PERFMON (%s)",
+				 strerrorname_np(-error));
+		break;
+	case EINVAL:
+		snprintf(buf, size, "the PMU refused the event's attributes, or it cannot share a "
+			 "group with the other events (EINVAL)");
+		break;
+	default:
+		snprintf(buf, size, "%s", strerror(-error));
+	}
+}
+
+/* ------------------------------------------------------------ per CPU */
+
+static void cpu_init(struct cpu_counters *pc)
+{
+	*pc = (struct cpu_counters) { .open = false };
+	for (size_t g = 0; g < _GROUP_MAX; g++)
+		pc->leader[g] = -1;
+	for (size_t e = 0; e < COUNTER_EVENTS_MAX; e++)
+		pc->fd[e] = -1;
+}
+
+static void cpu_close(struct cpu_counters *pc)
+{
+	/* Members before leaders: a leader's close would orphan them into singletons. */
+	for (size_t e = 0; e < COUNTER_EVENTS_MAX; e++) {
+		bool leader = false;
+		for (size_t g = 0; g < _GROUP_MAX; g++)
+			leader |= pc->fd[e] == pc->leader[g];
+		if (pc->fd[e] >= 0 && !leader)
+			close(pc->fd[e]);
+	}
+	for (size_t g = 0; g < _GROUP_MAX; g++)
+		if (pc->leader[g] >= 0)
+			close(pc->leader[g]);
+	counter_history_free(pc->history);
+	cpu_init(pc);
+}
+
+static void read_group(struct counters *c, struct cpu_counters *pc, enum group g,
+		       struct counter_reading *readings)
+{
+	uint64_t buf[3 + 2 * PERF_GROUP_READ_MAX];
+	struct perf_group_read gr;
+
+	if (pc->leader[g] < 0)
+		return;
+	size_t want = perf_group_read_size(pc->n_members[g]);
+	ssize_t n = read(pc->leader[g], buf, want);
+	int r = n < 0 ? negative_errno() : perf_group_read_parse(buf, (size_t) n, &gr);
+	if (r < 0) {
+		/* Counted and shown in status; the events show "not read" in the records. */
+		c->n_read_failures++;
+		log_debug_errno(r, "Reading the %s counter group failed: %m", group_names[g]);
+		return;
+	}
+	for (size_t e = 0; e < c->n_events; e++) {
+		if (c->events[e].group != g || pc->fd[e] < 0)
+			continue;
+		readings[e].absent = false;
+		int i = perf_group_read_find(&gr, pc->id[e]);
+		if (i < 0)
+			continue;
+		readings[e] = (struct counter_reading) {
+			.value = gr.values[i].value,
+			.time_enabled = gr.time_enabled,
+			.time_running = gr.time_running,
+			.valid = true,
+		};
+	}
+}
+
+/* provisional: the read for a record, replaced by the next (see counter_history_push). */
+static void cpu_read(struct counters *c, struct cpu_counters *pc, bool provisional)
+{
+	struct counter_reading readings[COUNTER_EVENTS_MAX] = {};
+	int64_t now = now_realtime_usec();
+
+	/* Never opened here: the record lists them under "unavailable", not as uncounted. */
+	for (size_t e = 0; e < c->n_events; e++)
+		readings[e].absent = pc->fd[e] < 0;
+
+	for (size_t g = 0; g < _GROUP_MAX; g++)
+		read_group(c, pc, g, readings);
+	c->n_reads++;
+	/* The wall clock stepped back (NTP, an operator): the old reads would lie about spans. */
+	if (counter_history_push(pc->history, now, readings, provisional) < 0) {
+		counter_history_clear(pc->history);
+		(void) counter_history_push(pc->history, now, readings, provisional);
+	}
+	pc->last_read_usec = now;
+}
+
+static void cpu_open(struct counters *c, unsigned cpu)
+{
+	if (cpu >= c->n_cpus)
+		return;
+	struct cpu_counters *pc = &c->cpus[cpu];
+	cpu_close(pc);
+
+	pc->history = counter_history_new(c->names, c->n_events, c->history);
+	if (!pc->history) {
+		log_error("Out of memory for the counter history of CPU %u", cpu);
+		return;
+	}
+	for (size_t g = 0; g < _GROUP_MAX; g++)
+		for (size_t e = 0; e < c->n_events; e++) {
+			struct counter_event *ev = &c->events[e];
+			if (ev->group != g || ev->encode_error[0])
+				continue;
+			int fd = open_counter(&ev->attr, cpu, pc->leader[g]);
+			if (fd < 0) {
+				pc->open_error[e] = fd;
+				continue;
+			}
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &pc->id[e]) < 0) {
+				pc->open_error[e] = negative_errno();
+				close(fd);
+				continue;
+			}
+			pc->fd[e] = fd;
+			if (pc->leader[g] < 0)
+				pc->leader[g] = fd;
+			pc->n_members[g]++;
+		}
+	pc->open = true;
+	/* The first read: a record in the first interval has a window from here. */
+	cpu_read(c, pc, false);
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct counters *c = userdata;
+
+	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
+		if (c->cpus[cpu].open)
+			cpu_read(c, &c->cpus[cpu], false);
+	/* From the planned time, not from now: the cadence does not drift. */
+	(void) sd_event_source_set_time(s, usec + c->interval_usec);
+	(void) sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	return 0;
+}
+
+/* ------------------------------------------------------------- lifetime */
+
+static void counters_close(void *s)
+{
+	struct counters *c = s;
+
+	if (!c)
+		return;
+	c->timer = sd_event_source_disable_unref(c->timer);
+	for (size_t cpu = 0; c->cpus && cpu < c->n_cpus; cpu++)
+		cpu_close(&c->cpus[cpu]);
+	free(c->cpus);
+	if (c->pfm_ready)
+		pfm_terminate();
+	free(c);
+}
+
+static void counters_freep(struct counters **c)
+{
+	counters_close(*c);
+}
+
+static bool tsc_is_clock(void)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+
+	if (read_full_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", 64,
+			   &text, &len) < 0)
+		return false;
+	return strncmp(text, "tsc\n", 4) == 0 || streq(text, "tsc");
+}
+
+static int read_paranoid(void)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+
+	if (read_full_file("/proc/sys/kernel/perf_event_paranoid", 64, &text, &len) < 0)
+		return INT32_MIN;
+	return (int) strtol(text, NULL, 10);
+}
+
+static int counters_open(const struct snapshot_params *p, void **ret)
+{
+	const struct snapshot_config *cfg = &p->config->snapshot;
+	static bool possible[CPU_LIST_MAX], online[CPU_LIST_MAX];
+
+	*ret = NULL;
+	if (!cfg->counters)
+		return 0;
+
+	_cleanup_(counters_freep) struct counters *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->event = p->event;
+	c->interval_usec = cfg->interval_usec;
+	c->history = cfg->history;
+	c->paranoid = read_paranoid();
+	c->mono0_usec = now_monotonic_usec();
+	/* Only where the kernel keeps time by the TSC has it found the CPUs' TSCs in step;
+	 * elsewhere (an emulated CPU) one CPU's TSC says nothing about another's. */
+	if (!tsc_is_clock() || !read_tsc(&c->tsc0))
+		c->tsc0 = 0;
+
+	if (cfg->n_counter_events > 0) {
+		for (size_t i = 0; i < cfg->n_counter_events; i++)
+			snprintf(c->events[i].name, sizeof(c->events[i].name), "%s", cfg->counter_events[i]);
+		c->n_events = cfg->n_counter_events;
+	} else {
+		for (size_t i = 0; i < ELEMENTSOF(default_events); i++)
+			snprintf(c->events[i].name, sizeof(c->events[i].name), "%s", default_events[i]);
+		c->n_events = ELEMENTSOF(default_events);
+	}
+	for (size_t e = 0; e < c->n_events; e++) {
+		encode_event(c, &c->events[e]);
+		c->names[e] = c->events[e].name;
+		if (c->events[e].encode_error[0])
+			log_warning("Counter event '%s' is unavailable: %s", c->events[e].name,
+				    c->events[e].encode_error);
+	}
+
+	memset(possible, 0, sizeof(possible));
+	int r = read_cpu_list_file("/sys/devices/system/cpu/possible", possible, ELEMENTSOF(possible));
+	if (r <= 0)
+		return log_error_errno(r < 0 ? r : -EINVAL, "Cannot read /sys/devices/system/cpu/possible: %m");
+	for (size_t cpu = 0; cpu < ELEMENTSOF(possible); cpu++)
+		if (possible[cpu])
+			c->n_cpus = cpu + 1;
+	c->cpus = calloc(c->n_cpus, sizeof(*c->cpus));
+	if (!c->cpus)
+		return -ENOMEM;
+	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
+		cpu_init(&c->cpus[cpu]);
+
+	memset(online, 0, sizeof(online));
+	r = read_cpu_list_file("/sys/devices/system/cpu/online", online, ELEMENTSOF(online));
+	if (r <= 0)
+		return log_error_errno(r < 0 ? r : -EINVAL, "Cannot read /sys/devices/system/cpu/online: %m");
+	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
+		if (online[cpu])
+			cpu_open(c, (unsigned) cpu);
+
+	if (c->event) {
+		r = sd_event_add_time_relative(c->event, &c->timer, CLOCK_MONOTONIC, c->interval_usec,
+					       c->interval_usec / 10, on_timer, c);
+		if (r < 0)
+			return log_error_errno(r, "Cannot start the counter timer: %m");
+		(void) sd_event_source_set_description(c->timer, "snapshot-counters");
+	}
+
+	/* Once, in the log, one line per reason: what this machine cannot count. */
+	for (size_t cpu = 0; cpu < c->n_cpus; cpu++) {
+		const struct cpu_counters *pc = &c->cpus[cpu];
+		bool told[COUNTER_EVENTS_MAX] = {};
+
+		if (!pc->open)
+			continue;
+		for (size_t e = 0; e < c->n_events; e++) {
+			if (pc->open_error[e] == 0 || told[e])
+				continue;
+			char names[512] = "", why[256];
+			size_t n = 0;
+			for (size_t o = e; o < c->n_events; o++)
+				if (pc->open_error[o] == pc->open_error[e] && n < sizeof(names)) {
+					told[o] = true;
+					n += (size_t) snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+							       c->events[o].name);
+				}
+			open_error_reason(c, pc->open_error[e], why, sizeof(why));
+			log_notice("Counter events unavailable on CPU %zu: %s: %s", cpu, names, why);
+		}
+		break;
+	}
+	log_info("Counter snapshots: %zu event(s) on every online CPU, read every %" PRIu64 " ms, "
+		 "%u reads kept", c->n_events, c->interval_usec / 1000, c->history);
+	*ret = TAKE_PTR(c);
+	return 0;
+}
+
+static void counters_cpu_online(void *s, unsigned cpu)
+{
+	struct counters *c = s;
+
+	/* Told twice (a uevent racing the first scan, a resync): keep the history. */
+	if (cpu < c->n_cpus && c->cpus[cpu].open)
+		return;
+	cpu_open(c, cpu);
+}
+
+static void counters_cpu_offline(void *s, unsigned cpu)
+{
+	struct counters *c = s;
+	if (cpu < c->n_cpus)
+		cpu_close(&c->cpus[cpu]);
+}
+
+/* -------------------------------------------------------------- records */
+
+static void unavailable(struct snapshot_out *out, const char *fmt, ...) _printf_(2, 3);
+static void unavailable(struct snapshot_out *out, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	json_object_begin(out->json, "counters");
+	json_put_string(out->json, "unavailable", why);
+	json_object_end(out->json);
+}
+
+/* The events this CPU cannot count, each with why; false when there is none. */
+static bool any_unavailable(const struct counters *c, const struct cpu_counters *pc)
+{
+	for (size_t e = 0; e < c->n_events; e++)
+		if (c->events[e].encode_error[0] || pc->open_error[e] < 0)
+			return true;
+	return false;
+}
+
+static void write_unavailable(const struct counters *c, const struct cpu_counters *pc, struct json_writer *w)
+{
+	json_object_begin(w, "unavailable");
+	for (size_t e = 0; e < c->n_events; e++) {
+		char why[256];
+		if (c->events[e].encode_error[0])
+			json_put_string(w, c->events[e].name, c->events[e].encode_error);
+		else if (pc->open_error[e] < 0) {
+			open_error_reason(c, pc->open_error[e], why, sizeof(why));
+			json_put_string(w, c->events[e].name, why);
+		}
+	}
+	json_object_end(w);
+}
+
+static void flat_fields(const struct counters *c, const struct counter_window *win,
+			const struct counter_derived *d, struct snapshot_out *out)
+{
+	snapshot_out_field(out, "SNAPSHOT_WINDOW_SEC", "%.3f", (double) (win->end_usec - win->start_usec) / 1e6);
+	if (d->have_ipc)
+		snapshot_out_field(out, "SNAPSHOT_IPC", "%.3f", d->ipc);
+	if (d->have_effective_mhz)
+		snapshot_out_field(out, "SNAPSHOT_EFFECTIVE_MHZ", "%.0f", d->effective_mhz);
+	if (d->have_frequency_ratio)
+		snapshot_out_field(out, "SNAPSHOT_FREQUENCY_RATIO", "%.3f", d->frequency_ratio);
+	if (d->have_cache_miss_rate)
+		snapshot_out_field(out, "SNAPSHOT_CACHE_MISS_RATE", "%.4f", d->cache_miss_rate);
+	if (d->have_branch_miss_rate)
+		snapshot_out_field(out, "SNAPSHOT_BRANCH_MISS_RATE", "%.4f", d->branch_miss_rate);
+
+	/* The one figure that says "unusual": the event furthest from its own baseline. */
+	int far = -1;
+	double far_by = 1.0;
+	for (size_t e = 0; e < win->n_events; e++) {
+		const struct counter_delta *x = &win->deltas[e];
+		if (!x->have_baseline || x->change <= 0)
+			continue;
+		double by = x->change >= 1.0 ? x->change : 1.0 / x->change;
+		if (far < 0 || by > far_by) {
+			far = (int) e;
+			far_by = by;
+		}
+	}
+	if (far >= 0)
+		snapshot_out_field(out, "SNAPSHOT_LARGEST_CHANGE", "%s x%.2f", c->events[far].name,
+				   win->deltas[far].change);
+}
+
+/*
+ * The distance from the error to now in TSC ticks, and in microseconds once
+ * the TSC's rate is known (a second after open).  False without a record TSC
+ * or one that is ahead of ours (another clock domain: say nothing).
+ */
+static bool tsc_distance(const struct counters *c, const struct mce_record *rec, uint64_t *ret_ticks,
+			 double *ret_usec)
+{
+	uint64_t now;
+
+	/* The kernel's poll leaves the TSC 0 (it stamps only some records): no time. */
+	if (!c->tsc0 || !(rec->have & MCE_HAVE_TSC) || rec->tsc == 0 || !read_tsc(&now) || now < rec->tsc)
+		return false;
+	*ret_ticks = now - rec->tsc;
+	uint64_t mono = now_monotonic_usec();
+	if (mono - c->mono0_usec >= 1000000 && now > c->tsc0) {
+		double ticks_per_usec = (double) (now - c->tsc0) / (double) (mono - c->mono0_usec);
+		*ret_usec = (double) *ret_ticks / ticks_per_usec;
+	}
+	return true;
+}
+
+static void counters_annotate(void *s, const struct mce_record *rec, struct snapshot_out *out)
+{
+	struct counters *c = s;
+	struct json_writer *w = out->json;
+
+	if (!(rec->have & MCE_HAVE_CPU)) {
+		unavailable(out, "the record names no CPU");
+		return;
+	}
+	if (rec->cpu >= c->n_cpus || !c->cpus[rec->cpu].open) {
+		unavailable(out, "CPU %u is offline or unknown to the counter recorder", rec->cpu);
+		return;
+	}
+
+	struct cpu_counters *pc = &c->cpus[rec->cpu];
+	/* Up to this moment: the error is usually inside the interval this read closes. */
+	cpu_read(c, pc, true);
+	c->n_annotated++;
+
+	int64_t error_usec = (rec->have & MCE_HAVE_TIME) ? rec->time_usec : pc->last_read_usec;
+	struct counter_window win;
+	struct counter_derived d;
+	if (counter_history_window(pc->history, error_usec, &win) < 0) {
+		unavailable(out, "no interval read yet on CPU %u", rec->cpu);
+		return;
+	}
+	counter_history_derive(pc->history, &win, &d);
+
+	json_object_begin(w, "counters");
+	json_put_u64(w, "cpu", rec->cpu);
+	json_put_time_usec(w, "read", pc->last_read_usec);
+	/* How far the snapshot is from the error: the record's time to our last read. */
+	if (rec->have & MCE_HAVE_TIME)
+		json_put_i64(w, "read_after_error_usec", pc->last_read_usec - rec->time_usec);
+	uint64_t tsc_delta;
+	double tsc_usec = -1;
+	bool have_tsc = tsc_distance(c, rec, &tsc_delta, &tsc_usec);
+	if (have_tsc) {
+		json_put_u64(w, "read_after_error_tsc", tsc_delta);
+		if (tsc_usec >= 0)
+			json_put_u64(w, "read_after_error_tsc_usec", (uint64_t) tsc_usec);
+	}
+	counter_window_write_json(pc->history, &win, &d, w);
+	if (any_unavailable(c, pc))
+		write_unavailable(c, pc, w);
+	json_object_end(w);
+
+	snapshot_out_field(out, "SNAPSHOT_CPU", "%u", rec->cpu);
+	if (rec->have & MCE_HAVE_TIME)
+		snapshot_out_field(out, "SNAPSHOT_READ_AFTER_ERROR_USEC", "%" PRId64,
+				   pc->last_read_usec - rec->time_usec);
+	if (have_tsc && tsc_usec >= 0)
+		snapshot_out_field(out, "SNAPSHOT_READ_AFTER_ERROR_TSC_USEC", "%.0f", tsc_usec);
+	flat_fields(c, &win, &d, out);
+}
+
+static void counters_status(void *s, struct json_writer *w)
+{
+	const struct counters *c = s;
+	size_t n_open = 0;
+	const struct cpu_counters *first = NULL;
+
+	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
+		if (c->cpus[cpu].open) {
+			n_open++;
+			if (!first)
+				first = &c->cpus[cpu];
+		}
+	json_put_u64(w, "cpus", n_open);
+	json_put_u64(w, "interval_usec", c->interval_usec);
+	json_put_u64(w, "history", c->history);
+	json_put_u64(w, "reads", c->n_reads);
+	json_put_u64(w, "read_failures", c->n_read_failures);
+	json_put_u64(w, "records_annotated", c->n_annotated);
+	json_array_begin(w, "events");
+	for (size_t e = 0; e < c->n_events; e++)
+		if (first && !c->events[e].encode_error[0] && first->open_error[e] == 0)
+			json_put_string(w, NULL, c->events[e].name);
+	json_array_end(w);
+	/* As the first online CPU sees them: the others have the same PMU. */
+	if (first && any_unavailable(c, first))
+		write_unavailable(c, first, w);
+}
+
+const struct snapshot_ops counters_snapshot_ops = {
+	.name = "counters",
+	.open = counters_open,
+	.close = counters_close,
+	.annotate = counters_annotate,
+	.cpu_online = counters_cpu_online,
+	.cpu_offline = counters_cpu_offline,
+	.status = counters_status,
+};

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+#include "macro.h"
+#include "snapshots.h"
+
+const struct snapshot_ops *const snapshots_live[] = {
+	&counters_snapshot_ops,
+};
+
+const size_t snapshots_live_count = ELEMENTSOF(snapshots_live);

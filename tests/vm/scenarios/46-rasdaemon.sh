@@ -1,0 +1,93 @@
+# Issue 11: side by side with Debian's rasdaemon under the same storm of
+# 20,000 corrected errors (one signature, CPU 1 bank 1, one 4 KiB page each,
+# paced as in 45-storm).  Both daemons read the same kernel tracepoint on
+# the same guest at the same time; for each the scenario reports:
+#   records accounted  mcelogd: logged one by one + storm summary counts;
+#                      rasdaemon: rows in its SQLite mce_record table (this
+#                      boot's, fresh: the storm is all it holds)
+#   CPU seconds        utime + stime of the daemon's process, from /proc
+#   journal entries    entries the daemon sent (SYSLOG_IDENTIFIER / _COMM)
+#   bytes written      what the daemon wrote through system calls (/proc/PID/io
+#                      wchar: files, SQLite, journald's socket), and the size
+#                      of its journal entries (export format).  The guest's root
+#                      is in RAM, so block-level write_bytes would be 0 for both.
+# journald's own work for each daemon's entries is not in the daemon's CPU
+# time; the entry counts show it.
+#
+# A CPU rasdaemon decodes (Haswell-EP, family 6 model 63), or it refuses the
+# mce tracepoint.  Its own boot: rasdaemon runs in no other.
+VM_DESC="side by side with rasdaemon: a 20,000-record storm, records accounted, CPU, journal entries, bytes"
+VM_CPU="qemu64,+mce,+mca,vendor=GenuineIntel,family=6,model=63,stepping=2"
+VM_APPEND="mcelogd_vm.check_interval=1"
+VM_ALONE=1
+
+. "$srcdir/tests/vm/lib/storm.sh"
+
+# daemon_stats UNIT: "cpu_ticks wchar" of the unit's main process.
+daemon_stats() {
+	guest "pid=\$(systemctl show -p MainPID --value $1)
+read -r -a st </proc/\$pid/stat
+echo \$((st[13] + st[14])) \$(sed -n 's/^wchar: //p' /proc/\$pid/io)"
+}
+
+scenario() {
+	local n=20000 st=0x9c00004000b60094 code=0x00b60094 conf out kernel hz since
+	local m0 m1 r0 r1 ind nsum sum rest ras mje rje mjb rjb mcpu rcpu mw rw
+	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
+	check "rasdaemon: short storm timings for mcelogd (as 45-storm), reloaded" guest "
+printf '[Storm]\nSummaryInterval=2s\nQuietTime=3s\n' >>'$conf' && systemctl reload mcelogd.service"
+	check "rasdaemon: rasdaemon (Debian's, -f -r: record to SQLite) starts" guest "
+systemctl start rasdaemon.service && for i in \$(seq 100); do
+	[ -d /sys/kernel/tracing/instances/rasdaemon ] && break; sleep 0.1; done
+systemctl is-active -q rasdaemon.service"
+	# rasdaemon enables the events it handles once it has set up; wait for mce_record.
+	check "rasdaemon: rasdaemon has enabled mce:mce_record" guest "for i in \$(seq 150); do
+	[ \"\$(cat /sys/kernel/tracing/instances/rasdaemon/events/mce/mce_record/enable 2>/dev/null)\" = 1 ] && exit 0
+	sleep 0.2; done; journalctl -u rasdaemon --no-pager | tail -n 5; exit 1"
+	hz=$(guest 'getconf CLK_TCK')
+	since=@$(guest 'date +%s')
+	m0=$(daemon_stats mcelogd) r0=$(daemon_stats rasdaemon)
+
+	out=$(guest "$(storm_inject $n $st)" 900)
+	note "$out"
+	kernel=$(sed -n 's/.* kernel=\([0-9]*\).*/\1/p' <<<"$out")
+	is "$kernel" "$n" "rasdaemon: the kernel emitted $n records"
+	check "rasdaemon: mcelogd's storm ended" wait_storm_end "$since" $code 300
+	# rasdaemon is done when its row count and its CPU time stop moving for 10 s.
+	ras=$(guest "db=/var/lib/rasdaemon/ras-mc_event.db pid=\$(systemctl show -p MainPID --value rasdaemon)
+last= same=0
+for i in \$(seq 300); do
+	c=\$(sqlite3 \$db 'select count(*) from mce_record' 2>/dev/null || echo busy)
+	read -r -a st </proc/\$pid/stat
+	now=\"\$c \$((st[13] + st[14]))\"
+	if [ \"\$now\" = \"\$last\" ]; then same=\$((same + 1)); else same=0; fi
+	[ \$same -ge 5 ] && break
+	last=\$now; sleep 2
+done; echo \$c" 700)
+	m1=$(daemon_stats mcelogd) r1=$(daemon_stats rasdaemon)
+
+	read -r ind nsum sum rest <<<"$(storm_counts "$since" $code $st)"
+	mje=$(guest "journalctl --since '$since' -o cat --no-pager SYSLOG_IDENTIFIER=mcelogd | wc -l")
+	rje=$(guest "journalctl --since '$since' -o cat --no-pager _COMM=rasdaemon | wc -l")
+	mjb=$(guest "journalctl --since '$since' -o export --no-pager SYSLOG_IDENTIFIER=mcelogd | wc -c")
+	rjb=$(guest "journalctl --since '$since' -o export --no-pager _COMM=rasdaemon | wc -c")
+	read -r mcpu mw <<<"$(awk -v a="$m0" -v b="$m1" -v hz="$hz" 'BEGIN { split(a, x, " "); split(b, y, " ");
+		printf "%.2f %d", (y[1] - x[1]) / hz, y[2] - x[2] }')"
+	read -r rcpu rw <<<"$(awk -v a="$r0" -v b="$r1" -v hz="$hz" 'BEGIN { split(a, x, " "); split(b, y, " ");
+		printf "%.2f %d", (y[1] - x[1]) / hz, y[2] - x[2] }')"
+	note "same storm, same guest: $kernel corrected errors emitted by the kernel"
+	note "                     records accounted  CPU s   journal entries  journal bytes  bytes written (wchar)"
+	note "$(printf 'mcelogd              %-18s %-7s %-16s %-14s %s' "$((ind + sum))" "$mcpu" "$mje" "$mjb" "$mw")"
+	note "$(printf 'rasdaemon            %-18s %-7s %-16s %-14s %s' "$ras" "$rcpu" "$rje" "$rjb" "$rw")"
+	note "rasdaemon's journal lines about an mce_record event: $(guest "journalctl --since '$since' -o cat --no-pager _COMM=rasdaemon | grep -c 'mce_record'")"
+	note "rasdaemon's log: $(guest "journalctl -u rasdaemon --since '$since' --no-pager -o cat | grep -v 'mce_record' | tail -n 3 | tr '\n' ' '")"
+	note "journald on rasdaemon: $(guest "journalctl --since '$since' -o cat --no-pager _COMM=systemd-journal | grep -i 'suppressed' | tail -n 2 | tr '\n' ' '")"
+	is "$((ind + sum))" "$kernel" "rasdaemon: mcelogd accounts for every error"
+	if awk -v m="$mcpu" -v r="$rcpu" 'BEGIN { exit !(m < r) }'; then
+		ok "rasdaemon: mcelogd used less CPU for the storm ($mcpu s) than rasdaemon ($rcpu s)"
+	else not_ok "rasdaemon: mcelogd used less CPU for the storm ($mcpu s) than rasdaemon ($rcpu s)"; fi
+	if [ "$mje" -lt "$rje" ]; then
+		ok "rasdaemon: mcelogd wrote fewer journal entries ($mje) than rasdaemon ($rje)"
+	else not_ok "rasdaemon: mcelogd wrote fewer journal entries ($mje) than rasdaemon ($rje)"; fi
+	check "rasdaemon: stopped" guest "systemctl stop rasdaemon.service"
+}
