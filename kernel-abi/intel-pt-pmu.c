@@ -207,3 +207,63 @@ int intel_pt_build_attr(const struct intel_pt_pmu *p, unsigned psb_period, struc
 	*ret_missing = NULL;
 	return 0;
 }
+
+/* The value of the first "key\t: value" line of key, as [*ret, *ret + *ret_len). */
+static bool cpuinfo_value(const char *text, const char *key, const char **ret, size_t *ret_len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *colon, *end = strchr(line, '\n');
+
+		if (strncmp(line, key, klen) != 0 || (line[klen] != '\t' && line[klen] != ' ' && line[klen] != ':'))
+			continue;
+		colon = strchr(line, ':');
+		if (!colon || (end && colon > end))
+			continue;
+		colon++;
+		while (*colon == ' ')
+			colon++;
+		*ret = colon;
+		*ret_len = end ? (size_t) (end - colon) : strlen(colon);
+		return true;
+	}
+	return false;
+}
+
+static bool has_word(const char *s, size_t len, const char *word)
+{
+	size_t wlen = strlen(word);
+
+	for (size_t i = 0; i + wlen <= len; i++)
+		if ((i == 0 || s[i - 1] == ' ') && memcmp(s + i, word, wlen) == 0 &&
+		    (i + wlen == len || s[i + wlen] == ' '))
+			return true;
+	return false;
+}
+
+int intel_pt_cpuinfo_check(const char *cpuinfo, const char **ret_why)
+{
+	const char *v, *flags;
+	size_t vlen, flen;
+
+	if (!cpuinfo_value(cpuinfo, "vendor_id", &v, &vlen)) {
+		*ret_why = "not an x86 CPU: Intel PT is an Intel x86 feature";
+		return 0;
+	}
+	if (vlen != 12 || memcmp(v, "GenuineIntel", 12) != 0) {
+		*ret_why = (vlen == 12 && memcmp(v, "AuthenticAMD", 12) == 0) ? "AMD CPU: no Intel PT"
+									     : "not an Intel CPU: no Intel PT";
+		return 0;
+	}
+	if (!cpuinfo_value(cpuinfo, "flags", &flags, &flen)) {
+		*ret_why = "/proc/cpuinfo lists no CPU flags";
+		return 0;
+	}
+	if (has_word(flags, flen, "intel_pt"))
+		return 1;
+	*ret_why = has_word(flags, flen, "hypervisor")
+		? "virtual machine: its CPU model does not offer Intel PT (no intel_pt flag)"
+		: "this Intel CPU has no Intel PT (no intel_pt flag)";
+	return 0;
+}

@@ -6,19 +6,26 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "file-io.h"
+#include "intel-pt-pmu.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "perf-aux.h"
 #include "pt-decode.h"
 #include "pt-file.h"
+#include "pt-recorder.h"
+#include "pt-sysfs.h"
 #include "verbs.h"
 
 #define PT_FILE_MAX (UINT64_C(1) << 30)   /* a trace larger than 1 GiB is not one of ours */
@@ -28,9 +35,15 @@ enum output { OUTPUT_TABLE, OUTPUT_JSON };
 static void help(void)
 {
 	printf("Usage: mcectl pt FILE [OPTIONS]\n"
-	       "Decode an Intel PT snapshot saved by mcelogd, or a raw Intel PT byte stream.\n\n"
+	       "       mcectl pt --capture SECONDS [--cpu N] [--directory DIR] [OPTIONS]\n"
+	       "Decode an Intel PT snapshot saved by mcelogd, or a raw Intel PT byte stream.\n"
+	       "With --capture, run mcelogd's PT flight recorder on one CPU for SECONDS under a\n"
+	       "harmless load, freeze it, save the snapshot in DIR and decode it.\n\n"
 	       "  -o, --output MODE    table (default) or json\n"
 	       "      --kallsyms FILE  kernel symbols (default /proc/kallsyms, when readable)\n"
+	       "      --capture SECS   record for SECS seconds (1..3600), then save and decode\n"
+	       "      --cpu N          the CPU to record (default: the one mcectl starts on)\n"
+	       "      --directory DIR  where --capture saves its file (default .)\n"
 	       "  -h, --help           show this help\n\n"
 	       "Exit status: 0; 1 if the file cannot be read or the trace has errors; 2 on bad usage.\n");
 }
@@ -338,12 +351,121 @@ static void print_table(const struct pt_summary *s, const struct pt_file_info *i
 		printf("Error       @%-8" PRIu64 " %s\n", s->errors[i].offset, s->errors[i].message);
 }
 
+#define CAPTURE_BUFFER (4u << 20)
+
+/* The load while recording: system calls and a little arithmetic, so the
+ * trace holds user and kernel branches, harmless anywhere. */
+static void harmless_load(unsigned seconds)
+{
+	struct timespec end, now, nap = { .tv_nsec = 1000000 };
+	volatile uint64_t x = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += seconds;
+	do {
+		for (unsigned i = 0; i < 100000; i++)
+			x += (uint64_t) getppid() + i;
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+}
+
+/* Arms the daemon's recorder (pt-recorder.c) on cpu, freezes, saves: *ret_path. */
+static int capture(unsigned seconds, int cpu_arg, const char *dir, char *ret_path, size_t path_size)
+{
+	static char caps[PT_FILE_CAPS_MAX];
+	struct intel_pt_pmu pmu;
+	struct perf_event_attr attr;
+	struct pt_recorder_cpu rec = { .fd = -1 };
+	struct pt_copy copy;
+	struct pt_summary sum;
+	uint8_t header[PT_FILE_FIXED_BYTES + PT_FILE_CAPS_MAX];
+	_cleanup_free_ char *cpuinfo = NULL;
+	const char *why = NULL, *missing;
+	unsigned cpu;
+	cpu_set_t set;
+	size_t len;
+	int r, h;
+
+	if (read_full_file("/proc/cpuinfo", 64u << 20, &cpuinfo, &len) == 0 &&
+	    !intel_pt_cpuinfo_check(cpuinfo, &why)) {
+		fprintf(stderr, "mcectl pt: --capture: no Intel PT here: %s\n", why);
+		return -EOPNOTSUPP;
+	}
+	r = intel_pt_sysfs_read(INTEL_PT_SYSFS, &pmu, caps, sizeof(caps));
+	if (r < 0) {
+		fprintf(stderr, "mcectl pt: --capture: the kernel has no intel_pt PMU (%s): %s\n",
+			INTEL_PT_SYSFS, strerror(-r));
+		return r;
+	}
+	r = intel_pt_build_attr(&pmu, 3, &attr, &missing);
+	if (r < 0) {
+		fprintf(stderr, "mcectl pt: --capture: the intel_pt PMU has no '%s'\n", missing ?: "psb_period");
+		return r;
+	}
+	r = sched_getcpu();
+	cpu = cpu_arg >= 0 ? (unsigned) cpu_arg : r >= 0 ? (unsigned) r : 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		fprintf(stderr, "mcectl pt: --capture: cannot run on CPU %u: %s\n", cpu, strerror(errno));
+		return negative_errno();
+	}
+	r = pt_recorder_open(&attr, cpu, CAPTURE_BUFFER, &rec, &why);
+	if (r < 0) {
+		fprintf(stderr, "mcectl pt: --capture: CPU %u: %s: %s\n", cpu, why, strerror(-r));
+		return r;
+	}
+	fprintf(stderr, "mcectl pt: recording CPU %u for %u s (%u KiB buffer, overwrite mode)...\n", cpu,
+		seconds, CAPTURE_BUFFER >> 10);
+	harmless_load(seconds);
+	r = pt_recorder_copy(&rec, &copy);
+	pt_recorder_close(&rec);
+	if (r < 0 || copy.len == 0) {
+		fprintf(stderr, "mcectl pt: --capture: %s\n", r < 0 ? strerror(-r) : "the recorder wrote no trace");
+		pt_copy_done(&copy);
+		return r < 0 ? r : -ENODATA;
+	}
+	r = pt_summarize(copy.data, copy.len, &sum);
+	if (r < 0) {
+		pt_copy_done(&copy);
+		return r;
+	}
+	struct pt_file_info info = {
+		.cpu = cpu,
+		.aux_flags = copy.wrapped ? PERF_AUX_FLAG_OVERWRITE : 0,
+		.tsc_begin = sum.tsc_first,
+		.tsc_end = copy.freeze_tsc ? copy.freeze_tsc : sum.tsc_last,
+		.time_zero = copy.time_conv.time_zero,
+		.time_mult = copy.time_conv.time_mult,
+		.time_shift = copy.time_conv.time_shift,
+		.flags = (copy.time_conv.valid ? PT_FILE_HAVE_TIME_CONV : 0) | (sum.have_tsc ? PT_FILE_HAVE_TSC_RANGE : 0),
+		.trace_bytes = copy.len,
+		.caps = caps,
+		.caps_bytes = (uint32_t) strlen(caps),
+	};
+	pt_summary_done(&sum);
+	h = pt_file_header_encode(&info, header, sizeof(header));
+	r = h < 0 ? h : pt_file_save(dir, cpu, header, (size_t) h, copy.data, copy.len, UINT32_MAX, UINT64_MAX,
+				     ret_path, path_size);
+	pt_copy_done(&copy);
+	if (r < 0) {
+		fprintf(stderr, "mcectl pt: --capture: saving in '%s': %s\n", dir, strerror(-r));
+		return r;
+	}
+	fprintf(stderr, "mcectl pt: saved %s\n", ret_path);
+	return 0;
+}
+
 int verb_pt(int argc, char *argv[])
 {
-	enum { ARG_KALLSYMS = 0x100 };
+	enum { ARG_KALLSYMS = 0x100, ARG_CAPTURE, ARG_CPU, ARG_DIRECTORY };
 	static const struct option options[] = {
-		{ "output",   required_argument, NULL, 'o' },
-		{ "kallsyms", required_argument, NULL, ARG_KALLSYMS },
+		{ "output",    required_argument, NULL, 'o' },
+		{ "kallsyms",  required_argument, NULL, ARG_KALLSYMS },
+		{ "capture",   required_argument, NULL, ARG_CAPTURE },
+		{ "cpu",       required_argument, NULL, ARG_CPU },
+		{ "directory", required_argument, NULL, ARG_DIRECTORY },
 		{ "help",     no_argument,       NULL, 'h' },
 		{}
 	};
@@ -353,7 +475,10 @@ int verb_pt(int argc, char *argv[])
 	struct pt_summary s;
 	struct pt_file_info info;
 	bool have_info = false;
-	const char *kallsyms = NULL, *path;
+	const char *kallsyms = NULL, *path, *directory = ".";
+	char saved[4200];
+	unsigned capture_seconds = 0;
+	int cpu = -1;
 	enum output output = OUTPUT_TABLE;
 	size_t len, trace_off = 0, trace_len;
 	int opt, r, status = 0;
@@ -375,6 +500,28 @@ int verb_pt(int argc, char *argv[])
 		case ARG_KALLSYMS:
 			kallsyms = optarg;
 			break;
+		case ARG_CAPTURE:
+		case ARG_CPU: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *optarg == '-' || *end || errno ||
+			    (opt == ARG_CAPTURE ? v < 1 || v > 3600 : v >= 8192)) {
+				fprintf(stderr, "mcectl pt: --%s '%s': expected %s\n", opt == ARG_CAPTURE ? "capture" : "cpu",
+					optarg, opt == ARG_CAPTURE ? "seconds, 1 to 3600" : "a CPU number");
+				return 2;
+			}
+			if (opt == ARG_CAPTURE)
+				capture_seconds = (unsigned) v;
+			else
+				cpu = (int) v;
+			break;
+		}
+		case ARG_DIRECTORY:
+			directory = optarg;
+			break;
 		case 'h':
 			help();
 			return 0;
@@ -387,11 +534,18 @@ int verb_pt(int argc, char *argv[])
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "mcectl pt: expected one FILE (try 'mcectl pt --help')\n");
+	if (capture_seconds ? optind != argc : optind != argc - 1) {
+		fprintf(stderr, "mcectl pt: expected %s (try 'mcectl pt --help')\n",
+			capture_seconds ? "no FILE with --capture" : "one FILE");
 		return 2;
 	}
-	path = argv[optind];
+	if (capture_seconds) {
+		if (capture(capture_seconds, cpu, directory, saved, sizeof(saved)) < 0)
+			return 1;
+		path = saved;
+	} else {
+		path = argv[optind];
+	}
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
