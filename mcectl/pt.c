@@ -358,13 +358,15 @@ static void print_table(const struct pt_summary *s, const struct pt_file_info *i
 static void harmless_load(unsigned seconds)
 {
 	struct timespec end, now, nap = { .tv_nsec = 1000000 };
-	volatile uint64_t x = 0;
+	uint64_t x = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += seconds;
 	do {
 		for (unsigned i = 0; i < 100000; i++)
 			x += (uint64_t) getppid() + i;
+		/* keep the loop: the compiler must not drop the system calls' sum */
+		__asm__ volatile("" : : "r"(x));
 		nanosleep(&nap, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
