@@ -73,10 +73,3 @@ const struct pmu_format *intel_pt_pmu_format(const struct intel_pt_pmu *p, const
 int intel_pt_build_attr(const struct intel_pt_pmu *p, unsigned psb_period, struct perf_event_attr *attr,
 			const char **ret_missing);
 
-/*
- * Whether /proc/cpuinfo's text says the CPUs have Intel PT (the "intel_pt"
- * flag: CPUID.(EAX=7,ECX=0):EBX[25]).  Returns 1, or 0 with *ret_why set
- * to the reason in an operator's words: not Intel (AMD has no Intel PT),
- * a VM whose CPU model hides it, an Intel CPU without it.
- */
-int intel_pt_cpuinfo_check(const char *cpuinfo, const char **ret_why);

@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file-io.h"
 #include "intel-pt-pmu.h"
 #include "json-writer.h"
 #include "macro.h"
@@ -382,15 +381,12 @@ static int capture(unsigned seconds, int cpu_arg, const char *dir, char *ret_pat
 	struct pt_copy copy;
 	struct pt_summary sum;
 	uint8_t header[PT_FILE_FIXED_BYTES + PT_FILE_CAPS_MAX];
-	_cleanup_free_ char *cpuinfo = NULL;
-	const char *why = NULL, *missing;
+	const char *why = intel_pt_unavailable(), *missing;
 	unsigned cpu;
 	cpu_set_t set;
-	size_t len;
 	int r, h;
 
-	if (read_full_file("/proc/cpuinfo", 64u << 20, &cpuinfo, &len) == 0 &&
-	    !intel_pt_cpuinfo_check(cpuinfo, &why)) {
+	if (why) {
 		fprintf(stderr, "mcectl pt: --capture: no Intel PT here: %s\n", why);
 		return -EOPNOTSUPP;
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpuinfo.h"
 #include "file-io.h"
 #include "intel-pt-pmu.h"
 #include "macro.h"
@@ -71,4 +72,30 @@ int intel_pt_sysfs_read(const char *dir, struct intel_pt_pmu *p, char *caps_text
 		at += (size_t) n;
 	}
 	return 0;
+}
+
+const char *intel_pt_cpuinfo_unavailable(const char *cpuinfo_text)
+{
+	struct cpuinfo c;
+
+	if (cpuinfo_parse(cpuinfo_text, &c, NULL, 0) < 0)
+		return "not an x86 CPU: Intel PT is an Intel x86 feature";
+	if (c.vendor == MCE_VENDOR_AMD || c.vendor == MCE_VENDOR_HYGON)
+		return "AMD CPU: no Intel PT";
+	if (c.vendor != MCE_VENDOR_INTEL)
+		return "not an Intel CPU: no Intel PT";
+	if (c.intel_pt)
+		return NULL;
+	return c.hypervisor ? "virtual machine: its CPU model does not offer Intel PT (no intel_pt flag)"
+			    : "this Intel CPU has no Intel PT (no intel_pt flag)";
+}
+
+const char *intel_pt_unavailable(void)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+
+	if (read_full_file("/proc/cpuinfo", 64u << 20, &text, &len) < 0)
+		return "cannot read /proc/cpuinfo to tell whether the CPUs have Intel PT";
+	return intel_pt_cpuinfo_unavailable(text);
 }

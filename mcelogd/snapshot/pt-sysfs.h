@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+struct cpuinfo;
 struct intel_pt_pmu;
 
 #define INTEL_PT_SYSFS "/sys/bus/event_source/devices/intel_pt"
@@ -18,3 +19,13 @@ struct intel_pt_pmu;
  * of reading dir/type.
  */
 int intel_pt_sysfs_read(const char *dir, struct intel_pt_pmu *p, char *caps_text, size_t caps_size);
+
+/*
+ * Why these CPUs have no Intel PT, in an operator's words, from
+ * /proc/cpuinfo's text: not x86, AMD, a VM whose CPU model hides it, an
+ * Intel CPU without it; NULL if they have it (the intel_pt flag).
+ */
+const char *intel_pt_cpuinfo_unavailable(const char *cpuinfo_text);
+
+/* Reads /proc/cpuinfo and says the same; a file that cannot be read is a reason too. */
+const char *intel_pt_unavailable(void);

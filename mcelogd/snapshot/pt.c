@@ -91,10 +91,8 @@ static void pt_close(void *p)
 static int pt_open(const struct snapshot_params *p, void **ret)
 {
 	static bool online[CPU_LIST_MAX];
-	_cleanup_free_ char *cpuinfo = NULL;
 	struct pt_state *s;
 	const char *missing;
-	size_t len;
 	int r;
 
 	*ret = NULL;
@@ -109,11 +107,7 @@ static int pt_open(const struct snapshot_params *p, void **ret)
 	snprintf(s->dir, sizeof(s->dir), "%s/pt", p->paths && p->paths->state_directory ?
 		 p->paths->state_directory : LOCALSTATEDIR "/lib/mcelogd");
 
-	r = read_full_file("/proc/cpuinfo", 64u << 20, &cpuinfo, &len);
-	if (r < 0)
-		s->unavailable = "cannot read /proc/cpuinfo to tell whether the CPUs have Intel PT";
-	else
-		(void) intel_pt_cpuinfo_check(cpuinfo, &s->unavailable);
+	s->unavailable = intel_pt_unavailable();
 	if (!s->unavailable) {
 		r = intel_pt_sysfs_read(INTEL_PT_SYSFS, &s->pmu, s->caps, sizeof(s->caps));
 		if (r < 0)
@@ -155,20 +149,8 @@ static int pt_open(const struct snapshot_params *p, void **ret)
 	return 0;
 }
 
-_printf_(3, 4)
-static void unavailable(struct pt_state *s, struct snapshot_out *out, const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	s->n_unavailable++;
-	json_object_begin(out->json, "pt");
-	json_put_string(out->json, "unavailable", why);
-	json_object_end(out->json);
-}
+#define unavailable(s, out, ...) \
+	((s)->n_unavailable++, snapshot_out_unavailable((out), "pt", __VA_ARGS__))
 
 static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_out *out)
 {

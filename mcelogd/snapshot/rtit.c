@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file-io.h"
 #include "intel-pt-pmu.h"
 #include "json-writer.h"
 #include "log.h"
@@ -23,8 +22,6 @@
 #include "pt-sysfs.h"
 #include "record.h"
 #include "rtit.h"
-
-#define CPUINFO_MAX (64u << 20)
 
 struct rtit_state {
 	const char *unavailable;          /* NULL: the CPUs have PT */
@@ -37,19 +34,12 @@ struct rtit_state {
 static int rtit_open(const struct snapshot_params *p, void **ret)
 {
 	_cleanup_free_ struct rtit_state *s = calloc(1, sizeof(*s));
-	_cleanup_free_ char *cpuinfo = NULL;
-	size_t len;
 	uint64_t ranges;
-	int r;
 
 	(void) p;
 	if (!s)
 		return -ENOMEM;
-	r = read_full_file("/proc/cpuinfo", CPUINFO_MAX, &cpuinfo, &len);
-	if (r < 0)
-		s->unavailable = "cannot read /proc/cpuinfo to tell whether the CPUs have Intel PT";
-	else
-		(void) intel_pt_cpuinfo_check(cpuinfo, &s->unavailable);
+	s->unavailable = intel_pt_unavailable();
 	if (!s->unavailable) {
 		/* The caps say how many address ranges ADDRn_A/B exist; without the PMU,
 		 * the architectural minimum of what the MSRs can be read for is none. */
@@ -67,20 +57,8 @@ static void rtit_close(void *p)
 	free(p);
 }
 
-_printf_(3, 4)
-static void unavailable(struct rtit_state *s, struct snapshot_out *out, const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	s->n_unavailable++;
-	json_object_begin(out->json, "rtit");
-	json_put_string(out->json, "unavailable", why);
-	json_object_end(out->json);
-}
+#define unavailable(s, out, ...) \
+	((s)->n_unavailable++, snapshot_out_unavailable((out), "rtit", __VA_ARGS__))
 
 static void put_caps(const struct rtit_state *s, struct json_writer *w)
 {

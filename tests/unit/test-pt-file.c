@@ -3,7 +3,7 @@
  * The PT snapshot file (lib/pt-file.c): header round trip, each header check
  * naming its field, a truncated trace; the recorder's save (pt_file_save in
  * mcelogd/snapshot/pt-recorder.c): files bounded by count and bytes, oldest
- * deleted first, the new one never; and the /proc/cpuinfo test for Intel PT.
+ * deleted first, the new one never; and why /proc/cpuinfo says there is no Intel PT.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "intel-pt-pmu.h"
 #include "pt-file.h"
 #include "pt-recorder.h"
+#include "pt-sysfs.h"
 
 static const char caps[] = "psb_cyc 1\nnum_address_ranges 2\n";
 
@@ -174,23 +174,21 @@ static void test_save_bounds(void **state)
 
 static void test_cpuinfo(void **state)
 {
-	const char *why = NULL;
 	(void) state;
 
-	assert_int_equal(intel_pt_cpuinfo_check("processor\t: 0\nvendor_id\t: GenuineIntel\n"
-						"flags\t\t: fpu vme intel_pt pdpe1gb\n", &why), 1);
+	assert_null(intel_pt_cpuinfo_unavailable("processor\t: 0\nvendor_id\t: GenuineIntel\n"
+						  "flags\t\t: fpu vme intel_pt pdpe1gb\n"));
 	/* the flag must be a whole word */
-	assert_int_equal(intel_pt_cpuinfo_check("vendor_id\t: GenuineIntel\nflags\t\t: fpu intel_ptx\n", &why), 0);
-	assert_string_equal(why, "this Intel CPU has no Intel PT (no intel_pt flag)");
-	assert_int_equal(intel_pt_cpuinfo_check("vendor_id\t: GenuineIntel\nflags\t\t: fpu hypervisor\n", &why), 0);
-	assert_non_null(strstr(why, "virtual machine"));
-	assert_int_equal(intel_pt_cpuinfo_check("vendor_id\t: AuthenticAMD\nflags\t\t: fpu intel_pt\n", &why), 0);
-	assert_string_equal(why, "AMD CPU: no Intel PT");
-	assert_int_equal(intel_pt_cpuinfo_check("processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n", &why), 0);
-	assert_non_null(strstr(why, "not an x86 CPU"));
-	assert_int_equal(intel_pt_cpuinfo_check("vendor_id\t: GenuineIntel\n", &why), 0);
-	assert_non_null(strstr(why, "no CPU flags"));
-	assert_int_equal(intel_pt_cpuinfo_check("", &why), 0);
+	assert_string_equal(intel_pt_cpuinfo_unavailable("processor\t: 0\nvendor_id\t: GenuineIntel\n"
+							 "flags\t\t: fpu intel_ptx\n"),
+			    "this Intel CPU has no Intel PT (no intel_pt flag)");
+	assert_non_null(strstr(intel_pt_cpuinfo_unavailable("processor\t: 0\nvendor_id\t: GenuineIntel\n"
+							    "flags\t\t: fpu hypervisor\n"), "virtual machine"));
+	assert_string_equal(intel_pt_cpuinfo_unavailable("processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+							 "flags\t\t: fpu intel_pt\n"), "AMD CPU: no Intel PT");
+	assert_non_null(strstr(intel_pt_cpuinfo_unavailable("processor\t: 0\nBogoMIPS\t: 50.00\n"
+							    "Features\t: fp asimd\n"), "not an x86 CPU"));
+	assert_non_null(intel_pt_cpuinfo_unavailable(""));
 }
 
 int main(void)
