@@ -265,3 +265,33 @@ void pt_summary_done(struct pt_summary *s)
 	free(s->modes.v);
 	*s = (struct pt_summary) {};
 }
+
+int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
+{
+	_cleanup_(free_decoder) struct pt_packet_decoder *d = NULL;
+	struct pt_config config;
+	int r;
+
+	if (len == 0)
+		return -ENODATA;
+	pt_config_init(&config);
+	config.begin = (uint8_t *) buf;
+	config.end = (uint8_t *) buf + len;
+	d = pt_pkt_alloc_decoder(&config);
+	if (!d)
+		return -ENOMEM;
+	for (;;) {
+		struct pt_packet p;
+
+		if (pt_pkt_sync_forward(d) < 0)
+			return -ENODATA;
+		/* a bad packet: on to the next PSB */
+		while ((r = pt_pkt_next(d, &p, sizeof(p))) >= 0)
+			if (p.type == ppt_tsc) {
+				*ret_tsc = p.payload.tsc.tsc;
+				return 0;
+			}
+		if (r == -pte_eos)
+			return -ENODATA;
+	}
+}

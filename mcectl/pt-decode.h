@@ -91,3 +91,9 @@ const char *pt_packet_type_name(unsigned type);
  * offset, and decoding resumes at the next PSB.  Returns 0, or -ENOMEM. */
 int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s);
 void pt_summary_done(struct pt_summary *s);
+
+/* The first TSC packet's value after the first PSB: where a copied trace
+ * begins in time.  Decodes only up to it, so it costs microseconds where
+ * pt_summarize() of a whole buffer costs milliseconds.  Returns 0, -ENODATA
+ * if there is no PSB or no TSC packet, -ENOMEM. */
+int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc);

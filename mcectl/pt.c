@@ -379,7 +379,8 @@ static int capture(unsigned seconds, int cpu_arg, const char *dir, char *ret_pat
 	struct perf_event_attr attr;
 	struct pt_recorder_cpu rec = { .fd = -1 };
 	struct pt_copy copy;
-	struct pt_summary sum;
+	uint64_t tsc_first = 0;
+	bool have_tsc;
 	uint8_t header[PT_FILE_FIXED_BYTES + PT_FILE_CAPS_MAX];
 	const char *why = intel_pt_unavailable(), *missing;
 	unsigned cpu;
@@ -424,25 +425,20 @@ static int capture(unsigned seconds, int cpu_arg, const char *dir, char *ret_pat
 		pt_copy_done(&copy);
 		return r < 0 ? r : -ENODATA;
 	}
-	r = pt_summarize(copy.data, copy.len, &sum);
-	if (r < 0) {
-		pt_copy_done(&copy);
-		return r;
-	}
+	have_tsc = pt_first_tsc(copy.data, copy.len, &tsc_first) == 0;
 	struct pt_file_info info = {
 		.cpu = cpu,
 		.aux_flags = copy.wrapped ? PERF_AUX_FLAG_OVERWRITE : 0,
-		.tsc_begin = sum.tsc_first,
-		.tsc_end = copy.freeze_tsc ? copy.freeze_tsc : sum.tsc_last,
+		.tsc_begin = tsc_first,
+		.tsc_end = copy.freeze_tsc,
 		.time_zero = copy.time_conv.time_zero,
 		.time_mult = copy.time_conv.time_mult,
 		.time_shift = copy.time_conv.time_shift,
-		.flags = (copy.time_conv.valid ? PT_FILE_HAVE_TIME_CONV : 0) | (sum.have_tsc ? PT_FILE_HAVE_TSC_RANGE : 0),
+		.flags = (copy.time_conv.valid ? PT_FILE_HAVE_TIME_CONV : 0) | (have_tsc && copy.freeze_tsc ? PT_FILE_HAVE_TSC_RANGE : 0),
 		.trace_bytes = copy.len,
 		.caps = caps,
 		.caps_bytes = (uint32_t) strlen(caps),
 	};
-	pt_summary_done(&sum);
 	h = pt_file_header_encode(&info, header, sizeof(header));
 	r = h < 0 ? h : pt_file_save(dir, cpu, header, (size_t) h, copy.data, copy.len, UINT32_MAX, UINT64_MAX,
 				     ret_path, path_size);

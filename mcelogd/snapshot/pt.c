@@ -157,7 +157,8 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 	struct pt_state *s = p;
 	struct pt_cpu_slot *slot;
 	struct pt_copy copy;
-	struct pt_summary sum;
+	uint64_t tsc_first = 0;
+	bool have_tsc;
 	uint8_t header[PT_FILE_FIXED_BYTES + PT_FILE_CAPS_MAX];
 	struct pt_file_info info;
 	char path[4200];
@@ -184,24 +185,19 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 		pt_copy_done(&copy);
 		return;
 	}
-	/* The TSC range of what was kept: the first and last TSC packets. */
-	r = pt_summarize(copy.data, copy.len, &sum);
-	if (r < 0) {
-		unavailable(s, out, "decoding the copied trace: %s", strerror(-r));
-		pt_copy_done(&copy);
-		return;
-	}
+	/* Where the kept trace begins in time: its first TSC packet; it ends at the freeze. */
+	have_tsc = pt_first_tsc(copy.data, copy.len, &tsc_first) == 0;
 	info = (struct pt_file_info) {
 		.cpu = rec->cpu,
 		.aux_flags = copy.wrapped ? PERF_AUX_FLAG_OVERWRITE : 0,
-		.tsc_begin = sum.tsc_first,
-		.tsc_end = copy.freeze_tsc ? copy.freeze_tsc : sum.tsc_last,
+		.tsc_begin = tsc_first,
+		.tsc_end = copy.freeze_tsc,
 		.error_tsc = have_error_tsc ? rec->tsc : 0,
 		.time_zero = copy.time_conv.time_zero,
 		.time_mult = copy.time_conv.time_mult,
 		.time_shift = copy.time_conv.time_shift,
 		.flags = (copy.time_conv.valid ? PT_FILE_HAVE_TIME_CONV : 0) |
-			 (sum.have_tsc ? PT_FILE_HAVE_TSC_RANGE : 0) | (have_error_tsc ? PT_FILE_HAVE_ERROR_TSC : 0),
+			 (have_tsc && copy.freeze_tsc ? PT_FILE_HAVE_TSC_RANGE : 0) | (have_error_tsc ? PT_FILE_HAVE_ERROR_TSC : 0),
 		.trace_bytes = copy.len,
 		.caps = s->caps,
 		.caps_bytes = (uint32_t) strlen(s->caps),
@@ -219,21 +215,20 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 		json_put_string(out->json, "file", path);
 		json_put_u64(out->json, "bytes", copy.len);
 		json_put_bool(out->json, "wrapped", copy.wrapped);
-		if (sum.have_tsc) {
+		if (info.flags & PT_FILE_HAVE_TSC_RANGE) {
 			json_array_begin(out->json, "tsc_range");
 			json_put_u64(out->json, NULL, info.tsc_begin);
 			json_put_u64(out->json, NULL, info.tsc_end);
 			json_array_end(out->json);
 		}
 		/* Does the trace reach back to the error?  Only the TSC can say. */
-		if (have_error_tsc && sum.have_tsc)
-			json_put_bool(out->json, "covers_error", sum.tsc_first <= rec->tsc && rec->tsc <= info.tsc_end);
+		if (have_error_tsc && (info.flags & PT_FILE_HAVE_TSC_RANGE))
+			json_put_bool(out->json, "covers_error", tsc_first <= rec->tsc && rec->tsc <= info.tsc_end);
 		else
 			json_put_string(out->json, "covers_error", "unknown: no TSC in the record or the trace");
 		json_object_end(out->json);
 		snapshot_out_field(out, "SNAPSHOT_PT_FILE", "%s", path);
 	}
-	pt_summary_done(&sum);
 	pt_copy_done(&copy);
 }
 

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: any bytes through `mcectl pt`'s reading: the snapshot
  * header (lib/pt-file.c) and the PT stream summary (mcectl/pt-decode.c,
- * libipt's packet decoder plus our IP reconstruction).
+ * libipt's packet decoder plus our IP reconstruction), and the recorder's
+ * first-TSC shortcut against it.
  * fuzz-link: mcectl/pt-decode.c -lipt
  */
 #include <errno.h>
@@ -32,6 +33,11 @@ static void summarize(const uint8_t *buf, size_t size)
 		if (s.errors[i].offset > size)
 			__builtin_trap();
 	if (s.n_errors > PT_ERRORS_MAX || s.bytes != size)
+		__builtin_trap();
+	/* the recorder's shortcut finds the same first TSC when the stream is clean */
+	uint64_t tsc;
+	int r = pt_first_tsc(buf, size, &tsc);
+	if (s.n_errors == 0 && s.have_tsc && (r < 0 || tsc != s.tsc_first))
 		__builtin_trap();
 	pt_summary_done(&s);
 }

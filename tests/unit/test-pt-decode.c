@@ -212,6 +212,32 @@ static void test_sync_mid_stream(void **state)
 	pt_summary_done(&s);
 }
 
+/* The recorder's cheap look at where a copy begins in time. */
+static void test_first_tsc(void **state)
+{
+	uint8_t buf[2048];
+	uint64_t tsc = 0;
+	int n;
+	(void) state;
+
+	n = pt_stream_reference(buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(pt_first_tsc(buf, (size_t) n, &tsc), 0);
+	assert_int_equal(tsc, 0x1000);
+	/* cut before the TSC packet's end (PSB 16 bytes, TSC 8): none */
+	assert_int_equal(pt_first_tsc(buf, 23, &tsc), -ENODATA);
+	assert_int_equal(pt_first_tsc(buf, 0, &tsc), -ENODATA);
+	/* junk before the PSB */
+	memset(buf, 0xff, 100);
+	n = pt_stream_reference(buf + 100, sizeof(buf) - 100);
+	tsc = 0;
+	assert_int_equal(pt_first_tsc(buf, (size_t) n + 100, &tsc), 0);
+	assert_int_equal(tsc, 0x1000);
+	/* a stream with no TSC packet */
+	n = pt_stream_bad_opcode(buf, sizeof(buf));
+	assert_int_equal(pt_first_tsc(buf, (size_t) n, &tsc), -ENODATA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_bad_opcode),
 		cmocka_unit_test(test_garbage_and_empty),
 		cmocka_unit_test(test_sync_mid_stream),
+		cmocka_unit_test(test_first_tsc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
