@@ -57,19 +57,21 @@ void perf_aux_flags_json(struct json_writer *w, const char *key, uint64_t flags)
 	json_array_end(w);
 }
 
-unsigned perf_aux_snapshot_spans(uint64_t head, uint64_t size, struct perf_aux_span ret[2])
+unsigned perf_aux_snapshot_spans(uint64_t head, uint64_t size, bool seen_wrap, struct perf_aux_span ret[2])
 {
 	uint64_t at;
 
-	if (size == 0 || head == 0)
+	if (size == 0)
 		return 0;
-	if (head < size) {
+	at = head % size;
+	if (head < size && !seen_wrap) {
 		/* not wrapped yet: [0, head) */
+		if (head == 0)
+			return 0;
 		ret[0] = (struct perf_aux_span) { .offset = 0, .len = head };
 		return 1;
 	}
 	/* wrapped: the oldest byte is the one head is about to overwrite */
-	at = head % size;
 	if (at == 0) {
 		ret[0] = (struct perf_aux_span) { .offset = 0, .len = size };
 		return 1;

@@ -36,12 +36,16 @@ int perf_itrace_start_parse(const unsigned char *body, size_t size, uint32_t *re
 void perf_aux_flags_json(struct json_writer *w, const char *key, uint64_t flags);
 
 /* Where the bytes of an overwrite (snapshot) mode AUX buffer are, oldest
- * first: head is the running byte count (aux_head), size the buffer's size.
- * Fills up to two spans and returns how many (0 if nothing was written). */
+ * first.  head is aux_head: a running byte count for some PMUs, for intel_pt
+ * in snapshot mode the write position inside the buffer, so a head below
+ * size cannot tell by itself whether the buffer has wrapped; the caller says
+ * so (seen_wrap: e.g. bytes written past the head, in a buffer that started
+ * zeroed, as perf's own snapshot code tests).  Fills up to two spans and
+ * returns how many (0 if nothing was written). */
 struct perf_aux_span {
 	uint64_t offset, len;
 };
-unsigned perf_aux_snapshot_spans(uint64_t head, uint64_t size, struct perf_aux_span ret[2]);
+unsigned perf_aux_snapshot_spans(uint64_t head, uint64_t size, bool seen_wrap, struct perf_aux_span ret[2]);
 
 struct perf_time_conv {
 	uint64_t time_zero;

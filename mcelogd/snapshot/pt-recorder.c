@@ -112,6 +112,14 @@ fail:
 	return e > 0 ? -e : -EIO;
 }
 
+static bool written_past(const uint8_t *aux, size_t len, size_t pos)
+{
+	for (size_t i = pos; i < len; i++)
+		if (aux[i])
+			return true;
+	return false;
+}
+
 int pt_recorder_copy(struct pt_recorder_cpu *c, struct pt_copy *ret)
 {
 	struct perf_event_mmap_page *pg = c->ring;
@@ -129,8 +137,10 @@ int pt_recorder_copy(struct pt_recorder_cpu *c, struct pt_copy *ret)
 	ret->freeze_tsc = pt_read_tsc();
 	ret->head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
 	ret->time_conv = perf_time_conv_from_page(pg);
-	n = perf_aux_snapshot_spans(ret->head, c->aux_len, spans);
-	ret->wrapped = ret->head > c->aux_len;
+	/* intel_pt gives the write position, not a running count: the buffer has
+	 * wrapped if anything was written past it (the AUX pages start zeroed). */
+	ret->wrapped = ret->head >= c->aux_len || written_past(c->aux, c->aux_len, ret->head % c->aux_len);
+	n = perf_aux_snapshot_spans(ret->head, c->aux_len, ret->wrapped, spans);
 	for (unsigned i = 0; i < n; i++)
 		ret->len += spans[i].len;
 	if (ret->len) {

@@ -222,25 +222,34 @@ static void test_snapshot_spans(void **state)
 	struct perf_aux_span s[2];
 	(void) state;
 
-	assert_int_equal(perf_aux_snapshot_spans(0, 4096, s), 0);
-	assert_int_equal(perf_aux_snapshot_spans(100, 0, s), 0);
+	assert_int_equal(perf_aux_snapshot_spans(0, 4096, false, s), 0);
+	assert_int_equal(perf_aux_snapshot_spans(100, 0, false, s), 0);
 	/* not wrapped */
-	assert_int_equal(perf_aux_snapshot_spans(100, 4096, s), 1);
+	assert_int_equal(perf_aux_snapshot_spans(100, 4096, false, s), 1);
 	assert_int_equal(s[0].offset, 0);
 	assert_int_equal(s[0].len, 100);
-	assert_int_equal(perf_aux_snapshot_spans(4095, 4096, s), 1);
+	assert_int_equal(perf_aux_snapshot_spans(4095, 4096, false, s), 1);
 	assert_int_equal(s[0].len, 4095);
-	/* exactly full, and full after laps: the whole buffer from 0 */
-	assert_int_equal(perf_aux_snapshot_spans(4096, 4096, s), 1);
+	/* a running count exactly full, and full after laps: the whole buffer from 0 */
+	assert_int_equal(perf_aux_snapshot_spans(4096, 4096, false, s), 1);
 	assert_int_equal(s[0].offset, 0);
 	assert_int_equal(s[0].len, 4096);
-	assert_int_equal(perf_aux_snapshot_spans(3 * 4096, 4096, s), 1);
-	/* wrapped: oldest at head % size, then from 0 up to it */
-	assert_int_equal(perf_aux_snapshot_spans(4096 + 100, 4096, s), 2);
+	assert_int_equal(perf_aux_snapshot_spans(3 * 4096, 4096, false, s), 1);
+	/* a running count past the end: oldest at head % size, then from 0 up to it */
+	assert_int_equal(perf_aux_snapshot_spans(4096 + 100, 4096, false, s), 2);
 	assert_int_equal(s[0].offset, 100);
 	assert_int_equal(s[0].len, 3996);
 	assert_int_equal(s[1].offset, 0);
 	assert_int_equal(s[1].len, 100);
+	/* a position (intel_pt) with the wrap seen: the same two spans */
+	assert_int_equal(perf_aux_snapshot_spans(100, 4096, true, s), 2);
+	assert_int_equal(s[0].offset, 100);
+	assert_int_equal(s[0].len, 3996);
+	assert_int_equal(s[1].offset, 0);
+	assert_int_equal(s[1].len, 100);
+	/* position 0 after a wrap: the whole buffer */
+	assert_int_equal(perf_aux_snapshot_spans(0, 4096, true, s), 1);
+	assert_int_equal(s[0].len, 4096);
 }
 
 static void test_time_conversion(void **state)
