@@ -200,11 +200,21 @@ static void free_decoder(struct pt_packet_decoder **d)
 		pt_pkt_free_decoder(*d);
 }
 
+static struct pt_packet_decoder *alloc_decoder(const uint8_t *buf, size_t len)
+{
+	struct pt_config config;
+
+	pt_config_init(&config);
+	/* libipt never writes through begin/end in the packet decoder */
+	config.begin = (uint8_t *) buf;
+	config.end = (uint8_t *) buf + len;
+	return pt_pkt_alloc_decoder(&config);
+}
+
 int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
 {
 	_cleanup_(free_decoder) struct pt_packet_decoder *d = NULL;
 	struct pt_last_ip last = {};
-	struct pt_config config;
 	bool synced = false;
 	int r;
 
@@ -213,11 +223,7 @@ int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
 		add_error(s, 0, "%s", "empty trace");
 		return 0;
 	}
-	pt_config_init(&config);
-	/* libipt never writes through begin/end in the packet decoder */
-	config.begin = (uint8_t *) buf;
-	config.end = (uint8_t *) buf + len;
-	d = pt_pkt_alloc_decoder(&config);
+	d = alloc_decoder(buf, len);
 	if (!d)
 		return -ENOMEM;
 
@@ -269,15 +275,11 @@ void pt_summary_done(struct pt_summary *s)
 int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
 {
 	_cleanup_(free_decoder) struct pt_packet_decoder *d = NULL;
-	struct pt_config config;
 	int r;
 
 	if (len == 0)
 		return -ENODATA;
-	pt_config_init(&config);
-	config.begin = (uint8_t *) buf;
-	config.end = (uint8_t *) buf + len;
-	d = pt_pkt_alloc_decoder(&config);
+	d = alloc_decoder(buf, len);
 	if (!d)
 		return -ENOMEM;
 	for (;;) {
