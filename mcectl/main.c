@@ -14,6 +14,7 @@ static const struct verb {
 	{ "decode", verb_decode, "decode records from text (dmesg, mcelog, EDAC, JSON) or registers" },
 	{ "status", verb_status, "show the running daemon's sources, counters and storms" },
 	{ "rules",  verb_rules,  "show the rules, or try them on recorded input (--test)" },
+	{ "pt",     verb_pt,     "decode an Intel PT snapshot or raw PT stream (libipt)" },
 };
 
 static void usage(FILE *f)

@@ -11,3 +11,4 @@ int verb_query(int argc, char *argv[]);
 int verb_decode(int argc, char *argv[]);
 int verb_status(int argc, char *argv[]);
 int verb_rules(int argc, char *argv[]);
+int verb_pt(int argc, char *argv[]);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json-writer.h"
 #include "snapshot.h"
 
 void snapshot_out_field(struct snapshot_out *out, const char *name, const char *fmt, ...)
@@ -22,4 +23,17 @@ void snapshot_out_field(struct snapshot_out *out, const char *name, const char *
 	if (n < 0 || (size_t) n >= sizeof(f->value))
 		return;
 	out->n_fields++;
+}
+
+void snapshot_out_unavailable(struct snapshot_out *out, const char *name, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	json_object_begin(out->json, name);
+	json_put_string(out->json, "unavailable", why);
+	json_object_end(out->json);
 }

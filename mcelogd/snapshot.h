@@ -63,3 +63,7 @@ struct snapshot_ops {
 /* Adds one flat field; silently full at SNAPSHOT_FIELDS_MAX (the JSON still has everything). */
 void snapshot_out_field(struct snapshot_out *out, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Writes "<name>": {"unavailable": "<why>"}: what a provider says where it cannot work. */
+void snapshot_out_unavailable(struct snapshot_out *out, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));

@@ -15,6 +15,7 @@ autoconf automake     autogen.sh (autoreconf)
 pkg-config            configure (libraries), tests/fuzz/run.sh
 libsystemd-dev libjson-c-dev libmnl-dev   the libraries
 libcmocka-dev         the unit tests
+libipt-dev            mcectl pt (Intel PT decoding) and its tests
 libpfm4-dev           the counter snapshot: PMU event names of Counters= (mcelogd)
 clang libclang-rt-14-dev   the clang build; make fuzz (libFuzzer)
 systemd               systemd-journald and journalctl: tests/integration, tests/catalog.sh

@@ -93,6 +93,7 @@ int cpuinfo_parse(const char *text, struct cpuinfo *ret, struct cpuinfo_cpu *cpu
 		} else if (KEY("flags")) {
 			c.smca = has_word(v, vn, "smca");
 			c.hypervisor = has_word(v, vn, "hypervisor");
+			c.intel_pt = has_word(v, vn, "intel_pt");
 		}
 #undef KEY
 	}

@@ -23,6 +23,7 @@ struct cpuinfo {
 	bool have_microcode;
 	bool smca;             /* flag "smca" */
 	bool hypervisor;       /* flag "hypervisor" */
+	bool intel_pt;         /* flag "intel_pt": CPUID.(EAX=7,ECX=0):EBX[25] */
 };
 
 struct cpuinfo_cpu {

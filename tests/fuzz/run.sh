@@ -32,10 +32,13 @@ fi
 make -s -C "$build" lib/libmceshared.a decoders/libmcedecode.a kernel-abi/libkernelabi.a rules/librules.a >/dev/null
 
 # Link order as in MCE_LIBS (lib/include.am): lib/ again after decoders/.
+# A target's own "fuzz-link:" comment line names extra sources and libraries.
 for t in $targets; do
+	extra=$(sed -n 's/^ \* fuzz-link: //p' "$src/tests/fuzz/$t.c" | sed "s|\([^ ]*\.c\)|$src/\1|g")
+	# shellcheck disable=SC2086
 	"$CC" -g -O1 $SAN -fsanitize=fuzzer -include "$build/config.h" \
-		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/rules" $(pkg-config --cflags json-c) \
-		"$src/tests/fuzz/$t.c" "$build/rules/librules.a" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
+		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/rules" -I"$src/mcectl" $(pkg-config --cflags json-c) \
+		"$src/tests/fuzz/$t.c" $extra "$build/rules/librules.a" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
 		"$build/decoders/libmcedecode.a" "$build/lib/libmceshared.a" \
 		$(pkg-config --libs json-c) -o "$build/fuzz/$t"
 done
