@@ -1,11 +1,12 @@
 # Sourced by the storm scenarios (45-storm, 38-crash-storm): a paced storm
 # injector and the counts of what mcelogd wrote for a storm.
 
-# storm_inject N STATUS: the guest script that injects N records of STATUS on
+# storm_inject N STATUS [PAUSE]: the guest script that injects N records of STATUS on
 # CPU 1 bank 1, paced, and prints "injected N in S s (R/s) kernel=C overrun=O".
+# While the file PAUSE exists it waits (between groups of 16).
 storm_inject() {
 	cat <<SCRIPT
-n=$1 st=$2
+n=$1 st=$2 pause=${3:-/nonexistent}
 t=/sys/kernel/tracing/instances/vmcount
 [ -d \$t ] || mkdir \$t || exit 1
 echo 8192 >\$t/buffer_size_kb && echo >\$t/trace && echo 1 >\$t/events/mce/mce_record/enable || exit 1
@@ -27,6 +28,7 @@ for ((i = 0; i < n; i++)); do
 	echo 1 >bank
 	if ((i % 16 == 15)); then
 		for ((w = 0; w < 5000; w++)); do count; ((c > i - 16)) && break; read -t 0.002 -u \$nap || :; done
+		while [ -e \$pause ]; do read -t 0.05 -u \$nap || :; done
 	fi
 done
 end=\$EPOCHREALTIME

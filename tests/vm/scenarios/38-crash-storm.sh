@@ -24,9 +24,9 @@ mcelogd --test-config -c '$conf' && systemctl reload mcelogd.service"
 	since=@$(guest 'date +%s')
 	check "crash-storm: the injector starts (its own unit)" guest "
 cat >/run/crash-storm.sh <<'EOF'
-$(storm_inject $n $st)
+$(storm_inject $n $st /run/crash-storm.pause)
 EOF
-rm -f /run/crash-storm.out
+rm -f /run/crash-storm.out /run/crash-storm.pause
 systemd-run --quiet --unit=crash-storm bash -c 'bash /run/crash-storm.sh >/run/crash-storm.out 2>&1'"
 	# Kill when the storm has been counting for a while (well past its first
 	# summary), at no particular point between two summaries.
@@ -35,7 +35,17 @@ count() { c=0; for f in \$t/per_cpu/cpu*/stats; do c=\$((c + \$(sed -n 's/^entri
 for w in \$(seq 1200); do count; [ \$c -ge $((n / 2)) ] && break; sleep 0.05; done
 pending=\$(mcectl status --output json | jq '[.storms.list[]?.pending // 0] | add // 0')
 pid=\$(systemctl show -p MainPID --value mcelogd)
-kill -9 \$pid && echo \"killed \$pid at \$c, pending \$pending\"" 90)
+# The injector waits while mcelogd is down: what happens while it is stopped is
+# 35-restart's; here the storm must go on in the new process.
+touch /run/crash-storm.pause
+kill -9 \$pid && echo \"killed \$pid at \$c, pending \$pending\"
+for w in \$(seq 300); do
+	new=\$(systemctl show -p MainPID --value mcelogd)
+	[ \"\$new\" != 0 ] && [ \"\$new\" != \$pid ] &&
+		mcectl status --output json 2>/dev/null | grep -q '\"name\":\"tracepoint\",\"state\":\"active\"' && break
+	sleep 0.1
+done
+rm -f /run/crash-storm.pause" 90)
 	note "$out"
 	check "crash-storm: mcelogd was killed mid-storm ($out)" grep -q '^killed' <<<"$out"
 	out=$(guest "for w in \$(seq 1200); do [ -s /run/crash-storm.out ] && break; sleep 0.1; done; cat /run/crash-storm.out" 150)

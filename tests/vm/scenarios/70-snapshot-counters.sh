@@ -44,7 +44,13 @@ scenario() {
 	else
 		skip "snapshot: hardware events unavailable" "this guest has a PMU"
 	fi
-	is "$(jq -r '.snapshot | keys | join(",")' <<<"$rec")" "counters" "snapshot: one provider, counters"
+	is "$(jq -r '.snapshot | keys | join(",")' <<<"$rec")" "counters,pt,rtit" "snapshot: three providers: counters, pt, rtit"
+	# The emulated CPU has no Intel PT: the RTIT state and the PT recorder say why they are missing.
+	note "snapshot.rtit: $(jq -c '.snapshot.rtit' <<<"$rec"); snapshot.pt: $(jq -c '.snapshot.pt' <<<"$rec")"
+	check "snapshot: rtit is unavailable, with the reason" \
+		test -n "$(jq -r '.snapshot.rtit.unavailable // empty' <<<"$rec")"
+	is "$(jq -r '.snapshot.pt.unavailable' <<<"$rec")" "off in the configuration" \
+		"snapshot: the PT recorder is off unless ProcessorTrace=yes"
 
 	j=$(guest "journalctl -o json --no-pager MCE_STATUS=$st")
 	is "$(jq -r '.MCE_SNAPSHOT_CPU' <<<"$j")" "$cpu" "snapshot: journal MCE_SNAPSHOT_CPU"
