@@ -138,9 +138,12 @@ static void put_escaped(struct json_writer *w, const char *s, size_t n)
 			} else {
 				size_t len = utf8_sequence((const unsigned char *) s + i, n - i);
 
-				if (len == 0)
+				/* U+FFFD itself is written as the replacement is, so that what we
+				 * wrote reads back and writes again the same, byte for byte. */
+				if (len == 0 || (len == 3 && memcmp(s + i, "\xef\xbf\xbd", 3) == 0)) {
 					put_raw(w, "\\ufffd", 6);
-				else {
+					i += len ? len - 1 : 0;
+				} else {
 					put_raw(w, s + i, len);
 					i += len - 1;
 				}
@@ -292,4 +295,19 @@ void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
 		return;
 	}
 	json_put_string(w, key, tmp);
+}
+
+bool utf8_valid(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if ((unsigned char) s[i] < 0x80)
+			continue;
+		len = utf8_sequence((const unsigned char *) s + i, n - i);
+		if (len == 0)
+			return false;
+		i += len - 1;
+	}
+	return true;
 }

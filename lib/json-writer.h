@@ -28,6 +28,9 @@ struct json_writer {
 	bool failed;
 };
 
+/* Whether the n bytes at s are well-formed UTF-8 (RFC 3629), as the writer requires. */
+bool utf8_valid(const char *s, size_t n);
+
 void json_writer_init(struct json_writer *w);
 void json_writer_reset(struct json_writer *w);      /* keeps the buffer */
 void json_writer_done(struct json_writer *w);       /* frees the buffer */

@@ -267,6 +267,8 @@ int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
 		if (!json_object_is_type(v, json_type_string) || strlen(s) >= sizeof(r.hostname))
 			return fail(errbuf, errlen, "key \"hostname\": expected a string shorter than %zu",
 				    sizeof(r.hostname));
+		if (!utf8_valid(s, strlen(s)))
+			return fail(errbuf, errlen, "key \"hostname\": not valid UTF-8");
 		memcpy(r.hostname, s, strlen(s) + 1);
 	}
 

@@ -109,6 +109,8 @@ static void test_bad_input_named(void **state)
 	expect_error("{\"status\":\"0x1\",\"time\":\"yesterday\"}", "\"time\"");
 	expect_error("{\"status\":\"0x1\",\"vendor\":\"via\"}", "unknown vendor");
 	expect_error("{\"status\":\"0x1\",\"boot_id\":\"xyz\"}", "\"boot_id\"");
+	/* Found by fuzzing: raw invalid bytes, which json-c passes on, would come back longer. */
+	expect_error("{\"status\":\"0x1\",\"hostname\":\"h\xff\x9c\"}", "not valid UTF-8");
 	expect_error("{\"status\":\"0x1\",\"family\":25}", "go together");
 	expect_error("{\"status\":\"0x1\"", "unterminated");
 	expect_error("{\"status\":\"0x1\"} trailing", "trailing data");
@@ -186,6 +188,7 @@ static void test_writer_utf8(void **state)
 		{ "\xed\xa0\x80",           "\"\\ufffd\\ufffd\\ufffd\"" },  /* a surrogate */
 		{ "\xf4\x90\x80\x80",       "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* above U+10FFFF */
 		{ "cut\xe2\x82",            "\"cut\\ufffd\\ufffd\"" },       /* truncated at the end */
+		{ "\xef\xbf\xbd!",           "\"\\ufffd!\"" },                 /* U+FFFD as its replacement is */
 		{ "\x7f",                   "\"\\u007f\"" },
 	};
 	struct json_writer w;
