@@ -10,11 +10,17 @@
 int read_whole_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, size = 0;
 
 	if (fd < 0)
 		return negative_errno();
+	return read_whole_fd(fd, max, ret, ret_len);
+}
+
+int read_whole_fd(int fd, size_t max, char **ret, size_t *ret_len)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, size = 0;
+
 	for (;;) {
 		ssize_t n;
 

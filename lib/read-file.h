@@ -16,3 +16,5 @@
  * the negative errno of open/read (-EISDIR for a directory).
  */
 int read_whole_file(const char *path, size_t max, char **ret, size_t *ret_len);
+/* The same from an open descriptor, to its end (a pipe, standard input). */
+int read_whole_fd(int fd, size_t max, char **ret, size_t *ret_len);

@@ -23,6 +23,7 @@
 #include "perf-aux.h"
 #include "pt-decode.h"
 #include "pt-file.h"
+#include "read-file.h"
 #include "pt-recorder.h"
 #include "pt-sysfs.h"
 #include "verbs.h"
@@ -64,40 +65,6 @@ static void ksyms_done(struct ksyms *k)
 	free(k->text);
 }
 
-static int read_all(int fd, uint64_t max, uint8_t **ret, size_t *ret_len)
-{
-	_cleanup_free_ uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 65536) {
-			uint8_t *b;
-
-			if (cap >= max)
-				return -EFBIG;
-			cap = cap ? cap * 2 : 1 << 20;
-			b = realloc(buf, cap + 1);
-			if (!b)
-				return -ENOMEM;
-			buf = b;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return negative_errno();
-		if (n == 0)
-			break;
-		len += (size_t) n;
-	}
-	buf[len] = 0;
-	*ret_len = len;
-	*ret = TAKE_PTR(buf);
-	return 0;
-}
-
 static int cmp_ksym(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -117,7 +84,7 @@ static int ksyms_load(const char *path, struct ksyms *k)
 
 	if (fd < 0)
 		return negative_errno();
-	r = read_all(fd, 256u << 20, &text, &len);
+	r = read_whole_fd(fd, 256u << 20, (char **) &text, &len);
 	if (r < 0)
 		return r;
 	k->text = (char *) text;
@@ -546,7 +513,7 @@ int verb_pt(int argc, char *argv[])
 		fprintf(stderr, "mcectl pt: cannot open '%s': %s\n", path, strerror(errno));
 		return 1;
 	}
-	r = read_all(fd, PT_FILE_MAX, &buf, &len);
+	r = read_whole_fd(fd, PT_FILE_MAX, (char **) &buf, &len);
 	if (r < 0) {
 		fprintf(stderr, "mcectl pt: cannot read '%s': %s\n", path,
 			r == -EFBIG ? "larger than 1 GiB" : strerror(-r));
