@@ -20,12 +20,34 @@
 
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
-/* A ring whose live records are being matched against the instance's newest one. */
+/* One of a ring's records as the instance held it when read. */
+struct known_record {
+	struct mce_identity id;
+	bool recovered;               /* logged because the live ring dropped records */
+	bool came_live;               /* ... and the live ring had it after all */
+};
+
+/*
+ * A ring whose live records are being matched against what the instance held
+ * when it was read: at start (the ring was opened before the instance was
+ * read, so both hold the records in between), and after the kernel dropped
+ * records from the live ring (they are then logged from the instance).
+ * Live records the instance held are logged already; any other is new.
+ */
 struct ring_resume {
 	bool active;
+	bool from_start;              /* opened by trace_buffer_recover() */
+	bool passed;                  /* a live record newer than the instance read came */
 	struct mce_identity last;     /* the newest record the instance had for this ring */
-	struct mce_record *held;      /* live records seen before it showed up */
-	size_t n_held, cap_held;
+	struct known_record *known;   /* all of the ring's records in the instance, sorted */
+	size_t n_known;
+	/* Since the kernel reported a loss on this ring: what it said, and what the
+	 * instance gave back.  Settled when the matching ends. */
+	uint64_t lost, recovered, came_live;
+	bool lost_at_start;
+	/* Settled and not yet taken by trace_buffer_take_unaccounted(). */
+	uint64_t unaccounted;
+	bool unaccounted_at_start;
 };
 
 struct trace_buffer {
@@ -35,6 +57,9 @@ struct trace_buffer {
 	bool first_in_boot;           /* no cursor of this boot: mcelogd's first start since boot */
 	char cursor_path[1024];
 	struct trace_cursor cursor;
+	/* The newest record of each ring this run handed on, whatever became of it:
+	 * where a recovery after a live-ring loss starts.  (The cursor may lag it.) */
+	struct trace_cursor handled;
 	sd_event_source *save_later;
 	bool dirty;
 
@@ -177,7 +202,14 @@ int trace_buffer_open(const struct source_host *h, const char *tracefs_root, con
 	snprintf(tb->cursor_path, sizeof(tb->cursor_path), "%s/" CURSOR_FILE, state_dir);
 	trace_cursor_init(&tb->cursor, h->boot_id);
 	trace_cursor_init(&tb->counted, h->boot_id);
+	trace_cursor_init(&tb->handled, h->boot_id);
 	(void) load_cursor(tb);
+	for (unsigned ring = 0; ring < tb->cursor.n_cpus; ring++) {
+		const struct mce_identity *id = trace_cursor_get(&tb->cursor, ring);
+
+		if (id)
+			(void) trace_cursor_note_identity(&tb->handled, ring, id);
+	}
 	if (h->event) {
 		/* A defer source runs on the next loop iteration: right after the batch
 		 * being handled now.  (A post source enabled from inside a handler
@@ -198,10 +230,11 @@ struct trace_buffer *trace_buffer_free(struct trace_buffer *tb)
 		return NULL;
 	sd_event_source_disable_unref(tb->save_later);
 	for (unsigned i = 0; i < tb->n_resume; i++)
-		free(tb->resume[i].held);
+		free(tb->resume[i].known);
 	free(tb->resume);
 	trace_cursor_done(&tb->cursor);
 	trace_cursor_done(&tb->counted);
+	trace_cursor_done(&tb->handled);
 	free(tb);
 	return NULL;
 }
@@ -237,6 +270,7 @@ void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struc
 {
 	if (!tb || ring_cpu >= CPU_LIST_MAX)
 		return;
+	(void) trace_cursor_note(&tb->handled, ring_cpu, rec);
 	if (result < 0 && !tb->stuck[ring_cpu]) {
 		/* The cursor says "logged up to here": it must not pass a record no sink holds.
 		 * A restart then logs this one again, and those after it (rather twice than never). */
@@ -394,6 +428,80 @@ static struct ring_resume *resume_slot(struct trace_buffer *tb, unsigned ring)
 	return &tb->resume[ring];
 }
 
+static int cmp_known(const void *a, const void *b)
+{
+	return mce_identity_compare(&((const struct known_record *) a)->id,
+				    &((const struct known_record *) b)->id);
+}
+
+/*
+ * Starts matching ring's live records against ids (the ring's n records in the
+ * instance, in order); those from index first_recovered on were just logged
+ * because of a loss.  If a matching is under way, its recovered records not yet
+ * seen live stay marked as such.
+ */
+static int resume_begin(struct trace_buffer *tb, unsigned ring, const struct mce_identity *ids, size_t n,
+			size_t first_recovered, bool at_start)
+{
+	struct ring_resume *rs = resume_slot(tb, ring);
+	struct known_record *known;
+
+	if (!rs)
+		return -ENOMEM;
+	if (n == 0)
+		return 0;
+	known = calloc(n, sizeof(*known));
+	if (!known)
+		return -ENOMEM;   /* then live records are not matched: rather twice than never */
+	for (size_t i = 0; i < n; i++)
+		known[i] = (struct known_record) { .id = ids[i], .recovered = i >= first_recovered };
+	qsort(known, n, sizeof(*known), cmp_known);
+	for (size_t i = 0; rs->active && i < rs->n_known; i++) {
+		struct known_record *k;
+
+		if (!rs->known[i].recovered || rs->known[i].came_live)
+			continue;
+		k = bsearch(&rs->known[i], known, n, sizeof(*known), cmp_known);
+		if (k)
+			k->recovered = true;
+	}
+	free(rs->known);
+	rs->known = known;
+	rs->n_known = n;
+	rs->last = ids[n - 1];
+	rs->passed = false;
+	if (!rs->active)
+		rs->from_start = at_start;
+	rs->active = true;
+	return 0;
+}
+
+/* The matching is over: what the instance could not account for of a loss is settled. */
+static void resume_end(struct trace_buffer *tb, unsigned ring)
+{
+	struct ring_resume *rs = &tb->resume[ring];
+	uint64_t dropped;
+
+	if (rs->lost > 0) {
+		/* Logged from the instance and never seen live: the records the ring dropped. */
+		dropped = rs->recovered > rs->came_live ? rs->recovered - rs->came_live : 0;
+		if (dropped > 0)
+			log_notice("The kernel dropped %llu record(s) from CPU %u's live ring; %llu machine "
+				   "check(s) among them were logged from the trace instance", (unsigned long long) rs->lost,
+				   ring, (unsigned long long) dropped);
+		if (rs->lost > dropped) {
+			rs->unaccounted += rs->lost - dropped;
+			rs->unaccounted_at_start |= rs->lost_at_start;
+		}
+	}
+	free(rs->known);
+	rs->known = NULL;
+	rs->n_known = 0;
+	rs->lost = rs->recovered = rs->came_live = 0;
+	rs->lost_at_start = false;
+	rs->active = rs->passed = rs->from_start = false;
+}
+
 static void collect_done(struct collect *c)
 {
 	free(c->items);
@@ -502,7 +610,6 @@ int trace_buffer_recover(struct trace_buffer *tb)
 	for (size_t start = 0, end; start < c.n; start = end) {
 		unsigned ring = order[start].ring;
 		const struct mce_identity *last = trace_cursor_get(&tb->cursor, ring);
-		struct ring_resume *rs;
 		size_t n, first;
 		bool found;
 
@@ -515,12 +622,8 @@ int trace_buffer_recover(struct trace_buffer *tb)
 				    "records older than its oldest one (%zu kept) were lost", ring, n);
 		for (size_t k = first; k < n; k++)
 			is_new[order[start + k].i] = true;
-		/* The live ring may hold the newest of these too: match it there. */
-		rs = resume_slot(tb, ring);
-		if (rs) {
-			rs->active = true;
-			rs->last = ids[end - 1];
-		}
+		/* The live ring may hold the newest of these too: match them there. */
+		(void) resume_begin(tb, ring, ids + start, n, n, true);
 	}
 	/* In time order: what happened before the instance existed comes first. */
 	if (tb->first_in_boot) {
@@ -553,32 +656,25 @@ int trace_buffer_recover(struct trace_buffer *tb)
 
 bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec)
 {
+	struct known_record key = {}, *k;
 	struct ring_resume *rs;
-	struct mce_identity id;
 
 	if (!tb || ring_cpu >= tb->n_resume || !tb->resume[ring_cpu].active)
 		return true;
 	rs = &tb->resume[ring_cpu];
-	mce_identity_from_record(rec, &id);
-	if (mce_identity_equal(&id, &rs->last)) {
-		/* Everything up to here was in the instance, and is logged. */
-		rs->n_held = 0;
-		rs->active = false;
-		return false;
+	mce_identity_from_record(rec, &key.id);
+	k = bsearch(&key, rs->known, rs->n_known, sizeof(*rs->known), cmp_known);
+	if (!k) {
+		/* Newer than the instance read (or gone from the instance): nobody logged it. */
+		rs->passed = true;
+		return true;
 	}
-	if (rs->n_held == rs->cap_held) {
-		size_t cap = rs->cap_held ? rs->cap_held * 2 : 16;
-		struct mce_record *p = realloc(rs->held, cap * sizeof(*p));
-
-		if (!p) {
-			/* Rather a duplicate than a loss. */
-			rs->active = false;
-			return true;
-		}
-		rs->held = p;
-		rs->cap_held = cap;
+	if (k->recovered && !k->came_live) {
+		k->came_live = true;
+		rs->came_live++;
 	}
-	rs->held[rs->n_held++] = *rec;
+	if (mce_identity_equal(&key.id, &rs->last))
+		resume_end(tb, ring_cpu);   /* everything up to here was in the instance */
 	return false;
 }
 
@@ -586,22 +682,106 @@ void trace_buffer_drain_done(struct trace_buffer *tb)
 {
 	if (!tb)
 		return;
-	for (unsigned ring = 0; ring < tb->n_resume; ring++) {
-		struct ring_resume *rs = &tb->resume[ring];
-
-		/* The instance's newest record never came live: every held one is new. */
-		for (size_t i = 0; rs->active && i < rs->n_held; i++) {
-			int r = source_submit_recovered(tb->host, &rs->held[i]);
-
-			trace_buffer_logged(tb, ring, &rs->held[i], r);
-		}
-		rs->active = false;
-		rs->n_held = 0;
-	}
+	for (unsigned ring = 0; ring < tb->n_resume; ring++)
+		if (tb->resume[ring].active)
+			resume_end(tb, ring);
 	(void) trace_buffer_save(tb);
+}
+
+void trace_buffer_ring_drained(struct trace_buffer *tb, unsigned ring_cpu)
+{
+	/* A newer record came and the ring is empty: whatever of the instance read did not
+	 * come live, the ring dropped. */
+	if (tb && ring_cpu < tb->n_resume && tb->resume[ring_cpu].active && tb->resume[ring_cpu].passed)
+		resume_end(tb, ring_cpu);
+}
+
+bool trace_buffer_take_unaccounted(struct trace_buffer *tb, unsigned ring_cpu, uint64_t *ret_lost,
+				   bool *ret_at_start)
+{
+	struct ring_resume *rs;
+
+	if (!tb || ring_cpu >= tb->n_resume || tb->resume[ring_cpu].unaccounted == 0)
+		return false;
+	rs = &tb->resume[ring_cpu];
+	*ret_lost = rs->unaccounted;
+	*ret_at_start = rs->unaccounted_at_start;
+	rs->unaccounted = 0;
+	rs->unaccounted_at_start = false;
+	return true;
+}
+
+int trace_buffer_recover_lost(struct trace_buffer *tb, unsigned ring_cpu, uint64_t lost)
+{
+	_cleanup_free_ struct mce_identity *ids = NULL;
+	_cleanup_free_ size_t *index = NULL;
+	const struct mce_identity *handled;
+	struct ring_resume *rs;
+	struct collect c = {};
+	char path[700];
+	size_t n = 0, first;
+	bool found, at_start;
+	uint64_t n_logged = 0;
+	int r;
+
+	if (!tb)
+		return -ENOENT;
+	rs = resume_slot(tb, ring_cpu);
+	if (!rs)
+		return -ENOMEM;
+	at_start = rs->active && rs->from_start;
+	snprintf(path, sizeof(path), "%s/trace", tb->instance);
+	r = read_trace_file(path, &c);
+	if (r < 0) {
+		collect_done(&c);
+		return log_warning_errno(r, "Cannot read %s to recover the records CPU %u's live ring "
+					 "dropped: %m", path, ring_cpu);
+	}
+	ids = calloc(c.n + 1, sizeof(*ids));
+	index = calloc(c.n + 1, sizeof(*index));
+	if (!ids || !index) {
+		collect_done(&c);
+		return log_error_errno(-ENOMEM, "Out of memory");
+	}
+	for (size_t i = 0; i < c.n; i++)
+		if (c.items[i].ring == ring_cpu) {
+			mce_identity_from_record(&c.items[i].rec, &ids[n]);
+			index[n++] = i;
+		}
+	handled = trace_cursor_get(&tb->handled, ring_cpu);
+	first = trace_cursor_resume_index(handled, ids, n, &found);
+	if (handled && !found)
+		log_warning("The trace instance no longer holds the last record logged from CPU %u: "
+			    "machine checks the live ring dropped before its oldest one (%zu kept) are lost",
+			    ring_cpu, n);
+	for (size_t k = first; k < n; k++) {
+		struct mce_record *rec = &c.items[index[k]].rec;
+
+		/* Not found: the instance is not known to follow our last record; look each up. */
+		if (handled && !found && source_already_logged(tb->host, rec)) {
+			trace_buffer_logged(tb, ring_cpu, rec, 0);
+			continue;
+		}
+		/* Moments old: a storm judges them as it judges live ones. */
+		trace_buffer_logged(tb, ring_cpu, rec, source_submit(tb->host, rec));
+		n_logged++;
+	}
+	r = resume_begin(tb, ring_cpu, ids, n, first, false);
+	if (r < 0)
+		log_error_errno(r, "Out of memory");
+	rs->lost += lost;
+	rs->recovered += n_logged;
+	rs->lost_at_start |= at_start;
+	if (!rs->active) {
+		/* Nothing to match: the instance holds nothing of this ring. */
+		rs->active = true;
+		resume_end(tb, ring_cpu);
+	}
+	collect_done(&c);
+	return (int) n_logged;
 }
 
 bool trace_buffer_catching_up(const struct trace_buffer *tb, unsigned ring_cpu)
 {
-	return tb && ring_cpu < tb->n_resume && tb->resume[ring_cpu].active;
+	return tb && ring_cpu < tb->n_resume && tb->resume[ring_cpu].active && tb->resume[ring_cpu].from_start;
 }

@@ -14,6 +14,10 @@
  *	first drain of the rings      through trace_buffer_admit(): records the
  *	                              instance already gave are dropped
  *	trace_buffer_drain_done()
+ *
+ * While running, a loss the kernel reports on a live ring is recovered the
+ * same way (trace_buffer_recover_lost): the instance holds every machine check
+ * the ring dropped, as long as it has not wrapped.
  */
 
 #include <stdbool.h>
@@ -54,8 +58,28 @@ bool trace_buffer_admit(struct trace_buffer *tb, unsigned ring_cpu, const struct
 void trace_buffer_logged(struct trace_buffer *tb, unsigned ring_cpu, const struct mce_record *rec, int result);
 /* Writes the cursor now (at stop); otherwise it is written after each batch. */
 int trace_buffer_save(struct trace_buffer *tb);
-/* Whether ring_cpu's live records have not yet reached the trace instance's newest one. */
+/* Whether ring_cpu's live records have not yet reached the trace instance's newest one at start. */
 bool trace_buffer_catching_up(const struct trace_buffer *tb, unsigned ring_cpu);
+
+/*
+ * The kernel dropped `lost` records from ring_cpu's live ring.  The machine
+ * checks among them are in the instance: those after the newest record this
+ * run handed on are logged now, and the ring's next records are matched
+ * against the instance as at start.  Returns how many were logged, or
+ * negative errno when the instance cannot be read (then the caller reports
+ * the loss itself).
+ */
+int trace_buffer_recover_lost(struct trace_buffer *tb, unsigned ring_cpu, uint64_t lost);
+/* ring_cpu's live ring is empty for now: a matching that saw newer records ends. */
+void trace_buffer_ring_drained(struct trace_buffer *tb, unsigned ring_cpu);
+/*
+ * Once a matching after a loss ends: how many of the records the kernel said it
+ * dropped the instance did not give back (ras:* records sharing the ring, or
+ * machine checks the instance no longer held).  True when there are some to
+ * report; at_start: the loss came while catching up at start.
+ */
+bool trace_buffer_take_unaccounted(struct trace_buffer *tb, unsigned ring_cpu, uint64_t *ret_lost,
+				   bool *ret_at_start);
 
 /* The storms that counted records of ours are summarised: the cursor may pass them now. */
 void trace_buffer_accounted(struct trace_buffer *tb);

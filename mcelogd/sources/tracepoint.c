@@ -222,6 +222,52 @@ static unsigned n_events(const struct cpu_reader *c)
 	return n;
 }
 
+/* lost records of this ring reported as lost; tp: whose, -1 when the ring is shared. */
+static void report_lost(struct cpu_reader *c, int tp, uint64_t lost, bool at_start)
+{
+	struct tracepoint_source *s = c->owner;
+	enum mce_source source = tp < 0 ? MCE_SOURCE_TRACEPOINT : tracepoint_defs[tp].source;
+
+	if (tp < 0 && n_events(c) > 1)
+		log_notice("CPU %u's ring is shared by mce:mce_record and ras:* events: the "
+			   "kernel does not say which of them the %llu lost record(s) were",
+			   c->cpu, (unsigned long long) lost);
+	if (at_start)
+		source_report_loss_at_start(s->host, source, c->cpu, lost);
+	else
+		source_report_loss(s->host, source, c->cpu, lost);
+}
+
+static void on_lost(struct cpu_reader *c, uint64_t id, uint64_t lost)
+{
+	struct tracepoint_source *s = c->owner;
+	/* The kernel stamps a loss with the id of the event that wrote next, not of
+	 * those that were lost: on a ring several events share, it says nothing of
+	 * whose records they were.  Only a ring of one event can name it. */
+	int tp = n_events(c) == 1 ? tp_of_id(c, id) : -1;
+
+	c->n_lost += lost;
+	s->n_lost += lost;
+	/* The machine checks among them are in the trace instance: logged from there,
+	 * and what it cannot account for is reported once the ring has caught up. */
+	if (c->tp_fd[TP_MCE_RECORD] >= 0 && trace_buffer_recover_lost(s->trace_buffer, c->cpu, lost) >= 0)
+		return;
+	/* Dropped while the ring was still catching up with the trace instance at start:
+	 * unless its newest record was among them, they came before it, and the machine
+	 * checks among them are in the instance. */
+	report_lost(c, tp, lost, trace_buffer_catching_up(s->trace_buffer, c->cpu));
+}
+
+/* What the trace instance could not give back of a loss on this ring. */
+static void report_unaccounted(struct cpu_reader *c)
+{
+	uint64_t lost;
+	bool at_start;
+
+	if (trace_buffer_take_unaccounted(c->owner->trace_buffer, c->cpu, &lost, &at_start))
+		report_lost(c, n_events(c) == 1 ? TP_MCE_RECORD : -1, lost, at_start);
+}
+
 /*
  * Reads until the ring is empty, handing space back to the kernel after every
  * record: writing a record to the journal takes far longer than the kernel
@@ -238,7 +284,7 @@ static void read_ring(struct cpu_reader *c)
 	while ((head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE)) != tail) {
 		struct perf_ring_record rec;
 		uint64_t id, lost;
-		int r, tp;
+		int r;
 
 		r = perf_ring_next(data, size, head, &tail, s->scratch, &rec);
 		if (r == 0)
@@ -250,29 +296,12 @@ static void read_ring(struct cpu_reader *c)
 		} else if (rec.type == PERF_RECORD_SAMPLE)
 			handle_sample(c, rec.body, rec.body_size);
 		else if (rec.type == PERF_RECORD_LOST &&
-			 perf_lost_parse(rec.body, rec.body_size, &id, &lost) >= 0) {
-			/* The kernel stamps a loss with the id of the event that wrote next, not of
-			 * those that were lost: on a ring several events share, it says nothing of
-			 * whose records they were.  Only a ring of one event can name it. */
-			tp = n_events(c) == 1 ? tp_of_id(c, id) : -1;
-			c->n_lost += lost;
-			s->n_lost += lost;
-			if (tp < 0 && n_events(c) > 1)
-				log_notice("CPU %u's ring is shared by mce:mce_record and ras:* events: the "
-					   "kernel does not say which of them the %llu lost record(s) were",
-					   c->cpu, (unsigned long long) lost);
-			/* Dropped while the ring was still catching up with the trace instance:
-			 * unless its newest record was among them, they came before it, and
-			 * the machine checks among them are in the instance. */
-			if (trace_buffer_catching_up(s->trace_buffer, c->cpu))
-				source_report_loss_at_start(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT :
-							    tracepoint_defs[tp].source, c->cpu, lost);
-			else
-				source_report_loss(s->host, tp < 0 ? MCE_SOURCE_TRACEPOINT :
-						   tracepoint_defs[tp].source, c->cpu, lost);
-		}
+			 perf_lost_parse(rec.body, rec.body_size, &id, &lost) >= 0)
+			on_lost(c, id, lost);
 		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	}
+	trace_buffer_ring_drained(s->trace_buffer, c->cpu);
+	report_unaccounted(c);
 }
 
 static struct cpu_reader *reader_free(struct cpu_reader *c)
@@ -794,6 +823,9 @@ static void tracepoint_drain(void *userdata)
 		if (s->cpus[cpu])
 			read_ring(s->cpus[cpu]);
 	trace_buffer_drain_done(s->trace_buffer);
+	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+		if (s->cpus[cpu])
+			report_unaccounted(s->cpus[cpu]);
 }
 
 static void tracepoint_close(void *userdata)
