@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: any bytes through `mcectl pt`'s reading: the snapshot
- * header (lib/pt-file.c) and the PT stream summary (mcectl/pt-decode.c,
+ * header (lib/pt-file.c) and the PT stream summary (lib/pt-decode.c,
  * libipt's packet decoder plus our IP reconstruction), and the recorder's
  * first-TSC shortcut against it.
- * fuzz-link: mcectl/pt-decode.c -lipt
+ * fuzz-link: lib/pt-decode.c -lipt
  */
 #include <errno.h>
 #include <stddef.h>

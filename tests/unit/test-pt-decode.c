@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PT stream summary of `mcectl pt` (mcectl/pt-decode.c) on streams built
+ * The PT stream summary of `mcectl pt` (lib/pt-decode.c) on streams built
  * by libipt's own encoder (tests/pt/pt-stream.c): exact packet counts, TSC,
  * CBR, CR3, modes and the rebuilt IPs in order; the IP compression rules one
  * by one; and truncated, garbage and undecodable streams, which must give an

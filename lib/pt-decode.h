@@ -2,12 +2,13 @@
 #pragma once
 
 /*
- * What `mcectl pt` reports about an Intel PT byte stream: packet counts by
- * type, the TSC range, CBR changes, CR3 values (PIP), execution-mode changes
- * and the ordered branch-target and FUP addresses.  The packets come from
- * libipt's packet decoder; the full IPs are rebuilt here from the compressed
- * payloads (SDM Vol. 3C, "Intel Processor Trace", section "IP Compression"),
- * because the packet decoder hands out the raw payload only.
+ * What `mcectl pt` and mcelogd's PT snapshots (snapshot.pt) report about an
+ * Intel PT byte stream: packet counts by type, the TSC range, CBR changes,
+ * CR3 values (PIP), execution-mode changes and the ordered branch-target and
+ * FUP addresses.  The packets come from libipt's packet decoder; the full IPs
+ * are rebuilt here from the compressed payloads (SDM Vol. 3C, "Intel
+ * Processor Trace", section "IP Compression"), because the packet decoder
+ * hands out the raw payload only.
  *
  * No I/O: the caller reads the file and prints the summary.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The Intel PT stream summary behind `mcectl pt`; see pt-decode.h. */
+/* The Intel PT stream summary shared by `mcectl pt` and mcelogd's PT snapshots; see pt-decode.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <intel-pt.h>
