@@ -110,7 +110,7 @@ static void reg(FILE *out, bool *any, const char *name, uint64_t v)
 }
 
 void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
-		       const struct mce_decoded *d, unsigned first, unsigned last)
+		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot)
 {
 	char summary[256];
 	const char *s;
@@ -243,5 +243,7 @@ void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 		if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
 			fprintf(out, "  Time:     %s\n", buf);
 	}
+	if (snapshot)
+		fprintf(out, "  Snapshot: %s\n", snapshot);
 	fprintf(out, "\n");
 }

@@ -11,10 +11,11 @@
 /*
  * Print one record as a readable multi-line block: what happened, where,
  * how bad, what to do.  index is 1-based; first/last are input line numbers
- * (0 when the record came from the command line).
+ * (0 when the record came from the command line).  snapshot: the record's
+ * snapshot summary (snapshot-line.h), or NULL.
  */
 void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
-		       const struct mce_decoded *d, unsigned first, unsigned last);
+		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot);
 
 /* --cpu-id VENDOR:FAMILY:MODEL ("amd:0x19:0x21", "intel:6:143"); 0 or -EINVAL. */
 /* The same for a verb's --cpu-id option: a bad value is reported on stderr, naming verb and value. */
@@ -31,6 +32,8 @@ struct text_input {
 	const char *name;                 /* the input's name for messages */
 	struct mce_text_parser *parser;
 	unsigned lineno;                  /* lines read so far */
+	const char *line;                 /* the line being fed, while the parser's callbacks run */
+	size_t line_len;
 	unsigned rejected;                /* lines that could not be read */
 };
 

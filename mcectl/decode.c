@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 #include "parse-number.h"
 #include "record-json.h"
 #include "record-text.h"
+#include "snapshot-line.h"
 #include "verbs.h"
 
 #define OUT_BUFFER  (1u << 20)
@@ -120,6 +123,33 @@ static int parse_reg(const char *s, uint64_t max, uint64_t *ret)
 	return parse_unsigned(s, strlen(s), 16, max, ret);
 }
 
+/*
+ * A record of mcelogd's JSON (a JSON-lines file, MCE_JSON) may carry what its
+ * CPU was doing: the same one-line summary as `mcectl query` prints, in buf.
+ */
+static const char *snapshot_of_line(const char *line, size_t len, char *buf, size_t size)
+{
+	const char *brace = line ? memchr(line, '{', len) : NULL;
+	struct snapshot_summary s;
+	json_object *o, *snapshot;
+	struct json_tokener *tok;
+	const char *ret = NULL;
+
+	if (!brace || len - (size_t) (brace - line) > INT_MAX || !memmem(brace, len - (size_t) (brace - line),
+									  "\"snapshot\"", 10))
+		return NULL;
+	tok = json_tokener_new();
+	if (!tok)
+		return NULL;
+	o = json_tokener_parse_ex(tok, brace, (int) (len - (size_t) (brace - line)));
+	json_tokener_free(tok);
+	if (o && json_object_object_get_ex(o, "snapshot", &snapshot) &&
+	    snapshot_summary_from_json(snapshot, &s) >= 0 && snapshot_line_format(&s, buf, size) >= 0)
+		ret = buf;
+	json_object_put(o);
+	return ret;
+}
+
 static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsigned first,
 			unsigned last)
 {
@@ -136,8 +166,14 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 		}
 		fwrite(c->w.buf, 1, c->w.len, c->out);
 		putc('\n', c->out);
-	} else
-		decode_print_text(c->out, c->records, r, &d, first, last);
+	} else {
+		char snapshot[512];
+		/* The record came whole from the line being fed: one JSON line. */
+		bool one_line = first != 0 && first == last && first == c->in.lineno;
+
+		decode_print_text(c->out, c->records, r, &d, first, last,
+				  one_line ? snapshot_of_line(c->in.line, c->in.line_len, snapshot, sizeof(snapshot)) : NULL);
+	}
 }
 
 static int on_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
@@ -168,6 +204,7 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 static int input_line(const char *line, size_t len, bool cut, void *userdata)
 {
 	struct text_input *in = userdata;
+	int r;
 
 	if (cut) {
 		in->rejected++;
@@ -176,7 +213,11 @@ static int input_line(const char *line, size_t len, bool cut, void *userdata)
 		len = 0;   /* the parser still counts the line */
 	}
 	in->lineno++;
-	return mce_text_parser_feed(in->parser, line, len);
+	in->line = line;
+	in->line_len = len;
+	r = mce_text_parser_feed(in->parser, line, len);
+	in->line = NULL;
+	return r;
 }
 
 int text_input_read(struct text_input *in, int fd)

@@ -27,6 +27,7 @@
 #include "parse-number.h"
 #include "ras-record.h"
 #include "rfc3339.h"
+#include "snapshot-line.h"
 #include "timespec.h"
 #include "verbs.h"
 
@@ -402,29 +403,19 @@ static void print_table_row(sd_journal *j, uint64_t realtime)
  */
 static void print_snapshot_line(sd_journal *j)
 {
-	static const struct {
-		const char *field, *label, *suffix;
-	} figures[] = {
-		{ "MCE_SNAPSHOT_IPC",              "IPC ",        "" },
-		{ "MCE_SNAPSHOT_EFFECTIVE_MHZ",    "",            " MHz" },
-		{ "MCE_SNAPSHOT_CACHE_MISS_RATE",  "cache-miss ", "" },
-		{ "MCE_SNAPSHOT_BRANCH_MISS_RATE", "branch-miss ", "" },
-		{ "MCE_SNAPSHOT_LARGEST_CHANGE",   "largest change ", "" },
-	};
-	char cpu[16], window[32], after[32], v[80], line[512];
-	size_t n;
+	struct snapshot_summary s = {};
+	char line[480];
 
-	if (!get_field(j, "MCE_SNAPSHOT_CPU", cpu, sizeof(cpu)) ||
-	    !get_field(j, "MCE_SNAPSHOT_WINDOW_SEC", window, sizeof(window)))
-		return;
-	n = (size_t) snprintf(line, sizeof(line), "%27s snapshot: CPU %s over %ss", "", cpu, window);
-	if (get_field(j, "MCE_SNAPSHOT_READ_AFTER_ERROR_USEC", after, sizeof(after)) && n < sizeof(line))
-		n += (size_t) snprintf(line + n, sizeof(line) - n, ", read %s us after the error", after);
-	for (size_t i = 0; i < ELEMENTSOF(figures) && n < sizeof(line); i++)
-		if (get_field(j, figures[i].field, v, sizeof(v)))
-			n += (size_t) snprintf(line + n, sizeof(line) - n, "; %s%s%s", figures[i].label, v,
-					       figures[i].suffix);
-	puts(line);
+	get_field(j, "MCE_SNAPSHOT_CPU", s.cpu, sizeof(s.cpu));
+	get_field(j, "MCE_SNAPSHOT_WINDOW_SEC", s.window_sec, sizeof(s.window_sec));
+	get_field(j, "MCE_SNAPSHOT_READ_AFTER_ERROR_USEC", s.after_usec, sizeof(s.after_usec));
+	get_field(j, "MCE_SNAPSHOT_IPC", s.ipc, sizeof(s.ipc));
+	get_field(j, "MCE_SNAPSHOT_EFFECTIVE_MHZ", s.effective_mhz, sizeof(s.effective_mhz));
+	get_field(j, "MCE_SNAPSHOT_CACHE_MISS_RATE", s.cache_miss_rate, sizeof(s.cache_miss_rate));
+	get_field(j, "MCE_SNAPSHOT_BRANCH_MISS_RATE", s.branch_miss_rate, sizeof(s.branch_miss_rate));
+	get_field(j, "MCE_SNAPSHOT_LARGEST_CHANGE", s.largest_change, sizeof(s.largest_change));
+	if (snapshot_line_format(&s, line, sizeof(line)) >= 0)
+		printf("%27s snapshot: %s\n", "", line);
 }
 
 /* MCE_JSON verbatim: the record contract is the same object mcelogd logged. */

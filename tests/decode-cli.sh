@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..58"
+echo "1..62"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -111,6 +111,17 @@ check "bad input: exit 1" run 1 --output json "$DATA/bad.txt"
 check "bad input: the good record is still decoded" eval 'lines 1 && has "\"status\":\"0x8c00004000010091\""'
 check "bad input: file, line and key named" eval 'err_has "^mcectl decode: .*bad.txt:2: STATUS: .zz." && err_has "bad.txt:4: ADDR: .*out of range"'
 check "bad input: garbage and invalid JSON named with line numbers" eval 'err_has "bad.txt:6: not a machine-check record line" && err_has "bad.txt:7: invalid JSON"'
+
+# mcelogd's JSON with a counter snapshot (issue 10): the line mcectl query prints under it.
+cat >"$TMP/snap.json" <<'JSON'
+{"time":"2026-11-23T15:48:43.000000Z","source":"tracepoint","cpu":1,"bank":9,"vendor":"intel","family":6,"model":63,"stepping":2,"status":"0x8c000040000800c0","addr":"0x0000000012345000","misc":"0x0000000000140686","tsc":"0x00000009e09e96a6","snapshot":{"counters":{"cpu":1,"read":"2026-11-23T15:48:50.543085Z","read_after_error_usec":7543085,"window":{"start":"2026-11-23T15:48:50.216214Z","end":"2026-11-23T15:48:50.543085Z","seconds":0.326871,"position":"before_history"},"events":{"cycles":900000000,"instructions":1200000000,"cpu-clock":326847469},"ipc":1.333,"effective_mhz":2754.3,"cache_miss_rate":0.0125,"baseline_intervals":9,"change":{"cycles":1.100,"instructions":0.250,"cpu-clock":3.000}},"rtit":{"unavailable":"no intel_pt"}}}
+{"time":"2026-11-23T15:48:44.000000Z","source":"tracepoint","cpu":0,"bank":9,"vendor":"intel","family":6,"model":63,"status":"0x8c000040000800c0","snapshot":{"counters":{"unavailable":"no PMU"}}}
+JSON
+check "snapshot: JSON records decoded, exit 0" eval 'run 0 "$TMP/snap.json" && [ "$(grep -c "Integrated Memory Controller" "$TMP/out")" -eq 2 ]'
+check "snapshot: the one-line summary under the record, figures as mcelogd writes its journal fields" \
+	eval 'has "^  Snapshot: CPU 1 over 0.327s, read 7543085 us after the error; IPC 1.333; 2754 MHz; cache-miss 0.0125; largest change instructions x0.25\$"'
+check "snapshot: a snapshot without counters prints no line" eval '[ "$(grep -c "Snapshot:" "$TMP/out")" -eq 1 ]'
+check "snapshot: --output json is the decode, without the line" eval 'run 0 --output json "$TMP/snap.json" && ! has "Snapshot: CPU"'
 
 # registers on the command line
 check "registers: exit 0" run 0 --output json --status 0x9c2040000000011b --bank 5 --ipid 0x9600050f00 --addr 0xabcd00000 --synd 0x5a020001 --misc 0xd01a0ffe00000000 --mcgstatus 0 --cpu-id amd:0x19:0x21

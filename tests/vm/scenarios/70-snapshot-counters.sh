@@ -9,7 +9,7 @@ VM_APPEND="mcelogd_vm.check_interval=1"
 
 scenario() {
 	local cpu=1 bank=2 st=0x9c00004000010093 addr=0x0000000123456000 misc=0x0000000000000086
-	local rec c j pmu status table
+	local rec c j pmu status table line
 	# Two reads of history before the error: the window is a real interval.
 	sleep 2
 	check "snapshot: QEMU accepts mce $cpu $bank $st" inject_monitor $cpu $bank $st 0 $addr $misc
@@ -67,6 +67,11 @@ scenario() {
 	table=$(guest "mcectl query --since 1h")
 	note "$(grep -B1 'snapshot:' <<<"$table")"
 	check "snapshot: mcectl query's table has the snapshot line" grep -q "snapshot: CPU $cpu over" <<<"$table"
+	# The record's JSON (a JSON-lines file, MCE_JSON) through mcectl decode: the same line.
+	line=$(host_mcectl decode - <<<"$rec" | sed -n 's/^  Snapshot: //p')
+	note "decode: $line"
+	check "snapshot: mcectl decode of the record's JSON prints the summary query prints for it" \
+		grep -qF -- " snapshot: ${line:-(decode printed no snapshot line)}" <<<"$table"
 
 	# CPU hotplug: the offline CPU's groups close, and come back with it.
 	local cpus
