@@ -14,7 +14,8 @@ VM_DESC="ring overflow on purpose: the trace instance gives back what the ring d
 VM_APPEND="mcelogd_vm.check_interval=1"
 
 # ring_burst N CODE: injects N records on CPU 0 (STATUS 0x9c000040_iiii_CODE:
-# VAL EN MISCV ADDRV, i in 31:16) while mcelogd is stopped, then one more
+# VAL EN MISCV ADDRV, i in 31:16; CODE unused by other scenarios of the
+# same boot) while mcelogd is stopped, then one more
 # (i = 0xffff) once it runs again.  Prints how many the kernel emitted.
 ring_burst() {
 	local n=$1 code=$2 pid t=/sys/kernel/tracing out
@@ -85,12 +86,12 @@ scenario() {
 
 	# 2. Without the instance's event, what the ring drops is lost, and reported.
 	guest "echo 0 >$i/events/mce/mce_record/enable" >/dev/null
-	out=$(ring_burst $n 0094)
+	out=$(ring_burst $n 009a)
 	is "$out" "$n" "ring-loss: the kernel emitted $n more while mcelogd was stopped (instance off)"
-	is "$(wait_records 1 '.status == "0x9c000040ffff0094"' 30 | wc -l)" 1 \
+	is "$(wait_records 1 '.status == "0x9c000040ffff009a"' 30 | wc -l)" 1 \
 		"ring-loss: the record after the second burst is logged"
 	sleep 1
-	logged=$(logged_burst 0094)
+	logged=$(logged_burst 009a)
 	lost=$(lost_reported "$t0")
 	note "ring-loss, instance off: $logged logged, $lost reported lost, of $n"
 	check "ring-loss: the one-page ring overflowed again (some records reported lost)" test "${lost:-0}" -gt 0
