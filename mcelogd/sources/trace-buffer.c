@@ -13,12 +13,12 @@
 #include "source.h"
 #include "record-text.h"
 #include "trace-buffer.h"
+#include "tracefs-roots.h"
 #include "trace-cursor.h"
 
 #define INSTANCE "instances/mcelogd"
 #define CURSOR_FILE "tracepoint.cursor"
 
-static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 /* One of a ring's records as the instance held it when read. */
 struct known_record {
@@ -78,7 +78,7 @@ static const char *find_root(const char *tracefs_root)
 
 	if (tracefs_root)
 		return tracefs_root;
-	for (size_t i = 0; i < ELEMENTSOF(tracefs_roots); i++) {
+	for (size_t i = 0; i < TRACEFS_N_ROOTS; i++) {
 		char p[512];
 
 		snprintf(p, sizeof(p), "%s/instances", tracefs_roots[i]);

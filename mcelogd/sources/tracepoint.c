@@ -22,6 +22,7 @@
 #include "source.h"
 #include "sources.h"
 #include "trace-buffer.h"
+#include "tracefs-roots.h"
 
 /*
  * Pages of one CPU's ring: sized from the kernel's MCE pool by
@@ -32,7 +33,6 @@
 #define RING_PAGES_ENV "MCELOGD_RING_PAGES"
 #define RING_PAGES_ENV_MAX 1024
 
-static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 /*
  * The tracepoints one per-CPU reader serves.  Each is its own perf event on
@@ -526,7 +526,7 @@ static int find_format(const char *tracefs_root, const struct tracepoint_def *de
 {
 	int r = -ENOENT;
 
-	for (size_t i = 0; i < ELEMENTSOF(tracefs_roots); i++) {
+	for (size_t i = 0; i < TRACEFS_N_ROOTS; i++) {
 		const char *root = tracefs_root ? tracefs_root : tracefs_roots[i];
 
 		snprintf(path, path_size, "%s/events/%s/%s/format", root, def->system, def->name);
