@@ -10,6 +10,8 @@
 struct storm_entry {
 	struct storm_key key;            /* normalised: cpu 0 when !per_cpu */
 	uint64_t last_usec;              /* last record; orders eviction */
+	/* The eviction order of signatures not in a storm (entry index + 1, 0 = none). */
+	uint32_t lru_prev, lru_next;
 	/*
 	 * The burst window is anchored at its first record rather than
 	 * sliding: one start time and one counter per signature, exact, and
@@ -51,6 +53,12 @@ struct storm {
 	 */
 	uint32_t *slots;
 	uint32_t slot_mask;
+	/*
+	 * Signatures not in a storm, least recently seen first: eviction takes
+	 * the head, so a full table costs nothing more per new signature than
+	 * an empty one.  (Entry index + 1, 0 = none.)
+	 */
+	uint32_t lru_head, lru_tail;
 	uint64_t now_usec;               /* latest time seen; earlier ones clamp to it */
 	uint64_t deadline_usec;          /* lower bound of the next due event */
 	struct storm_counters counters;
@@ -213,21 +221,68 @@ void storm_free(struct storm *s)
 	free(s);
 }
 
+static uint32_t entry_ref(const struct storm *s, const struct storm_entry *e)
+{
+	return (uint32_t) (e - s->entries) + 1;
+}
+
+static struct storm_entry *entry_of(struct storm *s, uint32_t ref)
+{
+	return ref ? &s->entries[ref - 1] : NULL;
+}
+
+static bool lru_linked(const struct storm *s, const struct storm_entry *e)
+{
+	return e->lru_prev || e->lru_next || s->lru_head == entry_ref(s, e);
+}
+
+static void lru_unlink(struct storm *s, struct storm_entry *e)
+{
+	if (!lru_linked(s, e))
+		return;
+	if (e->lru_prev)
+		entry_of(s, e->lru_prev)->lru_next = e->lru_next;
+	else
+		s->lru_head = e->lru_next;
+	if (e->lru_next)
+		entry_of(s, e->lru_next)->lru_prev = e->lru_prev;
+	else
+		s->lru_tail = e->lru_prev;
+	e->lru_prev = e->lru_next = 0;
+}
+
+/*
+ * Links e after the newest entry seen no later than it.  Times only grow, so
+ * a record just seen goes straight to the tail; only a storm that ended (last
+ * seen a quiet time ago) walks back, once per storm.
+ */
+static void lru_insert(struct storm *s, struct storm_entry *e)
+{
+	uint32_t after = s->lru_tail, ref = entry_ref(s, e);
+
+	while (after && entry_of(s, after)->last_usec > e->last_usec)
+		after = entry_of(s, after)->lru_prev;
+	e->lru_prev = after;
+	e->lru_next = after ? entry_of(s, after)->lru_next : s->lru_head;
+	if (e->lru_next)
+		entry_of(s, e->lru_next)->lru_prev = ref;
+	else
+		s->lru_tail = ref;
+	if (after)
+		entry_of(s, after)->lru_next = ref;
+	else
+		s->lru_head = ref;
+}
+
 /* Make room by dropping the least recently seen signature not in a storm. */
 static struct storm_entry *evict(struct storm *s)
 {
-	struct storm_entry *victim = NULL;
+	struct storm_entry *victim = entry_of(s, s->lru_head);
 	bool found;
 
-	for (unsigned i = 0; i < s->n_entries; i++) {
-		struct storm_entry *e = &s->entries[i];
-
-		if (!e->in_storm && (!victim || e->last_usec < victim->last_usec))
-			victim = e;
-	}
 	if (!victim)
 		return NULL;
-
+	lru_unlink(s, victim);
 	slot_remove(s, slot_find(s, &victim->key, &found));
 	s->counters.evicted++;
 	return victim;
@@ -306,6 +361,10 @@ enum storm_verdict storm_account_page(struct storm *s, const struct storm_key *k
 		return STORM_LOG;
 	}
 	e->last_usec = now;
+	if (!e->in_storm) {
+		lru_unlink(s, e);
+		lru_insert(s, e);
+	}
 
 	if (e->in_storm) {
 		if (e->pending == 0) {
@@ -339,6 +398,7 @@ enum storm_verdict storm_account_page(struct storm *s, const struct storm_key *k
 	}
 
 	/* One past the burst within the window: this record starts a storm. */
+	lru_unlink(s, e);
 	e->in_storm = true;
 	e->start_usec = now;
 	e->next_summary_usec = add_sat(now, s->config.summary_interval_usec);
@@ -400,6 +460,7 @@ static void emit_end(struct storm *s, struct storm_entry *e, storm_event_fn fn, 
 
 	/* Back to normal: the next record opens a fresh burst window. */
 	e->in_storm = false;
+	lru_insert(s, e);
 	free(e->pages);
 	e->pages = NULL;
 	e->n_pages = 0;

@@ -536,6 +536,50 @@ static void eviction_churn(void **state)
 	assert_balanced(s);
 }
 
+/*
+ * A storm that ends goes back into the eviction order by when it was last
+ * seen, not as if seen now: here B stormed between A and C, so after its end
+ * the new signatures evict A, then B, and C stays.
+ */
+static void eviction_after_storm_end(void **state)
+{
+	const struct storm_config cfg = {
+		.burst = 2, .window_usec = SEC, .summary_interval_usec = SEC,
+		.quiet_usec = 2 * SEC, .max_signatures = 3,
+	};
+	struct storm_key a = { .cpu = 0, .bank = 1, .code = 1, .per_cpu = true }, b = a, c = a, d = a, e = a;
+	struct storm_info info;
+	struct recorder rec;
+	uint64_t t = T0;
+
+	(void) state;
+	b.code = 2;
+	c.code = 3;
+	d.code = 4;
+	e.code = 5;
+	memset(&rec, 0, sizeof(rec));
+	_cleanup_storm_ struct storm *s = new_storm(&cfg);
+
+	feed(s, &a, t += MSEC, &rec);
+	for (unsigned i = 0; i < cfg.burst + 3; i++)
+		feed(s, &b, t += MSEC, &rec);
+	assert_int_equal(storm_lookup(s, &b, &info), 0);
+	assert_true(info.in_storm);
+	feed(s, &c, t += 10 * MSEC, &rec);
+	run_until_idle(s, &rec);
+	assert_int_equal(rec.n_ends, 1);
+
+	feed(s, &d, t + 10 * SEC, &rec);
+	assert_int_equal(storm_lookup(s, &a, &info), -ENOENT);
+	assert_int_equal(storm_lookup(s, &b, &info), 0);
+	feed(s, &e, t + 11 * SEC, &rec);
+	assert_int_equal(storm_lookup(s, &b, &info), -ENOENT);
+	assert_int_equal(storm_lookup(s, &c, &info), 0);
+	assert_int_equal(storm_lookup(s, &d, &info), 0);
+	assert_int_equal(storm_lookup(s, &e, &info), 0);
+	assert_balanced(s);
+}
+
 struct collector {
 	unsigned n;
 	struct storm_info infos[8];
@@ -799,6 +843,7 @@ int main(void)
 		cmocka_unit_test(summary_cadence),
 		cmocka_unit_test(table_full),
 		cmocka_unit_test(eviction_churn),
+		cmocka_unit_test(eviction_after_storm_end),
 		cmocka_unit_test(scope),
 		cmocka_unit_test(time_goes_backwards),
 		cmocka_unit_test(config_and_code),
