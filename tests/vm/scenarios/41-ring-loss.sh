@@ -13,12 +13,13 @@
 VM_DESC="ring overflow on purpose: the trace instance gives back what the ring dropped; without it, logged + lost = injected"
 VM_APPEND="mcelogd_vm.check_interval=1"
 
-# ring_burst N CODE: injects N records on CPU 0 (STATUS 0x9c000040_iiii_CODE:
+# ring_burst N CODE WHAT: injects N records on CPU 0 (STATUS 0x9c000040_iiii_CODE:
 # VAL EN MISCV ADDRV, i in 31:16; CODE unused by other scenarios of the
-# same boot) while mcelogd is stopped, then one more
-# (i = 0xffff) once it runs again.  Prints how many the kernel emitted.
+# same boot) while mcelogd is stopped, then one more (i = 0xffff) once it
+# runs again; checks that the kernel emitted them and that the last one is
+# logged (WHAT tells the checks apart).
 ring_burst() {
-	local n=$1 code=$2 pid t=/sys/kernel/tracing out
+	local n=$1 code=$2 what=$3 pid t=/sys/kernel/tracing out
 	pid=$(guest 'systemctl show -p MainPID --value mcelogd.service')
 	# All from CPU 0, so all land in CPU 0's ring; at most 16 in the kernel's pool at once.
 	out=$(guest "
@@ -39,9 +40,12 @@ for w in \$(seq 100); do [ \$(emitted) -ge $n ] && break; sleep 0.05; done
 emitted
 kill -CONT $pid
 echo 0 >$t/events/mce/mce_record/enable" 120)
+	is "$out" "$n" "ring-loss: the kernel emitted $n mce_record events while mcelogd was stopped ($what)"
 	sleep 2
 	guest "taskset -c 0 bash -c '$(sw_inject_script cpu=0 bank=1 status=0x9c000040ffff$code addr=0x7000000 misc=0x86)'" >/dev/null
-	echo "$out"
+	is "$(wait_records 1 ".status == \"0x9c000040ffff$code\"" 30 | wc -l)" 1 \
+		"ring-loss: the record after the burst (it carries the kernel's loss report) is logged ($what)"
+	sleep 1
 }
 
 # logged_burst CODE: the burst's records in the journal (not the one after it).
@@ -66,16 +70,11 @@ scenario() {
 
 	# 1. The trace instance gives back what the ring dropped.
 	t0=$(guest 'date +%s%6N')
-	out=$(ring_burst $n 0095)
-	is "$out" "$n" "ring-loss: the kernel emitted $n mce_record events while mcelogd was stopped"
-	is "$(wait_records 1 '.status == "0x9c000040ffff0095"' 30 | wc -l)" 1 \
-		"ring-loss: the record after the burst (it carries the kernel's loss report) is logged"
-	sleep 1
+	ring_burst $n 0095 "instance on"
 	logged=$(logged_burst 0095)
 	out=$(guest "journalctl -b -u mcelogd.service -o cat | grep 'from CPU 0.s live ring' | tail -n 1")
 	note "ring-loss, instance on: $logged of $n logged; $out"
-	dropped=$(sed -n 's/^The kernel dropped \([0-9]*\) record(s) from CPU 0.s live ring; \([0-9]*\) machine check(s) among them were logged from the trace instance$/\1/p' <<<"$out")
-	given=$(sed -n 's/^The kernel dropped \([0-9]*\) record(s) from CPU 0.s live ring; \([0-9]*\) machine check(s) among them were logged from the trace instance$/\2/p' <<<"$out")
+	read -r dropped given < <(sed -n 's/^The kernel dropped \([0-9]*\) record(s) from CPU 0.s live ring; \([0-9]*\) machine check(s) among them were logged from the trace instance$/\1 \2/p' <<<"$out")
 	check "ring-loss: the one-page ring overflowed (the kernel dropped records: ${dropped:-none})" \
 		test "${dropped:-0}" -gt 0
 	is "$given" "$dropped" "ring-loss: every record the ring dropped was logged from the trace instance"
@@ -86,11 +85,7 @@ scenario() {
 
 	# 2. Without the instance's event, what the ring drops is lost, and reported.
 	guest "echo 0 >$i/events/mce/mce_record/enable" >/dev/null
-	out=$(ring_burst $n 009a)
-	is "$out" "$n" "ring-loss: the kernel emitted $n more while mcelogd was stopped (instance off)"
-	is "$(wait_records 1 '.status == "0x9c000040ffff009a"' 30 | wc -l)" 1 \
-		"ring-loss: the record after the second burst is logged"
-	sleep 1
+	ring_burst $n 009a "instance off"
 	logged=$(logged_burst 009a)
 	lost=$(lost_reported "$t0")
 	note "ring-loss, instance off: $logged logged, $lost reported lost, of $n"
