@@ -111,6 +111,47 @@ static int read_number(const char *path, unsigned long *ret)
 	return 0;
 }
 
+/*
+ * The instance's output options that the recovery's reader depends on: each
+ * line names its CPU ring ("[001]", context-info on, latency format off) and
+ * is the event's text (not raw, hex or binary).  They are per instance, so
+ * another tool's settings elsewhere do not matter; someone may still change
+ * ours, and each start puts them back.
+ */
+static const struct {
+	const char *name;
+	const char *value;
+} trace_options[] = {
+	{ "context-info",   "1" },
+	{ "latency-format", "0" },
+	{ "raw",            "0" },
+	{ "hex",            "0" },
+	{ "bin",            "0" },
+};
+
+static void set_trace_options(const char *dir)
+{
+	for (size_t i = 0; i < ELEMENTSOF(trace_options); i++) {
+		char path[700];
+		unsigned long v;
+		int r;
+
+		snprintf(path, sizeof(path), "%s/options/%s", dir, trace_options[i].name);
+		r = read_number(path, &v);
+		if (r == -ENOENT)
+			continue;   /* an older kernel without this option */
+		if (r >= 0 && v == strtoul(trace_options[i].value, NULL, 10))
+			continue;
+		r = write_string(path, trace_options[i].value);
+		if (r < 0)
+			log_warning_errno(r, "Cannot set %s to %s: %m; records kept while mcelogd is stopped "
+					  "may not be readable at its next start", path, trace_options[i].value);
+		else
+			log_notice("Trace instance option %s was changed; set back to %s", trace_options[i].name,
+				   trace_options[i].value);
+	}
+}
+
 int trace_buffer_setup(const char *tracefs_root)
 {
 	const char *root = find_root(tracefs_root);
@@ -129,6 +170,7 @@ int trace_buffer_setup(const char *tracefs_root)
 	} else if (errno != EEXIST)
 		return log_warning_errno(negative_errno(), "Cannot create the trace instance %s: %m; "
 					 "errors while mcelogd is stopped will not be recovered", dir);
+	set_trace_options(dir);
 	snprintf(path, sizeof(path), "%s/events/mce/mce_record/enable", dir);
 	if (read_number(path, &kb) == 0 && kb == 1)
 		return 0;   /* already set up, e.g. by the unit's ExecStartPre=+ */

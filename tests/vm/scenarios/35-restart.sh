@@ -124,4 +124,18 @@ echo 1 > /sys/kernel/tracing/events/mce/mce_record/enable"
 	out=$(mcelogd_warnings "$mark")
 	check "restart: the warning names the cursor file and line ($out)" \
 		grep -q 'tracepoint.cursor:1: damaged cursor, ignoring it' <<<"$out"
+
+	# The recovery reads the instance's text, whose lines name their CPU only
+	# with the context-info option on (issue 14 #14): switched off while
+	# mcelogd is stopped, each start puts it back before reading.
+	local opt=/sys/kernel/tracing/instances/mcelogd/options/context-info
+	check "restart: stop, and switch the instance's context-info option off" \
+		guest "systemctl stop mcelogd; echo 0 >$opt; [ \$(cat $opt) = 0 ]"
+	inject_sw cpu=1 bank=6 status=0x9c000040efef0094 addr=0x7000 misc=0x86 >/dev/null
+	check "restart: start" guest "systemctl start mcelogd"
+	check "restart: the record kept while stopped is logged all the same" \
+		wait_records 1 '.status == "0x9c000040efef0094"' 30
+	is "$(guest "cat $opt")" 1 "restart: the start set context-info back on"
+	check "restart: and said so" guest \
+		"journalctl -b -u mcelogd -o cat | grep -q 'Trace instance option context-info was changed; set back to 1'"
 }
