@@ -14,6 +14,8 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@
 enum output_mode { OUTPUT_TABLE, OUTPUT_JSON };
 
 struct query_args {
+	const char *verb;            /* "query" or "follow": for messages */
+	bool follow;                 /* mcectl follow: then wait for new entries */
 	bool have_since, have_until;
 	int64_t since, until;
 	bool have_cpu, have_bank;
@@ -46,14 +50,21 @@ struct query_args {
 	bool alerts;                 /* --alerts: the rules' alerts only */
 };
 
-static void query_help(void)
+static void query_help(bool follow)
 {
-	printf("Usage: mcectl query [OPTIONS]\n"
-	       "Show machine-check records that mcelogd logged to the journal.\n\n"
-	       "  -S, --since TIME      records at or after TIME (e.g. '1h', '-30min', 'yesterday',\n"
-	       "                        '2026-11-20 10:00', '@1790000000')\n"
-	       "  -U, --until TIME      records before or at TIME\n"
-	       "      --cpu N           only records from CPU N\n"
+	if (follow)
+		printf("Usage: mcectl follow [OPTIONS]\n"
+		       "Show machine-check records as mcelogd logs them, until interrupted (like\n"
+		       "journalctl -f); the same filters and outputs as mcectl query.\n\n"
+		       "  -S, --since TIME      first the records since TIME, then the new ones\n"
+		       "                        (default: only new ones)\n");
+	else
+		printf("Usage: mcectl query [OPTIONS]\n"
+		       "Show machine-check records that mcelogd logged to the journal.\n\n"
+		       "  -S, --since TIME      records at or after TIME (e.g. '1h', '-30min', 'yesterday',\n"
+		       "                        '2026-11-20 10:00', '@1790000000')\n"
+		       "  -U, --until TIME      records before or at TIME\n");
+	printf("      --cpu N           only records from CPU N\n"
 	       "      --bank N          only records from bank N (machine checks only)\n"
 	       "      --severity S      corrected, deferred, uncorrected, fatal or info (corrected\n"
 	       "                        includes storm summaries)\n"
@@ -76,11 +87,11 @@ static int parse_uint(const char *s, unsigned *ret)
 	return 0;
 }
 
-static int parse_time_arg(const char *option, const char *arg, int64_t now, int64_t *ret)
+static int parse_time_arg(const char *verb, const char *option, const char *arg, int64_t now, int64_t *ret)
 {
 	if (parse_time_spec(arg, now, ret) < 0) {
-		fprintf(stderr, "mcectl query: %s: cannot parse time '%s' (try '1h', '-30min', "
-			"'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", option, arg);
+		fprintf(stderr, "mcectl %s: %s: cannot parse time '%s' (try '1h', '-30min', "
+			"'yesterday', '2026-11-20 10:00' or '@EPOCH')\n", verb, option, arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -111,25 +122,25 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 	while ((c = getopt_long(argc, argv, ":S:U:o:D:h", options, NULL)) >= 0) {
 		switch (c) {
 		case 'S':
-			if (parse_time_arg("--since", optarg, now, &a->since) < 0)
+			if (parse_time_arg(a->verb, "--since", optarg, now, &a->since) < 0)
 				return -EINVAL;
 			a->have_since = true;
 			break;
 		case 'U':
-			if (parse_time_arg("--until", optarg, now, &a->until) < 0)
+			if (parse_time_arg(a->verb, "--until", optarg, now, &a->until) < 0)
 				return -EINVAL;
 			a->have_until = true;
 			break;
 		case ARG_CPU:
 			if (parse_uint(optarg, &a->cpu) < 0) {
-				fprintf(stderr, "mcectl query: --cpu: '%s' is not a CPU number\n", optarg);
+				fprintf(stderr, "mcectl %s: --cpu: '%s' is not a CPU number\n", a->verb, optarg);
 				return -EINVAL;
 			}
 			a->have_cpu = true;
 			break;
 		case ARG_BANK:
 			if (parse_uint(optarg, &a->bank) < 0) {
-				fprintf(stderr, "mcectl query: --bank: '%s' is not a bank number\n", optarg);
+				fprintf(stderr, "mcectl %s: --bank: '%s' is not a bank number\n", a->verb, optarg);
 				return -EINVAL;
 			}
 			a->have_bank = true;
@@ -137,8 +148,8 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		case ARG_SEVERITY:
 			/* "info" exists only for the other hardware-error records (ras_severity). */
 			if (ras_severity_from_string(optarg) == _RAS_SEV_INVALID) {
-				fprintf(stderr, "mcectl query: --severity: unknown severity '%s' (expected "
-					"corrected, deferred, uncorrected, fatal or info)\n", optarg);
+				fprintf(stderr, "mcectl %s: --severity: unknown severity '%s' (expected "
+					"corrected, deferred, uncorrected, fatal or info)\n", a->verb, optarg);
 				return -EINVAL;
 			}
 			a->severity = optarg;
@@ -149,8 +160,8 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 			else if (streq(optarg, "table"))
 				a->output = OUTPUT_TABLE;
 			else {
-				fprintf(stderr, "mcectl query: --output: unknown mode '%s' (expected table "
-					"or json)\n", optarg);
+				fprintf(stderr, "mcectl %s: --output: unknown mode '%s' (expected table "
+					"or json)\n", a->verb, optarg);
 				return -EINVAL;
 			}
 			break;
@@ -164,29 +175,33 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 			a->alerts = true;
 			break;
 		case 'h':
-			query_help();
+			query_help(a->follow);
 			return 0;
 		case ':':
-			fprintf(stderr, "mcectl query: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, "mcectl %s: option '%s' needs a value\n", a->verb, argv[optind - 1]);
 			return -EINVAL;
 		default:
-			fprintf(stderr, "mcectl query: unknown option '%s' (see mcectl query --help)\n",
-				argv[optind - 1]);
+			fprintf(stderr, "mcectl %s: unknown option '%s' (see mcectl %s --help)\n", a->verb,
+				argv[optind - 1], a->verb);
 			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "mcectl query: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "mcectl %s: unexpected argument '%s'\n", a->verb, argv[optind]);
 		return -EINVAL;
 	}
 	/* An alert is about a rule's key, not one CPU, bank or severity. */
 	if (a->alerts && (a->have_cpu || a->have_bank || a->severity)) {
-		fprintf(stderr, "mcectl query: --alerts cannot be combined with --cpu, --bank or "
-			"--severity\n");
+		fprintf(stderr, "mcectl %s: --alerts cannot be combined with --cpu, --bank or "
+			"--severity\n", a->verb);
+		return -EINVAL;
+	}
+	if (a->follow && a->have_until) {
+		fprintf(stderr, "mcectl follow: --until cannot be used: follow shows records as they come\n");
 		return -EINVAL;
 	}
 	if (a->have_since && a->have_until && a->since > a->until) {
-		fprintf(stderr, "mcectl query: --since is later than --until\n");
+		fprintf(stderr, "mcectl %s: --since is later than --until\n", a->verb);
 		return -EINVAL;
 	}
 	return 1;
@@ -450,78 +465,212 @@ static int print_json_row(sd_journal *j)
 	return 0;
 }
 
-int verb_query(int argc, char *argv[])
+/* Set by SIGINT and SIGTERM while following: the loop ends cleanly. */
+static volatile sig_atomic_t stop_following;
+
+static void on_stop_signal(int sig)
 {
-	struct query_args a = { .output = OUTPUT_TABLE, .trusted_uid = 0 };
-	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
-	unsigned shown = 0, damaged = 0;
+	(void) sig;
+	stop_following = 1;
+}
+
+/*
+ * SIGINT and SIGTERM are blocked but during the wait, which they then end
+ * (ppoll's mask: no race with the flag's check).  A closed pipe becomes EPIPE
+ * on write.
+ */
+static void follow_signals(sigset_t *ret_wait_mask)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigset_t block;
+
+	sigemptyset(&sa.sa_mask);
+	(void) sigaction(SIGINT, &sa, NULL);
+	(void) sigaction(SIGTERM, &sa, NULL);
+	(void) signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	(void) sigprocmask(SIG_BLOCK, &block, ret_wait_mask);
+	sigdelset(ret_wait_mask, SIGINT);
+	sigdelset(ret_wait_mask, SIGTERM);
+}
+
+/* Until the journal changes or a signal comes.  (sd_journal_wait() retries after a signal.) */
+static int wait_journal(sd_journal *j, const sigset_t *wait_mask)
+{
+	struct pollfd p = { .fd = sd_journal_get_fd(j) };
+	struct timespec ts, *tsp = NULL;
+	uint64_t until;
 	int r;
 
-	r = parse_query_args(argc, argv, &a);
-	if (r <= 0)
-		return r < 0 ? 2 : 0;
+	if (p.fd < 0)
+		return p.fd;
+	r = sd_journal_get_events(j);
+	if (r < 0)
+		return r;
+	p.events = (short) r;
+	if (sd_journal_get_timeout(j, &until) >= 0 && until != UINT64_MAX) {
+		uint64_t now = now_monotonic_usec(), left = until > now ? until - now : 0;
 
-	if (a.directory)
-		r = sd_journal_open_directory(&j, a.directory, 0);
+		ts = (struct timespec) { .tv_sec = (time_t) (left / 1000000), .tv_nsec = (long) (left % 1000000) * 1000 };
+		tsp = &ts;
+	}
+	if (ppoll(&p, 1, tsp, wait_mask) < 0)
+		return errno == EINTR ? 0 : -errno;
+	r = sd_journal_process(j);
+	return r < 0 ? r : 0;
+}
+
+static int open_journal(const struct query_args *a, sd_journal **ret)
+{
+	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	int r;
+
+	if (a->directory)
+		r = sd_journal_open_directory(&j, a->directory, 0);
 	else
 		r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
 	if (r < 0) {
-		fprintf(stderr, "mcectl query: cannot open the journal%s%s: %s\n",
-			a.directory ? " in " : "", a.directory ? a.directory : "", strerror(-r));
-		return 1;
+		fprintf(stderr, "mcectl %s: cannot open the journal%s%s: %s\n", a->verb,
+			a->directory ? " in " : "", a->directory ? a->directory : "", strerror(-r));
+		return r;
 	}
-	r = add_matches(j, &a);
+	r = add_matches(j, a);
 	if (r < 0) {
-		fprintf(stderr, "mcectl query: cannot set up journal matches: %s\n", strerror(-r));
-		return 1;
+		fprintf(stderr, "mcectl %s: cannot set up journal matches: %s\n", a->verb, strerror(-r));
+		return r;
 	}
-	if (a.have_since)
-		r = sd_journal_seek_realtime_usec(j, a.since > 0 ? (uint64_t) a.since : 0);
-	else
+	if (a->have_since)
+		r = sd_journal_seek_realtime_usec(j, a->since > 0 ? (uint64_t) a->since : 0);
+	else if (a->follow) {
+		/* From now on: the next entry after the newest one there is. */
+		r = sd_journal_seek_tail(j);
+		if (r >= 0)
+			r = sd_journal_previous(j);
+	} else
 		r = sd_journal_seek_head(j);
 	if (r < 0) {
-		fprintf(stderr, "mcectl query: cannot seek in the journal: %s\n", strerror(-r));
-		return 1;
+		fprintf(stderr, "mcectl %s: cannot seek in the journal: %s\n", a->verb, strerror(-r));
+		return r;
 	}
+	*ret = TAKE_PTR(j);
+	return 0;
+}
 
-	if (a.output == OUTPUT_TABLE)
-		print_table_header();
+struct shown {
+	unsigned shown, damaged;
+	bool past_until;
+};
+
+/* Prints the matching entries after the current position.  Returns 0 or negative errno. */
+static int show_entries(sd_journal *j, const struct query_args *a, struct shown *n)
+{
+	int r;
+
 	while ((r = sd_journal_next(j)) > 0) {
 		uint64_t t;
 
+		if (stop_following)
+			return 0;
 		if (sd_journal_get_realtime_usec(j, &t) < 0)
 			continue;
 		/* Seeking lands near, not exactly at, the time: re-check both ends. */
-		if (a.have_since && (int64_t) t < a.since)
+		if (a->have_since && (int64_t) t < a->since)
 			continue;
-		if (a.have_until && (int64_t) t > a.until)
-			break;
+		if (a->have_until && (int64_t) t > a->until) {
+			n->past_until = true;
+			return 0;
+		}
 		/* Written by mcelogd --replay: recorded input, not an error of this machine. */
-		if (!a.include_replayed && sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL },
-								  &(size_t) { 0 }) >= 0)
+		if (!a->include_replayed && sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL },
+								   &(size_t) { 0 }) >= 0)
 			continue;
-		if (a.output == OUTPUT_JSON) {
+		if (a->output == OUTPUT_JSON) {
 			if (print_json_row(j) < 0) {
-				damaged++;
+				n->damaged++;
 				continue;
 			}
 		} else {
 			print_table_row(j, t);
 			print_snapshot_line(j);
 		}
-		shown++;
+		n->shown++;
 	}
+	return r;
+}
+
+/* Waits for new entries and shows them until a signal or a closed output. */
+static int follow_journal(sd_journal *j, const struct query_args *a, struct shown *n)
+{
+	sigset_t wait_mask;
+	int r;
+
+	follow_signals(&wait_mask);
+	while (!stop_following) {
+		/* Each batch reaches a pipe as it comes, not when a buffer fills. */
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return errno == EPIPE ? 0 : -errno;
+		r = wait_journal(j, &wait_mask);
+		if (r < 0) {
+			fprintf(stderr, "mcectl follow: waiting for the journal failed: %s\n", strerror(-r));
+			return r;
+		}
+		r = show_entries(j, a, n);
+		if (r < 0) {
+			fprintf(stderr, "mcectl follow: failed to read the journal: %s\n", strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int run(struct query_args *a, int argc, char *argv[])
+{
+	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	struct shown n = {};
+	int r;
+
+	r = parse_query_args(argc, argv, a);
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
+	if (open_journal(a, &j) < 0)
+		return 1;
+
+	if (a->output == OUTPUT_TABLE)
+		print_table_header();
+	r = show_entries(j, a, &n);
 	if (r < 0) {
-		fprintf(stderr, "mcectl query: failed to read the journal: %s\n", strerror(-r));
+		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
 		return 1;
 	}
-	if (damaged)
-		fprintf(stderr, "mcectl query: %u entr%s without a readable MCE_JSON skipped\n", damaged,
-			damaged == 1 ? "y" : "ies");
-	if (a.output == OUTPUT_TABLE && shown == 0)
-		fprintf(stderr, "-- No %s%s --\n", a.alerts ? "alerts" : "machine-check records",
-			a.have_since ? " in that time range" : "");
+	if (a->follow) {
+		r = follow_journal(j, a, &n);
+		/* Interrupted, or the reader went away (head -n 1): a normal end. */
+		(void) fflush(stdout);
+		return r < 0 ? 1 : 0;
+	}
+	if (n.damaged)
+		fprintf(stderr, "mcectl %s: %u entr%s without a readable MCE_JSON skipped\n", a->verb, n.damaged,
+			n.damaged == 1 ? "y" : "ies");
+	if (a->output == OUTPUT_TABLE && n.shown == 0)
+		fprintf(stderr, "-- No %s%s --\n", a->alerts ? "alerts" : "machine-check records",
+			a->have_since ? " in that time range" : "");
 	if (fflush(stdout) != 0)
 		return 1;
 	return 0;
+}
+
+int verb_query(int argc, char *argv[])
+{
+	struct query_args a = { .verb = "query", .output = OUTPUT_TABLE, .trusted_uid = 0 };
+
+	return run(&a, argc, argv);
+}
+
+int verb_follow(int argc, char *argv[])
+{
+	struct query_args a = { .verb = "follow", .follow = true, .output = OUTPUT_TABLE, .trusted_uid = 0 };
+
+	return run(&a, argc, argv);
 }
