@@ -478,12 +478,12 @@ static int cmp_known(const void *a, const void *b)
 
 /*
  * Starts matching ring's live records against ids (the ring's n records in the
- * instance, in order); those from index first_recovered on were just logged
- * because of a loss.  If a matching is under way, its recovered records not yet
- * seen live stay marked as such.
+ * instance, in order); recovered[i] (recovered may be NULL: none) says record i
+ * was just logged because of a loss.  If a matching is under way, its
+ * recovered records not yet seen live stay marked as such.
  */
 static int resume_begin(struct trace_buffer *tb, unsigned ring, const struct mce_identity *ids, size_t n,
-			size_t first_recovered, bool at_start)
+			const bool *recovered, bool at_start)
 {
 	struct ring_resume *rs = resume_slot(tb, ring);
 	struct known_record *known;
@@ -496,7 +496,7 @@ static int resume_begin(struct trace_buffer *tb, unsigned ring, const struct mce
 	if (!known)
 		return -ENOMEM;   /* then live records are not matched: rather twice than never */
 	for (size_t i = 0; i < n; i++)
-		known[i] = (struct known_record) { .id = ids[i], .recovered = i >= first_recovered };
+		known[i] = (struct known_record) { .id = ids[i], .recovered = recovered && recovered[i] };
 	qsort(known, n, sizeof(*known), cmp_known);
 	for (size_t i = 0; rs->active && i < rs->n_known; i++) {
 		struct known_record *k;
@@ -665,7 +665,7 @@ int trace_buffer_recover(struct trace_buffer *tb)
 		for (size_t k = first; k < n; k++)
 			is_new[order[start + k].i] = true;
 		/* The live ring may hold the newest of these too: match them there. */
-		(void) resume_begin(tb, ring, ids + start, n, n, true);
+		(void) resume_begin(tb, ring, ids + start, n, NULL, true);
 	}
 	/* In time order: what happened before the instance existed comes first. */
 	if (tb->first_in_boot) {
@@ -757,6 +757,7 @@ int trace_buffer_recover_lost(struct trace_buffer *tb, unsigned ring_cpu, uint64
 {
 	_cleanup_free_ struct mce_identity *ids = NULL;
 	_cleanup_free_ size_t *index = NULL;
+	_cleanup_free_ bool *recovered = NULL;
 	const struct mce_identity *handled;
 	struct ring_resume *rs;
 	struct collect c = {};
@@ -781,7 +782,8 @@ int trace_buffer_recover_lost(struct trace_buffer *tb, unsigned ring_cpu, uint64
 	}
 	ids = calloc(c.n + 1, sizeof(*ids));
 	index = calloc(c.n + 1, sizeof(*index));
-	if (!ids || !index) {
+	recovered = calloc(c.n + 1, sizeof(*recovered));
+	if (!ids || !index || !recovered) {
 		collect_done(&c);
 		return log_error_errno(-ENOMEM, "Out of memory");
 	}
@@ -793,22 +795,28 @@ int trace_buffer_recover_lost(struct trace_buffer *tb, unsigned ring_cpu, uint64
 	handled = trace_cursor_get(&tb->handled, ring_cpu);
 	first = trace_cursor_resume_index(handled, ids, n, &found);
 	if (handled && !found)
-		log_warning("The trace instance no longer holds the last record logged from CPU %u: "
-			    "machine checks the live ring dropped before its oldest one (%zu kept) are lost",
-			    ring_cpu, n);
+		log_warning("The trace instance does not hold the last record logged from CPU %u (it "
+			    "wrapped, or its event was switched off): machine checks the live ring dropped "
+			    "are recovered only where the instance holds them", ring_cpu);
 	for (size_t k = first; k < n; k++) {
 		struct mce_record *rec = &c.items[index[k]].rec;
 
-		/* Not found: the instance is not known to follow our last record; look each up. */
-		if (handled && !found && source_already_logged(tb->host, rec)) {
-			trace_buffer_logged(tb, ring_cpu, rec, 0);
+		/*
+		 * Not found: where our last record would be is unknown.  Only records stamped
+		 * no earlier than it (the kernel's wall time) can be among those dropped, and
+		 * of those, any the sinks hold were logged.  Older ones were seen long ago,
+		 * some only counted in a storm: logging them would be a duplicate.
+		 */
+		if (handled && !found &&
+		    (handled->time_usec == 0 || ids[k].time_usec < handled->time_usec ||
+		     source_already_logged(tb->host, rec)))
 			continue;
-		}
 		/* Moments old: a storm judges them as it judges live ones. */
 		trace_buffer_logged(tb, ring_cpu, rec, source_submit(tb->host, rec));
+		recovered[k] = true;
 		n_logged++;
 	}
-	r = resume_begin(tb, ring_cpu, ids, n, first, false);
+	r = resume_begin(tb, ring_cpu, ids, n, recovered, false);
 	if (r < 0)
 		log_error_errno(r, "Out of memory");
 	rs->lost += lost;

@@ -40,7 +40,7 @@ for w in \$(seq 100); do [ \"\$(systemctl show -p MainPID --value mcelogd)\" != 
 			kill="kill -9 \$pid"
 		fi
 		out=$(guest "for w in \$(seq 600); do
-	e=\$(cat /run/crash-burst.emitted 2>/dev/null || echo 0)
+	e=\$(cat /run/crash-burst.emitted 2>/dev/null); e=\${e:-0}   # empty while the injector rewrites it
 	[ \$e -ge $at ] && break; sleep 0.05
 done
 pid=\$(systemctl show -p MainPID --value mcelogd)
