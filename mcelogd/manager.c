@@ -565,9 +565,13 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 {
-	/* Online ones that are open keep their history; offline ones close. */
-	for (size_t cpu = 0; cpu < n_online; cpu++)
-		snapshot_stage_cpu_changed(&m->snapshots, (unsigned) cpu, online[cpu]);
+	/* A CPU may have gone down and up unseen (missed uevents, a suspend): its counter
+	 * groups would be detached for good, so every online one is opened afresh. */
+	for (size_t cpu = 0; cpu < n_online; cpu++) {
+		snapshot_stage_cpu_changed(&m->snapshots, (unsigned) cpu, false);
+		if (online[cpu])
+			snapshot_stage_cpu_changed(&m->snapshots, (unsigned) cpu, true);
+	}
 	for (size_t i = 0; i < m->n_sources; i++) {
 		const struct source_slot *s = &m->sources[i];
 

@@ -87,6 +87,7 @@ const char *status_json_render(struct manager *m)
 		json_put_u64(w, "events", k.events);
 		json_put_u64(w, "foreign_dropped", k.foreign);
 		json_put_u64(w, "overruns", k.overruns);
+		json_put_u64(w, "resumes", k.resumes);
 		json_object_end(w);
 	}
 	json_array_begin(w, "sources");

@@ -5,7 +5,8 @@
  * CPU hotplug, followed through the kernel's uevents (NETLINK_KOBJECT_UEVENT,
  * group 1): every CPU that goes online or offline is handed to the
  * handler's changed(); when events were lost (the socket's queue
- * overflowed) the online set is re-read and handed to its resync().
+ * overflowed), and after a resume from suspend (which takes CPUs down and up
+ * without a uevent), the online set is re-read and handed to its resync().
  */
 
 #include <stdbool.h>
@@ -33,5 +34,6 @@ struct cpu_hotplug_counts {
 	uint64_t events;     /* CPU online/offline events acted on */
 	uint64_t foreign;    /* messages not from the kernel (a local process forging them), dropped */
 	uint64_t overruns;   /* times events were lost and the online set re-read */
+	uint64_t resumes;    /* resumes from suspend, after which every CPU was read afresh */
 };
 void cpu_hotplug_get_counts(const struct cpu_hotplug *h, struct cpu_hotplug_counts *ret);

@@ -62,7 +62,8 @@ int trace_buffer_save(struct trace_buffer *tb);
 bool trace_buffer_catching_up(const struct trace_buffer *tb, unsigned ring_cpu);
 
 /*
- * The kernel dropped `lost` records from ring_cpu's live ring.  The machine
+ * The kernel dropped `lost` records from ring_cpu's live ring (0: the ring's
+ * reader was detached for a while and has just been renewed).  The machine
  * checks among them are in the instance: those after the newest record this
  * run handed on are logged now, and the ring's next records are matched
  * against the instance as at start.  Returns how many were logged, or

@@ -797,6 +797,14 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 			opened++;
 		}
 		s->cpus[cpu] = fresh;
+		/* A detached reader saw nothing since its CPU went down (a resume, missed
+		 * hotplug events): the machine checks it missed are in the trace instance. */
+		if (fresh->tp_fd[TP_MCE_RECORD] >= 0 && s->trace_buffer) {
+			r = trace_buffer_recover_lost(s->trace_buffer, cpu, 0);
+			if (r > 0)
+				log_notice("Logged %d machine-check record(s) of CPU %u from the trace instance, "
+					   "kept while its reader was detached", r, cpu);
+		}
 	}
 	log_info("CPU set re-read: %u reader(s) opened, %u closed, %u renewed; reading on %u CPUs",
 		 opened, closed, renewed, s->n_open);
