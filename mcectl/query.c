@@ -30,14 +30,18 @@
 #include "ras-record.h"
 #include "rfc3339.h"
 #include "snapshot-line.h"
+#include "summary.h"
 #include "timespec.h"
 #include "verbs.h"
 
 enum output_mode { OUTPUT_TABLE, OUTPUT_JSON };
 
 struct query_args {
-	const char *verb;            /* "query" or "follow": for messages */
+	const char *verb;            /* "query", "follow" or "summary": for messages */
 	bool follow;                 /* mcectl follow: then wait for new entries */
+	bool summary;                /* mcectl summary: count, do not list */
+	enum summary_by by;
+	struct summary *counts;
 	bool have_since, have_until;
 	int64_t since, until;
 	bool have_cpu, have_bank;
@@ -50,9 +54,19 @@ struct query_args {
 	bool alerts;                 /* --alerts: the rules' alerts only */
 };
 
-static void query_help(bool follow)
+static void query_help(const struct query_args *a)
 {
-	if (follow)
+	if (a->summary)
+		printf("Usage: mcectl summary [OPTIONS]\n"
+		       "Count the records mcelogd logged per component, top offenders first: records\n"
+		       "(storm summaries' counts included), corrected and worse, first and last seen,\n"
+		       "the rate per hour and the storms.\n\n"
+		       "  -b, --by WHAT         dimm, channel, bank (default), cpu, socket, page, error\n"
+		       "                        or host\n"
+		       "  -S, --since TIME      records at or after TIME (e.g. '1h', 'yesterday'); the\n"
+		       "                        rate is over --since to --until (or now)\n"
+		       "  -U, --until TIME      records before or at TIME\n");
+	else if (a->follow)
 		printf("Usage: mcectl follow [OPTIONS]\n"
 		       "Show machine-check records as mcelogd logs them, until interrupted (like\n"
 		       "journalctl -f); the same filters and outputs as mcectl query.\n\n"
@@ -99,7 +113,7 @@ static int parse_time_arg(const char *verb, const char *option, const char *arg,
 
 static int parse_query_args(int argc, char *argv[], struct query_args *a)
 {
-	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED, ARG_ALERTS };
+	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED, ARG_ALERTS, ARG_BY };
 	static const struct option options[] = {
 		{ "since",     required_argument, NULL, 'S' },
 		{ "until",     required_argument, NULL, 'U' },
@@ -110,6 +124,7 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		{ "directory", required_argument, NULL, 'D' },
 		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
 		{ "alerts",    no_argument,       NULL, ARG_ALERTS },
+		{ "by",        required_argument, NULL, ARG_BY },
 		{ "help",      no_argument,       NULL, 'h' },
 		{}
 	};
@@ -174,8 +189,20 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		case ARG_ALERTS:
 			a->alerts = true;
 			break;
+		case ARG_BY:
+			if (!a->summary) {
+				fprintf(stderr, "mcectl %s: --by is an option of mcectl summary\n", a->verb);
+				return -EINVAL;
+			}
+			a->by = summary_by_from_string(optarg);
+			if (a->by == _SUMMARY_BY_INVALID) {
+				fprintf(stderr, "mcectl summary: --by: unknown component '%s' (expected %s)\n",
+					optarg, summary_by_choices());
+				return -EINVAL;
+			}
+			break;
 		case 'h':
-			query_help(a->follow);
+			query_help(a);
 			return 0;
 		case ':':
 			fprintf(stderr, "mcectl %s: option '%s' needs a value\n", a->verb, argv[optind - 1]);
@@ -194,6 +221,10 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 	if (a->alerts && (a->have_cpu || a->have_bank || a->severity)) {
 		fprintf(stderr, "mcectl %s: --alerts cannot be combined with --cpu, --bank or "
 			"--severity\n", a->verb);
+		return -EINVAL;
+	}
+	if (a->summary && a->alerts) {
+		fprintf(stderr, "mcectl summary: --alerts cannot be used: alerts are not records\n");
 		return -EINVAL;
 	}
 	if (a->follow && a->have_until) {
@@ -433,36 +464,65 @@ static void print_snapshot_line(sd_journal *j)
 		printf("%27s snapshot: %s\n", "", line);
 }
 
-/* MCE_JSON verbatim: the record contract is the same object mcelogd logged. */
-static int print_json_row(sd_journal *j)
+/*
+ * The entry's MCE_JSON, parsed (the caller puts it), with its text in *ret_text.
+ * Never pass on a damaged entry as if it were a record: NULL then.
+ */
+static json_object *entry_json(sd_journal *j, const char **ret_text, size_t *ret_len)
 {
 	const void *data;
 	size_t len;
 	const char *json;
 	struct json_tokener *tok;
 	struct json_object *o;
-	bool ok;
 
 	if (sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
-		return -ENOENT;
+		return NULL;
 	json = (const char *) data + strlen("MCE_JSON=");
 	len -= strlen("MCE_JSON=");
 	if (len > INT_MAX)
-		return -EBADMSG;
-	/* Never pass on a damaged entry as if it were a record. */
+		return NULL;
 	tok = json_tokener_new();
 	if (!tok)
-		return -ENOMEM;
+		return NULL;
 	o = json_tokener_parse_ex(tok, json, (int) len);
-	ok = o && json_tokener_get_error(tok) == json_tokener_success &&
-	     json_object_is_type(o, json_type_object);
-	json_object_put(o);
+	if (o && (json_tokener_get_error(tok) != json_tokener_success || !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
+	}
 	json_tokener_free(tok);
-	if (!ok)
+	*ret_text = json;
+	*ret_len = len;
+	return o;
+}
+
+/* MCE_JSON verbatim: the record contract is the same object mcelogd logged. */
+static int print_json_row(sd_journal *j)
+{
+	const char *json;
+	size_t len;
+	json_object *o = entry_json(j, &json, &len);
+
+	if (!o)
 		return -EBADMSG;
+	json_object_put(o);
 	fwrite(json, 1, len, stdout);
 	fputc('\n', stdout);
 	return 0;
+}
+
+static int count_entry(sd_journal *j, const struct query_args *a, uint64_t t)
+{
+	const char *json;
+	size_t len;
+	json_object *o = entry_json(j, &json, &len);
+	int r;
+
+	if (!o)
+		return -EBADMSG;
+	r = summary_add(a->counts, o, (int64_t) t);
+	json_object_put(o);
+	return r;
 }
 
 /* Set by SIGINT and SIGTERM while following: the loop ends cleanly. */
@@ -586,7 +646,15 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 		if (!a->include_replayed && sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL },
 								   &(size_t) { 0 }) >= 0)
 			continue;
-		if (a->output == OUTPUT_JSON) {
+		if (a->summary) {
+			r = count_entry(j, a, t);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0)
+				n->damaged++;
+			if (r <= 0)
+				continue;
+		} else if (a->output == OUTPUT_JSON) {
 			if (print_json_row(j) < 0) {
 				n->damaged++;
 				continue;
@@ -634,10 +702,14 @@ static int run(struct query_args *a, int argc, char *argv[])
 	r = parse_query_args(argc, argv, a);
 	if (r <= 0)
 		return r < 0 ? 2 : 0;
+	if (a->summary && !(a->counts = summary_new(a->by))) {
+		fprintf(stderr, "mcectl summary: out of memory\n");
+		return 1;
+	}
 	if (open_journal(a, &j) < 0)
 		return 1;
 
-	if (a->output == OUTPUT_TABLE)
+	if (a->output == OUTPUT_TABLE && !a->summary)
 		print_table_header();
 	r = show_entries(j, a, &n);
 	if (r < 0) {
@@ -653,6 +725,19 @@ static int run(struct query_args *a, int argc, char *argv[])
 	if (n.damaged)
 		fprintf(stderr, "mcectl %s: %u entr%s without a readable MCE_JSON skipped\n", a->verb, n.damaged,
 			n.damaged == 1 ? "y" : "ies");
+	if (a->summary) {
+		int64_t start = a->have_since ? a->since : 0, end = a->have_until ? a->until : now_realtime_usec();
+
+		if (!a->have_since)
+			end = 0;   /* no window asked for: each component's own span */
+		if (a->output == OUTPUT_JSON)
+			summary_print_json(a->counts, stdout, start, end);
+		else if (summary_groups(a->counts) > 0)
+			summary_print_table(a->counts, stdout, start, end);
+		else
+			fprintf(stderr, "-- No machine-check records%s --\n", a->have_since ? " in that time range" : "");
+		return fflush(stdout) != 0 ? 1 : 0;
+	}
 	if (a->output == OUTPUT_TABLE && n.shown == 0)
 		fprintf(stderr, "-- No %s%s --\n", a->alerts ? "alerts" : "machine-check records",
 			a->have_since ? " in that time range" : "");
@@ -666,6 +751,17 @@ int verb_query(int argc, char *argv[])
 	struct query_args a = { .verb = "query", .output = OUTPUT_TABLE, .trusted_uid = 0 };
 
 	return run(&a, argc, argv);
+}
+
+int verb_summary(int argc, char *argv[])
+{
+	struct query_args a = { .verb = "summary", .summary = true, .by = SUMMARY_BY_BANK,
+				.output = OUTPUT_TABLE, .trusted_uid = 0 };
+	int r;
+
+	r = run(&a, argc, argv);
+	a.counts = summary_free(a.counts);
+	return r;
 }
 
 int verb_follow(int argc, char *argv[])

@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "parse-number.h"
+#include "rfc3339.h"
+#include "summary.h"
+
+static const char *const by_names[_SUMMARY_BY_MAX] = {
+	[SUMMARY_BY_DIMM] = "dimm",     [SUMMARY_BY_CHANNEL] = "channel", [SUMMARY_BY_BANK] = "bank",
+	[SUMMARY_BY_CPU] = "cpu",       [SUMMARY_BY_SOCKET] = "socket",   [SUMMARY_BY_PAGE] = "page",
+	[SUMMARY_BY_ERROR] = "error",   [SUMMARY_BY_HOST] = "host",
+};
+
+enum summary_by summary_by_from_string(const char *s)
+{
+	for (int i = 0; i < _SUMMARY_BY_MAX; i++)
+		if (s && streq(s, by_names[i]))
+			return (enum summary_by) i;
+	return _SUMMARY_BY_INVALID;
+}
+
+const char *summary_by_to_string(enum summary_by by)
+{
+	return by >= 0 && by < _SUMMARY_BY_MAX ? by_names[by] : NULL;
+}
+
+const char *summary_by_choices(void)
+{
+	return "dimm, channel, bank, cpu, socket, page, error or host";
+}
+
+/* Severity columns: corrected apart, everything worse together. */
+enum { SEV_CORRECTED, SEV_WORSE, SEV_OTHER, _SEV_MAX };
+
+#define STORM_STARTS_MAX 32
+
+struct group {
+	char key[96];
+	char label[96];
+	uint64_t count;
+	uint64_t by_sev[_SEV_MAX];
+	int64_t first_usec, last_usec;
+	/* Storms told apart by their start; past the cap they are counted, not told apart. */
+	char starts[STORM_STARTS_MAX][32];
+	unsigned n_starts;
+	unsigned storms_uncounted;
+};
+
+struct summary {
+	enum summary_by by;
+	struct group *groups;
+	size_t n, cap;
+	uint32_t *index;      /* open addressing: group index + 1, 0 = empty */
+	size_t index_size;    /* a power of two, more than twice n */
+};
+
+struct summary *summary_new(enum summary_by by)
+{
+	struct summary *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->by = by;
+	return s;
+}
+
+struct summary *summary_free(struct summary *s)
+{
+	if (s) {
+		free(s->groups);
+		free(s->index);
+		free(s);
+	}
+	return NULL;
+}
+
+size_t summary_groups(const struct summary *s)
+{
+	return s->n;
+}
+
+static uint32_t hash_key(const char *k)
+{
+	uint32_t h = 2166136261u;   /* FNV-1a */
+
+	for (; *k; k++)
+		h = (h ^ (unsigned char) *k) * 16777619u;
+	return h;
+}
+
+static int reindex(struct summary *s, size_t size)
+{
+	uint32_t *index = calloc(size, sizeof(*index));
+
+	if (!index)
+		return -ENOMEM;
+	for (size_t g = 0; g < s->n; g++) {
+		size_t i = hash_key(s->groups[g].key) & (size - 1);
+
+		while (index[i])
+			i = (i + 1) & (size - 1);
+		index[i] = (uint32_t) g + 1;
+	}
+	free(s->index);
+	s->index = index;
+	s->index_size = size;
+	return 0;
+}
+
+static struct group *group_of(struct summary *s, const char *key, const char *label)
+{
+	size_t i;
+
+	if (s->n >= UINT32_MAX - 1)
+		return NULL;
+	if ((s->n + 1) * 2 >= s->index_size && reindex(s, s->index_size ? s->index_size * 2 : 64) < 0)
+		return NULL;
+	for (i = hash_key(key) & (s->index_size - 1); s->index[i]; i = (i + 1) & (s->index_size - 1))
+		if (streq(s->groups[s->index[i] - 1].key, key))
+			return &s->groups[s->index[i] - 1];
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		struct group *p = realloc(s->groups, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		s->groups = p;
+		s->cap = cap;
+	}
+	s->groups[s->n] = (struct group) {};
+	snprintf(s->groups[s->n].key, sizeof(s->groups[s->n].key), "%s", key);
+	snprintf(s->groups[s->n].label, sizeof(s->groups[s->n].label), "%s", label ? label : "");
+	s->index[i] = (uint32_t) ++s->n;
+	return &s->groups[s->n - 1];
+}
+
+static const char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* A number, or a hex string ("0x...") as the record gives registers. */
+static bool u64_of(json_object *o, const char *key, uint64_t *ret)
+{
+	json_object *v;
+	const char *t;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return false;
+	if (json_object_is_type(v, json_type_int)) {
+		if (json_object_get_int64(v) < 0)
+			return false;
+		*ret = (uint64_t) json_object_get_int64(v);
+		return true;
+	}
+	t = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	return t && parse_unsigned(t, strlen(t), 16, UINT64_MAX, ret) >= 0;
+}
+
+static bool has_flag(json_object *o, const char *flag)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, "flags", &v) || !json_object_is_type(v, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		const char *f = json_object_get_string(json_object_array_get_idx(v, i));
+
+		if (f && streq(f, flag))
+			return true;
+	}
+	return false;
+}
+
+enum kind { KIND_MCA, KIND_RAS, KIND_STORM };
+
+/* Storm entries carry CPU (per-CPU banks), bank and code, nothing finer. */
+#define NOT_ITEMISED "(in storms, not itemised)"
+
+static void key_of(const struct summary *s, json_object *o, enum kind kind, char *key, size_t ksize,
+		   char *label, size_t lsize)
+{
+	uint64_t a, b, c, d;
+	const char *t;
+
+	key[0] = label[0] = '\0';
+	switch (s->by) {
+	case SUMMARY_BY_HOST:
+		snprintf(key, ksize, "%s", (t = str_of(o, "hostname")) ? t : "");
+		break;
+	case SUMMARY_BY_CPU:
+		if (u64_of(o, "cpu", &a))
+			snprintf(key, ksize, "cpu %" PRIu64, a);
+		else if (kind == KIND_STORM)
+			snprintf(key, ksize, "(any CPU: a shared bank)");
+		break;
+	case SUMMARY_BY_BANK:
+		if (kind == KIND_RAS)
+			snprintf(key, ksize, "%s", (t = str_of(o, "source")) ? t : "");
+		else if (u64_of(o, "bank", &a)) {
+			snprintf(key, ksize, "bank %" PRIu64, a);
+			if ((t = str_of(o, "bank_name")))
+				snprintf(label, lsize, "%s", t);
+		}
+		break;
+	case SUMMARY_BY_ERROR:
+		if (kind == KIND_RAS) {
+			snprintf(key, ksize, "%s", (t = str_of(o, "source")) ? t : "ras");
+			if ((t = str_of(o, "errors")) || (t = str_of(o, "error_type")) || (t = str_of(o, "page_type")))
+				snprintf(key + strlen(key), ksize - strlen(key), ": %s", t);
+		} else if (u64_of(o, kind == KIND_STORM ? "code" : "status", &a)) {
+			/* Storms are signatures of the status's low half (MCACOD, MSCOD): so are these. */
+			snprintf(key, ksize, "code 0x%08" PRIx64, a & UINT64_C(0xffffffff));
+			if ((t = str_of(o, "description")))
+				snprintf(label, lsize, "%s", t);
+		}
+		break;
+	case SUMMARY_BY_SOCKET:
+		if (kind == KIND_STORM)
+			snprintf(key, ksize, NOT_ITEMISED);
+		else if (u64_of(o, "dimm_socket", &a) || u64_of(o, "socket", &a))
+			snprintf(key, ksize, "socket %" PRIu64, a);
+		break;
+	case SUMMARY_BY_CHANNEL:
+		if (kind == KIND_STORM)
+			snprintf(key, ksize, NOT_ITEMISED);
+		else if (u64_of(o, "dimm_socket", &a) && u64_of(o, "dimm_mc", &b) && u64_of(o, "dimm_channel", &c))
+			snprintf(key, ksize, "socket %" PRIu64 " mc %" PRIu64 " channel %" PRIu64, a, b, c);
+		else if (kind == KIND_MCA && u64_of(o, "channel", &c))
+			snprintf(key, ksize, "socket %" PRIu64 " channel %" PRIu64, u64_of(o, "socket", &a) ? a : 0, c);
+		else if (kind == KIND_RAS && u64_of(o, "mc", &b) && u64_of(o, "top_layer", &c))
+			snprintf(key, ksize, "mc %" PRIu64 " layer %" PRIu64, b, c);
+		break;
+	case SUMMARY_BY_DIMM:
+		if (kind == KIND_STORM)
+			snprintf(key, ksize, NOT_ITEMISED);
+		else if (u64_of(o, "dimm_socket", &a) && u64_of(o, "dimm_mc", &b) && u64_of(o, "dimm_channel", &c) &&
+			 u64_of(o, "dimm_slot", &d))
+			snprintf(key, ksize, "socket %" PRIu64 " mc %" PRIu64 " channel %" PRIu64 " slot %" PRIu64,
+				 a, b, c, d);
+		else if (kind == KIND_MCA && u64_of(o, "channel", &c) && u64_of(o, "dimm", &d))
+			snprintf(key, ksize, "socket %" PRIu64 " channel %" PRIu64 " dimm %" PRIu64,
+				 u64_of(o, "socket", &a) ? a : 0, c, d);
+		else if (kind == KIND_RAS && (t = str_of(o, "label")) && t[0] && !streq(t, "unknown") &&
+			 !streq(t, "any memory"))
+			snprintf(key, ksize, "%s", t);
+		else if (kind == KIND_RAS && u64_of(o, "mc", &b) && u64_of(o, "top_layer", &c) &&
+			 u64_of(o, "middle_layer", &d) && u64_of(o, "lower_layer", &a))
+			snprintf(key, ksize, "mc %" PRIu64 " location %" PRIu64 ":%" PRIu64 ":%" PRIu64, b, c, d, a);
+		break;
+	case SUMMARY_BY_PAGE:
+		if (kind == KIND_STORM)
+			snprintf(key, ksize, NOT_ITEMISED);
+		else if (kind == KIND_MCA && has_flag(o, "ADDRV") && u64_of(o, "addr", &a))
+			snprintf(key, ksize, "0x%" PRIx64, a & ~UINT64_C(0xfff));
+		else if (kind == KIND_RAS && u64_of(o, "pfn", &a) && a < (UINT64_C(1) << 52))
+			snprintf(key, ksize, "0x%" PRIx64, a << 12);
+		else if (kind == KIND_RAS && u64_of(o, "address", &a))
+			snprintf(key, ksize, "0x%" PRIx64, a & ~UINT64_C(0xfff));
+		break;
+	default:
+		break;
+	}
+	if (!key[0])
+		snprintf(key, ksize, "(unknown)");
+}
+
+static unsigned severity_column(json_object *o)
+{
+	const char *t = str_of(o, "severity");
+
+	if (!t)
+		return SEV_OTHER;
+	if (streq(t, "corrected"))
+		return SEV_CORRECTED;
+	if (streq(t, "deferred") || streq(t, "uncorrected") || streq(t, "fatal"))
+		return SEV_WORSE;
+	return SEV_OTHER;
+}
+
+static void note_storm(struct group *g, const char *start)
+{
+	if (!start)
+		return;
+	for (unsigned i = 0; i < g->n_starts; i++)
+		if (streq(g->starts[i], start))
+			return;
+	if (g->n_starts == STORM_STARTS_MAX) {
+		g->storms_uncounted++;
+		return;
+	}
+	snprintf(g->starts[g->n_starts++], sizeof(g->starts[0]), "%s", start);
+}
+
+int summary_add(struct summary *s, json_object *o, int64_t time_usec)
+{
+	const char *event = str_of(o, "event");
+	enum kind kind = KIND_MCA;
+	char key[96], label[96];
+	uint64_t count = 1, n;
+	struct group *g;
+
+	if (!json_object_is_type(o, json_type_object))
+		return 0;
+	if (event && (streq(event, "loss") || streq(event, "alert")))
+		return 0;
+	if (event && (streq(event, "storm_summary") || streq(event, "storm_end"))) {
+		kind = KIND_STORM;
+		/* An end adds no record: each is in a summary already. */
+		count = streq(event, "storm_summary") && u64_of(o, "count", &n) ? n : 0;
+	} else if (event) {
+		kind = KIND_RAS;
+		/* One EDAC event may stand for several errors. */
+		if (u64_of(o, "error_count", &n) && n > 0)
+			count = n;
+	}
+	key_of(s, o, kind, key, sizeof(key), label, sizeof(label));
+	g = group_of(s, key, label);
+	if (!g)
+		return -ENOMEM;
+	if (!g->label[0] && label[0])
+		snprintf(g->label, sizeof(g->label), "%s", label);
+	if (kind == KIND_STORM)
+		note_storm(g, str_of(o, "storm_start"));
+	if (count == 0)
+		return 1;
+	g->count += count;
+	g->by_sev[kind == KIND_STORM ? SEV_CORRECTED : severity_column(o)] += count;
+	if (!g->first_usec || time_usec < g->first_usec)
+		g->first_usec = time_usec;
+	if (time_usec > g->last_usec)
+		g->last_usec = time_usec;
+	return 1;
+}
+
+static int cmp_groups(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static void sort_groups(struct summary *s)
+{
+	qsort(s->groups, s->n, sizeof(*s->groups), cmp_groups);
+	/* The order changed: the index is rebuilt from it. */
+	if (s->index_size)
+		(void) reindex(s, s->index_size);
+}
+
+/* Records per hour over the window, or over the group's own span; < 0: no rate. */
+static double per_hour(const struct group *g, int64_t start, int64_t end)
+{
+	int64_t span = start && end ? end - start : g->last_usec - g->first_usec;
+
+	if (span <= 0)
+		return -1;
+	return (double) g->count * 3600e6 / (double) span;
+}
+
+static unsigned storms(const struct group *g)
+{
+	return g->n_starts + g->storms_uncounted;
+}
+
+static void time_text(int64_t usec, char *buf, size_t size)
+{
+	if (!usec || format_rfc3339_usec(buf, size, usec) < 0)
+		snprintf(buf, size, "-");
+	else if (strlen(buf) > 19)
+		buf[19] = '\0';   /* to the second in the table */
+}
+
+void summary_print_table(struct summary *s, FILE *out, int64_t window_start, int64_t window_end)
+{
+	sort_groups(s);
+	fprintf(out, "%-44s %8s %8s %8s %-19s %-19s %9s %6s\n", summary_by_to_string(s->by), "RECORDS",
+		"CORR", "WORSE", "FIRST", "LAST", "PER HOUR", "STORMS");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct group *g = &s->groups[i];
+		char name[sizeof(g->key) + sizeof(g->label) + 4], first[40], last[40], rate[32];
+		double r = per_hour(g, window_start, window_end);
+
+		if (g->label[0])
+			snprintf(name, sizeof(name), "%s (%s)", g->key, g->label);
+		else
+			snprintf(name, sizeof(name), "%s", g->key);
+		time_text(g->first_usec, first, sizeof(first));
+		time_text(g->last_usec, last, sizeof(last));
+		if (r < 0)
+			snprintf(rate, sizeof(rate), "-");
+		else
+			snprintf(rate, sizeof(rate), "%.2f", r);
+		fprintf(out, "%-44.44s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %-19s %-19s %9s %6u\n", name, g->count,
+			g->by_sev[SEV_CORRECTED], g->by_sev[SEV_WORSE], first, last, rate, storms(g));
+	}
+}
+
+static void put_json_string(FILE *out, const char *s)
+{
+	json_object *o = json_object_new_string(s);
+
+	fputs(o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : "\"\"", out);
+	json_object_put(o);
+}
+
+void summary_print_json(struct summary *s, FILE *out, int64_t window_start, int64_t window_end)
+{
+	sort_groups(s);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct group *g = &s->groups[i];
+		char first[40], last[40];
+		double r = per_hour(g, window_start, window_end);
+
+		fprintf(out, "{\"by\":\"%s\",\"key\":", summary_by_to_string(s->by));
+		put_json_string(out, g->key);
+		if (g->label[0]) {
+			fputs(",\"label\":", out);
+			put_json_string(out, g->label);
+		}
+		fprintf(out, ",\"records\":%" PRIu64 ",\"corrected\":%" PRIu64 ",\"worse\":%" PRIu64
+			",\"other\":%" PRIu64, g->count, g->by_sev[SEV_CORRECTED], g->by_sev[SEV_WORSE],
+			g->by_sev[SEV_OTHER]);
+		if (g->first_usec && format_rfc3339_usec(first, sizeof(first), g->first_usec) >= 0 &&
+		    format_rfc3339_usec(last, sizeof(last), g->last_usec) >= 0)
+			fprintf(out, ",\"first\":\"%s\",\"last\":\"%s\"", first, last);
+		if (r >= 0)
+			fprintf(out, ",\"per_hour\":%.3f", r);
+		fprintf(out, ",\"storms\":%u}\n", storms(g));
+	}
+}

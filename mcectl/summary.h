@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * mcectl summary: records counted per component (DIMM, channel, bank, CPU,
+ * socket, page, error or host), with first and last seen, the rate over the
+ * window and the storms, top offenders first.  Fed one journal entry's
+ * MCE_JSON at a time (records, other hardware-error records, storm summaries
+ * and ends); loss reports and alerts are not records and are left out.
+ *
+ * Pure: no I/O but the FILE the caller prints to, no clock (times come in).
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+enum summary_by {
+	SUMMARY_BY_DIMM,
+	SUMMARY_BY_CHANNEL,
+	SUMMARY_BY_BANK,
+	SUMMARY_BY_CPU,
+	SUMMARY_BY_SOCKET,
+	SUMMARY_BY_PAGE,
+	SUMMARY_BY_ERROR,
+	SUMMARY_BY_HOST,
+	_SUMMARY_BY_MAX,
+	_SUMMARY_BY_INVALID = -1,
+};
+
+enum summary_by summary_by_from_string(const char *s);
+const char *summary_by_to_string(enum summary_by by);
+/* "dimm|channel|...": for messages. */
+const char *summary_by_choices(void);
+
+struct summary;
+
+struct summary *summary_new(enum summary_by by);
+struct summary *summary_free(struct summary *s);
+
+/*
+ * One entry: its MCE_JSON object and when it was written (µs since the epoch).
+ * Returns 1 if counted, 0 if it is not a record (loss, alert), -ENOMEM.
+ */
+int summary_add(struct summary *s, json_object *entry, int64_t time_usec);
+
+/* Groups, largest count first.  window_start/end (µs) give the rate; 0: the records' own span. */
+void summary_print_table(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
+void summary_print_json(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
+size_t summary_groups(const struct summary *s);

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mcectl summary's counting (mcectl/summary.c): records, EDAC events that
+ * stand for several errors, and storm summaries fall in the right group for
+ * each --by; storms are told apart by their start; loss reports and alerts
+ * are not records; the largest group comes first; the rate is over the window.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+
+#define HOUR INT64_C(3600000000)
+#define T0 INT64_C(1795000000000000)
+
+static const char *const entries[] = {
+	/* Two corrected errors on one Intel IMC bank, one DIMM (EDAC's location), one page. */
+	"{\"cpu\":1,\"socket\":0,\"bank\":13,\"bank_name\":\"IMC 0\",\"hostname\":\"a\",\"status\":\"0x8c000040000800c0\","
+	"\"addr\":\"0x0000000012345040\",\"flags\":[\"VAL\",\"ADDRV\"],\"severity\":\"corrected\",\"description\":\"Patrol scrub\","
+	"\"dimm_socket\":0,\"dimm_mc\":1,\"dimm_channel\":2,\"dimm_slot\":0}",
+	"{\"cpu\":1,\"socket\":0,\"bank\":13,\"bank_name\":\"IMC 0\",\"hostname\":\"a\",\"status\":\"0x8c000040000800c0\","
+	"\"addr\":\"0x0000000012345f00\",\"flags\":[\"VAL\",\"ADDRV\"],\"severity\":\"corrected\",\"description\":\"Patrol scrub\","
+	"\"dimm_socket\":0,\"dimm_mc\":1,\"dimm_channel\":2,\"dimm_slot\":0}",
+	/* An uncorrected one elsewhere, without a valid address. */
+	"{\"cpu\":3,\"socket\":1,\"bank\":4,\"hostname\":\"b\",\"status\":\"0xbd80000000100134\",\"addr\":\"0x00000000deadb000\","
+	"\"flags\":[\"VAL\",\"UC\"],\"severity\":\"uncorrected\"}",
+	/* A storm on bank 13 of CPU 1: two summaries of one storm (5 + 7), then its end. */
+	"{\"event\":\"storm_summary\",\"severity\":\"corrected\",\"scope\":\"cpu\",\"cpu\":1,\"bank\":13,\"code\":\"0x000800c0\","
+	"\"count\":5,\"hostname\":\"a\",\"storm_start\":\"2026-11-23T10:00:00.000000Z\"}",
+	"{\"event\":\"storm_summary\",\"severity\":\"corrected\",\"scope\":\"cpu\",\"cpu\":1,\"bank\":13,\"code\":\"0x000800c0\","
+	"\"count\":7,\"hostname\":\"a\",\"storm_start\":\"2026-11-23T10:00:00.000000Z\"}",
+	"{\"event\":\"storm_end\",\"severity\":\"corrected\",\"scope\":\"cpu\",\"cpu\":1,\"bank\":13,\"code\":\"0x000800c0\","
+	"\"total\":12,\"hostname\":\"a\",\"storm_start\":\"2026-11-23T10:00:00.000000Z\"}",
+	/* An EDAC event standing for 3 errors on a labelled DIMM. */
+	"{\"event\":\"memory_controller\",\"source\":\"ras:mc_event\",\"severity\":\"corrected\",\"hostname\":\"b\",\"error_count\":3,"
+	"\"label\":\"DIMM_A1\",\"mc\":0,\"top_layer\":1,\"middle_layer\":0,\"lower_layer\":0,\"address\":\"0x0000000012345000\"}",
+	/* Not records. */
+	"{\"event\":\"loss\",\"source\":\"tracepoint\",\"cpu\":0,\"lost\":74}",
+	"{\"event\":\"alert\",\"rule\":\"x\",\"count\":10}",
+};
+
+/* Feeds every entry one hour apart and returns the JSON lines for `by`. */
+static char *summarise(const char *by, int64_t start, int64_t end)
+{
+	struct summary *s = summary_new(summary_by_from_string(by));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int counted = 0;
+
+	assert_non_null(s);
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+		json_object *o = json_tokener_parse(entries[i]);
+
+		assert_non_null(o);
+		counted += summary_add(s, o, T0 + (int64_t) i * HOUR);
+		json_object_put(o);
+	}
+	assert_int_equal(counted, 7);   /* 9 entries, a loss and an alert left out */
+	summary_print_json(s, f, start, end);
+	fclose(f);
+	summary_free(s);
+	return text;
+}
+
+/* The n-th line (0-based) of text, in a static buffer. */
+static const char *line(const char *text, unsigned n)
+{
+	static char buf[1024];
+	const char *p = text;
+
+	for (; n > 0 && p; n--)
+		p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+	assert_non_null(p);
+	snprintf(buf, sizeof(buf), "%.*s", (int) strcspn(p, "\n"), p);
+	return buf;
+}
+
+static unsigned lines(const char *text)
+{
+	unsigned n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static void test_by_bank(void **state)
+{
+	char *t = summarise("bank", 0, 0);
+	(void) state;
+
+	/* 2 records + 12 in the storm's summaries; one storm, however many summaries. */
+	assert_int_equal(lines(t), 3);
+	assert_string_equal(line(t, 0), "{\"by\":\"bank\",\"key\":\"bank 13\",\"label\":\"IMC 0\",\"records\":14,"
+			    "\"corrected\":14,\"worse\":0,\"other\":0,\"first\":\"2026-11-18T11:06:40.000000Z\","
+			    "\"last\":\"2026-11-18T15:06:40.000000Z\",\"per_hour\":3.500,\"storms\":1}");
+	assert_non_null(strstr(line(t, 1), "\"key\":\"ras:mc_event\",\"records\":3,\"corrected\":3"));
+	assert_non_null(strstr(line(t, 2), "\"key\":\"bank 4\",\"records\":1,\"corrected\":0,\"worse\":1"));
+	free(t);
+}
+
+static void test_by_dimm_and_page(void **state)
+{
+	char *t = summarise("dimm", 0, 0);
+	(void) state;
+
+	/* Storms name no DIMM: their count stands apart rather than vanish. */
+	assert_non_null(strstr(line(t, 0), "\"key\":\"(in storms, not itemised)\",\"records\":12"));
+	assert_non_null(strstr(line(t, 1), "\"key\":\"DIMM_A1\",\"records\":3"));
+	assert_non_null(strstr(line(t, 2), "\"key\":\"socket 0 mc 1 channel 2 slot 0\",\"records\":2"));
+	assert_non_null(strstr(line(t, 3), "\"key\":\"(unknown)\",\"records\":1"));
+	free(t);
+
+	t = summarise("page", 0, 0);
+	/* Both IMC records fall in page 0x12345000, and so does the EDAC event; no ADDRV: unknown. */
+	assert_non_null(strstr(line(t, 0), "\"key\":\"(in storms, not itemised)\""));
+	assert_non_null(strstr(line(t, 1), "\"key\":\"0x12345000\",\"records\":5"));
+	assert_non_null(strstr(line(t, 2), "\"key\":\"(unknown)\",\"records\":1"));
+	free(t);
+}
+
+static void test_by_error_cpu_host(void **state)
+{
+	char *t = summarise("error", 0, 0);
+	(void) state;
+
+	/* The records and the storm share one signature: the status's low half. */
+	assert_non_null(strstr(line(t, 0), "\"key\":\"code 0x000800c0\",\"label\":\"Patrol scrub\",\"records\":14"));
+	free(t);
+	t = summarise("cpu", 0, 0);
+	/* No label for a CPU: the key says it all. */
+	assert_null(strstr(line(t, 0), "\"label\""));
+	assert_non_null(strstr(line(t, 0), "\"key\":\"cpu 1\",\"records\":14"));
+	free(t);
+	t = summarise("host", 0, 0);
+	assert_non_null(strstr(line(t, 0), "\"key\":\"a\",\"records\":14"));
+	assert_non_null(strstr(line(t, 1), "\"key\":\"b\",\"records\":4,\"corrected\":3,\"worse\":1"));
+	free(t);
+}
+
+static void test_rate_over_window(void **state)
+{
+	/* 14 records of bank 13 over a 7-hour window: 2 per hour. */
+	char *t = summarise("bank", T0, T0 + 7 * HOUR);
+	(void) state;
+
+	assert_non_null(strstr(line(t, 0), "\"per_hour\":2.000,"));
+	free(t);
+}
+
+static void test_names(void **state)
+{
+	(void) state;
+	assert_int_equal(summary_by_from_string("dimm"), SUMMARY_BY_DIMM);
+	assert_int_equal(summary_by_from_string("host"), SUMMARY_BY_HOST);
+	assert_int_equal(summary_by_from_string("DIMM"), _SUMMARY_BY_INVALID);
+	assert_int_equal(summary_by_from_string(""), _SUMMARY_BY_INVALID);
+	assert_int_equal(summary_by_from_string(NULL), _SUMMARY_BY_INVALID);
+	assert_string_equal(summary_by_to_string(SUMMARY_BY_PAGE), "page");
+}
+
+static void test_many_groups(void **state)
+{
+	struct summary *s = summary_new(SUMMARY_BY_PAGE);
+	char json[256];
+	(void) state;
+
+	/* 20,000 distinct pages and each seen twice: the index grows, nothing is merged or lost. */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < 20000; i++) {
+			json_object *o;
+
+			snprintf(json, sizeof(json), "{\"addr\":\"0x%x\",\"flags\":[\"ADDRV\"],\"severity\":\"corrected\"}",
+				 i << 12);
+			o = json_tokener_parse(json);
+			assert_int_equal(summary_add(s, o, T0 + i), 1);
+			json_object_put(o);
+		}
+	assert_int_equal(summary_groups(s), 20000);
+	summary_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_by_bank),
+		cmocka_unit_test(test_by_dimm_and_page),
+		cmocka_unit_test(test_by_error_cpu_host),
+		cmocka_unit_test(test_rate_over_window),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_many_groups),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
