@@ -13,6 +13,7 @@ static const struct verb {
 	{ "query",  verb_query,  "show machine-check records from the journal" },
 	{ "follow", verb_follow, "show machine-check records as they are logged, until interrupted" },
 	{ "summary", verb_summary, "count records per DIMM, channel, bank, CPU, socket, page, error or host" },
+	{ "export", verb_export, "print the running daemon's counters (--prometheus)" },
 	{ "decode", verb_decode, "decode records from text (dmesg, mcelog, EDAC, JSON) or registers" },
 	{ "status", verb_status, "show the running daemon's sources, counters and storms" },
 	{ "rules",  verb_rules,  "show the rules, or try them on recorded input (--test)" },

@@ -10,6 +10,7 @@
 int verb_query(int argc, char *argv[]);
 int verb_follow(int argc, char *argv[]);
 int verb_summary(int argc, char *argv[]);
+int verb_export(int argc, char *argv[]);
 int verb_decode(int argc, char *argv[]);
 int verb_status(int argc, char *argv[]);
 int verb_rules(int argc, char *argv[]);

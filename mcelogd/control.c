@@ -38,6 +38,7 @@ struct client {
 struct control {
 	sd_event *event;
 	control_status_fn status;
+	control_status_fn metrics;
 	void *userdata;
 	char *path;
 	int fd;
@@ -144,8 +145,12 @@ static void answer(struct client *cl, bool complete)
 		const char *json = c->status(c->userdata);
 
 		r = json ? queue_answer(cl, json, "\n") : queue_answer(cl, "{\"error\":\"out of memory\"}", "\n");
+	} else if (streq(request, "metrics") && c->metrics) {
+		const char *text = c->metrics(c->userdata);
+
+		r = text ? queue_answer(cl, text, "") : queue_answer(cl, "{\"error\":\"no metrics\"}", "\n");
 	} else
-		r = queue_answer(cl, "{\"error\":\"unknown request, expected 'status'\"}", "\n");
+		r = queue_answer(cl, "{\"error\":\"unknown request, expected 'status' or 'metrics'\"}", "\n");
 	if (r < 0) {
 		log_warning_errno(r, "Cannot answer a control client: %m");
 		client_free(cl);
@@ -273,8 +278,8 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	return 0;
 }
 
-int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status, void *userdata,
-		 struct control **ret)
+int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status,
+		 control_status_fn metrics, void *userdata, struct control **ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct control *c;
@@ -289,6 +294,7 @@ int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn
 		return log_error_errno(-ENOMEM, "Out of memory");
 	c->event = event;
 	c->status = status;
+	c->metrics = metrics;
 	c->userdata = userdata;
 	c->gid = gid;
 	c->fd = -1;

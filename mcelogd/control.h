@@ -4,6 +4,7 @@
 /*
  * The control socket (/run/mcelogd/control): a client connects, writes one
  * request line ("status"), reads one JSON document, and the connection closes.
+ * "metrics" gets the counters in Prometheus's text format instead.
  *
  * Who may ask: the socket is mode 0660 (owner root, group from the
  * configuration's [Daemon] SocketGroup=), and every connection's peer
@@ -21,7 +22,10 @@ struct control;
 /* The status document, rendered fresh for each request; NULL: out of memory. */
 typedef const char *(*control_status_fn)(void *userdata);
 
-/* Binds path (replacing a stale socket), adds it to event.  gid (gid_t)-1: root only. */
-int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status, void *userdata,
-		 struct control **ret);
+/*
+ * Binds path (replacing a stale socket), adds it to event.  gid (gid_t)-1: root only.
+ * metrics answers the "metrics" request: Prometheus's text format, not JSON.
+ */
+int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status,
+		 control_status_fn metrics, void *userdata, struct control **ret);
 struct control *control_free(struct control *c);

@@ -99,6 +99,25 @@ static int parse_output_path(const char *v, void *dst, char *why, size_t why_len
 	return 0;
 }
 
+/* node_exporter's textfile collector reads only *.prom files. */
+static int parse_metrics_path(const char *v, void *dst, char *why, size_t why_len)
+{
+	char *out = dst;
+	size_t n = strlen(v);
+
+	if (n >= sizeof(((struct mcelogd_config *) NULL)->metrics_output)) {
+		snprintf(why, why_len, "path is too long");
+		return -EINVAL;
+	}
+	if (n > 0 && (v[0] != '/' || n < 6 || !streq(v + n - 5, ".prom") || v[n - 6] == '/')) {
+		snprintf(why, why_len, "expected an absolute path to a file ending in .prom (the only "
+			 "files node_exporter's textfile collector reads), or nothing to disable; got '%s'", v);
+		return -EINVAL;
+	}
+	memcpy(out, v, n + 1);
+	return 0;
+}
+
 static int parse_spool_size(const char *v, void *dst, char *why, size_t why_len)
 {
 	uint64_t bytes;
@@ -389,6 +408,7 @@ static const struct config_key {
 	{ "Output",  "Journal",    parse_bool,        offsetof(struct mcelogd_config, sink_journal) },
 	{ "Output",  "JSON",       parse_output_path, offsetof(struct mcelogd_config, json_output) },
 	{ "Output",  "SpoolSize",  parse_spool_size,  offsetof(struct mcelogd_config, spool_max_bytes) },
+	{ "Output",  "Metrics",    parse_metrics_path, offsetof(struct mcelogd_config, metrics_output) },
 	{ "Daemon",  "LogLevel",   parse_log_level,   offsetof(struct mcelogd_config, log_level) },
 	{ "Daemon",  "SocketGroup", parse_group_name, offsetof(struct mcelogd_config, socket_group) },
 	{ "Storm",   "Enable",     parse_bool,        offsetof(struct mcelogd_config, storm_enable) },

@@ -70,6 +70,7 @@ struct mcelogd_config {
 	bool source_ras;             /* [Sources] RAS= (the kernel's ras:* tracepoints) */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
+	char metrics_output[4096];   /* [Output] Metrics=: "" off, else a *.prom file path */
 	uint64_t spool_max_bytes;    /* [Output] SpoolSize=: the journal spool's bound */
 	int log_level;               /* [Daemon] LogLevel= (syslog level) */
 	char socket_group[64];       /* [Daemon] SocketGroup=: group allowed to ask for status; "" root only */

@@ -298,6 +298,11 @@ static const char *render_status(void *userdata)
 	return status_json_render(userdata);
 }
 
+static const char *render_metrics(void *userdata)
+{
+	return manager_metrics_text(userdata);
+}
+
 static void open_control(struct manager *m)
 {
 	gid_t gid = (gid_t) -1;
@@ -314,7 +319,7 @@ static void open_control(struct manager *m)
 				    m->config.socket_group);
 	}
 	/* Status is a convenience: without it every record is still logged. */
-	if (control_open(m->event, arg_control_socket, gid, render_status, m, &m->control) < 0)
+	if (control_open(m->event, arg_control_socket, gid, render_status, render_metrics, m, &m->control) < 0)
 		log_warning("'mcectl status' will not work: no control socket");
 }
 

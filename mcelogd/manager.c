@@ -450,8 +450,23 @@ static void close_sources(struct manager *m)
 	}
 }
 
+const char *manager_metrics_text(struct manager *m)
+{
+	free(m->metrics_text);
+	m->metrics_text = NULL;
+	for (size_t i = 0; i < m->n_sinks; i++) {
+		const struct sink_slot *k = &m->sinks[i];
+
+		if (k->state && k->ops->metrics && k->ops->metrics(k->state, &m->metrics_text) >= 0)
+			return m->metrics_text;
+	}
+	return NULL;
+}
+
 void manager_done(struct manager *m)
 {
+	free(m->metrics_text);
+	m->metrics_text = NULL;
 	/* Normally closed at SIGTERM already; counts must reach the sinks before they close. */
 	storm_stage_done(&m->storm);
 	rules_stage_done(&m->rules);

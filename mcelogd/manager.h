@@ -94,6 +94,7 @@ struct manager {
 
 	uint64_t n_records;
 	uint64_t n_sink_failures;
+	char *metrics_text;          /* the last answer to a "metrics" request */
 };
 
 /* live: the daemon (event loop, storms, dedup); otherwise --replay. */
@@ -129,3 +130,5 @@ void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 
 /* Human status for systemd's STATUS= and the log. */
 void manager_update_status(struct manager *m);
+/* The counters in Prometheus's text format (kept until the next call); NULL: none or out of memory. */
+const char *manager_metrics_text(struct manager *m);

@@ -91,6 +91,9 @@ struct sink_ops {
 	int (*sync)(void *s, uint64_t timeout_usec);
 	/* Its own keys in its object of `mcectl status`'s "sinks" array.  Optional. */
 	void (*status)(void *s, struct json_writer *w);
+	/* Counters in Prometheus's text format (`mcectl export --prometheus`): the length of
+	 * *ret (malloc'ed), or negative errno.  Optional; one sink has it. */
+	int (*metrics)(void *s, char **ret);
 };
 
 const char *sink_entry_kind_to_string(enum sink_entry_kind k);

@@ -28,6 +28,9 @@ tzdata                tests/unit/test-timespec (local time zones)
 time                  /usr/bin/time: bench/decode-bench.sh
 valgrind              make check-valgrind: the daemon under memcheck in tools/run-tests.sh
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
+prometheus            prometheus and promtool: tests/integration/metrics.sh
+prometheus-node-exporter   its textfile collector: tests/integration/metrics.sh
+curl                  tests/integration/metrics.sh (node_exporter's and Prometheus's HTTP)
 "
 packages=$(printf '%s\n' "$packages" | sed 's/  .*//' | tr '\n' ' ')
 

@@ -6,6 +6,7 @@
 const struct sink_ops *const sinks_all[] = {
 	&journal_sink_ops,
 	&json_lines_sink_ops,
+	&metrics_sink_ops,
 };
 
 const size_t sinks_all_count = ELEMENTSOF(sinks_all);

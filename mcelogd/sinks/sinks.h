@@ -9,6 +9,7 @@
 
 extern const struct sink_ops journal_sink_ops;
 extern const struct sink_ops json_lines_sink_ops;
+extern const struct sink_ops metrics_sink_ops;
 
 extern const struct sink_ops *const sinks_all[];
 extern const size_t sinks_all_count;

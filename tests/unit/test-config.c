@@ -63,6 +63,16 @@ static void test_defaults_and_values(void **state)
 	assert_int_equal(c.log_level, LOG_DEBUG);
 	assert_true(c.source_ras);
 
+	/* Metrics=: node_exporter's textfile collector reads *.prom files only. */
+	assert_int_equal(parse("[Output]\nMetrics=/var/lib/prometheus/node-exporter/mcelogd.prom\n", &c, &e), 0);
+	assert_string_equal(c.metrics_output, "/var/lib/prometheus/node-exporter/mcelogd.prom");
+	assert_int_equal(parse("[Output]\nMetrics=\n", &c, &e), 0);
+	assert_string_equal(c.metrics_output, "");
+	assert_int_equal(parse("[Output]\nMetrics=/var/lib/mcelogd/metrics.txt\n", &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "ending in .prom"));
+	assert_int_equal(parse("[Output]\nMetrics=/var/lib/prometheus/.prom\n", &c, &e), -EINVAL);
+	assert_int_equal(parse("[Output]\nMetrics=mcelogd.prom\n", &c, &e), -EINVAL);
+
 	assert_int_equal(parse("[Sources]\nRAS=no\n", &c, &e), 0);
 	assert_false(c.source_ras);
 	assert_true(c.source_tracepoint);
@@ -132,6 +142,7 @@ static bool config_equal(const struct mcelogd_config *a, const struct mcelogd_co
 	return a->source_tracepoint == b->source_tracepoint && a->trace_buffer == b->trace_buffer &&
 	       a->source_dev_mcelog == b->source_dev_mcelog && a->source_ras == b->source_ras &&
 	       a->sink_journal == b->sink_journal && streq(a->json_output, b->json_output) &&
+	       streq(a->metrics_output, b->metrics_output) &&
 	       a->spool_max_bytes == b->spool_max_bytes && a->log_level == b->log_level &&
 	       streq(a->socket_group, b->socket_group) && a->msr_poll == b->msr_poll &&
 	       a->msr_poll_interval_usec == b->msr_poll_interval_usec && a->storm_enable == b->storm_enable &&
@@ -154,7 +165,8 @@ static void test_bad_value_matrix(void **state)
 	} keys[] = {
 		{ "Sources", "Tracepoint" }, { "Sources", "TraceBuffer" }, { "Sources", "MSRPoll" },
 		{ "Sources", "MSRPollInterval" }, { "Sources", "DevMcelog" }, { "Sources", "RAS" },
-		{ "Output", "Journal" }, { "Output", "JSON", true }, { "Output", "SpoolSize" }, { "Daemon", "LogLevel" },
+		{ "Output", "Journal" }, { "Output", "JSON", true }, { "Output", "SpoolSize" }, { "Output", "Metrics", true },
+		{ "Daemon", "LogLevel" },
 		{ "Daemon", "SocketGroup", true, true }, { "Storm", "Enable" }, { "Storm", "Burst" },
 		{ "Storm", "Window" }, { "Storm", "SummaryInterval" }, { "Storm", "QuietTime" },
 		{ "Storm", "MaxSignatures" },

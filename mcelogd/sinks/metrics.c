@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "clock.h"
+#include "daemon-config.h"
+#include "file-io.h"
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "prom-text.h"
+#include "sink.h"
+#include "sinks.h"
+
+/*
+ * Counters of what was logged, in Prometheus's text format: written to
+ * [Output] Metrics= (a *.prom file for node_exporter's textfile collector,
+ * replaced by rename, so a scrape never sees half of it) and given to
+ * `mcectl export --prometheus` through the control socket.  Always open, so
+ * the export works without a file; the file is written at most every
+ * WRITE_MIN_USEC after a change, and every WRITE_MAX_USEC regardless, so its
+ * age says whether the daemon runs.
+ *
+ * Names follow node_exporter's EDAC collector where they overlap
+ * (node_edac_{correctable,uncorrectable}_errors_total by memory controller):
+ * mcelogd_dimm_{correctable,uncorrectable}_errors_total by DIMM location.
+ */
+#define USEC_PER_SEC UINT64_C(1000000)
+#define WRITE_MIN_USEC (5 * USEC_PER_SEC)
+#define WRITE_MAX_USEC (60 * USEC_PER_SEC)
+/* Labels come from records: bounded, so a flood of distinct DIMMs or pages cannot grow us. */
+#define MAX_SERIES 4096
+
+static const struct prom_metric metrics[] = {
+	{ "mcelogd_records_total", PROM_COUNTER,
+	  "Machine-check records logged one by one, by severity, error class, bank type and socket" },
+	{ "mcelogd_dimm_correctable_errors_total", PROM_COUNTER,
+	  "Corrected memory errors by DIMM location (socket, memory controller, channel, DIMM or label)" },
+	{ "mcelogd_dimm_uncorrectable_errors_total", PROM_COUNTER,
+	  "Uncorrected memory errors by DIMM location (socket, memory controller, channel, DIMM or label)" },
+	{ "mcelogd_ras_records_total", PROM_COUNTER,
+	  "Other hardware-error records (EDAC, PCIe AER, memory failure, ARM, firmware) by kind and severity" },
+	{ "mcelogd_storm_records_total", PROM_COUNTER,
+	  "Corrected records counted in storm summaries instead of logged one by one, by bank" },
+	{ "mcelogd_storms_ended_total", PROM_COUNTER, "Corrected-error storms that ended" },
+	{ "mcelogd_lost_records_total", PROM_COUNTER, "Records the kernel reported lost, by source" },
+	{ "mcelogd_alerts_total", PROM_COUNTER, "Alerts raised by mcelogd's rules, by rule" },
+	{ "mcelogd_metrics_series_dropped_total", PROM_COUNTER,
+	  "Label sets not counted because the number of series is bounded" },
+	{ "mcelogd_last_update_timestamp_seconds", PROM_GAUGE,
+	  "When mcelogd last wrote this file (it does at least once a minute while it runs)" },
+};
+
+struct metrics_sink {
+	struct prom_registry *registry;
+	char path[4096];
+	sd_event_source *timer;
+	uint64_t last_write_usec;     /* CLOCK_MONOTONIC */
+	bool dirty;
+	uint64_t n_writes, n_write_failures;
+	int last_error;
+};
+
+static const char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return json_object_get_string(v);   /* numbers too, as their text */
+}
+
+static void add(struct metrics_sink *k, const char *name, const char *const *labels, double v)
+{
+	int r = prom_add(k->registry, name, labels, v);
+
+	if (r < 0 && r != -E2BIG)
+		log_debug_errno(r, "Cannot count %s: %m", name);
+	k->dirty = true;
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s && s[0] ? s : "unknown";
+}
+
+/* A memory error's DIMM, as the record locates it; false when it does not. */
+static bool dimm_labels(json_object *o, const char *labels[12])
+{
+	const char *socket = str_of(o, "dimm_socket"), *mc = str_of(o, "dimm_mc"), *ch = str_of(o, "dimm_channel"),
+		   *dimm = str_of(o, "dimm_slot"), *label = str_of(o, "label");
+
+	if (!ch)
+		ch = str_of(o, "channel");
+	if (!dimm)
+		dimm = str_of(o, "dimm");
+	if (!socket)
+		socket = str_of(o, "socket");
+	if (!mc)
+		mc = str_of(o, "mc");
+	if (!(ch && dimm) && !(label && label[0]))
+		return false;
+	labels[0] = "socket", labels[1] = or_unknown(socket);
+	labels[2] = "controller", labels[3] = or_unknown(mc);
+	labels[4] = "channel", labels[5] = or_unknown(ch);
+	labels[6] = "dimm", labels[7] = or_unknown(dimm);
+	labels[8] = "label", labels[9] = label ? label : "";
+	labels[10] = NULL;
+	return true;
+}
+
+static void count_memory(struct metrics_sink *k, json_object *o, const char *severity, double n)
+{
+	const char *labels[12];
+
+	if (!dimm_labels(o, labels))
+		return;
+	if (streq(severity, "corrected"))
+		add(k, "mcelogd_dimm_correctable_errors_total", labels, n);
+	else if (streq(severity, "uncorrected") || streq(severity, "fatal") || streq(severity, "deferred"))
+		add(k, "mcelogd_dimm_uncorrectable_errors_total", labels, n);
+}
+
+static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json_object *o)
+{
+	const char *severity = or_unknown(str_of(o, "severity"));
+
+	switch (e->kind) {
+	case SINK_ENTRY_MCE: {
+		const char *labels[] = { "severity", severity, "class", or_unknown(str_of(o, "error_class")),
+					 "bank_type", or_unknown(str_of(o, "bank_type")),
+					 "socket", or_unknown(str_of(o, "socket")), NULL };
+
+		add(k, "mcelogd_records_total", labels, 1);
+		count_memory(k, o, severity, 1);
+		break;
+	}
+	case SINK_ENTRY_RAS: {
+		const char *labels[] = { "event", or_unknown(str_of(o, "event")), "severity", severity, NULL };
+		const char *count = str_of(o, "error_count");
+		double n = count && atof(count) > 0 ? atof(count) : 1;
+
+		add(k, "mcelogd_ras_records_total", labels, 1);
+		count_memory(k, o, severity, n);
+		break;
+	}
+	case SINK_ENTRY_STORM: {
+		const char *event = str_of(o, "event"), *count = str_of(o, "count");
+		const char *labels[] = { "bank", or_unknown(str_of(o, "bank")), NULL };
+
+		if (event && streq(event, "storm_summary") && count)
+			add(k, "mcelogd_storm_records_total", labels, atof(count));
+		else if (event && streq(event, "storm_end"))
+			add(k, "mcelogd_storms_ended_total", NULL, 1);
+		break;
+	}
+	case SINK_ENTRY_LOSS: {
+		const char *labels[] = { "source", or_unknown(e->loss.source), NULL };
+
+		add(k, "mcelogd_lost_records_total", labels, (double) e->loss.lost);
+		break;
+	}
+	case SINK_ENTRY_ALERT: {
+		const char *labels[] = { "rule", or_unknown(str_of(o, "rule")), NULL };
+
+		add(k, "mcelogd_alerts_total", labels, 1);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* The exposition text, with the time of this writing and the dropped series. */
+static int render(struct metrics_sink *k, char **ret)
+{
+	(void) prom_set(k->registry, "mcelogd_last_update_timestamp_seconds", NULL,
+			(double) now_realtime_usec() / 1e6);
+	if (prom_dropped(k->registry) > 0)
+		(void) prom_set(k->registry, "mcelogd_metrics_series_dropped_total", NULL,
+				(double) prom_dropped(k->registry));
+	return prom_format(k->registry, ret);
+}
+
+static void write_now(struct metrics_sink *k)
+{
+	_cleanup_free_ char *text = NULL;
+	int n, r;
+
+	if (!k->path[0])
+		return;
+	n = render(k, &text);
+	r = n < 0 ? n : write_file_atomic(k->path, text, (size_t) n, false);
+	if (r < 0) {
+		/* Said once per kind of failure, not at every attempt. */
+		if (r != k->last_error)
+			log_warning_errno(r, "Cannot write the metrics file %s: %m", k->path);
+		k->last_error = r;
+		k->n_write_failures++;
+		return;
+	}
+	k->last_error = 0;
+	k->n_writes++;
+	k->dirty = false;
+	k->last_write_usec = now_monotonic_usec();
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct metrics_sink *k = userdata;
+
+	if (k->dirty || usec >= k->last_write_usec + WRITE_MAX_USEC)
+		write_now(k);
+	(void) sd_event_source_set_time(s, usec + WRITE_MIN_USEC);
+	return 0;
+}
+
+static void metrics_close(void *s)
+{
+	struct metrics_sink *k = s;
+
+	if (!k)
+		return;
+	if (k->dirty || k->n_writes == 0)
+		write_now(k);
+	sd_event_source_disable_unref(k->timer);
+	prom_registry_free(k->registry);
+	free(k);
+}
+
+static int metrics_open(const struct sink_params *p, void **ret)
+{
+	_cleanup_free_ struct metrics_sink *k = calloc(1, sizeof(*k));
+	int r;
+
+	*ret = NULL;
+	if (!k)
+		return log_error_errno(-ENOMEM, "Out of memory");
+	k->registry = prom_registry_new(metrics, ELEMENTSOF(metrics), MAX_SERIES);
+	if (!k->registry)
+		return log_error_errno(-ENOMEM, "Out of memory");
+	snprintf(k->path, sizeof(k->path), "%s", p->config->metrics_output);
+	if (k->path[0] && p->event) {
+		r = sd_event_add_time_relative(p->event, &k->timer, CLOCK_MONOTONIC, WRITE_MIN_USEC,
+					       USEC_PER_SEC, on_timer, k);
+		if (r >= 0)
+			r = sd_event_source_set_enabled(k->timer, SD_EVENT_ON);
+		if (r < 0)
+			log_warning_errno(r, "Cannot schedule metrics writes: %m; %s is written at stop only",
+					  k->path);
+		/* At once: a scrape right after the start finds the file. */
+		write_now(k);
+	}
+	*ret = TAKE_PTR(k);
+	return 0;
+}
+
+static int metrics_write(void *s, const struct sink_entry *e)
+{
+	struct metrics_sink *k = s;
+	json_object *o;
+
+	/* Counting is no record's home: what it cannot count is said, never made a failure
+	 * that would hold a restart cursor back. */
+	o = e->json ? json_tokener_parse(e->json) : NULL;
+	if (e->kind != SINK_ENTRY_LOSS && !o) {
+		log_debug("A %s entry could not be counted in the metrics", sink_entry_kind_to_string(e->kind));
+		return 1;
+	}
+	count_entry(k, e, o);
+	json_object_put(o);
+	return 0;
+}
+
+static int metrics_text(void *s, char **ret)
+{
+	return render(s, ret);
+}
+
+static void metrics_status(void *s, struct json_writer *w)
+{
+	struct metrics_sink *k = s;
+
+	json_put_string(w, "path", k->path);
+	json_put_u64(w, "series", prom_series(k->registry));
+	json_put_u64(w, "writes", k->n_writes);
+	json_put_u64(w, "write_failures", k->n_write_failures);
+}
+
+const struct sink_ops metrics_sink_ops = {
+	.name = "metrics",
+	.open = metrics_open,
+	.close = metrics_close,
+	.write = metrics_write,
+	.metrics = metrics_text,
+	.status = metrics_status,
+};

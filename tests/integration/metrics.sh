@@ -1,0 +1,135 @@
+#!/bin/bash
+# Integration test: mcelogd's metrics (issue 12, item 3) through the real
+# components.  Known records are replayed with [Output] Metrics= set; Debian's
+# prometheus-node-exporter serves the file with its textfile collector; a real
+# Prometheus scrapes that node_exporter, and its HTTP API must return the
+# counts.  promtool checks and unit-tests the shipped alerting rules.  A live
+# daemon answers `mcectl export --prometheus` and keeps its file current.
+# Everything listens on 127.0.0.1 and lives in a temporary directory.  Prints TAP.
+
+set -u
+builddir=${top_builddir:-$(pwd)}
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+data=$srcdir/tests/integration/data
+mcelogd=$builddir/mcelogd/mcelogd
+mcectl=$builddir/mcectl/mcectl
+. "$srcdir/tests/integration/lib.sh"
+
+exporter=/usr/bin/prometheus-node-exporter
+for tool in prometheus promtool curl jq "$exporter"; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "1..0 # SKIP needs $tool (tools/install-deps.sh installs it)"
+		exit 0
+	fi
+done
+
+work=$(mktemp -d)
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "1..18"
+
+# wait_for SECONDS COMMAND...: until the command succeeds.
+wait_for() {
+	local n=$(($1 * 10))
+	shift
+	for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done
+	return 1
+}
+# A TCP port nothing listens on (from /proc/net/tcp).
+free_port() {
+	local p
+	for _ in $(seq 100); do
+		p=$((20000 + RANDOM % 30000))
+		grep -qi ":$(printf '%04X' "$p") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || break
+	done
+	echo "$p"
+}
+# value FILE SELECTOR: the value of the series lines matching SELECTOR (a grep -F string), summed.
+value() { grep -F "$2" "$1" | grep -v '^#' | awk '{ s += $NF } END { print s + 0 }'; }
+
+# --- the file, from a replay of known records ---
+mkdir -p "$work/textfile"
+prom=$work/textfile/mcelogd.prom
+printf '[Output]\nMetrics=%s\n' "$prom" >"$work/replay.conf"
+cat "$data/replay-mixed.txt" "$data/replay-mixed.txt" "$data/replay-ras.txt" >"$work/records.txt"
+"$mcelogd" --config "$work/replay.conf" --replay "$work/records.txt" --no-journal >/dev/null 2>"$work/replay.err"
+check "replay with Metrics= writes the file" yes "$([ -s "$prom" ] && echo yes || echo no)"
+check "8 machine checks counted (2 x 4 replayed)" 8 "$(value "$prom" 'mcelogd_records_total{')"
+check "... 2 of them fatal (the Ice Lake record with PCC, replayed twice)" 2 \
+	"$(value "$prom" 'mcelogd_records_total{severity="fatal"')"
+check "3 other records, by kind" "1 1 1" \
+	"$(for e in memory_failure memory_controller arm_processor; do value "$prom" "mcelogd_ras_records_total{event=\"$e\""; done | paste -sd' ')"
+check "the EDAC event's DIMM, named as node_exporter's EDAC collector names it" 1 \
+	"$(value "$prom" 'mcelogd_dimm_correctable_errors_total{socket="unknown",controller="0",channel="unknown",dimm="unknown",label="DIMM_A1"}')"
+check "the format's TYPE lines" 1 "$(grep -c '^# TYPE mcelogd_records_total counter$' "$prom")"
+
+# --- node_exporter's textfile collector serves it ---
+port=$(free_port)
+"$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
+	--collector.textfile.directory="$work/textfile" >"$work/exporter.log" 2>&1 &
+pids="$pids $!"
+scrape() { curl -sf "http://127.0.0.1:$port/metrics" >"$work/scraped" 2>/dev/null; }
+if wait_for 20 scrape; then ok "node_exporter is up on 127.0.0.1:$port"; else not_ok "node_exporter is up on 127.0.0.1:$port" "$(tail -5 "$work/exporter.log")"; fi
+check "node_exporter read the file without error" 0 "$(value "$work/scraped" 'node_textfile_scrape_error ')"
+check "... and serves our counts as they are in the file" "8 3" \
+	"$(value "$work/scraped" 'mcelogd_records_total{') $(value "$work/scraped" 'mcelogd_ras_records_total{')"
+
+# --- a real Prometheus scrapes that node_exporter, with the shipped alerting rules ---
+pport=$(free_port)
+cat >"$work/prometheus.yml" <<CONF
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+rule_files: [ "$srcdir/config/prometheus/mcelogd.rules.yml" ]
+scrape_configs:
+  - job_name: node
+    static_configs: [ { targets: [ "127.0.0.1:$port" ] } ]
+CONF
+prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+	--web.listen-address="127.0.0.1:$pport" >"$work/prometheus.log" 2>&1 &
+pids="$pids $!"
+query() { curl -sf --data-urlencode "query=$1" "http://127.0.0.1:$pport/api/v1/query" | jq -r '.data.result[0].value[1] // empty'; }
+counted() { [ "$(query 'sum(mcelogd_records_total)')" = 8 ]; }
+if wait_for 60 counted; then
+	ok "Prometheus's HTTP API returns the 8 machine checks, scraped through node_exporter"
+else
+	not_ok "Prometheus's HTTP API returns the 8 machine checks, scraped through node_exporter" \
+		"got: $(query 'sum(mcelogd_records_total)')" "$(tail -3 "$work/prometheus.log")"
+fi
+check "... and the DIMM's corrected errors by its label" 1 \
+	"$(query 'sum(mcelogd_dimm_correctable_errors_total{label="DIMM_A1"})')"
+firing() { [ -n "$(query 'ALERTS{alertname="MceUncorrectedError",alertstate="firing"}')" ]; }
+if wait_for 30 firing; then ok "the shipped rules fire MceUncorrectedError for the fatal records"; else
+	not_ok "the shipped rules fire MceUncorrectedError for the fatal records" "$(tail -3 "$work/prometheus.log")"; fi
+
+# --- promtool on the shipped rules ---
+promtool check rules "$srcdir/config/prometheus/mcelogd.rules.yml" >"$work/promtool.out" 2>&1
+check "promtool check rules passes" 0 "$?"
+promtool test rules "$srcdir/tests/prometheus/mcelogd.rules.test.yml" >"$work/promtool.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then ok "promtool test rules passes on the shipped rules"; else
+	not_ok "promtool test rules passes on the shipped rules" "$(head -20 "$work/promtool.out")"; fi
+
+# --- a live daemon: mcectl export --prometheus, and a file kept current ---
+mkdir -p "$work/live/textfile" "$work/live/tracefs" "$work/live/state"
+live=$work/live/textfile/mcelogd.prom
+printf '[Output]\nMetrics=%s\n' "$live" >"$work/live.conf"
+# Two records from a boot error region (one machine check, one firmware memory record).
+"$mcelogd" --config "$work/live.conf" --no-journal --tracefs "$work/live/tracefs" --control-socket "$work/live/sock" \
+	--bert "$data/bert-region.bin" --state-directory "$work/live/state" 2>"$work/live.err" &
+pids="$pids $!"
+wait_for 10 test -S "$work/live/sock"
+"$mcectl" export --prometheus --socket "$work/live/sock" >"$work/export" 2>"$work/export.err"
+check "mcectl export --prometheus exits 0" 0 "$?"
+check "... and prints the daemon's counts" "1 1" \
+	"$(value "$work/export" 'mcelogd_records_total{') $(value "$work/export" 'mcelogd_ras_records_total{')"
+in_file() { [ "$(value "$live" 'mcelogd_ras_records_total{')" = 1 ]; }
+if wait_for 15 in_file; then ok "the daemon's file has them within seconds"; else not_ok "the daemon's file has them within seconds" "$(cat "$live")"; fi
+now=$(date +%s)
+check "its last-update time is now" yes \
+	"$(awk -v now="$now" '/^mcelogd_last_update_timestamp_seconds/ { print ($2 > now - 30 && $2 < now + 30) ? "yes" : "no" }' "$live")"
+
+exit $((failed > 0))
