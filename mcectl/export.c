@@ -12,6 +12,7 @@
 
 #include "control-client.h"
 #include "macro.h"
+#include "options.h"
 #include "verbs.h"
 
 static void help(void)
@@ -50,18 +51,12 @@ int verb_export(int argc, char *argv[])
 		case 'h':
 			help();
 			return 0;
-		case ':':
-			fprintf(stderr, "mcectl export: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "mcectl export: unknown option '%s'\n", argv[optind - 1]);
-			return 2;
+			return option_error("export", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "mcectl export: unexpected argument '%s'\n", argv[optind]);
+	if (no_arguments_left("export", argc, argv))
 		return 2;
-	}
 	if (!prometheus) {
 		fprintf(stderr, "mcectl export: say which format: --prometheus\n");
 		return 2;

@@ -14,6 +14,7 @@
 
 #include "control-client.h"
 #include "macro.h"
+#include "options.h"
 #include "status-format.h"
 #include "verbs.h"
 
@@ -63,18 +64,12 @@ int verb_status(int argc, char *argv[])
 		case 'h':
 			help();
 			return 0;
-		case ':':
-			fprintf(stderr, "mcectl status: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "mcectl status: unknown option '%s'\n", argv[optind - 1]);
-			return 2;
+			return option_error("status", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "mcectl status: unexpected argument '%s'\n", argv[optind]);
+	if (no_arguments_left("status", argc, argv))
 		return 2;
-	}
 
 	r = control_ask(path, "status", &reply);
 	if (r < 0)
