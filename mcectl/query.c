@@ -49,6 +49,10 @@ struct query_args {
 	const char *severity;
 	enum output_mode output;
 	const char *directory;
+	const char *files[64];       /* --file, repeatable; NULL-terminated */
+	unsigned n_files;
+	bool merge;                  /* --merge: every journal there is, collected ones too */
+	const char *host;            /* --host: that machine's entries only (_HOSTNAME) */
 	unsigned trusted_uid;
 	bool include_replayed;
 	bool alerts;                 /* --alerts: the rules' alerts only */
@@ -84,6 +88,12 @@ static void query_help(const struct query_args *a)
 	       "                        includes storm summaries)\n"
 	       "  -o, --output MODE     table (default) or json (one record or storm event per line)\n"
 	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
+	       "                        (e.g. systemd-journal-remote's /var/log/journal/remote)\n"
+	       "      --file PATH       read this journal file (repeatable)\n"
+	       "  -m, --merge           read every journal there is, those collected from other\n"
+	       "                        hosts too\n"
+	       "  -H, --host NAME       only the entries of the host NAME (its _HOSTNAME); the table\n"
+	       "                        shows each entry's host when reading other hosts' journals\n"
 	       "      --alerts          only the alerts of mcelogd's rules (mcelogd.rules(5));\n"
 	       "                        without filters they are shown among the records\n"
 	       "      --include-replayed  also entries that mcelogd --replay wrote (recorded\n"
@@ -113,7 +123,7 @@ static int parse_time_arg(const char *verb, const char *option, const char *arg,
 
 static int parse_query_args(int argc, char *argv[], struct query_args *a)
 {
-	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED, ARG_ALERTS, ARG_BY };
+	enum { ARG_CPU = 0x100, ARG_BANK, ARG_SEVERITY, ARG_INCLUDE_REPLAYED, ARG_ALERTS, ARG_BY, ARG_FILE };
 	static const struct option options[] = {
 		{ "since",     required_argument, NULL, 'S' },
 		{ "until",     required_argument, NULL, 'U' },
@@ -122,6 +132,9 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		{ "severity",  required_argument, NULL, ARG_SEVERITY },
 		{ "output",    required_argument, NULL, 'o' },
 		{ "directory", required_argument, NULL, 'D' },
+		{ "file",      required_argument, NULL, ARG_FILE },
+		{ "merge",     no_argument,       NULL, 'm' },
+		{ "host",      required_argument, NULL, 'H' },
 		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
 		{ "alerts",    no_argument,       NULL, ARG_ALERTS },
 		{ "by",        required_argument, NULL, ARG_BY },
@@ -134,7 +147,7 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":S:U:o:D:h", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":S:U:o:D:mH:h", options, NULL)) >= 0) {
 		switch (c) {
 		case 'S':
 			if (parse_time_arg(a->verb, "--since", optarg, now, &a->since) < 0)
@@ -183,6 +196,24 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		case 'D':
 			a->directory = optarg;
 			break;
+		case ARG_FILE:
+			if (a->n_files + 1 >= ELEMENTSOF(a->files)) {
+				fprintf(stderr, "mcectl %s: --file: at most %zu files\n", a->verb, ELEMENTSOF(a->files) - 1);
+				return -EINVAL;
+			}
+			a->files[a->n_files++] = optarg;
+			break;
+		case 'm':
+			a->merge = true;
+			break;
+		case 'H':
+			/* A host name as journald stamps it: no '=' or newline could match anyway. */
+			if (!optarg[0] || strpbrk(optarg, "=\n") || strlen(optarg) > 64) {
+				fprintf(stderr, "mcectl %s: --host: '%s' is not a host name\n", a->verb, optarg);
+				return -EINVAL;
+			}
+			a->host = optarg;
+			break;
 		case ARG_INCLUDE_REPLAYED:
 			a->include_replayed = true;
 			break;
@@ -221,6 +252,11 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 	if (a->alerts && (a->have_cpu || a->have_bank || a->severity)) {
 		fprintf(stderr, "mcectl %s: --alerts cannot be combined with --cpu, --bank or "
 			"--severity\n", a->verb);
+		return -EINVAL;
+	}
+	if (!!a->directory + !!a->n_files + a->merge > 1) {
+		fprintf(stderr, "mcectl %s: --directory, --file and --merge each choose the journals: give one\n",
+			a->verb);
 		return -EINVAL;
 	}
 	if (a->summary && a->alerts) {
@@ -270,6 +306,11 @@ static int add_group(sd_journal *j, const struct query_args *a, const char *cons
 	r = add_match_fmt(j, "_UID=%u", a->trusted_uid);
 	if (r < 0)
 		return r;
+	if (a->host) {
+		r = add_match_fmt(j, "_HOSTNAME=%s", a->host);
+		if (r < 0)
+			return r;
+	}
 	if (match_severity) {
 		r = add_match_fmt(j, "MCE_SEVERITY=%s", a->severity);
 		if (r < 0)
@@ -390,19 +431,31 @@ static bool is_alert_entry(sd_journal *j)
 	return is_entry_of(j, alert_ids, ELEMENTSOF(alert_ids));
 }
 
-static void print_table_header(void)
+/* Other hosts' journals (a collector): each row says whose it is. */
+static bool shows_host(const struct query_args *a)
 {
-	printf("%-27s %4s %4s %-11s %-28s %s\n", "TIME", "CPU", "BANK", "SEVERITY", "BANK NAME / SOURCE",
-	       "ERROR");
+	return a->directory || a->n_files || a->merge || a->host;
 }
 
-static void print_table_row(sd_journal *j, uint64_t realtime)
+static void print_table_header(const struct query_args *a)
 {
-	char tbuf[RFC3339_MAX], cpu[16], bank[16], sev[32], bname[128], msg[512], event[64];
+	printf("%-27s %s%4s %4s %-11s %-28s %s\n", "TIME", shows_host(a) ? "HOST             " : "", "CPU", "BANK",
+	       "SEVERITY", "BANK NAME / SOURCE", "ERROR");
+}
+
+static void print_table_row(sd_journal *j, const struct query_args *a, uint64_t realtime)
+{
+	char time[RFC3339_MAX], tbuf[RFC3339_MAX + 80], host[64];
+	char cpu[16], bank[16], sev[32], bname[128], msg[512], event[64];
 	const char *m = get_field(j, "MESSAGE", msg, sizeof(msg));
 	const char *colon;
 
-	format_rfc3339_usec(tbuf, sizeof(tbuf), (int64_t) realtime);
+	/* The time, and the host when it is needed, as the row's first column(s). */
+	format_rfc3339_usec(time, sizeof(time), (int64_t) realtime);
+	if (shows_host(a))
+		snprintf(tbuf, sizeof(tbuf), "%-27s %-16.16s", time, get_field(j, "_HOSTNAME", host, sizeof(host)) ?: "-");
+	else
+		snprintf(tbuf, sizeof(tbuf), "%s", time);
 	/* A storm entry's MESSAGE is one line that says it all: counts, code, span. */
 	if (is_storm_entry(j)) {
 		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
@@ -589,11 +642,14 @@ static int open_journal(const struct query_args *a, sd_journal **ret)
 
 	if (a->directory)
 		r = sd_journal_open_directory(&j, a->directory, 0);
+	else if (a->n_files)
+		r = sd_journal_open_files(&j, (const char **) a->files, 0);
 	else
-		r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
+		r = sd_journal_open(&j, a->merge ? 0 : SD_JOURNAL_LOCAL_ONLY);
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: cannot open the journal%s%s: %s\n", a->verb,
-			a->directory ? " in " : "", a->directory ? a->directory : "", strerror(-r));
+			a->directory ? " in " : a->n_files ? " " : "",
+			a->directory ? a->directory : a->n_files ? a->files[0] : "", strerror(-r));
 		return r;
 	}
 	r = add_matches(j, a);
@@ -660,7 +716,7 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 				continue;
 			}
 		} else {
-			print_table_row(j, t);
+			print_table_row(j, a, t);
 			print_snapshot_line(j);
 		}
 		n->shown++;
@@ -710,7 +766,7 @@ static int run(struct query_args *a, int argc, char *argv[])
 		return 1;
 
 	if (a->output == OUTPUT_TABLE && !a->summary)
-		print_table_header();
+		print_table_header(a);
 	r = show_entries(j, a, &n);
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));

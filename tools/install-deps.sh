@@ -30,7 +30,8 @@ valgrind              make check-valgrind: the daemon under memcheck in tools/ru
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
 prometheus            prometheus and promtool: tests/integration/metrics.sh
 prometheus-node-exporter   its textfile collector: tests/integration/metrics.sh
-curl                  tests/integration/metrics.sh (node_exporter's and Prometheus's HTTP)
+curl                  tests/integration/metrics.sh, fleet.sh (HTTP to node_exporter, Prometheus, journal-remote)
+systemd-journal-remote   systemd-journal-upload and -remote: tests/integration/fleet.sh
 "
 packages=$(printf '%s\n' "$packages" | sed 's/  .*//' | tr '\n' ' ')
 
