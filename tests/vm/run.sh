@@ -103,7 +103,7 @@ kver=${kpkg#linux-image-}
 # strace: 37-crash-burst kills mcelogd at the exact point of a cursor save (strace's syscall fault injection).
 # rasdaemon (and sqlite3, to count what it stored): 46-rasdaemon runs it beside mcelogd under one storm;
 # it is not started in any other boot.
-guest_packages="systemd systemd-sysv kmod procps jq strace rasdaemon sqlite3"
+guest_packages="systemd systemd-sysv kmod procps jq strace rasdaemon sqlite3 rsyslog"
 dest_packages() {
 	local f lib pkg
 	for f in "$destdir"/usr/bin/* "$destdir"/usr/sbin/* "$destdir"/usr/local/bin/* "$destdir"/usr/local/sbin/* \

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Integration test: the shipped syslog-ng recipe (config/pipelines/) carries
+# mcelogd's journal entries, every MCE_* field kept, as JSON lines over TCP
+# (issue 12, item 5).  A real journald (private namespace), a real syslog-ng
+# reading it with its systemd-journal() source, and socat as the collector.
+# (rsyslog cannot be installed beside syslog-ng on Debian; its recipe is
+# tested in the VM, scenario 47-rsyslog.)  Needs root; prints TAP.
+
+set -u
+builddir=${top_builddir:-$(pwd)}
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+data=$srcdir/tests/integration/data
+
+mcelogd=$builddir/mcelogd/mcelogd
+. "$srcdir/tests/integration/lib.sh"
+for tool in syslog-ng socat; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "1..0 # SKIP needs $tool (tools/install-deps.sh installs it)"
+		exit 0
+	fi
+done
+enter_journal_namespace "$0" "$@"
+
+mcectl=$builddir/mcectl/mcectl
+work=$(mktemp -d)
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+start_private_journald "$work"
+
+echo "1..6"
+
+# The collector: every line it receives, in a file.
+port=$((20000 + RANDOM % 30000))
+socat -u "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" "OPEN:$work/received,creat,append" &
+pids="$pids $!"
+
+# syslog-ng with the recipe as shipped, but for the collector's address: the
+# rest of the configuration is what Debian's syslog-ng.conf has (s_src).
+sed "s/\"collector.example.org\" port(5140)/\"127.0.0.1\" port($port)/" "$srcdir/config/pipelines/syslog-ng-mcelogd.conf" \
+	>"$work/mcelogd.conf"
+cat >"$work/syslog-ng.conf" <<CONF
+@version: 3.38
+options { stats-freq(0); };
+source s_src { systemd-journal(); };
+@include "$work/mcelogd.conf"
+CONF
+syslog-ng -F --no-caps -f "$work/syslog-ng.conf" -R "$work/persist" -p "$work/pid" -c "$work/ctl" \
+	>"$work/syslog-ng.log" 2>&1 &
+pids="$pids $!"
+sleep 2
+# A forged entry first: same fields, but not mcelogd's.
+logger --journald <<FORGED
+MESSAGE=forged
+MESSAGE_ID=d90772f9176e45e88ae80c46f01c0915
+MCE_CPU=99
+MCE_JSON={"cpu":99}
+FORGED
+"$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
+received() { [ -s "$work/received" ] && grep -c . "$work/received" || echo 0; }
+for _ in $(seq 100); do [ "$(received)" -ge 4 ] && break; sleep 0.1; done
+sleep 1
+
+check "syslog-ng forwarded the 4 records, one JSON line each" 4 "$(received)"
+[ "$(received)" = 4 ] || sed 's/^/# syslog-ng: /' "$work/syslog-ng.log"
+check "every line is JSON" 4 "$(jq -c . "$work/received" 2>/dev/null | wc -l)"
+check "the forged entry was not forwarded" 0 "$(jq -r 'select(.MCE_CPU == "99")' "$work/received" | wc -l)"
+check "MCE_* fields kept, as journald has them" "3 1 0x9c00004000010090 corrected" \
+	"$(jq -r 'select(.MCE_CPU == "3") | "\(.MCE_CPU) \(.MCE_BANK) \(.MCE_STATUS) \(.MCE_SEVERITY)"' "$work/received")"
+check "the host and MESSAGE_ID ride along" "$(hostname) d90772f9176e45e88ae80c46f01c0915" \
+	"$(jq -r 'select(.MCE_CPU == "3") | "\(._HOSTNAME) \(.MESSAGE_ID)"' "$work/received")"
+check "MCE_JSON is the record mcectl query shows" \
+	"$("$mcectl" query --include-replayed --output json | jq -cS 'select(.cpu == 3)')" \
+	"$(jq -r 'select(.MCE_CPU == "3") | .MCE_JSON' "$work/received" | jq -cS .)"
+
+exit $((failed > 0))
