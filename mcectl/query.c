@@ -21,6 +21,7 @@
 #include <string.h>
 #include <systemd/sd-journal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "decode.h"
@@ -34,7 +35,7 @@
 #include "timespec.h"
 #include "verbs.h"
 
-enum output_mode { OUTPUT_TABLE, OUTPUT_JSON };
+enum output_mode { OUTPUT_TABLE, OUTPUT_JSON, OUTPUT_CSV };
 
 struct query_args {
 	const char *verb;            /* "query", "follow" or "summary": for messages */
@@ -86,7 +87,9 @@ static void query_help(const struct query_args *a)
 	       "      --bank N          only records from bank N (machine checks only)\n"
 	       "      --severity S      corrected, deferred, uncorrected, fatal or info (corrected\n"
 	       "                        includes storm summaries)\n"
-	       "  -o, --output MODE     table (default) or json (one record or storm event per line)\n"
+	       "  -o, --output MODE     table (default; severity in colour on a terminal, unless\n"
+	       "                        NO_COLOR is set), json (one record or storm event per\n"
+	       "                        line) or csv\n"
 	       "  -D, --directory DIR   read the journal files in DIR instead of the local journal\n"
 	       "                        (e.g. systemd-journal-remote's /var/log/journal/remote)\n"
 	       "      --file PATH       read this journal file (repeatable)\n"
@@ -187,9 +190,11 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 				a->output = OUTPUT_JSON;
 			else if (streq(optarg, "table"))
 				a->output = OUTPUT_TABLE;
+			else if (streq(optarg, "csv"))
+				a->output = OUTPUT_CSV;
 			else {
 				fprintf(stderr, "mcectl %s: --output: unknown mode '%s' (expected table "
-					"or json)\n", a->verb, optarg);
+					"json or csv)\n", a->verb, optarg);
 				return -EINVAL;
 			}
 			break;
@@ -437,63 +442,131 @@ static bool shows_host(const struct query_args *a)
 	return a->directory || a->n_files || a->merge || a->host;
 }
 
+/* One entry as the table and CSV show it. */
+struct row {
+	char time[RFC3339_MAX];
+	char host[64];
+	char cpu[16], bank[16], severity[32];
+	char name[128];      /* bank name, the record's source, or what kind of entry it is */
+	const char *error;   /* points into msg */
+	char msg[512];
+};
+
+static void row_of(sd_journal *j, uint64_t realtime, struct row *r)
+{
+	char event[64], rule[80], count[32];
+	const char *m, *colon;
+
+	format_rfc3339_usec(r->time, sizeof(r->time), (int64_t) realtime);
+	if (!get_field(j, "_HOSTNAME", r->host, sizeof(r->host)))
+		snprintf(r->host, sizeof(r->host), "-");
+	if (!get_field(j, "MCE_CPU", r->cpu, sizeof(r->cpu)))
+		snprintf(r->cpu, sizeof(r->cpu), "-");
+	if (!get_field(j, "MCE_BANK", r->bank, sizeof(r->bank)))
+		snprintf(r->bank, sizeof(r->bank), "-");
+	if (!get_field(j, "MCE_SEVERITY", r->severity, sizeof(r->severity)))
+		snprintf(r->severity, sizeof(r->severity), "-");
+	m = get_field(j, "MESSAGE", r->msg, sizeof(r->msg));
+	r->error = m ?: "-";
+	/* A storm entry's MESSAGE is one line that says it all: counts, code, span. */
+	if (is_storm_entry(j))
+		snprintf(r->name, sizeof(r->name), "%s",
+			 get_field(j, "MCE_STORM_COUNT", count, sizeof(count)) ? "(storm summary)" : "(storm end)");
+	else if (is_alert_entry(j)) {
+		snprintf(r->name, sizeof(r->name), "(alert: %s)", get_field(j, "MCE_RULE", rule, sizeof(rule)) ?: "?");
+		snprintf(r->cpu, sizeof(r->cpu), "-");
+		snprintf(r->bank, sizeof(r->bank), "-");
+		snprintf(r->severity, sizeof(r->severity), "alert");
+	} else if (is_lost_entry(j)) {
+		snprintf(r->name, sizeof(r->name), "(records lost)");
+		snprintf(r->bank, sizeof(r->bank), "-");
+		snprintf(r->severity, sizeof(r->severity), "-");
+	} else if (get_field(j, "MCE_EVENT", event, sizeof(event))) {
+		/* Not a machine check: no bank; the source (ras:mc_event, ...) and the whole summary. */
+		if (!get_field(j, "MCE_SOURCE", r->name, sizeof(r->name)))
+			snprintf(r->name, sizeof(r->name), "%s", event);
+		snprintf(r->bank, sizeof(r->bank), "-");
+	} else {
+		if (!get_field(j, "MCE_BANK_NAME", r->name, sizeof(r->name)))
+			snprintf(r->name, sizeof(r->name), "-");
+		/* MESSAGE is "Severity machine check on CPU n bank b (name): what" — show the "what". */
+		colon = m ? strstr(m, ": ") : NULL;
+		if (colon)
+			r->error = colon + 2;
+	}
+}
+
+/* Severity in colour, on a terminal only and never with NO_COLOR set (no-color.org). */
+static bool use_colour(void)
+{
+	static int cached = -1;
+	const char *term = getenv("TERM");
+
+	if (cached < 0)
+		cached = isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && getenv("NO_COLOR")[0]) &&
+			 !(term && streq(term, "dumb"));
+	return cached;
+}
+
+static const char *severity_colour(const char *severity)
+{
+	if (streq(severity, "fatal"))
+		return "\033[1;31m";
+	if (streq(severity, "uncorrected"))
+		return "\033[31m";
+	if (streq(severity, "deferred") || streq(severity, "alert"))
+		return "\033[33m";
+	return NULL;
+}
+
 static void print_table_header(const struct query_args *a)
 {
 	printf("%-27s %s%4s %4s %-11s %-28s %s\n", "TIME", shows_host(a) ? "HOST             " : "", "CPU", "BANK",
 	       "SEVERITY", "BANK NAME / SOURCE", "ERROR");
 }
 
-static void print_table_row(sd_journal *j, const struct query_args *a, uint64_t realtime)
+static void print_table_row(const struct query_args *a, const struct row *r)
 {
-	char time[RFC3339_MAX], tbuf[RFC3339_MAX + 80], host[64];
-	char cpu[16], bank[16], sev[32], bname[128], msg[512], event[64];
-	const char *m = get_field(j, "MESSAGE", msg, sizeof(msg));
-	const char *colon;
+	const char *on = use_colour() ? severity_colour(r->severity) : NULL;
 
-	/* The time, and the host when it is needed, as the row's first column(s). */
-	format_rfc3339_usec(time, sizeof(time), (int64_t) realtime);
+	printf("%-27s ", r->time);
 	if (shows_host(a))
-		snprintf(tbuf, sizeof(tbuf), "%-27s %-16.16s", time, get_field(j, "_HOSTNAME", host, sizeof(host)) ?: "-");
-	else
-		snprintf(tbuf, sizeof(tbuf), "%s", time);
-	/* A storm entry's MESSAGE is one line that says it all: counts, code, span. */
-	if (is_storm_entry(j)) {
-		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
-		       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-",
-		       get_field(j, "MCE_BANK", bank, sizeof(bank)) ?: "-",
-		       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
-		       get_field(j, "MCE_STORM_COUNT", bname, sizeof(bname)) ? "(storm summary)" :
-		       "(storm end)", m ?: "-");
-		return;
-	}
-	if (is_alert_entry(j)) {
-		char rule[80], what[96];
+		printf("%-16.16s ", r->host);
+	/* Padded outside the escapes, so that columns line up either way. */
+	printf("%4s %4s %s%-11s%s %-28.28s %s\n", r->cpu, r->bank, on ?: "", r->severity, on ? "\033[0m" : "",
+	       r->name, r->error);
+}
 
-		snprintf(what, sizeof(what), "(alert: %s)", get_field(j, "MCE_RULE", rule, sizeof(rule)) ?: "?");
-		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf, "-", "-", "alert", what, m ?: "-");
-		return;
-	}
-	if (is_lost_entry(j)) {
-		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
-		       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-", "-", "-", "(records lost)", m ?: "-");
-		return;
-	}
-	if (get_field(j, "MCE_EVENT", event, sizeof(event))) {
-		/* Not a machine check: no bank; the source (ras:mc_event, ...) and the whole summary. */
-		printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
-		       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-", "-",
-		       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
-		       get_field(j, "MCE_SOURCE", bname, sizeof(bname)) ?: event, m ?: "-");
-		return;
-	}
-	/* MESSAGE is "Severity machine check on CPU n bank b (name): what" — show the "what". */
-	colon = m ? strstr(m, ": ") : NULL;
-	printf("%-27s %4s %4s %-11s %-28.28s %s\n", tbuf,
-	       get_field(j, "MCE_CPU", cpu, sizeof(cpu)) ?: "-",
-	       get_field(j, "MCE_BANK", bank, sizeof(bank)) ?: "-",
-	       get_field(j, "MCE_SEVERITY", sev, sizeof(sev)) ?: "-",
-	       get_field(j, "MCE_BANK_NAME", bname, sizeof(bname)) ?: "-",
-	       colon ? colon + 2 : (m ?: "-"));
+/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+static void put_csv_field(const char *v, bool last)
+{
+	if (strpbrk(v, ",\"\r\n")) {
+		putchar('"');
+		for (; *v; v++) {
+			if (*v == '"')
+				putchar('"');
+			putchar(*v);
+		}
+		putchar('"');
+	} else
+		fputs(v, stdout);
+	putchar(last ? '\n' : ',');
+}
+
+static void print_csv_header(void)
+{
+	puts("time,host,cpu,bank,severity,bank_name_or_source,error");
+}
+
+static void print_csv_row(const struct row *r)
+{
+	put_csv_field(r->time, false);
+	put_csv_field(r->host, false);
+	put_csv_field(r->cpu, false);
+	put_csv_field(r->bank, false);
+	put_csv_field(r->severity, false);
+	put_csv_field(r->name, false);
+	put_csv_field(r->error, true);
 }
 
 /*
@@ -716,8 +789,15 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 				continue;
 			}
 		} else {
-			print_table_row(j, a, t);
-			print_snapshot_line(j);
+			struct row row;
+
+			row_of(j, t, &row);
+			if (a->output == OUTPUT_CSV)
+				print_csv_row(&row);
+			else {
+				print_table_row(a, &row);
+				print_snapshot_line(j);
+			}
 		}
 		n->shown++;
 	}
@@ -767,6 +847,8 @@ static int run(struct query_args *a, int argc, char *argv[])
 
 	if (a->output == OUTPUT_TABLE && !a->summary)
 		print_table_header(a);
+	else if (a->output == OUTPUT_CSV && !a->summary)
+		print_csv_header();
 	r = show_entries(j, a, &n);
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
@@ -788,6 +870,8 @@ static int run(struct query_args *a, int argc, char *argv[])
 			end = 0;   /* no window asked for: each component's own span */
 		if (a->output == OUTPUT_JSON)
 			summary_print_json(a->counts, stdout, start, end);
+		else if (a->output == OUTPUT_CSV)
+			summary_print_csv(a->counts, stdout, start, end);
 		else if (summary_groups(a->counts) > 0)
 			summary_print_table(a->counts, stdout, start, end);
 		else

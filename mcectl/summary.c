@@ -406,6 +406,46 @@ void summary_print_table(struct summary *s, FILE *out, int64_t window_start, int
 	}
 }
 
+/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+static void put_csv(FILE *out, const char *v)
+{
+	if (!strpbrk(v, ",\"\r\n")) {
+		fputs(v, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('"', out);
+		fputc(*v, out);
+	}
+	fputc('"', out);
+}
+
+void summary_print_csv(struct summary *s, FILE *out, int64_t window_start, int64_t window_end)
+{
+	sort_groups(s);
+	fprintf(out, "by,key,label,records,corrected,worse,other,first,last,per_hour,storms\n");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct group *g = &s->groups[i];
+		char first[40] = "", last[40] = "";
+		double r = per_hour(g, window_start, window_end);
+
+		if (g->first_usec && (format_rfc3339_usec(first, sizeof(first), g->first_usec) < 0 ||
+				      format_rfc3339_usec(last, sizeof(last), g->last_usec) < 0))
+			first[0] = last[0] = '\0';
+		fprintf(out, "%s,", summary_by_to_string(s->by));
+		put_csv(out, g->key);
+		fputc(',', out);
+		put_csv(out, g->label);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,", g->count,
+			g->by_sev[SEV_CORRECTED], g->by_sev[SEV_WORSE], g->by_sev[SEV_OTHER], first, last);
+		if (r >= 0)
+			fprintf(out, "%.3f", r);
+		fprintf(out, ",%u\n", storms(g));
+	}
+}
+
 static void put_json_string(FILE *out, const char *s)
 {
 	json_object *o = json_object_new_string(s);

@@ -48,4 +48,5 @@ int summary_add(struct summary *s, json_object *entry, int64_t time_usec);
 /* Groups, largest count first.  window_start/end (µs) give the rate; 0: the records' own span. */
 void summary_print_table(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
 void summary_print_json(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
+void summary_print_csv(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
 size_t summary_groups(const struct summary *s);

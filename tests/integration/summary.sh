@@ -1,7 +1,8 @@
 #!/bin/bash
-# Integration test: mcectl summary against a real journald (issue 12, item 1).
-# Replayed records are counted per component, top offenders first, in a
-# table or JSON; bad option values are refused with a reason.
+# Integration test: mcectl summary against a real journald (issue 12, item 1),
+# and the output forms of query and summary (item 6: CSV; colour only on a
+# terminal, never with NO_COLOR).  Replayed records are counted per
+# component, top offenders first; bad option values are refused with a reason.
 # Needs root (unshare, mounts) and systemd-journald; prints TAP.
 
 set -u
@@ -24,7 +25,7 @@ trap cleanup EXIT
 
 start_private_journald "$work"
 
-echo "1..10"
+echo "1..17"
 
 # Twice the 4 machine checks (CPUs 3, 2, 0, 7 on banks 1, 5, 4, 9), once the 3 other records.
 "$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
@@ -59,5 +60,26 @@ check "--by with an unknown component: exit 2, naming it and the choices" "2 1" 
 	"$? $(grep -c "unknown component 'rack' (expected dimm, channel, bank, cpu, socket, page, error or host)" "$work/err")"
 "$mcectl" query --by cpu >/dev/null 2>"$work/err"
 check "--by is summary's option: query refuses it" "2 1" "$? $(grep -c 'an option of mcectl summary' "$work/err")"
+
+# --- CSV (RFC 4180) ---
+"$mcectl" query --include-replayed --output csv >"$work/csv" 2>&1
+check "query --output csv: a header, then one row per record" "time,host,cpu,bank,severity,bank_name_or_source,error 12" \
+	"$(head -n 1 "$work/csv") $(wc -l <"$work/csv")"
+check "... fields in the table's order (bank 4's uncorrected record)" "0,4,uncorrected" \
+	"$(grep -o ',0,4,uncorrected' "$work/csv" | head -n 1 | cut -c2-)"
+check "... a field holding a comma is quoted" 1 \
+	"$(grep -c '^[^"]*,"[^"]*,[^"]*"$' "$work/csv" | awk '{ print ($1 > 0) }')"
+"$mcectl" summary --include-replayed --output csv >"$work/scsv" 2>&1
+check "summary --output csv: header and bank 1's row" "by,key,label,records,corrected,worse,other,first,last,per_hour,storms bank,bank 1,Data Cache Unit,2,2,0,0" \
+	"$(head -n 1 "$work/scsv") $(grep '^bank,bank 1,' "$work/scsv" | cut -d, -f1-7)"
+
+# --- colour: severity coloured on a terminal only ---
+esc=$(printf '\033')
+script -qec "$mcectl query --include-replayed" /dev/null >"$work/tty" 2>&1
+check "on a terminal, uncorrected and fatal severities are coloured" "1 1" \
+	"$(grep -c "${esc}\[31muncorrected" "$work/tty" | awk '{ print ($1 > 0) }') $(grep -c "${esc}\[1;31mfatal" "$work/tty" | awk '{ print ($1 > 0) }')"
+NO_COLOR=1 script -qec "$mcectl query --include-replayed" /dev/null >"$work/tty" 2>&1
+check "NO_COLOR=1: no colour on a terminal" 0 "$(grep -c "$esc" "$work/tty")"
+check "through a pipe: no colour" 0 "$("$mcectl" query --include-replayed | grep -c "$esc")"
 
 exit $((failed > 0))
