@@ -30,6 +30,7 @@ valgrind              make check-valgrind: the daemon under memcheck in tools/ru
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
 prometheus            prometheus and promtool: tests/integration/metrics.sh
 prometheus-node-exporter   its textfile collector: tests/integration/metrics.sh
+zsh                   tests/completions.sh (zsh -n on the zsh completion)
 curl                  tests/integration/metrics.sh, fleet.sh (HTTP to node_exporter, Prometheus, journal-remote)
 systemd-journal-remote   systemd-journal-upload and -remote: tests/integration/fleet.sh
 "
