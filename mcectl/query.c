@@ -54,6 +54,11 @@ struct query_args {
 	unsigned n_files;
 	bool merge;                  /* --merge: every journal there is, collected ones too */
 	const char *host;            /* --host: that machine's entries only (_HOSTNAME) */
+	/* The entries mcelogd --replay wrote, found up front (query, summary): asking each
+	 * entry for a field it lacks makes libsystemd decompress its MCE_JSON. */
+	struct replayed { sd_id128_t boot_id; uint64_t monotonic, realtime; } *replayed;
+	size_t n_replayed;
+	bool have_replayed;
 	unsigned trusted_uid;
 	bool include_replayed;
 	bool alerts;                 /* --alerts: the rules' alerts only */
@@ -343,6 +348,9 @@ static const char *const lost_ids[] = { MCELOGD_MSGID_LOST };
 /* The rules' alerts (mcelogd.rules(5)). */
 static const char *const alert_ids[] = { MCELOGD_MSGID_ALERT };
 
+/* The other hardware-error records, one id per kind. */
+static const char *const ras_msgids[] = { MCELOGD_RAS_MSGIDS };
+
 /*
  * (machine-check classes AND filters) OR (other record classes AND filters).
  * A machine check's MESSAGE_ID is its severity class; the other records have
@@ -351,7 +359,6 @@ static const char *const alert_ids[] = { MCELOGD_MSGID_ALERT };
 static int add_matches(sd_journal *j, const struct query_args *a)
 {
 	static const char *const mca_ids[] = { MCELOGD_RECORD_MSGIDS };
-	static const char *const ras_ids[] = { MCELOGD_RAS_MSGIDS };
 	enum mce_severity sev = a->severity ? mce_severity_from_string(a->severity) : _MCE_SEV_INVALID;
 	bool want_mca = !a->severity || sev != _MCE_SEV_INVALID;
 	/* Only machine checks have banks. */
@@ -390,7 +397,7 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 			return r;
 	}
 	if (want_ras || !want_mca)
-		return add_group(j, a, ras_ids, ELEMENTSOF(ras_ids), a->severity != NULL);
+		return add_group(j, a, ras_msgids, ELEMENTSOF(ras_msgids), a->severity != NULL);
 	return 0;
 }
 
@@ -481,7 +488,10 @@ static void row_of(sd_journal *j, uint64_t realtime, struct row *r)
 		snprintf(r->name, sizeof(r->name), "(records lost)");
 		snprintf(r->bank, sizeof(r->bank), "-");
 		snprintf(r->severity, sizeof(r->severity), "-");
-	} else if (get_field(j, "MCE_EVENT", event, sizeof(event))) {
+	} else if (is_entry_of(j, ras_msgids, ELEMENTSOF(ras_msgids))) {
+		/* (Asked by MESSAGE_ID: a field a record lacks costs libsystemd a decompression.) */
+		if (!get_field(j, "MCE_EVENT", event, sizeof(event)))
+			snprintf(event, sizeof(event), "-");
 		/* Not a machine check: no bank; the source (ras:mc_event, ...) and the whole summary. */
 		if (!get_field(j, "MCE_SOURCE", r->name, sizeof(r->name)))
 			snprintf(r->name, sizeof(r->name), "%s", event);
@@ -637,17 +647,87 @@ static int print_json_row(sd_journal *j)
 	return 0;
 }
 
+/*
+ * A journal entry's fields for the summary: the flat MCE_* fields mcelogd
+ * writes beside MCE_JSON where they say the same, the JSON (parsed once, when
+ * first needed) for the rest.  Reading MCE_JSON costs a decompression in
+ * libsystemd; most summaries never need it.
+ */
+struct entry_fields {
+	sd_journal *j;
+	char values[16][256];
+	unsigned n_values;
+	json_object *json;
+	bool json_read, damaged;
+};
+
+static const struct {
+	const char *key, *field;
+} flat_fields[] = {
+	{ "cpu", "MCE_CPU" },                 { "bank", "MCE_BANK" },
+	{ "bank_name", "MCE_BANK_NAME" },     { "severity", "MCE_SEVERITY" },
+	{ "status", "MCE_STATUS" },           { "socket", "MCE_SOCKET" },
+	{ "source", "MCE_SOURCE" },           { "count", "MCE_STORM_COUNT" },
+	{ "storm_start", "MCE_STORM_START" }, { "code", "MCE_STORM_CODE" },
+	/* The host journald stamped: on a collector, the sender. */
+	{ "hostname", "_HOSTNAME" },
+};
+
+static const char *entry_value(struct entry_fields *e, const char *field)
+{
+	char *buf;
+
+	if (e->n_values == ELEMENTSOF(e->values))
+		return NULL;
+	buf = e->values[e->n_values];
+	if (!get_field(e->j, field, buf, sizeof(e->values[0])))
+		return NULL;
+	e->n_values++;
+	return buf;
+}
+
+static const char *entry_get(void *userdata, const char *key)
+{
+	static const char *const storm_summary[] = { MCELOGD_MSGID_STORM };
+	static const char *const storm_end[] = { MCELOGD_MSGID_STORM_END };
+	struct entry_fields *e = userdata;
+	const char *text;
+	size_t len;
+
+	if (streq(key, "event")) {
+		if (is_entry_of(e->j, storm_summary, 1))
+			return "storm_summary";
+		if (is_entry_of(e->j, storm_end, 1))
+			return "storm_end";
+		if (is_lost_entry(e->j))
+			return "loss";
+		if (is_alert_entry(e->j))
+			return "alert";
+		/* The other records name their kind; a machine check has none. */
+		return is_entry_of(e->j, ras_msgids, ELEMENTSOF(ras_msgids)) ? entry_value(e, "MCE_EVENT") : NULL;
+	}
+	for (size_t i = 0; i < ELEMENTSOF(flat_fields); i++)
+		if (streq(key, flat_fields[i].key))
+			return entry_value(e, flat_fields[i].field);
+	if (!e->json_read) {
+		e->json_read = true;
+		e->json = entry_json(e->j, &text, &len);
+		e->damaged = !e->json;
+	}
+	if (!e->json)
+		return NULL;
+	return (summary_json_fields(e->json).get)(e->json, key);
+}
+
 static int count_entry(sd_journal *j, const struct query_args *a, uint64_t t)
 {
-	const char *json;
-	size_t len;
-	json_object *o = entry_json(j, &json, &len);
-	int r;
+	struct entry_fields e = { .j = j };
+	const struct summary_fields f = { .get = entry_get, .userdata = &e };
+	int r = summary_add_fields(a->counts, &f, (int64_t) t);
 
-	if (!o)
+	json_object_put(e.json);
+	if (r >= 0 && e.damaged)
 		return -EBADMSG;
-	r = summary_add(a->counts, o, (int64_t) t);
-	json_object_put(o);
 	return r;
 }
 
@@ -708,7 +788,69 @@ static int wait_journal(sd_journal *j, const sigset_t *wait_mask)
 	return r < 0 ? r : 0;
 }
 
-static int open_journal(const struct query_args *a, sd_journal **ret)
+static int cmp_replayed(const void *x, const void *y)
+{
+	const struct replayed *a = x, *b = y;
+	int c = memcmp(&a->boot_id, &b->boot_id, sizeof(a->boot_id));
+
+	if (!c)
+		c = (a->monotonic > b->monotonic) - (a->monotonic < b->monotonic);
+	return c ? c : (a->realtime > b->realtime) - (a->realtime < b->realtime);
+}
+
+/* An entry's stamps: its boot, monotonic and wall time, from its header (no field read). */
+static int stamps_of(sd_journal *j, struct replayed *ret)
+{
+	int r = sd_journal_get_monotonic_usec(j, &ret->monotonic, &ret->boot_id);
+
+	return r < 0 ? r : sd_journal_get_realtime_usec(j, &ret->realtime);
+}
+
+/* The entries mcelogd --replay wrote: a match finds them without reading the others. */
+static int find_replayed(sd_journal *j, struct query_args *a)
+{
+	size_t cap = 0;
+	int r;
+
+	r = sd_journal_add_match(j, "MCELOGD_REPLAY=1", 0);
+	if (r >= 0)
+		r = sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
+	if (r >= 0)
+		r = sd_journal_seek_head(j);
+	while (r >= 0 && (r = sd_journal_next(j)) > 0) {
+		struct replayed x;
+
+		if (stamps_of(j, &x) < 0)
+			continue;
+		if (a->n_replayed == cap) {
+			struct replayed *p = realloc(a->replayed, (cap = cap ? cap * 2 : 64) * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			a->replayed = p;
+		}
+		a->replayed[a->n_replayed++] = x;
+	}
+	sd_journal_flush_matches(j);
+	if (r < 0)
+		return r;
+	qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
+	a->have_replayed = true;
+	return 0;
+}
+
+static bool is_replayed(sd_journal *j, const struct query_args *a)
+{
+	struct replayed x;
+
+	/* Stamps are not unique for sure: one that matches is asked for the field after all. */
+	if (a->have_replayed && stamps_of(j, &x) >= 0 &&
+	    !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed))
+		return false;
+	return sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL }, &(size_t) { 0 }) >= 0;
+}
+
+static int open_journal(struct query_args *a, sd_journal **ret)
 {
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
 	int r;
@@ -724,6 +866,14 @@ static int open_journal(const struct query_args *a, sd_journal **ret)
 			a->directory ? " in " : a->n_files ? " " : "",
 			a->directory ? a->directory : a->n_files ? a->files[0] : "", strerror(-r));
 		return r;
+	}
+	/* Following, new replayed entries can come: those are asked one by one. */
+	if (!a->include_replayed && !a->follow) {
+		r = find_replayed(j, a);
+		if (r < 0) {
+			fprintf(stderr, "mcectl %s: cannot read the journal: %s\n", a->verb, strerror(-r));
+			return r;
+		}
 	}
 	r = add_matches(j, a);
 	if (r < 0) {
@@ -772,8 +922,7 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 			return 0;
 		}
 		/* Written by mcelogd --replay: recorded input, not an error of this machine. */
-		if (!a->include_replayed && sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL },
-								   &(size_t) { 0 }) >= 0)
+		if (!a->include_replayed && is_replayed(j, a))
 			continue;
 		if (a->summary) {
 			r = count_entry(j, a, t);
@@ -889,8 +1038,10 @@ static int run(struct query_args *a, int argc, char *argv[])
 int verb_query(int argc, char *argv[])
 {
 	struct query_args a = { .verb = "query", .output = OUTPUT_TABLE, .trusted_uid = 0 };
+	int r = run(&a, argc, argv);
 
-	return run(&a, argc, argv);
+	free(a.replayed);
+	return r;
 }
 
 int verb_summary(int argc, char *argv[])
@@ -901,6 +1052,7 @@ int verb_summary(int argc, char *argv[])
 
 	r = run(&a, argc, argv);
 	a.counts = summary_free(a.counts);
+	free(a.replayed);
 	return r;
 }
 

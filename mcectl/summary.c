@@ -42,6 +42,7 @@ enum { SEV_CORRECTED, SEV_WORSE, SEV_OTHER, _SEV_MAX };
 struct group {
 	char key[96];
 	char label[96];
+	bool no_label;        /* its first record had none: not asked again */
 	uint64_t count;
 	uint64_t by_sev[_SEV_MAX];
 	int64_t first_usec, last_usec;
@@ -138,46 +139,32 @@ static struct group *group_of(struct summary *s, const char *key, const char *la
 	return &s->groups[s->n - 1];
 }
 
-static const char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
+/* An entry's fields, as the caller holds them (summary.h). */
+struct entry {
+	const struct summary_fields *f;
+};
 
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
+static const char *str_of(const struct entry *e, const char *key)
+{
+	return e->f->get(e->f->userdata, key);
 }
 
-/* A number, or a hex string ("0x...") as the record gives registers. */
-static bool u64_of(json_object *o, const char *key, uint64_t *ret)
+/* A decimal number, or a hex string ("0x...") as records give registers. */
+static bool u64_of(const struct entry *e, const char *key, uint64_t *ret)
 {
-	json_object *v;
-	const char *t;
+	const char *t = str_of(e, key);
 
-	if (!json_object_object_get_ex(o, key, &v))
+	if (!t || !t[0] || t[0] == '-')
 		return false;
-	if (json_object_is_type(v, json_type_int)) {
-		if (json_object_get_int64(v) < 0)
-			return false;
-		*ret = (uint64_t) json_object_get_int64(v);
-		return true;
-	}
-	t = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-	return t && parse_unsigned(t, strlen(t), 16, UINT64_MAX, ret) >= 0;
+	return parse_unsigned(t, strlen(t), strncmp(t, "0x", 2) == 0 ? 16 : 10, UINT64_MAX, ret) >= 0;
 }
 
-static bool has_flag(json_object *o, const char *flag)
+static bool has_flag(const struct entry *e, const char *flag)
 {
-	json_object *v;
+	char key[32];
 
-	if (!json_object_object_get_ex(o, "flags", &v) || !json_object_is_type(v, json_type_array))
-		return false;
-	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		const char *f = json_object_get_string(json_object_array_get_idx(v, i));
-
-		if (f && streq(f, flag))
-			return true;
-	}
-	return false;
+	snprintf(key, sizeof(key), "flag:%s", flag);
+	return str_of(e, key) != NULL;
 }
 
 enum kind { KIND_MCA, KIND_RAS, KIND_STORM };
@@ -185,12 +172,18 @@ enum kind { KIND_MCA, KIND_RAS, KIND_STORM };
 /* Storm entries carry CPU (per-CPU banks), bank and code, nothing finer. */
 #define NOT_ITEMISED "(in storms, not itemised)"
 
-static void key_of(const struct summary *s, json_object *o, enum kind kind, char *key, size_t ksize,
+static void key_of(const struct summary *s, const struct entry *o, enum kind kind, char *key, size_t ksize,
 		   char *label, size_t lsize)
 {
 	uint64_t a, b, c, d;
 	const char *t;
 
+	char none[1];
+
+	if (!label) {
+		label = none;
+		lsize = sizeof(none);
+	}
 	key[0] = label[0] = '\0';
 	switch (s->by) {
 	case SUMMARY_BY_HOST:
@@ -207,7 +200,7 @@ static void key_of(const struct summary *s, json_object *o, enum kind kind, char
 			snprintf(key, ksize, "%s", (t = str_of(o, "source")) ? t : "");
 		else if (u64_of(o, "bank", &a)) {
 			snprintf(key, ksize, "bank %" PRIu64, a);
-			if ((t = str_of(o, "bank_name")))
+			if (lsize > 1 && (t = str_of(o, "bank_name")))
 				snprintf(label, lsize, "%s", t);
 		}
 		break;
@@ -219,7 +212,7 @@ static void key_of(const struct summary *s, json_object *o, enum kind kind, char
 		} else if (u64_of(o, kind == KIND_STORM ? "code" : "status", &a)) {
 			/* Storms are signatures of the status's low half (MCACOD, MSCOD): so are these. */
 			snprintf(key, ksize, "code 0x%08" PRIx64, a & UINT64_C(0xffffffff));
-			if ((t = str_of(o, "description")))
+			if (lsize > 1 && (t = str_of(o, "description")))
 				snprintf(label, lsize, "%s", t);
 		}
 		break;
@@ -273,7 +266,7 @@ static void key_of(const struct summary *s, json_object *o, enum kind kind, char
 		snprintf(key, ksize, "(unknown)");
 }
 
-static unsigned severity_column(json_object *o)
+static unsigned severity_column(const struct entry *o)
 {
 	const char *t = str_of(o, "severity");
 
@@ -300,16 +293,15 @@ static void note_storm(struct group *g, const char *start)
 	snprintf(g->starts[g->n_starts++], sizeof(g->starts[0]), "%s", start);
 }
 
-int summary_add(struct summary *s, json_object *o, int64_t time_usec)
+int summary_add_fields(struct summary *s, const struct summary_fields *fields, int64_t time_usec)
 {
+	const struct entry entry = { fields }, *o = &entry;
 	const char *event = str_of(o, "event");
 	enum kind kind = KIND_MCA;
 	char key[96], label[96];
 	uint64_t count = 1, n;
 	struct group *g;
 
-	if (!json_object_is_type(o, json_type_object))
-		return 0;
 	if (event && (streq(event, "loss") || streq(event, "alert")))
 		return 0;
 	if (event && (streq(event, "storm_summary") || streq(event, "storm_end"))) {
@@ -322,12 +314,18 @@ int summary_add(struct summary *s, json_object *o, int64_t time_usec)
 		if (u64_of(o, "error_count", &n) && n > 0)
 			count = n;
 	}
-	key_of(s, o, kind, key, sizeof(key), label, sizeof(label));
-	g = group_of(s, key, label);
+	key_of(s, o, kind, key, sizeof(key), NULL, 0);
+	g = group_of(s, key, NULL);
 	if (!g)
 		return -ENOMEM;
-	if (!g->label[0] && label[0])
-		snprintf(g->label, sizeof(g->label), "%s", label);
+	/* A label may need more of the entry than the key (a description): asked once a group. */
+	if (!g->label[0] && !g->no_label) {
+		key_of(s, o, kind, key, sizeof(key), label, sizeof(label));
+		if (label[0])
+			snprintf(g->label, sizeof(g->label), "%s", label);
+		else
+			g->no_label = kind != KIND_STORM;   /* a storm names no label; its records may */
+	}
 	if (kind == KIND_STORM)
 		note_storm(g, str_of(o, "storm_start"));
 	if (count == 0)
@@ -339,6 +337,42 @@ int summary_add(struct summary *s, json_object *o, int64_t time_usec)
 	if (time_usec > g->last_usec)
 		g->last_usec = time_usec;
 	return 1;
+}
+
+/* Fields of a JSON object: numbers as their text, flags as "flag:NAME". */
+static const char *json_get(void *userdata, const char *key)
+{
+	json_object *o = userdata, *v;
+
+	if (strncmp(key, "flag:", 5) == 0) {
+		if (!json_object_object_get_ex(o, "flags", &v) || !json_object_is_type(v, json_type_array))
+			return NULL;
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			const char *f = json_object_get_string(json_object_array_get_idx(v, i));
+
+			if (f && streq(f, key + 5))
+				return f;
+		}
+		return NULL;
+	}
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int)))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+struct summary_fields summary_json_fields(json_object *entry)
+{
+	return (struct summary_fields) { .get = json_get, .userdata = entry };
+}
+
+int summary_add(struct summary *s, json_object *entry, int64_t time_usec)
+{
+	const struct summary_fields f = summary_json_fields(entry);
+
+	if (!json_object_is_type(entry, json_type_object))
+		return 0;
+	return summary_add_fields(s, &f, time_usec);
 }
 
 static int cmp_groups(const void *a, const void *b)

@@ -45,6 +45,22 @@ struct summary *summary_free(struct summary *s);
  */
 int summary_add(struct summary *s, json_object *entry, int64_t time_usec);
 
+/*
+ * The same from whatever holds the entry's fields: get(userdata, key) gives a
+ * record key's value as text (numbers in decimal or 0x-hex), "flag:NAME" a
+ * non-NULL for a flag the record has, and "event" the entry's kind as its
+ * JSON names it; NULL when absent.  The strings stay valid until the call
+ * returns.  The journal gives most from its flat fields, which is far cheaper
+ * than the whole JSON.
+ */
+struct summary_fields {
+	const char *(*get)(void *userdata, const char *key);
+	void *userdata;
+};
+int summary_add_fields(struct summary *s, const struct summary_fields *fields, int64_t time_usec);
+/* The getter summary_add() uses, for a caller that has some fields as JSON. */
+struct summary_fields summary_json_fields(json_object *entry);
+
 /* Groups, largest count first.  window_start/end (µs) give the rate; 0: the records' own span. */
 void summary_print_table(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
 void summary_print_json(struct summary *s, FILE *out, int64_t window_start, int64_t window_end);
