@@ -8,31 +8,14 @@
 # Needs root (unshare, mounts), journald and systemd-journal-remote; prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-data=$srcdir/tests/integration/data
-
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
 remote=/lib/systemd/systemd-journal-remote
 upload=/lib/systemd/systemd-journal-upload
-for tool in "$remote" "$upload" curl; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "1..0 # SKIP needs $tool (tools/install-deps.sh installs systemd-journal-remote and curl)"
-		exit 0
-	fi
-done
+need_tools "$remote" "$upload" curl
 MCELOGD_NS_UTS=1 enter_journal_namespace "$0" "$@"
 
-mcectl=$builddir/mcectl/mcectl
-work=$(mktemp -d)
-pids=
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
 
 # Our own UTS namespace: this name is the journal's _HOSTNAME and the records' hostname.
 hostname node-a
@@ -47,12 +30,11 @@ journalctl --sync 2>/dev/null || sleep 1
 port=$((20000 + RANDOM % 30000))
 mkdir -p "$work/remote"
 "$remote" --listen-http="127.0.0.1:$port" --output="$work/remote/" --split-mode=host >"$work/remote.log" 2>&1 &
-pids="$pids $!"
+started $!
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 "$upload" --url="http://127.0.0.1:$port" --save-state="$work/upload.state" --follow=no >"$work/upload.log" 2>&1
 check "systemd-journal-upload sent this host's journal" 0 "$?"
-kill -TERM ${pids# } 2>/dev/null && wait ${pids# } 2>/dev/null
-pids=
+stop_started
 files=$(ls "$work/remote/")
 # Named after the sender's address (an upload over HTTP); the host is in each entry's _HOSTNAME.
 check "systemd-journal-remote wrote the sender's journal file" "remote-127.0.0.1.journal" "$files"

@@ -5,11 +5,7 @@
 # Needs root (unshare, mounts) and systemd-journald; prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-data=$srcdir/tests/integration/data
-
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
 

@@ -2,6 +2,13 @@
 # own in a private mount namespace (its sockets and storage on tmpfs, so a
 # test touches nothing of the host's journal).
 
+# Where things are, unless the test set them: the tree, the build, the programs.
+: "${builddir:=${top_builddir:-$(pwd)}}"
+: "${srcdir:=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}}"
+: "${data:=$srcdir/tests/integration/data}"
+: "${mcelogd:=$builddir/mcelogd/mcelogd}"
+: "${mcectl:=$builddir/mcectl/mcectl}"
+
 # make check-valgrind: the daemon runs under memcheck (valgrind-mcelogd.sh).
 if [ -n "${MCELOGD_VALGRIND:-}" ] && [ -n "${mcelogd:-}" ]; then
 	export MCELOGD_VALGRIND MCELOGD_VALGRIND_TARGET=$mcelogd
@@ -46,4 +53,29 @@ start_private_journald() {
 		echo "1..0 # SKIP systemd-journald did not start: $(cat "$1/journald.log")"
 		exit 0
 	fi
+}
+
+# need_tools TOOL...: skips the whole test, naming what is missing.
+need_tools() {
+	local tool
+	for tool in "$@"; do
+		if ! command -v "$tool" >/dev/null; then
+			echo "1..0 # SKIP needs $tool (tools/install-deps.sh installs it)"
+			exit 0
+		fi
+	done
+}
+
+# The test's own processes (started with `started $!`), its journald and its
+# work directory go at exit: call use_workdir once, after entering the namespace.
+pids=
+started() { pids="$pids $1"; }
+stop_started() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	pids=
+}
+use_workdir() {
+	work=$(mktemp -d)
+	trap 'stop_started; [ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null; rm -rf "$work"' EXIT
 }

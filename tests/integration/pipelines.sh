@@ -7,29 +7,12 @@
 # tested in the VM, scenario 47-rsyslog.)  Needs root; prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-data=$srcdir/tests/integration/data
-
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
-for tool in syslog-ng socat; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "1..0 # SKIP needs $tool (tools/install-deps.sh installs it)"
-		exit 0
-	fi
-done
+need_tools syslog-ng socat
 enter_journal_namespace "$0" "$@"
 
-mcectl=$builddir/mcectl/mcectl
-work=$(mktemp -d)
-pids=
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
 
 start_private_journald "$work"
 
@@ -38,7 +21,7 @@ echo "1..6"
 # The collector: every line it receives, in a file.
 port=$((20000 + RANDOM % 30000))
 socat -u "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" "OPEN:$work/received,creat,append" &
-pids="$pids $!"
+started $!
 
 # syslog-ng with the recipe as shipped, but for the collector's address: the
 # rest of the configuration is what Debian's syslog-ng.conf has (s_src).
@@ -52,7 +35,7 @@ source s_src { systemd-journal(); };
 CONF
 syslog-ng -F --no-caps -f "$work/syslog-ng.conf" -R "$work/persist" -p "$work/pid" -c "$work/ctl" \
 	>"$work/syslog-ng.log" 2>&1 &
-pids="$pids $!"
+started $!
 sleep 2
 # A forged entry first: same fields, but not mcelogd's.
 logger --journald <<FORGED
