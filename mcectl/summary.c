@@ -386,7 +386,9 @@ static int cmp_groups(const void *a, const void *b)
 
 static void sort_groups(struct summary *s)
 {
-	qsort(s->groups, s->n, sizeof(*s->groups), cmp_groups);
+	/* (No groups: no array, which qsort may not be given.) */
+	if (s->n > 1)
+		qsort(s->groups, s->n, sizeof(*s->groups), cmp_groups);
 	/* The order changed: the index is rebuilt from it. */
 	if (s->index_size)
 		(void) reindex(s, s->index_size);
