@@ -22,6 +22,9 @@ echo "1..6"
 port=$((20000 + RANDOM % 30000))
 socat -u "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" "OPEN:$work/received,creat,append" &
 started $!
+# Listening before syslog-ng first connects: a refused connection waits time-reopen().
+listening() { grep -qi ":$(printf '%04X' "$port") 00000000:0000 0A" /proc/net/tcp; }
+for _ in $(seq 100); do listening && break; sleep 0.1; done
 
 # syslog-ng with the recipe as shipped, but for the collector's address: the
 # rest of the configuration is what Debian's syslog-ng.conf has (s_src).
@@ -29,14 +32,16 @@ sed "s/\"collector.example.org\" port(5140)/\"127.0.0.1\" port($port)/" "$srcdir
 	>"$work/mcelogd.conf"
 cat >"$work/syslog-ng.conf" <<CONF
 @version: 3.38
-options { stats-freq(0); };
+options { stats-freq(0); time-reopen(1); };
 source s_src { systemd-journal(); };
 @include "$work/mcelogd.conf"
 CONF
 syslog-ng -F --no-caps -f "$work/syslog-ng.conf" -R "$work/persist" -p "$work/pid" -c "$work/ctl" \
 	>"$work/syslog-ng.log" 2>&1 &
 started $!
-sleep 2
+# Up and reading the journal (its control socket answers) before anything is logged.
+for _ in $(seq 100); do syslog-ng-ctl stats -c "$work/ctl" >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1
 # A forged entry first: same fields, but not mcelogd's.
 logger --journald <<FORGED
 MESSAGE=forged
@@ -46,7 +51,7 @@ MCE_JSON={"cpu":99}
 FORGED
 "$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
 received() { [ -s "$work/received" ] && grep -c . "$work/received" || echo 0; }
-for _ in $(seq 100); do [ "$(received)" -ge 4 ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(received)" -ge 4 ] && break; sleep 0.1; done
 sleep 1
 
 check "syslog-ng forwarded the 4 records, one JSON line each" 4 "$(received)"
