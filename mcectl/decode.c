@@ -24,6 +24,7 @@
 #include "decode.h"
 #include "json-writer.h"
 #include "macro.h"
+#include "options.h"
 #include "parse-number.h"
 #include "record-json.h"
 #include "record-text.h"
@@ -326,13 +327,8 @@ int verb_decode(int argc, char *argv[])
 				reg_rec.have |= regs[i].have;
 			}
 			break;
-		case ':':
-			fprintf(stderr, "mcectl decode: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "mcectl decode: unknown option '%s' (try 'mcectl decode --help')\n",
-				argv[optind - 1]);
-			return 2;
+			return option_error("decode", opt, argv);
 		}
 	}
 

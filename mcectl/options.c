@@ -9,7 +9,7 @@ int option_error(const char *verb, int c, char *const argv[])
 	if (c == ':')
 		fprintf(stderr, "mcectl %s: option '%s' needs a value\n", verb, argv[optind - 1]);
 	else
-		fprintf(stderr, "mcectl %s: unknown option '%s' (see mcectl %s --help)\n", verb, argv[optind - 1],
+		fprintf(stderr, "mcectl %s: unknown option '%s' (try 'mcectl %s --help')\n", verb, argv[optind - 1],
 			verb);
 	return 2;
 }

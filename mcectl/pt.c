@@ -20,6 +20,7 @@
 #include "intel-pt-pmu.h"
 #include "json-writer.h"
 #include "macro.h"
+#include "options.h"
 #include "perf-aux.h"
 #include "pt-decode.h"
 #include "pt-file.h"
@@ -486,13 +487,8 @@ int verb_pt(int argc, char *argv[])
 		case 'h':
 			help();
 			return 0;
-		case ':':
-			fprintf(stderr, "mcectl pt: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "mcectl pt: unknown option '%s' (try 'mcectl pt --help')\n",
-				argv[optind - 1]);
-			return 2;
+			return option_error("pt", opt, argv);
 		}
 	}
 	if (capture_seconds ? optind != argc : optind != argc - 1) {

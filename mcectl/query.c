@@ -26,6 +26,7 @@
 #include "clock.h"
 #include "decode.h"
 #include "macro.h"
+#include "options.h"
 #include "message-ids.h"
 #include "parse-number.h"
 #include "ras-record.h"
@@ -245,19 +246,13 @@ static int parse_query_args(int argc, char *argv[], struct query_args *a)
 		case 'h':
 			query_help(a);
 			return 0;
-		case ':':
-			fprintf(stderr, "mcectl %s: option '%s' needs a value\n", a->verb, argv[optind - 1]);
-			return -EINVAL;
 		default:
-			fprintf(stderr, "mcectl %s: unknown option '%s' (see mcectl %s --help)\n", a->verb,
-				argv[optind - 1], a->verb);
+			option_error(a->verb, c, argv);
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "mcectl %s: unexpected argument '%s'\n", a->verb, argv[optind]);
+	if (no_arguments_left(a->verb, argc, argv))
 		return -EINVAL;
-	}
 	/* An alert is about a rule's key, not one CPU, bank or severity. */
 	if (a->alerts && (a->have_cpu || a->have_bank || a->severity)) {
 		fprintf(stderr, "mcectl %s: --alerts cannot be combined with --cpu, --bank or "

@@ -19,6 +19,7 @@
 #include "dropin.h"
 #include "line-reader.h"
 #include "macro.h"
+#include "options.h"
 #include "read-file.h"
 #include "record-text.h"
 #include "rfc3339.h"
@@ -370,19 +371,12 @@ int verb_rules(int argc, char *argv[])
 		case 'h':
 			help();
 			return 0;
-		case ':':
-			fprintf(stderr, "mcectl rules: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "mcectl rules: unknown option '%s' (try 'mcectl rules --help')\n",
-				argv[optind - 1]);
-			return 2;
+			return option_error("rules", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "mcectl rules: unexpected argument '%s'\n", argv[optind]);
+	if (no_arguments_left("rules", argc, argv))
 		return 2;
-	}
 	if (n_dirs == 0)
 		for (size_t i = 0; i < ELEMENTSOF(default_dirs); i++)
 			dirs[n_dirs++] = default_dirs[i];
