@@ -6,21 +6,11 @@
 # option; --state-directory is a scratch directory.  Needs root; prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-region=$srcdir/tests/integration/data/bert-region.bin
-
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
-
-work=$(mktemp -d)
-
-cleanup() {
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
+region=$data/bert-region.bin
 
 start_private_journald "$work"
 

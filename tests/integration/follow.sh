@@ -9,16 +9,7 @@ srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
 
-mcectl=$builddir/mcectl/mcectl
-work=$(mktemp -d)
-follower=
-
-cleanup() {
-	[ -n "$follower" ] && kill "$follower" 2>/dev/null
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
 
 start_private_journald "$work"
 
@@ -36,6 +27,7 @@ journalctl --sync 2>/dev/null || sleep 1
 
 "$mcectl" follow --include-replayed --output json >"$work/json" 2>"$work/err" &
 follower=$!
+started $follower
 sleep 0.5
 check "nothing from before the start is shown" 0 "$(wc -l <"$work/json" | tr -d ' ')"
 "$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
@@ -45,12 +37,13 @@ check "each is a record object (cpu, bank, status)" "3 1 0x9c00004000010090" \
 kill -INT "$follower"
 wait "$follower"
 check "SIGINT ends it with exit status 0" 0 "$?"
-follower=
+pids=
 check "and nothing on standard error" "" "$(cat "$work/err")"
 
 # Filters as in query: --cpu 3 shows only CPU 3's record.
 "$mcectl" follow --include-replayed --cpu 3 --output json >"$work/cpu3" 2>&1 &
 follower=$!
+started $follower
 sleep 0.5
 "$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
 wait_lines "$work/cpu3" 1 >/dev/null
@@ -59,15 +52,16 @@ check "--cpu 3: only CPU 3's record" "3" "$(jq -r .cpu "$work/cpu3" | paste -sd'
 kill -TERM "$follower"
 wait "$follower"
 check "SIGTERM ends it with exit status 0" 0 "$?"
-follower=
+pids=
 
 # --since: first what is there, then the new ones; the table has its header.
 "$mcectl" follow --include-replayed --since 1h >"$work/table" 2>&1 &
 follower=$!
+started $follower
 check "--since 1h: the 12 records already logged, in the table" 13 "$(wait_lines "$work/table" 13)"
 kill -INT "$follower"
 wait "$follower"
-follower=
+pids=
 check "the table starts with its header" 1 "$(head -n 1 "$work/table" | grep -c 'TIME')"
 
 # A reader that goes away (head -n 1): follow ends at its next write, with status 0.

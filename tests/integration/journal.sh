@@ -6,22 +6,10 @@
 # Needs root (unshare, mounts) and systemd-journald; prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-data=$srcdir/tests/integration/data
-
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
-
-mcectl=$builddir/mcectl/mcectl
-work=$(mktemp -d)
-
-cleanup() {
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
 
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"

@@ -8,28 +8,12 @@
 # Everything listens on 127.0.0.1 and lives in a temporary directory.  Prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-data=$srcdir/tests/integration/data
-mcelogd=$builddir/mcelogd/mcelogd
-mcectl=$builddir/mcectl/mcectl
 . "$srcdir/tests/integration/lib.sh"
 
 exporter=/usr/bin/prometheus-node-exporter
-for tool in prometheus promtool curl jq "$exporter"; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "1..0 # SKIP needs $tool (tools/install-deps.sh installs it)"
-		exit 0
-	fi
-done
-
-work=$(mktemp -d)
-pids=
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+need_tools prometheus promtool curl jq "$exporter"
+use_workdir
 
 echo "1..18"
 
@@ -72,7 +56,7 @@ check "the format's TYPE lines" 1 "$(grep -c '^# TYPE mcelogd_records_total coun
 port=$(free_port)
 "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$work/textfile" >"$work/exporter.log" 2>&1 &
-pids="$pids $!"
+started $!
 scrape() { curl -sf "http://127.0.0.1:$port/metrics" >"$work/scraped" 2>/dev/null; }
 if wait_for 20 scrape; then ok "node_exporter is up on 127.0.0.1:$port"; else not_ok "node_exporter is up on 127.0.0.1:$port" "$(tail -5 "$work/exporter.log")"; fi
 check "node_exporter read the file without error" 0 "$(value "$work/scraped" 'node_textfile_scrape_error ')"
@@ -90,7 +74,7 @@ scrape_configs:
 CONF
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
 	--web.listen-address="127.0.0.1:$pport" >"$work/prometheus.log" 2>&1 &
-pids="$pids $!"
+started $!
 query() { curl -sf --data-urlencode "query=$1" "http://127.0.0.1:$pport/api/v1/query" | jq -r '.data.result[0].value[1] // empty'; }
 counted() { [ "$(query 'sum(mcelogd_records_total)')" = 8 ]; }
 if wait_for 60 counted; then
@@ -120,7 +104,7 @@ printf '[Output]\nMetrics=%s\n' "$live" >"$work/live.conf"
 # Two records from a boot error region (one machine check, one firmware memory record).
 "$mcelogd" --config "$work/live.conf" --no-journal --tracefs "$work/live/tracefs" --control-socket "$work/live/sock" \
 	--bert "$data/bert-region.bin" --state-directory "$work/live/state" 2>"$work/live.err" &
-pids="$pids $!"
+started $!
 wait_for 10 test -S "$work/live/sock"
 "$mcectl" export --prometheus --socket "$work/live/sock" >"$work/export" 2>"$work/export.err"
 check "mcectl export --prometheus exits 0" 0 "$?"

@@ -4,19 +4,10 @@
 # failed offlining raising an alert.  Needs root, unshare, jq, systemd-journald.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
-
-work=$(mktemp -d)
-cleanup() {
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
 start_private_journald "$work"
 
 ALERT_ID=$(sed -n 's/^#define MCELOGD_MSGID_ALERT *"\([0-9a-f]*\)".*/\1/p' "$srcdir/lib/message-ids.h")

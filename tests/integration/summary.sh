@@ -10,14 +10,7 @@ srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
 enter_journal_namespace "$0" "$@"
 
-mcectl=$builddir/mcectl/mcectl
-work=$(mktemp -d)
-
-cleanup() {
-	[ -n "${journald_pid:-}" ] && kill "$journald_pid" 2>/dev/null && wait "$journald_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
+use_workdir
 
 start_private_journald "$work"
 
