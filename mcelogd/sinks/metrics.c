@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,36 +88,55 @@ static const char *or_unknown(const char *s)
 	return s && s[0] ? s : "unknown";
 }
 
-/* A memory error's DIMM, as the record locates it; false when it does not. */
-static bool dimm_labels(json_object *o, const char *labels[12])
-{
-	const char *socket = str_of(o, "dimm_socket"), *mc = str_of(o, "dimm_mc"), *ch = str_of(o, "dimm_channel"),
-		   *dimm = str_of(o, "dimm_slot"), *label = str_of(o, "label");
+/* Where a memory error's DIMM is, as far as its record says. */
+struct dimm_place {
+	const char *socket, *mc, *channel, *dimm, *label;
+};
 
-	if (!ch)
-		ch = str_of(o, "channel");
-	if (!dimm)
-		dimm = str_of(o, "dimm");
-	if (!socket)
-		socket = str_of(o, "socket");
-	if (!mc)
-		mc = str_of(o, "mc");
-	if (!(ch && dimm) && !(label && label[0]))
-		return false;
-	labels[0] = "socket", labels[1] = or_unknown(socket);
-	labels[2] = "controller", labels[3] = or_unknown(mc);
-	labels[4] = "channel", labels[5] = or_unknown(ch);
-	labels[6] = "dimm", labels[7] = or_unknown(dimm);
-	labels[8] = "label", labels[9] = label ? label : "";
-	labels[10] = NULL;
-	return true;
+static void dimm_place_of_json(json_object *o, struct dimm_place *p)
+{
+	*p = (struct dimm_place) {
+		.socket = str_of(o, "dimm_socket") ?: str_of(o, "socket"),
+		.mc = str_of(o, "dimm_mc") ?: str_of(o, "mc"),
+		.channel = str_of(o, "dimm_channel") ?: str_of(o, "channel"),
+		.dimm = str_of(o, "dimm_slot") ?: str_of(o, "dimm"),
+		.label = str_of(o, "label"),
+	};
 }
 
-static void count_memory(struct metrics_sink *k, json_object *o, const char *severity, double n)
+/* The text of n in buf, or NULL when the record does not have it. */
+static const char *number(bool have, int64_t n, char buf[16])
 {
-	const char *labels[12];
+	if (!have)
+		return NULL;
+	snprintf(buf, 16, "%" PRId64, n);
+	return buf;
+}
 
-	if (!dimm_labels(o, labels))
+/* The same from the record and its decode, as its JSON would say it; buf holds the numbers. */
+static void dimm_place_of_record(const struct mce_record *r, const struct mce_decoded *d, char buf[4][16],
+				 struct dimm_place *p)
+{
+	bool edac_socket = r->have & MCE_HAVE_DIMM_SOCKET, edac_channel = r->have & MCE_HAVE_DIMM_CHANNEL,
+	     edac_slot = r->have & MCE_HAVE_DIMM_SLOT;
+
+	*p = (struct dimm_place) {
+		.socket = number(edac_socket || (r->have & MCE_HAVE_SOCKET),
+				 edac_socket ? r->dimm_socket : r->socket, buf[0]),
+		.mc = number(r->have & MCE_HAVE_DIMM_MC, r->dimm_mc, buf[1]),
+		.channel = number(edac_channel || d->channel >= 0, edac_channel ? (int64_t) r->dimm_channel : d->channel, buf[2]),
+		.dimm = number(edac_slot || d->dimm >= 0, edac_slot ? (int64_t) r->dimm_slot : d->dimm, buf[3]),
+	};
+}
+
+static void count_memory(struct metrics_sink *k, const struct dimm_place *p, const char *severity, double n)
+{
+	const char *labels[] = { "socket", or_unknown(p->socket), "controller", or_unknown(p->mc),
+				 "channel", or_unknown(p->channel), "dimm", or_unknown(p->dimm),
+				 "label", p->label ? p->label : "", NULL };
+
+	/* A record that does not place its DIMM is counted by the other families only. */
+	if (!(p->channel && p->dimm) && !(p->label && p->label[0]))
 		return;
 	if (streq(severity, "corrected"))
 		add(k, "mcelogd_dimm_correctable_errors_total", labels, n);
@@ -124,27 +144,38 @@ static void count_memory(struct metrics_sink *k, json_object *o, const char *sev
 		add(k, "mcelogd_dimm_uncorrectable_errors_total", labels, n);
 }
 
+/*
+ * A machine check, from the record and its decode: they are at hand, and
+ * the most frequent entry is not worth parsing back from its own JSON.
+ */
+static void count_mce(struct metrics_sink *k, const struct mce_record *r, const struct mce_decoded *d)
+{
+	const char *severity = or_unknown(mce_severity_to_string(d->severity));
+	char socket[16], buf[4][16];
+	struct dimm_place place;
+	const char *labels[] = { "severity", severity, "class", mce_error_class_to_string(d->error_class),
+				 "bank_type", or_unknown(d->bank_type),
+				 "socket", or_unknown(number(r->have & MCE_HAVE_SOCKET, r->socket, socket)), NULL };
+
+	add(k, "mcelogd_records_total", labels, 1);
+	dimm_place_of_record(r, d, buf, &place);
+	count_memory(k, &place, severity, 1);
+}
+
 static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json_object *o)
 {
 	const char *severity = or_unknown(str_of(o, "severity"));
 
 	switch (e->kind) {
-	case SINK_ENTRY_MCE: {
-		const char *labels[] = { "severity", severity, "class", or_unknown(str_of(o, "error_class")),
-					 "bank_type", or_unknown(str_of(o, "bank_type")),
-					 "socket", or_unknown(str_of(o, "socket")), NULL };
-
-		add(k, "mcelogd_records_total", labels, 1);
-		count_memory(k, o, severity, 1);
-		break;
-	}
 	case SINK_ENTRY_RAS: {
 		const char *labels[] = { "event", or_unknown(str_of(o, "event")), "severity", severity, NULL };
 		const char *count = str_of(o, "error_count");
 		double n = count && atof(count) > 0 ? atof(count) : 1;
+		struct dimm_place place;
 
 		add(k, "mcelogd_ras_records_total", labels, 1);
-		count_memory(k, o, severity, n);
+		dimm_place_of_json(o, &place);
+		count_memory(k, &place, severity, n);
 		break;
 	}
 	case SINK_ENTRY_STORM: {
@@ -263,6 +294,10 @@ static int metrics_write(void *s, const struct sink_entry *e)
 	struct metrics_sink *k = s;
 	json_object *o;
 
+	if (e->kind == SINK_ENTRY_MCE && e->mce.rec && e->mce.decoded) {
+		count_mce(k, e->mce.rec, e->mce.decoded);
+		return 0;
+	}
 	/* Counting is no record's home: what it cannot count is said, never made a failure
 	 * that would hold a restart cursor back. */
 	o = e->json ? json_tokener_parse(e->json) : NULL;
