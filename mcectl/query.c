@@ -412,30 +412,32 @@ static const char *get_field(sd_journal *j, const char *field, char *buf, size_t
 	return buf;
 }
 
-static bool is_entry_of(sd_journal *j, const char *const *ids, size_t n_ids)
+enum entry_kind { ENTRY_RECORD, ENTRY_RAS, ENTRY_STORM_SUMMARY, ENTRY_STORM_END, ENTRY_LOSS, ENTRY_ALERT };
+
+/*
+ * What an entry is, from its MESSAGE_ID alone: one field read, and never a
+ * field the entry may lack (looking for one makes libsystemd decompress
+ * MCE_JSON on the way).  The matches let only mcelogd's ids through.
+ */
+static enum entry_kind kind_of(sd_journal *j)
 {
 	char id[64];
 	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
 
-	for (size_t i = 0; v && i < n_ids; i++)
-		if (streq(v, ids[i]))
-			return true;
-	return false;
-}
-
-static bool is_storm_entry(sd_journal *j)
-{
-	return is_entry_of(j, storm_ids, ELEMENTSOF(storm_ids));
-}
-
-static bool is_lost_entry(sd_journal *j)
-{
-	return is_entry_of(j, lost_ids, ELEMENTSOF(lost_ids));
-}
-
-static bool is_alert_entry(sd_journal *j)
-{
-	return is_entry_of(j, alert_ids, ELEMENTSOF(alert_ids));
+	if (!v)
+		return ENTRY_RECORD;
+	if (streq(v, MCELOGD_MSGID_STORM))
+		return ENTRY_STORM_SUMMARY;
+	if (streq(v, MCELOGD_MSGID_STORM_END))
+		return ENTRY_STORM_END;
+	if (streq(v, MCELOGD_MSGID_LOST))
+		return ENTRY_LOSS;
+	if (streq(v, MCELOGD_MSGID_ALERT))
+		return ENTRY_ALERT;
+	for (size_t i = 0; i < ELEMENTSOF(ras_msgids); i++)
+		if (streq(v, ras_msgids[i]))
+			return ENTRY_RAS;
+	return ENTRY_RECORD;
 }
 
 /* Other hosts' journals (a collector): each row says whose it is. */
@@ -456,7 +458,8 @@ struct row {
 
 static void row_of(sd_journal *j, uint64_t realtime, struct row *r)
 {
-	char event[64], rule[80], count[32];
+	char event[64], rule[80];
+	enum entry_kind kind = kind_of(j);
 	const char *m, *colon;
 
 	format_rfc3339_usec(r->time, sizeof(r->time), (int64_t) realtime);
@@ -471,20 +474,18 @@ static void row_of(sd_journal *j, uint64_t realtime, struct row *r)
 	m = get_field(j, "MESSAGE", r->msg, sizeof(r->msg));
 	r->error = m ?: "-";
 	/* A storm entry's MESSAGE is one line that says it all: counts, code, span. */
-	if (is_storm_entry(j))
-		snprintf(r->name, sizeof(r->name), "%s",
-			 get_field(j, "MCE_STORM_COUNT", count, sizeof(count)) ? "(storm summary)" : "(storm end)");
-	else if (is_alert_entry(j)) {
+	if (kind == ENTRY_STORM_SUMMARY || kind == ENTRY_STORM_END)
+		snprintf(r->name, sizeof(r->name), "%s", kind == ENTRY_STORM_SUMMARY ? "(storm summary)" : "(storm end)");
+	else if (kind == ENTRY_ALERT) {
 		snprintf(r->name, sizeof(r->name), "(alert: %s)", get_field(j, "MCE_RULE", rule, sizeof(rule)) ?: "?");
 		snprintf(r->cpu, sizeof(r->cpu), "-");
 		snprintf(r->bank, sizeof(r->bank), "-");
 		snprintf(r->severity, sizeof(r->severity), "alert");
-	} else if (is_lost_entry(j)) {
+	} else if (kind == ENTRY_LOSS) {
 		snprintf(r->name, sizeof(r->name), "(records lost)");
 		snprintf(r->bank, sizeof(r->bank), "-");
 		snprintf(r->severity, sizeof(r->severity), "-");
-	} else if (is_entry_of(j, ras_msgids, ELEMENTSOF(ras_msgids))) {
-		/* (Asked by MESSAGE_ID: a field a record lacks costs libsystemd a decompression.) */
+	} else if (kind == ENTRY_RAS) {
 		if (!get_field(j, "MCE_EVENT", event, sizeof(event)))
 			snprintf(event, sizeof(event), "-");
 		/* Not a machine check: no bank; the source (ras:mc_event, ...) and the whole summary. */
@@ -583,7 +584,10 @@ static void print_snapshot_line(sd_journal *j)
 	struct snapshot_summary s = {};
 	char line[480];
 
-	get_field(j, "MCE_SNAPSHOT_CPU", s.cpu, sizeof(s.cpu));
+	/* Most records have none: one field asked, not eight (each absent one costs
+	 * libsystemd a decompression of MCE_JSON). */
+	if (!get_field(j, "MCE_SNAPSHOT_CPU", s.cpu, sizeof(s.cpu)))
+		return;
 	get_field(j, "MCE_SNAPSHOT_WINDOW_SEC", s.window_sec, sizeof(s.window_sec));
 	get_field(j, "MCE_SNAPSHOT_READ_AFTER_ERROR_USEC", s.after_usec, sizeof(s.after_usec));
 	get_field(j, "MCE_SNAPSHOT_IPC", s.ipc, sizeof(s.ipc));
@@ -683,24 +687,20 @@ static const char *entry_value(struct entry_fields *e, const char *field)
 
 static const char *entry_get(void *userdata, const char *key)
 {
-	static const char *const storm_summary[] = { MCELOGD_MSGID_STORM };
-	static const char *const storm_end[] = { MCELOGD_MSGID_STORM_END };
 	struct entry_fields *e = userdata;
 	const char *text;
 	size_t len;
 
-	if (streq(key, "event")) {
-		if (is_entry_of(e->j, storm_summary, 1))
-			return "storm_summary";
-		if (is_entry_of(e->j, storm_end, 1))
-			return "storm_end";
-		if (is_lost_entry(e->j))
-			return "loss";
-		if (is_alert_entry(e->j))
-			return "alert";
+	if (streq(key, "event"))
+		switch (kind_of(e->j)) {
+		case ENTRY_STORM_SUMMARY: return "storm_summary";
+		case ENTRY_STORM_END:     return "storm_end";
+		case ENTRY_LOSS:          return "loss";
+		case ENTRY_ALERT:         return "alert";
 		/* The other records name their kind; a machine check has none. */
-		return is_entry_of(e->j, ras_msgids, ELEMENTSOF(ras_msgids)) ? entry_value(e, "MCE_EVENT") : NULL;
-	}
+		case ENTRY_RAS:           return entry_value(e, "MCE_EVENT");
+		default:                  return NULL;
+		}
 	for (size_t i = 0; i < ELEMENTSOF(flat_fields); i++)
 		if (streq(key, flat_fields[i].key))
 			return entry_value(e, flat_fields[i].field);
