@@ -27,14 +27,17 @@ best() {
 	done
 	echo "$b"
 }
-q_json=$(best "$mcectl" query --directory "$dir" --since 1h --output json)
-q_table=$(best "$mcectl" query --directory "$dir" --since 1h)
-j_json=$(best journalctl --directory "$dir" --since -1h -o json)
+# The last hour of the journal (not of the clock: the journal is kept between runs).
+last=$(journalctl --directory "$dir" -n 1 -o export | sed -n 's/^__REALTIME_TIMESTAMP=//p')
+since=@$((last / 1000000 - 3600))
+q_json=$(best "$mcectl" query --directory "$dir" --since "$since" --output json)
+q_table=$(best "$mcectl" query --directory "$dir" --since "$since")
+j_json=$(best journalctl --directory "$dir" --since "$since" -o json)
 s_all=$(best "$mcectl" summary --directory "$dir")
 j_all=$(best journalctl --directory "$dir" -o cat --output-fields=MCE_BANK)
 printf '%-52s %8s %8s\n' "" seconds "x journalctl"
-printf '%-52s %8s %8.2f\n' "mcectl query --since 1h --output json" "$q_json" "$(echo "$q_json $j_json" | awk '{ print $1 / $2 }')"
-printf '%-52s %8s %8.2f\n' "mcectl query --since 1h (table)" "$q_table" "$(echo "$q_table $j_json" | awk '{ print $1 / $2 }')"
-printf '%-52s %8s\n' "journalctl --since -1h -o json" "$j_json"
+printf '%-52s %8s %8.2f\n' "mcectl query, last hour, --output json" "$q_json" "$(echo "$q_json $j_json" | awk '{ print $1 / $2 }')"
+printf '%-52s %8s %8.2f\n' "mcectl query, last hour (table)" "$q_table" "$(echo "$q_table $j_json" | awk '{ print $1 / $2 }')"
+printf '%-52s %8s\n' "journalctl, last hour, -o json" "$j_json"
 printf '%-52s %8s %8.2f\n' "mcectl summary (all $n entries, by bank)" "$s_all" "$(echo "$s_all $j_all" | awk '{ print $1 / $2 }')"
 printf '%-52s %8s\n' "journalctl -o cat --output-fields=MCE_BANK (all)" "$j_all"
