@@ -80,3 +80,15 @@ int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 	}
 	return 0;
 }
+
+int write_string_file(const char *path, const char *value)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
+	size_t n = strlen(value);
+
+	if (fd < 0)
+		return negative_errno();
+	if (write(fd, value, n) != (ssize_t) n)
+		return negative_errno();
+	return 0;
+}

@@ -28,5 +28,8 @@ int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len);
  */
 int write_file_atomic(const char *path, const void *data, size_t len, bool sync);
 
+/* Writes value to an existing kernel file (sysfs, tracefs) in one write(). */
+int write_string_file(const char *path, const char *value);
+
 /* A CPU list file ("0-3,8"): sets set[0..max); returns how many are set, or negative errno. */
 int read_cpu_list_file(const char *path, bool *set, size_t max);

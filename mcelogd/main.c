@@ -22,6 +22,7 @@
 #include "rules-stage.h"
 #include "sources.h"
 #include "status-json.h"
+#include "ras-buffer.h"
 #include "trace-buffer.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
@@ -501,11 +502,15 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	if (arg_setup_trace_buffer) {
 		/* Run privileged before the sandboxed daemon (the unit's ExecStartPre=+). */
-		if (!m.config.source_tracepoint || !m.config.trace_buffer)
+		int r_ras = 0;
+
+		if (!m.config.trace_buffer)
 			return EXIT_SUCCESS;
-		r = trace_buffer_setup(arg_tracefs);
-		/* Without the tracepoint there is nothing to keep: not a failure. */
-		return r < 0 && r != -ENOENT ? EXIT_FAILURE : EXIT_SUCCESS;
+		r = m.config.source_tracepoint ? trace_buffer_setup(arg_tracefs) : 0;
+		if (m.config.source_ras)
+			r_ras = ras_buffer_setup(arg_tracefs);
+		/* Without the tracepoints there is nothing to keep: not a failure. */
+		return (r < 0 && r != -ENOENT) || (r_ras < 0 && r_ras != -ENOENT) ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 
 	live = !arg_replay;

@@ -72,34 +72,6 @@ struct trace_buffer {
 	struct trace_cursor counted;
 };
 
-static const char *find_root(const char *tracefs_root)
-{
-	struct stat st;
-
-	if (tracefs_root)
-		return tracefs_root;
-	for (size_t i = 0; i < TRACEFS_N_ROOTS; i++) {
-		char p[512];
-
-		snprintf(p, sizeof(p), "%s/instances", tracefs_roots[i]);
-		if (stat(p, &st) == 0)
-			return tracefs_roots[i];
-	}
-	return tracefs_roots[0];
-}
-
-static int write_string(const char *path, const char *value)
-{
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
-	size_t n = strlen(value);
-
-	if (fd < 0)
-		return negative_errno();
-	if (write(fd, value, n) != (ssize_t) n)
-		return negative_errno();
-	return 0;
-}
-
 static int read_number(const char *path, unsigned long *ret)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
@@ -142,7 +114,7 @@ static void set_trace_options(const char *dir)
 			continue;   /* an older kernel without this option */
 		if (r >= 0 && v == strtoul(trace_options[i].value, NULL, 10))
 			continue;
-		r = write_string(path, trace_options[i].value);
+		r = write_string_file(path, trace_options[i].value);
 		if (r < 0)
 			log_warning_errno(r, "Cannot set %s to %s: %m; records kept while mcelogd is stopped "
 					  "may not be readable at its next start", path, trace_options[i].value);
@@ -154,7 +126,7 @@ static void set_trace_options(const char *dir)
 
 int trace_buffer_setup(const char *tracefs_root)
 {
-	const char *root = find_root(tracefs_root);
+	const char *root = tracefs_instances_root(tracefs_root);
 	char dir[512], path[600], size[32];
 	unsigned long kb;
 	int r;
@@ -164,7 +136,7 @@ int trace_buffer_setup(const char *tracefs_root)
 		/* Sized only when new: resizing discards what the buffer holds. */
 		snprintf(path, sizeof(path), "%s/buffer_size_kb", dir);
 		snprintf(size, sizeof(size), "%u", TRACE_BUFFER_KB_PER_CPU);
-		r = write_string(path, size);
+		r = write_string_file(path, size);
 		if (r < 0)
 			log_warning_errno(r, "Cannot size %s: %m; keeping the kernel's default", path);
 	} else if (errno != EEXIST)
@@ -174,7 +146,7 @@ int trace_buffer_setup(const char *tracefs_root)
 	snprintf(path, sizeof(path), "%s/events/mce/mce_record/enable", dir);
 	if (read_number(path, &kb) == 0 && kb == 1)
 		return 0;   /* already set up, e.g. by the unit's ExecStartPre=+ */
-	r = write_string(path, "1");
+	r = write_string_file(path, "1");
 	if (r == -ENOENT)
 		return log_notice_errno(r, "The kernel has no mce:mce_record tracepoint; no trace "
 					"instance needed");
@@ -239,7 +211,7 @@ int trace_buffer_open(const struct source_host *h, const char *tracefs_root, con
 	if (!tb)
 		return log_error_errno(-ENOMEM, "Out of memory");
 	tb->host = h;
-	snprintf(tb->root, sizeof(tb->root), "%s", find_root(tracefs_root));
+	snprintf(tb->root, sizeof(tb->root), "%s", tracefs_instances_root(tracefs_root));
 	snprintf(tb->instance, sizeof(tb->instance), "%s/" INSTANCE, tb->root);
 	snprintf(tb->cursor_path, sizeof(tb->cursor_path), "%s/" CURSOR_FILE, state_dir);
 	trace_cursor_init(&tb->cursor, h->boot_id);

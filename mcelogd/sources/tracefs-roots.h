@@ -10,3 +10,7 @@
 #define TRACEFS_N_ROOTS 2
 
 extern const char *const tracefs_roots[TRACEFS_N_ROOTS];
+
+/* The root whose instances/ exists (the first of tracefs_roots when none
+ * does); tracefs_root, when given, wins. */
+const char *tracefs_instances_root(const char *tracefs_root);

@@ -17,6 +17,7 @@
 #include "mce-trace.h"
 #include "parse-number.h"
 #include "perf-ring.h"
+#include "ras-buffer.h"
 #include "ras-record.h"
 #include "ras-trace.h"
 #include "source.h"
@@ -94,6 +95,8 @@ struct tracepoint_source {
 	const struct source_host *host;
 	/* NULL: records are not kept across restarts (TraceBuffer=no, or no mce_record) */
 	struct trace_buffer *trace_buffer;
+	/* The same for ras:* events (NULL: TraceBuffer=no, RAS=no, or none available) */
+	struct ras_buffer *ras_buffer;
 	struct tracepoint tps[_TP_MAX];
 	struct trace_format format;
 	struct mce_trace_layout layout;
@@ -158,27 +161,46 @@ static void log_raw_sample(const char *name, unsigned cpu, const unsigned char *
 		  n < raw_size ? "..." : "");
 }
 
-static void handle_ras(struct cpu_reader *c, enum ras_tp tp, const unsigned char *raw, uint32_t raw_size)
+/*
+ * Decodes one ras:* record of ring_cpu and hands it on.  Returns what
+ * source_submit_ras() returned; a record that cannot be decoded is logged,
+ * counted and skipped (0: nothing will ever make it readable).
+ */
+static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_tp tp, const unsigned char *raw,
+		      uint32_t raw_size, int64_t time_usec)
 {
-	struct tracepoint_source *s = c->owner;
 	struct ras_record rec;
 	char why[256];
 	int r;
 
-	log_raw_sample(ras_tp_name(tp), c->cpu, raw, raw_size);
 	r = ras_tp_decode(&s->ras[tp], raw, raw_size, &rec, why, sizeof(why));
 	if (r < 0) {
 		s->n_bad++;
-		log_warning("ras:%s sample on CPU %u (%u bytes) skipped: %s", ras_tp_name(tp), c->cpu,
+		log_warning("ras:%s sample on CPU %u (%u bytes) skipped: %s", ras_tp_name(tp), ring_cpu,
 			    raw_size, why);
-		return;
+		return 0;
 	}
-	/* The tracepoints carry no wall-clock time; the sample is read within moments. */
 	rec.have_time = true;
-	rec.time_usec = now_realtime_usec();
-	c->n_samples++;
-	(void) source_submit_ras(s->host, &rec);
+	rec.time_usec = time_usec;
+	r = source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
+	return r;
+}
+
+/* time_ns: the sample's CLOCK_MONOTONIC stamp (event_open()'s clockid). */
+static void handle_ras(struct cpu_reader *c, enum ras_tp tp, const unsigned char *raw, uint32_t raw_size,
+		       uint64_t time_ns)
+{
+	struct tracepoint_source *s = c->owner;
+	struct ras_mark mark = { .time_ns = time_ns, .digest = ras_mark_digest(raw, raw_size) };
+
+	log_raw_sample(ras_tp_name(tp), c->cpu, raw, raw_size);
+	c->n_samples++;
+	if (!ras_buffer_admit(s->ras_buffer, c->cpu, &mark))
+		return;   /* logged from the trace instance at start */
+	/* The tracepoints carry no wall-clock time; the sample is read within moments. */
+	ras_buffer_logged(s->ras_buffer, c->cpu, &mark,
+			  submit_ras(s, c->cpu, tp, raw, raw_size, now_realtime_usec()));
 }
 
 static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_t body_size)
@@ -209,7 +231,7 @@ static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_
 	if (tp == TP_MCE_RECORD)
 		handle_mce_record(c, sample.raw, sample.raw_size);
 	else
-		handle_ras(c, (enum ras_tp) (tp - TP_RAS_FIRST), sample.raw, sample.raw_size);
+		handle_ras(c, (enum ras_tp) (tp - TP_RAS_FIRST), sample.raw, sample.raw_size, sample.time);
 }
 
 /* Events writing to this reader's ring. */
@@ -392,6 +414,10 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
+		/* The clock the ras trace instance stamps by (ras-buffer.c), so that a
+		 * live sample and the instance's copy of it can be matched. */
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
 	};
 	int fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
@@ -650,12 +676,46 @@ static void recover_trace_buffer(struct tracepoint_source *s, const char *tracef
 	(void) trace_buffer_recover(s->trace_buffer);
 }
 
+/* A ras event the instance kept: decoded and handed on like a live sample. */
+static int submit_kept_ras(void *userdata, unsigned ring_cpu, const unsigned char *raw, size_t size,
+			   uint64_t time_ns)
+{
+	struct tracepoint_source *s = userdata;
+	uint64_t now_ns = now_monotonic_usec() * 1000;
+	uint16_t type;
+
+	if (size < sizeof(type) || size > UINT32_MAX)
+		return -ENOENT;
+	memcpy(&type, raw, sizeof(type));
+	for (unsigned t = TP_RAS_FIRST; t < _TP_MAX; t++)
+		if (s->tps[t].n_cpus > 0 && s->tps[t].id == type)
+			return submit_ras(s, ring_cpu, (enum ras_tp) (t - TP_RAS_FIRST), raw, (uint32_t) size,
+					  now_realtime_usec() - (int64_t) ((now_ns - (time_ns < now_ns ? time_ns : now_ns)) / 1000));
+	return -ENOENT;
+}
+
+/* ras:* events the kernel kept while we were not reading, logged once (ras-buffer.h). */
+static void recover_ras_buffer(struct tracepoint_source *s, const char *tracefs_root, uint64_t opened_ns)
+{
+	const struct source_host *h = s->host;
+	bool any = false;
+
+	for (unsigned t = TP_RAS_FIRST; t < _TP_MAX; t++)
+		any = any || s->tps[t].n_cpus > 0;
+	if (!h->config->source_ras || !h->config->trace_buffer || !any)
+		return;
+	if (ras_buffer_open(h, tracefs_root, h->paths->state_directory, &s->ras_buffer) < 0)
+		return;
+	(void) ras_buffer_recover(s->ras_buffer, opened_ns, submit_kept_ras, s);
+}
+
 static int tracepoint_open(const struct source_host *h, void **ret)
 {
 	const char *tracefs_root = h->paths->tracefs;
 	_cleanup_free_ struct tracepoint_source *s = NULL;
 	static bool online[CPU_LIST_MAX];
 	unsigned n_available = 0;
+	uint64_t opened_ns;
 	int r, n, first_error = 0;
 
 	s = calloc(1, sizeof(*s));
@@ -666,6 +726,8 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 	/* Before the live rings open, so that the kernel keeps what they might miss. */
 	if (h->config->source_tracepoint && h->config->trace_buffer)
 		(void) trace_buffer_setup(tracefs_root);
+	if (h->config->source_ras && h->config->trace_buffer)
+		(void) ras_buffer_setup(tracefs_root);
 
 	for (unsigned t = 0; t < _TP_MAX; t++) {
 		const struct tracepoint_def *def = &tracepoint_defs[t];
@@ -695,6 +757,7 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 		return log_error_errno(n < 0 ? n : -EINVAL, "Cannot read /sys/devices/system/cpu/online: %m");
 
 	s->ring_pages = ring_pages(s->page_size);
+	opened_ns = now_monotonic_usec() * 1000;
 	s->scratch = malloc(PERF_RING_RECORD_MAX);
 	if (!s->scratch)
 		return log_error_errno(-ENOMEM, "Out of memory");
@@ -722,6 +785,7 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 				       "No tracepoint could be opened on any CPU; tracepoint sources are off");
 	}
 	recover_trace_buffer(s, tracefs_root);
+	recover_ras_buffer(s, tracefs_root, opened_ns);
 	*ret = TAKE_PTR(s);
 	return 0;
 }
@@ -847,6 +911,7 @@ static void tracepoint_close(void *userdata)
 	if (s->trace_buffer)
 		(void) trace_buffer_save(s->trace_buffer);
 	s->trace_buffer = trace_buffer_free(s->trace_buffer);
+	s->ras_buffer = ras_buffer_free(s->ras_buffer);
 	free(s->scratch);
 	free(s);
 }
@@ -882,6 +947,7 @@ static void tracepoint_accounted(void *userdata)
 	struct tracepoint_source *s = userdata;
 
 	trace_buffer_accounted(s->trace_buffer);
+	ras_buffer_accounted(s->ras_buffer);
 }
 
 const struct source_ops tracepoint_source_ops = {

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "parse-number.h"
+#include "ras-cursor.h"
+
+#define COMMON_FIELDS 8
+
+uint64_t ras_mark_digest(const void *raw, size_t size)
+{
+	const unsigned char *p = raw;
+	uint64_t h = UINT64_C(0xcbf29ce484222325);   /* FNV-1a, 64-bit */
+
+	if (size <= COMMON_FIELDS)
+		return h;
+	while (size > COMMON_FIELDS && p[size - 1] == 0)
+		size--;
+	for (size_t i = COMMON_FIELDS; i < size; i++) {
+		h ^= p[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+size_t ras_resume_index(const struct ras_mark *last, const struct ras_mark *kept, size_t n)
+{
+	size_t best = n;
+
+	if (!last)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (kept[i].digest == last->digest &&
+		    distance(kept[i].time_ns, last->time_ns) <= RAS_MARK_TOLERANCE_NS &&
+		    (best == n || distance(kept[i].time_ns, last->time_ns) <
+				  distance(kept[best].time_ns, last->time_ns)))
+			best = i;
+	if (best < n)
+		return best + 1;
+	for (size_t i = 0; i < n; i++)
+		if (kept[i].time_ns > last->time_ns)
+			return i;
+	return n;
+}
+
+bool ras_mark_recovered(const struct ras_mark *m, const struct ras_mark *recovered, bool *taken, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!taken[i] && recovered[i].digest == m->digest &&
+		    distance(recovered[i].time_ns, m->time_ns) <= RAS_MARK_TOLERANCE_NS) {
+			taken[i] = true;
+			return true;
+		}
+	return false;
+}
+
+void ras_cursor_init(struct ras_cursor *c, const char *boot_id)
+{
+	*c = (struct ras_cursor) {};
+	if (boot_id)
+		snprintf(c->boot_id, sizeof(c->boot_id), "%s", boot_id);
+}
+
+void ras_cursor_done(struct ras_cursor *c)
+{
+	free(c->rings);
+	c->rings = NULL;
+	c->n_cpus = 0;
+}
+
+int ras_cursor_note(struct ras_cursor *c, unsigned ring_cpu, const struct ras_mark *m)
+{
+	if (ring_cpu >= RAS_CURSOR_MAX_CPUS)
+		return -ERANGE;
+	if (ring_cpu >= c->n_cpus) {
+		struct ras_cursor_ring *r = realloc(c->rings, (ring_cpu + 1) * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		memset(r + c->n_cpus, 0, (ring_cpu + 1 - c->n_cpus) * sizeof(*r));
+		c->rings = r;
+		c->n_cpus = ring_cpu + 1;
+	}
+	c->rings[ring_cpu] = (struct ras_cursor_ring) { .set = true, .last = *m };
+	return 0;
+}
+
+const struct ras_mark *ras_cursor_get(const struct ras_cursor *c, unsigned ring_cpu)
+{
+	return ring_cpu < c->n_cpus && c->rings[ring_cpu].set ? &c->rings[ring_cpu].last : NULL;
+}
+
+/*
+ *	boot_id <32 hex>
+ *	ring <N> time <ns> digest <hex>
+ */
+int ras_cursor_format(const struct ras_cursor *c, char **ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "boot_id %s\n", c->boot_id);
+	for (unsigned i = 0; i < c->n_cpus; i++)
+		if (c->rings[i].set)
+			fprintf(f, "ring %u time %" PRIu64 " digest %" PRIx64 "\n", i,
+				c->rings[i].last.time_ns, c->rings[i].last.digest);
+	if (fclose(f) != 0 || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
+	return (int) len;
+}
+
+/* The next blank-separated word of [*p, end). */
+static size_t next_word(const char **p, const char *end, const char **w)
+{
+	const char *s = *p;
+
+	while (s < end && *s == ' ')
+		s++;
+	*w = s;
+	while (s < end && *s != ' ')
+		s++;
+	*p = s;
+	return (size_t) (s - *w);
+}
+
+static bool word_is(const char *w, size_t n, const char *lit)
+{
+	return n == strlen(lit) && memcmp(w, lit, n) == 0;
+}
+
+static int parse_ring_line(const char *p, const char *end, struct ras_cursor *c)
+{
+	static const struct { const char *key; unsigned base; } keys[] = {
+		{ "ring", 10 }, { "time", 10 }, { "digest", 16 },
+	};
+	uint64_t v[ELEMENTSOF(keys)];
+	const char *w;
+
+	for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+		size_t n = next_word(&p, end, &w);
+
+		if (!word_is(w, n, keys[i].key))
+			return -EBADMSG;
+		n = next_word(&p, end, &w);
+		if (n == 0 || parse_unsigned(w, n, keys[i].base, UINT64_MAX, &v[i]) < 0)
+			return -EBADMSG;
+	}
+	if (next_word(&p, end, &w) > 0 || v[0] >= RAS_CURSOR_MAX_CPUS)
+		return -EBADMSG;
+	return ras_cursor_note(c, (unsigned) v[0], &(struct ras_mark) { .time_ns = v[1], .digest = v[2] });
+}
+
+int ras_cursor_parse(const char *text, size_t len, struct ras_cursor *c, unsigned *bad_line)
+{
+	const char *p = text, *end = text + len;
+	unsigned line = 0;
+	bool have_boot = false;
+	int r;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		const char *e = nl ? nl : end, *w, *q = p;
+		size_t n = next_word(&q, e, &w);
+
+		line++;
+		if (n == 0)
+			r = 0;
+		else if (word_is(w, n, "boot_id") && !have_boot) {
+			n = next_word(&q, e, &w);
+			r = n == MCE_BOOT_ID_LEN ? 0 : -EBADMSG;
+			if (r == 0) {
+				memcpy(c->boot_id, w, n);
+				c->boot_id[n] = '\0';
+				have_boot = true;
+			}
+		} else if (word_is(w, n, "ring") && have_boot)
+			r = parse_ring_line(p, e, c);
+		else
+			r = -EBADMSG;
+		if (r < 0) {
+			ras_cursor_done(c);
+			ras_cursor_init(c, NULL);
+			*bad_line = line;
+			return r == -ENOMEM ? r : -EBADMSG;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!have_boot) {
+		*bad_line = line ? line : 1;
+		return -EBADMSG;
+	}
+	return 0;
+}

@@ -1,0 +1,75 @@
+# Issue 11, item 3 (and issue 14, item 15): ras:* events survive restarts.
+# mcelogd keeps its own tracefs instance for ras events (instances/mcelogd-ras,
+# stamped by the mono clock like its perf samples).  An AER error while it
+# runs, then, while it is stopped, a free page poisoned (ras:memory_failure_event)
+# and a second AER error (ras:aer_event, QEMU's pcie_aer_inject_error): after
+# the start each is in the journal exactly once, the stopped-time ones read
+# back from the instance with every field, and a further restart logs nothing
+# again.
+VM_DESC="ras:* events raised while mcelogd is stopped: logged once at its next start"
+VM_SMP=2
+VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1"
+
+# aer_count: journal entries of ras:aer_event this boot
+aer_count() { guest "journalctl -b -o cat --no-pager MESSAGE_ID=$(msgid PCIE_AER) | wc -l"; }
+
+scenario() {
+	local out pfn n since clock
+	check "ras-restart: the kernel's AER driver owns the root port" guest \
+		'dmesg | grep -q "pcieport 0000:00:01.0: AER: enabled"'
+	clock=$(guest 'cat /sys/kernel/tracing/instances/mcelogd-ras/trace_clock')
+	check "ras-restart: the unit set up instances/mcelogd-ras stamped by the mono clock" \
+		grep -q '\[mono\]' <<<"$clock"
+	check "ras-restart: ... with ras:* events enabled" guest \
+		'grep -qx 1 /sys/kernel/tracing/instances/mcelogd-ras/events/ras/aer_event/enable'
+
+	# One AER error while mcelogd runs: logged live, once.
+	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
+	check "ras-restart: QEMU injected the first AER error" grep -q '^OK id: rp1' <<<"$out"
+	wait_records 1 '.source == "ras:aer_event"' 30 >/dev/null
+	is "$(aer_count)" 1 "ras-restart: the AER error raised while running is logged once"
+
+	check "ras-restart: systemctl stop mcelogd" guest "systemctl stop mcelogd"
+	since=$(guest 'date +%s')
+	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
+	check "ras-restart: QEMU injected a second AER error while mcelogd is stopped" grep -q '^OK id: rp1' <<<"$out"
+	out=$(guest '
+start=$((0x39000)) n=0 pfn=
+while read -r h; do
+	case ${h: -3:1} in [4-7c-f]) pfn=$((start + n)); break ;; esac
+	n=$((n + 1))
+done < <(dd if=/proc/kpageflags bs=8 skip=$start count=4096 2>/dev/null | od -An -v -tx8 -w8)
+[ -n "$pfn" ] || { echo "no free page in 4096 pfns from $start"; exit 1; }
+printf "0x%x\n" $((pfn * 4096)) >/sys/devices/system/memory/hard_offline_page || exit 1
+printf "pfn=0x%x\n" $pfn
+for i in $(seq 40); do dmesg | grep -c "PCIe Bus Error" | grep -qx 2 && break; sleep 0.25; done' 120)
+	note "$out"
+	pfn=$(sed -n 's/^pfn=//p' <<<"$out")
+	check "ras-restart: a free page poisoned while mcelogd is stopped" test -n "$pfn"
+	is "$(aer_count)" 1 "ras-restart: nothing logged while stopped"
+
+	check "ras-restart: systemctl start mcelogd" guest "systemctl start mcelogd"
+	wait_records 2 '.source == "ras:aer_event"' 30 >/dev/null
+	wait_records 1 ".source == \"ras:memory_failure_event\" and .pfn == \"$pfn\"" 30 >/dev/null
+	sleep 2
+	is "$(aer_count)" 2 "ras-restart: the AER error raised while stopped is logged at start, the earlier one not again"
+	n=$(query_json | jq -c "select(.source == \"ras:memory_failure_event\" and .pfn == \"$pfn\")" | wc -l)
+	is "$n" 1 "ras-restart: the page poisoned while stopped (pfn $pfn) is logged once"
+	is "$(query_json | jq -r "select(.source == \"ras:memory_failure_event\" and .pfn == \"$pfn\") | [.page_type, .result] | join(\"/\")")" \
+		"free_buddy/recovered" "ras-restart: ... with the page type and result the kernel reported"
+	is "$(query_json | jq -r 'select(.source == "ras:aer_event") | [.dev_name, .aer_severity, .uncorrectable_status] | join(" ")' | sort -u)" \
+		"0000:00:01.0 non_fatal 0x1000" "ras-restart: both AER records carry the device, severity and status"
+	check "ras-restart: the log says what was read back from the instance" guest \
+		"journalctl -b -u mcelogd -o cat --since @$since | grep -q 'Logged 2 ras event(s) the kernel kept in .*/instances/mcelogd-ras'"
+	# The recovered record is timed when it happened, not when it was read back.
+	local t_rec
+	t_rec=$(query_json | jq -r "select(.source == \"ras:memory_failure_event\" and .pfn == \"$pfn\") | .time" | head -n1)
+	check "ras-restart: the recovered record's time ($t_rec) is before the start" \
+		test "$(guest "date -d '$t_rec' +%s")" -lt "$(guest 'date -d "$(systemctl show -p ActiveEnterTimestamp --value mcelogd)" +%s')"
+
+	check "ras-restart: systemctl restart mcelogd (nothing new)" guest "systemctl restart mcelogd"
+	sleep 3
+	is "$(aer_count)" 2 "ras-restart: a restart with nothing new logs no AER record again"
+	n=$(query_json | jq -c "select(.source == \"ras:memory_failure_event\" and .pfn == \"$pfn\")" | wc -l)
+	is "$n" 1 "ras-restart: ... nor the poisoned page"
+}
