@@ -80,6 +80,14 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 		if (rec->status & (UINT64_C(1) << 33))
 			d->chip_select = (int) ((rec->misc >> 55) & 7);
 		break;
+	case INTEL_MISC_NHM_DIMM:
+		d->dimm = (int) ((rec->misc >> 16) & 3);
+		/* MCACOD's channel wins; MISC fills it in when MCACOD says "unspecified". */
+		if (d->channel < 0)
+			d->channel = (int) ((rec->misc >> 18) & 3);
+		d->has_syndrome = true;
+		d->syndrome = rec->misc >> 32;
+		break;
 	case INTEL_MISC_NONE:
 	case INTEL_MISC_MIRROR_63_62:
 		break;

@@ -48,6 +48,8 @@ enum intel_misc_layout {
 				    * valid with STATUS[33] (other-info bit 1) */
 	INTEL_MISC_MIRROR_63_62,   /* Skylake-SP/Ice Lake M2M: corrected by mirroring,
 				    * MISC[63] with channel failover, MISC[62] primary scrubbed */
+	INTEL_MISC_NHM_DIMM,       /* Nehalem-EP iMC: DIMM in MISC[17:16], channel in
+				    * MISC[19:18], ECC syndrome in MISC[63:32] */
 };
 
 struct intel_bank {
