@@ -117,6 +117,7 @@ INTEL_DECODER(dec_nehalem_ep,     "Nehalem-EP",                 &intel_nehalem_e
 INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_ep);
 INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
 INTEL_DECODER(dec_ivybridge_x,    "Ivy Bridge-EP/EX",           &intel_ivybridge_x);
+INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton);
 /* named only: no bank layout in the SDM edition the tables follow */
 #define NAMED(var, label) INTEL_DECODER(var, label, &intel_arch_only)
 NAMED(dec_nehalem,        "Nehalem (client)");
@@ -128,7 +129,6 @@ NAMED(dec_ivybridge,      "Ivy Bridge (client)");
 NAMED(dec_avoton,         "Avoton/Rangeley (Silvermont-D)");
 NAMED(dec_knl,            "Knights Landing");
 NAMED(dec_goldmont,       "Apollo Lake (Goldmont)");
-NAMED(dec_denverton,      "Denverton (Goldmont-D)");
 NAMED(dec_cannonlake,     "Cannon Lake");
 NAMED(dec_gemini_lake,    "Gemini Lake (Goldmont Plus)");
 NAMED(dec_icelake,        "Ice Lake (client)");

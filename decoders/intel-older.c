@@ -163,6 +163,27 @@ static const struct intel_bank ivybridge_x_banks[] = {
 const struct intel_model intel_ivybridge_x = INTEL_MODEL(ivybridge_x_banks,
 	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 3EH");
 
+/* ==== Denverton, Atom C3000 (06_5FH) ====
+ * SDM "Incremental Decoding Information: Processor Family 06H Model 5FH"
+ * (Table 16-33 in the edition mcelog's denverton.c cites; we could not read
+ * that page itself): the memory controller reports in IA32_MC6 and IA32_MC7,
+ * one MSCOD bit per error.  The other banks are not described there.
+ */
+static const struct intel_code dnv_imc_rows[] = {
+	STATUS_BIT(16, "Command/address parity error (Cmd/Addr parity)"),
+	STATUS_BIT(17, "Corrected error on a demand read or a patrol scrub (Corrected Demand/Patrol Scrub Error)"),
+	STATUS_BIT(18, "Uncorrected patrol scrub error"),
+	STATUS_BIT(19, "Uncorrected demand read error"),
+	STATUS_BIT(20, "ECC error reading the write data buffer (WDB read ECC)"),
+};
+static const struct intel_code_table dnv_imc = CODE_TABLE(dnv_imc_rows);
+
+static const struct intel_bank denverton_banks[] = {
+	{ .first = 6, .last = 7, .type = "IMC", .name = "Integrated Memory Controller", .codes = &dnv_imc },
+};
+const struct intel_model intel_denverton = INTEL_MODEL(denverton_banks,
+	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 5FH");
+
 /* Named, decoded architecturally: banks report as "unknown". */
 const struct intel_model intel_arch_only = {
 	.banks = NULL, .n_banks = 0, .source = "none: architectural decode only",

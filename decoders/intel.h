@@ -82,4 +82,4 @@ extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadw
 	intel_atom_server, intel_client_core;
 /* intel-older.c */
 extern const struct intel_model intel_nehalem_ep, intel_sandybridge_x, intel_ivybridge_x,
-	intel_arch_only;
+	intel_denverton, intel_arch_only;
