@@ -26,6 +26,8 @@
 #include "macro.h"
 
 #define XEC_TABLE(arr, doc) { .text = (arr), .n = ELEMENTSOF(arr), .source = (doc) }
+#define XEC_TABLE_M(arr, mn, doc) { .text = (arr), .n = ELEMENTSOF(arr), .source = (doc), \
+	.mnemonic = (mn), .n_mnemonic = ELEMENTSOF(mn) }
 
 #define PPR_17H   "AMD PPR Family 17h Model 01h,08h rev B2 (pub. 54945), MCA_STATUS_<bank> ErrorCodeExt"
 #define PPR_19H   "AMD PPR Family 19h Model 01h rev B1 (pub. 55898), MCA_STATUS_<bank> ErrorCodeExt"
@@ -612,25 +614,84 @@ static const char *const usr_cp_xec[] = {
 	[0x0c] = "Remote link fatal error",
 };
 
+/*
+ * Mnemonics: the field names of MCA_CTL_<bank> in the PPR for Family 17h
+ * Models 01h,08h (pub. 54945), whose bit n enables the error of
+ * ErrorCodeExt n.  Only codes whose meaning is unchanged between that PPR
+ * and the table's own source get one; the rest have none rather than a guess.
+ */
+static const char *const ls_mn[] = {
+	[0x00] = "LDQ", [0x01] = "STQ", [0x02] = "MAB", [0x03] = "L1DTLB",
+	[0x04] = "DcTagErr5", [0x05] = "DcTagErr6", [0x06] = "DcTagErr1",
+	[0x07] = "IntErrTyp1", [0x08] = "IntErrTyp2",
+	[0x09] = "SystemReadDataErrorT0", [0x0a] = "SystemReadDataErrorT1",
+	[0x0b] = "DcTagErr2", [0x0c] = "DcDataErr1", [0x0d] = "DcDataErr2",
+	[0x0e] = "DcDataErr3", [0x0f] = "DcTagErr4", [0x10] = "L2DTLB", [0x11] = "PDC",
+	[0x12] = "DcTagErr3", [0x13] = "DcTagErr7", [0x14] = "L2DataErr",
+};
+static const char *const if_mn[] = {
+	[0x00] = "OcUtagParity", [0x01] = "TagMultiHit", [0x02] = "TagParity",
+	[0x03] = "DataParity", [0x05] = "L0ItlbParity", [0x06] = "L1ItlbParity",
+	[0x07] = "L2ItlbParity", [0x08] = "BpqSnpParT0", [0x09] = "BpqSnpParT1",
+	[0x0a] = "L1BtbMultiHit", [0x0b] = "L2BtbMultiHit", [0x0c] = "L2RespPoison",
+	[0x0d] = "SystemReadDataError",
+};
+static const char *const l2_mn[] = {
+	[0x00] = "MultiHit", [0x01] = "Tag", [0x02] = "Data", [0x03] = "Hwa",
+};
+static const char *const de_mn[] = {
+	[0x00] = "OcTag", [0x01] = "OcDat", [0x02] = "Ibq", [0x03] = "UopQ",
+	[0x04] = "Idq", [0x05] = "Faq", [0x06] = "UcDat", [0x07] = "UcSeq",
+};
+static const char *const ex_mn[] = {
+	[0x00] = "WDT", [0x01] = "PRF", [0x02] = "FRF", [0x03] = "IDRF",
+	[0x04] = "PLDAG", [0x05] = "PLDAL", [0x06] = "CHKPTQ", [0x07] = "RETDISP",
+	[0x08] = "STATQ", [0x09] = "SQ", [0x0a] = "BBQ",
+};
+static const char *const fp_mn[] = {
+	[0x00] = "PRF", [0x01] = "FL", [0x02] = "SCH", [0x03] = "NSQ",
+	[0x04] = "RQ", [0x05] = "SRF", [0x06] = "HWA",
+};
+static const char *const l3_mn[] = {
+	[0x00] = "ShadowTag", [0x01] = "MultiHitShadowTag", [0x02] = "Tag",
+	[0x03] = "MultiHitTag", [0x04] = "DataArray", [0x05] = "SdpParity",
+	[0x07] = "Hwa",
+};
+static const char *const cs_mn[] = {
+	[0x00] = "FTI_ILL_REQ", [0x01] = "FTI_ADDR_VIOL", [0x02] = "FTI_SEC_VIOL",
+	[0x03] = "FTI_ILL_RSP", [0x04] = "FTI_RSP_NO_MTCH", [0x05] = "FTI_PAR_ERR",
+	[0x06] = "SDP_PAR_ERR", [0x07] = "ATM_PAR_ERR", [0x08] = "SPF_ECC_ERR",
+};
+static const char *const pie_mn[] = {
+	[0x00] = "HW_ASSERT", [0x01] = "CSW", [0x02] = "GMI", [0x03] = "FTI_DAT_STAT",
+};
+static const char *const umc_mn[] = {
+	[0x00] = "DramEccErr", [0x01] = "WriteDataPoisonErr", [0x02] = "SdpParityErr",
+	[0x03] = "ApbErr", [0x04] = "AddressCommandParityErr", [0x05] = "WriteDataCrcErr",
+};
+static const char *const pb_mn[] = {
+	[0x00] = "EccError",
+};
+
 static const struct amd_xec_table
-	t_ls = XEC_TABLE(ls_xec, PPR_17H),
+	t_ls = XEC_TABLE_M(ls_xec, ls_mn, PPR_17H),
 	t_ls_v2 = XEC_TABLE(ls_v2_xec, PPR_19H11),
-	t_if = XEC_TABLE(if_xec, PPR_19H),
-	t_l2 = XEC_TABLE(l2_xec, PPR_19H),
-	t_de = XEC_TABLE(de_xec, PPR_19H),
-	t_ex = XEC_TABLE(ex_xec, PPR_19H),
-	t_fp = XEC_TABLE(fp_xec, PPR_19H11),
-	t_l3 = XEC_TABLE(l3_xec, PPR_19H),
-	t_cs = XEC_TABLE(cs_xec, PPR_17H),
+	t_if = XEC_TABLE_M(if_xec, if_mn, PPR_19H),
+	t_l2 = XEC_TABLE_M(l2_xec, l2_mn, PPR_19H),
+	t_de = XEC_TABLE_M(de_xec, de_mn, PPR_19H),
+	t_ex = XEC_TABLE_M(ex_xec, ex_mn, PPR_19H),
+	t_fp = XEC_TABLE_M(fp_xec, fp_mn, PPR_19H11),
+	t_l3 = XEC_TABLE_M(l3_xec, l3_mn, PPR_19H),
+	t_cs = XEC_TABLE_M(cs_xec, cs_mn, PPR_17H),
 	t_cs_v2 = XEC_TABLE(cs_v2_xec, PPR_19H),
 	t_cs_v2_e1384 = XEC_TABLE(cs_v2_erratum_1384_xec,
 				  "AMD Family 19h Models 10h-1Fh Revision Guide (pub. 57095), erratum 1384"),
-	t_pie = XEC_TABLE(pie_xec, PPR_19H),
+	t_pie = XEC_TABLE_M(pie_xec, pie_mn, PPR_19H),
 	t_ma_llc = XEC_TABLE(ma_llc_xec, PPR_19H),
-	t_umc = XEC_TABLE(umc_xec, PPR_19H11),
+	t_umc = XEC_TABLE_M(umc_xec, umc_mn, PPR_19H11),
 	t_umc_hbm3 = XEC_TABLE(umc_hbm3_xec, PPR_19H90),
 	t_umc_v2 = XEC_TABLE(umc_v2_xec, PPR_19H90),
-	t_pb = XEC_TABLE(pb_xec, PPR_17H),
+	t_pb = XEC_TABLE_M(pb_xec, pb_mn, PPR_17H),
 	t_psp = XEC_TABLE(psp_xec, PPR_17H),
 	t_psp_v2 = XEC_TABLE(psp_v2_xec, PPR_19H11),
 	t_smu = XEC_TABLE(smu_xec, PPR_17H),

@@ -66,6 +66,13 @@ const char *smca_xec_text(const struct smca_bank_type *t, unsigned xec)
 	return t->xec->text[xec];
 }
 
+const char *smca_xec_mnemonic(const struct smca_bank_type *t, unsigned xec)
+{
+	if (!t || !t->xec || !t->xec->mnemonic || xec >= t->xec->n_mnemonic)
+		return NULL;
+	return t->xec->mnemonic[xec];
+}
+
 /*
  * The error address granularity.  Parts with MCA_CONFIG[McaLsbInStatusSupported]
  * (Family 19h and later) keep it in MCA_STATUS[29:24], where older parts have
@@ -138,6 +145,7 @@ void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_reco
 {
 	const struct smca_profile *p = self->tables;
 	const struct smca_bank_type *t;
+	const char *mnemonic;
 	unsigned xec = bits(rec->status, 21, 16);
 	uint32_t lsb;
 
@@ -181,5 +189,8 @@ void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_reco
 	d->bank_type = t->type;
 	d->bank_name = t->name;
 	d->description = smca_xec_text(t, xec);
+	mnemonic = smca_xec_mnemonic(t, xec);
+	if (mnemonic)
+		amd_add_detail(d, "mnemonic", xec, mnemonic);
 	smca_locate(t, rec, xec, d);
 }

@@ -21,6 +21,10 @@ struct amd_xec_table {
 	const char *const *text;   /* NULL entries: reserved or undocumented */
 	unsigned n;
 	const char *source;        /* the public document the table follows */
+	/* The PPR's own name for each code (the MCA_CTL_<bank> field name, e.g.
+	 * "DcDataErr1"), which is what users search for; NULL: none recorded. */
+	const char *const *mnemonic;
+	unsigned n_mnemonic;
 };
 
 /* How a bank's instance maps onto a memory location (UMC banks only). */
@@ -64,6 +68,9 @@ const struct smca_bank_type *smca_bank_type_lookup(const struct smca_profile *p,
 
 /* The documented meaning of an extended error code for a bank type, or NULL. */
 const char *smca_xec_text(const struct smca_bank_type *t, unsigned xec);
+
+/* The PPR's mnemonic for an extended error code of a bank type, or NULL. */
+const char *smca_xec_mnemonic(const struct smca_bank_type *t, unsigned xec);
 
 void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
 		     struct mce_decoded *d);

@@ -80,6 +80,14 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 		if (rec->status & (UINT64_C(1) << 33))
 			d->chip_select = (int) ((rec->misc >> 55) & 7);
 		break;
+	case INTEL_MISC_NHM_DIMM:
+		d->dimm = (int) ((rec->misc >> 16) & 3);
+		/* MCACOD's channel wins; MISC fills it in when MCACOD says "unspecified". */
+		if (d->channel < 0)
+			d->channel = (int) ((rec->misc >> 18) & 3);
+		d->has_syndrome = true;
+		d->syndrome = rec->misc >> 32;
+		break;
 	case INTEL_MISC_NONE:
 	case INTEL_MISC_MIRROR_63_62:
 		break;
@@ -109,6 +117,7 @@ INTEL_DECODER(dec_nehalem_ep,     "Nehalem-EP",                 &intel_nehalem_e
 INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_ep);
 INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
 INTEL_DECODER(dec_ivybridge_x,    "Ivy Bridge-EP/EX",           &intel_ivybridge_x);
+INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton);
 /* named only: no bank layout in the SDM edition the tables follow */
 #define NAMED(var, label) INTEL_DECODER(var, label, &intel_arch_only)
 NAMED(dec_nehalem,        "Nehalem (client)");
@@ -120,7 +129,6 @@ NAMED(dec_ivybridge,      "Ivy Bridge (client)");
 NAMED(dec_avoton,         "Avoton/Rangeley (Silvermont-D)");
 NAMED(dec_knl,            "Knights Landing");
 NAMED(dec_goldmont,       "Apollo Lake (Goldmont)");
-NAMED(dec_denverton,      "Denverton (Goldmont-D)");
 NAMED(dec_cannonlake,     "Cannon Lake");
 NAMED(dec_gemini_lake,    "Gemini Lake (Goldmont Plus)");
 NAMED(dec_icelake,        "Ice Lake (client)");

@@ -27,43 +27,86 @@
  * SDM "Incremental Decoding Information: Processor Family 06H, Model 3FH"
  * ("Intel Xeon Processor E5 v3 Family") and "... Model 4FH / 56H"
  * (E5 v4, Xeon D-1500): IA32_MC9..MC16 are iMC channels, MC7/MC8 the home
- * agents, MC4 the PCU.  iMC MSCOD values from the table "Intel IMC MC Error
- * Codes for IA32_MCi_STATUS (i = 9-16)".
+ * agents, MC4 the PCU, MC5/MC20/MC21 the QPI links.  The three iMC tables
+ * differ: "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 9-16)" of 06_3FH
+ * and of 06_4FH (which lacks 0080H), and "(i = 9-10)" of 06_56H (which also
+ * lacks the sparing codes).  The SDM's name is in parentheses where ours differs.
  */
+#define HSX_IMC_COMMON_ROWS \
+	MSCOD_IS(0x0001, "DDR3 address parity error"), \
+	MSCOD_IS(0x0002, "Uncorrected home-agent write data error (Uncorrected HA write data error)"), \
+	MSCOD_IS(0x0004, "Uncorrected home-agent byte-enable error (Uncorrected HA data byte enable error)"), \
+	MSCOD_IS(0x0008, "Corrected patrol scrub error"), \
+	MSCOD_IS(0x0010, "Uncorrected patrol scrub error"), \
+	MSCOD_IS(0x0100, "Write data buffer parity error in the memory controller (iMC, write data buffer parity errors)"), \
+	MSCOD_IS(0x0200, "DDR4 command/address parity error (DDR4 command address parity error)")
+#define HSX_IMC_SPARING_ROWS \
+	MSCOD_IS(0x0020, "Corrected sparing error (Corrected spare error)"), \
+	MSCOD_IS(0x0040, "Uncorrected sparing error (Uncorrected spare error)")
+
 static const struct intel_code hsx_imc_rows[] = {
-	MSCOD_IS(0x0001, "Address parity error"),
-	MSCOD_IS(0x0002, "Home-agent write data parity error"),
-	MSCOD_IS(0x0004, "Home-agent write byte-enable parity error"),
-	MSCOD_IS(0x0008, "Corrected patrol scrub error"),
-	MSCOD_IS(0x0010, "Uncorrected patrol scrub error"),
-	MSCOD_IS(0x0020, "Corrected sparing error"),
-	MSCOD_IS(0x0040, "Uncorrected sparing error"),
+	HSX_IMC_COMMON_ROWS,
+	HSX_IMC_SPARING_ROWS,
+	MSCOD_IS(0x0080, "Corrected memory read error, logged only in the additional error-logging mode"),
 };
 static const struct intel_code_table hsx_imc = CODE_TABLE(hsx_imc_rows);
 
-#define HSX_IMC(n, ctl) { .first = n, .last = n, .type = "IMC", \
-	.name = "Integrated Memory Controller", .codes = &hsx_imc, .has_imc = true, .imc = ctl }
-
-static const struct intel_bank haswell_x_banks[] = {
-	CORE_BANKS,
-	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" },
-	{ .first = 5, .last = 5, .type = "QPI", .name = "QuickPath Interconnect" },
-	{ .first = 7, .last = 8, .type = "HA",  .name = "Home Agent" },
-	HSX_IMC(9, 0), HSX_IMC(10, 0), HSX_IMC(11, 0), HSX_IMC(12, 0),
-	HSX_IMC(13, 1), HSX_IMC(14, 1), HSX_IMC(15, 1), HSX_IMC(16, 1),
-	{ .first = 17, .last = 19, .type = "CBO", .name = "Caching Agent (LLC slice)" },
-	{ .first = 20, .last = 21, .type = "QPI", .name = "QuickPath Interconnect" },
+static const struct intel_code bdx_imc_rows[] = {
+	HSX_IMC_COMMON_ROWS,
+	HSX_IMC_SPARING_ROWS,
 };
+static const struct intel_code_table bdx_imc = CODE_TABLE(bdx_imc_rows);
+
+static const struct intel_code bdx_de_imc_rows[] = {
+	HSX_IMC_COMMON_ROWS,
+};
+static const struct intel_code_table bdx_de_imc = CODE_TABLE(bdx_de_imc_rows);
+
+/* QPI, table "Intel QPI MC Error Codes for IA32_MCi_STATUS (i = 5, 20, 21)" of
+ * 06_3FH, which 06_4FH refers to: an enumerated MSCOD. */
+static const struct intel_code hsx_qpi_rows[] = {
+	MSCOD_IS(0x02, "Physical layer drift buffer alarm"),
+	MSCOD_IS(0x03, "Physical layer latency buffer rollover"),
+	MSCOD_IS(0x10, "Link layer control error reported by the ring-to-QPI agent (R3QPI)"),
+	MSCOD_IS(0x11, "CRC error, link-level retry gave up (Rx entered LLR abort state on CRC error)"),
+	MSCOD_IS(0x12, "Unsupported or undefined packet"),
+	MSCOD_IS(0x13, "Link layer control error"),
+	MSCOD_IS(0x15, "Routing-back table read before it was initialised (RBT used un-initialized value)"),
+	MSCOD_IS(0x20, "Physical layer in-band reset, initialisation aborted"),
+	MSCOD_IS(0x21, "Link failed over to fewer data lanes (Link failover data self healing)"),
+	MSCOD_IS(0x22, "Physical layer in-band reset, width unchanged (Phy detected in-band reset)"),
+	MSCOD_IS(0x23, "Link failed over to the backup clock lane (Link failover clock failover)"),
+	MSCOD_IS(0x30, "CRC error corrected by link-level retry after a physical layer re-init"),
+	MSCOD_IS(0x31, "CRC error corrected by link-level retry without a physical layer re-init"),
+};
+static const struct intel_code_table hsx_qpi = CODE_TABLE(hsx_qpi_rows);
+
+#define HSX_IMC(n, ctl, tbl) { .first = n, .last = n, .type = "IMC", \
+	.name = "Integrated Memory Controller", .codes = &(tbl), .has_imc = true, .imc = ctl }
+
+/* The two E5 generations share a layout; only the iMC code list differs. */
+#define HSX_BANKS(imc_tbl) \
+	CORE_BANKS, \
+	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" }, \
+	{ .first = 5, .last = 5, .type = "QPI", .name = "QuickPath Interconnect", .codes = &hsx_qpi }, \
+	{ .first = 7, .last = 8, .type = "HA",  .name = "Home Agent" }, \
+	HSX_IMC(9, 0, imc_tbl), HSX_IMC(10, 0, imc_tbl), HSX_IMC(11, 0, imc_tbl), HSX_IMC(12, 0, imc_tbl), \
+	HSX_IMC(13, 1, imc_tbl), HSX_IMC(14, 1, imc_tbl), HSX_IMC(15, 1, imc_tbl), HSX_IMC(16, 1, imc_tbl), \
+	{ .first = 17, .last = 19, .type = "CBO", .name = "Caching Agent (LLC slice)" }, \
+	{ .first = 20, .last = 21, .type = "QPI", .name = "QuickPath Interconnect", .codes = &hsx_qpi }
+
+static const struct intel_bank haswell_x_banks[] = { HSX_BANKS(hsx_imc) };
+static const struct intel_bank broadwell_x_banks[] = { HSX_BANKS(bdx_imc) };
 const struct intel_model intel_haswell_x = INTEL_MODEL(haswell_x_banks,
 	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 3FH");
-const struct intel_model intel_broadwell_x = INTEL_MODEL(haswell_x_banks,
+const struct intel_model intel_broadwell_x = INTEL_MODEL(broadwell_x_banks,
 	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 4FH");
 
 static const struct intel_bank broadwell_d_banks[] = {
 	CORE_BANKS,
 	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" },
 	{ .first = 7, .last = 7, .type = "HA",  .name = "Home Agent" },
-	HSX_IMC(9, 0), HSX_IMC(10, 0),
+	HSX_IMC(9, 0, bdx_de_imc), HSX_IMC(10, 0, bdx_de_imc),
 };
 const struct intel_model intel_broadwell_d = INTEL_MODEL(broadwell_d_banks,
 	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Model 56H");
@@ -73,7 +116,7 @@ const struct intel_model intel_broadwell_d = INTEL_MODEL(broadwell_d_banks,
  * (Intel Xeon Scalable): MC4 PCU, MC5/MC12/MC19 UPI, MC7/MC8 M2M,
  * MC9..MC11 CHA, MC13..MC18 iMC channels (tables "Intel UPI MC Error Codes",
  * "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 13-18)", "M2M MC Error
- * Codes").  M2M MISC[63]/[62] tell a mirrored-memory correction (with
+ * Codes", whose bit names (MscodDataRdErr, ...) we keep in parentheses).  M2M MISC[63]/[62] tell a mirrored-memory correction (with
  * channel failover / after scrubbing the primary).  iMC MSCOD: with bit 27 set, bits 19:16 hold an enumerated code,
  * otherwise each bit 16..26 flags one error.
  */
@@ -86,6 +129,12 @@ static const struct intel_code skx_imc_rows[] = {
 	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08050000), .text = "Completion FIFO overflow" },
 	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08060000), .text = "Correctable parity error" },
 	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08070000), .text = "Uncorrectable error" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08080000), .text = "Interrupt received while an earlier one was not acknowledged" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x08090000), .text = "ERID FIFO overflow" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x080a0000), .text = "Error on write credits" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x080b0000), .text = "Error on read credits" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x080c0000), .text = "Scheduler error" },
+	{ .mask = UINT64_C(0xf80f0000), .value = UINT64_C(0x080d0000), .text = "Error event" },
 	STATUS_BIT(16, "Address parity error"),
 	STATUS_BIT(17, "Home-agent write data parity error"),
 	STATUS_BIT(18, "Home-agent write byte-enable parity error"),
@@ -101,13 +150,13 @@ static const struct intel_code skx_imc_rows[] = {
 static const struct intel_code_table skx_imc = CODE_TABLE(skx_imc_rows);
 
 static const struct intel_code skx_m2m_rows[] = {
-	STATUS_BIT(16, "Memory controller returned read data with an error"),
-	STATUS_BIT(18, "Partial write data error from the memory controller"),
-	STATUS_BIT(19, "Full write data error from the memory controller"),
-	STATUS_BIT(20, "Clock-crossing buffer (BGF) error"),
-	STATUS_BIT(21, "Mesh-to-memory timeout"),
-	STATUS_BIT(22, "Mesh-to-memory tracker parity error"),
-	STATUS_BIT(23, "Fatal bucket-1 error"),
+	STATUS_BIT(16, "Memory controller returned read data with an error (MscodDataRdErr)"),
+	STATUS_BIT(18, "Partial write data error from the memory controller (MscodPtlWrErr)"),
+	STATUS_BIT(19, "Full write data error from the memory controller (MscodFullWrErr)"),
+	STATUS_BIT(20, "Clock-crossing buffer (BGF) error (MscodBgfErr)"),
+	STATUS_BIT(21, "Mesh-to-memory timeout (MscodTimeOut)"),
+	STATUS_BIT(22, "Mesh-to-memory tracker parity error (MscodParErr)"),
+	STATUS_BIT(23, "Fatal bucket-1 error (MscodBucket1Err)"),
 };
 static const struct intel_code_table skx_m2m = CODE_TABLE(skx_m2m_rows);
 

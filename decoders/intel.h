@@ -48,6 +48,8 @@ enum intel_misc_layout {
 				    * valid with STATUS[33] (other-info bit 1) */
 	INTEL_MISC_MIRROR_63_62,   /* Skylake-SP/Ice Lake M2M: corrected by mirroring,
 				    * MISC[63] with channel failover, MISC[62] primary scrubbed */
+	INTEL_MISC_NHM_DIMM,       /* Nehalem-EP iMC: DIMM in MISC[17:16], channel in
+				    * MISC[19:18], ECC syndrome in MISC[63:32] */
 };
 
 struct intel_bank {
@@ -80,4 +82,4 @@ extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadw
 	intel_atom_server, intel_client_core;
 /* intel-older.c */
 extern const struct intel_model intel_nehalem_ep, intel_sandybridge_x, intel_ivybridge_x,
-	intel_arch_only;
+	intel_denverton, intel_arch_only;
