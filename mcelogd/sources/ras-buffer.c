@@ -63,6 +63,15 @@ static bool clock_is_ours(const char *dir)
 	return read_full_file(path, 4096, &text, &len) >= 0 && strstr(text, "[" CLOCK_NAME "]");
 }
 
+/* A system's enable file reads 1 when all of its events are on, X when some are. */
+static bool all_enabled(const char *path)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+
+	return read_full_file(path, 64, &text, &len) >= 0 && text[0] == '1';
+}
+
 int ras_buffer_setup(const char *tracefs_root)
 {
 	const char *root = tracefs_instances_root(tracefs_root);
@@ -96,6 +105,8 @@ int ras_buffer_setup(const char *tracefs_root)
 				    "discarded the ras events it held", dir);
 	}
 	snprintf(path, sizeof(path), "%s/events/ras/enable", dir);
+	if (all_enabled(path))
+		return 0;   /* already set up, e.g. by the unit's ExecStartPre=+ */
 	r = write_string_file(path, "1");
 	if (r == -ENOENT)
 		return log_notice_errno(r, "The kernel has no ras:* tracepoints; no ras trace instance needed");

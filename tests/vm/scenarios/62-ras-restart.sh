@@ -72,4 +72,20 @@ for i in $(seq 40); do dmesg | grep -c "PCIe Bus Error" | grep -qx 2 && break; s
 	is "$(aer_count)" 2 "ras-restart: a restart with nothing new logs no AER record again"
 	n=$(query_json | jq -c "select(.source == \"ras:memory_failure_event\" and .pfn == \"$pfn\")" | wc -l)
 	is "$n" 1 "ras-restart: ... nor the poisoned page"
+
+	# A reload that closes the ras readers and opens them again: what came in
+	# between is read back from the instance when they open.
+	local conf
+	conf=$(guest 'ls /usr/local/etc/mcelogd/mcelogd.conf /etc/mcelogd/mcelogd.conf 2>/dev/null | head -n1')
+	check "ras-restart: reload with RAS=no" guest "sed -i 's/^\\[Sources\\]\$/[Sources]\\nRAS=no/' $conf && grep -qx RAS=no $conf &&
+		systemctl reload mcelogd.service && sleep 1"
+	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
+	check "ras-restart: QEMU injected a third AER error while the ras readers are closed" grep -q '^OK id: rp1' <<<"$out"
+	guest "for i in \$(seq 40); do dmesg | grep -c 'PCIe Bus Error' | grep -qx 3 && break; sleep 0.25; done"
+	sleep 1
+	is "$(aer_count)" 2 "ras-restart: not logged while RAS=no"
+	check "ras-restart: reload with RAS= removed" guest "sed -i '/^RAS=no\$/d' $conf && systemctl reload mcelogd.service"
+	wait_records 3 '.source == "ras:aer_event"' 30 >/dev/null
+	sleep 2
+	is "$(aer_count)" 3 "ras-restart: the AER error of the closed gap is logged once when the readers open again"
 }
