@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor-file.h"
 #include "macro.h"
-#include "parse-number.h"
 #include "ras-cursor.h"
 
 #define COMMON_FIELDS 8
@@ -124,85 +124,26 @@ int ras_cursor_format(const struct ras_cursor *c, char **ret)
 	return (int) len;
 }
 
-/* The next blank-separated word of [*p, end). */
-static size_t next_word(const char **p, const char *end, const char **w)
+static int parse_ring_line(const char *p, const char *end, void *userdata)
 {
-	const char *s = *p;
-
-	while (s < end && *s == ' ')
-		s++;
-	*w = s;
-	while (s < end && *s != ' ')
-		s++;
-	*p = s;
-	return (size_t) (s - *w);
-}
-
-static bool word_is(const char *w, size_t n, const char *lit)
-{
-	return n == strlen(lit) && memcmp(w, lit, n) == 0;
-}
-
-static int parse_ring_line(const char *p, const char *end, struct ras_cursor *c)
-{
-	static const struct { const char *key; unsigned base; } keys[] = {
+	static const struct cursor_key keys[] = {
 		{ "ring", 10 }, { "time", 10 }, { "digest", 16 },
 	};
 	uint64_t v[ELEMENTSOF(keys)];
-	const char *w;
 
-	for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
-		size_t n = next_word(&p, end, &w);
-
-		if (!word_is(w, n, keys[i].key))
-			return -EBADMSG;
-		n = next_word(&p, end, &w);
-		if (n == 0 || parse_unsigned(w, n, keys[i].base, UINT64_MAX, &v[i]) < 0)
-			return -EBADMSG;
-	}
-	if (next_word(&p, end, &w) > 0 || v[0] >= RAS_CURSOR_MAX_CPUS)
+	if (cursor_line_values(p, end, keys, ELEMENTSOF(keys), v) < 0 || v[0] >= RAS_CURSOR_MAX_CPUS)
 		return -EBADMSG;
-	return ras_cursor_note(c, (unsigned) v[0], &(struct ras_mark) { .time_ns = v[1], .digest = v[2] });
+	return ras_cursor_note(userdata, (unsigned) v[0], &(struct ras_mark) { .time_ns = v[1], .digest = v[2] });
 }
 
 int ras_cursor_parse(const char *text, size_t len, struct ras_cursor *c, unsigned *bad_line)
 {
-	const char *p = text, *end = text + len;
-	unsigned line = 0;
-	bool have_boot = false;
-	int r;
+	int r = cursor_file_parse(text, len, c->boot_id, parse_ring_line, c, bad_line);
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		const char *e = nl ? nl : end, *w, *q = p;
-		size_t n = next_word(&q, e, &w);
-
-		line++;
-		if (n == 0)
-			r = 0;
-		else if (word_is(w, n, "boot_id") && !have_boot) {
-			n = next_word(&q, e, &w);
-			r = n == MCE_BOOT_ID_LEN ? 0 : -EBADMSG;
-			if (r == 0) {
-				memcpy(c->boot_id, w, n);
-				c->boot_id[n] = '\0';
-				have_boot = true;
-			}
-		} else if (word_is(w, n, "ring") && have_boot)
-			r = parse_ring_line(p, e, c);
-		else
-			r = -EBADMSG;
-		if (r < 0) {
-			ras_cursor_done(c);
-			ras_cursor_init(c, NULL);
-			*bad_line = line;
-			return r == -ENOMEM ? r : -EBADMSG;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	if (!have_boot) {
-		*bad_line = line ? line : 1;
-		return -EBADMSG;
+	if (r < 0) {
+		ras_cursor_done(c);
+		ras_cursor_init(c, NULL);
+		return r == -ENOMEM ? r : -EBADMSG;
 	}
 	return 0;
 }

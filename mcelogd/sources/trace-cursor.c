@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor-file.h"
 #include "macro.h"
 #include "parse-number.h"
 #include "trace-cursor.h"
@@ -130,44 +131,17 @@ int trace_cursor_format(const struct trace_cursor *c, char **ret)
 	return (int) len;
 }
 
-/* Next blank-separated word of [*p, end), advancing *p. */
-static bool next_word(const char **p, const char *end, const char **w, size_t *n)
+static int parse_ring_line(const char *p, const char *end, void *userdata)
 {
-	const char *s = *p;
-
-	while (s < end && *s == ' ')
-		s++;
-	*w = s;
-	while (s < end && *s != ' ')
-		s++;
-	*n = (size_t) (s - *w);
-	*p = s;
-	return *n > 0;
-}
-
-static bool word_is(const char *w, size_t n, const char *lit)
-{
-	return n == strlen(lit) && memcmp(w, lit, n) == 0;
-}
-
-static int parse_ring_line(const char *p, const char *end, struct trace_cursor *c)
-{
-	static const struct { const char *key; unsigned base; } keys[] = {
+	static const struct cursor_key keys[] = {
 		{ "ring", 10 }, { "cpu", 10 }, { "bank", 10 }, { "status", 16 }, { "addr", 16 },
 		{ "misc", 16 }, { "tsc", 16 }, { "time", 10 },
 	};
 	uint64_t v[ELEMENTSOF(keys)];
 	struct mce_identity id;
 
-	for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
-		const char *w;
-		size_t n;
-
-		if (!next_word(&p, end, &w, &n) || !word_is(w, n, keys[i].key) ||
-		    !next_word(&p, end, &w, &n) ||
-		    parse_unsigned(w, n, keys[i].base, UINT64_MAX, &v[i]) < 0)
-			return -EBADMSG;
-	}
+	if (cursor_line_values(p, end, keys, ELEMENTSOF(keys), v) < 0)
+		return -EBADMSG;
 	if (v[0] >= TRACE_CURSOR_MAX_CPUS || v[1] > UINT32_MAX || v[2] > UINT32_MAX ||
 	    v[7] > INT64_MAX)
 		return -EBADMSG;
@@ -175,48 +149,17 @@ static int parse_ring_line(const char *p, const char *end, struct trace_cursor *
 		.cpu = (uint32_t) v[1], .bank = (uint32_t) v[2], .status = v[3], .addr = v[4],
 		.misc = v[5], .tsc = v[6], .time_usec = (int64_t) v[7],
 	};
-	return set_last(c, (unsigned) v[0], &id);
+	return set_last(userdata, (unsigned) v[0], &id);
 }
 
 int trace_cursor_parse(const char *text, size_t len, struct trace_cursor *c, unsigned *bad_line)
 {
-	const char *p = text, *end = text + len;
-	unsigned line = 0;
-	bool have_boot = false;
-	int r;
+	int r = cursor_file_parse(text, len, c->boot_id, parse_ring_line, c, bad_line);
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		const char *e = nl ? nl : end, *w, *q = p;
-		size_t n;
-
-		line++;
-		if (!next_word(&q, e, &w, &n))
-			r = 0;   /* blank line */
-		else if (word_is(w, n, "boot_id") && !have_boot) {
-			if (!next_word(&q, e, &w, &n) || n != MCE_BOOT_ID_LEN)
-				r = -EBADMSG;
-			else {
-				memcpy(c->boot_id, w, n);
-				c->boot_id[n] = '\0';
-				have_boot = true;
-				r = 0;
-			}
-		} else if (word_is(w, n, "ring") && have_boot)
-			r = parse_ring_line(p, e, c);
-		else
-			r = -EBADMSG;
-		if (r < 0) {
-			trace_cursor_done(c);
-			trace_cursor_init(c, NULL);
-			*bad_line = line;
-			return r == -ENOMEM ? r : -EBADMSG;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	if (!have_boot) {
-		*bad_line = line ? line : 1;
-		return -EBADMSG;
+	if (r < 0) {
+		trace_cursor_done(c);
+		trace_cursor_init(c, NULL);
+		return r == -ENOMEM ? r : -EBADMSG;
 	}
 	return 0;
 }
