@@ -24,6 +24,9 @@
 /* The largest sub-buffer a read() of trace_pipe_raw returns on any kernel. */
 #define READ_MAX (1024u * 1024)
 #define CURSOR_MAX (4u * 1024 * 1024)
+#define KEPT_FILE "ras.kept"
+/* Far beyond what 128 KiB per CPU of the largest machine holds. */
+#define KEPT_FILE_MAX (1024u * 1024 * 1024)
 
 static void closedirp(DIR **d)
 {
@@ -42,10 +45,12 @@ struct ras_buffer {
 	const struct source_host *host;
 	char instance[600];
 	char cursor_path[1024];
+	char kept_path[1024];
 	struct ras_cursor cursor;
 	bool have_cursor;         /* of this boot */
 	sd_event_source *save_later;
 	bool dirty;
+	bool kept_pending;        /* ras.kept holds events the cursor may not cover yet */
 	struct ring_recovered *recovered;   /* by ring, n_rings of them */
 	unsigned n_rings;
 	bool stuck[CPU_LIST_MAX];           /* an event of this ring is in no sink: its cursor stays */
@@ -169,6 +174,7 @@ int ras_buffer_open(const struct source_host *h, const char *tracefs_root, const
 	rb->host = h;
 	snprintf(rb->instance, sizeof(rb->instance), "%s/" INSTANCE, tracefs_instances_root(tracefs_root));
 	snprintf(rb->cursor_path, sizeof(rb->cursor_path), "%s/" CURSOR_FILE, state_dir);
+	snprintf(rb->kept_path, sizeof(rb->kept_path), "%s/" KEPT_FILE, state_dir);
 	ras_cursor_init(&rb->cursor, h->boot_id);
 	ras_cursor_init(&rb->counted, h->boot_id);
 	load_cursor(rb);
@@ -207,6 +213,15 @@ struct ras_buffer *ras_buffer_free(struct ras_buffer *rb)
 	return NULL;
 }
 
+/* Whether every event handed on so far is covered by the cursor. */
+static bool cursor_complete(const struct ras_buffer *rb)
+{
+	for (unsigned i = 0; i < CPU_LIST_MAX; i++)
+		if (rb->stuck[i] || rb->waiting[i])
+			return false;
+	return true;
+}
+
 int ras_buffer_save(struct ras_buffer *rb)
 {
 	_cleanup_free_ char *text = NULL;
@@ -223,6 +238,11 @@ int ras_buffer_save(struct ras_buffer *rb)
 		return log_warning_errno(r, "Cannot write %s: %m; a restart may log some ras events twice",
 					 rb->cursor_path);
 	rb->dirty = false;
+	/* What the start read out of the instance is logged and the cursor says so:
+	 * the copy on disk has done its job.  Until then it stays, even across a
+	 * stop, and the next start logs from it what the cursor does not cover. */
+	if (rb->kept_pending && cursor_complete(rb) && unlink(rb->kept_path) >= 0)
+		rb->kept_pending = false;
 	return 0;
 }
 
@@ -427,20 +447,99 @@ static int remember_recovered(struct ras_buffer *rb, unsigned ring, const struct
 	return 0;
 }
 
+struct kept_rings {
+	struct kept *rings;
+	unsigned n;
+};
+
+static int on_file_event(const struct ras_kept_event *e, void *userdata)
+{
+	struct kept_rings *kr = userdata;
+
+	if (e->ring >= kr->n)
+		return 0;   /* a CPU this boot does not have: not this boot's file */
+	return on_kept_event(e->raw, e->size, e->time_ns, &kr->rings[e->ring]);
+}
+
+/* Events an earlier start read out of the instance and was killed before it logged. */
+static void load_kept_file(struct ras_buffer *rb, struct kept_rings *kr)
+{
+	_cleanup_free_ char *data = NULL;
+	char boot_id[MCE_BOOT_ID_LEN + 1];
+	size_t len;
+	int r;
+
+	r = read_full_file(rb->kept_path, KEPT_FILE_MAX, &data, &len);
+	if (r == -ENOENT)
+		return;
+	if (r < 0) {
+		log_warning_errno(r, "Cannot read %s: %m; ras events an earlier start read from the kernel "
+				  "and did not log are lost", rb->kept_path);
+		return;
+	}
+	r = ras_kept_parse((const unsigned char *) data, len, boot_id, on_file_event, kr);
+	if (r >= 0 && strcmp(boot_id, rb->cursor.boot_id) != 0) {
+		log_warning("%s holds %d ras event(s) of another boot that were never logged; they are "
+			    "dropped", rb->kept_path, r);
+		for (unsigned i = 0; i < kr->n; i++)
+			kept_done(&kr->rings[i]);
+		return;
+	}
+	if (r == -ENOMEM)
+		log_error_errno(r, "Out of memory");
+	else if (r < 0)
+		log_warning("%s is damaged; the ras events before the damage are logged, the rest are lost",
+			    rb->kept_path);
+	else if (r > 0)
+		log_notice("%s holds %d ras event(s) an earlier start read from the kernel; those not "
+			   "logged yet are logged now", rb->kept_path, r);
+}
+
+/* Everything read, on disk before any of it is logged. */
+static void save_kept_file(struct ras_buffer *rb, const struct kept_rings *kr)
+{
+	_cleanup_free_ struct ras_kept_event *ev = NULL;
+	_cleanup_free_ char *image = NULL;
+	size_t n = 0, len;
+	int r;
+
+	for (unsigned i = 0; i < kr->n; i++)
+		n += kr->rings[i].n;
+	ev = calloc(n ? n : 1, sizeof(*ev));
+	if (!ev) {
+		log_error_errno(-ENOMEM, "Out of memory");
+		return;
+	}
+	n = 0;
+	for (unsigned i = 0; i < kr->n; i++)
+		for (size_t j = 0; j < kr->rings[i].n; j++)
+			ev[n++] = (struct ras_kept_event) {
+				.ring = i, .time_ns = kr->rings[i].marks[j].time_ns,
+				.raw = kr->rings[i].raw[j], .size = kr->rings[i].size[j],
+			};
+	r = ras_kept_format(rb->cursor.boot_id, ev, n, &image, &len);
+	if (r >= 0)
+		r = write_file_atomic(rb->kept_path, image, len, true);
+	if (r < 0)
+		log_warning_errno(r, "Cannot write %s: %m; if mcelogd is killed before the ras events it "
+				  "just read from the kernel are logged, they are lost", rb->kept_path);
+}
+
 int ras_buffer_recover(struct ras_buffer *rb, uint64_t opened_ns, ras_buffer_submit_t submit, void *userdata)
 {
 	static bool rings[CPU_LIST_MAX];
 	_cleanup_free_ unsigned char *buf = NULL;
-	unsigned n_rings;
-	int total = 0;
+	struct kept_rings kr = {};
+	size_t from_instance = 0;
+	int total = 0, r = 0;
 	bool comparable;
 
 	if (!rb)
 		return 0;
 	comparable = clock_is_ours(rb->instance);
 	memset(rings, 0, sizeof(rings));
-	n_rings = list_rings(rb->instance, rings);
-	if (n_rings == 0) {
+	kr.n = list_rings(rb->instance, rings);
+	if (kr.n == 0) {
 		log_notice("No trace instance %s: ras events while mcelogd was stopped are not recovered "
 			   "(run mcelogd --setup-trace-buffer as root first, as the unit does)", rb->instance);
 		return 0;
@@ -449,46 +548,56 @@ int ras_buffer_recover(struct ras_buffer *rb, uint64_t opened_ns, ras_buffer_sub
 		log_warning("%s does not stamp events by the " CLOCK_NAME " clock; every ras event it "
 			    "kept is logged, some perhaps twice", rb->instance);
 	buf = malloc(READ_MAX);
-	rb->recovered = calloc(n_rings, sizeof(*rb->recovered));
-	if (!buf || !rb->recovered)
+	rb->recovered = calloc(kr.n, sizeof(*rb->recovered));
+	kr.rings = calloc(kr.n, sizeof(*kr.rings));
+	if (!buf || !rb->recovered || !kr.rings) {
+		free(kr.rings);
 		return log_error_errno(-ENOMEM, "Out of memory");
-	rb->n_rings = n_rings;
+	}
+	rb->n_rings = kr.n;
 
-	for (unsigned ring = 0; ring < n_rings; ring++) {
-		struct kept k = {};
-		size_t from;
-		int r;
+	load_kept_file(rb, &kr);
+	for (unsigned ring = 0; ring < kr.n && r != -ENOMEM; ring++) {
+		size_t before = kr.rings[ring].n;
 
-		if (!rings[ring])
-			continue;
-		r = read_ring(rb->instance, ring, buf, &k);
-		from = comparable && rb->have_cursor ?
-			ras_resume_index(ras_cursor_get(&rb->cursor, ring), k.marks, k.n) : 0;
-		for (size_t i = from; i < k.n; i++) {
-			int result = submit(userdata, ring, k.raw[i], k.size[i], k.marks[i].time_ns);
+		if (rings[ring])
+			r = read_ring(rb->instance, ring, buf, &kr.rings[ring]);
+		from_instance += kr.rings[ring].n - before;
+	}
+	if (from_instance > 0)
+		save_kept_file(rb, &kr);
+	rb->kept_pending = access(rb->kept_path, F_OK) == 0;
+
+	for (unsigned ring = 0; ring < kr.n; ring++) {
+		struct kept *k = &kr.rings[ring];
+		size_t from = comparable && rb->have_cursor ?
+			ras_resume_index(ras_cursor_get(&rb->cursor, ring), k->marks, k->n) : 0;
+
+		for (size_t i = from; i < k->n; i++) {
+			int result = submit(userdata, ring, k->raw[i], k->size[i], k->marks[i].time_ns);
 
 			if (result == -ENOENT)
 				continue;   /* not an event the source reads */
-			ras_buffer_logged(rb, ring, &k.marks[i], result);
+			ras_buffer_logged(rb, ring, &k->marks[i], result);
 			total++;
 		}
-		if (comparable && remember_recovered(rb, ring, &k, from, opened_ns) < 0)
+		if (comparable && remember_recovered(rb, ring, k, from, opened_ns) < 0)
 			log_warning("Out of memory: some ras events of CPU %u may be logged twice", ring);
 		/* The instance does not say whose events it dropped: no per-source loss count. */
-		if (k.missed && k.missed_uncounted)
+		if (k->missed && k->missed_uncounted)
 			log_warning("The kernel overwrote some ras events of CPU %u in %s before mcelogd read "
 				    "them (its ring was full); they are lost", ring, rb->instance);
-		else if (k.missed)
+		else if (k->missed)
 			log_warning("The kernel overwrote %llu ras event(s) of CPU %u in %s before mcelogd "
 				    "read them (its ring was full); they are lost",
-				    (unsigned long long) k.n_missed, ring, rb->instance);
-		kept_done(&k);
-		if (r == -ENOMEM)
-			return r;
+				    (unsigned long long) k->n_missed, ring, rb->instance);
+		kept_done(k);
 	}
+	free(kr.rings);
 	if (total > 0)
 		log_info("Logged %d ras event(s) the kernel kept in %s while mcelogd was not reading",
 			 total, rb->instance);
+	rb->dirty = true;   /* so that the save below drops the file once it may */
 	(void) ras_buffer_save(rb);
-	return total;
+	return r == -ENOMEM ? r : total;
 }

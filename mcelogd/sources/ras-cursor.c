@@ -147,3 +147,67 @@ int ras_cursor_parse(const char *text, size_t len, struct ras_cursor *c, unsigne
 	}
 	return 0;
 }
+
+#define KEPT_MAGIC "MCELOGD-RAS-KEPT1\n"
+#define KEPT_HEADER (sizeof(KEPT_MAGIC) - 1 + MCE_BOOT_ID_LEN)
+#define KEPT_EVENT_HEADER 16
+
+int ras_kept_format(const char *boot_id, const struct ras_kept_event *ev, size_t n, char **ret, size_t *ret_len)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, KEPT_MAGIC "%-*.*s", MCE_BOOT_ID_LEN, MCE_BOOT_ID_LEN, boot_id);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t ring = ev[i].ring, size = (uint32_t) ev[i].size;
+
+		fwrite(&ring, sizeof(ring), 1, f);
+		fwrite(&ev[i].time_ns, sizeof(ev[i].time_ns), 1, f);
+		fwrite(&size, sizeof(size), 1, f);
+		fwrite(ev[i].raw, 1, ev[i].size, f);
+	}
+	if (fclose(f) != 0 || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+int ras_kept_parse(const unsigned char *data, size_t len, char boot_id[MCE_BOOT_ID_LEN + 1],
+		   int (*on_event)(const struct ras_kept_event *e, void *userdata), void *userdata)
+{
+	size_t pos = KEPT_HEADER;
+	int n = 0, r;
+
+	if (len < KEPT_HEADER || memcmp(data, KEPT_MAGIC, sizeof(KEPT_MAGIC) - 1) != 0)
+		return -EBADMSG;
+	memcpy(boot_id, data + sizeof(KEPT_MAGIC) - 1, MCE_BOOT_ID_LEN);
+	boot_id[MCE_BOOT_ID_LEN] = '\0';
+	while (pos < len) {
+		struct ras_kept_event e;
+		uint32_t ring, size;
+
+		if (len - pos < KEPT_EVENT_HEADER)
+			return -EBADMSG;
+		memcpy(&ring, data + pos, 4);
+		memcpy(&e.time_ns, data + pos + 4, 8);
+		memcpy(&size, data + pos + 12, 4);
+		pos += KEPT_EVENT_HEADER;
+		if (size > RAS_KEPT_EVENT_MAX || size > len - pos || ring >= RAS_CURSOR_MAX_CPUS)
+			return -EBADMSG;
+		e.ring = ring;
+		e.raw = data + pos;
+		e.size = size;
+		r = on_event(&e, userdata);
+		if (r < 0)
+			return r;
+		n++;
+		pos += size;
+	}
+	return n;
+}

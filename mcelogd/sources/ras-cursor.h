@@ -77,3 +77,31 @@ const struct ras_mark *ras_cursor_get(const struct ras_cursor *c, unsigned ring_
 int ras_cursor_format(const struct ras_cursor *c, char **ret);
 /* Fills an initialised c; -EBADMSG with the first bad line number, -ENOMEM. */
 int ras_cursor_parse(const char *text, size_t len, struct ras_cursor *c, unsigned *bad_line);
+
+/*
+ * What the start read out of the instance, kept on disk until it is logged:
+ * the read empties the instance, so a kill between the read and the journal
+ * would otherwise lose these events.  A binary file:
+ *	"MCELOGD-RAS-KEPT1\n", the 32-hex boot id, then per event
+ *	u32 ring, u64 time (ns), u32 size, size bytes of the raw record.
+ */
+struct ras_kept_event {
+	unsigned ring;
+	uint64_t time_ns;
+	const unsigned char *raw;
+	size_t size;
+};
+
+#define RAS_KEPT_EVENT_MAX 65536
+
+/* The file image of n events, malloc'ed. */
+int ras_kept_format(const char *boot_id, const struct ras_kept_event *ev, size_t n, char **ret, size_t *ret_len);
+
+/*
+ * Hands each event of a file image to on_event (raw points into data).
+ * Returns the number of events, on_event's negative errno, or -EBADMSG when
+ * the header is wrong or an event is cut short or oversized (those before it
+ * were handed on).
+ */
+int ras_kept_parse(const unsigned char *data, size_t len, char boot_id[MCE_BOOT_ID_LEN + 1],
+		   int (*on_event)(const struct ras_kept_event *e, void *userdata), void *userdata);

@@ -147,6 +147,70 @@ static void test_damaged_files(void **state)
 	}
 }
 
+struct collected {
+	int n;
+	struct ras_kept_event e[4];
+};
+
+static int collect(const struct ras_kept_event *e, void *userdata)
+{
+	struct collected *c = userdata;
+
+	if (c->n == 4)
+		return -E2BIG;
+	c->e[c->n++] = *e;
+	return 0;
+}
+
+static void test_kept_file(void **state)
+{
+	(void) state;
+	const unsigned char r1[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, r2[] = { 0xff };
+	const struct ras_kept_event ev[] = {
+		{ .ring = 0, .time_ns = 123, .raw = r1, .size = sizeof(r1) },
+		{ .ring = 7, .time_ns = UINT64_MAX, .raw = r2, .size = sizeof(r2) },
+		{ .ring = 1, .time_ns = 5, .raw = r2, .size = 0 },
+	};
+	char boot[MCE_BOOT_ID_LEN + 1];
+	struct collected c = {};
+	char *image = NULL;
+	size_t len;
+
+	assert_int_equal(ras_kept_format(BOOT, ev, 3, &image, &len), 0);
+	assert_int_equal(ras_kept_parse((unsigned char *) image, len, boot, collect, &c), 3);
+	assert_string_equal(boot, BOOT);
+	assert_int_equal(c.e[0].ring, 0);
+	assert_true(c.e[0].time_ns == 123);
+	assert_int_equal(c.e[0].size, sizeof(r1));
+	assert_memory_equal(c.e[0].raw, r1, sizeof(r1));
+	assert_int_equal(c.e[1].ring, 7);
+	assert_true(c.e[1].time_ns == UINT64_MAX);
+	assert_int_equal(c.e[1].raw[0], 0xff);
+	assert_int_equal(c.e[2].size, 0);
+
+	/* 18 + 32 bytes of header, then 16 + 9, 16 + 1 and 16 + 0 */
+	assert_int_equal(len, 50 + 25 + 17 + 16);
+	/* the third event's header cut short: the first two still come */
+	c.n = 0;
+	assert_int_equal(ras_kept_parse((unsigned char *) image, len - 2, boot, collect, &c), -EBADMSG);
+	assert_int_equal(c.n, 2);
+	/* the third claims more bytes than the file holds */
+	c.n = 0;
+	image[len - 4] = (char) 0x7f;
+	assert_int_equal(ras_kept_parse((unsigned char *) image, len, boot, collect, &c), -EBADMSG);
+	assert_int_equal(c.n, 2);
+	/* not our file */
+	image[0] = 'X';
+	assert_int_equal(ras_kept_parse((unsigned char *) image, len, boot, collect, &c), -EBADMSG);
+	assert_int_equal(ras_kept_parse((unsigned char *) image, 10, boot, collect, &c), -EBADMSG);
+	free(image);
+
+	/* no events at all */
+	assert_int_equal(ras_kept_format(BOOT, NULL, 0, &image, &len), 0);
+	assert_int_equal(ras_kept_parse((unsigned char *) image, len, boot, collect, &c), 0);
+	free(image);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_live_match),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_damaged_files),
+		cmocka_unit_test(test_kept_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

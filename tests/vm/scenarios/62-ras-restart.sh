@@ -88,4 +88,29 @@ for i in $(seq 40); do dmesg | grep -c "PCIe Bus Error" | grep -qx 2 && break; s
 	wait_records 3 '.source == "ras:aer_event"' 30 >/dev/null
 	sleep 2
 	is "$(aer_count)" 3 "ras-restart: the AER error of the closed gap is logged once when the readers open again"
+
+	# The read at start empties the instance, so what it read goes to ras.kept
+	# (fsynced) before any of it is logged.  A mcelogd killed right after that
+	# (strace holds it in the rename that puts ras.kept in place) has logged
+	# nothing; the next start logs the event from ras.kept, once.
+	check "ras-restart: systemctl stop mcelogd (for the kill at start)" guest "systemctl stop mcelogd"
+	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
+	check "ras-restart: QEMU injected a fourth AER error while mcelogd is stopped" grep -q '^OK id: rp1' <<<"$out"
+	guest "for i in \$(seq 40); do dmesg | grep -c 'PCIe Bus Error' | grep -qx 4 && break; sleep 0.25; done"
+	out=$(guest 'kept=/var/lib/mcelogd/ras.kept
+rm -f $kept
+strace -f -qq -o /dev/null -P $kept -e trace=rename,renameat,renameat2 \
+	-e inject=rename,renameat,renameat2:delay_exit=15000000 "$(command -v mcelogd)" --foreground >/run/kill-at-start.log 2>&1 &
+for i in $(seq 100); do [ -e $kept ] && break; sleep 0.1; done
+pid=$(pgrep -x mcelogd)
+[ -e $kept ] && [ -n "$pid" ] && kill -9 $pid && echo "killed $pid with $(stat -c %s $kept) bytes in ras.kept"
+wait' 60)
+	note "$out"
+	check "ras-restart: mcelogd killed right after it wrote ras.kept" grep -q '^killed' <<<"$out"
+	is "$(aer_count)" 3 "ras-restart: ... before it logged the event it had read"
+	check "ras-restart: systemctl start mcelogd (after the kill)" guest "systemctl start mcelogd"
+	wait_records 4 '.source == "ras:aer_event"' 30 >/dev/null
+	sleep 2
+	is "$(aer_count)" 4 "ras-restart: the event read by the killed start is logged once, from ras.kept"
+	check "ras-restart: ras.kept is gone once the cursor covers it" guest '! test -e /var/lib/mcelogd/ras.kept'
 }
