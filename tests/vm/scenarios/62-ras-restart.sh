@@ -7,14 +7,23 @@
 # back from the instance with every field, and a further restart logs nothing
 # again.
 VM_DESC="ras:* events raised while mcelogd is stopped: logged once at its next start"
-VM_SMP=2
+# 61-aer's machine: one boot for both; the counts below are relative to what
+# is already there when this scenario starts.
+VM_SMP=1
 VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1"
 
-# aer_count: journal entries of ras:aer_event this boot
-aer_count() { guest "journalctl -b -o cat --no-pager MESSAGE_ID=$(msgid PCIE_AER) | wc -l"; }
+# aer_count: journal entries of ras:aer_event this boot, beyond those before the scenario
+aer_count() { echo $(( $(guest "journalctl -b -o cat --no-pager MESSAGE_ID=$(msgid PCIE_AER) | wc -l") - aer_base )); }
+# aer_wait N: until mcectl query shows N AER records beyond those before the scenario
+aer_wait() { wait_records $((query_base + $1)) '.source == "ras:aer_event"' 30 >/dev/null; }
+# kernel_aer N: until the kernel has reported N AER errors beyond those before the scenario
+kernel_aer() { guest "for i in \$(seq 40); do [ \$(dmesg | grep -c 'PCIe Bus Error') -ge $((dmesg_base + $1)) ] && break; sleep 0.25; done"; }
 
 scenario() {
-	local out pfn n since clock
+	local out pfn n since clock aer_base=0 query_base dmesg_base
+	aer_base=$(aer_count)
+	query_base=$(query_json | jq -c 'select(.source == "ras:aer_event")' | wc -l)
+	dmesg_base=$(guest "dmesg | grep -c 'PCIe Bus Error'")
 	check "ras-restart: the kernel's AER driver owns the root port" guest \
 		'dmesg | grep -q "pcieport 0000:00:01.0: AER: enabled"'
 	clock=$(guest 'cat /sys/kernel/tracing/instances/mcelogd-ras/trace_clock')
@@ -26,7 +35,7 @@ scenario() {
 	# One AER error while mcelogd runs: logged live, once.
 	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
 	check "ras-restart: QEMU injected the first AER error" grep -q '^OK id: rp1' <<<"$out"
-	wait_records 1 '.source == "ras:aer_event"' 30 >/dev/null
+	aer_wait 1
 	is "$(aer_count)" 1 "ras-restart: the AER error raised while running is logged once"
 
 	check "ras-restart: systemctl stop mcelogd" guest "systemctl stop mcelogd"
@@ -41,15 +50,15 @@ while read -r h; do
 done < <(dd if=/proc/kpageflags bs=8 skip=$start count=4096 2>/dev/null | od -An -v -tx8 -w8)
 [ -n "$pfn" ] || { echo "no free page in 4096 pfns from $start"; exit 1; }
 printf "0x%x\n" $((pfn * 4096)) >/sys/devices/system/memory/hard_offline_page || exit 1
-printf "pfn=0x%x\n" $pfn
-for i in $(seq 40); do dmesg | grep -c "PCIe Bus Error" | grep -qx 2 && break; sleep 0.25; done' 120)
+printf "pfn=0x%x\n" $pfn' 120)
+	kernel_aer 2
 	note "$out"
 	pfn=$(sed -n 's/^pfn=//p' <<<"$out")
 	check "ras-restart: a free page poisoned while mcelogd is stopped" test -n "$pfn"
 	is "$(aer_count)" 1 "ras-restart: nothing logged while stopped"
 
 	check "ras-restart: systemctl start mcelogd" guest "systemctl start mcelogd"
-	wait_records 2 '.source == "ras:aer_event"' 30 >/dev/null
+	aer_wait 2
 	wait_records 1 ".source == \"ras:memory_failure_event\" and .pfn == \"$pfn\"" 30 >/dev/null
 	sleep 2
 	is "$(aer_count)" 2 "ras-restart: the AER error raised while stopped is logged at start, the earlier one not again"
@@ -81,11 +90,11 @@ for i in $(seq 40); do dmesg | grep -c "PCIe Bus Error" | grep -qx 2 && break; s
 		systemctl reload mcelogd.service && sleep 1"
 	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
 	check "ras-restart: QEMU injected a third AER error while the ras readers are closed" grep -q '^OK id: rp1' <<<"$out"
-	guest "for i in \$(seq 40); do dmesg | grep -c 'PCIe Bus Error' | grep -qx 3 && break; sleep 0.25; done"
+	kernel_aer 3
 	sleep 1
 	is "$(aer_count)" 2 "ras-restart: not logged while RAS=no"
 	check "ras-restart: reload with RAS= removed" guest "sed -i '/^RAS=no\$/d' $conf && systemctl reload mcelogd.service"
-	wait_records 3 '.source == "ras:aer_event"' 30 >/dev/null
+	aer_wait 3
 	sleep 2
 	is "$(aer_count)" 3 "ras-restart: the AER error of the closed gap is logged once when the readers open again"
 
@@ -96,20 +105,25 @@ for i in $(seq 40); do dmesg | grep -c "PCIe Bus Error" | grep -qx 2 && break; s
 	check "ras-restart: systemctl stop mcelogd (for the kill at start)" guest "systemctl stop mcelogd"
 	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
 	check "ras-restart: QEMU injected a fourth AER error while mcelogd is stopped" grep -q '^OK id: rp1' <<<"$out"
-	guest "for i in \$(seq 40); do dmesg | grep -c 'PCIe Bus Error' | grep -qx 4 && break; sleep 0.25; done"
+	kernel_aer 4
 	out=$(guest 'kept=/var/lib/mcelogd/ras.kept
 rm -f $kept
-strace -f -qq -o /dev/null -P $kept -e trace=rename,renameat,renameat2 \
+# the state directory of the unit, as systemd would pass it
+STATE_DIRECTORY=/var/lib/mcelogd timeout 40 strace -f -qq -o /dev/null -P $kept -e trace=rename,renameat,renameat2 \
 	-e inject=rename,renameat,renameat2:delay_exit=15000000 "$(command -v mcelogd)" --foreground >/run/kill-at-start.log 2>&1 &
-for i in $(seq 100); do [ -e $kept ] && break; sleep 0.1; done
+for i in $(seq 300); do [ -e $kept ] && break; sleep 0.1; done
 pid=$(pgrep -x mcelogd)
-[ -e $kept ] && [ -n "$pid" ] && kill -9 $pid && echo "killed $pid with $(stat -c %s $kept) bytes in ras.kept"
-wait' 60)
+if [ -e $kept ] && [ -n "$pid" ] && kill -9 $pid; then
+	echo "killed $pid with $(stat -c %s $kept) bytes in ras.kept"
+else
+	echo "no ras.kept after 30s"; pkill -9 -x mcelogd; tail -n 20 /run/kill-at-start.log
+fi
+wait' 90)
 	note "$out"
 	check "ras-restart: mcelogd killed right after it wrote ras.kept" grep -q '^killed' <<<"$out"
 	is "$(aer_count)" 3 "ras-restart: ... before it logged the event it had read"
 	check "ras-restart: systemctl start mcelogd (after the kill)" guest "systemctl start mcelogd"
-	wait_records 4 '.source == "ras:aer_event"' 30 >/dev/null
+	aer_wait 4
 	sleep 2
 	is "$(aer_count)" 4 "ras-restart: the event read by the killed start is logged once, from ras.kept"
 	check "ras-restart: ras.kept is gone once the cursor covers it" guest '! test -e /var/lib/mcelogd/ras.kept'
