@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "macro.h"
+#include "ras-storm-key.h"
+
+#define KEY_FIELDS_MAX 8
+
+/*
+ * The fields that name the failing part, per kind, as the producers
+ * (kernel-abi/ras-trace.c, lib/cper.c) call them.  A kind without a list
+ * never storms.  Which fields locate a memory error follows the UEFI
+ * specification, appendix N, "Memory Error Section" (node, card, module,
+ * rank, bank, device); which AER register bits name the error, the PCI
+ * Express Base Specification, "Correctable Error Status Register".
+ */
+static const char *const key_fields[_RAS_EVENT_MAX][KEY_FIELDS_MAX] = {
+	[RAS_EVENT_MEMORY_CONTROLLER] = { "mc", "top_layer", "middle_layer", "lower_layer", "label" },
+	[RAS_EVENT_PCIE_AER]          = { "dev_name", "correctable_status" },
+	[RAS_EVENT_FIRMWARE_MEMORY]   = { "error_type", "node", "card", "module", "rank", "bank",
+					  "device", "fru_text" },
+	[RAS_EVENT_ARM_PROCESSOR]     = { "mpidr" },
+	[RAS_EVENT_VENDOR_SECTION]    = { "section_type", "fru_id", "fru_text" },
+};
+
+/* Live sources of ras records; the previous boot's (BERT), replayed and decoded ones are history. */
+static const bool live_sources[_MCE_SOURCE_MAX] = {
+	[MCE_SOURCE_RAS_MC_EVENT]           = true,
+	[MCE_SOURCE_RAS_AER_EVENT]          = true,
+	[MCE_SOURCE_RAS_EXTLOG_MEM_EVENT]   = true,
+	[MCE_SOURCE_RAS_ARM_EVENT]          = true,
+	[MCE_SOURCE_RAS_NON_STANDARD_EVENT] = true,
+};
+
+/* Appends " key=value"; false if it does not fit. */
+static bool append_field(char *buf, size_t size, size_t *used, const struct ras_field *f)
+{
+	char value[RAS_STORM_KEY_MAX];
+	int n;
+
+	switch (f->type) {
+	case RAS_FIELD_UINT:
+		snprintf(value, sizeof(value), "%" PRIu64, f->u);
+		break;
+	case RAS_FIELD_INT:
+		snprintf(value, sizeof(value), "%" PRId64, f->i);
+		break;
+	case RAS_FIELD_HEX64:
+	case RAS_FIELD_HEX:
+		snprintf(value, sizeof(value), "0x%" PRIx64, f->u);
+		break;
+	case RAS_FIELD_BOOL:
+		snprintf(value, sizeof(value), "%s", f->b ? "true" : "false");
+		break;
+	case RAS_FIELD_STRING: {
+		size_t i;
+
+		if (f->len >= sizeof(value))
+			return false;
+		/* Labels come from sysfs and firmware: anything unprintable becomes '?', so the
+		 * text stays one line in the journal and the state file. */
+		for (i = 0; i < f->len; i++)
+			value[i] = f->data[i] >= 0x20 && f->data[i] < 0x7f ? f->data[i] : '?';
+		value[i] = '\0';
+		break;
+	}
+	default:
+		return false;
+	}
+	n = snprintf(buf + *used, size - *used, "%s%s=%s", *used ? " " : "", f->key, value);
+	if (n < 0 || (size_t) n >= size - *used)
+		return false;
+	*used += (size_t) n;
+	return true;
+}
+
+bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_key *ret)
+{
+	const char *const *fields;
+	size_t used = 0;
+
+	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
+		return false;
+	if (rec->severity != RAS_SEV_CORRECTED)
+		return false;
+	if ((unsigned) rec->event >= _RAS_EVENT_MAX)
+		return false;
+	fields = key_fields[rec->event];
+	if (!fields[0])
+		return false;
+
+	*ret = (struct ras_storm_key) { .event = rec->event };
+	for (size_t i = 0; i < KEY_FIELDS_MAX && fields[i]; i++) {
+		const struct ras_field *f = ras_record_find(rec, fields[i]);
+
+		/* Too long to keep whole: cut short, two parts could pass for one. */
+		if (f && !append_field(ret->text, sizeof(ret->text), &used, f))
+			return false;
+	}
+	/* Nothing names the part: records of different parts would merge into one storm. */
+	return used > 0;
+}
+
+bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b)
+{
+	return a->event == b->event && streq(a->text, b->text);
+}
+
+struct storm_key ras_storm_key_digest(const struct ras_storm_key *k)
+{
+	/* FNV-1a, 64 bits: enough spread for a table of at most 2^20 signatures. */
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (const char *p = k->text; *p; p++) {
+		h ^= (unsigned char) *p;
+		h *= UINT64_C(0x100000001b3);
+	}
+	return (struct storm_key) { .bank = (uint32_t) k->event, .code = h, .per_cpu = false };
+}
