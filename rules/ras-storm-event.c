@@ -35,6 +35,7 @@ void ras_storm_event_write_json(const struct storm_event *ev, const struct ras_s
 	json_put_string(w, "severity", "corrected");
 	json_put_string(w, "scope", "ras");
 	json_put_string(w, "ras_event", ras_event_to_string(key->event));
+	json_put_string(w, "source", mce_source_to_string(ras_storm_source(key->event)));
 	json_put_string(w, "signature", key->text);
 	if (ev->type == STORM_EVENT_SUMMARY)
 		json_put_u64(w, "count", ev->count);

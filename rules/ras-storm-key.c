@@ -34,6 +34,22 @@ static const bool live_sources[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_RAS_NON_STANDARD_EVENT] = true,
 };
 
+/* The one tracepoint each kind that storms comes from (kernel-abi/ras-trace.c). */
+static const enum mce_source storm_sources[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_MEMORY_CONTROLLER] = MCE_SOURCE_RAS_MC_EVENT,
+	[RAS_EVENT_PCIE_AER]          = MCE_SOURCE_RAS_AER_EVENT,
+	[RAS_EVENT_FIRMWARE_MEMORY]   = MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
+	[RAS_EVENT_ARM_PROCESSOR]     = MCE_SOURCE_RAS_ARM_EVENT,
+	[RAS_EVENT_VENDOR_SECTION]    = MCE_SOURCE_RAS_NON_STANDARD_EVENT,
+};
+
+enum mce_source ras_storm_source(enum ras_event event)
+{
+	if ((unsigned) event >= _RAS_EVENT_MAX || !key_fields[event][0])
+		return MCE_SOURCE_UNKNOWN;
+	return storm_sources[event];
+}
+
 /* Appends " key=value"; false if it does not fit. */
 static bool append_field(char *buf, size_t size, size_t *used, const struct ras_field *f)
 {
@@ -85,7 +101,8 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 		return false;
 	if (rec->severity != RAS_SEV_CORRECTED)
 		return false;
-	if ((unsigned) rec->event >= _RAS_EVENT_MAX)
+	/* Each kind storms from its own tracepoint only, so the summaries can name it. */
+	if ((unsigned) rec->event >= _RAS_EVENT_MAX || rec->source != storm_sources[rec->event])
 		return false;
 	fields = key_fields[rec->event];
 	if (!fields[0])

@@ -38,6 +38,13 @@ struct ras_storm_key {
 /* Fills *ret and returns true if rec may be counted in a storm; false if it must be logged on its own. */
 bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_key *ret);
 
+/*
+ * The live source a storm of this kind comes from (its records'
+ * "source"): each kind storms from one tracepoint only.  MCE_SOURCE_UNKNOWN
+ * for kinds that never storm.
+ */
+enum mce_source ras_storm_source(enum ras_event event);
+
 bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b);
 
 /*

@@ -123,6 +123,9 @@ static void test_never_counted(void **state)
 	assert_false(ras_storm_key_from_record(&r, &k));
 	r.source = MCE_SOURCE_REPLAY;
 	assert_false(ras_storm_key_from_record(&r, &k));
+	/* A live source, but not this kind's. */
+	r.source = MCE_SOURCE_RAS_AER_EVENT;
+	assert_false(ras_storm_key_from_record(&r, &k));
 	ras_record_done(&r);
 	/* Nothing that names the part. */
 	ras_record_init(&r, RAS_EVENT_PCIE_AER, MCE_SOURCE_RAS_AER_EVENT);
@@ -282,6 +285,8 @@ static void test_rendering(void **state)
 	assert_string_equal(json_object_get_string(v), "storm_summary");
 	assert_true(json_object_object_get_ex(o_json, "ras_event", &v));
 	assert_string_equal(json_object_get_string(v), "pcie_aer");
+	assert_true(json_object_object_get_ex(o_json, "source", &v));
+	assert_string_equal(json_object_get_string(v), "ras:aer_event");
 	assert_true(json_object_object_get_ex(o_json, "signature", &v));
 	assert_string_equal(json_object_get_string(v), key.text);
 	assert_true(json_object_object_get_ex(o_json, "count", &v));
