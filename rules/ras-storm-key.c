@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "macro.h"
@@ -50,52 +48,88 @@ enum mce_source ras_storm_source(enum ras_event event)
 	return storm_sources[event];
 }
 
-/* Appends " key=value"; false if it does not fit. */
-static bool append_field(char *buf, size_t size, size_t *used, const struct ras_field *f)
-{
-	char value[RAS_STORM_KEY_MAX];
-	int n;
+/*
+ * The signature's text, built by hand rather than with snprintf(): it is
+ * built for every record of a flood, and formatting was three quarters of
+ * its cost (bench/ras-storm-cost.c).
+ */
+struct text {
+	char *buf;
+	size_t size, used;
+	bool full;
+};
 
+static void put_char(struct text *t, char c)
+{
+	if (t->used + 1 >= t->size) {
+		t->full = true;
+		return;
+	}
+	t->buf[t->used++] = c;
+	t->buf[t->used] = '\0';
+}
+
+static void put_str(struct text *t, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && !t->full; i++)
+		put_char(t, s[i]);
+}
+
+static void put_u64(struct text *t, uint64_t v, unsigned base)
+{
+	char digits[20];
+	unsigned n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (n > 0 && !t->full)
+		put_char(t, digits[--n]);
+}
+
+/* Appends " key=value"; false if it does not fit. */
+static bool append_field(struct text *t, const struct ras_field *f)
+{
+	if (t->used > 0)
+		put_char(t, ' ');
+	put_str(t, f->key, strlen(f->key));
+	put_char(t, '=');
 	switch (f->type) {
 	case RAS_FIELD_UINT:
-		snprintf(value, sizeof(value), "%" PRIu64, f->u);
+		put_u64(t, f->u, 10);
 		break;
 	case RAS_FIELD_INT:
-		snprintf(value, sizeof(value), "%" PRId64, f->i);
+		if (f->i < 0) {
+			put_char(t, '-');
+			put_u64(t, -(uint64_t) f->i, 10);
+		} else
+			put_u64(t, (uint64_t) f->i, 10);
 		break;
 	case RAS_FIELD_HEX64:
 	case RAS_FIELD_HEX:
-		snprintf(value, sizeof(value), "0x%" PRIx64, f->u);
+		put_str(t, "0x", 2);
+		put_u64(t, f->u, 16);
 		break;
 	case RAS_FIELD_BOOL:
-		snprintf(value, sizeof(value), "%s", f->b ? "true" : "false");
+		put_str(t, f->b ? "true" : "false", f->b ? 4 : 5);
 		break;
-	case RAS_FIELD_STRING: {
-		size_t i;
-
-		if (f->len >= sizeof(value))
-			return false;
+	case RAS_FIELD_STRING:
 		/* Labels come from sysfs and firmware: anything unprintable becomes '?', so the
 		 * text stays one line in the journal and the state file. */
-		for (i = 0; i < f->len; i++)
-			value[i] = f->data[i] >= 0x20 && f->data[i] < 0x7f ? f->data[i] : '?';
-		value[i] = '\0';
+		for (size_t i = 0; i < f->len && !t->full; i++)
+			put_char(t, f->data[i] >= 0x20 && f->data[i] < 0x7f ? f->data[i] : '?');
 		break;
-	}
 	default:
 		return false;
 	}
-	n = snprintf(buf + *used, size - *used, "%s%s=%s", *used ? " " : "", f->key, value);
-	if (n < 0 || (size_t) n >= size - *used)
-		return false;
-	*used += (size_t) n;
-	return true;
+	return !t->full;
 }
 
 bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_key *ret)
 {
 	const char *const *fields;
-	size_t used = 0;
+	struct text t;
 
 	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
 		return false;
@@ -109,15 +143,16 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 		return false;
 
 	*ret = (struct ras_storm_key) { .event = rec->event };
+	t = (struct text) { .buf = ret->text, .size = sizeof(ret->text) };
 	for (size_t i = 0; i < KEY_FIELDS_MAX && fields[i]; i++) {
 		const struct ras_field *f = ras_record_find(rec, fields[i]);
 
 		/* Too long to keep whole: cut short, two parts could pass for one. */
-		if (f && !append_field(ret->text, sizeof(ret->text), &used, f))
+		if (f && !append_field(&t, f))
 			return false;
 	}
 	/* Nothing names the part: records of different parts would merge into one storm. */
-	return used > 0;
+	return t.used > 0;
 }
 
 bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b)
