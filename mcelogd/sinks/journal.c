@@ -874,7 +874,9 @@ static int journal_sync(void *s, uint64_t timeout_usec)
  * boot.  What the callers need of them is gathered on the way.
  */
 struct entry_query {
-	char match[5][64];
+	/* Room for a ras storm's MCE_STORM_SIGNATURE=, up to RAS_STORM_KEY_MAX: a match cut
+	 * short would find nothing, and the counts the journal holds would be written twice. */
+	char match[5][sizeof("MCE_STORM_SIGNATURE=") + RAS_STORM_KEY_MAX];
 	unsigned n_match;
 	char boot_id[SD_ID128_STRING_MAX];   /* "": this boot */
 	bool first_only;                     /* one is enough */
