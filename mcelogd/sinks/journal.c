@@ -689,6 +689,8 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 		/* A ras storm has no CPU, bank or code: its kind and signature name it. */
 		journal_fields_add(&f, "MCE_STORM_SCOPE=ras");
 		journal_fields_add(&f, "MCE_STORM_EVENT=%s", ras_event_to_string(ras->event));
+		/* As on its records: mcectl summary counts the storm with them. */
+		journal_fields_add(&f, "MCE_SOURCE=%s", mce_source_to_string(ras_storm_source(ras->event)));
 		journal_fields_add(&f, "MCE_STORM_SIGNATURE=%s", ras->text);
 		if (summary)
 			journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);

@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..63"
+echo "1..64"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -239,6 +239,8 @@ check "... the 10 logged before it and the 4990 counted account for all 5000 rec
 check "... its MESSAGE names the kind and signature, and MCE_JSON says ras" \
 	"Corrected pcie_aer error storm on $sig: 4990 more records ras $sig" \
 	"$(jq -rs 'map(select(.MCE_STORM_COUNT)) | .[0] | "\(.MESSAGE | sub(" in .*"; "")) \(.MCE_JSON | fromjson | "\(.scope) \(.signature)")"' "$work/rstorm/entries.json")"
+check "... mcectl summary --by bank counts the 4990 with the source's records" "ras:aer_event 4990 1" \
+	"$("$mcectl" summary --by bank --since 1h --output json 2>/dev/null | jq -r 'select(.key == "ras:aer_event") | "\(.key) \(.records) \(.storms)"')"
 check "... and the state file is gone" no "$([ -e "$work/rstorm/state/storms.state" ] && echo yes || echo no)"
 ras_state 6000 "$sig"
 run_recover crash2
