@@ -259,7 +259,6 @@ static void report_accounted(struct storm_stage *st)
 static void tick(struct storm_stage *st, uint64_t now_usec, enum storm_end_reason reason)
 {
 	struct emit_ctx c = { .st = st, .out = output_now(st, reason) };
-
 	unsigned n = 0;
 
 	if (now_usec >= storm_next_deadline(st->engine))
@@ -409,7 +408,9 @@ bool storm_stage_suppress_ras(struct storm_stage *st, const struct ras_record *r
 	if (!st->engine || !st->ras_engine || !ras_storm_key_from_record(rec, &key))
 		return false;
 	now = now_monotonic_usec();
-	tick(st, now, STORM_END_QUIET);
+	/* A storm that went quiet ends before this record could extend it. */
+	if (now >= storm_next_deadline(st->engine) || now >= ras_storm_next_deadline(st->ras_engine))
+		tick(st, now, STORM_END_QUIET);
 	v = ras_storm_account(st->ras_engine, &key, now);
 	timer_arm(st);
 	if (v == STORM_SUPPRESS)
