@@ -106,6 +106,34 @@ static void format_storms(json_object *storms, FILE *out)
 	}
 }
 
+/* Storms of ras records: named by kind and signature, which can be long, so it comes last. */
+static void format_ras_storms(json_object *storms, FILE *out)
+{
+	json_object *list;
+	uint64_t active = 0, suppressed = 0, started = 0;
+
+	(void) get_u64(storms, "active", &active);
+	(void) get_u64(storms, "suppressed", &suppressed);
+	(void) get_u64(storms, "started", &started);
+	fprintf(out, "\nRas storms: %llu in progress, %llu since start; %llu records counted in "
+		"summaries instead of logged one by one\n", (unsigned long long) active,
+		(unsigned long long) started, (unsigned long long) suppressed);
+	if (!json_object_object_get_ex(storms, "list", &list) ||
+	    !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0)
+		return;
+	fprintf(out, "%-18s %12s  %-27s  %s\n", "KIND", "SUPPRESSED", "SINCE", "SIGNATURE");
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *s = json_object_array_get_idx(list, i);
+		const char *kind = get_str(s, "ras_event"), *sig = get_str(s, "signature");
+		const char *since = get_str(s, "start");
+		uint64_t n = 0;
+
+		(void) get_u64(s, "suppressed", &n);
+		fprintf(out, "%-18s %12llu  %-27s  %s\n", kind ? kind : "?", (unsigned long long) n,
+			since ? since : "", sig ? sig : "?");
+	}
+}
+
 /* A sink's spool, when something waits in it: an operator must see records that journald has not. */
 static void format_spools(json_object *sinks, FILE *out)
 {
@@ -190,7 +218,7 @@ static void format_snapshots(json_object *snapshots, FILE *out)
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms, *hotplug, *sinks, *snapshots;
+	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -230,5 +258,8 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 	if (json_object_object_get_ex(doc, "storms", &storms) &&
 	    json_object_is_type(storms, json_type_object))
 		format_storms(storms, out);
+	if (json_object_object_get_ex(doc, "ras_storms", &ras_storms) &&
+	    json_object_is_type(ras_storms, json_type_object))
+		format_ras_storms(ras_storms, out);
 	return 0;
 }

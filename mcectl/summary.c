@@ -177,6 +177,8 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 {
 	uint64_t a, b, c, d;
 	const char *t;
+	/* A ras storm (scope "ras") is named like the ras records it counts: by source, no CPU. */
+	bool ras_storm = kind == KIND_STORM && (t = str_of(o, "scope")) && streq(t, "ras");
 
 	char none[1];
 
@@ -192,11 +194,11 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 	case SUMMARY_BY_CPU:
 		if (u64_of(o, "cpu", &a))
 			snprintf(key, ksize, "cpu %" PRIu64, a);
-		else if (kind == KIND_STORM)
+		else if (kind == KIND_STORM && !ras_storm)
 			snprintf(key, ksize, "(any CPU: a shared bank)");
 		break;
 	case SUMMARY_BY_BANK:
-		if (kind == KIND_RAS)
+		if (kind == KIND_RAS || ras_storm)
 			snprintf(key, ksize, "%s", (t = str_of(o, "source")) ? t : "");
 		else if (u64_of(o, "bank", &a)) {
 			snprintf(key, ksize, "bank %" PRIu64, a);
@@ -205,7 +207,7 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 		}
 		break;
 	case SUMMARY_BY_ERROR:
-		if (kind == KIND_RAS) {
+		if (kind == KIND_RAS || ras_storm) {
 			snprintf(key, ksize, "%s", (t = str_of(o, "source")) ? t : "ras");
 			if ((t = str_of(o, "errors")) || (t = str_of(o, "error_type")) || (t = str_of(o, "page_type")))
 				snprintf(key + strlen(key), ksize - strlen(key), ": %s", t);

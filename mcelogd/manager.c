@@ -62,8 +62,8 @@ static int emit_from_stage(void *core, const struct sink_entry *e)
 	return emit(core, e);
 }
 
-static int storm_logged(void *core, const struct storm_key *key, int64_t start_usec, const char *boot_id,
-			uint64_t *ret_total, bool *ret_ended)
+static int storm_logged(void *core, const struct storm_key *key, const struct ras_storm_key *ras,
+			int64_t start_usec, const char *boot_id, uint64_t *ret_total, bool *ret_ended)
 {
 	struct manager *m = core;
 	int ret = -ENODATA;
@@ -78,7 +78,7 @@ static int storm_logged(void *core, const struct storm_key *key, int64_t start_u
 
 		if (!k->state || !k->ops->storm_logged)
 			continue;
-		r = k->ops->storm_logged(k->state, key, start_usec, boot_id, &total, &ended);
+		r = k->ops->storm_logged(k->state, key, ras, start_usec, boot_id, &total, &ended);
 		if (r < 0) {
 			if (ret < 0)
 				ret = r;
@@ -291,6 +291,11 @@ static int submit_ras(void *core, struct ras_record *rec)
 	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
 	rules_stage_record(&m->rules, &(struct rule_input) { .ras = rec },
 			   rec->have_time ? rec->time_usec : now_realtime_usec());
+	/* Like a machine check's: counted in a storm, it reaches the sinks in the summaries. */
+	if (storm_stage_suppress_ras(&m->storm, rec)) {
+		count_record(m, rec->source);
+		return SOURCE_RECORD_COUNTED;
+	}
 
 	json_writer_reset(&m->json);
 	ras_record_write_json(rec, &m->json);

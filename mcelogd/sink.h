@@ -24,6 +24,7 @@ struct ras_record;
 struct snapshot_field;
 struct storm_event;
 struct storm_key;
+struct ras_storm_key;
 struct storm_output;
 
 enum sink_entry_kind {
@@ -59,6 +60,7 @@ struct sink_entry {
 			const struct storm_event *event;
 			const struct storm_output *out;
 			const char *message;
+			const struct ras_storm_key *ras;   /* a ras storm's signature; NULL: machine checks */
 		} storm;
 		const struct rule_alert *alert;
 	};
@@ -82,11 +84,11 @@ struct sink_ops {
 	/* 1: the sink already holds an entry for this record, written by an earlier run of this
 	 * boot; 0: it does not; negative errno: it cannot tell.  Optional. */
 	int (*holds)(void *s, const struct mce_record *rec);
-	/* What the sink holds of one storm (key, start as CLOCK_REALTIME, boot): 1 and the
+	/* What the sink holds of one storm (key, or ras for a ras storm, start as CLOCK_REALTIME, boot): 1 and the
 	 * highest total of its summaries and ends, and whether it has the end; 0 nothing;
 	 * negative errno: it cannot tell.  Optional. */
-	int (*storm_logged)(void *s, const struct storm_key *key, int64_t start_usec, const char *boot_id,
-			    uint64_t *ret_total, bool *ret_ended);
+	int (*storm_logged)(void *s, const struct storm_key *key, const struct ras_storm_key *ras,
+			    int64_t start_usec, const char *boot_id, uint64_t *ret_total, bool *ret_ended);
 	/* Waits until what was written is stored for good (journald, a file's buffer).  Optional. */
 	int (*sync)(void *s, uint64_t timeout_usec);
 	/* Its own keys in its object of `mcectl status`'s "sinks" array.  Optional. */

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "macro.h"
 #include "rule-field.h"
+#include "ras-storm-event.h"
 #include "storm-key.h"
 #include "file-io.h"
 #include "storm-stage.h"
@@ -51,17 +52,21 @@ static struct storm_output output_now(struct storm_stage *st, enum storm_end_rea
 	};
 }
 
-/* storm_event_fn: one summary or end to every sink. */
-static void write_event(const struct storm_event *ev, void *userdata)
+/* One summary or end to every sink; ras NULL for a machine-check storm. */
+static void write_any_event(const struct storm_event *ev, const struct ras_storm_key *ras, struct emit_ctx *c)
 {
-	struct emit_ctx *c = userdata;
 	struct storm_stage *st = c->st;
 	char message[512];
 	struct sink_entry e = { .kind = SINK_ENTRY_STORM };
 
-	storm_event_message(ev, &c->out, message, sizeof(message));
 	json_writer_reset(&st->json);
-	storm_event_write_json(ev, &c->out, &st->json);
+	if (ras) {
+		ras_storm_event_message(ev, ras, &c->out, message, sizeof(message));
+		ras_storm_event_write_json(ev, ras, &c->out, &st->json);
+	} else {
+		storm_event_message(ev, &c->out, message, sizeof(message));
+		storm_event_write_json(ev, &c->out, &st->json);
+	}
 	if (json_writer_failed(&st->json)) {
 		/* The counts must still reach someone: our own log has them. */
 		log_error("Out of memory rendering a storm event: %s", message);
@@ -71,8 +76,21 @@ static void write_event(const struct storm_event *ev, void *userdata)
 	e.storm.event = ev;
 	e.storm.out = &c->out;
 	e.storm.message = message;
+	e.storm.ras = ras;
 	st->n_events++;
 	(void) st->emit(st->core, &e);
+}
+
+/* storm_event_fn */
+static void write_event(const struct storm_event *ev, void *userdata)
+{
+	write_any_event(ev, NULL, userdata);
+}
+
+/* ras_storm_event_fn */
+static void write_ras_event(const struct storm_event *ev, const struct ras_storm_key *key, void *userdata)
+{
+	write_any_event(ev, key, userdata);
 }
 
 /*
@@ -91,9 +109,8 @@ struct save_ctx {
 	int error;
 };
 
-static int collect_saved(const struct storm_info *info, void *userdata)
+static int collect_any(const struct storm_info *info, const struct ras_storm_key *ras, struct save_ctx *c)
 {
-	struct save_ctx *c = userdata;
 	struct storm_output o = { .offset_usec = c->offset_usec };
 
 	if (!info->in_storm || info->suppressed == 0)
@@ -116,7 +133,21 @@ static int collect_saved(const struct storm_info *info, void *userdata)
 		.total = info->suppressed,
 		.logged = info->logged,
 	};
+	if (ras) {
+		c->storms[c->n - 1].is_ras = true;
+		c->storms[c->n - 1].ras = *ras;
+	}
 	return 0;
+}
+
+static int collect_saved(const struct storm_info *info, void *userdata)
+{
+	return collect_any(info, NULL, userdata);
+}
+
+static int collect_saved_ras(const struct storm_info *info, const struct ras_storm_key *key, void *userdata)
+{
+	return collect_any(info, key, userdata);
 }
 
 static void state_path(const struct storm_stage *st, char *buf, size_t size)
@@ -137,6 +168,8 @@ static int save_counts(struct storm_stage *st)
 	state_path(st, path, sizeof(path));
 	if (st->engine)
 		(void) storm_foreach_active(st->engine, collect_saved, &c);
+	if (st->ras_engine && c.error == 0)
+		(void) ras_storm_foreach_active(st->ras_engine, collect_saved_ras, &c);
 	if (c.error < 0) {
 		free(c.storms);
 		return log_error_errno(c.error, "Out of memory saving the storm counts");
@@ -202,6 +235,12 @@ static int add_pending(const struct storm_info *info, void *userdata)
 	return 0;
 }
 
+static int add_pending_ras(const struct storm_info *info, const struct ras_storm_key *key, void *userdata)
+{
+	(void) key;
+	return add_pending(info, userdata);
+}
+
 /* Sources hold their restart cursors before counted records until their summary is written. */
 static void report_accounted(struct storm_stage *st)
 {
@@ -209,6 +248,8 @@ static void report_accounted(struct storm_stage *st)
 
 	if (st->engine)
 		(void) storm_foreach_active(st->engine, add_pending, &pending);
+	if (st->ras_engine)
+		(void) ras_storm_foreach_active(st->ras_engine, add_pending_ras, &pending);
 	if (pending == 0 && st->accounted)
 		st->accounted(st->core);
 	/* The totals in the file move with the summaries; ended storms leave it. */
@@ -218,8 +259,13 @@ static void report_accounted(struct storm_stage *st)
 static void tick(struct storm_stage *st, uint64_t now_usec, enum storm_end_reason reason)
 {
 	struct emit_ctx c = { .st = st, .out = output_now(st, reason) };
+	unsigned n = 0;
 
-	if (storm_tick(st->engine, now_usec, write_event, &c) > 0)
+	if (now_usec >= storm_next_deadline(st->engine))
+		n += storm_tick(st->engine, now_usec, write_event, &c);
+	if (st->ras_engine && now_usec >= ras_storm_next_deadline(st->ras_engine))
+		n += ras_storm_tick(st->ras_engine, now_usec, write_ras_event, &c);
+	if (n > 0)
 		report_accounted(st);
 }
 
@@ -227,6 +273,9 @@ static void timer_arm(struct storm_stage *st)
 {
 	uint64_t d = storm_next_deadline(st->engine);
 	int r;
+
+	if (st->ras_engine && ras_storm_next_deadline(st->ras_engine) < d)
+		d = ras_storm_next_deadline(st->ras_engine);
 
 	if (d == st->timer_usec)
 		return;
@@ -278,6 +327,10 @@ void storm_stage_close(struct storm_stage *st, enum storm_end_reason reason)
 	storm_tick(st->engine, UINT64_MAX, write_event, &c);
 	storm_free(st->engine);
 	st->engine = NULL;
+	if (st->ras_engine)
+		ras_storm_tick(st->ras_engine, UINT64_MAX, write_ras_event, &c);
+	ras_storm_free(st->ras_engine);
+	st->ras_engine = NULL;
 	report_accounted(st);
 	if (st->timer)
 		(void) sd_event_source_set_enabled(st->timer, SD_EVENT_OFF);
@@ -316,6 +369,9 @@ int storm_stage_setup(struct storm_stage *st, bool enable, const struct storm_co
 	r = storm_new(c, &st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up storm detection: %m; every record is logged");
+	r = ras_storm_new(c, &st->ras_engine);
+	if (r < 0)
+		log_error_errno(r, "Failed to set up storm detection for ras records: %m; every one is logged");
 	st->config = *c;
 	return 0;
 }
@@ -343,11 +399,35 @@ bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec, 
 	return v == STORM_SUPPRESS;
 }
 
+bool storm_stage_suppress_ras(struct storm_stage *st, const struct ras_record *rec)
+{
+	struct ras_storm_key key;
+	uint64_t now;
+	enum storm_verdict v;
+
+	if (!st->engine || !st->ras_engine || !ras_storm_key_from_record(rec, &key))
+		return false;
+	now = now_monotonic_usec();
+	/* A storm that went quiet ends before this record could extend it. */
+	if (now >= storm_next_deadline(st->engine) || now >= ras_storm_next_deadline(st->ras_engine))
+		tick(st, now, STORM_END_QUIET);
+	v = ras_storm_account(st->ras_engine, &key, now);
+	timer_arm(st);
+	if (v == STORM_SUPPRESS)
+		schedule_save(st);
+	return v == STORM_SUPPRESS;
+}
+
 void storm_stage_write_status(struct storm_stage *st, struct json_writer *w)
 {
+	int64_t offset;
+
 	if (!st->engine)
 		return;
-	storm_status_write_json(st->engine, output_now(st, STORM_END_QUIET).offset_usec, w);
+	offset = output_now(st, STORM_END_QUIET).offset_usec;
+	storm_status_write_json(st->engine, offset, w);
+	if (st->ras_engine)
+		ras_storm_status_write_json(st->ras_engine, offset, w);
 }
 
 /* One storm of a killed mcelogd: what no summary holds yet, then its end. */
@@ -371,7 +451,8 @@ static void close_crashed(struct storm_stage *st, const struct storm_saved *save
 	o.boot_id = boot_id;
 	c.out = o;
 	if (st->storm_logged)
-		r = st->storm_logged(st->core, &saved->key, saved->start_usec, boot_id, &logged_total, &ended);
+		r = st->storm_logged(st->core, &saved->key, saved->is_ras ? &saved->ras : NULL, saved->start_usec,
+				     boot_id, &logged_total, &ended);
 	if (r > 0 && ended)
 		return;   /* it was closed after all: the save came before its end */
 	if (r < 0)
@@ -381,12 +462,12 @@ static void close_crashed(struct storm_stage *st, const struct storm_saved *save
 		ev.type = STORM_EVENT_SUMMARY;
 		ev.count = saved->total - logged_total;
 		ev.total = saved->total;
-		write_event(&ev, &c);
+		write_any_event(&ev, saved->is_ras ? &saved->ras : NULL, &c);
 	}
 	ev.type = STORM_EVENT_END;
 	ev.count = 0;
 	ev.total = saved->total > logged_total ? saved->total : logged_total;
-	write_event(&ev, &c);
+	write_any_event(&ev, saved->is_ras ? &saved->ras : NULL, &c);
 }
 
 void storm_stage_recover(struct storm_stage *st)

@@ -13,6 +13,7 @@
 
 #include "decode.h"
 #include "json-writer.h"
+#include "ras-storm.h"
 #include "sink.h"
 #include "storm-event.h"
 
@@ -26,13 +27,14 @@ struct storm_stage {
 	 * and after each save of the counts. */
 	void (*accounted)(void *core);
 	/* What the sinks hold of a storm cut by a crash (sink_ops.storm_logged). */
-	int (*storm_logged)(void *core, const struct storm_key *key, int64_t start_usec, const char *boot_id,
-			    uint64_t *ret_total, bool *ret_ended);
+	int (*storm_logged)(void *core, const struct storm_key *key, const struct ras_storm_key *ras,
+			    int64_t start_usec, const char *boot_id, uint64_t *ret_total, bool *ret_ended);
 	void *core;
 	/* Where the counts of storms in progress are saved; NULL: not saved (--replay). */
 	const char *state_directory;
 
 	struct storm *engine;        /* NULL when off */
+	struct ras_storm *ras_engine; /* ras records' storms; on and off with engine */
 	struct storm_config config;  /* the settings engine was built with */
 	sd_event_source *timer;
 	uint64_t timer_usec;         /* CLOCK_MONOTONIC the timer is armed at */
@@ -61,7 +63,10 @@ int storm_stage_setup(struct storm_stage *st, bool enable, const struct storm_co
 bool storm_stage_suppress(struct storm_stage *st, const struct mce_record *rec,
 			  const struct mce_decoded *d);
 
-/* The "storms" member of the status document; nothing when storms are off. */
+/* storm_stage_suppress() for a ras record (rules/ras-storm-key.h says which take part). */
+bool storm_stage_suppress_ras(struct storm_stage *st, const struct ras_record *rec);
+
+/* The "storms" and "ras_storms" members of the status document; nothing when storms are off. */
 void storm_stage_write_status(struct storm_stage *st, struct json_writer *w);
 
 /* Closes every storm in progress (final summaries and ends) and frees the engine. */

@@ -60,8 +60,7 @@ static void where(const struct storm_key *k, char *buf, size_t size)
 		snprintf(buf, size, "shared bank %" PRIu32, k->bank);
 }
 
-/* A duration as seconds with one decimal: "9.9 s". */
-static void seconds(uint64_t from, uint64_t to, char *buf, size_t size)
+void storm_duration_string(uint64_t from, uint64_t to, char *buf, size_t size)
 {
 	uint64_t d = to > from ? to - from : 0;
 
@@ -81,7 +80,7 @@ int storm_event_message(const struct storm_event *ev, const struct storm_output 
 	if (ev->type == STORM_EVENT_SUMMARY) {
 		char pages[64] = "";
 
-		seconds(ev->first_usec, ev->last_usec, span, sizeof(span));
+		storm_duration_string(ev->first_usec, ev->last_usec, span, sizeof(span));
 		if (ev->pages > 0)
 			snprintf(pages, sizeof(pages), " on %s%" PRIu64 " distinct page%s",
 				 ev->pages_capped ? "at least " : "", ev->pages, ev->pages == 1 ? "" : "s");
@@ -89,7 +88,7 @@ int storm_event_message(const struct storm_event *ev, const struct storm_output 
 				" more records%s in %s, %" PRIu64 " since the storm began", w, code,
 				ev->count, pages, span, ev->total);
 	}
-	seconds(ev->start_usec, ev->last_usec, span, sizeof(span));
+	storm_duration_string(ev->start_usec, ev->last_usec, span, sizeof(span));
 	return snprintf(buf, size, "Corrected error storm on %s (code %s) %s after %s: %" PRIu64
 			" records in summaries, %u logged individually before it", w, code,
 			end_reason_texts[reason], span, ev->total, ev->logged);
@@ -128,6 +127,11 @@ void storm_event_write_json(const struct storm_event *ev, const struct storm_out
 	if (ev->type == STORM_EVENT_END)
 		json_put_string(w, "reason", storm_end_reason_to_string(o->reason));
 	json_object_end(w);
+}
+
+const char *storm_end_reason_text(enum storm_end_reason r)
+{
+	return end_reason_texts[(unsigned) r < _STORM_END_REASON_MAX ? (unsigned) r : 0];
 }
 
 struct status_ctx {

@@ -40,6 +40,12 @@ const char *storm_event_type_to_string(enum storm_event_type t);
 /* "quiet", "reload", "stop", "crash". */
 const char *storm_end_reason_to_string(enum storm_end_reason r);
 
+/* How an end's MESSAGE says why the storm is closed: "ended", "closed as mcelogd stops", ... */
+const char *storm_end_reason_text(enum storm_end_reason r);
+
+/* A duration as seconds with one decimal, as the messages show it: "9.9 s". */
+void storm_duration_string(uint64_t from_usec, uint64_t to_usec, char *buf, size_t size);
+
 /* An engine time as CLOCK_REALTIME microseconds. */
 int64_t storm_realtime_usec(const struct storm_output *o, uint64_t monotonic_usec);
 

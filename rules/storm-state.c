@@ -24,6 +24,12 @@ int storm_state_format(const char *boot_id, const struct storm_saved *storms, si
 	for (size_t i = 0; i < n; i++) {
 		const struct storm_saved *s = &storms[i];
 
+		if (s->is_ras) {
+			fprintf(f, "ras %s %" PRId64 " %" PRId64 " %" PRIu64 " %u %s\n",
+				ras_event_to_string(s->ras.event), s->start_usec, s->last_usec, s->total,
+				s->logged, s->ras.text);
+			continue;
+		}
 		fprintf(f, "storm %s %" PRIu32 " %" PRIu32 " 0x%08" PRIx64 " %" PRId64 " %" PRId64 " %" PRIu64
 			" %u\n", s->key.per_cpu ? "cpu" : "shared", s->key.cpu, s->key.bank, s->key.code,
 			s->start_usec, s->last_usec, s->total, s->logged);
@@ -59,6 +65,31 @@ static bool parse_storm(const char *line, struct storm_saved *s)
 	return s->key.per_cpu || s->key.cpu == 0;
 }
 
+static bool parse_ras(const char *line, struct storm_saved *s)
+{
+	char event[32];
+	const char *text;
+	int n, end = -1;
+
+	*s = (struct storm_saved) { .is_ras = true };
+	n = sscanf(line, "ras %31s %" SCNd64 " %" SCNd64 " %" SCNu64 " %u %n", event, &s->start_usec,
+		   &s->last_usec, &s->total, &s->logged, &end);
+	if (n != 5 || end < 0 || s->start_usec <= 0 || s->last_usec < s->start_usec)
+		return false;
+	s->ras.event = ras_event_from_string(event);
+	if (s->ras.event == _RAS_EVENT_INVALID)
+		return false;
+	text = line + end;
+	if (text[0] == '\0' || strlen(text) >= sizeof(s->ras.text))
+		return false;
+	for (const char *p = text; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			return false;
+	strcpy(s->ras.text, text);
+	s->key = ras_storm_key_digest(&s->ras);
+	return true;
+}
+
 static bool hex_boot_id(const char *s)
 {
 	if (strlen(s) != MCE_BOOT_ID_LEN)
@@ -76,7 +107,8 @@ int storm_state_parse(const char *text, size_t len, char boot_id[static MCE_BOOT
 	size_t count = 0, cap = 0;
 	unsigned lineno = 0;
 	const char *p = text, *end = text + len;
-	char line[256];
+	/* A ras line: its numbers and a signature of up to RAS_STORM_KEY_MAX. */
+	char line[RAS_STORM_KEY_MAX + 128];
 
 	*ret = NULL;
 	*n = 0;
@@ -107,7 +139,9 @@ int storm_state_parse(const char *text, size_t len, char boot_id[static MCE_BOOT
 		} else {
 			struct storm_saved s;
 
-			if (count >= STORMS_MAX || !parse_storm(line, &s))
+			bool ok = strncmp(line, "ras ", 4) == 0 ? parse_ras(line, &s) : parse_storm(line, &s);
+
+			if (count >= STORMS_MAX || !ok)
 				goto bad;
 			if (count == cap) {
 				size_t c = cap ? cap * 2 : 8;

@@ -16,16 +16,23 @@
  *	boot_id 0123456789abcdef0123456789abcdef
  *	storm cpu 1 1 0x00a50094 START LAST TOTAL LOGGED
  *	storm shared 0 4 0x0000080a START LAST TOTAL LOGGED
+ *	ras memory_controller START LAST TOTAL LOGGED mc=0 top_layer=1 label=DIMM_A1
+ *
+ * A ras storm's line ends with its signature (rules/ras-storm-key.h), which
+ * may hold spaces: it is the rest of the line.
  */
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ras-storm-key.h"
 #include "record.h"
 #include "storm.h"
 
 struct storm_saved {
-	struct storm_key key;
+	struct storm_key key;  /* a ras storm: its digest (ras_storm_key_digest()) */
+	bool is_ras;
+	struct ras_storm_key ras;  /* is_ras: the signature */
 	int64_t start_usec;   /* the storm's first suppressed record */
 	int64_t last_usec;    /* its last counted record, as of the save */
 	uint64_t total;       /* records it suppressed so far */

@@ -24,6 +24,7 @@
 #include "macro.h"
 #include "message-ids.h"
 #include "ras-record.h"
+#include "ras-storm-key.h"
 #include "rfc3339.h"
 #include "sink.h"
 #include "sinks.h"
@@ -669,8 +670,8 @@ static void add_time(struct journal_fields *f, const char *name, int64_t usec)
 	journal_fields_add(f, "%s=%s", name, t);
 }
 
-static int write_storm(struct journal_sink *j, const struct storm_event *ev, const struct storm_output *o,
-		       const char *message, const char *json)
+static int write_storm(struct journal_sink *j, const struct storm_event *ev, const struct ras_storm_key *ras,
+		       const struct storm_output *o, const char *message, const char *json)
 {
 	int k;
 	struct journal_fields f = { .n = 0 };
@@ -684,14 +685,25 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	journal_fields_add(&f, "PRIORITY=%d", summary ? LOG_WARNING : LOG_NOTICE);
 	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
 	journal_fields_add(&f, "MCE_SEVERITY=corrected");
-	journal_fields_add(&f, "MCE_STORM_SCOPE=%s", ev->key.per_cpu ? "cpu" : "shared");
-	if (ev->key.per_cpu)
-		journal_fields_add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
-	journal_fields_add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
-	journal_fields_add(&f, "MCE_STORM_CODE=%s", code);
-	if (summary) {
-		journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
-		journal_fields_add(&f, "MCE_STORM_PAGES=%" PRIu64, ev->pages);
+	if (ras) {
+		/* A ras storm has no CPU, bank or code: its kind and signature name it. */
+		journal_fields_add(&f, "MCE_STORM_SCOPE=ras");
+		journal_fields_add(&f, "MCE_STORM_EVENT=%s", ras_event_to_string(ras->event));
+		/* As on its records: mcectl summary counts the storm with them. */
+		journal_fields_add(&f, "MCE_SOURCE=%s", mce_source_to_string(ras_storm_source(ras->event)));
+		journal_fields_add(&f, "MCE_STORM_SIGNATURE=%s", ras->text);
+		if (summary)
+			journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
+	} else {
+		journal_fields_add(&f, "MCE_STORM_SCOPE=%s", ev->key.per_cpu ? "cpu" : "shared");
+		if (ev->key.per_cpu)
+			journal_fields_add(&f, "MCE_CPU=%" PRIu32, ev->key.cpu);
+		journal_fields_add(&f, "MCE_BANK=%" PRIu32, ev->key.bank);
+		journal_fields_add(&f, "MCE_STORM_CODE=%s", code);
+		if (summary) {
+			journal_fields_add(&f, "MCE_STORM_COUNT=%" PRIu64, ev->count);
+			journal_fields_add(&f, "MCE_STORM_PAGES=%" PRIu64, ev->pages);
+		}
 	}
 	journal_fields_add(&f, "MCE_STORM_TOTAL=%" PRIu64, ev->total);
 	journal_fields_add(&f, "MCE_STORM_LOGGED=%u", ev->logged);
@@ -814,7 +826,7 @@ static int journal_write(void *s, const struct sink_entry *e)
 		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->loss.at_start, e->json);
 		break;
 	case SINK_ENTRY_STORM:
-		r = write_storm(j, e->storm.event, e->storm.out, e->storm.message, e->json);
+		r = write_storm(j, e->storm.event, e->storm.ras, e->storm.out, e->storm.message, e->json);
 		break;
 	case SINK_ENTRY_ALERT:
 		r = write_alert(j, e->alert, e->json);
@@ -864,7 +876,9 @@ static int journal_sync(void *s, uint64_t timeout_usec)
  * boot.  What the callers need of them is gathered on the way.
  */
 struct entry_query {
-	char match[5][64];
+	/* Room for a ras storm's MCE_STORM_SIGNATURE=, up to RAS_STORM_KEY_MAX: a match cut
+	 * short would find nothing, and the counts the journal holds would be written twice. */
+	char match[5][sizeof("MCE_STORM_SIGNATURE=") + RAS_STORM_KEY_MAX];
 	unsigned n_match;
 	char boot_id[SD_ID128_STRING_MAX];   /* "": this boot */
 	bool first_only;                     /* one is enough */
@@ -1026,21 +1040,27 @@ static int journal_holds(void *s, const struct mce_record *rec)
 }
 
 /* A storm is named by its signature and its start, as its summaries and end carry them. */
-static int journal_storm_logged(void *s, const struct storm_key *key, int64_t start_usec, const char *boot_id,
-				uint64_t *ret_total, bool *ret_ended)
+static int journal_storm_logged(void *s, const struct storm_key *key, const struct ras_storm_key *ras,
+				int64_t start_usec, const char *boot_id, uint64_t *ret_total, bool *ret_ended)
 {
 	struct entry_query q = {};
 	char code[19], start[RFC3339_MAX];
 	int r;
 
-	storm_code_string(key->code, code);
 	format_rfc3339_usec(start, sizeof(start), start_usec);
-	query_match(&q, "MCE_STORM_CODE=%s", code);
 	query_match(&q, "MCE_STORM_START=%s", start);
-	query_match(&q, "MCE_BANK=%" PRIu32, key->bank);
-	query_match(&q, "MCE_STORM_SCOPE=%s", key->per_cpu ? "cpu" : "shared");
-	if (key->per_cpu)
-		query_match(&q, "MCE_CPU=%" PRIu32, key->cpu);
+	if (ras) {
+		query_match(&q, "MCE_STORM_SCOPE=ras");
+		query_match(&q, "MCE_STORM_EVENT=%s", ras_event_to_string(ras->event));
+		query_match(&q, "MCE_STORM_SIGNATURE=%s", ras->text);
+	} else {
+		storm_code_string(key->code, code);
+		query_match(&q, "MCE_STORM_CODE=%s", code);
+		query_match(&q, "MCE_BANK=%" PRIu32, key->bank);
+		query_match(&q, "MCE_STORM_SCOPE=%s", key->per_cpu ? "cpu" : "shared");
+		if (key->per_cpu)
+			query_match(&q, "MCE_CPU=%" PRIu32, key->cpu);
+	}
 	if (boot_id && boot_id[0])
 		snprintf(q.boot_id, sizeof(q.boot_id), "%s", boot_id);
 	r = run_query(s, &q);

@@ -180,7 +180,10 @@ static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json
 	}
 	case SINK_ENTRY_STORM: {
 		const char *event = str_of(o, "event"), *count = str_of(o, "count");
-		const char *labels[] = { "bank", or_unknown(str_of(o, "bank")), NULL };
+		const char *scope = str_of(o, "scope");
+		/* A ras storm has no bank: its source stands in, as in mcectl summary --by bank. */
+		const char *bank = scope && streq(scope, "ras") ? str_of(o, "source") : str_of(o, "bank");
+		const char *labels[] = { "bank", or_unknown(bank), NULL };
 
 		if (event && streq(event, "storm_summary") && count)
 			add(k, "mcelogd_storm_records_total", labels, atof(count));

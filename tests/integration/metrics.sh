@@ -15,7 +15,7 @@ exporter=/usr/bin/prometheus-node-exporter
 need_tools prometheus promtool curl jq "$exporter"
 use_workdir
 
-echo "1..18"
+echo "1..19"
 
 # wait_for SECONDS COMMAND...: until the command succeeds.
 wait_for() {
@@ -101,6 +101,10 @@ if [ "$rc" = 0 ]; then ok "promtool test rules passes on the shipped rules"; els
 mkdir -p "$work/live/textfile" "$work/live/tracefs" "$work/live/state"
 live=$work/live/textfile/mcelogd.prom
 printf '[Output]\nMetrics=%s\n' "$live" >"$work/live.conf"
+# A ras storm a killed mcelogd was counting (see mcelogd(8), Crashes): its last summary is counted here too.
+rs_start=$(( ($(date +%s) - 60) * 1000000 ))
+printf 'mcelogd-storms 1\nboot_id %s\nras pcie_aer %s %s 4990 10 dev_name=0000:00:1c.0 correctable_status=0x1\n' \
+	"$(tr -d - </proc/sys/kernel/random/boot_id)" "$rs_start" "$((rs_start + 9000000))" >"$work/live/state/storms.state"
 # Two records from a boot error region (one machine check, one firmware memory record).
 "$mcelogd" --config "$work/live.conf" --no-journal --tracefs "$work/live/tracefs" --control-socket "$work/live/sock" \
 	--bert "$data/bert-region.bin" --state-directory "$work/live/state" 2>"$work/live.err" &
@@ -110,6 +114,8 @@ wait_for 10 test -S "$work/live/sock"
 check "mcectl export --prometheus exits 0" 0 "$?"
 check "... and prints the daemon's counts" "1 1" \
 	"$(value "$work/export" 'mcelogd_records_total{') $(value "$work/export" 'mcelogd_ras_records_total{')"
+check "... and the ras storm's count under its source, as bank" "4990 1" \
+	"$(value "$work/export" 'mcelogd_storm_records_total{bank="ras:aer_event"}') $(value "$work/export" 'mcelogd_storms_ended_total')"
 in_file() { [ "$(value "$live" 'mcelogd_ras_records_total{')" = 1 ]; }
 if wait_for 15 in_file; then ok "the daemon's file has them within seconds"; else not_ok "the daemon's file has them within seconds" "$(cat "$live")"; fi
 now=$(date +%s)

@@ -44,7 +44,10 @@ static void test_full_document(void **state)
 		"\"spool\":{\"path\":\"/var/lib/mcelogd/journal.spool\",\"entries\":7,\"bytes\":900,\"spooled\":7,"
 		"\"refused\":0,\"retries\":3,\"last_error\":\"Connection refused\"}}],"
 		"\"storms\":{\"active\":1,\"started\":2,\"suppressed\":7,\"list\":[{\"cpu\":1,\"bank\":4,"
-		"\"code\":\"0x0000000000000090\",\"suppressed\":7,\"start\":\"2026-11-21T00:58:00.000000Z\"}]}}",
+		"\"code\":\"0x0000000000000090\",\"suppressed\":7,\"start\":\"2026-11-21T00:58:00.000000Z\"}]},"
+		"\"ras_storms\":{\"active\":1,\"started\":1,\"suppressed\":4990,\"list\":[{\"ras_event\":"
+		"\"memory_controller\",\"signature\":\"mc=0 top_layer=1 label=DIMM_A1\",\"suppressed\":4990,"
+		"\"start\":\"2026-11-21T00:59:00.000000Z\"}]}}",
 		&r);
 
 	(void) state;
@@ -59,6 +62,9 @@ static void test_full_document(void **state)
 	assert_non_null(strstr(out, "Spool (journal): 7 entries wait for it in /var/lib/mcelogd/journal.spool "
 				    "(last refusal: Connection refused)\n"));
 	assert_non_null(strstr(out, "1      4     0x0000000000000090            7  2026-11-21T00:58:00"));
+	assert_non_null(strstr(out, "Ras storms: 1 in progress, 1 since start; 4990 records counted"));
+	assert_non_null(strstr(out, "memory_controller          4990  2026-11-21T00:59:00.000000Z  "
+				    "mc=0 top_layer=1 label=DIMM_A1\n"));
 	free(out);
 }
 

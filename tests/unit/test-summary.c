@@ -158,6 +158,52 @@ static void test_rate_over_window(void **state)
 	free(t);
 }
 
+/* A ras storm counts with the ras records of its source, not under a bank or a CPU it does not have. */
+static void test_ras_storm(void **state)
+{
+	static const char *const ras[] = {
+		"{\"event\":\"memory_controller\",\"source\":\"ras:mc_event\",\"severity\":\"corrected\","
+		"\"hostname\":\"b\",\"error_count\":3,\"label\":\"DIMM_A1\",\"mc\":0,\"top_layer\":1}",
+		"{\"event\":\"storm_summary\",\"severity\":\"corrected\",\"scope\":\"ras\",\"ras_event\":"
+		"\"memory_controller\",\"source\":\"ras:mc_event\",\"signature\":\"mc=0 top_layer=1 label=DIMM_A1\","
+		"\"count\":40,\"hostname\":\"b\",\"storm_start\":\"2026-11-23T11:00:00.000000Z\"}",
+		"{\"event\":\"storm_end\",\"severity\":\"corrected\",\"scope\":\"ras\",\"ras_event\":"
+		"\"memory_controller\",\"source\":\"ras:mc_event\",\"signature\":\"mc=0 top_layer=1 label=DIMM_A1\","
+		"\"total\":40,\"hostname\":\"b\",\"storm_start\":\"2026-11-23T11:00:00.000000Z\"}",
+	};
+	static const struct {
+		const char *by, *want;
+	} cases[] = {
+		{ "bank",  "\"key\":\"ras:mc_event\",\"records\":43,\"corrected\":43" },
+		{ "error", "\"key\":\"ras:mc_event\",\"records\":43," },
+		{ "cpu",   "\"key\":\"(unknown)\",\"records\":43," },
+	};
+	(void) state;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct summary *s = summary_new(summary_by_from_string(cases[c].by));
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(s);
+		for (size_t i = 0; i < sizeof(ras) / sizeof(ras[0]); i++) {
+			json_object *o = json_tokener_parse(ras[i]);
+
+			summary_add(s, o, T0 + (int64_t) i * HOUR);
+			json_object_put(o);
+		}
+		summary_print_json(s, f, 0, 0);
+		fclose(f);
+		if (!strstr(text, cases[c].want))
+			fail_msg("--by %s: want %s in\n%s", cases[c].by, cases[c].want, text);
+		if (strcmp(cases[c].by, "bank") == 0)
+			assert_non_null(strstr(text, "\"storms\":1}"));
+		free(text);
+		summary_free(s);
+	}
+}
+
 static void test_names(void **state)
 {
 	(void) state;
@@ -197,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_by_dimm_and_page),
 		cmocka_unit_test(test_by_error_cpu_host),
 		cmocka_unit_test(test_rate_over_window),
+		cmocka_unit_test(test_ras_storm),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many_groups),
 	};
