@@ -80,6 +80,9 @@ struct ras_record {
 	enum ras_severity severity;
 	bool have_time;
 	int64_t time_usec;              /* CLOCK_REALTIME microseconds */
+	/* Read back after the fact (the ras trace instance at start), not as it happened:
+	 * its arrival says nothing of a rate, so no storm counts it. */
+	bool recovered;
 	char hostname[MCE_HOSTNAME_MAX];
 	char boot_id[MCE_BOOT_ID_LEN + 1];
 	bool have_cpu;

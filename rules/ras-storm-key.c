@@ -133,7 +133,7 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 
 	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
 		return false;
-	if (rec->severity != RAS_SEV_CORRECTED)
+	if (rec->severity != RAS_SEV_CORRECTED || rec->recovered)
 		return false;
 	/* Each kind storms from its own tracepoint only, so the summaries can name it. */
 	if ((unsigned) rec->event >= _RAS_EVENT_MAX || rec->source != storm_sources[rec->event])

@@ -167,7 +167,7 @@ static void log_raw_sample(const char *name, unsigned cpu, const unsigned char *
  * counted and skipped (0: nothing will ever make it readable).
  */
 static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_tp tp, const unsigned char *raw,
-		      uint32_t raw_size, int64_t time_usec)
+		      uint32_t raw_size, int64_t time_usec, bool recovered)
 {
 	struct ras_record rec;
 	char why[256];
@@ -182,6 +182,7 @@ static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_t
 	}
 	rec.have_time = true;
 	rec.time_usec = time_usec;
+	rec.recovered = recovered;
 	r = source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
 	return r;
@@ -200,7 +201,7 @@ static void handle_ras(struct cpu_reader *c, enum ras_tp tp, const unsigned char
 		return;   /* logged from the trace instance at start */
 	/* The tracepoints carry no wall-clock time; the sample is read within moments. */
 	ras_buffer_logged(s->ras_buffer, c->cpu, &mark,
-			  submit_ras(s, c->cpu, tp, raw, raw_size, now_realtime_usec()));
+			  submit_ras(s, c->cpu, tp, raw, raw_size, now_realtime_usec(), false));
 }
 
 static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_t body_size)
@@ -690,7 +691,8 @@ static int submit_kept_ras(void *userdata, unsigned ring_cpu, const unsigned cha
 	for (unsigned t = TP_RAS_FIRST; t < _TP_MAX; t++)
 		if (s->tps[t].n_cpus > 0 && s->tps[t].id == type)
 			return submit_ras(s, ring_cpu, (enum ras_tp) (t - TP_RAS_FIRST), raw, (uint32_t) size,
-					  now_realtime_usec() - (int64_t) ((now_ns - (time_ns < now_ns ? time_ns : now_ns)) / 1000));
+					  now_realtime_usec() - (int64_t) ((now_ns - (time_ns < now_ns ? time_ns : now_ns)) / 1000),
+					  true);
 	return -ENOENT;
 }
 

@@ -123,6 +123,12 @@ static void test_never_counted(void **state)
 	assert_false(ras_storm_key_from_record(&r, &k));
 	r.source = MCE_SOURCE_REPLAY;
 	assert_false(ras_storm_key_from_record(&r, &k));
+	/* Its own live source, but read back from the trace instance at start. */
+	r.source = MCE_SOURCE_RAS_MC_EVENT;
+	assert_true(ras_storm_key_from_record(&r, &k));
+	r.recovered = true;
+	assert_false(ras_storm_key_from_record(&r, &k));
+	r.recovered = false;
 	/* A live source, but not this kind's. */
 	r.source = MCE_SOURCE_RAS_AER_EVENT;
 	assert_false(ras_storm_key_from_record(&r, &k));
