@@ -145,7 +145,10 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
 	return true;
 }
 
-/* dmesg "[  123.456789] ", dmesg -T "[Mon Nov 20 10:00:01 2026] ", journalctl -o short-monotonic. */
+/*
+ * dmesg "[  123.456789] ", dmesg -T "[Mon Nov 20 10:00:01 2026] ", dmesg -H
+ * "[May19 19:57] " and its deltas "[  +0.000013] ", journalctl -o short-monotonic.
+ */
 static bool strip_bracket_time(struct span *s)
 {
 	struct span t = *s;
@@ -156,7 +159,7 @@ static bool strip_bracket_time(struct span *s)
 	for (size_t n = 0; t.p < t.end && *t.p != ']'; t.p++, n++) {
 		char c = *t.p;
 
-		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':'))
+		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':' || c == '+'))
 			return false;
 		digit |= is_digit(c);
 	}

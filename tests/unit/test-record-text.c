@@ -180,6 +180,29 @@ static void kernel_prefixes(void **state)
 	assert_non_null(strstr(s.dmsg[0], "CPU identity"));
 }
 
+/* dmesg -H: a "[May19 19:57]" stamp, then deltas "[  +0.000013]" before the EDAC driver's lines */
+static void dmesg_human_deltas(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[May19 19:57] CMCI storm detected: switching to poll mode\n"
+	      "[  +0.000013] EDAC skx MC3: HANDLING MCE MEMORY ERROR\n"
+	      "[  +0.000001] EDAC skx MC3: CPU 10: Machine Check Event: 0 Bank 8: fc00010001010092\n"
+	      "[  +0.000001] EDAC skx MC3: ADDR b757589dc0 \n"
+	      "[  +0.000002] EDAC skx MC3: PROCESSOR 0:50657 TIME 1653015421 SOCKET 1 APIC 20\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 10);
+	assert_int_equal(s.rec[0].bank, 8);
+	assert_true(s.rec[0].status == 0xfc00010001010092ull);
+	assert_true(s.rec[0].addr == 0xb757589dc0ull);
+	assert_int_equal(s.rec[0].model, 0x55);
+	assert_int_equal(s.first[0], 3);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 static void default_cpu(void **state)
 {
 	struct seen s = { 0 };
@@ -694,6 +717,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kernel_console),
 		cmocka_unit_test(kernel_prefixes),
+		cmocka_unit_test(dmesg_human_deltas),
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
 		cmocka_unit_test(edac_intel_skx),
