@@ -350,6 +350,31 @@ static void panic_old_forms(void **state)
 	assert_non_null(strstr(s.dmsg[4], "no STATUS"));
 }
 
+/* The poller's lines as the kernel printed them, "occured" and all (LKML, March 2002). */
+static void panic_poller_as_printed(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "MCE: The hardware reports a non fatal, correctable incident occured on CPU 0.\n"
+	      "Bank 0: 1000000000000000\n"
+	      "MCE: The hardware reports a non fatal, correctable incident occured on CPU 0.\n"
+	      "Bank 4: 2200000000000011\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 0);
+	assert_true(s.rec[0].have & MCE_HAVE_CPU);
+	assert_int_equal(s.rec[0].bank, 0);
+	assert_true(s.rec[0].status == 0x1000000000000000ull);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.rec[1].cpu, 0);
+	assert_true(s.rec[1].have & MCE_HAVE_CPU);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_int_equal(s.first[1], 3);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -722,6 +747,7 @@ int main(void)
 		cmocka_unit_test(edac_amd),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
+		cmocka_unit_test(panic_poller_as_printed),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
