@@ -211,7 +211,17 @@ static bool strip_ident_pid(struct span *s)
 static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 {
 	bool any = false;
+	const char *c = s->p;
 
+	/* mail quoting, "> " or " > > ", in front of a log pasted into a reply */
+	while (c < s->end && (*c == ' ' || *c == '\t'))
+		c++;
+	if (c < s->end && *c == '>') {
+		while (c < s->end && (*c == '>' || *c == ' ' || *c == '\t'))
+			c++;
+		s->p = c;
+		any = true;
+	}
 	/* "<4>" printk level, as in /dev/kmsg-style captures */
 	if (span_len(*s) >= 3 && s->p[0] == '<' && is_digit(s->p[1]) && s->p[2] == '>') {
 		s->p += 3;

@@ -375,6 +375,32 @@ static void panic_poller_as_printed(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* A panic quoted in a mail reply (LKML, July 2001), and quoted twice. */
+static void panic_quoted_in_mail(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "> I was running 2.4.6-stable in SMP mode on a dual P3-1GHz machine\n"
+	      "> CPU 1: Machine Check Exception: 0000000000000004\n"
+	      "> Bank 1: b200000000000115\n"
+	      "> Kernel panic: CPU context corrupt\n"
+	      "\n"
+	      " > > CPU 1: Machine Check Exception: 0000000000000004\n"
+	      " > > Bank 4: b200000000040151\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_int_equal(s.rec[0].bank, 1);
+	assert_true(s.rec[0].mcgstatus == 4);
+	assert_true(s.rec[0].status == 0xb200000000000115ull);
+	assert_int_equal(s.rec[1].cpu, 1);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_true(s.rec[1].status == 0xb200000000040151ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -748,6 +774,7 @@ int main(void)
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
 		cmocka_unit_test(panic_poller_as_printed),
+		cmocka_unit_test(panic_quoted_in_mail),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
