@@ -138,6 +138,13 @@ static enum kv_result read_bank(struct mce_text_parser *p, struct span s, struct
 	uint64_t v;
 	char buf[48];
 
+	/* 2.2/2.4 printed the bank line without its newline: the panic's own
+	 * "<0>Kernel panic: ..." follows on the same line, level and all */
+	for (const char *c = s.p; c + 2 < s.end; c++)
+		if (c[0] == '<' && is_digit(c[1]) && c[2] == '>') {
+			s.end = c;
+			break;
+		}
 	s.p += strlen("Bank ");
 	t = span_token(&s);
 	t.end--;

@@ -401,6 +401,28 @@ static void panic_quoted_in_mail(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* 2.2's bank line with the panic glued on, "<0>" level and all (LKML, February 2001). */
+static void panic_glued_printk_level(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 1: Machine Check Exception: 0000000000000004\n"
+	      "Bank 4: b200000000040151<0>Kernel panic: CPU context corrupt\n"
+	      "\n"
+	      "CPU 0: Machine Check Exception: 0000000000000004\n"
+	      "Bank 4: b200000000040151<0>Kernel panic: CPU context corrupt\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_int_equal(s.rec[0].bank, 4);
+	assert_true(s.rec[0].status == 0xb200000000040151ull);
+	assert_true(s.rec[0].mcgstatus == 4);
+	assert_int_equal(s.rec[1].cpu, 0);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -775,6 +797,7 @@ int main(void)
 		cmocka_unit_test(panic_old_forms),
 		cmocka_unit_test(panic_poller_as_printed),
 		cmocka_unit_test(panic_quoted_in_mail),
+		cmocka_unit_test(panic_glued_printk_level),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
