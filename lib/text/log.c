@@ -232,6 +232,16 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))
 		any = true;
+	/* sysklogd's wall message named the host too: "localhost kernel: CPU 1: ..." */
+	{
+		struct span t = *s, host = span_token(&t), ident = span_token(&t);
+
+		if (span_len(host) > 0 && host.end[-1] != ':' && span_eq(ident, "kernel:")) {
+			*s = t;
+			span_skip_space(s);
+			any = true;
+		}
+	}
 	/* syslogd's wall message to terminals: "kernel:CPU 0: ..." under a
 	 * "Message from syslogd@host at ..." line */
 	if (span_eat(s, "kernel:")) {

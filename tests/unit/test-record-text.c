@@ -423,6 +423,30 @@ static void panic_glued_printk_level(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* sysklogd's wall messages, "host kernel:" without a date, quoted in mail (LKML, December 2002). */
+static void panic_wall_with_host(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "> >>>Message from syslogd@localhost at Tue Dec 24 11:30:31 2002 ...\n"
+	      "> >>>localhost kernel: CPU 1: Machine Check Exception: 0000000000000004\n"
+	      "> >>>\n"
+	      "> >>>Message from syslogd@localhost at Tue Dec 24 11:30:32 2002 ...\n"
+	      "> >>>localhost kernel: Bank 4: b200000000040151\n"
+	      "> >>>\n"
+	      "> >>>Message from syslogd@localhost at Tue Dec 24 11:30:32 2002 ...\n"
+	      "> >>>localhost kernel: Kernel panic: CPU context corrupt\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_true(s.rec[0].mcgstatus == 4);
+	assert_int_equal(s.rec[0].bank, 4);
+	assert_true(s.rec[0].status == 0xb200000000040151ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -798,6 +822,7 @@ int main(void)
 		cmocka_unit_test(panic_poller_as_printed),
 		cmocka_unit_test(panic_quoted_in_mail),
 		cmocka_unit_test(panic_glued_printk_level),
+		cmocka_unit_test(panic_wall_with_host),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
