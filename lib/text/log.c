@@ -325,6 +325,9 @@ unsigned text_kernel_chatter_recognise(const struct mce_text_parser *p, const st
 {
 	(void) p;
 	(void) body;
+	/* the RIP line's "{symbol+0x4a/0x60}", split off onto a line of its own */
+	if (l->msg.p[0] == '{' && l->msg.end[-1] == '}' && span_find(l->msg, "+0x"))
+		return 1;
 	return span_starts(l->msg, "mce: ") || span_starts(l->msg, "EDAC ") ||
 	       span_starts(l->msg, "mce_notify_irq");
 }

@@ -447,6 +447,27 @@ static void panic_wall_with_host(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* The RIP symbol split off onto a line of its own (linux-edac, November 2020). */
+static void kernel_rip_symbol_split(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[  106.962373] mce: [Hardware Error]: CPU 18: Machine Check Exception: 5 Bank 7: be00000001010091\n"
+	      "[  106.962377] mce: [Hardware Error]: RIP !INEXACT! 10:<ffffffffac58472a>\n"
+	      "[  106.996488] {acpi_idle_do_entry+0x4a/0x60}\n"
+	      "[  107.001057] mce: [Hardware Error]: TSC ae4b410af0b8 ADDR 314d193000 MISC 200400c008002086\n"
+	      "[  107.010283] mce: [Hardware Error]: PROCESSOR 0:50657 TIME 1605843017 SOCKET 1 APIC 40 microcode 5000021\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 18);
+	assert_true(s.rec[0].ip == 0xffffffffac58472aull);
+	assert_true(s.rec[0].addr == 0x314d193000ull);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 5);
+	assert_int_equal(s.nd, 0);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -823,6 +844,7 @@ int main(void)
 		cmocka_unit_test(panic_quoted_in_mail),
 		cmocka_unit_test(panic_glued_printk_level),
 		cmocka_unit_test(panic_wall_with_host),
+		cmocka_unit_test(kernel_rip_symbol_split),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
