@@ -311,6 +311,10 @@ bool text_kernel_noise(struct span s)
 		"section_type:",
 		"MCE records pool",
 		"Fake kernel panic",
+		/* the x86_64 panic banner around the record, 2.6.x */
+		"HARDWARE ERROR",
+		"This is not a software problem",
+		"Run through mcelog --ascii",
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(noise); i++)

@@ -468,6 +468,27 @@ static void kernel_rip_symbol_split(void **state)
 	assert_int_equal(s.nd, 0);
 }
 
+/* The x86_64 panic banner around a record (LKML, May 2006). */
+static void panic_banner_x86_64(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "HARDWARE ERROR\n"
+	      "CPU 1: Machine Check Exception:                4 Bank 4: b60a200170080813\n"
+	      "TSC 89cfb4725b17 ADDR 1025cb3f0 \n"
+	      "This is not a software problem!\n"
+	      "Run through mcelog --ascii to decode and contact your hardware vendor\n"
+	      "Kernel panic - not syncing: Machine check\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_true(s.rec[0].status == 0xb60a200170080813ull);
+	assert_true(s.rec[0].addr == 0x1025cb3f0ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -845,6 +866,7 @@ int main(void)
 		cmocka_unit_test(panic_glued_printk_level),
 		cmocka_unit_test(panic_wall_with_host),
 		cmocka_unit_test(kernel_rip_symbol_split),
+		cmocka_unit_test(panic_banner_x86_64),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
