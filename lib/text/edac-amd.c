@@ -53,7 +53,7 @@ static enum kv_result parse_tuple(struct mce_text_parser *p, struct span *s, str
 
 /*
  * "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b"; older
- * kernels print no "CPU:n (f:m:s)", and copies through web pages lose the
+ * kernels print no "CPU:n (f:m:s)" or only "CPU:n", and copies through web pages lose the
  * bracketed flags and the colon: "MC4_STATUS0xdc5c410004080a13".
  */
 static enum kv_result parse_status(struct mce_text_parser *p, struct span s, struct mce_record *r)
@@ -70,7 +70,8 @@ static enum kv_result parse_status(struct mce_text_parser *p, struct span s, str
 		r->cpu = (uint32_t) cpu;
 		r->have |= MCE_HAVE_CPU;
 		span_skip_space(&s);
-		if (parse_tuple(p, &s, r) != KV_OK)
+		/* kernels before 3.x printed "CPU:2\tMC2_STATUS[...]", no (f:m:s) */
+		if (!span_starts(s, "MC") && parse_tuple(p, &s, r) != KV_OK)
 			return KV_BAD;
 		span_skip_space(&s);
 	}

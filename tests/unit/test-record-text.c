@@ -489,6 +489,27 @@ static void panic_banner_x86_64(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* The AMD decoder of 3.x kernels: "CPU:2" and the bank, no (family:model:stepping). */
+static void edac_amd_cpu_without_tuple(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[Hardware Error]: CPU:3    MC2_STATUS[-|CE|MiscV|-|AddrV|-|-|CECC]: 0x9c4840f001040136\n"
+	      "[Hardware Error]:     MC2_ADDR: 0x000000020dbd7248\n"
+	      "[Hardware Error]: Combined Unit Error: Fill ECC error on data fills.\n"
+	      "[Hardware Error]: cache level: L2, tx: DATA, mem-tx: DRD\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 3);
+	assert_int_equal(s.rec[0].bank, 2);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_true(s.rec[0].status == 0x9c4840f001040136ull);
+	assert_true(s.rec[0].addr == 0x20dbd7248ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -867,6 +888,7 @@ int main(void)
 		cmocka_unit_test(panic_wall_with_host),
 		cmocka_unit_test(kernel_rip_symbol_split),
 		cmocka_unit_test(panic_banner_x86_64),
+		cmocka_unit_test(edac_amd_cpu_without_tuple),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
