@@ -116,10 +116,10 @@ static bool mc_reg(struct span s, const char *reg, bool whole)
 	return whole ? span_eq_n(s, reg, strlen(reg)) : span_starts_n(s, reg, strlen(reg));
 }
 
-/* "MC<b>_ADDR", as older kernels name the address register. */
+/* "MC<b>_ADDR" or "MC<b> Error Address", as older kernels name the address register. */
 static bool is_mc_addr(struct span key)
 {
-	return mc_reg(key, "_ADDR", true);
+	return mc_reg(key, "_ADDR", true) || mc_reg(key, " Error Address", true);
 }
 
 /* "Key: 0x..., Key: 0x..." lines: Error Addr, IPID, Syndrome, PPIN, MCn_ADDR. */
@@ -175,7 +175,7 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 		return EDAC_STATUS;
 	if (mc_reg(s, "_STATUS", false))
 		return EDAC_STATUS;       /* older kernels: no "CPU:n (f:m:s)" before it */
-	if (mc_reg(s, "_ADDR:", false))
+	if (mc_reg(s, "_ADDR:", false) || mc_reg(s, " Error Address:", false))
 		return EDAC_REGS;
 	if (is_severity(s))
 		return EDAC_SEVERITY;

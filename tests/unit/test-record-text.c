@@ -510,6 +510,24 @@ static void edac_amd_cpu_without_tuple(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* 4.x kernels named the address "MC2 Error Address:" (Ubuntu forum, April 2016). */
+static void edac_amd_error_address(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "Apr  6 15:47:19 neredium kernel: [  301.323443] [Hardware Error]: Corrected error, no action required.\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323448] [Hardware Error]: CPU:3 (15:2:0) MC2_STATUS[Over|CE|MiscV|-|AddrV|-|-|CECC]: 0xdc25405000040136\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323450] [Hardware Error]: MC2 Error Address: 0x00000007a16bc838\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323451] [Hardware Error]: MC2 Error: Fill ECC error on data fills.\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323453] [Hardware Error]: cache level: L2, tx: DATA, mem-tx: DRD\n");
+	assert_int_equal(s.n, 1);
+	assert_true(s.rec[0].have & MCE_HAVE_ADDR);
+	assert_true(s.rec[0].addr == 0x7a16bc838ull);
+	assert_int_equal(s.nd, 0);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -889,6 +907,7 @@ int main(void)
 		cmocka_unit_test(kernel_rip_symbol_split),
 		cmocka_unit_test(panic_banner_x86_64),
 		cmocka_unit_test(edac_amd_cpu_without_tuple),
+		cmocka_unit_test(edac_amd_error_address),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
