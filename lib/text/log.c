@@ -311,6 +311,12 @@ bool text_kernel_noise(struct span s)
 		"section_type:",
 		"MCE records pool",
 		"Fake kernel panic",
+		/* journalctl's own markers between a unit's lines */
+		"-- Reboot --",
+		"-- Boot ",
+		"-- Logs begin at ",
+		"-- Journal begins at ",
+		"-- No entries --",
 		/* the x86_64 panic banner around the record, 2.6.x */
 		"HARDWARE ERROR",
 		"This is not a software problem",

@@ -528,6 +528,27 @@ static void edac_amd_error_address(void **state)
 	assert_int_equal(s.nd, 0);
 }
 
+/* journalctl -u mcelog after a reboot, its "-- Reboot --" marker and all (linux-edac, November 2024). */
+static void journal_markers(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "   -- Reboot --\n"
+	      "   systemd[1]: Started Machine Check Exception Logging Daemon.\n"
+	      "   mcelog[2783]: Hardware event. This is not a software error.\n"
+	      "   mcelog[2783]: MCE 0\n"
+	      "   mcelog[2783]: CPU 0 BANK 16 TSC 2307d829a77\n"
+	      "   mcelog[2783]: STATUS be00000200a00091 MCGSTATUS 5\n"
+	      "   mcelog[2783]: CPUID Vendor Intel Family 6 Model 143 Step 4\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].bank, 16);
+	assert_true(s.rec[0].status == 0xbe00000200a00091ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
 static void edac_amd_old(void **state)
 {
@@ -908,6 +929,7 @@ int main(void)
 		cmocka_unit_test(panic_banner_x86_64),
 		cmocka_unit_test(edac_amd_cpu_without_tuple),
 		cmocka_unit_test(edac_amd_error_address),
+		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
