@@ -223,7 +223,8 @@ static void test_golden_file(void **state)
 			} else if ((r = run_case(where, tc, &w, miss)) < 0) {
 				failed++;
 			} else if (miss && r == 0) {
-				print_error("%s: known miss now decodes as expected: drop its \"miss\"\n", where);
+				print_error("%s: known miss now decodes as expected: "
+					    "drop its \"miss\"\n", where);
 				failed++;
 			} else if (miss) {
 				misses++;
@@ -239,7 +240,8 @@ static void test_golden_file(void **state)
 	fclose(in);
 	json_writer_done(&w);
 
-	print_message("# %s: %u cases, %u failed, %u known misses\n", f->base, cases, failed, misses);
+	print_message("# %s: %u cases, %u failed, %u known misses\n", f->base, cases, failed,
+		      misses);
 	assert_true(cases > 0);
 	if (failed)
 		fail_msg("%s: %u of %u cases failed", f->base, failed, cases);
