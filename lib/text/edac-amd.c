@@ -53,7 +53,7 @@ static enum kv_result parse_tuple(struct mce_text_parser *p, struct span *s, str
 
 /*
  * "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b"; older
- * kernels print no "CPU:n (f:m:s)", and copies through web pages lose the
+ * kernels print no "CPU:n (f:m:s)" or only "CPU:n", and copies through web pages lose the
  * bracketed flags and the colon: "MC4_STATUS0xdc5c410004080a13".
  */
 static enum kv_result parse_status(struct mce_text_parser *p, struct span s, struct mce_record *r)
@@ -70,7 +70,8 @@ static enum kv_result parse_status(struct mce_text_parser *p, struct span s, str
 		r->cpu = (uint32_t) cpu;
 		r->have |= MCE_HAVE_CPU;
 		span_skip_space(&s);
-		if (parse_tuple(p, &s, r) != KV_OK)
+		/* kernels before 3.x printed "CPU:2\tMC2_STATUS[...]", no (f:m:s) */
+		if (!span_starts(s, "MC") && parse_tuple(p, &s, r) != KV_OK)
 			return KV_BAD;
 		span_skip_space(&s);
 	}
@@ -115,10 +116,10 @@ static bool mc_reg(struct span s, const char *reg, bool whole)
 	return whole ? span_eq_n(s, reg, strlen(reg)) : span_starts_n(s, reg, strlen(reg));
 }
 
-/* "MC<b>_ADDR", as older kernels name the address register. */
+/* "MC<b>_ADDR" or "MC<b> Error Address", as older kernels name the address register. */
 static bool is_mc_addr(struct span key)
 {
-	return mc_reg(key, "_ADDR", true);
+	return mc_reg(key, "_ADDR", true) || mc_reg(key, " Error Address", true);
 }
 
 /* "Key: 0x..., Key: 0x..." lines: Error Addr, IPID, Syndrome, PPIN, MCn_ADDR. */
@@ -174,7 +175,7 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 		return EDAC_STATUS;
 	if (mc_reg(s, "_STATUS", false))
 		return EDAC_STATUS;       /* older kernels: no "CPU:n (f:m:s)" before it */
-	if (mc_reg(s, "_ADDR:", false))
+	if (mc_reg(s, "_ADDR:", false) || mc_reg(s, " Error Address:", false))
 		return EDAC_REGS;
 	if (is_severity(s))
 		return EDAC_SEVERITY;

@@ -14,7 +14,9 @@ unsigned text_json_recognise(const struct mce_text_parser *p, const struct text_
 {
 	(void) p;
 	(void) body;
-	return l->msg.p[0] == '{';
+	/* a record has quoted keys; "{mwait_idle+0x84/0x180}" alone is the
+	 * kernel's RIP symbol, printed apart on a line of its own */
+	return l->msg.p[0] == '{' && memchr(l->msg.p, '"', span_len(l->msg));
 }
 
 int text_json_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,

@@ -145,7 +145,10 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
 	return true;
 }
 
-/* dmesg "[  123.456789] ", dmesg -T "[Mon Nov 20 10:00:01 2026] ", journalctl -o short-monotonic. */
+/*
+ * dmesg "[  123.456789] ", dmesg -T "[Mon Nov 20 10:00:01 2026] ", dmesg -H
+ * "[May19 19:57] " and its deltas "[  +0.000013] ", journalctl -o short-monotonic.
+ */
 static bool strip_bracket_time(struct span *s)
 {
 	struct span t = *s;
@@ -156,7 +159,7 @@ static bool strip_bracket_time(struct span *s)
 	for (size_t n = 0; t.p < t.end && *t.p != ']'; t.p++, n++) {
 		char c = *t.p;
 
-		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':'))
+		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':' || c == '+'))
 			return false;
 		digit |= is_digit(c);
 	}
@@ -208,7 +211,17 @@ static bool strip_ident_pid(struct span *s)
 static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 {
 	bool any = false;
+	const char *c = s->p;
 
+	/* mail quoting, "> " or " > > ", in front of a log pasted into a reply */
+	while (c < s->end && (*c == ' ' || *c == '\t'))
+		c++;
+	if (c < s->end && *c == '>') {
+		while (c < s->end && (*c == '>' || *c == ' ' || *c == '\t'))
+			c++;
+		s->p = c;
+		any = true;
+	}
 	/* "<4>" printk level, as in /dev/kmsg-style captures */
 	if (span_len(*s) >= 3 && s->p[0] == '<' && is_digit(s->p[1]) && s->p[2] == '>') {
 		s->p += 3;
@@ -219,6 +232,16 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))
 		any = true;
+	/* sysklogd's wall message named the host too: "localhost kernel: CPU 1: ..." */
+	{
+		struct span t = *s, host = span_token(&t), ident = span_token(&t);
+
+		if (span_len(host) > 0 && host.end[-1] != ':' && span_eq(ident, "kernel:")) {
+			*s = t;
+			span_skip_space(s);
+			any = true;
+		}
+	}
 	/* syslogd's wall message to terminals: "kernel:CPU 0: ..." under a
 	 * "Message from syslogd@host at ..." line */
 	if (span_eat(s, "kernel:")) {
@@ -288,6 +311,16 @@ bool text_kernel_noise(struct span s)
 		"section_type:",
 		"MCE records pool",
 		"Fake kernel panic",
+		/* journalctl's own markers between a unit's lines */
+		"-- Reboot --",
+		"-- Boot ",
+		"-- Logs begin at ",
+		"-- Journal begins at ",
+		"-- No entries --",
+		/* the x86_64 panic banner around the record, 2.6.x */
+		"HARDWARE ERROR",
+		"This is not a software problem",
+		"Run through mcelog --ascii",
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(noise); i++)
@@ -302,6 +335,9 @@ unsigned text_kernel_chatter_recognise(const struct mce_text_parser *p, const st
 {
 	(void) p;
 	(void) body;
+	/* the RIP line's "{symbol+0x4a/0x60}", split off onto a line of its own */
+	if (l->msg.p[0] == '{' && l->msg.end[-1] == '}' && span_find(l->msg, "+0x"))
+		return 1;
 	return span_starts(l->msg, "mce: ") || span_starts(l->msg, "EDAC ") ||
 	       span_starts(l->msg, "mce_notify_irq");
 }

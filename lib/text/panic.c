@@ -4,7 +4,7 @@
  * old logs show it: a head line naming the CPU,
  *
  *   CPU 0: Machine Check Exception: 0000000000000004
- *   MCE: The hardware reports a non fatal, correctable incident occurred on CPU 0.
+ *   MCE: The hardware reports a non fatal, correctable incident occured on CPU 0.
  *
  * (the exception handler's, and the corrected-error poller's), then one
  * line per bank that logged an error, MISC in brackets and ADDR after
@@ -26,7 +26,21 @@ enum panic_line {
 	BANK,
 };
 
-#define POLLER_TEXT "MCE: The hardware reports a non fatal, correctable incident occurred on CPU "
+#define POLLER_TEXT "MCE: The hardware reports a non fatal, correctable incident occur"
+
+/* The poller's head up to the CPU number, 0 if not.  The kernel printed "occured";
+ * copies retyped since have it right: both. */
+static size_t poller_head(struct span s)
+{
+	struct span t = s;
+
+	if (!span_eat(&t, POLLER_TEXT))
+		return 0;
+	(void) span_eat(&t, "r");
+	if (!span_eat(&t, "ed on CPU "))
+		return 0;
+	return (size_t) (t.p - s.p);
+}
 
 static struct span panic_body(const struct text_line *l)
 {
@@ -69,7 +83,7 @@ unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text
 		t = span_token(&u);
 		return span_len(t) >= 2 && is_digit(t.p[0]) && t.end[-1] == ':' ? BANK : 0;
 	}
-	if (span_starts(s, POLLER_TEXT))
+	if (poller_head(s))
 		return POLLER;
 	return is_head(s) ? HEAD : 0;
 }
@@ -83,7 +97,7 @@ static int parse_head(struct mce_text_parser *p, const struct text_line *l, unsi
 	int k;
 
 	if (kind == POLLER) {
-		s.p += strlen(POLLER_TEXT);
+		s.p += poller_head(s);
 		t = span_token(&s);
 		if (span_len(t) > 0 && t.end[-1] == '.')
 			t.end--;
@@ -124,6 +138,13 @@ static enum kv_result read_bank(struct mce_text_parser *p, struct span s, struct
 	uint64_t v;
 	char buf[48];
 
+	/* 2.2/2.4 printed the bank line without its newline: the panic's own
+	 * "<0>Kernel panic: ..." follows on the same line, level and all */
+	for (const char *c = s.p; c + 2 < s.end; c++)
+		if (c[0] == '<' && is_digit(c[1]) && c[2] == '>') {
+			s.end = c;
+			break;
+		}
 	s.p += strlen("Bank ");
 	t = span_token(&s);
 	t.end--;

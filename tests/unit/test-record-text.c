@@ -180,6 +180,29 @@ static void kernel_prefixes(void **state)
 	assert_non_null(strstr(s.dmsg[0], "CPU identity"));
 }
 
+/* dmesg -H: a "[May19 19:57]" stamp, then deltas "[  +0.000013]" before the EDAC driver's lines */
+static void dmesg_human_deltas(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[May19 19:57] CMCI storm detected: switching to poll mode\n"
+	      "[  +0.000013] EDAC skx MC3: HANDLING MCE MEMORY ERROR\n"
+	      "[  +0.000001] EDAC skx MC3: CPU 10: Machine Check Event: 0 Bank 8: fc00010001010092\n"
+	      "[  +0.000001] EDAC skx MC3: ADDR b757589dc0 \n"
+	      "[  +0.000002] EDAC skx MC3: PROCESSOR 0:50657 TIME 1653015421 SOCKET 1 APIC 20\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 10);
+	assert_int_equal(s.rec[0].bank, 8);
+	assert_true(s.rec[0].status == 0xfc00010001010092ull);
+	assert_true(s.rec[0].addr == 0xb757589dc0ull);
+	assert_int_equal(s.rec[0].model, 0x55);
+	assert_int_equal(s.first[0], 3);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 static void default_cpu(void **state)
 {
 	struct seen s = { 0 };
@@ -325,6 +348,205 @@ static void panic_old_forms(void **state)
 	assert_int_equal(s.dkind[4], MCE_TEXT_PARTIAL);
 	assert_int_equal(s.dline[4], 13);
 	assert_non_null(strstr(s.dmsg[4], "no STATUS"));
+}
+
+/* The poller's lines as the kernel printed them, "occured" and all (LKML, March 2002). */
+static void panic_poller_as_printed(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "MCE: The hardware reports a non fatal, correctable incident occured on CPU 0.\n"
+	      "Bank 0: 1000000000000000\n"
+	      "MCE: The hardware reports a non fatal, correctable incident occured on CPU 0.\n"
+	      "Bank 4: 2200000000000011\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 0);
+	assert_true(s.rec[0].have & MCE_HAVE_CPU);
+	assert_int_equal(s.rec[0].bank, 0);
+	assert_true(s.rec[0].status == 0x1000000000000000ull);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.rec[1].cpu, 0);
+	assert_true(s.rec[1].have & MCE_HAVE_CPU);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_int_equal(s.first[1], 3);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
+/* A panic quoted in a mail reply (LKML, July 2001), and quoted twice. */
+static void panic_quoted_in_mail(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "> I was running 2.4.6-stable in SMP mode on a dual P3-1GHz machine\n"
+	      "> CPU 1: Machine Check Exception: 0000000000000004\n"
+	      "> Bank 1: b200000000000115\n"
+	      "> Kernel panic: CPU context corrupt\n"
+	      "\n"
+	      " > > CPU 1: Machine Check Exception: 0000000000000004\n"
+	      " > > Bank 4: b200000000040151\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_int_equal(s.rec[0].bank, 1);
+	assert_true(s.rec[0].mcgstatus == 4);
+	assert_true(s.rec[0].status == 0xb200000000000115ull);
+	assert_int_equal(s.rec[1].cpu, 1);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_true(s.rec[1].status == 0xb200000000040151ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
+/* 2.2's bank line with the panic glued on, "<0>" level and all (LKML, February 2001). */
+static void panic_glued_printk_level(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 1: Machine Check Exception: 0000000000000004\n"
+	      "Bank 4: b200000000040151<0>Kernel panic: CPU context corrupt\n"
+	      "\n"
+	      "CPU 0: Machine Check Exception: 0000000000000004\n"
+	      "Bank 4: b200000000040151<0>Kernel panic: CPU context corrupt\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_int_equal(s.rec[0].bank, 4);
+	assert_true(s.rec[0].status == 0xb200000000040151ull);
+	assert_true(s.rec[0].mcgstatus == 4);
+	assert_int_equal(s.rec[1].cpu, 0);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
+/* sysklogd's wall messages, "host kernel:" without a date, quoted in mail (LKML, December 2002). */
+static void panic_wall_with_host(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "> >>>Message from syslogd@localhost at Tue Dec 24 11:30:31 2002 ...\n"
+	      "> >>>localhost kernel: CPU 1: Machine Check Exception: 0000000000000004\n"
+	      "> >>>\n"
+	      "> >>>Message from syslogd@localhost at Tue Dec 24 11:30:32 2002 ...\n"
+	      "> >>>localhost kernel: Bank 4: b200000000040151\n"
+	      "> >>>\n"
+	      "> >>>Message from syslogd@localhost at Tue Dec 24 11:30:32 2002 ...\n"
+	      "> >>>localhost kernel: Kernel panic: CPU context corrupt\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_true(s.rec[0].mcgstatus == 4);
+	assert_int_equal(s.rec[0].bank, 4);
+	assert_true(s.rec[0].status == 0xb200000000040151ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
+/* The RIP symbol split off onto a line of its own (linux-edac, November 2020). */
+static void kernel_rip_symbol_split(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[  106.962373] mce: [Hardware Error]: CPU 18: Machine Check Exception: 5 Bank 7: be00000001010091\n"
+	      "[  106.962377] mce: [Hardware Error]: RIP !INEXACT! 10:<ffffffffac58472a>\n"
+	      "[  106.996488] {acpi_idle_do_entry+0x4a/0x60}\n"
+	      "[  107.001057] mce: [Hardware Error]: TSC ae4b410af0b8 ADDR 314d193000 MISC 200400c008002086\n"
+	      "[  107.010283] mce: [Hardware Error]: PROCESSOR 0:50657 TIME 1605843017 SOCKET 1 APIC 40 microcode 5000021\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 18);
+	assert_true(s.rec[0].ip == 0xffffffffac58472aull);
+	assert_true(s.rec[0].addr == 0x314d193000ull);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 5);
+	assert_int_equal(s.nd, 0);
+}
+
+/* The x86_64 panic banner around a record (LKML, May 2006). */
+static void panic_banner_x86_64(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "HARDWARE ERROR\n"
+	      "CPU 1: Machine Check Exception:                4 Bank 4: b60a200170080813\n"
+	      "TSC 89cfb4725b17 ADDR 1025cb3f0 \n"
+	      "This is not a software problem!\n"
+	      "Run through mcelog --ascii to decode and contact your hardware vendor\n"
+	      "Kernel panic - not syncing: Machine check\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_true(s.rec[0].status == 0xb60a200170080813ull);
+	assert_true(s.rec[0].addr == 0x1025cb3f0ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
+/* The AMD decoder of 3.x kernels: "CPU:2" and the bank, no (family:model:stepping). */
+static void edac_amd_cpu_without_tuple(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "[Hardware Error]: CPU:3    MC2_STATUS[-|CE|MiscV|-|AddrV|-|-|CECC]: 0x9c4840f001040136\n"
+	      "[Hardware Error]:     MC2_ADDR: 0x000000020dbd7248\n"
+	      "[Hardware Error]: Combined Unit Error: Fill ECC error on data fills.\n"
+	      "[Hardware Error]: cache level: L2, tx: DATA, mem-tx: DRD\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 3);
+	assert_int_equal(s.rec[0].bank, 2);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_true(s.rec[0].status == 0x9c4840f001040136ull);
+	assert_true(s.rec[0].addr == 0x20dbd7248ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
+/* 4.x kernels named the address "MC2 Error Address:" (Ubuntu forum, April 2016). */
+static void edac_amd_error_address(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "Apr  6 15:47:19 neredium kernel: [  301.323443] [Hardware Error]: Corrected error, no action required.\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323448] [Hardware Error]: CPU:3 (15:2:0) MC2_STATUS[Over|CE|MiscV|-|AddrV|-|-|CECC]: 0xdc25405000040136\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323450] [Hardware Error]: MC2 Error Address: 0x00000007a16bc838\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323451] [Hardware Error]: MC2 Error: Fill ECC error on data fills.\n"
+	      "Apr  6 15:47:19 neredium kernel: [  301.323453] [Hardware Error]: cache level: L2, tx: DATA, mem-tx: DRD\n");
+	assert_int_equal(s.n, 1);
+	assert_true(s.rec[0].have & MCE_HAVE_ADDR);
+	assert_true(s.rec[0].addr == 0x7a16bc838ull);
+	assert_int_equal(s.nd, 0);
+}
+
+/* journalctl -u mcelog after a reboot, its "-- Reboot --" marker and all (linux-edac, November 2024). */
+static void journal_markers(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "   -- Reboot --\n"
+	      "   systemd[1]: Started Machine Check Exception Logging Daemon.\n"
+	      "   mcelog[2783]: Hardware event. This is not a software error.\n"
+	      "   mcelog[2783]: MCE 0\n"
+	      "   mcelog[2783]: CPU 0 BANK 16 TSC 2307d829a77\n"
+	      "   mcelog[2783]: STATUS be00000200a00091 MCGSTATUS 5\n"
+	      "   mcelog[2783]: CPUID Vendor Intel Family 6 Model 143 Step 4\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].bank, 16);
+	assert_true(s.rec[0].status == 0xbe00000200a00091ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
 /* Older AMD EDAC layouts, damaged copies, wall messages split by blank lines. */
@@ -694,10 +916,20 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kernel_console),
 		cmocka_unit_test(kernel_prefixes),
+		cmocka_unit_test(dmesg_human_deltas),
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
+		cmocka_unit_test(panic_poller_as_printed),
+		cmocka_unit_test(panic_quoted_in_mail),
+		cmocka_unit_test(panic_glued_printk_level),
+		cmocka_unit_test(panic_wall_with_host),
+		cmocka_unit_test(kernel_rip_symbol_split),
+		cmocka_unit_test(panic_banner_x86_64),
+		cmocka_unit_test(edac_amd_cpu_without_tuple),
+		cmocka_unit_test(edac_amd_error_address),
+		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(mcelog_decoded),
