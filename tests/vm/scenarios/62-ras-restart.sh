@@ -109,16 +109,19 @@ printf "pfn=0x%x\n" $pfn' 120)
 	out=$(guest 'kept=/var/lib/mcelogd/ras.kept
 rm -f $kept
 # the state directory of the unit, as systemd would pass it
-STATE_DIRECTORY=/var/lib/mcelogd timeout 40 strace -f -qq -o /dev/null -P $kept -e trace=rename,renameat,renameat2 \
-	-e inject=rename,renameat,renameat2:delay_exit=15000000 "$(command -v mcelogd)" --foreground >/run/kill-at-start.log 2>&1 &
-for i in $(seq 300); do [ -e $kept ] && break; sleep 0.1; done
+STATE_DIRECTORY=/var/lib/mcelogd timeout 100 strace -f -qq -o /run/kill-at-start.strace -P $kept \
+	-e trace=rename,renameat,renameat2 -e inject=rename,renameat,renameat2:delay_exit=30000000 \
+	"$(command -v mcelogd)" --foreground >/run/kill-at-start.log 2>&1 &
+end=$((SECONDS + 60))
+while [ ! -e $kept ] && [ $SECONDS -lt $end ]; do sleep 0.1; done
 pid=$(pgrep -x mcelogd)
 if [ -e $kept ] && [ -n "$pid" ] && kill -9 $pid; then
 	echo "killed $pid with $(stat -c %s $kept) bytes in ras.kept"
 else
-	echo "no ras.kept after 30s"; pkill -9 -x mcelogd; tail -n 20 /run/kill-at-start.log
+	echo "no ras.kept after $SECONDS s (pid $pid)"; pkill -9 -x mcelogd
+	ls -la /var/lib/mcelogd; cat /run/kill-at-start.strace; tail -n 5 /run/kill-at-start.log
 fi
-wait' 90)
+wait' 150)
 	note "$out"
 	check "ras-restart: mcelogd killed right after it wrote ras.kept" grep -q '^killed' <<<"$out"
 	is "$(aer_count)" 3 "ras-restart: ... before it logged the event it had read"
