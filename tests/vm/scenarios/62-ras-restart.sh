@@ -109,7 +109,9 @@ printf "pfn=0x%x\n" $pfn' 120)
 	out=$(guest 'kept=/var/lib/mcelogd/ras.kept
 rm -f $kept
 # the state directory of the unit, as systemd would pass it
-STATE_DIRECTORY=/var/lib/mcelogd timeout 100 strace -f -qq -o /run/kill-at-start.strace -P $kept \
+# -P names the temporary file the rename moves into place: strace 6.1 matches
+# a rename(2) by its first path only.
+STATE_DIRECTORY=/var/lib/mcelogd timeout 100 strace -f -qq -o /run/kill-at-start.strace -P /var/lib/mcelogd/.ras.kept.tmp \
 	-e trace=rename,renameat,renameat2 -e inject=rename,renameat,renameat2:delay_exit=30000000 \
 	"$(command -v mcelogd)" --foreground >/run/kill-at-start.log 2>&1 &
 end=$((SECONDS + 60))
