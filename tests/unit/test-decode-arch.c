@@ -354,7 +354,11 @@ static void test_severity(void **state)
 		{ VAL | UC, .amd = true, .have_mcg = true, .mcg = 0,
 		  .sev = MCE_SEV_UNCORRECTED, .rec = MCE_RECOVERY_CONTAINABLE },
 		{ VAL | UC | DEF, .amd = true, .sev = MCE_SEV_UNCORRECTED },
-		{ VAL | UC | S | AR, .amd = true, .sev = MCE_SEV_UNCORRECTED },  /* no SER on AMD */
+		/* no SER on AMD; bit 55 is TCC there (family 19h): the task must die */
+		{ VAL | UC | S | AR, .amd = true,
+		  .sev = MCE_SEV_UNCORRECTED, .rec = MCE_RECOVERY_CONTAINABLE },
+		{ VAL | UC | AR, .amd = true, .have_mcg = true, .mcg = 1,
+		  .sev = MCE_SEV_UNCORRECTED, .rec = MCE_RECOVERY_CONTAINABLE },
 	};
 	(void) state;
 
