@@ -36,6 +36,16 @@ static void add_detail(struct mce_decoded *d, const char *name, uint64_t value, 
 								   .text = text };
 }
 
+/*
+ * iMC MISC[62:59] = 8: the read was from DDR-T (persistent memory), whose
+ * location the DIMM/rank bits do not describe (Linux drivers/edac/skx_common.h,
+ * MCI_MISC_ECC_DDRT, used as a fact source).
+ */
+static bool misc_is_ddrt(uint64_t misc)
+{
+	return ((misc >> 59) & 0xf) == 8;
+}
+
 void intel_model_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
 			struct mce_decoded *d)
 {
@@ -73,8 +83,17 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 	    d->error_class != MCE_CLASS_MEMORY_CONTROLLER)
 		return;
 	switch (b->misc) {
-	case INTEL_MISC_RANK_58_56:
-		d->rank = (int) ((rec->misc >> 56) & 7);
+	case INTEL_MISC_ICX_DIMM_RANK:
+		if (!misc_is_ddrt(rec->misc)) {
+			d->dimm = (int) ((rec->misc >> 58) & 1);
+			d->rank = (int) ((rec->misc >> 56) & 3);
+		}
+		break;
+	case INTEL_MISC_SPR_DIMM_RANK:
+		if (!misc_is_ddrt(rec->misc)) {
+			d->dimm = (int) ((rec->misc >> 58) & 1);
+			d->rank = (int) ((rec->misc >> 57) & 1);
+		}
 		break;
 	case INTEL_MISC_CS_57_55:
 		if (rec->status & (UINT64_C(1) << 33))

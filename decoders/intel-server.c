@@ -275,8 +275,16 @@ static const struct intel_code_table i10nm_pcu = CODE_TABLE(i10nm_pcu_rows);
 
 #define I10NM_M2M(n) { .first = n, .last = n, .type = "M2M", .name = "Mesh to Memory", \
 	.codes = &i10nm_m2m, .misc = INTEL_MISC_MIRROR_63_62, .has_imc = true, .imc = ((n) - 12) / 4 }
+/*
+ * iMC MISC location bits.  The SDM leaves IA32_MCi_MISC[63:9] of these banks
+ * "model specific" and gives no field list; the public record of the layout
+ * is Linux drivers/edac/i10nm_base.c, i10nm_mc_decode() (fact source): for
+ * Ice Lake-SP/-D and Snow Ridge it reads a 3-bit MISC[58:56] and splits it
+ * into DIMM = bit 58 and rank = bits 57:56 (two DIMMs per channel, up to four
+ * ranks each).  The whole 3-bit value is not a rank.
+ */
 #define I10NM_IMC(n) { .first = n, .last = n, .type = "IMC", .name = "Integrated Memory Controller", \
-	.codes = &i10nm_imc, .misc = INTEL_MISC_RANK_58_56, .has_imc = true, .imc = ((n) - 12) / 4 }
+	.codes = &i10nm_imc, .misc = INTEL_MISC_ICX_DIMM_RANK, .has_imc = true, .imc = ((n) - 12) / 4 }
 
 static const struct intel_bank icelake_x_banks[] = {
 	CORE_BANKS,
@@ -342,9 +350,16 @@ static const struct intel_code spr_m2m_rows[] = {
 };
 static const struct intel_code_table spr_m2m = CODE_TABLE(spr_m2m_rows);
 
+/*
+ * Sapphire/Emerald Rapids DDR iMC (MC13..MC20): DIMM = MISC[58], rank =
+ * MISC[57] (Linux drivers/edac/i10nm_base.c, i10nm_mc_decode(), SPR case,
+ * fact source; the SDM gives no MISC field list).  Linux decodes no MISC
+ * location for the HBM banks and we know of no public layout for them, so
+ * they report none.
+ */
 #define SPR_IMC(n, hbm) { .first = n, .last = n, .type = (hbm) ? "HBM" : "IMC", \
 	.name = (hbm) ? "High Bandwidth Memory Controller" : "Integrated Memory Controller", \
-	.codes = &spr_imc, .misc = INTEL_MISC_RANK_58_56, .has_imc = !(hbm), .imc = ((n) - 13) / 2 }
+	.codes = &spr_imc, .misc = (hbm) ? INTEL_MISC_NONE : INTEL_MISC_SPR_DIMM_RANK, .has_imc = !(hbm), .imc = ((n) - 13) / 2 }
 
 static const struct intel_bank sapphire_banks[] = {
 	CORE_BANKS,

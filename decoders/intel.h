@@ -43,7 +43,10 @@ struct intel_code_table {
 /* What MISC says about the memory location (when MISCV). */
 enum intel_misc_layout {
 	INTEL_MISC_NONE,
-	INTEL_MISC_RANK_58_56,     /* 10nm and later iMC: rank in MISC[58:56] */
+	INTEL_MISC_ICX_DIMM_RANK,  /* Ice Lake-SP/-D, Snow Ridge iMC: DIMM in MISC[58],
+				    * rank in MISC[57:56] */
+	INTEL_MISC_SPR_DIMM_RANK,  /* Sapphire/Emerald Rapids DDR iMC: DIMM in MISC[58],
+				    * rank in MISC[57] */
 	INTEL_MISC_CS_57_55,       /* Granite Rapids MC channel: chip select in MISC[57:55],
 				    * valid with STATUS[33] (other-info bit 1) */
 	INTEL_MISC_MIRROR_63_62,   /* Skylake-SP/Ice Lake M2M: corrected by mirroring,

@@ -69,6 +69,7 @@ struct x86_severity_rule {
 	bool need_mcg;             /* rule needs MCG_STATUS; skipped when it was not captured */
 	uint64_t mcg_mask, mcg_value;
 	int ser;                   /* 0 any, 1 needs MCG_CAP.SER_P, 2 needs it absent */
+	uint8_t min_family;        /* 0 any; else the record's CPU family must be known and >= */
 	enum mce_severity sev;
 	enum mce_recovery recovery;
 };

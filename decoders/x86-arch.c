@@ -293,6 +293,16 @@ const struct x86_severity_rule x86_severity_rules[] = {
 	  .vc = VC_AMD, .mask = ST_UC, .value = 0, .sev = MCE_SEV_CORRECTED },
 	{ .why = "AMD: processor context corrupt",
 	  .vc = VC_AMD, .mask = ST_PCC, .value = ST_PCC, .sev = MCE_SEV_FATAL },
+	/*
+	 * PPR MCA_STATUS[TCC] (Scalable MCA, Family 17h on): the hardware context
+	 * of the interrupted process may be corrupt, so that process must be
+	 * terminated and cannot be restarted even when MCG_STATUS.RIPV says the
+	 * IP is valid; PCC=0, so the system itself can go on.  Linux graded it
+	 * the same way (TCC in user context: kill the task; in kernel: panic).
+	 */
+	{ .why = "AMD: task context corrupt: the interrupted process must be terminated",
+	  .vc = VC_AMD, .mask = ST_AMD_TCC, .value = ST_AMD_TCC, .min_family = 0x17,
+	  .sev = MCE_SEV_UNCORRECTED, .recovery = MCE_RECOVERY_CONTAINABLE },
 	{ .why = "AMD: uncorrected, restart IP valid: software restartable",
 	  .vc = VC_AMD, .need_mcg = true, .mcg_mask = MCG_RIPV, .mcg_value = MCG_RIPV,
 	  .sev = MCE_SEV_UNCORRECTED, .recovery = MCE_RECOVERY_RESTARTABLE },
@@ -371,6 +381,9 @@ size_t x86_severity_rule_index(const struct mce_record *rec)
 		if (r->need_mcg && (!have_mcg || (rec->mcgstatus & r->mcg_mask) != r->mcg_value))
 			continue;
 		if ((r->ser == SER_YES && !ser) || (r->ser == SER_NO && ser))
+			continue;
+		if (r->min_family &&
+		    (!(rec->have & MCE_HAVE_CPUID) || rec->family < r->min_family))
 			continue;
 		/* Every rule but the catch-all grades uncorrected records or says UC=0 itself. */
 		if (!(r->mask & ST_UC) && !(rec->status & ST_UC))

@@ -354,7 +354,11 @@ static void test_severity(void **state)
 		{ VAL | UC, .amd = true, .have_mcg = true, .mcg = 0,
 		  .sev = MCE_SEV_UNCORRECTED, .rec = MCE_RECOVERY_CONTAINABLE },
 		{ VAL | UC | DEF, .amd = true, .sev = MCE_SEV_UNCORRECTED },
-		{ VAL | UC | S | AR, .amd = true, .sev = MCE_SEV_UNCORRECTED },  /* no SER on AMD */
+		/* no SER on AMD; bit 55 is TCC there (family 19h): the task must die */
+		{ VAL | UC | S | AR, .amd = true,
+		  .sev = MCE_SEV_UNCORRECTED, .rec = MCE_RECOVERY_CONTAINABLE },
+		{ VAL | UC | AR, .amd = true, .have_mcg = true, .mcg = 1,
+		  .sev = MCE_SEV_UNCORRECTED, .rec = MCE_RECOVERY_CONTAINABLE },
 	};
 	(void) state;
 
@@ -583,8 +587,11 @@ static void test_json(void **state)
 	assert_string_equal(jstr(o, "address_mode"), "physical");
 	assert_true(json_object_object_get_ex(o, "channel", &v));
 	assert_int_equal(json_object_get_int(v), 2);
+	/* Sapphire Rapids: MISC[57] is the rank, MISC[58] the DIMM */
 	assert_true(json_object_object_get_ex(o, "rank", &v));
-	assert_int_equal(json_object_get_int(v), 2);
+	assert_int_equal(json_object_get_int(v), 1);
+	assert_true(json_object_object_get_ex(o, "dimm", &v));
+	assert_int_equal(json_object_get_int(v), 0);
 	assert_true(json_object_object_get_ex(o, "model_specific_code", &v));
 	assert_int_equal(json_object_get_int(v), 0x0010);
 	assert_true(json_object_object_get_ex(o, "flags", &v));
