@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "json-writer.h"
@@ -204,6 +205,110 @@ static void test_writer_utf8(void **state)
 	json_writer_done(&w);
 }
 
+/* The hand-made formatting against gmtime_r() + snprintf(), which it replaced, at its edges and between. */
+static void test_rfc3339_matches_gmtime(void **state)
+{
+	static const int64_t edges[] = {
+		-62167219200LL, -62167219201LL, 253402300799LL, 253402300800LL, 0, -1, 1,
+		951782400LL, 951868800LL, 4107542400LL, -2208988800LL, 1795168800LL, 68169600LL,
+	};
+	uint64_t x = 0x243f6a8885a308d3ull;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]) + 200000; i++) {
+		int64_t usec;
+		time_t sec;
+		long frac;
+		struct tm tm;
+		char got[64], want[64];
+
+		if (i < sizeof(edges) / sizeof(edges[0]))
+			usec = edges[i] * 1000000 + (int64_t) (i % 3) * 999999 - (int64_t) (i % 2);
+		else {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* mostly years 0..9999 and around them, some anywhere */
+			usec = i % 10 ? (int64_t) (x % 330000000000ull) * 1000000 - 65000000000LL * 1000000 +
+					 (int64_t) (x >> 44)
+				      : (int64_t) x;
+		}
+		sec = (time_t) (usec / 1000000);
+		frac = (long) (usec % 1000000);
+		if (frac < 0) {
+			frac += 1000000;
+			sec--;
+		}
+		if (!gmtime_r(&sec, &tm)) {
+			assert_int_equal(format_rfc3339_usec(got, sizeof(got), usec), -EINVAL);
+			continue;
+		}
+		snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+		assert_int_equal(format_rfc3339_usec(got, sizeof(got), usec), (int) strlen(want));
+		assert_string_equal(got, want);
+	}
+	assert_int_equal(format_rfc3339_usec((char[27]) { 0 }, 27, 0), -ENOBUFS);
+}
+
+/* Escaping a word at a time: every byte value at every place of a string, against the rules one byte at a time. */
+static void test_writer_escaping_every_byte(void **state)
+{
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned c = 1; c < 0x80; c++)
+		for (size_t len = 1; len <= 19; len++)
+			for (size_t at = 0; at < len; at++) {
+				char in[20], want[40];
+				size_t n = 0;
+
+				memset(in, 'k', len);
+				in[len] = '\0';
+				in[at] = (char) c;
+				want[n++] = '"';
+				for (size_t i = 0; i < len; i++) {
+					unsigned char b = (unsigned char) in[i];
+
+					if (b == '"' || b == '\\')
+						n += (size_t) sprintf(want + n, "\\%c", b);
+					else if (b == '\n')
+						n += (size_t) sprintf(want + n, "\\n");
+					else if (b == '\r')
+						n += (size_t) sprintf(want + n, "\\r");
+					else if (b == '\t')
+						n += (size_t) sprintf(want + n, "\\t");
+					else if (b < 0x20 || b == 0x7f)
+						n += (size_t) sprintf(want + n, "\\u%04x", b);
+					else
+						want[n++] = (char) b;
+				}
+				want[n++] = '"';
+				want[n] = '\0';
+				json_writer_reset(&w);
+				json_put_string(&w, NULL, in);
+				assert_string_equal(json_writer_str(&w), want);
+				/* as a key too, whose quotes are written the same way */
+				json_writer_reset(&w);
+				json_object_begin(&w, NULL);
+				json_put_u64(&w, in, 1);
+				json_object_end(&w);
+				assert_int_equal(strncmp(json_writer_str(&w) + 1, want, n), 0);
+			}
+	/* a byte above 0x7f in each place of a word: never copied as plain ASCII */
+	for (size_t at = 0; at < 16; at++) {
+		char in[17];
+
+		memset(in, 'k', 16);
+		in[16] = '\0';
+		in[at] = '\xff';
+		json_writer_reset(&w);
+		json_put_string(&w, NULL, in);
+		assert_non_null(strstr(json_writer_str(&w), "\\ufffd"));
+		assert_int_equal(strlen(json_writer_str(&w)), 2 + 15 + 6);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +319,8 @@ int main(void)
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_writer_escaping),
 		cmocka_unit_test(test_writer_utf8),
+		cmocka_unit_test(test_rfc3339_matches_gmtime),
+		cmocka_unit_test(test_writer_escaping_every_byte),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
