@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "json-flat.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "parse-number.h"
@@ -111,30 +112,6 @@ static int fail(char *errbuf, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Registers and ids: "0x..." strings (the contract), also plain hex/decimal
- * strings and JSON integers, since people hand-write replay files. */
-static int get_u64(struct json_object *v, uint64_t max, uint64_t *ret)
-{
-	if (json_object_is_type(v, json_type_int)) {
-		int64_t i = json_object_get_int64(v);
-		uint64_t u;
-
-		if (i < 0)
-			return -ERANGE;
-		u = (uint64_t) i;
-		if (u == INT64_MAX)   /* json-c saturates; take the exact unsigned value */
-			u = json_object_get_uint64(v);
-		if (u > max)
-			return -ERANGE;
-		*ret = u;
-		return 0;
-	}
-	if (json_object_is_type(v, json_type_string))
-		return parse_unsigned(json_object_get_string(v), (size_t) json_object_get_string_len(v),
-				      0, max, ret);
-	return -EINVAL;
-}
-
 struct key_u64 {
 	const char *key;
 	uint32_t have;
@@ -185,10 +162,241 @@ static void store(struct mce_record *r, const struct key_u64 *k, uint64_t v)
 	r->have |= k->have;
 }
 
+/*
+ * A member's value as the reading below needs it, from json-c's tree or
+ * from json_flat_scan(): both readings of a line end up here, so they
+ * accept, reject and word their errors the same.
+ */
+enum value_type { V_ABSENT, V_NULL, V_INT, V_STRING, V_OTHER };
+
+struct value {
+	enum value_type type;
+	bool negative;          /* V_INT: below zero */
+	uint64_t u;             /* V_INT: the value when not negative */
+	const char *s;          /* V_STRING */
+	size_t len;
+	bool terminated;        /* s is a C string (json-c's) */
+};
+
+/* The keys read, the numeric ones first and in numeric_keys' order. */
+static const char *const other_keys[] = {
+	"time", "source", "hostname", "boot_id", "vendor", "family", "model", "stepping",
+};
+enum {
+	K_TIME = ELEMENTSOF(numeric_keys), K_SOURCE, K_HOSTNAME, K_BOOT_ID, K_VENDOR, K_FAMILY,
+	K_MODEL, K_STEPPING, N_KEYS,
+};
+
+static const char *key_name(size_t i)
+{
+	return i < ELEMENTSOF(numeric_keys) ? numeric_keys[i].key : other_keys[i - K_TIME];
+}
+
+/* The longest string value the fast reading copies; a longer one goes to json-c. */
+#define FLAT_STRING_MAX 255
+
+/* Registers and ids: "0x..." strings (the contract), also plain hex/decimal
+ * strings and JSON integers, since people hand-write replay files. */
+static int get_u64(const struct value *v, uint64_t max, uint64_t *ret)
+{
+	if (v->type == V_INT) {
+		if (v->negative || v->u > max)
+			return -ERANGE;
+		*ret = v->u;
+		return 0;
+	}
+	if (v->type == V_STRING)
+		return parse_unsigned(v->s, v->len, 0, max, ret);
+	return -EINVAL;
+}
+
+/* A string value as a C string, as json-c hands it out; json_flat_scan()'s fit buf (flat_member()). */
+static const char *cstr(const struct value *v, char *buf, size_t size)
+{
+	size_t n = v->len < size - 1 ? v->len : size - 1;
+
+	if (v->terminated)
+		return v->s;
+
+	memcpy(buf, v->s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int record_from_values(const struct value *vals, struct mce_record *ret, char *errbuf,
+			      size_t errlen)
+{
+	struct mce_record r = { 0 };
+	const struct value *v;
+	uint64_t family = 0, model = 0, stepping = 0;
+	int n_cpuid = 0, ret_r;
+	char buf[FLAT_STRING_MAX + 1];
+
+	for (size_t i = 0; i < ELEMENTSOF(numeric_keys); i++) {
+		const struct key_u64 *k = &numeric_keys[i];
+		uint64_t u;
+
+		v = &vals[i];
+		if (v->type == V_ABSENT || v->type == V_NULL)
+			continue;
+		ret_r = get_u64(v, k->max, &u);
+		if (ret_r == -ERANGE)
+			return fail(errbuf, errlen, "key \"%s\": value out of range", k->key);
+		if (ret_r < 0)
+			return fail(errbuf, errlen, "key \"%s\": expected a hex string such as \"0x1f\" "
+				    "or a non-negative integer", k->key);
+		store(&r, k, u);
+	}
+
+	v = &vals[K_TIME];
+	if (v->type != V_ABSENT) {
+		int64_t usec;
+
+		if (v->type != V_STRING || parse_rfc3339_usec(cstr(v, buf, sizeof(buf)), &usec) < 0)
+			return fail(errbuf, errlen, "key \"time\": expected an RFC 3339 timestamp "
+				    "such as \"2026-11-20T10:00:00.000000Z\"");
+		r.time_usec = usec;
+		r.have |= MCE_HAVE_TIME;
+	}
+
+	v = &vals[K_SOURCE];
+	if (v->type != V_ABSENT) {
+		if (v->type != V_STRING)
+			return fail(errbuf, errlen, "key \"source\": expected a string");
+		r.source = mce_source_from_string(cstr(v, buf, sizeof(buf)));
+	}
+
+	v = &vals[K_HOSTNAME];
+	if (v->type != V_ABSENT) {
+		const char *s = v->type == V_STRING ? cstr(v, buf, sizeof(buf)) : "";
+
+		if (v->type != V_STRING || strlen(s) >= sizeof(r.hostname))
+			return fail(errbuf, errlen, "key \"hostname\": expected a string shorter than %zu",
+				    sizeof(r.hostname));
+		if (!utf8_valid(s, strlen(s)))
+			return fail(errbuf, errlen, "key \"hostname\": not valid UTF-8");
+		memcpy(r.hostname, s, strlen(s) + 1);
+	}
+
+	v = &vals[K_BOOT_ID];
+	if (v->type != V_ABSENT) {
+		const char *s = v->type == V_STRING ? cstr(v, buf, sizeof(buf)) : "";
+
+		if (v->type != V_STRING || strlen(s) != MCE_BOOT_ID_LEN ||
+		    strspn(s, "0123456789abcdef") != MCE_BOOT_ID_LEN)
+			return fail(errbuf, errlen, "key \"boot_id\": expected 32 lower-case hex digits");
+		memcpy(r.boot_id, s, MCE_BOOT_ID_LEN + 1);
+	}
+
+	v = &vals[K_VENDOR];
+	if (v->type != V_ABSENT) {
+		const char *s;
+
+		if (v->type != V_STRING)
+			return fail(errbuf, errlen, "key \"vendor\": expected a string");
+		s = cstr(v, buf, sizeof(buf));
+		r.vendor = mce_vendor_from_string(s);
+		if (r.vendor == MCE_VENDOR_UNKNOWN && !streq(s, "unknown"))
+			return fail(errbuf, errlen, "key \"vendor\": unknown vendor \"%s\" (expected intel, "
+				    "amd, hygon, zhaoxin, centaur or arm)", s);
+		r.have |= MCE_HAVE_VENDOR;
+	}
+
+	uint64_t *const idents[] = { [K_FAMILY - K_FAMILY] = &family, [K_MODEL - K_FAMILY] = &model,
+				     [K_STEPPING - K_FAMILY] = &stepping };
+	for (size_t i = K_FAMILY; i <= K_STEPPING; i++) {
+		if (vals[i].type == V_ABSENT)
+			continue;
+		if (get_u64(&vals[i], UINT32_MAX, idents[i - K_FAMILY]) < 0)
+			return fail(errbuf, errlen, "key \"%s\": expected a non-negative integer",
+				    key_name(i));
+		n_cpuid++;
+	}
+	if (n_cpuid > 0) {
+		if (vals[K_FAMILY].type == V_ABSENT || vals[K_MODEL].type == V_ABSENT)
+			return fail(errbuf, errlen, "keys \"family\" and \"model\" go together");
+		r.family = (uint32_t) family;
+		r.model = (uint32_t) model;
+		r.stepping = (uint32_t) stepping;
+		r.have |= MCE_HAVE_CPUID;
+	}
+
+	if (!(r.have & MCE_HAVE_STATUS))
+		return fail(errbuf, errlen, "key \"status\" is missing: a record needs at least its "
+			    "MCi_STATUS register");
+
+	*ret = r;
+	return 0;
+}
+
+/* ---- the fast reading: json_flat_scan() ---- */
+
+static bool flat_member(const struct json_flat_member *m, void *userdata)
+{
+	struct value *vals = userdata;
+
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const char *k = key_name(i);
+		struct value *v = &vals[i];
+
+		/* the first byte first: strlen() of every key for every member was the cost */
+		if (k[0] != m->key[0] || strlen(k) != m->key_len || memcmp(k, m->key, m->key_len) != 0)
+			continue;
+		if (v->type != V_ABSENT)
+			return false;    /* a key twice: json-c's rules for it, not ours */
+		switch (m->type) {
+		case JSON_FLAT_NULL:   v->type = V_NULL; break;
+		case JSON_FLAT_INT:
+			v->type = V_INT;
+			v->u = m->u;
+			v->negative = m->negative;
+			break;
+		case JSON_FLAT_STRING:
+			if (m->len >= FLAT_STRING_MAX)
+				return false;   /* more than cstr() copies */
+			v->type = V_STRING;
+			v->s = m->s;
+			v->len = m->len;
+			break;
+		default:               v->type = V_OTHER; break;
+		}
+		return true;
+	}
+	return true;
+}
+
+/* ---- the reference reading: json-c ---- */
+
 static void json_object_putp(struct json_object **o)
 {
 	if (*o)
 		json_object_put(*o);
+}
+
+static void value_of(struct json_object *root, const char *key, struct value *ret)
+{
+	struct json_object *v;
+
+	*ret = (struct value) { .type = V_ABSENT };
+	if (!json_object_object_get_ex(root, key, &v))
+		return;
+	if (json_object_is_type(v, json_type_null))
+		ret->type = V_NULL;
+	else if (json_object_is_type(v, json_type_int)) {
+		int64_t i = json_object_get_int64(v);
+
+		ret->type = V_INT;
+		ret->negative = i < 0;
+		ret->u = (uint64_t) i;
+		if (i == INT64_MAX)   /* json-c saturates; take the exact unsigned value */
+			ret->u = json_object_get_uint64(v);
+	} else if (json_object_is_type(v, json_type_string)) {
+		ret->type = V_STRING;
+		ret->s = json_object_get_string(v);
+		ret->len = (size_t) json_object_get_string_len(v);
+		ret->terminated = true;
+	} else
+		ret->type = V_OTHER;
 }
 
 int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
@@ -197,13 +405,14 @@ int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
 	_cleanup_(json_object_putp) struct json_object *root = NULL;
 	struct json_tokener *tok;
 	enum json_tokener_error jerr;
-	struct mce_record r = { 0 };
-	struct json_object *v;
-	uint64_t family = 0, model = 0, stepping = 0;
-	int n_cpuid = 0, ret_r;
+	struct value vals[N_KEYS] = { 0 };
 
 	if (len > INT_MAX)
 		return fail(errbuf, errlen, "record too long");
+	/* record lines almost always take the fast path; json-c has the last word */
+	if (json_flat_scan(text, len, flat_member, vals))
+		return record_from_values(vals, ret, errbuf, errlen);
+
 	tok = json_tokener_new();
 	if (!tok)
 		return -ENOMEM;
@@ -228,94 +437,7 @@ int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
 
 	if (!json_object_is_type(root, json_type_object))
 		return fail(errbuf, errlen, "a record must be a JSON object");
-
-	for (size_t i = 0; i < ELEMENTSOF(numeric_keys); i++) {
-		const struct key_u64 *k = &numeric_keys[i];
-		uint64_t u;
-
-		if (!json_object_object_get_ex(root, k->key, &v) || json_object_is_type(v, json_type_null))
-			continue;
-		ret_r = get_u64(v, k->max, &u);
-		if (ret_r == -ERANGE)
-			return fail(errbuf, errlen, "key \"%s\": value out of range", k->key);
-		if (ret_r < 0)
-			return fail(errbuf, errlen, "key \"%s\": expected a hex string such as \"0x1f\" "
-				    "or a non-negative integer", k->key);
-		store(&r, k, u);
-	}
-
-	if (json_object_object_get_ex(root, "time", &v)) {
-		int64_t usec;
-
-		if (!json_object_is_type(v, json_type_string) ||
-		    parse_rfc3339_usec(json_object_get_string(v), &usec) < 0)
-			return fail(errbuf, errlen, "key \"time\": expected an RFC 3339 timestamp "
-				    "such as \"2026-11-20T10:00:00.000000Z\"");
-		r.time_usec = usec;
-		r.have |= MCE_HAVE_TIME;
-	}
-
-	if (json_object_object_get_ex(root, "source", &v)) {
-		if (!json_object_is_type(v, json_type_string))
-			return fail(errbuf, errlen, "key \"source\": expected a string");
-		r.source = mce_source_from_string(json_object_get_string(v));
-	}
-
-	if (json_object_object_get_ex(root, "hostname", &v)) {
-		const char *s = json_object_get_string(v);
-
-		if (!json_object_is_type(v, json_type_string) || strlen(s) >= sizeof(r.hostname))
-			return fail(errbuf, errlen, "key \"hostname\": expected a string shorter than %zu",
-				    sizeof(r.hostname));
-		if (!utf8_valid(s, strlen(s)))
-			return fail(errbuf, errlen, "key \"hostname\": not valid UTF-8");
-		memcpy(r.hostname, s, strlen(s) + 1);
-	}
-
-	if (json_object_object_get_ex(root, "boot_id", &v)) {
-		const char *s = json_object_get_string(v);
-
-		if (!json_object_is_type(v, json_type_string) || strlen(s) != MCE_BOOT_ID_LEN ||
-		    strspn(s, "0123456789abcdef") != MCE_BOOT_ID_LEN)
-			return fail(errbuf, errlen, "key \"boot_id\": expected 32 lower-case hex digits");
-		memcpy(r.boot_id, s, MCE_BOOT_ID_LEN + 1);
-	}
-
-	if (json_object_object_get_ex(root, "vendor", &v)) {
-		if (!json_object_is_type(v, json_type_string))
-			return fail(errbuf, errlen, "key \"vendor\": expected a string");
-		r.vendor = mce_vendor_from_string(json_object_get_string(v));
-		if (r.vendor == MCE_VENDOR_UNKNOWN && !streq(json_object_get_string(v), "unknown"))
-			return fail(errbuf, errlen, "key \"vendor\": unknown vendor \"%s\" (expected intel, "
-				    "amd, hygon, zhaoxin, centaur or arm)", json_object_get_string(v));
-		r.have |= MCE_HAVE_VENDOR;
-	}
-
-	const struct { const char *key; uint64_t *dst; } idents[] = {
-		{ "family", &family }, { "model", &model }, { "stepping", &stepping },
-	};
-	for (size_t i = 0; i < ELEMENTSOF(idents); i++) {
-		if (!json_object_object_get_ex(root, idents[i].key, &v))
-			continue;
-		if (get_u64(v, UINT32_MAX, idents[i].dst) < 0)
-			return fail(errbuf, errlen, "key \"%s\": expected a non-negative integer",
-				    idents[i].key);
-		n_cpuid++;
-	}
-	if (n_cpuid > 0) {
-		if (!json_object_object_get_ex(root, "family", &v) ||
-		    !json_object_object_get_ex(root, "model", &v))
-			return fail(errbuf, errlen, "keys \"family\" and \"model\" go together");
-		r.family = (uint32_t) family;
-		r.model = (uint32_t) model;
-		r.stepping = (uint32_t) stepping;
-		r.have |= MCE_HAVE_CPUID;
-	}
-
-	if (!(r.have & MCE_HAVE_STATUS))
-		return fail(errbuf, errlen, "key \"status\" is missing: a record needs at least its "
-			    "MCi_STATUS register");
-
-	*ret = r;
-	return 0;
+	for (size_t i = 0; i < N_KEYS; i++)
+		value_of(root, key_name(i), &vals[i]);
+	return record_from_values(vals, ret, errbuf, errlen);
 }
