@@ -222,6 +222,36 @@ static void put_escaped(struct json_writer *w, const char *s, size_t n)
 	put_char(w, '"');
 }
 
+/* plain() as a table (0x22 '"', 0x5c '\\' are not), and false for the NUL that ends a C string */
+static const bool plain_byte[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
+};
+
+/* Keys and short values are almost always plain: at most this much in one go, without strlen(). */
+#define SHORT_STRING 64
+
+/* A C string in quotes: its length found while it is copied. */
+static void put_escaped_cstr(struct json_writer *w, const char *s)
+{
+	size_t i = 0;
+	char *o;
+
+	if (!reserve(w, SHORT_STRING + 2))
+		return;
+	o = w->buf + w->len;
+	*o++ = '"';
+	while (i < SHORT_STRING && plain_byte[(unsigned char) s[i]]) {
+		*o++ = s[i];
+		i++;
+	}
+	if (i < SHORT_STRING && s[i] == '\0') {
+		*o++ = '"';
+		w->len = (size_t) (o - w->buf);
+		return;
+	}
+	put_escaped(w, s, strlen(s));     /* long or not plain: written afresh */
+}
+
 /* Comma and key before a value, depending on where we are. */
 static void begin_value(struct json_writer *w, const char *key)
 {
@@ -229,7 +259,7 @@ static void begin_value(struct json_writer *w, const char *key)
 		put_char(w, ',');
 	w->first[w->depth] = false;
 	if (key) {
-		put_escaped(w, key, strlen(key));
+		put_escaped_cstr(w, key);
 		put_char(w, ':');
 	}
 }
@@ -277,7 +307,8 @@ void json_put_stringn(struct json_writer *w, const char *key, const char *value,
 
 void json_put_string(struct json_writer *w, const char *key, const char *value)
 {
-	json_put_stringn(w, key, value, strlen(value));
+	begin_value(w, key);
+	put_escaped_cstr(w, value);
 }
 
 /* Digits by hand: snprintf dominates the profile of a record writer otherwise. */

@@ -27,9 +27,9 @@ int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *re
 			d = (unsigned) (*s - 'A' + 10);
 		else
 			return -EINVAL;
-		if (v > (UINT64_MAX - d) / (unsigned) base)
+		/* not a division per digit: every register of every record comes here */
+		if (__builtin_mul_overflow(v, (unsigned) base, &v) || __builtin_add_overflow(v, d, &v))
 			return -ERANGE;
-		v = v * (unsigned) base + d;
 	}
 	if (v > max)
 		return -ERANGE;
