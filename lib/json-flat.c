@@ -23,11 +23,31 @@ static void skip_ws(struct cursor *c)
 		c->p++;
 }
 
+#define BYTES(c) (0x0101010101010101ull * (uint8_t) (c))
+
+/* Whether any of the 8 bytes in x is '"', '\\', a control byte or not ASCII (exact bit tests). */
+static bool special8(uint64_t x)
+{
+	uint64_t q = x ^ BYTES('"'), b = x ^ BYTES('\\'), del = x ^ BYTES(0x7f);
+
+	return ((((x - BYTES(0x20)) & ~x) | ((q - BYTES(1)) & ~q) | ((b - BYTES(1)) & ~b) |
+		 ((del - BYTES(1)) & ~del) | x) & BYTES(0x80)) != 0;
+}
+
 /* A string without escapes, of printable ASCII; c->p on its opening quote. */
 static bool string(struct cursor *c, const char **ret, size_t *ret_len)
 {
 	const char *s = ++c->p;
 
+	/* a word at a time up to the word holding the closing quote */
+	while (c->end - c->p >= 8) {
+		uint64_t x;
+
+		memcpy(&x, c->p, 8);
+		if (special8(x))
+			break;
+		c->p += 8;
+	}
 	while (c->p < c->end && *c->p != '"') {
 		unsigned char b = (unsigned char) *c->p;
 

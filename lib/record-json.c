@@ -114,15 +114,16 @@ static int fail(char *errbuf, size_t errlen, const char *fmt, ...)
 
 struct key_u64 {
 	const char *key;
+	size_t len;          /* strlen(key): json_flat_scan()'s members are matched by it first */
 	uint32_t have;
 	size_t offset;
 	uint64_t max;
 	unsigned size;       /* 1, 4 or 8 bytes */
 };
 
-#define U64_FIELD(k, h, f) { .key = k, .have = h, .offset = offsetof(struct mce_record, f), \
+#define U64_FIELD(k, h, f) { .key = k, .len = sizeof(k) - 1, .have = h, .offset = offsetof(struct mce_record, f), \
 			     .max = UINT64_MAX, .size = 8 }
-#define U32_FIELD(k, h, f) { .key = k, .have = h, .offset = offsetof(struct mce_record, f), \
+#define U32_FIELD(k, h, f) { .key = k, .len = sizeof(k) - 1, .have = h, .offset = offsetof(struct mce_record, f), \
 			     .max = UINT32_MAX, .size = 4 }
 
 static const struct key_u64 numeric_keys[] = {
@@ -146,7 +147,7 @@ static const struct key_u64 numeric_keys[] = {
 	U32_FIELD("dimm_channel", MCE_HAVE_DIMM_CHANNEL, dimm_channel),
 	U32_FIELD("dimm_slot",    MCE_HAVE_DIMM_SLOT,    dimm_slot),
 	U32_FIELD("dimm_rank",    MCE_HAVE_DIMM_RANK,    dimm_rank),
-	{ .key = "cs", .have = MCE_HAVE_CS, .offset = offsetof(struct mce_record, cs),
+	{ .key = "cs", .len = 2, .have = MCE_HAVE_CS, .offset = offsetof(struct mce_record, cs),
 	  .max = UINT8_MAX, .size = 1 },
 };
 
@@ -179,8 +180,10 @@ struct value {
 };
 
 /* The keys read, the numeric ones first and in numeric_keys' order. */
-static const char *const other_keys[] = {
-	"time", "source", "hostname", "boot_id", "vendor", "family", "model", "stepping",
+#define KEY(k) { k, sizeof(k) - 1 }
+static const struct { const char *key; size_t len; } other_keys[] = {
+	KEY("time"), KEY("source"), KEY("hostname"), KEY("boot_id"), KEY("vendor"), KEY("family"),
+	KEY("model"), KEY("stepping"),
 };
 enum {
 	K_TIME = ELEMENTSOF(numeric_keys), K_SOURCE, K_HOSTNAME, K_BOOT_ID, K_VENDOR, K_FAMILY,
@@ -189,7 +192,12 @@ enum {
 
 static const char *key_name(size_t i)
 {
-	return i < ELEMENTSOF(numeric_keys) ? numeric_keys[i].key : other_keys[i - K_TIME];
+	return i < ELEMENTSOF(numeric_keys) ? numeric_keys[i].key : other_keys[i - K_TIME].key;
+}
+
+static size_t key_len(size_t i)
+{
+	return i < ELEMENTSOF(numeric_keys) ? numeric_keys[i].len : other_keys[i - K_TIME].len;
 }
 
 /* The longest string value the fast reading copies; a longer one goes to json-c. */
@@ -331,36 +339,74 @@ static int record_from_values(const struct value *vals, struct mce_record *ret, 
 
 /* ---- the fast reading: json_flat_scan() ---- */
 
+/*
+ * Which key a member is, in a few steps rather than a comparison with every
+ * key: each of the ~25 members of a line was compared with all the keys.
+ * An open-addressed table by length, first and last byte, made on first use
+ * (mcectl and mcelogd are single-threaded).
+ */
+#define KEY_SLOTS 256
+
+static unsigned key_hash(const char *k, size_t len)
+{
+	return (unsigned) (len * 31 + (unsigned char) k[0] * 7 + (unsigned char) k[len - 1]) % KEY_SLOTS;
+}
+
+static int key_index(const char *k, size_t len)
+{
+	static uint8_t slots[KEY_SLOTS];     /* key index + 1; 0 empty */
+	static bool made;
+
+	if (!made) {
+		for (size_t i = 0; i < N_KEYS; i++) {
+			unsigned h = key_hash(key_name(i), key_len(i));
+
+			while (slots[h])
+				h = (h + 1) % KEY_SLOTS;
+			slots[h] = (uint8_t) (i + 1);
+		}
+		made = true;
+	}
+	if (len == 0)
+		return -1;
+	for (unsigned h = key_hash(k, len); slots[h]; h = (h + 1) % KEY_SLOTS) {
+		size_t i = slots[h] - 1u;
+
+		if (key_len(i) == len && memcmp(key_name(i), k, len) == 0)
+			return (int) i;
+	}
+	return -1;
+}
+
 static bool flat_member(const struct json_flat_member *m, void *userdata)
 {
-	struct value *vals = userdata;
+	struct value *vals = userdata, *v;
+	int i = key_index(m->key, m->key_len);
 
-	for (size_t i = 0; i < N_KEYS; i++) {
-		const char *k = key_name(i);
-		struct value *v = &vals[i];
-
-		/* the first byte first: strlen() of every key for every member was the cost */
-		if (k[0] != m->key[0] || strlen(k) != m->key_len || memcmp(k, m->key, m->key_len) != 0)
-			continue;
-		if (v->type != V_ABSENT)
-			return false;    /* a key twice: json-c's rules for it, not ours */
-		switch (m->type) {
-		case JSON_FLAT_NULL:   v->type = V_NULL; break;
-		case JSON_FLAT_INT:
-			v->type = V_INT;
-			v->u = m->u;
-			v->negative = m->negative;
-			break;
-		case JSON_FLAT_STRING:
-			if (m->len >= FLAT_STRING_MAX)
-				return false;   /* more than cstr() copies */
-			v->type = V_STRING;
-			v->s = m->s;
-			v->len = m->len;
-			break;
-		default:               v->type = V_OTHER; break;
-		}
+	if (i < 0)
 		return true;
+	v = &vals[i];
+	if (v->type != V_ABSENT)
+		return false;    /* a key twice: json-c's rules for it, not ours */
+	switch (m->type) {
+	case JSON_FLAT_NULL:
+		v->type = V_NULL;
+		break;
+	case JSON_FLAT_INT:
+		v->type = V_INT;
+		v->u = m->u;
+		v->negative = m->negative;
+		break;
+	case JSON_FLAT_STRING:
+		if (m->len >= FLAT_STRING_MAX)
+			return false;   /* more than cstr() copies */
+		v->type = V_STRING;
+		v->s = m->s;
+		v->len = m->len;
+		break;
+	default:
+		v->type = V_OTHER;
+		break;
 	}
 	return true;
 }

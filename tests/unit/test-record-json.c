@@ -309,6 +309,74 @@ static void test_writer_escaping_every_byte(void **state)
 	json_writer_done(&w);
 }
 
+/*
+ * Record lines are read by json_flat_scan() when they are plain and by
+ * json-c otherwise.  A member whose key has an escape sends a line to
+ * json-c without changing its meaning, so each line here is read both ways
+ * and must give the same record, or the same error in the same words.
+ */
+static void test_fast_and_json_c_agree(void **state)
+{
+	static const char *const lines[] = {
+		"{\"time\":\"2026-11-20T10:00:00.000000Z\",\"source\":\"decode\",\"cpu\":58,\"socket\":1,"
+		"\"apicid\":116,\"bank\":13,\"vendor\":\"intel\",\"family\":6,\"model\":143,\"stepping\":8,"
+		"\"microcode\":\"0x2b000461\",\"ppin\":\"0x00002b5a3f0c9d1e\",\"status\":\"0xbe00000000800400\","
+		"\"flags\":[\"VAL\",\"UC\"],\"details\":{\"memory_controller\":0,\"x\":[1,-2,3.5,true,null]}}",
+		"{ \"status\" : \"0x9c2040000000011b\" , \"bank\" : 15 , \"hostname\" : \"node-7\" }",
+		"{\"status\":\"0x1\",\"cpu\":-5}",
+		"{\"status\":\"0x1\",\"cpu\":4294967296}",
+		"{\"status\":\"0x1\",\"cpu\":\"4294967295\"}",
+		"{\"status\":\"0x1\",\"cpu\":1.5}",
+		"{\"status\":\"0x1\",\"cpu\":true}",
+		"{\"status\":\"0x1\",\"cpu\":null,\"bank\":null}",
+		"{\"status\":\"0x1\",\"cpu\":\"12x\"}",
+		"{\"status\":\"0x1\",\"cs\":256}",
+		"{\"status\":999999999999999999}",
+		"{\"status\":\"0xffffffffffffffff\",\"addr\":\"0x10000000000000000\"}",
+		"{\"bank\":1}",
+		"{}",
+		"{\"status\":\"0x1\",\"time\":\"2026-13-01T00:00:00Z\"}",
+		"{\"status\":\"0x1\",\"time\":5}",
+		"{\"status\":\"0x1\",\"source\":7}",
+		"{\"status\":\"0x1\",\"source\":\"no-such-source\"}",
+		"{\"status\":\"0x1\",\"hostname\":[]}",
+		"{\"status\":\"0x1\",\"hostname\":\"a-very-long-host-name-that-goes-on-and-on-and-on-and-on-"
+		"and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on\"}",
+		"{\"status\":\"0x1\",\"boot_id\":\"aaf50ec7f5824edf9b3508436dfbbff7\"}",
+		"{\"status\":\"0x1\",\"boot_id\":\"AAF50EC7F5824EDF9B3508436DFBBFF7\"}",
+		"{\"status\":\"0x1\",\"vendor\":\"sparc\"}",
+		"{\"status\":\"0x1\",\"vendor\":\"unknown\"}",
+		"{\"status\":\"0x1\",\"vendor\":{}}",
+		"{\"status\":\"0x1\",\"family\":25}",
+		"{\"status\":\"0x1\",\"family\":25,\"model\":null}",
+		"{\"status\":\"0x1\",\"family\":25,\"model\":\"0x11\",\"stepping\":-1}",
+		"{\"status\":\"0x1\",\"stepping\":2}",
+	};
+	struct mce_record fast, slow;
+	char efast[200], eslow[200];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		size_t n = strlen(lines[i]);
+		char forced[1024];
+		int kf, ks;
+
+		/* the same line with one more member, which only json-c reads */
+		assert_true(n + 16 < sizeof(forced));
+		memcpy(forced, lines[i], n - 1);
+		snprintf(forced + n - 1, sizeof(forced) - (n - 1), "%s\"\\u0078\":1}", n > 2 ? "," : "");
+		memset(&fast, 0xa5, sizeof(fast));
+		memset(&slow, 0xa5, sizeof(slow));
+		efast[0] = eslow[0] = '\0';
+		kf = mce_record_parse_json(lines[i], n, &fast, efast, sizeof(efast));
+		ks = mce_record_parse_json(forced, strlen(forced), &slow, eslow, sizeof(eslow));
+		if (kf != ks || strcmp(efast, eslow) != 0)
+			fail_msg("line %zu: %d '%s' vs json-c's %d '%s'", i, kf, efast, ks, eslow);
+		if (kf == 0)
+			assert_memory_equal(&fast, &slow, sizeof(fast));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_writer_utf8),
 		cmocka_unit_test(test_rfc3339_matches_gmtime),
 		cmocka_unit_test(test_writer_escaping_every_byte),
+		cmocka_unit_test(test_fast_and_json_c_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
