@@ -264,9 +264,9 @@ static void begin_value(struct json_writer *w, const char *key)
 	}
 }
 
-static void open_container(struct json_writer *w, const char *key, char c)
+/* c after the key (or in its place) has been written */
+static void open_keyed(struct json_writer *w, char c)
 {
-	begin_value(w, key);
 	put_char(w, c);
 	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
 		w->failed = true;
@@ -274,6 +274,12 @@ static void open_container(struct json_writer *w, const char *key, char c)
 	}
 	w->depth++;
 	w->first[w->depth] = true;
+}
+
+static void open_container(struct json_writer *w, const char *key, char c)
+{
+	begin_value(w, key);
+	open_keyed(w, c);
 }
 
 static void close_container(struct json_writer *w, char c)
@@ -299,18 +305,6 @@ void json_object_end(struct json_writer *w) { close_container(w, '}'); }
 void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
 void json_array_end(struct json_writer *w) { close_container(w, ']'); }
 
-void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n)
-{
-	begin_value(w, key);
-	put_escaped(w, value, n);
-}
-
-void json_put_string(struct json_writer *w, const char *key, const char *value)
-{
-	begin_value(w, key);
-	put_escaped_cstr(w, value);
-}
-
 /* Digits by hand: snprintf dominates the profile of a record writer otherwise. */
 static void put_u64_digits(struct json_writer *w, uint64_t v)
 {
@@ -324,6 +318,64 @@ static void put_u64_digits(struct json_writer *w, uint64_t v)
 	put_raw(w, tmp + i, sizeof(tmp) - i);
 }
 
+static void put_i64(struct json_writer *w, int64_t value)
+{
+	if (value < 0) {
+		put_char(w, '-');
+		put_u64_digits(w, (uint64_t) 0 - (uint64_t) value);
+	} else
+		put_u64_digits(w, (uint64_t) value);
+}
+
+static void put_bool(struct json_writer *w, bool value)
+{
+	if (value)
+		put_raw(w, "true", 4);
+	else
+		put_raw(w, "false", 5);
+}
+
+static void put_hex64(struct json_writer *w, uint64_t value)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[20] = { '"', '0', 'x' };
+
+	for (int i = 0; i < 16; i++)
+		tmp[3 + i] = hex[(value >> (60 - 4 * i)) & 0xf];
+	tmp[19] = '"';
+	put_raw(w, tmp, sizeof(tmp));
+}
+
+static void put_hex(struct json_writer *w, uint64_t value)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	/* by hand, as in put_u64_digits(): "0x%" PRIx64 in quotes */
+	tmp[--i] = '"';
+	do {
+		tmp[--i] = hex[value & 0xf];
+		value >>= 4;
+	} while (value);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	tmp[--i] = '"';
+	put_raw(w, tmp + i, sizeof(tmp) - i);
+}
+
+void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n)
+{
+	begin_value(w, key);
+	put_escaped(w, value, n);
+}
+
+void json_put_string(struct json_writer *w, const char *key, const char *value)
+{
+	begin_value(w, key);
+	put_escaped_cstr(w, value);
+}
+
 void json_put_u64(struct json_writer *w, const char *key, uint64_t value)
 {
 	begin_value(w, key);
@@ -333,11 +385,7 @@ void json_put_u64(struct json_writer *w, const char *key, uint64_t value)
 void json_put_i64(struct json_writer *w, const char *key, int64_t value)
 {
 	begin_value(w, key);
-	if (value < 0) {
-		put_char(w, '-');
-		put_u64_digits(w, (uint64_t) 0 - (uint64_t) value);
-	} else
-		put_u64_digits(w, (uint64_t) value);
+	put_i64(w, value);
 }
 
 /* Fixed-point: the figures we print are ratios, where %g's exponents only hinder reading. */
@@ -360,44 +408,98 @@ void json_put_fixed(struct json_writer *w, const char *key, double value, unsign
 void json_put_bool(struct json_writer *w, const char *key, bool value)
 {
 	begin_value(w, key);
-	if (value)
-		put_raw(w, "true", 4);
-	else
-		put_raw(w, "false", 5);
+	put_bool(w, value);
 }
 
 void json_put_hex64(struct json_writer *w, const char *key, uint64_t value)
 {
-	static const char hex[] = "0123456789abcdef";
-	char tmp[20] = { '"', '0', 'x' };
-
-	for (int i = 0; i < 16; i++)
-		tmp[3 + i] = hex[(value >> (60 - 4 * i)) & 0xf];
-	tmp[19] = '"';
 	begin_value(w, key);
-	put_raw(w, tmp, sizeof(tmp));
+	put_hex64(w, value);
 }
 
 void json_put_hex(struct json_writer *w, const char *key, uint64_t value)
 {
-	static const char hex[] = "0123456789abcdef";
-	char tmp[24];
-	size_t i = sizeof(tmp);
-
-	/* by hand, as in put_u64_digits(): "0x%" PRIx64 in quotes */
-	tmp[--i] = '"';
-	do {
-		tmp[--i] = hex[value & 0xf];
-		value >>= 4;
-	} while (value);
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	tmp[--i] = '"';
 	begin_value(w, key);
-	put_raw(w, tmp + i, sizeof(tmp) - i);
+	put_hex(w, value);
 }
 
 void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
+{
+	char tmp[40];
+
+	/* the key only once the value is known to be good, as before */
+	if (format_rfc3339_usec(tmp, sizeof(tmp), usec) < 0) {
+		w->failed = true;
+		return;
+	}
+	json_put_string(w, key, tmp);
+}
+
+/* ---- the same with keys written as they are (struct json_key) ---- */
+
+static void begin_key(struct json_writer *w, struct json_key k)
+{
+	bool comma = !w->first[w->depth];
+	char *o;
+
+	if (!reserve(w, k.len + 1))
+		return;
+	o = w->buf + w->len;
+	*o = ',';
+	memcpy(o + comma, k.text, k.len);
+	w->len += comma + k.len;
+	w->first[w->depth] = false;
+}
+
+void json_object_begin_k(struct json_writer *w, struct json_key k)
+{
+	begin_key(w, k);
+	open_keyed(w, '{');
+}
+
+void json_array_begin_k(struct json_writer *w, struct json_key k)
+{
+	begin_key(w, k);
+	open_keyed(w, '[');
+}
+
+void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
+{
+	begin_key(w, k);
+	put_escaped_cstr(w, value);
+}
+
+void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	begin_key(w, k);
+	put_u64_digits(w, value);
+}
+
+void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
+{
+	begin_key(w, k);
+	put_i64(w, value);
+}
+
+void json_put_bool_k(struct json_writer *w, struct json_key k, bool value)
+{
+	begin_key(w, k);
+	put_bool(w, value);
+}
+
+void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	begin_key(w, k);
+	put_hex64(w, value);
+}
+
+void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	begin_key(w, k);
+	put_hex(w, value);
+}
+
+void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
 {
 	char tmp[40];
 
@@ -405,7 +507,8 @@ void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
 		w->failed = true;
 		return;
 	}
-	json_put_string(w, key, tmp);
+	begin_key(w, k);
+	put_escaped_cstr(w, tmp);
 }
 
 bool utf8_valid(const char *s, size_t n)

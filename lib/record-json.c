@@ -19,13 +19,13 @@ void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_
 			    enum mce_source source, const char *hostname, const char *boot_id)
 {
 	if (have_time)
-		json_put_time_usec(w, "time", time_usec);
+		json_put_time_usec_k(w, JSON_KEY("time"), time_usec);
 	if (source != MCE_SOURCE_UNKNOWN)
-		json_put_string(w, "source", mce_source_to_string(source));
+		json_put_string_k(w, JSON_KEY("source"), mce_source_to_string(source));
 	if (hostname[0])
-		json_put_string(w, "hostname", hostname);
+		json_put_string_k(w, JSON_KEY("hostname"), hostname);
 	if (boot_id[0])
-		json_put_string(w, "boot_id", boot_id);
+		json_put_string_k(w, JSON_KEY("boot_id"), boot_id);
 }
 
 void mce_record_write_json(const struct mce_record *r, const struct mce_decoded *d,
@@ -41,55 +41,55 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 	record_json_put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname,
 			       r->boot_id);
 	if (r->have & MCE_HAVE_CPU)
-		json_put_u64(w, "cpu", r->cpu);
+		json_put_u64_k(w, JSON_KEY("cpu"), r->cpu);
 	if (r->have & MCE_HAVE_SOCKET)
-		json_put_u64(w, "socket", r->socket);
+		json_put_u64_k(w, JSON_KEY("socket"), r->socket);
 	if (r->have & MCE_HAVE_APICID)
-		json_put_u64(w, "apicid", r->apicid);
+		json_put_u64_k(w, JSON_KEY("apicid"), r->apicid);
 	if (r->have & MCE_HAVE_BANK)
-		json_put_u64(w, "bank", r->bank);
+		json_put_u64_k(w, JSON_KEY("bank"), r->bank);
 	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN)
-		json_put_string(w, "vendor", mce_vendor_to_string(r->vendor));
+		json_put_string_k(w, JSON_KEY("vendor"), mce_vendor_to_string(r->vendor));
 	if (r->have & MCE_HAVE_CPUID) {
-		json_put_u64(w, "family", r->family);
-		json_put_u64(w, "model", r->model);
-		json_put_u64(w, "stepping", r->stepping);
+		json_put_u64_k(w, JSON_KEY("family"), r->family);
+		json_put_u64_k(w, JSON_KEY("model"), r->model);
+		json_put_u64_k(w, JSON_KEY("stepping"), r->stepping);
 	}
 	if (r->have & MCE_HAVE_MICROCODE)
-		json_put_hex(w, "microcode", r->microcode);
+		json_put_hex_k(w, JSON_KEY("microcode"), r->microcode);
 	if (r->have & MCE_HAVE_PPIN)
-		json_put_hex64(w, "ppin", r->ppin);
+		json_put_hex64_k(w, JSON_KEY("ppin"), r->ppin);
 	if (r->have & MCE_HAVE_MCGCAP)
-		json_put_hex64(w, "mcgcap", r->mcgcap);
+		json_put_hex64_k(w, JSON_KEY("mcgcap"), r->mcgcap);
 	if (r->have & MCE_HAVE_MCGSTATUS)
-		json_put_hex64(w, "mcgstatus", r->mcgstatus);
+		json_put_hex64_k(w, JSON_KEY("mcgstatus"), r->mcgstatus);
 	if (r->have & MCE_HAVE_STATUS)
-		json_put_hex64(w, "status", r->status);
+		json_put_hex64_k(w, JSON_KEY("status"), r->status);
 	if (r->have & MCE_HAVE_ADDR)
-		json_put_hex64(w, "addr", r->addr);
+		json_put_hex64_k(w, JSON_KEY("addr"), r->addr);
 	if (r->have & MCE_HAVE_MISC)
-		json_put_hex64(w, "misc", r->misc);
+		json_put_hex64_k(w, JSON_KEY("misc"), r->misc);
 	if (r->have & MCE_HAVE_SYND)
-		json_put_hex64(w, "synd", r->synd);
+		json_put_hex64_k(w, JSON_KEY("synd"), r->synd);
 	if (r->have & MCE_HAVE_IPID)
-		json_put_hex64(w, "ipid", r->ipid);
+		json_put_hex64_k(w, JSON_KEY("ipid"), r->ipid);
 	if (r->have & MCE_HAVE_IP)
-		json_put_hex64(w, "ip", r->ip);
+		json_put_hex64_k(w, JSON_KEY("ip"), r->ip);
 	if (r->have & MCE_HAVE_CS)
-		json_put_u64(w, "cs", r->cs);
+		json_put_u64_k(w, JSON_KEY("cs"), r->cs);
 	if (r->have & MCE_HAVE_TSC)
-		json_put_hex64(w, "tsc", r->tsc);
+		json_put_hex64_k(w, JSON_KEY("tsc"), r->tsc);
 	/* where an Intel EDAC driver placed a memory error */
 	if (r->have & MCE_HAVE_DIMM_SOCKET)
-		json_put_u64(w, "dimm_socket", r->dimm_socket);
+		json_put_u64_k(w, JSON_KEY("dimm_socket"), r->dimm_socket);
 	if (r->have & MCE_HAVE_DIMM_MC)
-		json_put_u64(w, "dimm_mc", r->dimm_mc);
+		json_put_u64_k(w, JSON_KEY("dimm_mc"), r->dimm_mc);
 	if (r->have & MCE_HAVE_DIMM_CHANNEL)
-		json_put_u64(w, "dimm_channel", r->dimm_channel);
+		json_put_u64_k(w, JSON_KEY("dimm_channel"), r->dimm_channel);
 	if (r->have & MCE_HAVE_DIMM_SLOT)
-		json_put_u64(w, "dimm_slot", r->dimm_slot);
+		json_put_u64_k(w, JSON_KEY("dimm_slot"), r->dimm_slot);
 	if (r->have & MCE_HAVE_DIMM_RANK)
-		json_put_u64(w, "dimm_rank", r->dimm_rank);
+		json_put_u64_k(w, JSON_KEY("dimm_rank"), r->dimm_rank);
 	if (d)
 		mce_decoded_write_json(d, w);
 	if (extra)

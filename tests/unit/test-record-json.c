@@ -377,6 +377,63 @@ static void test_fast_and_json_c_agree(void **state)
 	}
 }
 
+/* Keys written as they are (JSON_KEY) give what the escaping writer gives, commas and nesting included. */
+static void test_literal_keys_same(void **state)
+{
+	struct json_writer a, b;
+
+	(void) state;
+	json_writer_init(&a);
+	json_writer_init(&b);
+	json_object_begin(&a, NULL);
+	json_put_time_usec(&a, "time", 1795168800LL * 1000000 + 7);
+	json_put_u64(&a, "cpu", 58);
+	json_put_i64(&a, "channel", -3);
+	json_put_bool(&a, "timeout", true);
+	json_put_hex(&a, "microcode", 0x2b000461);
+	json_put_hex64(&a, "status", 0xbe00000000800400ull);
+	json_array_begin(&a, "flags");
+	json_put_string(&a, NULL, "VAL");
+	json_put_string(&a, NULL, "UC");
+	json_array_end(&a);
+	json_object_begin(&a, "details");
+	json_put_string(&a, "kind", "x");
+	json_object_end(&a);
+	json_object_begin(&a, "empty");
+	json_object_end(&a);
+	json_put_string(&a, "last", "y");
+	json_object_end(&a);
+
+	json_object_begin(&b, NULL);
+	json_put_time_usec_k(&b, JSON_KEY("time"), 1795168800LL * 1000000 + 7);
+	json_put_u64_k(&b, JSON_KEY("cpu"), 58);
+	json_put_i64_k(&b, JSON_KEY("channel"), -3);
+	json_put_bool_k(&b, JSON_KEY("timeout"), true);
+	json_put_hex_k(&b, JSON_KEY("microcode"), 0x2b000461);
+	json_put_hex64_k(&b, JSON_KEY("status"), 0xbe00000000800400ull);
+	json_array_begin_k(&b, JSON_KEY("flags"));
+	json_put_string(&b, NULL, "VAL");
+	json_put_string(&b, NULL, "UC");
+	json_array_end(&b);
+	json_object_begin_k(&b, JSON_KEY("details"));
+	json_put_string_k(&b, JSON_KEY("kind"), "x");
+	json_object_end(&b);
+	json_object_begin_k(&b, JSON_KEY("empty"));
+	json_object_end(&b);
+	json_put_string_k(&b, JSON_KEY("last"), "y");
+	json_object_end(&b);
+
+	assert_false(json_writer_failed(&a));
+	assert_false(json_writer_failed(&b));
+	assert_string_equal(json_writer_str(&b), json_writer_str(&a));
+	assert_string_equal(json_writer_str(&a),
+			    "{\"time\":\"2026-11-20T10:00:00.000007Z\",\"cpu\":58,\"channel\":-3,\"timeout\":true,"
+			    "\"microcode\":\"0x2b000461\",\"status\":\"0xbe00000000800400\",\"flags\":[\"VAL\",\"UC\"],"
+			    "\"details\":{\"kind\":\"x\"},\"empty\":{},\"last\":\"y\"}");
+	json_writer_done(&a);
+	json_writer_done(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_rfc3339_matches_gmtime),
 		cmocka_unit_test(test_writer_escaping_every_byte),
 		cmocka_unit_test(test_fast_and_json_c_agree),
+		cmocka_unit_test(test_literal_keys_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
