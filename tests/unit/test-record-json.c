@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The record contract's JSON form: writer, reader, round trip, RFC 3339 times. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -434,6 +435,32 @@ static void test_literal_keys_same(void **state)
 	json_writer_done(&b);
 }
 
+/* Registers' digits are made a word at a time: against printf's, for every nibble value in every place. */
+static void test_hex64_matches_printf(void **state)
+{
+	struct json_writer w;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned i = 0; i < 200000; i++) {
+		uint64_t v;
+		char want[32];
+
+		if (i < 16 * 16)   /* each digit value at each place, the rest zero or f */
+			v = ((uint64_t) (i % 16) << (4 * (i / 16))) | (i & 1 ? 0 : ~(0xfull << (4 * (i / 16))));
+		else {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			v = x;
+		}
+		snprintf(want, sizeof(want), "\"0x%016" PRIx64 "\"", v);
+		json_writer_reset(&w);
+		json_put_hex64(&w, NULL, v);
+		assert_string_equal(json_writer_str(&w), want);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_writer_escaping_every_byte),
 		cmocka_unit_test(test_fast_and_json_c_agree),
 		cmocka_unit_test(test_literal_keys_same),
+		cmocka_unit_test(test_hex64_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
