@@ -121,14 +121,23 @@ static void out_flush(struct text_out *o)
 	o->n = 0;
 }
 
-static void out_mem(struct text_out *o, const char *s, size_t n)
+static void out_big(struct text_out *o, const char *s, size_t n)
+{
+	out_flush(o);
+	if (n > sizeof(o->buf))
+		fwrite(s, 1, n, o->f);
+	else {
+		memcpy(o->buf, s, n);
+		o->n = n;
+	}
+}
+
+/* Inline: with out_lit()'s constant lengths the copy is a move or two. */
+static inline void out_mem(struct text_out *o, const char *s, size_t n)
 {
 	if (o->n + n > sizeof(o->buf)) {
-		out_flush(o);
-		if (n > sizeof(o->buf)) {
-			fwrite(s, 1, n, o->f);
-			return;
-		}
+		out_big(o, s, n);
+		return;
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
