@@ -97,6 +97,18 @@ for f in "$tmp"/in/*; do
 		fi
 	done
 done
+# stdout and stderr into one file: the order in which they reach it too
+for args in "" "--output json"; do
+	# shellcheck disable=SC2086
+	"$old" decode $args "$tmp/mixed.txt" >"$tmp/o.both" 2>&1 || true
+	# shellcheck disable=SC2086
+	"$new" decode $args "$tmp/mixed.txt" >"$tmp/n.both" 2>&1 || true
+	runs=$((runs + 1))
+	if ! cmp -s "$tmp/o.both" "$tmp/n.both"; then
+		diffs=$((diffs + 1))
+		echo "DIFF (2>&1): decode $args $tmp/mixed.txt"
+	fi
+done
 inputs=$(ls "$tmp/in" | wc -l)
-echo "decode-compare: $inputs inputs, $runs runs (4 option sets x file and stdin), $diffs differences"
+echo "decode-compare: $inputs inputs, $runs runs (4 option sets x file and stdin, and 2>&1), $diffs differences"
 [ "$diffs" = 0 ]
