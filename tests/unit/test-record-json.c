@@ -319,10 +319,10 @@ static void test_writer_escaping_every_byte(void **state)
 static void test_fast_and_json_c_agree(void **state)
 {
 	static const char *const lines[] = {
-		"{\"time\":\"2026-11-20T10:00:00.000000Z\",\"source\":\"decode\",\"cpu\":58,\"socket\":1,"
-		"\"apicid\":116,\"bank\":13,\"vendor\":\"intel\",\"family\":6,\"model\":143,\"stepping\":8,"
-		"\"microcode\":\"0x2b000461\",\"ppin\":\"0x00002b5a3f0c9d1e\",\"status\":\"0xbe00000000800400\","
-		"\"flags\":[\"VAL\",\"UC\"],\"details\":{\"memory_controller\":0,\"x\":[1,-2,3.5,true,null]}}",
+		("{\"time\":\"2026-11-20T10:00:00.000000Z\",\"source\":\"decode\",\"cpu\":58,\"socket\":1,"
+		 "\"apicid\":116,\"bank\":13,\"vendor\":\"intel\",\"family\":6,\"model\":143,\"stepping\":8,"
+		 "\"microcode\":\"0x2b000461\",\"ppin\":\"0x00002b5a3f0c9d1e\",\"status\":\"0xbe00000000800400\","
+		 "\"flags\":[\"VAL\",\"UC\"],\"details\":{\"memory_controller\":0,\"x\":[1,-2,3.5,true,null]}}"),
 		"{ \"status\" : \"0x9c2040000000011b\" , \"bank\" : 15 , \"hostname\" : \"node-7\" }",
 		"{\"status\":\"0x1\",\"cpu\":-5}",
 		"{\"status\":\"0x1\",\"cpu\":4294967296}",
@@ -341,8 +341,8 @@ static void test_fast_and_json_c_agree(void **state)
 		"{\"status\":\"0x1\",\"source\":7}",
 		"{\"status\":\"0x1\",\"source\":\"no-such-source\"}",
 		"{\"status\":\"0x1\",\"hostname\":[]}",
-		"{\"status\":\"0x1\",\"hostname\":\"a-very-long-host-name-that-goes-on-and-on-and-on-and-on-"
-		"and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on\"}",
+		("{\"status\":\"0x1\",\"hostname\":\"a-very-long-host-name-that-goes-on-and-on-and-on-and-on-"
+		 "and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on\"}"),
 		"{\"status\":\"0x1\",\"boot_id\":\"aaf50ec7f5824edf9b3508436dfbbff7\"}",
 		"{\"status\":\"0x1\",\"boot_id\":\"AAF50EC7F5824EDF9B3508436DFBBFF7\"}",
 		"{\"status\":\"0x1\",\"vendor\":\"sparc\"}",
