@@ -240,6 +240,14 @@ static void put_escaped_cstr(struct json_writer *w, const char *s)
 		return;
 	o = w->buf + w->len;
 	*o++ = '"';
+	/* four at a time: a plain byte is no NUL, so the next one is still in the string */
+	while (i + 4 <= SHORT_STRING && plain_byte[(unsigned char) s[i]] &&
+	       plain_byte[(unsigned char) s[i + 1]] && plain_byte[(unsigned char) s[i + 2]] &&
+	       plain_byte[(unsigned char) s[i + 3]]) {
+		memcpy(o, s + i, 4);
+		o += 4;
+		i += 4;
+	}
 	while (i < SHORT_STRING && plain_byte[(unsigned char) s[i]]) {
 		*o++ = s[i];
 		i++;
@@ -523,13 +531,17 @@ void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
 void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
 {
 	char tmp[40];
+	int n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
 
-	if (format_rfc3339_usec(tmp, sizeof(tmp), usec) < 0) {
+	if (n < 0) {
 		w->failed = true;
 		return;
 	}
+	/* digits, '-', ':', '.', 'T' and 'Z': nothing to escape */
+	tmp[0] = '"';
+	tmp[n + 1] = '"';
 	begin_key(w, k);
-	put_escaped_cstr(w, tmp);
+	put_raw(w, tmp, (size_t) n + 2);
 }
 
 bool utf8_valid(const char *s, size_t n)
