@@ -4,7 +4,13 @@
 # decoder core alone, each next to a baseline measured in the same run so the
 # figures read as ratios on any machine.
 #
-#   bench/decode-bench.sh [RECORDS]        (from a build directory after `make`)
+#   [BASELINE_MCECTL=/path/to/old/mcectl] bench/decode-bench.sh [RECORDS]
+#                                          (from a build directory after `make`)
+#
+# With BASELINE_MCECTL (e.g. the previous commit's mcectl, copied before a
+# change), every mcectl run is also made with it on the same input in the
+# same run, and the ratio old/new of CPU time is printed: "5.0x" means the
+# new one takes a fifth of the baseline's CPU time.
 #
 # Peak RSS is measured at RECORDS and at 4 x RECORDS: it must not grow.
 set -eu
@@ -12,6 +18,7 @@ set -eu
 n=${1:-200000}
 builddir=${top_builddir:-$PWD}
 mcectl="$builddir/mcectl/mcectl"
+baseline=${BASELINE_MCECTL:-}
 gen="$builddir/bench/gen-mixed"
 core="$builddir/bench/decode-core"
 tmp=$(mktemp -d)
@@ -42,6 +49,23 @@ measure() {
 	echo "$best" >"$tmp/last"
 }
 
+[ -z "$baseline" ] || [ -x "$baseline" ] || { echo "decode-bench: BASELINE_MCECTL=$baseline is no program" >&2; exit 1; }
+
+# versus LABEL RECORDS ARGS...: mcectl ARGS, then the baseline's, and their ratio
+versus() {
+	label=$1 recs=$2
+	shift 2
+	measure "$label" "$recs" "$mcectl" "$@"
+	t_new=$(cat "$tmp/last")
+	if [ -n "$baseline" ]; then
+		measure "  same, baseline mcectl" "$recs" "$baseline" "$@"
+		t_old=$(cat "$tmp/last")
+		awk -v o="$t_old" -v n="$t_new" 'BEGIN { if (n <= 0) n = 0.005
+			printf "  => new mcectl is %.2fx faster than the baseline (CPU time %.2f s / %.2f s)\n", o / n, o, n }'
+		echo "$t_new" >"$tmp/last"
+	fi
+}
+
 "$gen" "$n" >"$tmp/in.txt"
 "$gen" $((n * 4)) >"$tmp/in4.txt"
 lines=$(wc -l <"$tmp/in.txt")
@@ -55,17 +79,25 @@ measure "baseline: wc -l" "$n" wc -l "$tmp/in.txt"; base_wc=$(cat "$tmp/last")
 # rasdaemon's lines carry no CPU family; --cpu-id keeps ~14% of records from
 # each printing a warning, which would measure stderr instead of decoding
 id="--cpu-id intel:6:0x55"
-measure "mcectl decode --output json (mixed text)" "$n" "$mcectl" decode --output json $id "$tmp/in.txt"
+versus "mcectl decode --output json (mixed text)" "$n" decode --output json $id "$tmp/in.txt"
 t_mixed=$(cat "$tmp/last")
 "$mcectl" decode --output json $id "$tmp/in.txt" >"$tmp/in.json" 2>/dev/null || true
-measure "mcectl decode --output json (JSON input)" "$n" "$mcectl" decode --output json "$tmp/in.json"
+versus "mcectl decode --output json (JSON input)" "$n" decode --output json "$tmp/in.json"
 t_json=$(cat "$tmp/last")
-measure "mcectl decode --output text (mixed text)" "$n" "$mcectl" decode $id "$tmp/in.txt"
+versus "mcectl decode --output text (mixed text)" "$n" decode $id "$tmp/in.txt"
+t_text=$(cat "$tmp/last")
+versus "mcectl decode --output text (JSON input)" "$n" decode "$tmp/in.json"
+# the issue's case: Intel kernel-console records (bench/gen-mixed's first form), RECORDS of them
+grep -A2 'CPU [0-9]*: Machine Check: 0 Bank 13' "$tmp/in.txt" | grep -v '^--' >"$tmp/kernel1.txt" || true
+for _ in 1 2 3 4 5 6 7; do cat "$tmp/kernel1.txt"; done >"$tmp/kernel.txt"
+kn=$(grep -c 'Machine Check' "$tmp/kernel.txt" || true)
+versus "mcectl decode --output json (kernel console)" "$kn" decode --output json "$tmp/kernel.txt"
+versus "mcectl decode --output text (kernel console)" "$kn" decode "$tmp/kernel.txt"
 measure "mcectl decode --output json (4x mixed text)" $((n * 4)) "$mcectl" decode --output json $id "$tmp/in4.txt"
 echo
 "$core" 2000000 | sed 's/^/decoder core (bench\/decode-core): /'
 /usr/bin/time -f "decoder core peak RSS: %M KiB" "$core" 100000 >/dev/null
 echo
-awk -v c="$base_cat" -v w="$base_wc" -v m="$t_mixed" -v j="$t_json" 'BEGIN {
+awk -v c="$base_cat" -v w="$base_wc" -v m="$t_mixed" -v j="$t_json" -v t="$t_text" 'BEGIN {
 	if (c <= 0) c = 0.005; if (w <= 0) w = 0.005
-	printf "ratios (CPU time): mixed text->JSON = %.0f x cat, %.0f x wc -l; JSON->JSON = %.0f x cat; JSON->JSON / text->JSON = %.2f\n", m / c, m / w, j / c, j / m }'
+	printf "ratios (CPU time): mixed text->JSON = %.0f x cat, %.0f x wc -l; mixed text->text = %.0f x cat; JSON->JSON = %.0f x cat; JSON->JSON / text->JSON = %.2f\n", m / c, m / w, t / c, j / c, j / m }'

@@ -5,7 +5,6 @@
  * used as the journald MESSAGE.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -182,65 +181,124 @@ static const char *const simple_phrases[_MCE_CLASS_MAX] = {
 
 #define PICK(table, i) ((unsigned) (i) < sizeof(table) / sizeof(table[0]) && table[i] ? table[i] : "")
 
-/* snprintf() at offset *n, keeping *n the length the full text would have. */
-__attribute__((format(printf, 4, 5)))
-static void append(char *buf, size_t size, int *n, const char *fmt, ...)
-{
-	size_t off = (size_t) *n;
-	va_list ap;
-	int r;
+/*
+ * The summary as snprintf() would print it into buf: the text cut to
+ * size - 1 bytes and terminated, n its full length.  By hand, because
+ * mcectl decode prints a summary per record and snprintf() was a good part
+ * of that.
+ */
+struct summary {
+	char *buf;
+	size_t size;
+	size_t n;
+};
 
-	va_start(ap, fmt);
-	r = vsnprintf(off < size ? buf + off : NULL, off < size ? size - off : 0, fmt, ap);
-	va_end(ap);
-	if (r > 0)
-		*n += r;
+static void put(struct summary *s, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (s->n + 1 < s->size) {
+		size_t room = s->size - 1 - s->n;
+
+		memcpy(s->buf + s->n, text, len < room ? len : room);
+	}
+	s->n += len;
+}
+
+/* "%d" */
+static void put_int(struct summary *s, int v)
+{
+	char tmp[16];
+	size_t i = sizeof(tmp);
+	unsigned u = v < 0 ? 0u - (unsigned) v : (unsigned) v;
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[--i] = '-';
+	put(s, tmp + i);
+}
+
+/* "%04x" */
+static void put_hex4(struct summary *s, unsigned v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[16];
+	size_t i = sizeof(tmp);
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = hex[v & 0xf];
+		v >>= 4;
+	} while (v);
+	while (sizeof(tmp) - 1 - i < 4)
+		tmp[--i] = '0';
+	put(s, tmp + i);
 }
 
 int mce_decoded_summary(const struct mce_decoded *d, char *buf, size_t size)
 {
-	char what[128];
-	int n;
+	struct summary s = { .buf = buf, .size = size };
 
 	if (!d || (!buf && size))
 		return -EINVAL;
 
 	switch (d->error_class) {
 	case MCE_CLASS_GENERIC_CACHE_HIERARCHY:
-		snprintf(what, sizeof(what), "%s cache hierarchy error", PICK(level_words, d->cache_level));
+		put(&s, PICK(level_words, d->cache_level));
+		put(&s, " cache hierarchy error");
 		break;
 	case MCE_CLASS_TLB:
-		snprintf(what, sizeof(what), "%s %sTLB error", PICK(level_words, d->cache_level),
-			 PICK(tt_words, d->transaction_type));
+		put(&s, PICK(level_words, d->cache_level));
+		put(&s, " ");
+		put(&s, PICK(tt_words, d->transaction_type));
+		put(&s, "TLB error");
 		break;
 	case MCE_CLASS_CACHE:
-		snprintf(what, sizeof(what), "%s %scache %serror", PICK(level_words, d->cache_level),
-			 PICK(tt_words, d->transaction_type), PICK(request_words, d->request));
+		put(&s, PICK(level_words, d->cache_level));
+		put(&s, " ");
+		put(&s, PICK(tt_words, d->transaction_type));
+		put(&s, "cache ");
+		put(&s, PICK(request_words, d->request));
+		put(&s, "error");
 		break;
 	case MCE_CLASS_MEMORY_CONTROLLER:
-		snprintf(what, sizeof(what), "Memory controller %serror",
-			 PICK(mt_words, d->memory_transaction));
+		put(&s, "Memory controller ");
+		put(&s, PICK(mt_words, d->memory_transaction));
+		put(&s, "error");
 		break;
 	case MCE_CLASS_BUS_INTERCONNECT:
-		snprintf(what, sizeof(what), "Bus/interconnect %s%serror%s",
-			 PICK(request_words, d->request),
-			 d->memory_or_io && strcmp(d->memory_or_io, "io") == 0 ? "I/O " : "",
-			 d->timeout == 1 ? " (timed out)" : "");
+		put(&s, "Bus/interconnect ");
+		put(&s, PICK(request_words, d->request));
+		put(&s, d->memory_or_io && strcmp(d->memory_or_io, "io") == 0 ? "I/O " : "");
+		put(&s, "error");
+		put(&s, d->timeout == 1 ? " (timed out)" : "");
 		break;
 	case MCE_CLASS_UNKNOWN:
-		snprintf(what, sizeof(what), "Unknown error code 0x%04x", d->mcacod);
+		put(&s, "Unknown error code 0x");
+		put_hex4(&s, d->mcacod);
 		break;
 	default:
-		snprintf(what, sizeof(what), "%s", PICK(simple_phrases, d->error_class));
+		put(&s, PICK(simple_phrases, d->error_class));
 		break;
 	}
 
-	n = snprintf(buf, size, "%s", what);
-	if (d->channel >= 0)
-		append(buf, size, &n, ", channel %d", d->channel);
-	if (d->description)
-		append(buf, size, &n, ": %s", d->description);
-	else if (d->bank_name)
-		append(buf, size, &n, " (%s)", d->bank_name);
-	return n;
+	if (d->channel >= 0) {
+		put(&s, ", channel ");
+		put_int(&s, d->channel);
+	}
+	if (d->description) {
+		put(&s, ": ");
+		put(&s, d->description);
+	} else if (d->bank_name) {
+		put(&s, " (");
+		put(&s, d->bank_name);
+		put(&s, ")");
+	}
+	if (size)
+		buf[s.n < size ? s.n : size - 1] = '\0';
+	return (int) s.n;
 }

@@ -45,77 +45,77 @@ static const char *const memory_transaction_names[] = {
 #define NAME(table, i) \
 	((unsigned) (i) < sizeof(table) / sizeof(table[0]) ? table[i] : NULL)
 
-static void put_opt_string(struct json_writer *w, const char *key, const char *v)
+static void put_opt_string(struct json_writer *w, struct json_key key, const char *v)
 {
 	if (v)
-		json_put_string(w, key, v);
+		json_put_string_k(w, key, v);
 }
 
 void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 {
 	const char *rec = mce_recovery_to_string(d->recovery);
 
-	json_put_string(w, "severity", mce_severity_to_string(d->severity));
-	put_opt_string(w, "recovery", rec);
+	json_put_string_k(w, JSON_KEY("severity"), mce_severity_to_string(d->severity));
+	put_opt_string(w, JSON_KEY("recovery"), rec);
 
-	json_array_begin(w, "flags");
+	json_array_begin_k(w, JSON_KEY("flags"));
 	for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++)
 		json_put_string(w, NULL, d->flags[i]);
 	json_array_end(w);
 
-	json_put_string(w, "error_class", mce_error_class_to_string(d->error_class));
-	json_put_string(w, "cpu_model", d->cpu_model ? d->cpu_model : "unknown");
+	json_put_string_k(w, JSON_KEY("error_class"), mce_error_class_to_string(d->error_class));
+	json_put_string_k(w, JSON_KEY("cpu_model"), d->cpu_model ? d->cpu_model : "unknown");
 	if (d->has_bank) {
-		json_put_string(w, "bank_name", d->bank_name ? d->bank_name : "unknown");
-		json_put_string(w, "bank_type", d->bank_type ? d->bank_type : "unknown");
+		json_put_string_k(w, JSON_KEY("bank_name"), d->bank_name ? d->bank_name : "unknown");
+		json_put_string_k(w, JSON_KEY("bank_type"), d->bank_type ? d->bank_type : "unknown");
 	} else {
-		put_opt_string(w, "bank_name", d->bank_name);
-		put_opt_string(w, "bank_type", d->bank_type);
+		put_opt_string(w, JSON_KEY("bank_name"), d->bank_name);
+		put_opt_string(w, JSON_KEY("bank_type"), d->bank_type);
 	}
 	if (d->description)
-		json_put_string(w, "description", d->description);
+		json_put_string_k(w, JSON_KEY("description"), d->description);
 	else if (d->has_model_specific_code || d->has_extended_error_code)
-		json_put_string(w, "description", "unknown");
+		json_put_string_k(w, JSON_KEY("description"), "unknown");
 
 	if (d->cache_level == MCE_LEVEL_GENERIC)
-		json_put_string(w, "cache_level", "generic");
+		json_put_string_k(w, JSON_KEY("cache_level"), "generic");
 	else if (d->cache_level != MCE_LEVEL_ABSENT)
-		json_put_u64(w, "cache_level", (uint64_t) (d->cache_level - MCE_LEVEL_0));
+		json_put_u64_k(w, JSON_KEY("cache_level"), (uint64_t) (d->cache_level - MCE_LEVEL_0));
 	if (d->transaction_type != MCE_TT_ABSENT)
-		put_opt_string(w, "transaction_type", NAME(transaction_type_names, d->transaction_type));
+		put_opt_string(w, JSON_KEY("transaction_type"), NAME(transaction_type_names, d->transaction_type));
 	if (d->request != MCE_RQ_ABSENT)
-		put_opt_string(w, "request", NAME(request_names, d->request));
+		put_opt_string(w, JSON_KEY("request"), NAME(request_names, d->request));
 	if (d->memory_transaction != MCE_MT_ABSENT)
-		put_opt_string(w, "memory_transaction",
+		put_opt_string(w, JSON_KEY("memory_transaction"),
 			       NAME(memory_transaction_names, d->memory_transaction));
 	if (d->channel >= 0)
-		json_put_i64(w, "channel", d->channel);
-	put_opt_string(w, "participation", d->participation);
+		json_put_i64_k(w, JSON_KEY("channel"), d->channel);
+	put_opt_string(w, JSON_KEY("participation"), d->participation);
 	if (d->timeout >= 0)
-		json_put_bool(w, "timeout", d->timeout != 0);
-	put_opt_string(w, "memory_or_io", d->memory_or_io);
+		json_put_bool_k(w, JSON_KEY("timeout"), d->timeout != 0);
+	put_opt_string(w, JSON_KEY("memory_or_io"), d->memory_or_io);
 
 	if (d->has_model_specific_code)
-		json_put_u64(w, "model_specific_code", d->model_specific_code);
+		json_put_u64_k(w, JSON_KEY("model_specific_code"), d->model_specific_code);
 	if (d->has_extended_error_code)
-		json_put_u64(w, "extended_error_code", d->extended_error_code);
+		json_put_u64_k(w, JSON_KEY("extended_error_code"), d->extended_error_code);
 	if (d->has_corrected_count)
-		json_put_u64(w, "corrected_count", d->corrected_count);
-	put_opt_string(w, "threshold_status", d->threshold_status);
+		json_put_u64_k(w, JSON_KEY("corrected_count"), d->corrected_count);
+	put_opt_string(w, JSON_KEY("threshold_status"), d->threshold_status);
 	if (d->has_address_lsb)
-		json_put_u64(w, "address_lsb", d->address_lsb);
-	put_opt_string(w, "address_mode", d->address_mode);
+		json_put_u64_k(w, JSON_KEY("address_lsb"), d->address_lsb);
+	put_opt_string(w, JSON_KEY("address_mode"), d->address_mode);
 	if (d->dimm >= 0)
-		json_put_i64(w, "dimm", d->dimm);
+		json_put_i64_k(w, JSON_KEY("dimm"), d->dimm);
 	if (d->rank >= 0)
-		json_put_i64(w, "rank", d->rank);
+		json_put_i64_k(w, JSON_KEY("rank"), d->rank);
 	if (d->chip_select >= 0)
-		json_put_i64(w, "chip_select", d->chip_select);
+		json_put_i64_k(w, JSON_KEY("chip_select"), d->chip_select);
 	if (d->has_syndrome)
-		json_put_hex64(w, "syndrome", d->syndrome);
+		json_put_hex64_k(w, JSON_KEY("syndrome"), d->syndrome);
 
 	if (d->n_details) {
-		json_object_begin(w, "details");
+		json_object_begin_k(w, JSON_KEY("details"));
 		for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
 			const struct mce_detail *x = &d->details[i];
 

@@ -29,16 +29,12 @@ void json_writer_done(struct json_writer *w)
 	json_writer_init(w);
 }
 
-static bool reserve(struct json_writer *w, size_t extra)
+/* The slow half of reserve(): grow the buffer. */
+static bool grow(struct json_writer *w, size_t need)
 {
-	size_t need, cap;
+	size_t cap;
 	char *p;
 
-	if (w->failed)
-		return false;
-	need = w->len + extra + 1;
-	if (need <= w->cap)
-		return true;
 	cap = w->cap ? w->cap : 512;
 	while (cap < need)
 		cap *= 2;
@@ -52,21 +48,33 @@ static bool reserve(struct json_writer *w, size_t extra)
 	return true;
 }
 
-static void put_raw(struct json_writer *w, const char *s, size_t n)
+/*
+ * Room for extra more bytes and the NUL json_writer_str() puts after them.
+ * Inline, and the buffer is terminated only there: every key and value of
+ * every record passes here (mcectl decode writes millions).
+ */
+static inline bool reserve(struct json_writer *w, size_t extra)
+{
+	size_t need = w->len + extra + 1;
+
+	if (w->failed)
+		return false;
+	return need <= w->cap || grow(w, need);
+}
+
+static inline void put_raw(struct json_writer *w, const char *s, size_t n)
 {
 	if (!reserve(w, n))
 		return;
 	memcpy(w->buf + w->len, s, n);
 	w->len += n;
-	w->buf[w->len] = '\0';
 }
 
-static void put_char(struct json_writer *w, char c)
+static inline void put_char(struct json_writer *w, char c)
 {
 	if (!reserve(w, 1))
 		return;
 	w->buf[w->len++] = c;
-	w->buf[w->len] = '\0';
 }
 
 /*
@@ -106,11 +114,10 @@ static size_t utf8_sequence(const unsigned char *s, size_t n)
  * (firmware FRU text, a hostname, a pasted log) never reaches a consumer:
  * each byte that starts no well-formed sequence becomes U+FFFD.
  */
-static void put_escaped(struct json_writer *w, const char *s, size_t n)
+static void put_escaped_slow(struct json_writer *w, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 
-	put_char(w, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char) s[i];
 		size_t run = i;
@@ -150,7 +157,107 @@ static void put_escaped(struct json_writer *w, const char *s, size_t n)
 			}
 		}
 	}
+}
+
+/* Bytes copied as they are: printable ASCII but the quote and the backslash. */
+static inline bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+#define BYTES(c) (0x0101010101010101ull * (uint8_t) (c))
+
+/* Whether the 8 bytes in x are all plain(): exact, the usual bit tricks for a byte below n. */
+static inline bool plain8(uint64_t x)
+{
+	uint64_t q = x ^ BYTES('"'), b = x ^ BYTES('\\'), del = x ^ BYTES(0x7f);
+	uint64_t bad = ((x - BYTES(0x20)) & ~x) |            /* below 0x20 */
+		       ((q - BYTES(1)) & ~q) |              /* '"' */
+		       ((b - BYTES(1)) & ~b) |              /* '\\' */
+		       ((del - BYTES(1)) & ~del) |          /* 0x7f */
+		       x;                                   /* 0x80 and above */
+
+	return (bad & BYTES(0x80)) == 0;
+}
+
+/*
+ * Plain strings (almost every key and value) eight bytes at a time; the
+ * rest byte by byte.  This writes every key of every record.
+ */
+static void put_escaped(struct json_writer *w, const char *s, size_t n)
+{
+	size_t i = 0;
+	char *o;
+
+	/* 8 more: the last word is stored whole, past the string's end */
+	if (!reserve(w, n + 2 + 8))
+		return;
+	o = w->buf + w->len;
+	*o++ = '"';
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (!plain8(x))
+			break;
+		memcpy(o, &x, 8);
+		o += 8;
+	}
+	if (i + 8 > n) {
+		/* the tail, padded with plain bytes to a word */
+		uint64_t x = BYTES('a');
+
+		memcpy(&x, s + i, n - i);
+		if (plain8(x)) {
+			memcpy(o, &x, 8);
+			o += n - i;
+			i = n;
+		}
+	}
+	while (i < n && plain((unsigned char) s[i]))
+		*o++ = s[i++];
+	w->len = (size_t) (o - w->buf);
+	if (i < n)
+		put_escaped_slow(w, s + i, n - i);
 	put_char(w, '"');
+}
+
+/* plain() as a table (0x22 '"', 0x5c '\\' are not), and false for the NUL that ends a C string */
+static const bool plain_byte[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
+};
+
+/* Keys and short values are almost always plain: at most this much in one go, without strlen(). */
+#define SHORT_STRING 64
+
+/* A C string in quotes: its length found while it is copied. */
+static void put_escaped_cstr(struct json_writer *w, const char *s)
+{
+	size_t i = 0;
+	char *o;
+
+	if (!reserve(w, SHORT_STRING + 2))
+		return;
+	o = w->buf + w->len;
+	*o++ = '"';
+	/* four at a time: a plain byte is no NUL, so the next one is still in the string */
+	while (i + 4 <= SHORT_STRING && plain_byte[(unsigned char) s[i]] &&
+	       plain_byte[(unsigned char) s[i + 1]] && plain_byte[(unsigned char) s[i + 2]] &&
+	       plain_byte[(unsigned char) s[i + 3]]) {
+		memcpy(o, s + i, 4);
+		o += 4;
+		i += 4;
+	}
+	while (i < SHORT_STRING && plain_byte[(unsigned char) s[i]]) {
+		*o++ = s[i];
+		i++;
+	}
+	if (i < SHORT_STRING && s[i] == '\0') {
+		*o++ = '"';
+		w->len = (size_t) (o - w->buf);
+		return;
+	}
+	put_escaped(w, s, strlen(s));     /* long or not plain: written afresh */
 }
 
 /* Comma and key before a value, depending on where we are. */
@@ -160,14 +267,14 @@ static void begin_value(struct json_writer *w, const char *key)
 		put_char(w, ',');
 	w->first[w->depth] = false;
 	if (key) {
-		put_escaped(w, key, strlen(key));
+		put_escaped_cstr(w, key);
 		put_char(w, ':');
 	}
 }
 
-static void open_container(struct json_writer *w, const char *key, char c)
+/* c after the key (or in its place) has been written */
+static void open_keyed(struct json_writer *w, char c)
 {
-	begin_value(w, key);
 	put_char(w, c);
 	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
 		w->failed = true;
@@ -175,6 +282,12 @@ static void open_container(struct json_writer *w, const char *key, char c)
 	}
 	w->depth++;
 	w->first[w->depth] = true;
+}
+
+static void open_container(struct json_writer *w, const char *key, char c)
+{
+	begin_value(w, key);
+	open_keyed(w, c);
 }
 
 static void close_container(struct json_writer *w, char c)
@@ -191,6 +304,7 @@ const char *json_writer_str(struct json_writer *w)
 {
 	if (!w->buf)
 		return "";
+	w->buf[w->len] = '\0';   /* reserve() always left room for it */
 	return w->buf;
 }
 
@@ -198,17 +312,6 @@ void json_object_begin(struct json_writer *w, const char *key) { open_container(
 void json_object_end(struct json_writer *w) { close_container(w, '}'); }
 void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
 void json_array_end(struct json_writer *w) { close_container(w, ']'); }
-
-void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n)
-{
-	begin_value(w, key);
-	put_escaped(w, value, n);
-}
-
-void json_put_string(struct json_writer *w, const char *key, const char *value)
-{
-	json_put_stringn(w, key, value, strlen(value));
-}
 
 /* Digits by hand: snprintf dominates the profile of a record writer otherwise. */
 static void put_u64_digits(struct json_writer *w, uint64_t v)
@@ -223,6 +326,85 @@ static void put_u64_digits(struct json_writer *w, uint64_t v)
 	put_raw(w, tmp + i, sizeof(tmp) - i);
 }
 
+static void put_i64(struct json_writer *w, int64_t value)
+{
+	if (value < 0) {
+		put_char(w, '-');
+		put_u64_digits(w, (uint64_t) 0 - (uint64_t) value);
+	} else
+		put_u64_digits(w, (uint64_t) value);
+}
+
+static void put_bool(struct json_writer *w, bool value)
+{
+	if (value)
+		put_raw(w, "true", 4);
+	else
+		put_raw(w, "false", 5);
+}
+
+/*
+ * The 8 hex digits of v as 8 bytes, the first digit in the lowest byte:
+ * each nibble spread to a byte, then made a digit, all at once (registers
+ * are most of a record's output).
+ */
+static uint64_t hex8(uint32_t v)
+{
+	uint64_t x = v;
+
+	/* nibble i (from the top) to byte i */
+	x = ((x & 0xffff0000u) >> 16) | ((x & 0x0000ffffu) << 32);
+	x = ((x & 0x0000ff000000ff00ull) >> 8) | ((x & 0x000000ff000000ffull) << 16);
+	x = ((x & 0x00f000f000f000f0ull) >> 4) | ((x & 0x000f000f000f000full) << 8);
+	/* 0-9 to '0'-'9', 10-15 to 'a'-'f' */
+	return x + BYTES('0') + (((x + BYTES(6)) >> 4) & BYTES(1)) * ('a' - '0' - 10);
+}
+
+static void put_hex64(struct json_writer *w, uint64_t value)
+{
+	char tmp[20] = { '"', '0', 'x' };
+	uint64_t hi = hex8((uint32_t) (value >> 32)), lo = hex8((uint32_t) value);
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	hi = __builtin_bswap64(hi);
+	lo = __builtin_bswap64(lo);
+#endif
+	memcpy(tmp + 3, &hi, 8);
+	memcpy(tmp + 11, &lo, 8);
+	tmp[19] = '"';
+	put_raw(w, tmp, sizeof(tmp));
+}
+
+static void put_hex(struct json_writer *w, uint64_t value)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	/* by hand, as in put_u64_digits(): "0x%" PRIx64 in quotes */
+	tmp[--i] = '"';
+	do {
+		tmp[--i] = hex[value & 0xf];
+		value >>= 4;
+	} while (value);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	tmp[--i] = '"';
+	put_raw(w, tmp + i, sizeof(tmp) - i);
+}
+
+void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n)
+{
+	begin_value(w, key);
+	put_escaped(w, value, n);
+}
+
+void json_put_string(struct json_writer *w, const char *key, const char *value)
+{
+	begin_value(w, key);
+	put_escaped_cstr(w, value);
+}
+
 void json_put_u64(struct json_writer *w, const char *key, uint64_t value)
 {
 	begin_value(w, key);
@@ -232,11 +414,7 @@ void json_put_u64(struct json_writer *w, const char *key, uint64_t value)
 void json_put_i64(struct json_writer *w, const char *key, int64_t value)
 {
 	begin_value(w, key);
-	if (value < 0) {
-		put_char(w, '-');
-		put_u64_digits(w, (uint64_t) 0 - (uint64_t) value);
-	} else
-		put_u64_digits(w, (uint64_t) value);
+	put_i64(w, value);
 }
 
 /* Fixed-point: the figures we print are ratios, where %g's exponents only hinder reading. */
@@ -259,42 +437,111 @@ void json_put_fixed(struct json_writer *w, const char *key, double value, unsign
 void json_put_bool(struct json_writer *w, const char *key, bool value)
 {
 	begin_value(w, key);
-	if (value)
-		put_raw(w, "true", 4);
-	else
-		put_raw(w, "false", 5);
+	put_bool(w, value);
 }
 
 void json_put_hex64(struct json_writer *w, const char *key, uint64_t value)
 {
-	static const char hex[] = "0123456789abcdef";
-	char tmp[20] = { '"', '0', 'x' };
-
-	for (int i = 0; i < 16; i++)
-		tmp[3 + i] = hex[(value >> (60 - 4 * i)) & 0xf];
-	tmp[19] = '"';
 	begin_value(w, key);
-	put_raw(w, tmp, sizeof(tmp));
+	put_hex64(w, value);
 }
 
 void json_put_hex(struct json_writer *w, const char *key, uint64_t value)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "\"0x%" PRIx64 "\"", value);
-
 	begin_value(w, key);
-	put_raw(w, tmp, (size_t) n);
+	put_hex(w, value);
 }
 
 void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
 {
 	char tmp[40];
 
+	/* the key only once the value is known to be good, as before */
 	if (format_rfc3339_usec(tmp, sizeof(tmp), usec) < 0) {
 		w->failed = true;
 		return;
 	}
 	json_put_string(w, key, tmp);
+}
+
+/* ---- the same with keys written as they are (struct json_key) ---- */
+
+static void begin_key(struct json_writer *w, struct json_key k)
+{
+	bool comma = !w->first[w->depth];
+	char *o;
+
+	if (!reserve(w, k.len + 1))
+		return;
+	o = w->buf + w->len;
+	*o = ',';
+	memcpy(o + comma, k.text, k.len);
+	w->len += comma + k.len;
+	w->first[w->depth] = false;
+}
+
+void json_object_begin_k(struct json_writer *w, struct json_key k)
+{
+	begin_key(w, k);
+	open_keyed(w, '{');
+}
+
+void json_array_begin_k(struct json_writer *w, struct json_key k)
+{
+	begin_key(w, k);
+	open_keyed(w, '[');
+}
+
+void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
+{
+	begin_key(w, k);
+	put_escaped_cstr(w, value);
+}
+
+void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	begin_key(w, k);
+	put_u64_digits(w, value);
+}
+
+void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
+{
+	begin_key(w, k);
+	put_i64(w, value);
+}
+
+void json_put_bool_k(struct json_writer *w, struct json_key k, bool value)
+{
+	begin_key(w, k);
+	put_bool(w, value);
+}
+
+void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	begin_key(w, k);
+	put_hex64(w, value);
+}
+
+void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	begin_key(w, k);
+	put_hex(w, value);
+}
+
+void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
+{
+	char tmp[40];
+	int n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+
+	if (n < 0) {
+		w->failed = true;
+		return;
+	}
+	/* digits, '-', ':', '.', 'T' and 'Z': nothing to escape */
+	tmp[0] = '"';
+	tmp[n + 1] = '"';
+	begin_key(w, k);
+	put_raw(w, tmp, (size_t) n + 2);
 }
 
 bool utf8_valid(const char *s, size_t n)

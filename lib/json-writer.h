@@ -56,3 +56,25 @@ void json_put_hex64(struct json_writer *w, const char *key, uint64_t value);
 void json_put_hex(struct json_writer *w, const char *key, uint64_t value);
 /* RFC 3339 UTC with microseconds: "2026-11-20T10:00:00.000000Z". */
 void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec);
+
+/*
+ * Keys known to need no escaping, written with their quotes and colon as
+ * they are: the record writers run per record and their keys are
+ * literals.  JSON_KEY("cpu"); k must be a string literal of plain ASCII
+ * (no '"', '\\' or control bytes).
+ */
+struct json_key {
+	const char *text;     /* "\"cpu\":" */
+	size_t len;
+};
+#define JSON_KEY(k) ((struct json_key) { .text = "\"" k "\":", .len = sizeof(k) + 2 })
+
+void json_object_begin_k(struct json_writer *w, struct json_key k);
+void json_array_begin_k(struct json_writer *w, struct json_key k);
+void json_put_string_k(struct json_writer *w, struct json_key k, const char *value);
+void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value);
+void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value);
+void json_put_bool_k(struct json_writer *w, struct json_key k, bool value);
+void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value);
+void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value);
+void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec);

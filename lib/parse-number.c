@@ -4,6 +4,20 @@
 
 #include "parse-number.h"
 
+/* A digit's value + 1 in bases up to 16; 0 for every other byte. */
+static const uint8_t digit_value_1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* The digit's value, or a number >= 16 (UINT_MAX) if it is none. */
+static unsigned digit(char c)
+{
+	return digit_value_1[(unsigned char) c] - 1u;
+}
+
 int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *ret)
 {
 	const char *end = s + n;
@@ -16,20 +30,18 @@ int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *re
 		base = 10;
 	if (s == end)
 		return -EINVAL;
+	/* every register of every record read comes here: a table, shifts for hex */
 	for (; s < end; s++) {
-		unsigned d;
+		unsigned d = digit(*s);
 
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned) (*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned) (*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned) (*s - 'A' + 10);
-		else
+		if (d >= (unsigned) base)
 			return -EINVAL;
-		if (v > (UINT64_MAX - d) / (unsigned) base)
+		if (base == 16) {
+			if (v >> 60)
+				return -ERANGE;
+			v = v << 4 | d;
+		} else if (__builtin_mul_overflow(v, (unsigned) base, &v) || __builtin_add_overflow(v, d, &v))
 			return -ERANGE;
-		v = v * (unsigned) base + d;
 	}
 	if (v > max)
 		return -ERANGE;

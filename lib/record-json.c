@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "json-flat.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "parse-number.h"
@@ -18,13 +19,13 @@ void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_
 			    enum mce_source source, const char *hostname, const char *boot_id)
 {
 	if (have_time)
-		json_put_time_usec(w, "time", time_usec);
+		json_put_time_usec_k(w, JSON_KEY("time"), time_usec);
 	if (source != MCE_SOURCE_UNKNOWN)
-		json_put_string(w, "source", mce_source_to_string(source));
+		json_put_string_k(w, JSON_KEY("source"), mce_source_to_string(source));
 	if (hostname[0])
-		json_put_string(w, "hostname", hostname);
+		json_put_string_k(w, JSON_KEY("hostname"), hostname);
 	if (boot_id[0])
-		json_put_string(w, "boot_id", boot_id);
+		json_put_string_k(w, JSON_KEY("boot_id"), boot_id);
 }
 
 void mce_record_write_json(const struct mce_record *r, const struct mce_decoded *d,
@@ -40,55 +41,55 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 	record_json_put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname,
 			       r->boot_id);
 	if (r->have & MCE_HAVE_CPU)
-		json_put_u64(w, "cpu", r->cpu);
+		json_put_u64_k(w, JSON_KEY("cpu"), r->cpu);
 	if (r->have & MCE_HAVE_SOCKET)
-		json_put_u64(w, "socket", r->socket);
+		json_put_u64_k(w, JSON_KEY("socket"), r->socket);
 	if (r->have & MCE_HAVE_APICID)
-		json_put_u64(w, "apicid", r->apicid);
+		json_put_u64_k(w, JSON_KEY("apicid"), r->apicid);
 	if (r->have & MCE_HAVE_BANK)
-		json_put_u64(w, "bank", r->bank);
+		json_put_u64_k(w, JSON_KEY("bank"), r->bank);
 	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN)
-		json_put_string(w, "vendor", mce_vendor_to_string(r->vendor));
+		json_put_string_k(w, JSON_KEY("vendor"), mce_vendor_to_string(r->vendor));
 	if (r->have & MCE_HAVE_CPUID) {
-		json_put_u64(w, "family", r->family);
-		json_put_u64(w, "model", r->model);
-		json_put_u64(w, "stepping", r->stepping);
+		json_put_u64_k(w, JSON_KEY("family"), r->family);
+		json_put_u64_k(w, JSON_KEY("model"), r->model);
+		json_put_u64_k(w, JSON_KEY("stepping"), r->stepping);
 	}
 	if (r->have & MCE_HAVE_MICROCODE)
-		json_put_hex(w, "microcode", r->microcode);
+		json_put_hex_k(w, JSON_KEY("microcode"), r->microcode);
 	if (r->have & MCE_HAVE_PPIN)
-		json_put_hex64(w, "ppin", r->ppin);
+		json_put_hex64_k(w, JSON_KEY("ppin"), r->ppin);
 	if (r->have & MCE_HAVE_MCGCAP)
-		json_put_hex64(w, "mcgcap", r->mcgcap);
+		json_put_hex64_k(w, JSON_KEY("mcgcap"), r->mcgcap);
 	if (r->have & MCE_HAVE_MCGSTATUS)
-		json_put_hex64(w, "mcgstatus", r->mcgstatus);
+		json_put_hex64_k(w, JSON_KEY("mcgstatus"), r->mcgstatus);
 	if (r->have & MCE_HAVE_STATUS)
-		json_put_hex64(w, "status", r->status);
+		json_put_hex64_k(w, JSON_KEY("status"), r->status);
 	if (r->have & MCE_HAVE_ADDR)
-		json_put_hex64(w, "addr", r->addr);
+		json_put_hex64_k(w, JSON_KEY("addr"), r->addr);
 	if (r->have & MCE_HAVE_MISC)
-		json_put_hex64(w, "misc", r->misc);
+		json_put_hex64_k(w, JSON_KEY("misc"), r->misc);
 	if (r->have & MCE_HAVE_SYND)
-		json_put_hex64(w, "synd", r->synd);
+		json_put_hex64_k(w, JSON_KEY("synd"), r->synd);
 	if (r->have & MCE_HAVE_IPID)
-		json_put_hex64(w, "ipid", r->ipid);
+		json_put_hex64_k(w, JSON_KEY("ipid"), r->ipid);
 	if (r->have & MCE_HAVE_IP)
-		json_put_hex64(w, "ip", r->ip);
+		json_put_hex64_k(w, JSON_KEY("ip"), r->ip);
 	if (r->have & MCE_HAVE_CS)
-		json_put_u64(w, "cs", r->cs);
+		json_put_u64_k(w, JSON_KEY("cs"), r->cs);
 	if (r->have & MCE_HAVE_TSC)
-		json_put_hex64(w, "tsc", r->tsc);
+		json_put_hex64_k(w, JSON_KEY("tsc"), r->tsc);
 	/* where an Intel EDAC driver placed a memory error */
 	if (r->have & MCE_HAVE_DIMM_SOCKET)
-		json_put_u64(w, "dimm_socket", r->dimm_socket);
+		json_put_u64_k(w, JSON_KEY("dimm_socket"), r->dimm_socket);
 	if (r->have & MCE_HAVE_DIMM_MC)
-		json_put_u64(w, "dimm_mc", r->dimm_mc);
+		json_put_u64_k(w, JSON_KEY("dimm_mc"), r->dimm_mc);
 	if (r->have & MCE_HAVE_DIMM_CHANNEL)
-		json_put_u64(w, "dimm_channel", r->dimm_channel);
+		json_put_u64_k(w, JSON_KEY("dimm_channel"), r->dimm_channel);
 	if (r->have & MCE_HAVE_DIMM_SLOT)
-		json_put_u64(w, "dimm_slot", r->dimm_slot);
+		json_put_u64_k(w, JSON_KEY("dimm_slot"), r->dimm_slot);
 	if (r->have & MCE_HAVE_DIMM_RANK)
-		json_put_u64(w, "dimm_rank", r->dimm_rank);
+		json_put_u64_k(w, JSON_KEY("dimm_rank"), r->dimm_rank);
 	if (d)
 		mce_decoded_write_json(d, w);
 	if (extra)
@@ -111,41 +112,18 @@ static int fail(char *errbuf, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Registers and ids: "0x..." strings (the contract), also plain hex/decimal
- * strings and JSON integers, since people hand-write replay files. */
-static int get_u64(struct json_object *v, uint64_t max, uint64_t *ret)
-{
-	if (json_object_is_type(v, json_type_int)) {
-		int64_t i = json_object_get_int64(v);
-		uint64_t u;
-
-		if (i < 0)
-			return -ERANGE;
-		u = (uint64_t) i;
-		if (u == INT64_MAX)   /* json-c saturates; take the exact unsigned value */
-			u = json_object_get_uint64(v);
-		if (u > max)
-			return -ERANGE;
-		*ret = u;
-		return 0;
-	}
-	if (json_object_is_type(v, json_type_string))
-		return parse_unsigned(json_object_get_string(v), (size_t) json_object_get_string_len(v),
-				      0, max, ret);
-	return -EINVAL;
-}
-
 struct key_u64 {
 	const char *key;
+	size_t len;          /* strlen(key): json_flat_scan()'s members are matched by it first */
 	uint32_t have;
 	size_t offset;
 	uint64_t max;
 	unsigned size;       /* 1, 4 or 8 bytes */
 };
 
-#define U64_FIELD(k, h, f) { .key = k, .have = h, .offset = offsetof(struct mce_record, f), \
+#define U64_FIELD(k, h, f) { .key = k, .len = sizeof(k) - 1, .have = h, .offset = offsetof(struct mce_record, f), \
 			     .max = UINT64_MAX, .size = 8 }
-#define U32_FIELD(k, h, f) { .key = k, .have = h, .offset = offsetof(struct mce_record, f), \
+#define U32_FIELD(k, h, f) { .key = k, .len = sizeof(k) - 1, .have = h, .offset = offsetof(struct mce_record, f), \
 			     .max = UINT32_MAX, .size = 4 }
 
 static const struct key_u64 numeric_keys[] = {
@@ -169,7 +147,7 @@ static const struct key_u64 numeric_keys[] = {
 	U32_FIELD("dimm_channel", MCE_HAVE_DIMM_CHANNEL, dimm_channel),
 	U32_FIELD("dimm_slot",    MCE_HAVE_DIMM_SLOT,    dimm_slot),
 	U32_FIELD("dimm_rank",    MCE_HAVE_DIMM_RANK,    dimm_rank),
-	{ .key = "cs", .have = MCE_HAVE_CS, .offset = offsetof(struct mce_record, cs),
+	{ .key = "cs", .len = 2, .have = MCE_HAVE_CS, .offset = offsetof(struct mce_record, cs),
 	  .max = UINT8_MAX, .size = 1 },
 };
 
@@ -185,10 +163,286 @@ static void store(struct mce_record *r, const struct key_u64 *k, uint64_t v)
 	r->have |= k->have;
 }
 
+/*
+ * A member's value as the reading below needs it, from json-c's tree or
+ * from json_flat_scan(): both readings of a line end up here, so they
+ * accept, reject and word their errors the same.
+ */
+enum value_type { V_ABSENT, V_NULL, V_INT, V_STRING, V_OTHER };
+
+struct value {
+	enum value_type type;
+	bool negative;          /* V_INT: below zero */
+	uint64_t u;             /* V_INT: the value when not negative */
+	const char *s;          /* V_STRING */
+	size_t len;
+	bool terminated;        /* s is a C string (json-c's) */
+};
+
+/* The keys read, the numeric ones first and in numeric_keys' order. */
+#define KEY(k) { k, sizeof(k) - 1 }
+static const struct { const char *key; size_t len; } other_keys[] = {
+	KEY("time"), KEY("source"), KEY("hostname"), KEY("boot_id"), KEY("vendor"), KEY("family"),
+	KEY("model"), KEY("stepping"),
+};
+enum {
+	K_TIME = ELEMENTSOF(numeric_keys), K_SOURCE, K_HOSTNAME, K_BOOT_ID, K_VENDOR, K_FAMILY,
+	K_MODEL, K_STEPPING, N_KEYS,
+};
+
+static const char *key_name(size_t i)
+{
+	return i < ELEMENTSOF(numeric_keys) ? numeric_keys[i].key : other_keys[i - K_TIME].key;
+}
+
+static size_t key_len(size_t i)
+{
+	return i < ELEMENTSOF(numeric_keys) ? numeric_keys[i].len : other_keys[i - K_TIME].len;
+}
+
+/* The longest string value the fast reading copies; a longer one goes to json-c. */
+#define FLAT_STRING_MAX 255
+
+/* Registers and ids: "0x..." strings (the contract), also plain hex/decimal
+ * strings and JSON integers, since people hand-write replay files. */
+static int get_u64(const struct value *v, uint64_t max, uint64_t *ret)
+{
+	if (v->type == V_INT) {
+		if (v->negative || v->u > max)
+			return -ERANGE;
+		*ret = v->u;
+		return 0;
+	}
+	if (v->type == V_STRING)
+		return parse_unsigned(v->s, v->len, 0, max, ret);
+	return -EINVAL;
+}
+
+/* A string value as a C string, as json-c hands it out; json_flat_scan()'s fit buf (flat_member()). */
+static const char *cstr(const struct value *v, char *buf, size_t size)
+{
+	size_t n = v->len < size - 1 ? v->len : size - 1;
+
+	if (v->terminated)
+		return v->s;
+
+	memcpy(buf, v->s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int record_from_values(const struct value *vals, struct mce_record *ret, char *errbuf,
+			      size_t errlen)
+{
+	struct mce_record r = { 0 };
+	const struct value *v;
+	uint64_t family = 0, model = 0, stepping = 0;
+	int n_cpuid = 0, ret_r;
+	char buf[FLAT_STRING_MAX + 1];
+
+	for (size_t i = 0; i < ELEMENTSOF(numeric_keys); i++) {
+		const struct key_u64 *k = &numeric_keys[i];
+		uint64_t u;
+
+		v = &vals[i];
+		if (v->type == V_ABSENT || v->type == V_NULL)
+			continue;
+		ret_r = get_u64(v, k->max, &u);
+		if (ret_r == -ERANGE)
+			return fail(errbuf, errlen, "key \"%s\": value out of range", k->key);
+		if (ret_r < 0)
+			return fail(errbuf, errlen, "key \"%s\": expected a hex string such as \"0x1f\" "
+				    "or a non-negative integer", k->key);
+		store(&r, k, u);
+	}
+
+	v = &vals[K_TIME];
+	if (v->type != V_ABSENT) {
+		int64_t usec;
+
+		if (v->type != V_STRING || parse_rfc3339_usec(cstr(v, buf, sizeof(buf)), &usec) < 0)
+			return fail(errbuf, errlen, "key \"time\": expected an RFC 3339 timestamp "
+				    "such as \"2026-11-20T10:00:00.000000Z\"");
+		r.time_usec = usec;
+		r.have |= MCE_HAVE_TIME;
+	}
+
+	v = &vals[K_SOURCE];
+	if (v->type != V_ABSENT) {
+		if (v->type != V_STRING)
+			return fail(errbuf, errlen, "key \"source\": expected a string");
+		r.source = mce_source_from_string(cstr(v, buf, sizeof(buf)));
+	}
+
+	v = &vals[K_HOSTNAME];
+	if (v->type != V_ABSENT) {
+		const char *s = v->type == V_STRING ? cstr(v, buf, sizeof(buf)) : "";
+
+		if (v->type != V_STRING || strlen(s) >= sizeof(r.hostname))
+			return fail(errbuf, errlen, "key \"hostname\": expected a string shorter than %zu",
+				    sizeof(r.hostname));
+		if (!utf8_valid(s, strlen(s)))
+			return fail(errbuf, errlen, "key \"hostname\": not valid UTF-8");
+		memcpy(r.hostname, s, strlen(s) + 1);
+	}
+
+	v = &vals[K_BOOT_ID];
+	if (v->type != V_ABSENT) {
+		const char *s = v->type == V_STRING ? cstr(v, buf, sizeof(buf)) : "";
+
+		if (v->type != V_STRING || strlen(s) != MCE_BOOT_ID_LEN ||
+		    strspn(s, "0123456789abcdef") != MCE_BOOT_ID_LEN)
+			return fail(errbuf, errlen, "key \"boot_id\": expected 32 lower-case hex digits");
+		memcpy(r.boot_id, s, MCE_BOOT_ID_LEN + 1);
+	}
+
+	v = &vals[K_VENDOR];
+	if (v->type != V_ABSENT) {
+		const char *s;
+
+		if (v->type != V_STRING)
+			return fail(errbuf, errlen, "key \"vendor\": expected a string");
+		s = cstr(v, buf, sizeof(buf));
+		r.vendor = mce_vendor_from_string(s);
+		if (r.vendor == MCE_VENDOR_UNKNOWN && !streq(s, "unknown"))
+			return fail(errbuf, errlen, "key \"vendor\": unknown vendor \"%s\" (expected intel, "
+				    "amd, hygon, zhaoxin, centaur or arm)", s);
+		r.have |= MCE_HAVE_VENDOR;
+	}
+
+	uint64_t *const idents[] = { [K_FAMILY - K_FAMILY] = &family, [K_MODEL - K_FAMILY] = &model,
+				     [K_STEPPING - K_FAMILY] = &stepping };
+	for (size_t i = K_FAMILY; i <= K_STEPPING; i++) {
+		if (vals[i].type == V_ABSENT)
+			continue;
+		if (get_u64(&vals[i], UINT32_MAX, idents[i - K_FAMILY]) < 0)
+			return fail(errbuf, errlen, "key \"%s\": expected a non-negative integer",
+				    key_name(i));
+		n_cpuid++;
+	}
+	if (n_cpuid > 0) {
+		if (vals[K_FAMILY].type == V_ABSENT || vals[K_MODEL].type == V_ABSENT)
+			return fail(errbuf, errlen, "keys \"family\" and \"model\" go together");
+		r.family = (uint32_t) family;
+		r.model = (uint32_t) model;
+		r.stepping = (uint32_t) stepping;
+		r.have |= MCE_HAVE_CPUID;
+	}
+
+	if (!(r.have & MCE_HAVE_STATUS))
+		return fail(errbuf, errlen, "key \"status\" is missing: a record needs at least its "
+			    "MCi_STATUS register");
+
+	*ret = r;
+	return 0;
+}
+
+/* ---- the fast reading: json_flat_scan() ---- */
+
+/*
+ * Which key a member is, in a few steps rather than a comparison with every
+ * key: each of the ~25 members of a line was compared with all the keys.
+ * An open-addressed table by length, first and last byte, made on first use
+ * (mcectl and mcelogd are single-threaded).
+ */
+#define KEY_SLOTS 256
+
+static unsigned key_hash(const char *k, size_t len)
+{
+	return (unsigned) (len * 31 + (unsigned char) k[0] * 7 + (unsigned char) k[len - 1]) % KEY_SLOTS;
+}
+
+static int key_index(const char *k, size_t len)
+{
+	static uint8_t slots[KEY_SLOTS];     /* key index + 1; 0 empty */
+	static bool made;
+
+	if (!made) {
+		for (size_t i = 0; i < N_KEYS; i++) {
+			unsigned h = key_hash(key_name(i), key_len(i));
+
+			while (slots[h])
+				h = (h + 1) % KEY_SLOTS;
+			slots[h] = (uint8_t) (i + 1);
+		}
+		made = true;
+	}
+	if (len == 0)
+		return -1;
+	for (unsigned h = key_hash(k, len); slots[h]; h = (h + 1) % KEY_SLOTS) {
+		size_t i = slots[h] - 1u;
+
+		if (key_len(i) == len && memcmp(key_name(i), k, len) == 0)
+			return (int) i;
+	}
+	return -1;
+}
+
+static bool flat_member(const struct json_flat_member *m, void *userdata)
+{
+	struct value *vals = userdata, *v;
+	int i = key_index(m->key, m->key_len);
+
+	if (i < 0)
+		return true;
+	v = &vals[i];
+	if (v->type != V_ABSENT)
+		return false;    /* a key twice: json-c's rules for it, not ours */
+	switch (m->type) {
+	case JSON_FLAT_NULL:
+		v->type = V_NULL;
+		break;
+	case JSON_FLAT_INT:
+		v->type = V_INT;
+		v->u = m->u;
+		v->negative = m->negative;
+		break;
+	case JSON_FLAT_STRING:
+		if (m->len >= FLAT_STRING_MAX)
+			return false;   /* more than cstr() copies */
+		v->type = V_STRING;
+		v->s = m->s;
+		v->len = m->len;
+		break;
+	default:
+		v->type = V_OTHER;
+		break;
+	}
+	return true;
+}
+
+/* ---- the reference reading: json-c ---- */
+
 static void json_object_putp(struct json_object **o)
 {
 	if (*o)
 		json_object_put(*o);
+}
+
+static void value_of(struct json_object *root, const char *key, struct value *ret)
+{
+	struct json_object *v;
+
+	*ret = (struct value) { .type = V_ABSENT };
+	if (!json_object_object_get_ex(root, key, &v))
+		return;
+	if (json_object_is_type(v, json_type_null))
+		ret->type = V_NULL;
+	else if (json_object_is_type(v, json_type_int)) {
+		int64_t i = json_object_get_int64(v);
+
+		ret->type = V_INT;
+		ret->negative = i < 0;
+		ret->u = (uint64_t) i;
+		if (i == INT64_MAX)   /* json-c saturates; take the exact unsigned value */
+			ret->u = json_object_get_uint64(v);
+	} else if (json_object_is_type(v, json_type_string)) {
+		ret->type = V_STRING;
+		ret->s = json_object_get_string(v);
+		ret->len = (size_t) json_object_get_string_len(v);
+		ret->terminated = true;
+	} else
+		ret->type = V_OTHER;
 }
 
 int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
@@ -197,13 +451,14 @@ int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
 	_cleanup_(json_object_putp) struct json_object *root = NULL;
 	struct json_tokener *tok;
 	enum json_tokener_error jerr;
-	struct mce_record r = { 0 };
-	struct json_object *v;
-	uint64_t family = 0, model = 0, stepping = 0;
-	int n_cpuid = 0, ret_r;
+	struct value vals[N_KEYS] = { 0 };
 
 	if (len > INT_MAX)
 		return fail(errbuf, errlen, "record too long");
+	/* record lines almost always take the fast path; json-c has the last word */
+	if (json_flat_scan(text, len, flat_member, vals))
+		return record_from_values(vals, ret, errbuf, errlen);
+
 	tok = json_tokener_new();
 	if (!tok)
 		return -ENOMEM;
@@ -228,94 +483,7 @@ int mce_record_parse_json(const char *text, size_t len, struct mce_record *ret,
 
 	if (!json_object_is_type(root, json_type_object))
 		return fail(errbuf, errlen, "a record must be a JSON object");
-
-	for (size_t i = 0; i < ELEMENTSOF(numeric_keys); i++) {
-		const struct key_u64 *k = &numeric_keys[i];
-		uint64_t u;
-
-		if (!json_object_object_get_ex(root, k->key, &v) || json_object_is_type(v, json_type_null))
-			continue;
-		ret_r = get_u64(v, k->max, &u);
-		if (ret_r == -ERANGE)
-			return fail(errbuf, errlen, "key \"%s\": value out of range", k->key);
-		if (ret_r < 0)
-			return fail(errbuf, errlen, "key \"%s\": expected a hex string such as \"0x1f\" "
-				    "or a non-negative integer", k->key);
-		store(&r, k, u);
-	}
-
-	if (json_object_object_get_ex(root, "time", &v)) {
-		int64_t usec;
-
-		if (!json_object_is_type(v, json_type_string) ||
-		    parse_rfc3339_usec(json_object_get_string(v), &usec) < 0)
-			return fail(errbuf, errlen, "key \"time\": expected an RFC 3339 timestamp "
-				    "such as \"2026-11-20T10:00:00.000000Z\"");
-		r.time_usec = usec;
-		r.have |= MCE_HAVE_TIME;
-	}
-
-	if (json_object_object_get_ex(root, "source", &v)) {
-		if (!json_object_is_type(v, json_type_string))
-			return fail(errbuf, errlen, "key \"source\": expected a string");
-		r.source = mce_source_from_string(json_object_get_string(v));
-	}
-
-	if (json_object_object_get_ex(root, "hostname", &v)) {
-		const char *s = json_object_get_string(v);
-
-		if (!json_object_is_type(v, json_type_string) || strlen(s) >= sizeof(r.hostname))
-			return fail(errbuf, errlen, "key \"hostname\": expected a string shorter than %zu",
-				    sizeof(r.hostname));
-		if (!utf8_valid(s, strlen(s)))
-			return fail(errbuf, errlen, "key \"hostname\": not valid UTF-8");
-		memcpy(r.hostname, s, strlen(s) + 1);
-	}
-
-	if (json_object_object_get_ex(root, "boot_id", &v)) {
-		const char *s = json_object_get_string(v);
-
-		if (!json_object_is_type(v, json_type_string) || strlen(s) != MCE_BOOT_ID_LEN ||
-		    strspn(s, "0123456789abcdef") != MCE_BOOT_ID_LEN)
-			return fail(errbuf, errlen, "key \"boot_id\": expected 32 lower-case hex digits");
-		memcpy(r.boot_id, s, MCE_BOOT_ID_LEN + 1);
-	}
-
-	if (json_object_object_get_ex(root, "vendor", &v)) {
-		if (!json_object_is_type(v, json_type_string))
-			return fail(errbuf, errlen, "key \"vendor\": expected a string");
-		r.vendor = mce_vendor_from_string(json_object_get_string(v));
-		if (r.vendor == MCE_VENDOR_UNKNOWN && !streq(json_object_get_string(v), "unknown"))
-			return fail(errbuf, errlen, "key \"vendor\": unknown vendor \"%s\" (expected intel, "
-				    "amd, hygon, zhaoxin, centaur or arm)", json_object_get_string(v));
-		r.have |= MCE_HAVE_VENDOR;
-	}
-
-	const struct { const char *key; uint64_t *dst; } idents[] = {
-		{ "family", &family }, { "model", &model }, { "stepping", &stepping },
-	};
-	for (size_t i = 0; i < ELEMENTSOF(idents); i++) {
-		if (!json_object_object_get_ex(root, idents[i].key, &v))
-			continue;
-		if (get_u64(v, UINT32_MAX, idents[i].dst) < 0)
-			return fail(errbuf, errlen, "key \"%s\": expected a non-negative integer",
-				    idents[i].key);
-		n_cpuid++;
-	}
-	if (n_cpuid > 0) {
-		if (!json_object_object_get_ex(root, "family", &v) ||
-		    !json_object_object_get_ex(root, "model", &v))
-			return fail(errbuf, errlen, "keys \"family\" and \"model\" go together");
-		r.family = (uint32_t) family;
-		r.model = (uint32_t) model;
-		r.stepping = (uint32_t) stepping;
-		r.have |= MCE_HAVE_CPUID;
-	}
-
-	if (!(r.have & MCE_HAVE_STATUS))
-		return fail(errbuf, errlen, "key \"status\" is missing: a record needs at least its "
-			    "MCi_STATUS register");
-
-	*ret = r;
-	return 0;
+	for (size_t i = 0; i < N_KEYS; i++)
+		value_of(root, key_name(i), &vals[i]);
+	return record_from_values(vals, ret, errbuf, errlen);
 }

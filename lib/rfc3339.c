@@ -6,8 +6,65 @@
 
 #include "rfc3339.h"
 
+/* The inverse of days_from_civil(), by the same era arithmetic. */
+static void civil_from_days(int64_t z, int64_t *ret_y, unsigned *ret_m, unsigned *ret_d)
+{
+	int64_t era;
+	unsigned doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = (unsigned) (z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*ret_d = doy - (153 * mp + 2) / 5 + 1;
+	*ret_m = mp < 10 ? mp + 3 : mp - 9;
+	*ret_y = (int64_t) yoe + era * 400 + (*ret_m <= 2);
+}
+
+static char *put_digits(char *o, unsigned v, unsigned n)
+{
+	for (unsigned i = n; i-- > 0; v /= 10)
+		o[i] = (char) ('0' + v % 10);
+	return o + n;
+}
+
+/*
+ * Years 0000-9999, every time a record can carry, by hand: mcectl decode
+ * writes one per record, and gmtime_r() + snprintf() were most of that.
+ */
+static int format_four_digit_year(char *buf, size_t size, int64_t sec, long frac)
+{
+	int64_t days = (sec >= 0 ? sec : sec - 86399) / 86400, y;
+	unsigned rest = (unsigned) (sec - days * 86400), m, d;
+	char *o = buf;
+
+	if (size < sizeof("YYYY-MM-DDTHH:MM:SS.uuuuuuZ"))
+		return -ENOBUFS;
+	civil_from_days(days, &y, &m, &d);
+	o = put_digits(o, (unsigned) y, 4);
+	*o++ = '-';
+	o = put_digits(o, m, 2);
+	*o++ = '-';
+	o = put_digits(o, d, 2);
+	*o++ = 'T';
+	o = put_digits(o, rest / 3600, 2);
+	*o++ = ':';
+	o = put_digits(o, rest / 60 % 60, 2);
+	*o++ = ':';
+	o = put_digits(o, rest % 60, 2);
+	*o++ = '.';
+	o = put_digits(o, (unsigned) frac, 6);
+	*o++ = 'Z';
+	*o = '\0';
+	return (int) (o - buf);
+}
+
 int format_rfc3339_usec(char *buf, size_t size, int64_t usec)
 {
+	/* 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z */
+	static const int64_t year0 = -62167219200, year10000 = 253402300800;
 	time_t sec = (time_t) (usec / 1000000);
 	long frac = (long) (usec % 1000000);
 	struct tm tm;
@@ -17,6 +74,8 @@ int format_rfc3339_usec(char *buf, size_t size, int64_t usec)
 		frac += 1000000;
 		sec -= 1;
 	}
+	if (sec >= year0 && sec < year10000)
+		return format_four_digit_year(buf, size, sec, frac);
 	if (!gmtime_r(&sec, &tm))
 		return -EINVAL;
 	n = snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",

@@ -12,6 +12,7 @@
 #include "decode.h"
 #include "macro.h"
 #include "decode-text.h"
+#include "rfc3339.h"
 
 static const char *const cache_levels[] = {
 	[MCE_LEVEL_ABSENT] = NULL, [MCE_LEVEL_0] = "L0", [MCE_LEVEL_1] = "L1",
@@ -103,15 +104,133 @@ static const char *advice(const struct mce_decoded *d)
 	}
 }
 
-static void reg(FILE *out, bool *any, const char *name, uint64_t v)
+/*
+ * The record is put together here and handed to the FILE in one piece:
+ * some sixty fprintf() calls a record were most of mcectl decode's time.
+ * The helpers print what the printf() conversions they replace did.
+ */
+struct text_out {
+	FILE *f;
+	size_t n;
+	char buf[4096];
+};
+
+static void out_flush(struct text_out *o)
 {
-	fprintf(out, "%s%s 0x%016" PRIx64, *any ? " " : "", name, v);
+	fwrite(o->buf, 1, o->n, o->f);
+	o->n = 0;
+}
+
+static void out_big(struct text_out *o, const char *s, size_t n)
+{
+	out_flush(o);
+	if (n > sizeof(o->buf))
+		fwrite(s, 1, n, o->f);
+	else {
+		memcpy(o->buf, s, n);
+		o->n = n;
+	}
+}
+
+/* Inline: with out_lit()'s constant lengths the copy is a move or two. */
+static inline void out_mem(struct text_out *o, const char *s, size_t n)
+{
+	if (o->n + n > sizeof(o->buf)) {
+		out_big(o, s, n);
+		return;
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+/* "%s" */
+static void out_s(struct text_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+/* "%u", "%" PRIu64 */
+static void out_u(struct text_out *o, uint64_t v)
+{
+	char tmp[20];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+/* "%d" */
+static void out_d(struct text_out *o, int v)
+{
+	if (v < 0) {
+		out_mem(o, "-", 1);
+		out_u(o, (uint64_t) 0 - (uint64_t) (int64_t) v);
+	} else
+		out_u(o, (uint64_t) v);
+}
+
+/* "0x%0<width>" PRIx64; width 0: "0x%" PRIx64 */
+static void out_x(struct text_out *o, uint64_t v, unsigned width)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[18];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = hex[v & 0xf];
+		v >>= 4;
+	} while (v);
+	while (sizeof(tmp) - i < width)
+		tmp[--i] = '0';
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+/* lit: a string literal ("" n makes anything else an error) */
+#define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
+
+static void reg(struct text_out *out, bool *any, const char *name, uint64_t v)
+{
+	if (*any)
+		out_lit(out, " ");
+	out_s(out, name);
+	out_lit(out, " ");
+	out_x(out, v, 16);
 	*any = true;
 }
 
-void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
+/* "%Y-%m-%d %H:%M:%S UTC" of a time in seconds; strftime() outside years 1000-9999 */
+static void out_time(struct text_out *out, int64_t secs)
+{
+	/* 1000-01-01T00:00:00Z and 10000-01-01T00:00:00Z */
+	static const int64_t year1000 = -30610224000LL, year10000 = 253402300800LL;
+	char buf[64];
+
+	if (secs >= year1000 && secs < year10000 &&
+	    format_rfc3339_usec(buf, sizeof(buf), secs * 1000000) == 27) {
+		/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+		buf[10] = ' ';
+		memcpy(buf + 19, " UTC", 5);
+	} else {
+		time_t t = (time_t) secs;
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
+			return;
+	}
+	out_lit(out, "  Time:     ");
+	out_s(out, buf);
+	out_lit(out, "\n");
+}
+
+void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot)
 {
+	struct text_out o = { .f = f }, *out = &o;
 	char summary[256];
 	const char *s;
 	bool any;
@@ -119,108 +238,194 @@ void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 	if (mce_decoded_summary(d, summary, sizeof(summary)) < 0)
 		summary[0] = '\0';
 
-	fprintf(out, "Record %u", index);
-	if (first)
-		fprintf(out, first == last ? " (line %u)" : " (lines %u-%u)", first, last);
-	fprintf(out, ": %s: %s\n", mce_severity_to_string(d->severity), summary);
+	out_lit(out, "Record ");
+	out_u(out, index);
+	if (first) {
+		out_s(out, first == last ? " (line " : " (lines ");
+		out_u(out, first);
+		if (first != last) {
+			out_lit(out, "-");
+			out_u(out, last);
+		}
+		out_lit(out, ")");
+	}
+	out_lit(out, ": ");
+	out_s(out, mce_severity_to_string(d->severity));
+	out_lit(out, ": ");
+	out_s(out, summary);
+	out_lit(out, "\n");
 
 	/* what happened */
-	fprintf(out, "  What:     %s", d->description ? d->description : summary);
+	out_lit(out, "  What:     ");
+	out_s(out, d->description ? d->description : summary);
 	s = NAME(error_classes, d->error_class);
-	fprintf(out, " [%s", s ? s : "unknown error class");
-	if ((s = NAME(cache_levels, d->cache_level)))
-		fprintf(out, ", %s", s);
-	if ((s = NAME(transaction_types, d->transaction_type)))
-		fprintf(out, ", %s transaction", s);
-	if ((s = NAME(requests, d->request)))
-		fprintf(out, ", %s request", s);
-	if ((s = NAME(memory_transactions, d->memory_transaction)))
-		fprintf(out, ", memory %s", s);
-	if (d->participation)
-		fprintf(out, ", %s", d->participation);
+	out_lit(out, " [");
+	out_s(out, s ? s : "unknown error class");
+	if ((s = NAME(cache_levels, d->cache_level))) {
+		out_lit(out, ", ");
+		out_s(out, s);
+	}
+	if ((s = NAME(transaction_types, d->transaction_type))) {
+		out_lit(out, ", ");
+		out_s(out, s);
+		out_lit(out, " transaction");
+	}
+	if ((s = NAME(requests, d->request))) {
+		out_lit(out, ", ");
+		out_s(out, s);
+		out_lit(out, " request");
+	}
+	if ((s = NAME(memory_transactions, d->memory_transaction))) {
+		out_lit(out, ", memory ");
+		out_s(out, s);
+	}
+	if (d->participation) {
+		out_lit(out, ", ");
+		out_s(out, d->participation);
+	}
 	if (d->timeout == 1)
-		fprintf(out, ", timed out");
-	if (d->memory_or_io)
-		fprintf(out, ", %s", d->memory_or_io);
-	fprintf(out, ", MCACOD 0x%04x", d->mcacod);
-	if (d->has_model_specific_code)
-		fprintf(out, ", model-specific code 0x%x", d->model_specific_code);
-	if (d->has_extended_error_code)
-		fprintf(out, ", extended error code 0x%x", d->extended_error_code);
-	fprintf(out, "]\n");
+		out_lit(out, ", timed out");
+	if (d->memory_or_io) {
+		out_lit(out, ", ");
+		out_s(out, d->memory_or_io);
+	}
+	out_lit(out, ", MCACOD ");
+	out_x(out, d->mcacod, 4);
+	if (d->has_model_specific_code) {
+		out_lit(out, ", model-specific code ");
+		out_x(out, d->model_specific_code, 0);
+	}
+	if (d->has_extended_error_code) {
+		out_lit(out, ", extended error code ");
+		out_x(out, d->extended_error_code, 0);
+	}
+	out_lit(out, "]\n");
 
 	/* where */
-	fprintf(out, "  Where:   ");
-	if (r->have & MCE_HAVE_CPU)
-		fprintf(out, " CPU %" PRIu32, r->cpu);
-	if (r->have & MCE_HAVE_SOCKET)
-		fprintf(out, ", socket %" PRIu32, r->socket);
-	if (r->have & MCE_HAVE_BANK)
-		fprintf(out, "%sbank %" PRIu32, (r->have & (MCE_HAVE_CPU | MCE_HAVE_SOCKET)) ? ", " : " ",
-			r->bank);
-	if (d->bank_name || d->bank_type)
-		fprintf(out, " (%s%s%s)", d->bank_name ? d->bank_name : "",
-			d->bank_name && d->bank_type ? ", " : "", d->bank_type ? d->bank_type : "");
-	else
-		fprintf(out, " (bank unknown to the decoder)");
-	if (d->channel >= 0)
-		fprintf(out, ", channel %d", d->channel);
-	if (d->dimm >= 0)
-		fprintf(out, ", DIMM %d", d->dimm);
-	if (d->rank >= 0)
-		fprintf(out, ", rank %d", d->rank);
-	if (d->chip_select >= 0)
-		fprintf(out, ", chip select %d", d->chip_select);
-	fprintf(out, "\n");
-	if (r->have & MCE_HAVE_ADDR) {
-		fprintf(out, "  Address:  0x%016" PRIx64, r->addr);
-		if (d->address_mode)
-			fprintf(out, " (%s", d->address_mode);
-		if (d->has_address_lsb)
-			fprintf(out, "%sgranularity 2^%u bytes", d->address_mode ? ", " : " (",
-				d->address_lsb);
-		if (d->address_mode || d->has_address_lsb)
-			fprintf(out, ")");
-		fprintf(out, "\n");
+	out_lit(out, "  Where:   ");
+	if (r->have & MCE_HAVE_CPU) {
+		out_lit(out, " CPU ");
+		out_u(out, r->cpu);
 	}
-	fprintf(out, "  CPU:      ");
-	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN)
-		fprintf(out, "%s ", mce_vendor_to_string(r->vendor));
-	if (r->have & MCE_HAVE_CPUID)
-		fprintf(out, "family 0x%" PRIx32 " model 0x%" PRIx32 " stepping %" PRIu32, r->family,
-			r->model, r->stepping);
-	else
-		fprintf(out, "unknown (give it with --cpu-id)");
-	if (d->cpu_model)
-		fprintf(out, " (%s)", d->cpu_model);
-	else if (r->have & MCE_HAVE_CPUID)
-		fprintf(out, " (a model the decoder does not know: architectural decode only)");
-	fprintf(out, "\n");
+	if (r->have & MCE_HAVE_SOCKET) {
+		out_lit(out, ", socket ");
+		out_u(out, r->socket);
+	}
+	if (r->have & MCE_HAVE_BANK) {
+		if (r->have & (MCE_HAVE_CPU | MCE_HAVE_SOCKET))
+			out_lit(out, ", ");
+		else
+			out_lit(out, " ");
+		out_lit(out, "bank ");
+		out_u(out, r->bank);
+	}
+	if (d->bank_name || d->bank_type) {
+		out_lit(out, " (");
+		out_s(out, d->bank_name ? d->bank_name : "");
+		out_s(out, d->bank_name && d->bank_type ? ", " : "");
+		out_s(out, d->bank_type ? d->bank_type : "");
+		out_lit(out, ")");
+	} else
+		out_lit(out, " (bank unknown to the decoder)");
+	if (d->channel >= 0) {
+		out_lit(out, ", channel ");
+		out_d(out, d->channel);
+	}
+	if (d->dimm >= 0) {
+		out_lit(out, ", DIMM ");
+		out_d(out, d->dimm);
+	}
+	if (d->rank >= 0) {
+		out_lit(out, ", rank ");
+		out_d(out, d->rank);
+	}
+	if (d->chip_select >= 0) {
+		out_lit(out, ", chip select ");
+		out_d(out, d->chip_select);
+	}
+	out_lit(out, "\n");
+	if (r->have & MCE_HAVE_ADDR) {
+		out_lit(out, "  Address:  ");
+		out_x(out, r->addr, 16);
+		if (d->address_mode) {
+			out_lit(out, " (");
+			out_s(out, d->address_mode);
+		}
+		if (d->has_address_lsb) {
+			out_s(out, d->address_mode ? ", " : " (");
+			out_lit(out, "granularity 2^");
+			out_u(out, d->address_lsb);
+			out_lit(out, " bytes");
+		}
+		if (d->address_mode || d->has_address_lsb)
+			out_lit(out, ")");
+		out_lit(out, "\n");
+	}
+	out_lit(out, "  CPU:      ");
+	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN) {
+		out_s(out, mce_vendor_to_string(r->vendor));
+		out_lit(out, " ");
+	}
+	if (r->have & MCE_HAVE_CPUID) {
+		out_lit(out, "family ");
+		out_x(out, r->family, 0);
+		out_lit(out, " model ");
+		out_x(out, r->model, 0);
+		out_lit(out, " stepping ");
+		out_u(out, r->stepping);
+	} else
+		out_lit(out, "unknown (give it with --cpu-id)");
+	if (d->cpu_model) {
+		out_lit(out, " (");
+		out_s(out, d->cpu_model);
+		out_lit(out, ")");
+	} else if (r->have & MCE_HAVE_CPUID)
+		out_lit(out, " (a model the decoder does not know: architectural decode only)");
+	out_lit(out, "\n");
 
 	/* how bad */
-	fprintf(out, "  Severity: %s", mce_severity_to_string(d->severity));
-	if ((s = NAME(recoveries, d->recovery)))
-		fprintf(out, ", recovery %s", s);
-	if (d->has_corrected_count)
-		fprintf(out, ", corrected count %u", d->corrected_count);
-	if (d->threshold_status)
-		fprintf(out, ", threshold %s", d->threshold_status);
-	if (d->n_flags) {
-		fprintf(out, "; flags");
-		for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++)
-			fprintf(out, " %s", d->flags[i]);
+	out_lit(out, "  Severity: ");
+	out_s(out, mce_severity_to_string(d->severity));
+	if ((s = NAME(recoveries, d->recovery))) {
+		out_lit(out, ", recovery ");
+		out_s(out, s);
 	}
-	fprintf(out, "\n");
-	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++)
-		fprintf(out, "  Detail:   %s = 0x%" PRIx64 "%s%s\n", d->details[i].name, d->details[i].value,
-			d->details[i].text ? " " : "", d->details[i].text ? d->details[i].text : "");
+	if (d->has_corrected_count) {
+		out_lit(out, ", corrected count ");
+		out_u(out, d->corrected_count);
+	}
+	if (d->threshold_status) {
+		out_lit(out, ", threshold ");
+		out_s(out, d->threshold_status);
+	}
+	if (d->n_flags) {
+		out_lit(out, "; flags");
+		for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++) {
+			out_lit(out, " ");
+			out_s(out, d->flags[i]);
+		}
+	}
+	out_lit(out, "\n");
+	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
+		out_lit(out, "  Detail:   ");
+		out_s(out, d->details[i].name);
+		out_lit(out, " = ");
+		out_x(out, d->details[i].value, 0);
+		if (d->details[i].text) {
+			out_lit(out, " ");
+			out_s(out, d->details[i].text);
+		}
+		out_lit(out, "\n");
+	}
 
 	/* what to do */
-	fprintf(out, "  Action:   %s\n", advice(d));
+	out_lit(out, "  Action:   ");
+	out_s(out, advice(d));
+	out_lit(out, "\n");
 
 	/* the raw registers, so nothing is lost in the rendering */
 	any = false;
-	fprintf(out, "  Registers: ");
+	out_lit(out, "  Registers: ");
 	if (r->have & MCE_HAVE_STATUS)
 		reg(out, &any, "STATUS", r->status);
 	if (r->have & MCE_HAVE_MCGSTATUS)
@@ -233,17 +438,14 @@ void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
 		reg(out, &any, "SYND", r->synd);
 	if (r->have & MCE_HAVE_IPID)
 		reg(out, &any, "IPID", r->ipid);
-	fprintf(out, "\n");
-	if (r->have & MCE_HAVE_TIME) {
-		int64_t secs = r->time_usec / 1000000;
-		time_t t = (time_t) secs;
-		struct tm tm;
-		char buf[64];
-
-		if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
-			fprintf(out, "  Time:     %s\n", buf);
+	out_lit(out, "\n");
+	if (r->have & MCE_HAVE_TIME)
+		out_time(out, r->time_usec / 1000000);
+	if (snapshot) {
+		out_lit(out, "  Snapshot: ");
+		out_s(out, snapshot);
+		out_lit(out, "\n");
 	}
-	if (snapshot)
-		fprintf(out, "  Snapshot: %s\n", snapshot);
-	fprintf(out, "\n");
+	out_lit(out, "\n");
+	out_flush(out);
 }

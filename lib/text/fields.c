@@ -41,10 +41,14 @@ enum kv_result text_num(struct mce_text_parser *p, const char *key, struct span 
 const struct text_field *text_field_find(const struct text_field *fields, size_t n, struct span key,
 					 bool fold_case)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		/* lengths first: tables are searched for every token of every line */
+		if (span_len(key) != fields[i].len)
+			continue;
 		if (fold_case ? span_eq_case_n(key, fields[i].name, fields[i].len) :
-				 span_eq_n(key, fields[i].name, fields[i].len))
+				 key.p[0] == fields[i].name[0] && span_eq_n(key, fields[i].name, fields[i].len))
 			return &fields[i];
+	}
 	return NULL;
 }
 

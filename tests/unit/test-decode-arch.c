@@ -649,10 +649,35 @@ static void test_summary(void **state)
 	assert_int_equal(mce_decoded_summary(&d, NULL, 0), n);
 }
 
+/* Cut short at every size, the summary is the full one's prefix, and the length is the full one's (as snprintf). */
+static void test_summary_every_size(void **state)
+{
+	(void) state;
+	for (uint32_t code = 0; code <= 0xffff; code += (code < 0x1000 ? 1 : 0x3d)) {
+		struct mce_record r = intel_rec(VAL | code);
+		struct mce_decoded d;
+		char full[256], cut[256];
+		int n;
+
+		mce_decode(&r, &d);
+		n = mce_decoded_summary(&d, full, sizeof(full));
+		assert_true(n > 0 && (size_t) n < sizeof(full));
+		assert_int_equal(n, (int) strlen(full));
+		assert_int_equal(mce_decoded_summary(&d, NULL, 0), n);
+		for (size_t size = 1; size <= (size_t) n + 1; size++) {
+			memset(cut, 'x', sizeof(cut));
+			assert_int_equal(mce_decoded_summary(&d, cut, size), n);
+			assert_int_equal(strlen(cut), size - 1);
+			assert_memory_equal(cut, full, size - 1);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_simple_codes),
+		cmocka_unit_test(test_summary_every_size),
 		cmocka_unit_test(test_cache_fields),
 		cmocka_unit_test(test_memory_fields),
 		cmocka_unit_test(test_bus_fields),

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The record contract's JSON form: writer, reader, round trip, RFC 3339 times. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "json-writer.h"
@@ -204,6 +206,261 @@ static void test_writer_utf8(void **state)
 	json_writer_done(&w);
 }
 
+/* The hand-made formatting against gmtime_r() + snprintf(), which it replaced, at its edges and between. */
+static void test_rfc3339_matches_gmtime(void **state)
+{
+	static const int64_t edges[] = {
+		-62167219200LL, -62167219201LL, 253402300799LL, 253402300800LL, 0, -1, 1,
+		951782400LL, 951868800LL, 4107542400LL, -2208988800LL, 1795168800LL, 68169600LL,
+	};
+	uint64_t x = 0x243f6a8885a308d3ull;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]) + 200000; i++) {
+		int64_t usec;
+		time_t sec;
+		long frac;
+		struct tm tm;
+		char got[64], want[64];
+
+		if (i < sizeof(edges) / sizeof(edges[0]))
+			usec = edges[i] * 1000000 + (int64_t) (i % 3) * 999999 - (int64_t) (i % 2);
+		else {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* mostly years 0..9999 and around them, some anywhere */
+			usec = i % 10 ? (int64_t) (x % 330000000000ull) * 1000000 - 65000000000LL * 1000000 +
+					 (int64_t) (x >> 44)
+				      : (int64_t) x;
+		}
+		sec = (time_t) (usec / 1000000);
+		frac = (long) (usec % 1000000);
+		if (frac < 0) {
+			frac += 1000000;
+			sec--;
+		}
+		if (!gmtime_r(&sec, &tm)) {
+			assert_int_equal(format_rfc3339_usec(got, sizeof(got), usec), -EINVAL);
+			continue;
+		}
+		snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+		assert_int_equal(format_rfc3339_usec(got, sizeof(got), usec), (int) strlen(want));
+		assert_string_equal(got, want);
+	}
+	assert_int_equal(format_rfc3339_usec((char[27]) { 0 }, 27, 0), -ENOBUFS);
+}
+
+/* Escaping a word at a time: every byte value at every place of a string, against the rules one byte at a time. */
+static void test_writer_escaping_every_byte(void **state)
+{
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned c = 1; c < 0x80; c++)
+		for (size_t len = 1; len <= 19; len++)
+			for (size_t at = 0; at < len; at++) {
+				char in[20], want[40];
+				size_t n = 0;
+
+				memset(in, 'k', len);
+				in[len] = '\0';
+				in[at] = (char) c;
+				want[n++] = '"';
+				for (size_t i = 0; i < len; i++) {
+					unsigned char b = (unsigned char) in[i];
+
+					if (b == '"' || b == '\\')
+						n += (size_t) sprintf(want + n, "\\%c", b);
+					else if (b == '\n')
+						n += (size_t) sprintf(want + n, "\\n");
+					else if (b == '\r')
+						n += (size_t) sprintf(want + n, "\\r");
+					else if (b == '\t')
+						n += (size_t) sprintf(want + n, "\\t");
+					else if (b < 0x20 || b == 0x7f)
+						n += (size_t) sprintf(want + n, "\\u%04x", b);
+					else
+						want[n++] = (char) b;
+				}
+				want[n++] = '"';
+				want[n] = '\0';
+				json_writer_reset(&w);
+				json_put_string(&w, NULL, in);
+				assert_string_equal(json_writer_str(&w), want);
+				/* as a key too, whose quotes are written the same way */
+				json_writer_reset(&w);
+				json_object_begin(&w, NULL);
+				json_put_u64(&w, in, 1);
+				json_object_end(&w);
+				assert_int_equal(strncmp(json_writer_str(&w) + 1, want, n), 0);
+			}
+	/* a byte above 0x7f in each place of a word: never copied as plain ASCII */
+	for (size_t at = 0; at < 16; at++) {
+		char in[17];
+
+		memset(in, 'k', 16);
+		in[16] = '\0';
+		in[at] = '\xff';
+		json_writer_reset(&w);
+		json_put_string(&w, NULL, in);
+		assert_non_null(strstr(json_writer_str(&w), "\\ufffd"));
+		assert_int_equal(strlen(json_writer_str(&w)), 2 + 15 + 6);
+	}
+	json_writer_done(&w);
+}
+
+/*
+ * Record lines are read by json_flat_scan() when they are plain and by
+ * json-c otherwise.  A member whose key has an escape sends a line to
+ * json-c without changing its meaning, so each line here is read both ways
+ * and must give the same record, or the same error in the same words.
+ */
+static void test_fast_and_json_c_agree(void **state)
+{
+	static const char *const lines[] = {
+		("{\"time\":\"2026-11-20T10:00:00.000000Z\",\"source\":\"decode\",\"cpu\":58,\"socket\":1,"
+		 "\"apicid\":116,\"bank\":13,\"vendor\":\"intel\",\"family\":6,\"model\":143,\"stepping\":8,"
+		 "\"microcode\":\"0x2b000461\",\"ppin\":\"0x00002b5a3f0c9d1e\",\"status\":\"0xbe00000000800400\","
+		 "\"flags\":[\"VAL\",\"UC\"],\"details\":{\"memory_controller\":0,\"x\":[1,-2,3.5,true,null]}}"),
+		"{ \"status\" : \"0x9c2040000000011b\" , \"bank\" : 15 , \"hostname\" : \"node-7\" }",
+		"{\"status\":\"0x1\",\"cpu\":-5}",
+		"{\"status\":\"0x1\",\"cpu\":4294967296}",
+		"{\"status\":\"0x1\",\"cpu\":\"4294967295\"}",
+		"{\"status\":\"0x1\",\"cpu\":1.5}",
+		"{\"status\":\"0x1\",\"cpu\":true}",
+		"{\"status\":\"0x1\",\"cpu\":null,\"bank\":null}",
+		"{\"status\":\"0x1\",\"cpu\":\"12x\"}",
+		"{\"status\":\"0x1\",\"cs\":256}",
+		"{\"status\":999999999999999999}",
+		"{\"status\":\"0xffffffffffffffff\",\"addr\":\"0x10000000000000000\"}",
+		"{\"bank\":1}",
+		"{}",
+		"{\"status\":\"0x1\",\"time\":\"2026-13-01T00:00:00Z\"}",
+		"{\"status\":\"0x1\",\"time\":5}",
+		"{\"status\":\"0x1\",\"source\":7}",
+		"{\"status\":\"0x1\",\"source\":\"no-such-source\"}",
+		"{\"status\":\"0x1\",\"hostname\":[]}",
+		("{\"status\":\"0x1\",\"hostname\":\"a-very-long-host-name-that-goes-on-and-on-and-on-and-on-"
+		 "and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on-and-on\"}"),
+		"{\"status\":\"0x1\",\"boot_id\":\"aaf50ec7f5824edf9b3508436dfbbff7\"}",
+		"{\"status\":\"0x1\",\"boot_id\":\"AAF50EC7F5824EDF9B3508436DFBBFF7\"}",
+		"{\"status\":\"0x1\",\"vendor\":\"sparc\"}",
+		"{\"status\":\"0x1\",\"vendor\":\"unknown\"}",
+		"{\"status\":\"0x1\",\"vendor\":{}}",
+		"{\"status\":\"0x1\",\"family\":25}",
+		"{\"status\":\"0x1\",\"family\":25,\"model\":null}",
+		"{\"status\":\"0x1\",\"family\":25,\"model\":\"0x11\",\"stepping\":-1}",
+		"{\"status\":\"0x1\",\"stepping\":2}",
+	};
+	struct mce_record fast, slow;
+	char efast[200], eslow[200];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		size_t n = strlen(lines[i]);
+		char forced[1024];
+		int kf, ks;
+
+		/* the same line with one more member, which only json-c reads */
+		assert_true(n + 16 < sizeof(forced));
+		memcpy(forced, lines[i], n - 1);
+		snprintf(forced + n - 1, sizeof(forced) - (n - 1), "%s\"\\u0078\":1}", n > 2 ? "," : "");
+		memset(&fast, 0xa5, sizeof(fast));
+		memset(&slow, 0xa5, sizeof(slow));
+		efast[0] = eslow[0] = '\0';
+		kf = mce_record_parse_json(lines[i], n, &fast, efast, sizeof(efast));
+		ks = mce_record_parse_json(forced, strlen(forced), &slow, eslow, sizeof(eslow));
+		if (kf != ks || strcmp(efast, eslow) != 0)
+			fail_msg("line %zu: %d '%s' vs json-c's %d '%s'", i, kf, efast, ks, eslow);
+		if (kf == 0)
+			assert_memory_equal(&fast, &slow, sizeof(fast));
+	}
+}
+
+/* Keys written as they are (JSON_KEY) give what the escaping writer gives, commas and nesting included. */
+static void test_literal_keys_same(void **state)
+{
+	struct json_writer a, b;
+
+	(void) state;
+	json_writer_init(&a);
+	json_writer_init(&b);
+	json_object_begin(&a, NULL);
+	json_put_time_usec(&a, "time", 1795168800LL * 1000000 + 7);
+	json_put_u64(&a, "cpu", 58);
+	json_put_i64(&a, "channel", -3);
+	json_put_bool(&a, "timeout", true);
+	json_put_hex(&a, "microcode", 0x2b000461);
+	json_put_hex64(&a, "status", 0xbe00000000800400ull);
+	json_array_begin(&a, "flags");
+	json_put_string(&a, NULL, "VAL");
+	json_put_string(&a, NULL, "UC");
+	json_array_end(&a);
+	json_object_begin(&a, "details");
+	json_put_string(&a, "kind", "x");
+	json_object_end(&a);
+	json_object_begin(&a, "empty");
+	json_object_end(&a);
+	json_put_string(&a, "last", "y");
+	json_object_end(&a);
+
+	json_object_begin(&b, NULL);
+	json_put_time_usec_k(&b, JSON_KEY("time"), 1795168800LL * 1000000 + 7);
+	json_put_u64_k(&b, JSON_KEY("cpu"), 58);
+	json_put_i64_k(&b, JSON_KEY("channel"), -3);
+	json_put_bool_k(&b, JSON_KEY("timeout"), true);
+	json_put_hex_k(&b, JSON_KEY("microcode"), 0x2b000461);
+	json_put_hex64_k(&b, JSON_KEY("status"), 0xbe00000000800400ull);
+	json_array_begin_k(&b, JSON_KEY("flags"));
+	json_put_string(&b, NULL, "VAL");
+	json_put_string(&b, NULL, "UC");
+	json_array_end(&b);
+	json_object_begin_k(&b, JSON_KEY("details"));
+	json_put_string_k(&b, JSON_KEY("kind"), "x");
+	json_object_end(&b);
+	json_object_begin_k(&b, JSON_KEY("empty"));
+	json_object_end(&b);
+	json_put_string_k(&b, JSON_KEY("last"), "y");
+	json_object_end(&b);
+
+	assert_false(json_writer_failed(&a));
+	assert_false(json_writer_failed(&b));
+	assert_string_equal(json_writer_str(&b), json_writer_str(&a));
+	assert_string_equal(json_writer_str(&a),
+			    "{\"time\":\"2026-11-20T10:00:00.000007Z\",\"cpu\":58,\"channel\":-3,\"timeout\":true,"
+			    "\"microcode\":\"0x2b000461\",\"status\":\"0xbe00000000800400\",\"flags\":[\"VAL\",\"UC\"],"
+			    "\"details\":{\"kind\":\"x\"},\"empty\":{},\"last\":\"y\"}");
+	json_writer_done(&a);
+	json_writer_done(&b);
+}
+
+/* Registers' digits are made a word at a time: against printf's, for every nibble value in every place. */
+static void test_hex64_matches_printf(void **state)
+{
+	struct json_writer w;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned i = 0; i < 200000; i++) {
+		uint64_t v;
+		char want[32];
+
+		if (i < 16 * 16)   /* each digit value at each place, the rest zero or f */
+			v = ((uint64_t) (i % 16) << (4 * (i / 16))) | (i & 1 ? 0 : ~(0xfull << (4 * (i / 16))));
+		else {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			v = x;
+		}
+		snprintf(want, sizeof(want), "\"0x%016" PRIx64 "\"", v);
+		json_writer_reset(&w);
+		json_put_hex64(&w, NULL, v);
+		assert_string_equal(json_writer_str(&w), want);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +471,11 @@ int main(void)
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_writer_escaping),
 		cmocka_unit_test(test_writer_utf8),
+		cmocka_unit_test(test_rfc3339_matches_gmtime),
+		cmocka_unit_test(test_writer_escaping_every_byte),
+		cmocka_unit_test(test_fast_and_json_c_agree),
+		cmocka_unit_test(test_literal_keys_same),
+		cmocka_unit_test(test_hex64_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
