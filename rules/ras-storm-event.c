@@ -61,12 +61,7 @@ static int write_active(const struct storm_info *info, const struct ras_storm_ke
 	json_object_begin(c->w, NULL);
 	json_put_string(c->w, "ras_event", ras_event_to_string(key->event));
 	json_put_string(c->w, "signature", key->text);
-	json_put_u64(c->w, "logged", info->logged);
-	json_put_u64(c->w, "suppressed", info->suppressed);
-	json_put_u64(c->w, "pending", info->pending);
-	json_put_u64(c->w, "summaries", info->summaries);
-	json_put_time_usec(c->w, "start", storm_realtime_usec(&c->out, info->start_usec));
-	json_put_time_usec(c->w, "last", storm_realtime_usec(&c->out, info->last_usec));
+	storm_info_write_counts(info, &c->out, c->w);
 	json_object_end(c->w);
 	return 0;
 }

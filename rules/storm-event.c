@@ -134,6 +134,16 @@ const char *storm_end_reason_text(enum storm_end_reason r)
 	return end_reason_texts[(unsigned) r < _STORM_END_REASON_MAX ? (unsigned) r : 0];
 }
 
+void storm_info_write_counts(const struct storm_info *info, const struct storm_output *o, struct json_writer *w)
+{
+	json_put_u64(w, "logged", info->logged);
+	json_put_u64(w, "suppressed", info->suppressed);
+	json_put_u64(w, "pending", info->pending);
+	json_put_u64(w, "summaries", info->summaries);
+	json_put_time_usec(w, "start", storm_realtime_usec(o, info->start_usec));
+	json_put_time_usec(w, "last", storm_realtime_usec(o, info->last_usec));
+}
+
 struct status_ctx {
 	struct json_writer *w;
 	struct storm_output out;
@@ -151,12 +161,7 @@ static int write_active(const struct storm_info *info, void *userdata)
 		json_put_u64(c->w, "cpu", info->key.cpu);
 	json_put_u64(c->w, "bank", info->key.bank);
 	json_put_string(c->w, "code", code);
-	json_put_u64(c->w, "logged", info->logged);
-	json_put_u64(c->w, "suppressed", info->suppressed);
-	json_put_u64(c->w, "pending", info->pending);
-	json_put_u64(c->w, "summaries", info->summaries);
-	json_put_time_usec(c->w, "start", storm_realtime_usec(&c->out, info->start_usec));
-	json_put_time_usec(c->w, "last", storm_realtime_usec(&c->out, info->last_usec));
+	storm_info_write_counts(info, &c->out, c->w);
 	json_object_end(c->w);
 	return 0;
 }

@@ -49,6 +49,11 @@ void storm_duration_string(uint64_t from_usec, uint64_t to_usec, char *buf, size
 /* An engine time as CLOCK_REALTIME microseconds. */
 int64_t storm_realtime_usec(const struct storm_output *o, uint64_t monotonic_usec);
 
+/* A storm's counts and times in its status object (mcectl status): members of an open object. */
+struct storm_info;
+struct json_writer;
+void storm_info_write_counts(const struct storm_info *info, const struct storm_output *o, struct json_writer *w);
+
 /* MCi_STATUS[31:0] as the output shows it: "0x%08x". */
 void storm_code_string(uint64_t code, char buf[static 19]);
 
