@@ -62,6 +62,18 @@ static int emit_from_stage(void *core, const struct sink_entry *e)
 	return emit(core, e);
 }
 
+static void rules_acted(void *core, const char *action, bool done)
+{
+	struct manager *m = core;
+
+	for (size_t i = 0; i < m->n_sinks; i++) {
+		const struct sink_slot *k = &m->sinks[i];
+
+		if (k->state && k->ops->action)
+			k->ops->action(k->state, action, done);
+	}
+}
+
 static int storm_logged(void *core, const struct storm_key *key, const struct ras_storm_key *ras,
 			int64_t start_usec, const char *boot_id, uint64_t *ret_total, bool *ret_ended)
 {
@@ -428,6 +440,7 @@ int manager_init(struct manager *m, bool live)
 	json_writer_init(&m->storm.json);
 	m->rules = (struct rules_stage) {
 		.emit = emit_from_stage,
+		.acted = rules_acted,
 		.core = m,
 		.hostname = m->hostname,
 		.boot_id = m->boot_id,

@@ -243,6 +243,8 @@ static void offline_page(struct rules_stage *st, const struct rule_firing *f, st
 		return;
 	}
 	r = page_offline(st->sysfs_memory, page.u, hard);
+	if (st->acted)
+		st->acted(st->core, how, r >= 0);
 	(void) rule_state_add_page(&st->state, &(struct rule_state_page) {
 		.pfn = page.u, .hard = hard, .ok = r >= 0, .time_usec = (uint64_t) a->time_usec });
 	if (r >= 0) {
@@ -279,6 +281,8 @@ static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, str
 		log_info("Rule '%s': CPU %" PRIu64 " is offline already", f->rule->name, cpu.u);
 		return;
 	}
+	if (st->acted)
+		st->acted(st->core, "cpu-offline", r >= 0);
 	if (r >= 0) {
 		log_notice("Rule '%s': CPU %" PRIu64 " taken offline", f->rule->name, cpu.u);
 		return;

@@ -33,6 +33,8 @@ typedef struct sd_event sd_event;
 struct rules_stage {
 	/* Set by the manager before setup. */
 	int (*emit)(void *core, const struct sink_entry *e);
+	/* An offlining was done or failed (sink.h, action).  Optional. */
+	void (*acted)(void *core, const char *action, bool done);
 	void *core;
 	const char *hostname;
 	const char *boot_id;

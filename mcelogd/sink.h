@@ -96,6 +96,10 @@ struct sink_ops {
 	/* Counters in Prometheus's text format (`mcectl export --prometheus`): the length of
 	 * *ret (malloc'ed), or negative errno.  Optional; one sink has it. */
 	int (*metrics)(void *s, char **ret);
+	/* A rule's action on the machine was carried out (done) or failed: "soft-offline",
+	 * "hard-offline", "cpu-offline".  Journal entries say so only for failures (an
+	 * alert); this is for counters.  Optional. */
+	void (*action)(void *s, const char *action, bool done);
 };
 
 const char *sink_entry_kind_to_string(enum sink_entry_kind k);

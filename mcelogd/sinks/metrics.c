@@ -49,6 +49,10 @@ static const struct prom_metric metrics[] = {
 	{ "mcelogd_storms_ended_total", PROM_COUNTER, "Corrected-error storms that ended" },
 	{ "mcelogd_lost_records_total", PROM_COUNTER, "Records the kernel reported lost, by source" },
 	{ "mcelogd_alerts_total", PROM_COUNTER, "Alerts raised by mcelogd's rules, by rule" },
+	{ "mcelogd_pages_offlined_total", PROM_COUNTER,
+	  "Memory pages mcelogd's rules offlined (or failed to), by mode and result" },
+	{ "mcelogd_cpus_offlined_total", PROM_COUNTER,
+	  "CPUs mcelogd's rules took offline (or failed to), by result" },
 	{ "mcelogd_metrics_series_dropped_total", PROM_COUNTER,
 	  "Label sets not counted because the number of series is bounded" },
 	{ "mcelogd_last_update_timestamp_seconds", PROM_GAUGE,
@@ -328,6 +332,23 @@ static void metrics_status(void *s, struct json_writer *w)
 	json_put_u64(w, "write_failures", k->n_write_failures);
 }
 
+static void metrics_action(void *s, const char *action, bool done)
+{
+	struct metrics_sink *k = s;
+	const char *result = done ? "done" : "failed";
+
+	if (streq(action, "soft-offline") || streq(action, "hard-offline")) {
+		const char *labels[] = { "mode", streq(action, "soft-offline") ? "soft" : "hard",
+					 "result", result, NULL };
+
+		add(k, "mcelogd_pages_offlined_total", labels, 1);
+	} else if (streq(action, "cpu-offline")) {
+		const char *labels[] = { "result", result, NULL };
+
+		add(k, "mcelogd_cpus_offlined_total", labels, 1);
+	}
+}
+
 const struct sink_ops metrics_sink_ops = {
 	.name = "metrics",
 	.open = metrics_open,
@@ -335,4 +356,5 @@ const struct sink_ops metrics_sink_ops = {
 	.write = metrics_write,
 	.metrics = metrics_text,
 	.status = metrics_status,
+	.action = metrics_action,
 };

@@ -86,6 +86,9 @@ scenario() {
 	is "$(corrupted_kb)" "$((before + 4))" "rules: HardwareCorrupted grew by one page (4 kB)"
 	check "rules: the offlining is logged" \
 		guest "journalctl -b -u mcelogd --no-pager | grep -q 'page $(printf '0x%x' "$pfn_a") (address .*) soft-offline: done'"
+	is "$(guest "mcectl export --prometheus | grep '^mcelogd_pages_offlined_total'")" \
+		'mcelogd_pages_offlined_total{mode="soft",result="done"} 1' \
+		"rules: the metrics count the offlined page (mcectl export --prometheus)"
 
 	for i in $(seq 1 5); do
 		inject_ce "$i" "$addr_b" || break
