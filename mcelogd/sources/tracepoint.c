@@ -406,6 +406,10 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 	return 0;
 }
 
+/* Set when the kernel refused a clockid (before 4.1): ras events cannot then be matched
+ * with the ras trace instance, which is not read. */
+static bool no_clockid;
+
 static int event_open(const struct tracepoint *tp, unsigned cpu)
 {
 	struct perf_event_attr attr = {
@@ -416,12 +420,20 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
 		/* The clock the ras trace instance stamps by (ras-buffer.c), so that a
-		 * live sample and the instance's copy of it can be matched. */
-		.use_clockid = 1,
+		 * live sample and the instance's copy of it can be matched (use_clockid
+		 * below).  All events of a ring must share one clock. */
 		.clockid = CLOCK_MONOTONIC,
 	};
-	int fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd;
 
+	attr.use_clockid = !no_clockid;
+	fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && attr.use_clockid) {
+		attr.use_clockid = 0;
+		fd = (int) syscall(SYS_perf_event_open, &attr, -1, (int) cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			no_clockid = true;
+	}
 	return fd < 0 ? negative_errno() : fd;
 }
 
@@ -706,6 +718,11 @@ static void recover_ras_buffer(struct tracepoint_source *s, const char *tracefs_
 		any = any || s->tps[t].n_cpus > 0;
 	if (!h->config->source_ras || !h->config->trace_buffer || !any)
 		return;
+	if (no_clockid) {
+		log_notice("This kernel's perf events cannot use CLOCK_MONOTONIC (before Linux 4.1): ras "
+			   "events while mcelogd is stopped are not recovered");
+		return;
+	}
 	if (ras_buffer_open(h, tracefs_root, h->paths->state_directory, &s->ras_buffer) < 0)
 		return;
 	(void) ras_buffer_recover(s->ras_buffer, opened_ns, submit_kept_ras, s);
