@@ -64,6 +64,9 @@ static bool strip_syslog_time(struct span *s)
 	int d, hh, mm, ss;
 	bool month = false;
 
+	/* most lines begin otherwise: no month is tried for them */
+	if (span_len(t) < 4 || t.p[3] != ' ' || !(t.p[0] >= 'A' && t.p[0] <= 'Z'))
+		return false;
 	for (size_t i = 0; i < ELEMENTSOF(months); i++)
 		if (span_starts_n(t, months[i], 3)) {   /* a constant length: no memcmp call per month */
 			month = true;
@@ -323,10 +326,21 @@ bool text_kernel_noise(struct span s)
 		"Run through mcelog --ascii",
 	};
 
-	for (size_t i = 0; i < ELEMENTSOF(noise); i++)
-		/* the first byte first: every kernel line is tried against them all */
-		if (span_len(s) > 0 && s.p[0] == noise[i][0] && span_starts(s, noise[i]))
-			return true;
+	/*
+	 * The bytes the entries above begin with (keep them in step).  Every
+	 * kernel line is tried against them all, and a record's own lines
+	 * begin "CPU", "TSC", "PROCESSOR", ...: most lines are settled here.
+	 */
+	static const bool first_byte[256] = {
+		['M'] = true, ['R'] = true, ['K'] = true, ['S'] = true, ['T'] = true,
+		['H'] = true, ['e'] = true, ['E'] = true, ['s'] = true, ['F'] = true,
+		['-'] = true,
+	};
+
+	if (span_len(s) > 0 && first_byte[(unsigned char) s.p[0]])
+		for (size_t i = 0; i < ELEMENTSOF(noise); i++)
+			if (s.p[0] == noise[i][0] && span_starts(s, noise[i]))
+				return true;
 	return span_find(s, "Machine check events logged") != NULL;
 }
 
