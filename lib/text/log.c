@@ -154,6 +154,11 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
  */
 static bool strip_bracket_time(struct span *s)
 {
+	/* what these stamps are made of: a table, as every dmesg line is scanned */
+	static const bool stamp_byte[256] = {
+		['0' ... '9'] = true, ['a' ... 'z'] = true, ['A' ... 'Z'] = true,
+		[' '] = true, ['.'] = true, [':'] = true, ['+'] = true,
+	};
 	struct span t = *s;
 	bool digit = false;
 
@@ -162,7 +167,7 @@ static bool strip_bracket_time(struct span *s)
 	for (size_t n = 0; t.p < t.end && *t.p != ']'; t.p++, n++) {
 		char c = *t.p;
 
-		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':' || c == '+'))
+		if (n > 40 || !stamp_byte[(unsigned char) c])
 			return false;
 		digit |= is_digit(c);
 	}
