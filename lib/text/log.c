@@ -242,9 +242,12 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 		any = true;
 	/* sysklogd's wall message named the host too: "localhost kernel: CPU 1: ..." */
 	{
-		struct span t = *s, host = span_token(&t), ident = span_token(&t);
+		struct span t = *s, host = span_token(&t);
 
-		if (span_len(host) > 0 && host.end[-1] != ':' && span_eq(ident, "kernel:")) {
+		/* "kernel:" as the whole next token, without reading on to its end */
+		span_skip_space(&t);
+		if (span_len(host) > 0 && host.end[-1] != ':' && span_eat(&t, "kernel:") &&
+		    (t.p == t.end || is_space(*t.p))) {
 			*s = t;
 			span_skip_space(s);
 			any = true;
