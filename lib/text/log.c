@@ -307,6 +307,26 @@ bool text_line_split(struct span s, struct text_line *ret)
 	return true;
 }
 
+/*
+ * "Machine check events logged" anywhere in s, looked for by its "logged":
+ * a record's own lines hold no 'l' but in "microcode", where a search
+ * from the 'M' stops at every "Machine Check" and "MISC".
+ */
+static bool logged_anywhere(struct span s)
+{
+	static const char before[] = "Machine check events ";
+	const size_t n = sizeof(before) - 1;
+	struct span t = s;
+	const char *m;
+
+	while ((m = span_find(t, "logged"))) {
+		if ((size_t) (m - s.p) >= n && memcmp(m - n, before, n) == 0)
+			return true;
+		t.p = m + 1;
+	}
+	return false;
+}
+
 bool text_kernel_noise(struct span s)
 {
 	static const char *const noise[] = {
@@ -349,7 +369,7 @@ bool text_kernel_noise(struct span s)
 		for (size_t i = 0; i < ELEMENTSOF(noise); i++)
 			if (s.p[0] == noise[i][0] && span_starts(s, noise[i]))
 				return true;
-	return span_find(s, "Machine check events logged") != NULL;
+	return logged_anywhere(s);
 }
 
 /* Kernel MCE/EDAC chatter without the hardware-error tag: no record, and not garbage. */
