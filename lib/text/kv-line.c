@@ -6,22 +6,26 @@
  */
 #include "scanner.h"
 
-/* Keywords that take one plain number.  Bases as mcelog reads and the kernel prints them. */
+/*
+ * Keywords that take one plain number.  Bases as mcelog reads and the
+ * kernel prints them.  No two names are alike, so the order is the
+ * search's only: the kernel console's keys first, as most records are its.
+ */
 static const struct text_field kv_keys[] = {
-	TEXT_FIELD("STATUS",    MCE_HAVE_STATUS,    status,    16),
-	TEXT_FIELD("MCGSTATUS", MCE_HAVE_MCGSTATUS, mcgstatus, 16),
+	TEXT_FIELD("TSC",       MCE_HAVE_TSC,       tsc,       16),
 	TEXT_FIELD("ADDR",      MCE_HAVE_ADDR,      addr,      16),
 	TEXT_FIELD("MISC",      MCE_HAVE_MISC,      misc,      16),
-	TEXT_FIELD("TSC",       MCE_HAVE_TSC,       tsc,       16),
-	TEXT_FIELD("MCGCAP",    MCE_HAVE_MCGCAP,    mcgcap,    16),
-	TEXT_FIELD("APICID",    MCE_HAVE_APICID,    apicid,    16),
-	TEXT_FIELD("APIC",      MCE_HAVE_APICID,    apicid,    16),
-	TEXT_FIELD("SOCKETID",  MCE_HAVE_SOCKET,    socket,    10),
+	TEXT_FIELD("PPIN",      MCE_HAVE_PPIN,      ppin,      16),
 	TEXT_FIELD("SOCKET",    MCE_HAVE_SOCKET,    socket,    10),
+	TEXT_FIELD("APIC",      MCE_HAVE_APICID,    apicid,    16),
+	TEXT_FIELD("microcode", MCE_HAVE_MICROCODE, microcode, 16),
 	TEXT_FIELD("SYND",      MCE_HAVE_SYND,      synd,      16),
 	TEXT_FIELD("IPID",      MCE_HAVE_IPID,      ipid,      16),
-	TEXT_FIELD("PPIN",      MCE_HAVE_PPIN,      ppin,      16),
-	TEXT_FIELD("microcode", MCE_HAVE_MICROCODE, microcode, 16),
+	TEXT_FIELD("STATUS",    MCE_HAVE_STATUS,    status,    16),
+	TEXT_FIELD("MCGSTATUS", MCE_HAVE_MCGSTATUS, mcgstatus, 16),
+	TEXT_FIELD("MCGCAP",    MCE_HAVE_MCGCAP,    mcgcap,    16),
+	TEXT_FIELD("APICID",    MCE_HAVE_APICID,    apicid,    16),
+	TEXT_FIELD("SOCKETID",  MCE_HAVE_SOCKET,    socket,    10),
 	TEXT_FIELD("MICROCODE", MCE_HAVE_MICROCODE, microcode, 16),
 	TEXT_FIELD("BANK",      MCE_HAVE_BANK,      bank,      10),
 };
