@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex-digits.h"
 #include "json-writer.h"
 #include "rfc3339.h"
 
@@ -343,34 +344,11 @@ static void put_bool(struct json_writer *w, bool value)
 		put_raw(w, "false", 5);
 }
 
-/*
- * The 8 hex digits of v as 8 bytes, the first digit in the lowest byte:
- * each nibble spread to a byte, then made a digit, all at once (registers
- * are most of a record's output).
- */
-static uint64_t hex8(uint32_t v)
-{
-	uint64_t x = v;
-
-	/* nibble i (from the top) to byte i */
-	x = ((x & 0xffff0000u) >> 16) | ((x & 0x0000ffffu) << 32);
-	x = ((x & 0x0000ff000000ff00ull) >> 8) | ((x & 0x000000ff000000ffull) << 16);
-	x = ((x & 0x00f000f000f000f0ull) >> 4) | ((x & 0x000f000f000f000full) << 8);
-	/* 0-9 to '0'-'9', 10-15 to 'a'-'f' */
-	return x + BYTES('0') + (((x + BYTES(6)) >> 4) & BYTES(1)) * ('a' - '0' - 10);
-}
-
 static void put_hex64(struct json_writer *w, uint64_t value)
 {
 	char tmp[20] = { '"', '0', 'x' };
-	uint64_t hi = hex8((uint32_t) (value >> 32)), lo = hex8((uint32_t) value);
 
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	hi = __builtin_bswap64(hi);
-	lo = __builtin_bswap64(lo);
-#endif
-	memcpy(tmp + 3, &hi, 8);
-	memcpy(tmp + 11, &lo, 8);
+	hex_digits16(tmp + 3, value);
 	tmp[19] = '"';
 	put_raw(w, tmp, sizeof(tmp));
 }

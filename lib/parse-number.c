@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "parse-number.h"
@@ -18,6 +19,22 @@ static unsigned digit(char c)
 	return digit_value_1[(unsigned char) c] - 1u;
 }
 
+/* Digits that cannot overflow 64 bits: 16 hex, 19 decimal.  No checks but the digits'. */
+static inline bool short_number(const char *s, const char *end, unsigned base, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	for (; s < end; s++) {
+		unsigned d = digit(*s);
+
+		if (d >= base)
+			return false;
+		v = v * base + d;
+	}
+	*ret = v;
+	return true;
+}
+
 int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *ret)
 {
 	const char *end = s + n;
@@ -30,7 +47,18 @@ int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *re
 		base = 10;
 	if (s == end)
 		return -EINVAL;
-	/* every register of every record read comes here: a table, shifts for hex */
+	/*
+	 * Every register of every record read comes here, and all of a
+	 * record's numbers are short enough for the loop without overflow
+	 * checks; the rest take the checked one below.
+	 */
+	if ((base == 16 && end - s <= 16) || (base == 10 && end - s <= 19)) {
+		/* a constant base each: shifts for hex */
+		if (!(base == 16 ? short_number(s, end, 16, &v) : short_number(s, end, 10, &v)))
+			return -EINVAL;
+		s = end;
+	}
+	/* a table, shifts for hex */
 	for (; s < end; s++) {
 		unsigned d = digit(*s);
 

@@ -12,6 +12,7 @@
 #include "decode.h"
 #include "macro.h"
 #include "decode-text.h"
+#include "hex-digits.h"
 #include "rfc3339.h"
 
 static const char *const cache_levels[] = {
@@ -179,6 +180,14 @@ static void out_x(struct text_out *o, uint64_t v, unsigned width)
 	char tmp[18];
 	size_t i = sizeof(tmp);
 
+	if (width == 16) {
+		/* the registers, most of a record: 16 digits always fit */
+		tmp[0] = '0';
+		tmp[1] = 'x';
+		hex_digits16(tmp + 2, v);
+		out_mem(o, tmp, sizeof(tmp));
+		return;
+	}
 	do {
 		tmp[--i] = hex[v & 0xf];
 		v >>= 4;

@@ -173,10 +173,13 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	*body = s;
 	if (span_starts(s, "CPU:"))
 		return EDAC_STATUS;
-	if (mc_reg(s, "_STATUS", false))
-		return EDAC_STATUS;       /* older kernels: no "CPU:n (f:m:s)" before it */
-	if (mc_reg(s, "_ADDR:", false) || mc_reg(s, " Error Address:", false))
-		return EDAC_REGS;
+	/* "MC" first, once: every tagged line of every form comes here */
+	if (span_starts(s, "MC")) {
+		if (mc_reg(s, "_STATUS", false))
+			return EDAC_STATUS;       /* older kernels: no "CPU:n (f:m:s)" before it */
+		if (mc_reg(s, "_ADDR:", false) || mc_reg(s, " Error Address:", false))
+			return EDAC_REGS;
+	}
 	if (is_severity(s))
 		return EDAC_SEVERITY;
 	if (span_starts(s, "Error Addr:") || span_starts(s, "IPID:") || span_starts(s, "PPIN:"))

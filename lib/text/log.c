@@ -64,6 +64,9 @@ static bool strip_syslog_time(struct span *s)
 	int d, hh, mm, ss;
 	bool month = false;
 
+	/* most lines begin otherwise: no month is tried for them */
+	if (span_len(t) < 4 || t.p[3] != ' ' || !(t.p[0] >= 'A' && t.p[0] <= 'Z'))
+		return false;
 	for (size_t i = 0; i < ELEMENTSOF(months); i++)
 		if (span_starts_n(t, months[i], 3)) {   /* a constant length: no memcmp call per month */
 			month = true;
@@ -151,6 +154,11 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
  */
 static bool strip_bracket_time(struct span *s)
 {
+	/* what these stamps are made of: a table, as every dmesg line is scanned */
+	static const bool stamp_byte[256] = {
+		['0' ... '9'] = true, ['a' ... 'z'] = true, ['A' ... 'Z'] = true,
+		[' '] = true, ['.'] = true, [':'] = true, ['+'] = true,
+	};
 	struct span t = *s;
 	bool digit = false;
 
@@ -159,7 +167,7 @@ static bool strip_bracket_time(struct span *s)
 	for (size_t n = 0; t.p < t.end && *t.p != ']'; t.p++, n++) {
 		char c = *t.p;
 
-		if (n > 40 || !(is_digit(c) || is_alpha(c) || c == ' ' || c == '.' || c == ':' || c == '+'))
+		if (n > 40 || !stamp_byte[(unsigned char) c])
 			return false;
 		digit |= is_digit(c);
 	}
@@ -234,9 +242,12 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 		any = true;
 	/* sysklogd's wall message named the host too: "localhost kernel: CPU 1: ..." */
 	{
-		struct span t = *s, host = span_token(&t), ident = span_token(&t);
+		struct span t = *s, host = span_token(&t);
 
-		if (span_len(host) > 0 && host.end[-1] != ':' && span_eq(ident, "kernel:")) {
+		/* "kernel:" as the whole next token, without reading on to its end */
+		span_skip_space(&t);
+		if (span_len(host) > 0 && host.end[-1] != ':' && span_eat(&t, "kernel:") &&
+		    (t.p == t.end || is_space(*t.p))) {
 			*s = t;
 			span_skip_space(s);
 			any = true;
@@ -296,6 +307,26 @@ bool text_line_split(struct span s, struct text_line *ret)
 	return true;
 }
 
+/*
+ * "Machine check events logged" anywhere in s, looked for by its "logged":
+ * a record's own lines hold no 'l' but in "microcode", where a search
+ * from the 'M' stops at every "Machine Check" and "MISC".
+ */
+static bool logged_anywhere(struct span s)
+{
+	static const char before[] = "Machine check events ";
+	const size_t n = sizeof(before) - 1;
+	struct span t = s;
+	const char *m;
+
+	while ((m = span_find(t, "logged"))) {
+		if ((size_t) (m - s.p) >= n && memcmp(m - n, before, n) == 0)
+			return true;
+		t.p = m + 1;
+	}
+	return false;
+}
+
 bool text_kernel_noise(struct span s)
 {
 	static const char *const noise[] = {
@@ -323,11 +354,22 @@ bool text_kernel_noise(struct span s)
 		"Run through mcelog --ascii",
 	};
 
-	for (size_t i = 0; i < ELEMENTSOF(noise); i++)
-		/* the first byte first: every kernel line is tried against them all */
-		if (span_len(s) > 0 && s.p[0] == noise[i][0] && span_starts(s, noise[i]))
-			return true;
-	return span_find(s, "Machine check events logged") != NULL;
+	/*
+	 * The bytes the entries above begin with (keep them in step).  Every
+	 * kernel line is tried against them all, and a record's own lines
+	 * begin "CPU", "TSC", "PROCESSOR", ...: most lines are settled here.
+	 */
+	static const bool first_byte[256] = {
+		['M'] = true, ['R'] = true, ['K'] = true, ['S'] = true, ['T'] = true,
+		['H'] = true, ['e'] = true, ['E'] = true, ['s'] = true, ['F'] = true,
+		['-'] = true,
+	};
+
+	if (span_len(s) > 0 && first_byte[(unsigned char) s.p[0]])
+		for (size_t i = 0; i < ELEMENTSOF(noise); i++)
+			if (s.p[0] == noise[i][0] && span_starts(s, noise[i]))
+				return true;
+	return logged_anywhere(s);
 }
 
 /* Kernel MCE/EDAC chatter without the hardware-error tag: no record, and not garbage. */

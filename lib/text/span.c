@@ -2,6 +2,10 @@
 /* The span helpers too large to inline: searching a line and showing a piece of it. */
 #include "span.h"
 
+const bool span_space_byte[256] = {
+	[' '] = true, ['\t'] = true, ['\n'] = true, ['\v'] = true, ['\f'] = true, ['\r'] = true,
+};
+
 const char *span_find_n(struct span s, const char *lit, size_t n)
 {
 	if (n == 0)

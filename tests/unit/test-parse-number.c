@@ -64,6 +64,52 @@ static void test_range(void **state)
 	assert_int_equal(v, UINT32_MAX);
 }
 
+/*
+ * Up to 16 hex or 19 decimal digits take a loop without overflow checks,
+ * longer numbers the checked one: both sides of that line read alike.
+ */
+static void test_digit_counts(void **state)
+{
+	static const struct {
+		const char *text;
+		int base;
+		int r;
+		uint64_t v;
+	} cases[] = {
+		{ "ffffffffffffffff", 16, 0, UINT64_MAX },               /* 16 digits */
+		{ "0xffffffffffffffff", 0, 0, UINT64_MAX },
+		{ "0ffffffffffffffff", 16, 0, UINT64_MAX },              /* 17, a leading zero */
+		{ "00000000000000000001", 16, 0, 1 },
+		{ "1ffffffffffffffff", 16, -ERANGE, 0 },
+		{ "fffffffffffffffg", 16, -EINVAL, 0 },                  /* junk, short */
+		{ "ffffffffffffffffg", 16, -EINVAL, 0 },                 /* a digit is checked before its room */
+		{ "fffffffffffffffff", 16, -ERANGE, 0 },
+		{ "0000000000000000g", 16, -EINVAL, 0 },
+		{ "9999999999999999999", 10, 0, 9999999999999999999ull }, /* 19 digits */
+		{ "09999999999999999999", 10, 0, 9999999999999999999ull },
+		{ "18446744073709551615", 10, 0, UINT64_MAX },            /* 20 */
+		{ "99999999999999999999", 10, -ERANGE, 0 },
+		{ "999999999999999999a", 10, -EINVAL, 0 },
+		{ "1234567", 8, 0, 01234567 },                            /* other bases: the checked loop */
+		{ "18", 8, -EINVAL, 0 },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 77;
+		int r = p(cases[i].text, cases[i].base, UINT64_MAX, &v);
+
+		if (r != cases[i].r || v != (cases[i].r == 0 ? cases[i].v : 77))
+			fail_msg("parse_unsigned(\"%s\", %d): %d, %" PRIu64, cases[i].text, cases[i].base, r, v);
+	}
+	/* the bound applies to short numbers too */
+	uint64_t v;
+	assert_int_equal(p("100", 16, 0xff, &v), -ERANGE);
+	assert_int_equal(p("256", 10, UINT8_MAX, &v), -ERANGE);
+	assert_int_equal(p("ff", 16, 0xff, &v), 0);
+	assert_int_equal(v, 0xff);
+}
+
 static void test_size(void **state)
 {
 	static const struct {
@@ -94,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_bases),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_range),
+		cmocka_unit_test(test_digit_counts),
 		cmocka_unit_test(test_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

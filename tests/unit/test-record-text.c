@@ -261,6 +261,37 @@ static void edac_amd(void **state)
 	assert_int_equal(s.first[1], 8);
 }
 
+/*
+ * The kernel's "Machine check events logged" is skipped wherever it stands
+ * in a line (it is looked for by its "logged"); text that only comes close
+ * is garbage as any other.
+ */
+static void events_logged_anywhere(void **state)
+{
+	static const struct {
+		const char *line;
+		unsigned nd;
+	} cases[] = {
+		{ "Machine check events logged\n", 0 },
+		{ "12: Machine check events logged\n", 0 },
+		{ "logged: Machine check events logged\n", 0 },     /* a first "logged" that is not it */
+		{ "Machine check events logged.\n", 0 },
+		{ "logged Machine check events\n", 1 },
+		{ "12: Machine check events: logged\n", 1 },
+		{ "12: machine check events logged\n", 1 },
+		{ "achine check events logged\n", 1 },               /* too short before "logged" */
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seen s = { 0 };
+
+		parse(&s, cases[i].line);
+		if (s.nd != cases[i].nd || s.n != 0)
+			fail_msg("\"%s\": %u diagnostics, %u records", cases[i].line, s.nd, s.n);
+	}
+}
+
 /* skx_edac/i10nm print the registers with "0x"; the DIMM line uses their key names. */
 static void edac_intel_skx(void **state)
 {
@@ -919,6 +950,7 @@ int main(void)
 		cmocka_unit_test(dmesg_human_deltas),
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
+		cmocka_unit_test(events_logged_anywhere),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
 		cmocka_unit_test(panic_poller_as_printed),
