@@ -63,6 +63,12 @@ struct query_args {
 	unsigned trusted_uid;
 	bool include_replayed;
 	bool alerts;                 /* --alerts: the rules' alerts only */
+	/* Without field filters the journal is matched on _COMM alone and the ids and
+	 * _UID are checked here: libsystemd 252 walks ORed and ANDed matches several
+	 * times slower than one match (bench/journal-bench.sh). */
+	bool check_ids;
+	const char *ids[24];
+	size_t n_ids;
 };
 
 static void query_help(const struct query_args *a)
@@ -361,6 +367,8 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	bool unfiltered = !a->severity && !a->have_cpu && !a->have_bank;
 	int r;
 
+	if (a->check_ids)
+		return sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
 	if (a->alerts)
 		return add_group(j, a, alert_ids, ELEMENTSOF(alert_ids), false);
 	if (want_mca) {
@@ -396,12 +404,117 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	return 0;
 }
 
-/* Value of FIELD in the current entry, as a NUL-terminated copy in buf; NULL if absent. */
+/*
+ * The ids add_matches() would OR when nothing but the ids filters: the same
+ * set checked on each entry instead (see check_ids).
+ */
+static void plan_id_check(struct query_args *a)
+{
+	static const char *const mca_ids[] = { MCELOGD_RECORD_MSGIDS };
+	const char *const *groups[] = { mca_ids, storm_ids, lost_ids, alert_ids, ras_msgids };
+	const size_t sizes[] = { ELEMENTSOF(mca_ids), ELEMENTSOF(storm_ids), ELEMENTSOF(lost_ids),
+				 ELEMENTSOF(alert_ids), ELEMENTSOF(ras_msgids) };
+
+	if (a->host || a->severity || a->have_cpu || a->have_bank)
+		return;
+	a->n_ids = 0;
+	if (a->alerts)
+		a->ids[a->n_ids++] = MCELOGD_MSGID_ALERT;
+	else
+		for (size_t g = 0; g < ELEMENTSOF(groups); g++)
+			for (size_t i = 0; i < sizes[g]; i++)
+				a->ids[a->n_ids++] = groups[g][i];
+	a->check_ids = true;
+}
+
+/*
+ * The fields query and summary ask of almost every entry, read in one pass
+ * over the entry and kept until the next one.  sd_journal_get_data() walks the
+ * entry's fields from the start on every call, loading each; one resumable
+ * sd_journal_enumerate_available_data() pass stops at the last field asked, so
+ * MCE_JSON (mcelogd's last field, compressed) is reached only when a field is
+ * absent, as with get_data.  Values are cut to 255 bytes; MESSAGE, the one
+ * longer field asked, goes to get_data.
+ */
+static const char *const cached_fields[] = {
+	"_UID", "_HOSTNAME", "MESSAGE_ID", "MCE_CPU", "MCE_BANK", "MCE_SEVERITY", "MCE_BANK_NAME",
+	"MCE_STATUS", "MCE_SOCKET", "MCE_SOURCE", "MCE_EVENT", "MCE_STORM_COUNT", "MCE_STORM_START",
+	"MCE_STORM_CODE", "MCE_RULE", "MCE_SNAPSHOT_CPU",
+};
+
+static struct {
+	char value[ELEMENTSOF(cached_fields)][256];
+	size_t len[ELEMENTSOF(cached_fields)];
+	bool seen[ELEMENTSOF(cached_fields)];
+	bool exhausted;      /* the pass reached the entry's end */
+} entry_cache;
+
+/* A new current entry: nothing read of it yet. */
+static void forget_entry(sd_journal *j)
+{
+	memset(entry_cache.seen, 0, sizeof(entry_cache.seen));
+	entry_cache.exhausted = false;
+	sd_journal_restart_data(j);
+}
+
+static ssize_t cached_index(const char *field, size_t flen)
+{
+	for (size_t i = 0; i < ELEMENTSOF(cached_fields); i++)
+		if (strlen(cached_fields[i]) == flen && memcmp(cached_fields[i], field, flen) == 0)
+			return (ssize_t) i;
+	return -1;
+}
+
+/* Field k of the current entry, read on from where the pass stopped; NULL if absent. */
+static const char *cached_field(sd_journal *j, size_t k)
+{
+	const void *data;
+	size_t len;
+
+	while (!entry_cache.seen[k] && !entry_cache.exhausted) {
+		const char *d, *eq;
+		ssize_t i;
+
+		if (sd_journal_enumerate_available_data(j, &data, &len) <= 0) {
+			entry_cache.exhausted = true;
+			break;
+		}
+		d = data;
+		eq = memchr(d, '=', len);
+		if (!eq)
+			continue;
+		/* The first of a repeated field, as get_data gives. */
+		i = cached_index(d, (size_t) (eq - d));
+		if (i < 0 || entry_cache.seen[i])
+			continue;
+		len -= (size_t) (eq - d) + 1;
+		if (len >= sizeof(entry_cache.value[0]))
+			len = sizeof(entry_cache.value[0]) - 1;
+		memcpy(entry_cache.value[i], eq + 1, len);
+		entry_cache.value[i][len] = '\0';
+		entry_cache.len[i] = len;
+		entry_cache.seen[i] = true;
+	}
+	return entry_cache.seen[k] ? entry_cache.value[k] : NULL;
+}
+
+/* Value of FIELD in the current entry, as a NUL-terminated copy in buf; NULL if absent or empty. */
 static const char *get_field(sd_journal *j, const char *field, char *buf, size_t size)
 {
 	const void *data;
 	size_t len, flen = strlen(field);
+	ssize_t k = cached_index(field, flen);
 
+	if (k >= 0) {
+		const char *v = cached_field(j, (size_t) k);
+
+		if (!v || entry_cache.len[k] == 0)
+			return NULL;
+		len = entry_cache.len[k] < size ? entry_cache.len[k] : size - 1;
+		memcpy(buf, v, len);
+		buf[len] = '\0';
+		return buf;
+	}
 	if (sd_journal_get_data(j, field, &data, &len) < 0 || len <= flen + 1)
 		return NULL;
 	len -= flen + 1;
@@ -438,6 +551,22 @@ static enum entry_kind kind_of(sd_journal *j)
 		if (streq(v, ras_msgids[i]))
 			return ENTRY_RAS;
 	return ENTRY_RECORD;
+}
+
+/* What the matches left out when check_ids is set: our ids, written as the trusted user. */
+static bool wanted_entry(sd_journal *j, const struct query_args *a)
+{
+	char v[64], uid[16];
+
+	if (!get_field(j, "_UID", v, sizeof(v)))
+		return false;
+	snprintf(uid, sizeof(uid), "%u", a->trusted_uid);
+	if (!streq(v, uid) || !get_field(j, "MESSAGE_ID", v, sizeof(v)))
+		return false;
+	for (size_t i = 0; i < a->n_ids; i++)
+		if (streq(v, a->ids[i]))
+			return true;
+	return false;
 }
 
 /* Other hosts' journals (a collector): each row says whose it is. */
@@ -870,6 +999,7 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 			return r;
 		}
 	}
+	plan_id_check(a);
 	r = add_matches(j, a);
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: cannot set up journal matches: %s\n", a->verb, strerror(-r));
@@ -905,6 +1035,8 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 	while ((r = sd_journal_next(j)) > 0) {
 		uint64_t t;
 
+		forget_entry(j);
+
 		if (stop_following)
 			return 0;
 		if (sd_journal_get_realtime_usec(j, &t) < 0)
@@ -916,6 +1048,8 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 			n->past_until = true;
 			return 0;
 		}
+		if (a->check_ids && !wanted_entry(j, a))
+			continue;
 		/* Written by mcelogd --replay: recorded input, not an error of this machine. */
 		if (!a->include_replayed && is_replayed(j, a))
 			continue;

@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..64"
+echo "1..66"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -49,12 +49,37 @@ MCE_BANK=99
 MCE_SEVERITY=corrected
 MCE_JSON={"cpu":99,"bank":99,"status":"0x9000000000000000","severity":"corrected"}
 FORGED
+# A process named mcelogd (_COMM matches): mcectl matches only _COMM in the
+# journal and checks MESSAGE_ID and _UID itself, so neither may be any.
+cp "$(command -v logger)" "$work/mcelogd" && chmod a+rx "$work" "$work/mcelogd"
+"$work/mcelogd" --journald <<FORGED
+MESSAGE=Corrected machine check on CPU 98 bank 98: not one of mcelogd's ids
+MESSAGE_ID=0123456789abcdef0123456789abcdef
+MCE_CPU=98
+MCE_BANK=98
+MCE_SEVERITY=corrected
+MCE_JSON={"cpu":98,"bank":98,"status":"0x9000000000000000","severity":"corrected"}
+FORGED
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$work/mcelogd" --journald <<FORGED
+MESSAGE=Corrected machine check on CPU 97 bank 97: not mcelogd's user
+MESSAGE_ID=d90772f9176e45e88ae80c46f01c0915
+MCE_CPU=97
+MCE_BANK=97
+MCE_SEVERITY=corrected
+MCE_JSON={"cpu":97,"bank":97,"status":"0x9000000000000000","severity":"corrected"}
+FORGED
+fi
 journalctl --sync 2>/dev/null || sleep 1
 
 "$mcectl" query --include-replayed --since 1h --output json >"$work/all.json" 2>"$work/query.err"
 check "mcectl query exits 0" 0 "$?"
 check "every good record and nothing else is shown" 4 "$(wc -l <"$work/all.json")"
 check "the forged entry is not shown" 0 "$(jq -s '[.[] | select(.cpu == 99)] | length' "$work/all.json")"
+check "entries of a process named mcelogd with another id or user are not shown" 0 \
+	"$(jq -s '[.[] | select(.cpu == 98 or .cpu == 97)] | length' "$work/all.json")"
+check "... nor counted by mcectl summary" "" \
+	"$("$mcectl" summary --include-replayed --by cpu --output csv | grep -E '^cpu,cpu (97|98),' || true)"
 
 # Registers survive the round trip bit for bit (above 2^53 too).
 check "record 1 registers" \
