@@ -76,7 +76,8 @@ static void format_sources(json_object *sources, FILE *out)
 	}
 }
 
-static void format_storms(json_object *storms, FILE *out)
+/* A storm table's line of totals; its list of storms in progress, or NULL when empty. */
+static json_object *storms_heading(json_object *storms, const char *title, FILE *out)
 {
 	json_object *list;
 	uint64_t active = 0, suppressed = 0, started = 0;
@@ -84,11 +85,20 @@ static void format_storms(json_object *storms, FILE *out)
 	(void) get_u64(storms, "active", &active);
 	(void) get_u64(storms, "suppressed", &suppressed);
 	(void) get_u64(storms, "started", &started);
-	fprintf(out, "\nStorms: %llu in progress, %llu since start; %llu records counted in "
-		"summaries instead of logged one by one\n", (unsigned long long) active,
+	fprintf(out, "\n%s: %llu in progress, %llu since start; %llu records counted in "
+		"summaries instead of logged one by one\n", title, (unsigned long long) active,
 		(unsigned long long) started, (unsigned long long) suppressed);
 	if (!json_object_object_get_ex(storms, "list", &list) ||
 	    !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0)
+		return NULL;
+	return list;
+}
+
+static void format_storms(json_object *storms, FILE *out)
+{
+	json_object *list = storms_heading(storms, "Storms", out);
+
+	if (!list)
 		return;
 	fprintf(out, "%-6s %-5s %-12s %12s  %s\n", "CPU", "BANK", "CODE", "SUPPRESSED", "SINCE");
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
@@ -109,17 +119,9 @@ static void format_storms(json_object *storms, FILE *out)
 /* Storms of ras records: named by kind and signature, which can be long, so it comes last. */
 static void format_ras_storms(json_object *storms, FILE *out)
 {
-	json_object *list;
-	uint64_t active = 0, suppressed = 0, started = 0;
+	json_object *list = storms_heading(storms, "Ras storms", out);
 
-	(void) get_u64(storms, "active", &active);
-	(void) get_u64(storms, "suppressed", &suppressed);
-	(void) get_u64(storms, "started", &started);
-	fprintf(out, "\nRas storms: %llu in progress, %llu since start; %llu records counted in "
-		"summaries instead of logged one by one\n", (unsigned long long) active,
-		(unsigned long long) started, (unsigned long long) suppressed);
-	if (!json_object_object_get_ex(storms, "list", &list) ||
-	    !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0)
+	if (!list)
 		return;
 	fprintf(out, "%-18s %12s  %-27s  %s\n", "KIND", "SUPPRESSED", "SINCE", "SIGNATURE");
 	for (size_t i = 0; i < json_object_array_length(list); i++) {

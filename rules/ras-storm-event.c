@@ -74,15 +74,7 @@ void ras_storm_status_write_json(const struct ras_storm *s, int64_t offset_usec,
 
 	ras_storm_get_counters(s, &k, &collisions);
 	json_object_begin(w, "ras_storms");
-	json_put_u64(w, "active", k.active);
-	json_put_u64(w, "started", k.storms_started);
-	json_put_u64(w, "ended", k.storms_ended);
-	json_put_u64(w, "seen", k.seen);
-	json_put_u64(w, "logged", k.logged);
-	json_put_u64(w, "suppressed", k.suppressed);
-	json_put_u64(w, "overflow", k.overflow);
-	json_put_u64(w, "evicted", k.evicted);
-	json_put_u64(w, "tracked", k.tracked);
+	storm_counters_write(&k, w);
 	json_put_u64(w, "collisions", collisions);
 	json_array_begin(w, "list");
 	(void) ras_storm_foreach_active(s, write_active, &c);

@@ -144,6 +144,19 @@ void storm_info_write_counts(const struct storm_info *info, const struct storm_o
 	json_put_time_usec(w, "last", storm_realtime_usec(o, info->last_usec));
 }
 
+void storm_counters_write(const struct storm_counters *k, struct json_writer *w)
+{
+	json_put_u64(w, "active", k->active);
+	json_put_u64(w, "started", k->storms_started);
+	json_put_u64(w, "ended", k->storms_ended);
+	json_put_u64(w, "seen", k->seen);
+	json_put_u64(w, "logged", k->logged);
+	json_put_u64(w, "suppressed", k->suppressed);
+	json_put_u64(w, "overflow", k->overflow);
+	json_put_u64(w, "evicted", k->evicted);
+	json_put_u64(w, "tracked", k->tracked);
+}
+
 struct status_ctx {
 	struct json_writer *w;
 	struct storm_output out;
@@ -173,15 +186,7 @@ void storm_status_write_json(const struct storm *s, int64_t offset_usec, struct 
 
 	storm_get_counters(s, &k);
 	json_object_begin(w, "storms");
-	json_put_u64(w, "active", k.active);
-	json_put_u64(w, "started", k.storms_started);
-	json_put_u64(w, "ended", k.storms_ended);
-	json_put_u64(w, "seen", k.seen);
-	json_put_u64(w, "logged", k.logged);
-	json_put_u64(w, "suppressed", k.suppressed);
-	json_put_u64(w, "overflow", k.overflow);
-	json_put_u64(w, "evicted", k.evicted);
-	json_put_u64(w, "tracked", k.tracked);
+	storm_counters_write(&k, w);
 	json_array_begin(w, "list");
 	(void) storm_foreach_active(s, write_active, &c);
 	json_array_end(w);

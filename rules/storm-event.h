@@ -53,6 +53,9 @@ int64_t storm_realtime_usec(const struct storm_output *o, uint64_t monotonic_use
 struct storm_info;
 struct json_writer;
 void storm_info_write_counts(const struct storm_info *info, const struct storm_output *o, struct json_writer *w);
+/* A storm table's counters in its status object: members of an open object. */
+struct storm_counters;
+void storm_counters_write(const struct storm_counters *k, struct json_writer *w);
 
 /* MCi_STATUS[31:0] as the output shows it: "0x%08x". */
 void storm_code_string(uint64_t code, char buf[static 19]);
