@@ -28,6 +28,8 @@ enum panic_line {
 	HEAD = 1,
 	POLLER,
 	BANK,
+	POLLER_WRAPPED,       /* the poller's head cut after "occured on" by a mailer */
+	POLLER_CPU,           /* ... and its "CPU n." on the next line */
 };
 
 #define POLLER_TEXT "MCE: The hardware reports a non fatal, correctable incident occur"
@@ -44,6 +46,31 @@ static size_t poller_head(struct span s)
 	if (!span_eat(&t, "ed on CPU "))
 		return 0;
 	return (size_t) (t.p - s.p);
+}
+
+/* The poller's head with the line ending after "occured on": the CPU comes next. */
+static bool poller_head_wrapped(struct span s)
+{
+	if (!span_eat(&s, POLLER_TEXT))
+		return false;
+	(void) span_eat(&s, "r");
+	return span_eat(&s, "ed on") && s.p == s.end;
+}
+
+/*
+ * "CPU n." right under a wrapped poller head, and only there: the head is
+ * open, names no CPU yet, and no bank line came between.
+ */
+static bool is_wrapped_cpu(const struct mce_text_parser *p, struct span s)
+{
+	if (p->open != OPEN_PANIC || (p->rec.have & MCE_HAVE_CPU) || p->emitted ||
+	    p->last + 1 != p->line || !span_eat(&s, "CPU "))
+		return false;
+	if (s.p == s.end || !is_digit(s.p[0]))
+		return false;
+	while (s.p < s.end && is_digit(s.p[0]))
+		s.p++;
+	return span_eat(&s, ".") && s.p == s.end;
 }
 
 static struct span panic_body(const struct text_line *l)
@@ -92,7 +119,6 @@ unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text
 {
 	struct span s = panic_body(l);
 
-	(void) p;
 	if (span_starts(s, "<Bank"))
 		s.p++;
 	*body = s;
@@ -106,6 +132,10 @@ unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text
 	}
 	if (poller_head(s))
 		return POLLER;
+	if (poller_head_wrapped(s))
+		return POLLER_WRAPPED;
+	if (is_wrapped_cpu(p, s))
+		return POLLER_CPU;
 	return is_head(s) ? HEAD : 0;
 }
 
@@ -117,6 +147,19 @@ static int parse_head(struct mce_text_parser *p, const struct text_line *l, unsi
 	uint64_t v;
 	int k;
 
+	if (kind == POLLER_WRAPPED)
+		return text_begin(p, OPEN_PANIC, l->have_time, l->time_usec);
+	if (kind == POLLER_CPU) {
+		t = (struct span) { s.p + strlen("CPU "), s.end - 1 };
+		if (text_num(p, "CPU", t, 10, UINT32_MAX, &v) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+		p->rec.cpu = (uint32_t) v;
+		p->rec.have |= MCE_HAVE_CPU;
+		p->last = p->line;
+		return 0;
+	}
 	if (kind == POLLER) {
 		s.p += poller_head(s);
 		t = span_token(&s);
