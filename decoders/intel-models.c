@@ -65,6 +65,9 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 		for (size_t i = 0; i < b->codes->n; i++)
 			if ((rec->status & b->codes->rows[i].mask) == b->codes->rows[i].value) {
 				d->description = b->codes->rows[i].text;
+				if (b->codes->rows[i].mnemonic)
+					add_detail(d, "mnemonic", (rec->status >> MSCOD_SHIFT) & 0xffff,
+						   b->codes->rows[i].mnemonic);
 				break;
 			}
 

@@ -219,27 +219,32 @@ const struct intel_model intel_skylake_x = INTEL_MODEL(skylake_x_banks,
  * memory controller one M2M bank followed by three channel banks
  * (12 | 13-15, 16 | 17-19, 20 | 21-23, 24 | 25-27).  iMC MSCOD: bits 31:24
  * select a group, bits 23:16 the error within it; MISC[58:56] is the rank.
+ *
+ * Mnemonics (details.mnemonic) are the names the SDM's 06_6AH iMC table gives
+ * these codes, as printed verbatim by mcelog's i10nm.c (imc_0..imc_8, Intel's
+ * public decoder, used as a fact source for the names only): the strings users
+ * find in mcelog output and search for.
  */
-#define IMC_CODE(group, code, t) MSCOD_IS(((group) << 8) | (code), t)
+#define IMC_CODE(group, code, t, mn) MSCOD_IS_MN(((group) << 8) | (code), t, mn)
 
 static const struct intel_code i10nm_imc_rows[] = {
-	IMC_CODE(0x00, 0x01, "Address parity error"),
-	IMC_CODE(0x00, 0x02, "Data parity error"),
-	IMC_CODE(0x00, 0x03, "Data ECC error"),
-	IMC_CODE(0x00, 0x04, "Data byte-enable parity error"),
-	IMC_CODE(0x00, 0x07, "Transaction ID parity error"),
-	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error"),
-	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error"),
-	IMC_CODE(0x00, 0x20, "Corrected sparing error"),
-	IMC_CODE(0x00, 0x40, "Uncorrected sparing error"),
-	IMC_CODE(0x00, 0x80, "Corrected memory read error"),
-	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error"),
-	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error"),
-	IMC_CODE(0x01, 0x00, "Write data buffer read parity error"),
-	IMC_CODE(0x01, 0x08, "DDR link failure"),
-	IMC_CODE(0x02, 0x00, "DDR command/address parity error"),
-	IMC_CODE(0x04, 0x00, "Read pending queue parity error"),
-	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request"),
+	IMC_CODE(0x00, 0x01, "Address parity error", "Address parity error"),
+	IMC_CODE(0x00, 0x02, "Data parity error", "Data parity error"),
+	IMC_CODE(0x00, 0x03, "Data ECC error", "Data ECC error"),
+	IMC_CODE(0x00, 0x04, "Data byte-enable parity error", "Data byte enable parity error"),
+	IMC_CODE(0x00, 0x07, "Transaction ID parity error", "Transaction ID parity error"),
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error", "Corrected patrol scrub error"),
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "Uncorrected patrol scrub error"),
+	IMC_CODE(0x00, 0x20, "Corrected sparing error", "Corrected spare error"),
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error", "Uncorrected spare error"),
+	IMC_CODE(0x00, 0x80, "Corrected memory read error", "Corrected read error"),
+	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error", "Uncorrected read error"),
+	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error", "Uncorrected metadata"),
+	IMC_CODE(0x01, 0x00, "Write data buffer read parity error", "WDB read parity error"),
+	IMC_CODE(0x01, 0x08, "DDR link failure", "DDR link failure"),
+	IMC_CODE(0x02, 0x00, "DDR command/address parity error", "DDR4 command / address parity error"),
+	IMC_CODE(0x04, 0x00, "Read pending queue parity error", "RPQ parity (primary) error"),
+	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request", "DDR-T bad request"),
 };
 static const struct intel_code_table i10nm_imc = CODE_TABLE(i10nm_imc_rows);
 
@@ -306,47 +311,49 @@ const struct intel_model intel_icelake_x = INTEL_MODEL(icelake_x_banks,
  * (4th/5th Gen Xeon Scalable): MC4 PCU, MC5 UPI, MC12 M2M, MC13..MC20 iMC
  * channels (two per controller), MC29 HBM M2M, MC30/31 HBM iMC.  The iMC
  * MSCOD groups of Ice Lake-SP, plus group 0x10: errors on the secondary
- * copy of mirrored memory.
+ * copy of mirrored memory.  Mnemonics: the SDM 06_8FH table's names as
+ * printed by mcelog's sapphire.c (imc_0..imc_10, m2m_0; fact source for the
+ * names only); group 0x10 is named in the SDM's register-field style.
  */
 static const struct intel_code spr_imc_rows[] = {
-	IMC_CODE(0x00, 0x01, "Address parity error"),
-	IMC_CODE(0x00, 0x02, "Data parity error"),
-	IMC_CODE(0x00, 0x03, "Data ECC error"),
-	IMC_CODE(0x00, 0x04, "Data byte-enable parity error"),
-	IMC_CODE(0x00, 0x07, "Transaction ID parity error"),
-	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error"),
-	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error"),
-	IMC_CODE(0x00, 0x20, "Corrected sparing error"),
-	IMC_CODE(0x00, 0x40, "Uncorrected sparing error"),
-	IMC_CODE(0x00, 0x80, "Corrected memory read error"),
-	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error"),
-	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error"),
-	IMC_CODE(0x01, 0x00, "Write data buffer read parity error"),
-	IMC_CODE(0x01, 0x08, "DDR link failure"),
-	IMC_CODE(0x02, 0x00, "DDR5 command/address parity error"),
-	IMC_CODE(0x04, 0x00, "Read pending queue parity error"),
-	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request"),
-	IMC_CODE(0x10, 0x08, "Corrected patrol scrub error on the mirror secondary"),
-	IMC_CODE(0x10, 0x10, "Uncorrected patrol scrub error on the mirror secondary"),
-	IMC_CODE(0x10, 0x20, "Corrected sparing error on the mirror secondary"),
-	IMC_CODE(0x10, 0x40, "Uncorrected sparing error on the mirror secondary"),
-	IMC_CODE(0x10, 0x80, "Corrected read error on the mirror secondary"),
-	IMC_CODE(0x10, 0xa0, "Uncorrected read error on the mirror secondary"),
+	IMC_CODE(0x00, 0x01, "Address parity error", "Address parity error"),
+	IMC_CODE(0x00, 0x02, "Data parity error", "Data parity error"),
+	IMC_CODE(0x00, 0x03, "Data ECC error", "Data ECC error"),
+	IMC_CODE(0x00, 0x04, "Data byte-enable parity error", "Data byte enable parity error"),
+	IMC_CODE(0x00, 0x07, "Transaction ID parity error", "Transaction ID parity error"),
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error", "Corrected patrol scrub error"),
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "Uncorrected patrol scrub error"),
+	IMC_CODE(0x00, 0x20, "Corrected sparing error", "Corrected spare error"),
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error", "Uncorrected spare error"),
+	IMC_CODE(0x00, 0x80, "Corrected memory read error", "Corrected read error"),
+	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error", "Uncorrected read error"),
+	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error", "Uncorrected metadata"),
+	IMC_CODE(0x01, 0x00, "Write data buffer read parity error", "WDB read parity error"),
+	IMC_CODE(0x01, 0x08, "DDR link failure", "DDR link failure"),
+	IMC_CODE(0x02, 0x00, "DDR5 command/address parity error", "DDR5 command / address parity error"),
+	IMC_CODE(0x04, 0x00, "Read pending queue parity error", "RPQ parity (primary) error"),
+	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request", "DDR-T bad request"),
+	IMC_CODE(0x10, 0x08, "Corrected patrol scrub error on the mirror secondary", "CORR_PATSCRUB_MIRR2ND_ERR"),
+	IMC_CODE(0x10, 0x10, "Uncorrected patrol scrub error on the mirror secondary", "UC_PATSCRUB_MIRR2ND_ERR"),
+	IMC_CODE(0x10, 0x20, "Corrected sparing error on the mirror secondary", "COR_SPARE_MIRR2ND_ERR"),
+	IMC_CODE(0x10, 0x40, "Uncorrected sparing error on the mirror secondary", "UC_SPARE_MIRR2ND_ERR"),
+	IMC_CODE(0x10, 0x80, "Corrected read error on the mirror secondary", "HA_RD_MIRR2ND_ERR"),
+	IMC_CODE(0x10, 0xa0, "Uncorrected read error on the mirror secondary", "HA_UNCORR_RD_MIRR2ND_ERR"),
 };
 static const struct intel_code_table spr_imc = CODE_TABLE(spr_imc_rows);
 
 /* M2M from Sapphire Rapids on: an enumerated code in MSCOD[7:0]. */
 static const struct intel_code spr_m2m_rows[] = {
-	STATUS_FIELD(23, 16, 0x01, "Read ECC error"),
-	STATUS_FIELD(23, 16, 0x02, "Fatal bucket-1 error"),
-	STATUS_FIELD(23, 16, 0x03, "Read tracker parity error"),
-	STATUS_FIELD(23, 16, 0x05, "Prefetch channel mismatch"),
-	STATUS_FIELD(23, 16, 0x07, "Read completion parity error"),
-	STATUS_FIELD(23, 16, 0x08, "Response parity error"),
-	STATUS_FIELD(23, 16, 0x09, "Timeout"),
-	STATUS_FIELD(23, 16, 0x0a, "Memory interface reserved credit pool error"),
-	STATUS_FIELD(23, 16, 0x0b, "Memory interface total credit count error"),
-	STATUS_FIELD(23, 16, 0x0c, "Memory interface credit oversubscription"),
+	STATUS_FIELD_MN(23, 16, 0x01, "Read ECC error", "Read ECC error"),
+	STATUS_FIELD_MN(23, 16, 0x02, "Fatal bucket-1 error", "Bucket1 error"),
+	STATUS_FIELD_MN(23, 16, 0x03, "Read tracker parity error", "RdTrkr Parity error"),
+	STATUS_FIELD_MN(23, 16, 0x05, "Prefetch channel mismatch", "Prefetch channel mismatch"),
+	STATUS_FIELD_MN(23, 16, 0x07, "Read completion parity error", "Read completion parity error"),
+	STATUS_FIELD_MN(23, 16, 0x08, "Response parity error", "Response parity error"),
+	STATUS_FIELD_MN(23, 16, 0x09, "Timeout", "Timeout error"),
+	STATUS_FIELD_MN(23, 16, 0x0a, "Memory interface reserved credit pool error", "CMI reserved credit pool error"),
+	STATUS_FIELD_MN(23, 16, 0x0b, "Memory interface total credit count error", "CMI total credit count error"),
+	STATUS_FIELD_MN(23, 16, 0x0c, "Memory interface credit oversubscription", "CMI credit oversubscription error"),
 };
 static const struct intel_code_table spr_m2m = CODE_TABLE(spr_m2m_rows);
 
@@ -381,34 +388,39 @@ const struct intel_model intel_sapphirerapids_x = INTEL_MODEL(sapphire_banks,
  * AEH, AFH" (Xeon 6): MC5 UPI, MC6 Punit, MC12 B2CMI, MC13..MC24 memory
  * controller channels.  MC channel MSCOD: group in bits 31:24, code in
  * 23:16; MISC[57:55] is the chip select when STATUS[33] says MISC holds
- * the DRAM location.
+ * the DRAM location.  Mnemonics: the SDM table's names as printed by
+ * mcelog's granite.c (mcchan_0..mcchan_32, b2cmi_1; fact source for the
+ * names only).
  */
 static const struct intel_code gnr_mcchan_rows[] = {
-	IMC_CODE(0x00, 0x01, "Address parity error"),
-	IMC_CODE(0x00, 0x02, "Write data parity error on sub-channel 0"),
-	IMC_CODE(0x00, 0x03, "ECC error on sub-channel 0"),
-	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error"),
-	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error"),
-	IMC_CODE(0x00, 0x20, "Corrected sparing error"),
-	IMC_CODE(0x00, 0x40, "Uncorrected sparing error"),
-	IMC_CODE(0x00, 0x80, "Transient or corrected error on a demand or underfill read"),
-	IMC_CODE(0x00, 0xa0, "Uncorrected error on a demand or underfill read"),
-	IMC_CODE(0x00, 0xb0, "Poison read from memory while poisoning is disabled"),
-	IMC_CODE(0x00, 0xc0, "2LM metadata read error"),
-	IMC_CODE(0x01, 0x08, "DDR link failure"),
-	IMC_CODE(0x02, 0x00, "DDR command/address parity or write CRC error"),
-	IMC_CODE(0x04, 0x00, "Scheduler address parity error"),
-	IMC_CODE(0x20, 0x03, "ECC error on sub-channel 1"),
+	IMC_CODE(0x00, 0x01, "Address parity error", "Address Parity Error (APPP)"),
+	IMC_CODE(0x00, 0x02, "Write data parity error on sub-channel 0", "CMI Wr data parity Error on sCH0"),
+	IMC_CODE(0x00, 0x03, "ECC error on sub-channel 0", "CMI Uncorr/Corr ECC error on sCH0"),
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error", "Corr Patrol Scrub Error"),
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "UnCorr Patrol Scrub Error"),
+	IMC_CODE(0x00, 0x20, "Corrected sparing error", "Corr Spare Error"),
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error", "UnCorr Spare Error"),
+	IMC_CODE(0x00, 0x80, "Transient or corrected error on a demand or underfill read",
+		 "Transient or Correctable Error for Demand or Underfill Reads"),
+	IMC_CODE(0x00, 0xa0, "Uncorrected error on a demand or underfill read",
+		 "Uncorrectable Error for Demand or Underfill Reads"),
+	IMC_CODE(0x00, 0xb0, "Poison read from memory while poisoning is disabled",
+		 "Poison was read from memory when poison was disabled in memory controller"),
+	IMC_CODE(0x00, 0xc0, "2LM metadata read error", "Read 2LM MetaData Error"),
+	IMC_CODE(0x01, 0x08, "DDR link failure", "DDR Link Fail"),
+	IMC_CODE(0x02, 0x00, "DDR command/address parity or write CRC error", "DDR CAParity or WrCRC Error"),
+	IMC_CODE(0x04, 0x00, "Scheduler address parity error", "Scheduler address parity error"),
+	IMC_CODE(0x20, 0x03, "ECC error on sub-channel 1", "CMI Uncorr/Corr ECC error on sCH1"),
 };
 static const struct intel_code_table gnr_mcchan = CODE_TABLE(gnr_mcchan_rows);
 
 static const struct intel_code gnr_b2cmi_rows[] = {
-	STATUS_FIELD(31, 16, 0x01, "Read ECC error"),
-	STATUS_FIELD(31, 16, 0x02, "Fatal bucket-1 error"),
-	STATUS_FIELD(31, 16, 0x03, "Tracker parity error"),
-	STATUS_FIELD(31, 16, 0x04, "Security mismatch"),
-	STATUS_FIELD(31, 16, 0x09, "Timeout"),
-	STATUS_FIELD(31, 16, 0x0a, "Address parity error"),
+	STATUS_FIELD_MN(31, 16, 0x01, "Read ECC error", "Read ECC error"),
+	STATUS_FIELD_MN(31, 16, 0x02, "Fatal bucket-1 error", "Bucket1 error"),
+	STATUS_FIELD_MN(31, 16, 0x03, "Tracker parity error", "Tracker Parity error"),
+	STATUS_FIELD_MN(31, 16, 0x04, "Security mismatch", "Security mismatch"),
+	STATUS_FIELD_MN(31, 16, 0x09, "Timeout", "Timeout error"),
+	STATUS_FIELD_MN(31, 16, 0x0a, "Address parity error", "Address parity error"),
 };
 static const struct intel_code_table gnr_b2cmi = CODE_TABLE(gnr_b2cmi_rows);
 

@@ -22,6 +22,7 @@ struct intel_code {
 	uint64_t mask;          /* on MCi_STATUS */
 	uint64_t value;
 	const char *text;
+	const char *mnemonic;   /* the source document's own name for the code, or NULL */
 };
 
 /* Helpers for the common row shapes. */
@@ -31,6 +32,12 @@ struct intel_code {
 /* MSCOD field [hi:lo] (bit numbers within STATUS) equals v */
 #define STATUS_FIELD(hi, lo, v, t) \
 	{ .mask = ((UINT64_C(1) << ((hi) - (lo) + 1)) - 1) << (lo), .value = (uint64_t) (v) << (lo), .text = t }
+/* the same, with the documented name users search for (reported as details.mnemonic) */
+#define MSCOD_IS_MN(v, t, mn) \
+	{ .mask = UINT64_C(0xffff) << MSCOD_SHIFT, .value = (uint64_t) (v) << MSCOD_SHIFT, .text = t, .mnemonic = mn }
+#define STATUS_FIELD_MN(hi, lo, v, t, mn) \
+	{ .mask = ((UINT64_C(1) << ((hi) - (lo) + 1)) - 1) << (lo), .value = (uint64_t) (v) << (lo), .text = t, \
+	  .mnemonic = mn }
 /* one STATUS bit set */
 #define STATUS_BIT(b, t) { .mask = UINT64_C(1) << (b), .value = UINT64_C(1) << (b), .text = t }
 

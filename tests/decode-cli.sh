@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..62"
+echo "1..63"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -86,6 +86,7 @@ printf 'mcelog[808]: Hardware event. This is not a software error.\nmcelog[808]:
 check "ident[pid]: lines without a date: read, the other log line ignored" eval 'run 0 --output json "$TMP/identpid" && lines 1 && has "\"cpu\":0,\"bank\":0,\"mcgstatus\":\"0x0000000000000000\",\"status\":\"0x90000040000f0005\"" && ! err_has "not a machine-check record line"'
 check "malformed old/EDAC forms: exit 1, the good record kept" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1'
 check "malformed old/EDAC forms: each line named" eval 'err_has "bad-forms.txt:2: MCGSTATUS: .zz04." && err_has "bad-forms.txt:3: ADDR: .7e4f2g68." && err_has "bad-forms.txt:4: not a machine-check record line" && err_has "bad-forms.txt:5: Bank 3: expected STATUS.MISC." && err_has "bad-forms.txt:7: socket: .0x." && err_has "bad-forms.txt:8: MC5_STATUS: expected .]." && err_has "bad-forms.txt:9: MCn_ADDR: .0xzz."'
+check "malformed hand-typed forms ('CPU3:', 'Bank0:', '<Bank', a wrapped poller head): each line named, none a record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:10: STATUS: .b4zz00000000083b." && err_has "bad-forms.txt:11: MCGSTATUS: .00zz." && err_has "bad-forms.txt:12: STATUS: .f6062000000zz833." && err_has "bad-forms.txt:13: STATUS: .b2000000104008zz." && err_has "bad-forms.txt:14: Bank0: expected STATUS as 16 hex digits" && err_has "bad-forms.txt:16: CPU: .0x\.. is not a decimal number"'
 
 # (e) JSON
 check "JSON lines, with and without a log prefix" eval 'run 0 --output json "$DATA/json.txt" && lines 2 && has "\"source\":\"tracepoint\""'

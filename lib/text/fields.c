@@ -103,6 +103,7 @@ enum kv_result text_rip(struct mce_text_parser *p, struct span v, struct mce_rec
 		return text_bad(p, "RIP: expected CS:<IP>");
 	cs = (struct span) { v.p, colon };
 	ip = (struct span) { colon + 1, v.end };
+	span_skip_space(&ip);         /* "10: <ffffffff802cfefe>", copied by hand */
 	if (span_eat(&ip, "<")) {
 		if (ip.p == ip.end || ip.end[-1] != '>')
 			return text_bad(p, "RIP: expected CS:<IP>");

@@ -171,6 +171,19 @@ static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struc
 	return KV_OK;
 }
 
+/*
+ * "CPU3: Machine Check Exception: ..." as typed by hand, without the kernel's
+ * space: only with the old head's exact wording after it, so no other
+ * "CPUn:" text is taken for a record.
+ */
+static bool cpu_without_space(struct span t, struct span rest)
+{
+	if (span_len(t) < 5 || !span_starts(t, "CPU") || !is_digit(t.p[3]) || t.end[-1] != ':')
+		return false;
+	span_skip_space(&rest);
+	return span_starts(rest, "Machine Check Exception:");
+}
+
 /* Apart from text_kv_line(): its buffer would cost every line a stack guard. */
 static __attribute__((noinline)) enum kv_result unknown_key(struct mce_text_parser *p, struct span t)
 {
@@ -193,6 +206,10 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 
 		if (span_len(t) == 0)
 			return KV_OK;
+		if (first && cpu_without_space(t, s)) {
+			s.p = t.p + strlen("CPU");
+			t.end = s.p;
+		}
 		if (first && span_eq(t, "CPU")) {
 			res = parse_cpu(p, &s, r, &info->kernel_first);
 			if (res != KV_OK)
@@ -206,6 +223,15 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 				v = span_token(&s);
 			else if (!memchr(v.p, ':', span_len(v)))
 				s = save;
+			else if (v.end[-1] == ':') {
+				/* a space typed after CS's colon: "RIP 10: <ffffffff802cfefe>" */
+				struct span u = s, w = span_token(&u);
+
+				if (span_len(w) > 2 && w.p[0] == '<' && w.end[-1] == '>') {
+					v.end = w.end;
+					s = u;
+				}
+			}
 			res = text_rip(p, v, r);
 			if (res != KV_OK)
 				return res;

@@ -334,6 +334,8 @@ bool text_kernel_noise(struct span s)
 		"Run the above through",
 		"Machine check: ",
 		"Kernel panic",
+		"Kernel Panic",            /* as retyped into mails and forums */
+		"kernel panic",
 		"Some CPUs didn't answer",
 		"Timeout: Not all CPUs",
 		"Hardware error from APEI",
@@ -362,7 +364,7 @@ bool text_kernel_noise(struct span s)
 	static const bool first_byte[256] = {
 		['M'] = true, ['R'] = true, ['K'] = true, ['S'] = true, ['T'] = true,
 		['H'] = true, ['e'] = true, ['E'] = true, ['s'] = true, ['F'] = true,
-		['-'] = true,
+		['-'] = true, ['k'] = true,
 	};
 
 	if (span_len(s) > 0 && first_byte[(unsigned char) s.p[0]])

@@ -17,6 +17,10 @@
  * A bank line with no head before it is a record of its own.  The newer
  * one-line head ("... Exception: 5 Bank 4: b2...") is the kernel's form
  * (kernel.c, mcelog.c).
+ *
+ * Copies typed by hand drop the space ("CPU0:", "Bank0:"), and a log level
+ * cut in half leaves a lone '<' before "Bank": both are read here, in these
+ * old forms only, where the rest of the line still has to match exactly.
  */
 #include "forms.h"
 
@@ -24,6 +28,8 @@ enum panic_line {
 	HEAD = 1,
 	POLLER,
 	BANK,
+	POLLER_WRAPPED,       /* the poller's head cut after "occured on" by a mailer */
+	POLLER_CPU,           /* ... and its "CPU n." on the next line */
 };
 
 #define POLLER_TEXT "MCE: The hardware reports a non fatal, correctable incident occur"
@@ -42,9 +48,48 @@ static size_t poller_head(struct span s)
 	return (size_t) (t.p - s.p);
 }
 
+/* The poller's head with the line ending after "occured on": the CPU comes next. */
+static bool poller_head_wrapped(struct span s)
+{
+	if (!span_eat(&s, POLLER_TEXT))
+		return false;
+	(void) span_eat(&s, "r");
+	return span_eat(&s, "ed on") && s.p == s.end;
+}
+
+/*
+ * "CPU n." right under a wrapped poller head, and only there: the head is
+ * open, names no CPU yet, and no bank line came between.
+ */
+static bool is_wrapped_cpu(const struct mce_text_parser *p, struct span s)
+{
+	if (p->open != OPEN_PANIC || (p->rec.have & MCE_HAVE_CPU) || p->emitted ||
+	    p->last + 1 != p->line || !span_eat(&s, "CPU "))
+		return false;
+	if (s.p == s.end || !is_digit(s.p[0]))
+		return false;
+	while (s.p < s.end && is_digit(s.p[0]))
+		s.p++;
+	return span_eat(&s, ".") && s.p == s.end;
+}
+
 static struct span panic_body(const struct text_line *l)
 {
 	return l->tagged.p ? l->tagged : l->msg;
+}
+
+/* Past "WORD " or "WORDn" (hand-typed, no space): at the number; false if neither. */
+static bool eat_word_number(struct span *s, const char *word)
+{
+	struct span t = *s;
+
+	if (!span_eat(&t, word))
+		return false;
+	(void) span_eat(&t, " ");
+	if (t.p == t.end || !is_digit(t.p[0]))
+		return false;
+	*s = t;
+	return true;
 }
 
 /* "CPU n: Machine Check Exception[: MCGSTATUS]" with nothing after it. */
@@ -52,7 +97,7 @@ static bool is_head(struct span s)
 {
 	struct span t;
 
-	if (!span_eat(&s, "CPU "))
+	if (!eat_word_number(&s, "CPU"))
 		return false;
 	t = span_token(&s);
 	if (span_len(t) < 2 || t.end[-1] != ':' || !is_digit(t.p[0]))
@@ -74,17 +119,23 @@ unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text
 {
 	struct span s = panic_body(l);
 
-	(void) p;
+	if (span_starts(s, "<Bank"))
+		s.p++;
 	*body = s;
-	if (span_starts(s, "Bank ")) {
+	if (span_starts(s, "Bank")) {
 		struct span u = s, t;
 
-		u.p += strlen("Bank ");
+		if (!eat_word_number(&u, "Bank"))
+			return 0;
 		t = span_token(&u);
-		return span_len(t) >= 2 && is_digit(t.p[0]) && t.end[-1] == ':' ? BANK : 0;
+		return span_len(t) >= 2 && t.end[-1] == ':' ? BANK : 0;
 	}
 	if (poller_head(s))
 		return POLLER;
+	if (poller_head_wrapped(s))
+		return POLLER_WRAPPED;
+	if (is_wrapped_cpu(p, s))
+		return POLLER_CPU;
 	return is_head(s) ? HEAD : 0;
 }
 
@@ -96,13 +147,26 @@ static int parse_head(struct mce_text_parser *p, const struct text_line *l, unsi
 	uint64_t v;
 	int k;
 
+	if (kind == POLLER_WRAPPED)
+		return text_begin(p, OPEN_PANIC, l->have_time, l->time_usec);
+	if (kind == POLLER_CPU) {
+		t = (struct span) { s.p + strlen("CPU "), s.end - 1 };
+		if (text_num(p, "CPU", t, 10, UINT32_MAX, &v) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+		p->rec.cpu = (uint32_t) v;
+		p->rec.have |= MCE_HAVE_CPU;
+		p->last = p->line;
+		return 0;
+	}
 	if (kind == POLLER) {
 		s.p += poller_head(s);
 		t = span_token(&s);
 		if (span_len(t) > 0 && t.end[-1] == '.')
 			t.end--;
 	} else {
-		s.p += strlen("CPU ");
+		(void) eat_word_number(&s, "CPU");
 		t = span_token(&s);
 		t.end--;                      /* its ':' */
 	}
@@ -145,7 +209,9 @@ static enum kv_result read_bank(struct mce_text_parser *p, struct span s, struct
 			s.end = c;
 			break;
 		}
-	s.p += strlen("Bank ");
+	bool typed = !span_starts(s, "Bank ");
+
+	(void) eat_word_number(&s, "Bank");
 	t = span_token(&s);
 	t.end--;
 	if (text_num(p, "Bank", t, 10, UINT32_MAX, &v) != KV_OK)
@@ -159,6 +225,9 @@ static enum kv_result read_bank(struct mce_text_parser *p, struct span s, struct
 		misc = (struct span) { br + 1, t.end - 1 };
 		t.end = br;
 	}
+	/* "Bank0:" is only a retyped kernel line if STATUS is the kernel's 16 digits */
+	if (typed && span_len(t) != 16)
+		return text_bad(p, "Bank%u: expected STATUS as 16 hex digits", r->bank);
 	if (text_num(p, "STATUS", t, 16, UINT64_MAX, &r->status) != KV_OK)
 		return KV_BAD;
 	if (misc.p) {
