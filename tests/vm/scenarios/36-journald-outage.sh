@@ -6,7 +6,7 @@ VM_DESC="journald outage: records kept in the spool, logged once when journald i
 VM_APPEND="mcelogd_vm.check_interval=1 mcelogd_vm.outage=1"
 
 scenario() {
-	local n=40 i script out
+	local n=40 i script out pid
 	local units="systemd-journald.socket systemd-journald-dev-log.socket systemd-journald.service"
 
 	check "outage: journald stopped (its sockets and service)" guest "
@@ -14,12 +14,15 @@ scenario() {
 	# On both CPUs, each from its own CPU: the kernel's work item drains its
 	# record pool on the CPU that logged, so the records alternate between the
 	# two CPUs' rings, and only mcelogd's merge of the rings by sample time
-	# puts them back in the order injected.
-	script=
+	# puts them back in the order injected.  mcelogd is stopped meanwhile (as
+	# when it is busy syncing its spool): otherwise it reads each record as it
+	# comes, and the order would hold even read ring by ring.
+	pid=$(guest 'systemctl show -p MainPID --value mcelogd.service')
+	script="kill -STOP $pid; "
 	for i in $(seq 1 $n); do
 		script+="taskset -c $((i % 2)) bash -c '$(sw_inject_script cpu=$((i % 2)) bank=2 status=$(printf '0x9c000040%04x0096' "$i") addr=$((0x200000 + 0x1000 * i)) misc=0x86)'; "
 	done
-	guest "$script" >/dev/null
+	guest "$script sleep 1; kill -CONT $pid" >/dev/null
 	# The kernel agrees that both CPUs emitted them: its trace instance for
 	# mcelogd records each event in the buffer of the CPU that emitted it.
 	out=$(guest "for c in 0 1; do grep -c ': 9c000040[0-9a-f]\\{4\\}0096' \
