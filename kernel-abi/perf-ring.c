@@ -44,7 +44,7 @@ int perf_ring_next(const unsigned char *data, uint64_t size, uint64_t head, uint
 int perf_sample_parse(const unsigned char *body, size_t size, struct perf_sample *ret)
 {
 	/* In sample_type bit order: u64 identifier; u64 time; u32 cpu, u32 res; u32 raw size, raw bytes. */
-	enum { OFF_ID = 0, OFF_TIME = 8, OFF_CPU = 16, OFF_RAW_SIZE = 24, OFF_RAW = 28 };
+	enum { OFF_ID = 0, OFF_TIME = PERF_SAMPLE_TIME_OFFSET, OFF_CPU = 16, OFF_RAW_SIZE = 24, OFF_RAW = 28 };
 	uint32_t raw_size;
 
 	if (size < OFF_RAW)

@@ -36,6 +36,9 @@ struct perf_ring_record {
 int perf_ring_next(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
 		   unsigned char *scratch, struct perf_ring_record *ret);
 
+/* Where PERF_SAMPLE_TIME sits in a sample body of that sample_type: after the identifier. */
+#define PERF_SAMPLE_TIME_OFFSET 8
+
 struct perf_sample {
 	uint64_t id;                   /* the event's id (PERF_EVENT_IOC_ID) */
 	uint64_t time;

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "mce-trace.h"
 #include "parse-number.h"
+#include "perf-ring-merge.h"
 #include "perf-ring.h"
 #include "ras-buffer.h"
 #include "ras-record.h"
@@ -108,6 +109,9 @@ struct tracepoint_source {
 	uint64_t n_bad;
 	size_t page_size;
 	unsigned char *scratch;     /* one record copied out when it wraps the ring */
+	/* read_rings()' batch: the rings holding records, and whose they are */
+	struct perf_ring_cursor *batch;
+	struct cpu_reader **batch_reader;
 };
 
 
@@ -291,40 +295,79 @@ static void report_unaccounted(struct cpu_reader *c)
 		report_lost(c, n_events(c) == 1 ? TP_MCE_RECORD : -1, lost, at_start);
 }
 
-/*
- * Reads until the ring is empty, handing space back to the kernel after every
- * record: writing a record to the journal takes far longer than the kernel
- * takes to emit one, so a burst is still arriving while we read it.
- */
-static void read_ring(struct cpu_reader *c)
+/* One record of c's ring. */
+static void handle_record(struct cpu_reader *c, const struct perf_ring_record *rec)
 {
-	struct tracepoint_source *s = c->owner;
-	struct perf_event_mmap_page *pc = c->map;
-	unsigned char *data = (unsigned char *) c->map + s->page_size;
+	uint64_t id, lost;
+
+	if (rec->type == PERF_RECORD_SAMPLE)
+		handle_sample(c, rec->body, rec->body_size);
+	else if (rec->type == PERF_RECORD_LOST && perf_lost_parse(rec->body, rec->body_size, &id, &lost) >= 0)
+		on_lost(c, id, lost);
+}
+
+/*
+ * Reads every CPU's ring until all are empty, records in the order of their
+ * sample time across rings (perf-ring-merge.h): the kernel's MCE work item
+ * may drain its pool on one CPU, then on another, and the journal's order
+ * must be the order the records were emitted.  A batch is what the rings
+ * held when it began; only the record being handled is ever copied (the
+ * scratch, for one that wraps), and its ring's space goes back to the kernel
+ * right after it: writing a record to the journal takes far longer than the
+ * kernel takes to emit one, so a burst is still arriving while we read it.
+ * What arrives meanwhile is the next batch: its times are later.
+ */
+static void read_rings(struct tracepoint_source *s)
+{
+	struct perf_ring_cursor *cur = s->batch;
+	struct cpu_reader **who = s->batch_reader;
 	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
-	uint64_t head, tail = pc->data_tail;
 
-	while ((head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE)) != tail) {
-		struct perf_ring_record rec;
-		uint64_t id, lost;
-		int r;
+	for (;;) {
+		size_t n = 0;
+		int i;
 
-		r = perf_ring_next(data, size, head, &tail, s->scratch, &rec);
-		if (r == 0)
-			break;   /* head behind tail: nothing the kernel would write */
-		if (r < 0) {
-			log_error("Corrupt perf ring on CPU %u, resynchronising (records in it are lost)",
-				  c->cpu);
-			tail = head;
-		} else if (rec.type == PERF_RECORD_SAMPLE)
-			handle_sample(c, rec.body, rec.body_size);
-		else if (rec.type == PERF_RECORD_LOST &&
-			 perf_lost_parse(rec.body, rec.body_size, &id, &lost) >= 0)
-			on_lost(c, id, lost);
-		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+		for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++) {
+			struct cpu_reader *c = s->cpus[cpu];
+			struct perf_event_mmap_page *pc;
+
+			if (!c)
+				continue;
+			pc = c->map;
+			cur[n] = (struct perf_ring_cursor) {
+				.data = (unsigned char *) c->map + s->page_size,
+				.size = size,
+				.head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE),
+				.tail = pc->data_tail,
+			};
+			/* head behind tail: nothing the kernel would write; left alone as before */
+			if (cur[n].tail < cur[n].head)
+				who[n++] = c;
+		}
+		if (n == 0)
+			break;
+		while ((i = perf_ring_merge_pick(cur, n)) >= 0) {
+			struct cpu_reader *c = who[i];
+			struct perf_event_mmap_page *pc = c->map;
+			struct perf_ring_record rec;
+			int r;
+
+			r = perf_ring_next(cur[i].data, cur[i].size, cur[i].head, &cur[i].tail, s->scratch, &rec);
+			if (r <= 0) {
+				log_error("Corrupt perf ring on CPU %u, resynchronising (records in it are lost)",
+					  c->cpu);
+				cur[i].tail = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+				cur[i].head = cur[i].tail;
+			} else
+				handle_record(c, &rec);
+			__atomic_store_n(&pc->data_tail, cur[i].tail, __ATOMIC_RELEASE);
+		}
 	}
-	trace_buffer_ring_drained(s->trace_buffer, c->cpu);
-	report_unaccounted(c);
+	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+		if (s->cpus[cpu]) {
+			trace_buffer_ring_drained(s->trace_buffer, cpu);
+			report_unaccounted(s->cpus[cpu]);
+		}
 }
 
 static struct cpu_reader *reader_free(struct cpu_reader *c)
@@ -380,7 +423,7 @@ static void reader_retire(struct tracepoint_source *s, unsigned cpu)
 
 	if (!c)
 		return;
-	read_ring(c);
+	read_rings(s);
 	s->cpus[cpu] = reader_free(c);
 	s->n_open--;
 }
@@ -402,7 +445,7 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 		s->host->changed(s->host->core);
 		return 0;
 	}
-	read_ring(c);
+	read_rings(s);
 	return 0;
 }
 
@@ -778,8 +821,12 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 	s->ring_pages = ring_pages(s->page_size);
 	opened_ns = now_monotonic_usec() * 1000;
 	s->scratch = malloc(PERF_RING_RECORD_MAX);
-	if (!s->scratch)
+	s->batch = calloc(CPU_LIST_MAX, sizeof(*s->batch));
+	s->batch_reader = calloc(CPU_LIST_MAX, sizeof(*s->batch_reader));
+	if (!s->scratch || !s->batch || !s->batch_reader) {
+		tracepoint_close(TAKE_PTR(s));
 		return log_error_errno(-ENOMEM, "Out of memory");
+	}
 	/* Offline CPUs are not read, and that is no error: when they come online,
 	 * cpu-hotplug.c has their readers opened. */
 	first_error = 0;
@@ -872,7 +919,7 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 			continue;
 		}
 		if (s->cpus[cpu]) {
-			read_ring(s->cpus[cpu]);
+			read_rings(s);
 			reader_free(s->cpus[cpu]);
 			renewed++;
 		} else {
@@ -910,9 +957,7 @@ static void tracepoint_drain(void *userdata)
 {
 	struct tracepoint_source *s = userdata;
 
-	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
-		if (s->cpus[cpu])
-			read_ring(s->cpus[cpu]);
+	read_rings(s);
 	trace_buffer_drain_done(s->trace_buffer);
 	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
 		if (s->cpus[cpu])
@@ -932,6 +977,8 @@ static void tracepoint_close(void *userdata)
 	s->trace_buffer = trace_buffer_free(s->trace_buffer);
 	s->ras_buffer = ras_buffer_free(s->ras_buffer);
 	free(s->scratch);
+	free(s->batch);
+	free(s->batch_reader);
 	free(s);
 }
 

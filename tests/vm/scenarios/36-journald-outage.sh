@@ -6,19 +6,31 @@ VM_DESC="journald outage: records kept in the spool, logged once when journald i
 VM_APPEND="mcelogd_vm.check_interval=1 mcelogd_vm.outage=1"
 
 scenario() {
-	local n=40 i script out
+	local n=40 i script out pid
 	local units="systemd-journald.socket systemd-journald-dev-log.socket systemd-journald.service"
 
 	check "outage: journald stopped (its sockets and service)" guest "
 		systemctl stop $units && ! systemctl is-active -q systemd-journald.service"
-	# All on CPU 0, from CPU 0: the kernel's record pool is then drained on CPU 0
-	# and every record lands in CPU 0's ring, in the order injected.  (mcelogd
-	# reads each CPU's ring in order, but does not order records across rings.)
-	script=
+	# On both CPUs, each from its own CPU: the kernel's work item drains its
+	# record pool on the CPU that logged, so the records alternate between the
+	# two CPUs' rings, and only mcelogd's merge of the rings by sample time
+	# puts them back in the order injected.  mcelogd is stopped meanwhile (as
+	# when it is busy syncing its spool): otherwise it reads each record as it
+	# comes, and the order would hold even read ring by ring.
+	pid=$(guest 'systemctl show -p MainPID --value mcelogd.service')
+	script="kill -STOP $pid; "
 	for i in $(seq 1 $n); do
-		script+="$(sw_inject_script cpu=0 bank=2 status=$(printf '0x9c000040%04x0096' "$i") addr=$((0x200000 + 0x1000 * i)) misc=0x86); "
+		script+="taskset -c $((i % 2)) bash -c '$(sw_inject_script cpu=$((i % 2)) bank=2 status=$(printf '0x9c000040%04x0096' "$i") addr=$((0x200000 + 0x1000 * i)) misc=0x86)'; "
 	done
-	guest "taskset -c 0 bash -c '$script'" >/dev/null
+	guest "$script sleep 1; kill -CONT $pid" >/dev/null
+	# The kernel agrees that both CPUs emitted them: its trace instance for
+	# mcelogd records each event in the buffer of the CPU that emitted it.
+	out=$(guest "for c in 0 1; do grep -c ': 9c000040[0-9a-f]\\{4\\}0096' \
+		/sys/kernel/tracing/instances/mcelogd/per_cpu/cpu\$c/trace; done | tr '\n' ' '")
+	note "records in the trace instance's CPU 0 and CPU 1 buffers: $out"
+	if [ "$(awk '{ print ($1 > 0 && $2 > 0) }' <<<"$out")" = 1 ]; then
+		ok "outage: the records were emitted on both CPUs"
+	else not_ok "outage: the records were emitted on both CPUs"; fi
 	out=$(guest "for w in \$(seq 150); do
 		n=\$(mcectl status --output json | jq '.sinks[] | select(.name == \"journal\") | .spool.entries')
 		[ \"\${n:-0}\" -ge $n ] && break; sleep 0.2; done; echo \${n:-0}")
