@@ -86,8 +86,10 @@ static unsigned wrapped_rest(const struct mce_text_parser *p, struct span s)
 	case WRAP_PROCESSOR:
 		return p->open == OPEN_KERNEL && span_starts(s, "APIC ") ? KERNEL_PROCESSOR_REST : 0;
 	case WRAP_EDAC_TEXT:
-		/* the mailer moved a word here that did not fit on the line before */
-		return p->open == OPEN_EDAC_AMD && !span_find(s, "[Hardware Error") &&
+		/* the mailer moved words here, the first of which did not fit on
+		 * the line before, and they end the decoder's sentence */
+		return p->open == OPEN_EDAC_AMD && s.end[-1] == '.' &&
+		       !span_find(s, "[Hardware Error") &&
 		       p->wrap_len + 1 + first_word_len(s) > WRAP_COLUMNS ? KERNEL_EDAC_TEXT_REST : 0;
 	case WRAP_NONE:
 	case WRAP_EDAC_CPU:
@@ -104,7 +106,8 @@ unsigned text_kernel_recognise(const struct mce_text_parser *p, const struct tex
 	*body = l->tagged;
 	if (l->tagged.p)
 		return KERNEL_TAGGED;
-	if (p->wrap != WRAP_NONE && (rest = wrapped_rest(p, l->line))) {
+	/* a wrapped line's rest carries no log prefix of its own */
+	if (p->wrap != WRAP_NONE && l->msg.p == l->line.p && (rest = wrapped_rest(p, l->line))) {
 		*body = l->line;
 		return rest;
 	}
@@ -159,8 +162,8 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 		 */
 		if (p->open == OPEN_EDAC_AMD) {
 			p->last = p->line;
-			/* a mailer may have moved its last words to the next line */
-			if (span_len(l->line) <= WRAP_COLUMNS) {
+			/* a mailer may have moved the end of its sentence to the next line */
+			if (span_len(l->line) <= WRAP_COLUMNS && body.end[-1] != '.') {
 				p->wrap = WRAP_EDAC_TEXT;
 				p->wrap_line = p->line;
 				p->wrap_len = (unsigned) span_len(l->line);

@@ -663,6 +663,20 @@ static void edac_amd_mail_wrapped(void **state)
 	assert_int_equal(malformed(&s, &line), 1);
 	assert_int_equal(line, 3);
 
+	/* words that do not end the sentence: no rest of it, and another
+	 * form's record line there is read as that */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[Hardware Error]: CPU:1 (17:8:2) MC0_STATUS[-|UE]: 0xbc002800000c0135\n"
+	      "[20605.288339] [Hardware Error]: Load Store Unit Ext. Error Code: 12, DC Data\n"
+	      "error type 1 and poison consumption\n"
+	      "[20605.288339] [Hardware Error]: Load Store Unit Ext. Error Code: 12, DC Data\n"
+	      "EDAC sbridge MC0: CPU 0: Machine Check Event: 0 Bank 5: 8c00004000010092\n");
+	assert_int_equal(s.n, 2);
+	assert_true(s.rec[1].status == 0x8c00004000010092ull);
+	assert_int_equal(malformed(&s, &line), 1);
+	assert_int_equal(line, 3);
+
 	/* the cut CPU line without its MCb_STATUS next: named, and no CPU taken */
 	memset(&s, 0, sizeof(s));
 	parse(&s,
