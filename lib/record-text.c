@@ -98,6 +98,14 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 		return p->stopped;
 	p->line++;
 	span_trim(&s);
+	if (p->wrap != WRAP_NONE && p->line == p->wrap_line + 1) {
+		/* the forms that wait for a wrapped line's rest stop waiting here,
+		 * unless this is it */
+		int k = p->wrap == WRAP_EDAC_CPU ? text_edac_amd_unwrap(p, s) : text_kernel_unwrap(p, s);
+
+		if (k < 0)
+			return k;
+	}
 	if (span_len(s) == 0) {
 		if (!p->wall)
 			return text_flush(p);     /* a blank line ends a record, ... */

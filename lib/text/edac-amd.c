@@ -22,7 +22,12 @@ enum edac_line {
 	EDAC_SEVERITY,        /* "Corrected error, ...": the first line */
 	EDAC_REGS,            /* "Error Addr: 0x..., IPID: 0x..." */
 	EDAC_LAST,            /* "cache level: ..." or "bus error ..." */
+	EDAC_CPU_CUT,         /* "CPU:n (f:m:s)" and no more: a mailer wrapped the line */
+	EDAC_STATUS_REST,     /* "MCb_STATUS[...]: 0x..." on the next line, untagged */
 };
+
+/* The columns mailers wrap at. */
+#define WRAP_COLUMNS 80
 
 /* "(19:21:0)": the family, model and stepping, in hex. */
 static enum kv_result parse_tuple(struct mce_text_parser *p, struct span *s, struct mce_record *r)
@@ -51,6 +56,31 @@ static enum kv_result parse_tuple(struct mce_text_parser *p, struct span *s, str
 	return KV_OK;
 }
 
+/* "CPU:2 (19:21:0) " or "CPU:2 ", up to the MCb_STATUS. */
+static enum kv_result read_cpu(struct mce_text_parser *p, struct span *s, struct mce_record *r)
+{
+	struct span t = span_token(s);       /* "CPU:2" */
+	uint64_t cpu;
+
+	t.p += 4;
+	if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
+		return KV_BAD;
+	r->cpu = (uint32_t) cpu;
+	r->have |= MCE_HAVE_CPU;
+	span_skip_space(s);
+	/* kernels before 3.x printed "CPU:2\tMC2_STATUS[...]", no (f:m:s) */
+	if (!span_starts(*s, "MC") && parse_tuple(p, s, r) != KV_OK)
+		return KV_BAD;
+	span_skip_space(s);
+	return KV_OK;
+}
+
+/* A cut "CPU:n (f:m:s)": the record's CPU, its MCb_STATUS on the next line. */
+static enum kv_result parse_cpu(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	return read_cpu(p, &s, r);
+}
+
 /*
  * "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b"; older
  * kernels print no "CPU:n (f:m:s)" or only "CPU:n", and copies through web pages lose the
@@ -59,22 +89,11 @@ static enum kv_result parse_tuple(struct mce_text_parser *p, struct span *s, str
 static enum kv_result parse_status(struct mce_text_parser *p, struct span s, struct mce_record *r)
 {
 	struct span t;
-	uint64_t cpu, bank, status;
+	uint64_t bank, status;
 	const char *c;
 
-	if (span_starts(s, "CPU:")) {
-		t = span_token(&s);       /* "CPU:2" */
-		t.p += 4;
-		if (text_num(p, "CPU", t, 10, UINT32_MAX, &cpu) != KV_OK)
-			return KV_BAD;
-		r->cpu = (uint32_t) cpu;
-		r->have |= MCE_HAVE_CPU;
-		span_skip_space(&s);
-		/* kernels before 3.x printed "CPU:2\tMC2_STATUS[...]", no (f:m:s) */
-		if (!span_starts(s, "MC") && parse_tuple(p, &s, r) != KV_OK)
-			return KV_BAD;
-		span_skip_space(&s);
-	}
+	if (span_starts(s, "CPU:") && read_cpu(p, &s, r) != KV_OK)
+		return KV_BAD;
 	if (!span_eat(&s, "MC"))
 		return text_bad(p, "expected 'MCn_STATUS' after the CPU identity");
 	t.p = s.p;
@@ -157,6 +176,53 @@ static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struc
 	return KV_OK;
 }
 
+/*
+ * "CPU:n (f:m:s)" with nothing after it.  The decoder prints its MCb_STATUS
+ * in the same printk, so only something after the kernel, a mailer's
+ * wrapping, leaves the line ending there.
+ */
+static bool is_cpu_cut(struct span s)
+{
+	const char *c;
+
+	if (!span_eat(&s, "CPU:") || s.p == s.end || !is_digit(*s.p))
+		return false;
+	while (s.p < s.end && is_digit(*s.p))
+		s.p++;
+	span_skip_space(&s);
+	c = s.p < s.end ? memchr(s.p, ')', span_len(s)) : NULL;
+	return span_starts(s, "(") && c && c + 1 == s.end;
+}
+
+/*
+ * s, a whole line, is the rest of a cut "CPU:n (f:m:s)": the very next
+ * line, with no prefix or tag, beginning "MCb_STATUS", whose first word did
+ * not fit on the cut line.
+ */
+static bool is_status_rest(const struct mce_text_parser *p, struct span s)
+{
+	struct span t = s;
+
+	return p->wrap == WRAP_EDAC_CPU && p->line == p->wrap_line + 1 &&
+	       p->open == OPEN_EDAC_AMD && mc_reg(s, "_STATUS", false) &&
+	       p->wrap_len + 1 + span_len(span_token(&t)) > WRAP_COLUMNS;
+}
+
+int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
+{
+	if (p->wrap != WRAP_EDAC_CPU || is_status_rest(p, s))
+		return 0;
+	p->wrap = WRAP_NONE;
+	/* the cut line stays what it was without its rest: an error, read into nothing */
+	(void) text_bad(p, "expected 'MCn_STATUS' after the CPU identity");
+	text_diag(p, MCE_TEXT_MALFORMED, p->wrap_line, "%s", p->msg);
+	if (p->open == OPEN_EDAC_AMD && p->first == p->wrap_line)
+		p->open = OPEN_NONE;    /* it opened the record: nothing else is in it */
+	else
+		p->rec.have &= ~(MCE_HAVE_CPU | MCE_HAVE_CPUID);
+	return 0;
+}
+
 static bool is_severity(struct span s)
 {
 	return span_starts(s, "Corrected error") || span_starts(s, "Uncorrected") ||
@@ -168,11 +234,16 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 {
 	struct span s = l->tagged;
 
-	if (!s.p)
+	if (!s.p) {
+		if (p->wrap == WRAP_EDAC_CPU && is_status_rest(p, l->line)) {
+			*body = l->line;
+			return EDAC_STATUS_REST;
+		}
 		return 0;
+	}
 	*body = s;
 	if (span_starts(s, "CPU:"))
-		return EDAC_STATUS;
+		return is_cpu_cut(s) && span_len(l->line) <= WRAP_COLUMNS ? EDAC_CPU_CUT : EDAC_STATUS;
 	/* "MC" first, once: every tagged line of every form comes here */
 	if (span_starts(s, "MC")) {
 		if (mc_reg(s, "_STATUS", false))
@@ -229,6 +300,22 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 	case EDAC_LAST:
 		p->last = p->line;
 		return text_flush(p);
+	case EDAC_CPU_CUT:
+		if (!(p->open == OPEN_EDAC_AMD && !(p->rec.have & MCE_HAVE_STATUS))) {
+			k = text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec);
+			if (k < 0)
+				return k;
+		}
+		k = read_regs(p, body, parse_cpu);
+		if (p->last == p->line) {
+			p->wrap = WRAP_EDAC_CPU;
+			p->wrap_line = p->line;
+			p->wrap_len = (unsigned) span_len(l->line);
+		}
+		return k;
+	case EDAC_STATUS_REST:
+		p->wrap = WRAP_NONE;
+		return read_regs(p, body, parse_status);
 	}
 	return 0;
 }

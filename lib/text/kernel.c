@@ -14,12 +14,135 @@
  */
 #include "forms.h"
 
+/* The kernel's lines, and the rests of those a console or a mailer wrapped. */
+enum kernel_line {
+	KERNEL_TAGGED = 1,
+	KERNEL_STATUS_REST,
+	KERNEL_PROCESSOR_REST,
+	KERNEL_EDAC_TEXT_REST,
+};
+
+/* The columns consoles and mailers wrap at. */
+#define WRAP_COLUMNS 80
+
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * The columns line l took on the console, 0 if unknown.  Forum copies
+ * squeeze the runs of spaces in printk's "[%5lu.%06lu] " stamp, so its
+ * width is counted as the kernel printed it.
+ */
+static size_t console_width(const struct text_line *l)
+{
+	struct span s = { l->line.p, l->msg.p };
+	size_t secs = 0, usecs = 0;
+
+	if (s.p == s.end)
+		return span_len(l->line);       /* no prefix */
+	if (!span_eat(&s, "["))
+		return 0;
+	span_skip_space(&s);
+	for (; s.p < s.end && is_digit(*s.p); s.p++)
+		secs++;
+	if (!secs || !span_eat(&s, "."))
+		return 0;
+	for (; s.p < s.end && is_digit(*s.p); s.p++)
+		usecs++;
+	if (usecs != 6 || !span_eat(&s, "]"))
+		return 0;
+	span_skip_space(&s);
+	if (s.p != s.end)
+		return 0;                       /* a syslog or journal prefix: not a console's line */
+	return (secs < 5 ? 5 : secs) + strlen("[.123456] ") + span_len(l->msg);
+}
+
+/* The first space-separated word of s, as long as it is. */
+static size_t first_word_len(struct span s)
+{
+	return span_len(span_token(&s));
+}
+
+/*
+ * Whether s, a whole line, is the rest of the wrapped line before it: only
+ * the very next line, with no prefix, and only what the cut left out.
+ */
+static unsigned wrapped_rest(const struct mce_text_parser *p, struct span s)
+{
+	if (p->wrap == WRAP_NONE || p->line != p->wrap_line + 1 || span_len(s) == 0)
+		return 0;
+	switch (p->wrap) {
+	case WRAP_STATUS:
+		/* the STATUS digits the 80th column cut off, to 16 in all; a
+		 * word of that length is taken too, to be named as a bad value */
+		if (p->open != OPEN_KERNEL || span_len(s) + p->wrap_len != 16)
+			return 0;
+		for (const char *c = s.p; c < s.end; c++)
+			if (!is_hex(*c) && !is_alpha(*c))
+				return 0;
+		return KERNEL_STATUS_REST;
+	case WRAP_PROCESSOR:
+		return p->open == OPEN_KERNEL && span_starts(s, "APIC ") ? KERNEL_PROCESSOR_REST : 0;
+	case WRAP_EDAC_TEXT:
+		/* the mailer moved words here, the first of which did not fit on
+		 * the line before, and they end the decoder's sentence */
+		return p->open == OPEN_EDAC_AMD && s.end[-1] == '.' &&
+		       !span_find(s, "[Hardware Error") &&
+		       p->wrap_len + 1 + first_word_len(s) > WRAP_COLUMNS ? KERNEL_EDAC_TEXT_REST : 0;
+	case WRAP_NONE:
+	case WRAP_EDAC_CPU:
+		break;
+	}
+	return 0;
+}
+
 unsigned text_kernel_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			       struct span *body)
 {
-	(void) p;
+	unsigned rest;
+
 	*body = l->tagged;
-	return l->tagged.p != NULL;
+	if (l->tagged.p)
+		return KERNEL_TAGGED;
+	/* a wrapped line's rest carries no log prefix of its own */
+	if (p->wrap != WRAP_NONE && l->msg.p == l->line.p && (rest = wrapped_rest(p, l->line))) {
+		*body = l->line;
+		return rest;
+	}
+	return 0;
+}
+
+int text_kernel_unwrap(struct mce_text_parser *p, struct span s)
+{
+	if (p->wrap != WRAP_PROCESSOR || wrapped_rest(p, s))
+		return 0;
+	/* the record waited for the APIC its PROCESSOR line lost: it ends now */
+	p->wrap = WRAP_NONE;
+	return text_flush(p);
+}
+
+/*
+ * The kernel's first line cut at the 80th column inside its STATUS: a
+ * logged STATUS has VAL (bit 63) set, so it prints as 16 digits, and one
+ * shorter, whose first digit has that bit, at the very end of the line was cut.
+ */
+static bool status_cut(const struct text_line *l, struct span body, unsigned *digits)
+{
+	const char *c = body.end, *b;
+
+	while (c > body.p && !is_space(c[-1]))
+		c--;
+	b = c;
+	while (b > body.p && is_space(b[-1]))
+		b--;
+	/* STATUS is the value right after "Bank B:", and nothing follows it */
+	if (body.end - c >= 16 || body.end == c || !(c[0] >= '8' && is_hex(c[0])) ||
+	    b == body.p || b[-1] != ':' || console_width(l) != WRAP_COLUMNS)
+		return false;
+	*digits = (unsigned) (body.end - c);
+	return true;
 }
 
 int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct span body,
@@ -37,8 +160,15 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 		 * Free text.  The AMD EDAC decoder prints its decoded text
 		 * between its register lines, under the same tag.
 		 */
-		if (p->open == OPEN_EDAC_AMD)
+		if (p->open == OPEN_EDAC_AMD) {
 			p->last = p->line;
+			/* a mailer may have moved the end of its sentence to the next line */
+			if (span_len(l->line) <= WRAP_COLUMNS && body.end[-1] != '.') {
+				p->wrap = WRAP_EDAC_TEXT;
+				p->wrap_line = p->line;
+				p->wrap_len = (unsigned) span_len(l->line);
+			}
+		}
 		return 0;
 	}
 	if (res == KV_BAD) {
@@ -57,15 +187,64 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 	}
 	p->rec = r;
 	p->last = p->line;
-	if (info.processor && end_at_processor)
+	if (open == OPEN_KERNEL && info.kernel_first && status_cut(l, body, &p->wrap_len)) {
+		p->wrap = WRAP_STATUS;
+		p->wrap_line = p->line;
+	}
+	if (info.processor && end_at_processor) {
+		if (open == OPEN_KERNEL && !(r.have & MCE_HAVE_APICID) &&
+		    console_width(l) == WRAP_COLUMNS) {
+			/* cut at the 80th column before its APIC: wait a line for it */
+			p->wrap = WRAP_PROCESSOR;
+			p->wrap_line = p->line;
+			return 0;
+		}
 		return text_flush(p);     /* the kernel's last line of a record */
+	}
+	return 0;
+}
+
+/* The rest of a wrapped line: read into the open record, whole or not at all. */
+static int read_rest(struct mce_text_parser *p, unsigned kind, struct span body)
+{
+	struct mce_record r = p->rec;
+	struct kv_line info;
+	uint64_t v;
+
+	p->wrap = WRAP_NONE;
+	switch (kind) {
+	case KERNEL_STATUS_REST:
+		if (text_num(p, "STATUS", body, 16, UINT64_MAX, &v) != KV_OK) {
+			/* half a STATUS would read as another error: none is read */
+			p->rec.have &= ~MCE_HAVE_STATUS;
+			text_reject(p);
+			return 0;
+		}
+		p->rec.status = p->rec.status << (4 * span_len(body)) | v;
+		p->last = p->line;
+		return 0;
+	case KERNEL_PROCESSOR_REST:
+		if (text_kv_line(p, body, &r, &info) != KV_OK || info.names_cpu || info.processor) {
+			if (info.names_cpu || info.processor)
+				(void) text_bad(p, "expected the rest of the PROCESSOR line: 'APIC a microcode m'");
+			text_reject(p);
+		} else {
+			p->rec = r;
+			p->last = p->line;
+		}
+		return text_flush(p);
+	case KERNEL_EDAC_TEXT_REST:
+		p->last = p->line;
+		return 0;
+	}
 	return 0;
 }
 
 int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 		      struct span body)
 {
-	(void) kind;
+	if (kind != KERNEL_TAGGED)
+		return read_rest(p, kind, body);
 	if (text_kernel_noise(body))
 		return 0;
 	return text_kv_record(p, l, body, OPEN_KERNEL, true);

@@ -288,11 +288,13 @@ bool text_line_split(struct span s, struct text_line *ret)
 	bool prefixed, have_time = false;
 	int64_t time_usec = 0;
 	const char *m;
+	struct span line = s;
 
 	prefixed = strip_log_prefix(&s, &have_time, &time_usec);
 	if (span_len(s) == 0)
 		return false;
 	*ret = (struct text_line) {
+		.line = line,
 		.msg = s,
 		.prefixed = prefixed,
 		.have_time = have_time,

@@ -30,6 +30,15 @@ enum open_record {
 	OPEN_RAS_MC_CTL,      /* a ras-mc-ctl --errors row over several lines */
 };
 
+/* What the rest of a line a console or a mailer wrapped must be, if it comes next. */
+enum text_wrap {
+	WRAP_NONE,
+	WRAP_STATUS,          /* kernel.c: STATUS cut at the 80th column: hex digits */
+	WRAP_PROCESSOR,       /* kernel.c: PROCESSOR line cut before "APIC": the record waits */
+	WRAP_EDAC_CPU,        /* edac-amd.c: "CPU:n (f:m:s)" cut before its "MCb_STATUS" */
+	WRAP_EDAC_TEXT,       /* kernel.c: the AMD decoder's text cut at a word */
+};
+
 struct mce_text_parser {
 	struct mce_text_callbacks cb;
 	void *userdata;
@@ -52,11 +61,17 @@ struct mce_text_parser {
 	bool have_log_time;           /* a dated log prefix on the record's first line */
 	int64_t log_time_usec;
 
+	/* the line before, if it was cut where a console or a mailer wraps */
+	enum text_wrap wrap;
+	unsigned wrap_line;           /* its number: the rest may only be the next line */
+	unsigned wrap_len;            /* WRAP_STATUS: STATUS digits read; WRAP_EDAC_TEXT: its width */
+
 	char msg[256];                /* why the current line is rejected: text_bad() */
 };
 
 /* One input line, as the forms see it. */
 struct text_line {
+	struct span line;             /* the whole line, trimmed */
 	struct span msg;              /* the message after any log prefix: trimmed, never empty */
 	struct span tagged;           /* after the kernel's "[Hardware Error]:", trimmed; .p NULL without */
 	bool prefixed;                /* a log line: if it is no record, it is not garbage either */
@@ -93,6 +108,14 @@ struct text_form {
 bool text_line_split(struct span s, struct text_line *ret);
 /* Kernel lines that belong to no record and must not be mistaken for garbage. */
 bool text_kernel_noise(struct span s);
+
+/*
+ * kernel.c, edac-amd.c: line s (whole, trimmed) is not the rest of the
+ * wrapped line before it: give up waiting for it.  Returns 0 or a
+ * callback's negative result.
+ */
+int text_kernel_unwrap(struct mce_text_parser *p, struct span s);
+int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s);
 
 /* ---- assemble.c: the record being assembled, and handing records out ---- */
 

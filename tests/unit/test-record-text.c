@@ -541,6 +541,155 @@ static void edac_amd_cpu_without_tuple(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
 }
 
+/* The lines not read (malformed or unknown, not warnings), and the first of them. */
+static unsigned malformed(const struct seen *s, unsigned *first_line)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->nd; i++)
+		if (s->dkind[i] != MCE_TEXT_PARTIAL && n++ == 0)
+			*first_line = s->dline[i];
+	return n;
+}
+
+/*
+ * A console's 80-column wrap cut STATUS and the PROCESSOR line (shaped after
+ * the Kaby Lake record in the golden corpus): the rests are joined only
+ * right after a line exactly 80 columns wide, its printk stamp counted
+ * as the kernel pads it.
+ */
+static void kernel_wrapped_at_80(void **state)
+{
+	struct seen s = { 0 };
+	unsigned line = 0;
+
+	(void) state;
+	parse(&s,
+	      "[ 0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: ee20000000\n"
+	      "40110a\n"
+	      "[ 0.149525] mce: [Hardware Error]: TSC 0 ADDR fef1ce40 MISC 47880010086\n"
+	      "[ 0.149528] mce: [Hardware Error]: PROCESSOR 0:906e9 TIME 1567293075 SOCKET 0\n"
+	      " APIC 2 microcode b4\n");
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.n, 1);
+	assert_true(s.rec[0].status == 0xee2000000040110aull);
+	assert_int_equal(s.rec[0].apicid, 2);
+	assert_int_equal(s.rec[0].microcode, 0xb4);
+	assert_int_equal(s.last[0], 5);
+
+	/* 79 columns: no wrap, so the hex line is no rest of STATUS */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[ 0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: ee2000000\n"
+	      "040110a\n");
+	assert_int_equal(s.n, 1);
+	assert_true(s.rec[0].status == 0xee2000000ull);
+	assert_int_equal(malformed(&s, &line), 1);
+	assert_int_equal(line, 2);
+
+	/* not the next line, or digits that would make more than 16 */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[ 0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: ee20000000\n"
+	      "[ 0.149525] mce: [Hardware Error]: TSC 0\n"
+	      "40110a\n"
+	      "[ 0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: ee20000000\n"
+	      "40110a0\n");
+	assert_int_equal(s.n, 2);
+	assert_true(s.rec[0].status == 0xee20000000ull);
+	assert_true(s.rec[1].status == 0xee20000000ull);
+	assert_int_equal(malformed(&s, &line), 2);
+	assert_int_equal(line, 3);
+
+	/* a PROCESSOR line at 80 columns waits one line for its APIC, no more */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[    0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: ee2000000040110a\n"
+	      "[    0.149528] mce: [Hardware Error]: PROCESSOR 0:906e9 TIME 1567293075 SOCKET 0\n"
+	      "[    0.149529] mce: [Hardware Error]: TSC 5\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.last[0], 2);
+	assert_false(s.rec[0].have & MCE_HAVE_APICID);
+	assert_int_equal(malformed(&s, &line), 0);
+	assert_int_equal(s.nd, 1);
+	assert_int_equal(s.dline[0], 3);        /* its own record, with no STATUS */
+
+	/* a syslog prefix: no console's line, so no wrap */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "Nov 20 10:00:01 host kernel: mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: ee20000\n"
+	      "00040110a\n");
+	assert_int_equal(s.n, 1);
+	assert_true(s.rec[0].status == 0xee20000ull);
+	assert_int_equal(malformed(&s, &line), 1);
+	assert_int_equal(line, 2);
+}
+
+/*
+ * A mailer wrapped the AMD decoder's lines (the Zen+ LS record in the golden
+ * corpus): "CPU:n (f:m:s)" takes the next line's MCb_STATUS, and a word the
+ * decoder's text lost is no garbage, only where it could not have fit.
+ */
+static void edac_amd_mail_wrapped(void **state)
+{
+	struct seen s = { 0 };
+	unsigned line = 0;
+
+	(void) state;
+	parse(&s,
+	      "[20605.288327] [Hardware Error]: Uncorrected, software restartable error.\n"
+	      "[20605.288330] [Hardware Error]: CPU:1 (17:8:2)\n"
+	      "MC0_STATUS[-|UE|MiscV|AddrV|-|-|-|UECC|-|Poison|-]: 0xbc002800000c0135\n"
+	      "[20605.288335] [Hardware Error]: Error Addr: 0x00000000e8ac0000\n"
+	      "[20605.288339] [Hardware Error]: Load Store Unit Ext. Error Code: 12, DC Data\n"
+	      "error type 1 and poison consumption.\n"
+	      "[20605.288341] [Hardware Error]: cache level: L1, tx: DATA, mem-tx: DRD\n");
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_int_equal(s.rec[0].family, 0x17);
+	assert_int_equal(s.rec[0].bank, 0);
+	assert_true(s.rec[0].status == 0xbc002800000c0135ull);
+	assert_true(s.rec[0].addr == 0xe8ac0000ull);
+
+	/* a short word that would have fit: the text line was not wrapped */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[Hardware Error]: CPU:1 (17:8:2) MC0_STATUS[-|UE]: 0xbc002800000c0135\n"
+	      "[Hardware Error]: Load Store Unit Ext. Error Code: 12, DC Data\n"
+	      "error type 1\n"
+	      "[Hardware Error]: cache level: L1, tx: DATA, mem-tx: DRD\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(malformed(&s, &line), 1);
+	assert_int_equal(line, 3);
+
+	/* words that do not end the sentence: no rest of it, and another
+	 * form's record line there is read as that */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[Hardware Error]: CPU:1 (17:8:2) MC0_STATUS[-|UE]: 0xbc002800000c0135\n"
+	      "[20605.288339] [Hardware Error]: Load Store Unit Ext. Error Code: 12, DC Data\n"
+	      "error type 1 and poison consumption\n"
+	      "[20605.288339] [Hardware Error]: Load Store Unit Ext. Error Code: 12, DC Data\n"
+	      "EDAC sbridge MC0: CPU 0: Machine Check Event: 0 Bank 5: 8c00004000010092\n");
+	assert_int_equal(s.n, 2);
+	assert_true(s.rec[1].status == 0x8c00004000010092ull);
+	assert_int_equal(malformed(&s, &line), 1);
+	assert_int_equal(line, 3);
+
+	/* the cut CPU line without its MCb_STATUS next: named, and no CPU taken */
+	memset(&s, 0, sizeof(s));
+	parse(&s,
+	      "[Hardware Error]: Uncorrected, software restartable error.\n"
+	      "[Hardware Error]: CPU:1 (17:8:2)\n"
+	      "[Hardware Error]: MC0_STATUS[-|UE]: 0xbc002800000c0135\n");
+	assert_int_equal(s.n, 1);
+	assert_false(s.rec[0].have & MCE_HAVE_CPU);
+	assert_int_equal(malformed(&s, &line), 1);
+	assert_int_equal(line, 2);
+	assert_non_null(strstr(s.dmsg[0], "expected 'MCn_STATUS'"));
+}
+
 /* 4.x kernels named the address "MC2 Error Address:" (Ubuntu forum, April 2016). */
 static void edac_amd_error_address(void **state)
 {
@@ -961,6 +1110,8 @@ int main(void)
 		cmocka_unit_test(panic_banner_x86_64),
 		cmocka_unit_test(edac_amd_cpu_without_tuple),
 		cmocka_unit_test(edac_amd_error_address),
+		cmocka_unit_test(kernel_wrapped_at_80),
+		cmocka_unit_test(edac_amd_mail_wrapped),
 		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
