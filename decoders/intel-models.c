@@ -140,7 +140,29 @@ INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_e
 INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
 INTEL_DECODER(dec_ivybridge_x,    "Ivy Bridge-EP/EX",           &intel_ivybridge_x);
 INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton);
-/* named only: no bank layout in the SDM edition the tables follow */
+/*
+ * Named only: banks report as "unknown".  Why each has no bank table (issue
+ * 15, checked against the SDM edition mirrored at
+ * xem.github.io/minix86/manual/intel-x86-and-64-manual-vol3, Vol. 3C
+ * chapter 35 "Model-Specific Registers (MSRs)"):  the MSR tables that cover
+ * these models list IA32_MC0..MCn with their scope (Core, Module, Package)
+ * and a pointer to section 15.3.2 only.  The sentence that names a bank's
+ * unit ("Bank MCi reports MC error from the ... module") appears in server
+ * tables alone (06_3EH, 06_3FH, 06_4FH/56H, 06_55H), and chapter 16 has no
+ * incremental-decoding section for these models.  Unit names borrowed from
+ * a server sibling would be guesses, so we give none:
+ *   Table 35-6 (+35-10)  06_37H, 06_4AH, 06_4DH (Avoton), 06_5AH, 06_5DH
+ *   Table 35-12          06_5CH (Apollo Lake, Goldmont)
+ *   Table 35-13          06_1EH, 06_1FH, 06_2EH (its 06_1AH has banks from
+ *                        chapter 16 section 16.3, intel-older.c)
+ *   Table 35-18          06_2AH (Sandy Bridge client; its 06_2DH has banks
+ *                        from chapter 16 section 16.4)
+ *   Table 35-40          06_57H (Knights Landing)
+ * The other models below (Westmere and Ivy Bridge clients, and those newer
+ * than that edition: 06_85H Knights Mill, 06_7AH Goldmont Plus, Tremont,
+ * Cannon Lake and later clients) are named from SDM Vol. 4 Table 2-1; we
+ * found no MSR table of theirs that names a bank.
+ */
 #define NAMED(var, label) INTEL_DECODER(var, label, &intel_arch_only)
 NAMED(dec_nehalem,        "Nehalem (client)");
 NAMED(dec_nehalem_ex,     "Nehalem-EX");
