@@ -395,6 +395,25 @@ size_t x86_severity_rule_index(const struct mce_record *rec)
 
 /* ---- the decode ---- */
 
+/*
+ * Without MCG_CAP, whether STATUS[54:38] holds CMCI's corrected-error count
+ * and threshold state: only on CPUs known to have CMCI, Intel family 6 from
+ * Nehalem (06_1AH) on and the families after 0FH (SDM Vol. 3B, 15.5).  On
+ * older CPUs (P6, Pentium 4, Core 2) those bits are model-specific: an
+ * Athlon's or a Pentium III's would read as a count in the thousands.  A
+ * record naming neither CPU nor vendor comes from such an old kernel or
+ * hand copy (the kernel's report has named both for many years); one naming
+ * Intel alone is taken as modern.
+ */
+static bool cmci_fields_known(const struct mce_record *rec)
+{
+	if (rec->have & MCE_HAVE_MCGCAP)
+		return rec->mcgcap & CAP_CMCI_P;
+	if (!(rec->have & MCE_HAVE_CPUID))
+		return (rec->have & MCE_HAVE_VENDOR) && rec->vendor == MCE_VENDOR_INTEL;
+	return (rec->family == 6 && rec->model >= 0x1a) || rec->family > 0xf;
+}
+
 static void decode_intel_fields(const struct mce_record *rec, struct mce_decoded *d)
 {
 	uint64_t st = rec->status;
@@ -405,9 +424,8 @@ static void decode_intel_fields(const struct mce_record *rec, struct mce_decoded
 	d->has_model_specific_code = true;
 	d->model_specific_code = d->mscod;
 
-	/* 52:38 corrected error count, with CMCI (MCG_CAP[10]).  Absent MCG_CAP:
-	 * every CPU that logs to a modern kernel has CMCI, so trust the field. */
-	if (!have_cap || (rec->mcgcap & CAP_CMCI_P)) {
+	/* 52:38 corrected error count, with CMCI (MCG_CAP[10]). */
+	if (cmci_fields_known(rec)) {
 		uint32_t cnt = (uint32_t) ((st >> 38) & 0x7fff);
 
 		if (!uc || cnt) {
@@ -416,7 +434,7 @@ static void decode_intel_fields(const struct mce_record *rec, struct mce_decoded
 		}
 	}
 	/* 54:53 threshold-based status, only for corrected errors and with MCG_TES_P. */
-	if (!uc && (!have_cap || (rec->mcgcap & CAP_TES_P))) {
+	if (!uc && (have_cap ? (rec->mcgcap & CAP_TES_P) : cmci_fields_known(rec))) {
 		switch ((st >> 53) & 3) {
 		case 1: d->threshold_status = "green"; break;
 		case 2: d->threshold_status = "yellow"; break;
