@@ -106,6 +106,10 @@ const struct x86_flag_bit x86_status_flags[] = {
 	{ .bit = 43, .name = "POISON",   .vc = VC_AMD, .min_family = 0x15,
 	  .except_family = 0x15, .except_bank = 4 },
 	{ .bit = 40, .name = "SCRUB",    .vc = VC_AMD, .min_family = 0x17 },
+	/* MCACOD bit 12, F in the compound codes: corrected-error reporting is
+	 * filtered, so later errors of the same kind may have gone unreported
+	 * (SDM Vol. 3B, 15.9.2.1).  The simple codes leave the bit 0. */
+	{ .bit = 12, .name = "FILTERED", .vc = VC_INTEL },
 };
 const size_t x86_status_flags_count = sizeof(x86_status_flags) / sizeof(x86_status_flags[0]);
 
