@@ -12,47 +12,7 @@
 
 #include "perf-ring-merge.h"
 #include "perf-ring.h"
-
-#define RING 256
-
-struct ring {
-	unsigned char data[RING];
-	uint64_t head;
-};
-
-/* One record at head as the kernel lays it out (uapi perf_event_header), wrapping at the end. */
-static void put(struct ring *r, uint32_t type, const void *body, uint16_t body_size)
-{
-	struct perf_event_header h = { .type = type, .size = (uint16_t) (sizeof(h) + body_size) };
-
-	for (size_t i = 0; i < sizeof(h); i++)
-		r->data[(r->head + i) % RING] = ((unsigned char *) &h)[i];
-	for (size_t i = 0; i < body_size; i++)
-		r->data[(r->head + sizeof(h) + i) % RING] = ((const unsigned char *) body)[i];
-	r->head += h.size;
-}
-
-/* A sample of sample_type IDENTIFIER|TIME|CPU|RAW whose raw part is the string tag. */
-static void put_sample(struct ring *r, uint64_t time, uint32_t cpu, const char *tag)
-{
-	unsigned char b[64] = {};
-	uint64_t id = 42;
-	uint32_t n = (uint32_t) strlen(tag) + 1;
-
-	memcpy(b, &id, 8);
-	memcpy(b + 8, &time, 8);
-	memcpy(b + 16, &cpu, 4);
-	memcpy(b + 24, &n, 4);
-	memcpy(b + 28, tag, n);
-	put(r, PERF_RECORD_SAMPLE, b, (uint16_t) ((28 + n + 7) & ~7u));
-}
-
-static void put_lost(struct ring *r, uint64_t lost)
-{
-	uint64_t b[2] = { 42, lost };
-
-	put(r, PERF_RECORD_LOST, b, sizeof(b));
-}
+#include "perf-ring-build.h"
 
 static unsigned char scratch[PERF_RING_RECORD_MAX];
 
@@ -113,11 +73,11 @@ static void test_interleaved_with_wrap(void **state)
 		struct ring r0 = { .head = start }, r1 = { .head = start + 24 };
 		struct perf_ring_cursor cur[2];
 
-		put_sample(&r0, 100, 0, "a");
-		put_sample(&r0, 200, 0, "b");
-		put_sample(&r0, 500, 0, "e");
-		put_sample(&r1, 300, 1, "c");
-		put_sample(&r1, 400, 1, "d");
+		put_sample(&r0, 42, 100, 0, "a");
+		put_sample(&r0, 42, 200, 0, "b");
+		put_sample(&r0, 42, 500, 0, "e");
+		put_sample(&r1, 42, 300, 1, "c");
+		put_sample(&r1, 42, 400, 1, "d");
 		cur[0] = cursor(&r0, start);
 		cur[1] = cursor(&r1, start + 24);
 		assert_int_equal(drain(cur, 2, got, sizeof(got)), 5);
@@ -135,12 +95,12 @@ static void test_equal_times(void **state)
 	char got[512];
 
 	(void) state;
-	put_sample(&r0, 7, 0, "x1");
-	put_sample(&r0, 7, 0, "x2");
-	put_sample(&r1, 5, 1, "y1");
-	put_sample(&r1, 7, 1, "y2");
-	put_sample(&r2, 7, 2, "z1");
-	put_sample(&r2, 6, 2, "z2");   /* out of order within its ring: still after z1 */
+	put_sample(&r0, 42, 7, 0, "x1");
+	put_sample(&r0, 42, 7, 0, "x2");
+	put_sample(&r1, 42, 5, 1, "y1");
+	put_sample(&r1, 42, 7, 1, "y2");
+	put_sample(&r2, 42, 7, 2, "z1");
+	put_sample(&r2, 42, 6, 2, "z2");   /* out of order within its ring: still after z1 */
 	cur[0] = cursor(&r0, 0);
 	cur[1] = cursor(&r1, 0);
 	cur[2] = cursor(&r2, 0);
@@ -156,11 +116,11 @@ static void test_lost_goes_first(void **state)
 	char got[512];
 
 	(void) state;
-	put_sample(&r0, 10, 0, "a");
-	put_sample(&r0, 40, 0, "d");
-	put_sample(&r1, 20, 1, "b");
-	put_lost(&r1, 3);
-	put_sample(&r1, 30, 1, "c");
+	put_sample(&r0, 42, 10, 0, "a");
+	put_sample(&r0, 42, 40, 0, "d");
+	put_sample(&r1, 42, 20, 1, "b");
+	put_lost(&r1, 42, 3);
+	put_sample(&r1, 42, 30, 1, "c");
 	cur[0] = cursor(&r0, 0);
 	cur[1] = cursor(&r1, 0);
 	assert_int_equal(drain(cur, 2, got, sizeof(got)), 5);
@@ -175,11 +135,11 @@ static void test_batch_ends_at_head(void **state)
 	char got[512];
 
 	(void) state;
-	put_sample(&r0, 10, 0, "a");
-	put_sample(&r1, 30, 1, "c");
+	put_sample(&r0, 42, 10, 0, "a");
+	put_sample(&r1, 42, 30, 1, "c");
 	cur[0] = cursor(&r0, 0);
 	cur[1] = cursor(&r1, 0);
-	put_sample(&r0, 20, 0, "b");   /* published after the batch began */
+	put_sample(&r0, 42, 20, 0, "b");   /* published after the batch began */
 	assert_int_equal(drain(cur, 2, got, sizeof(got)), 2);
 	assert_string_equal(got, "a c");
 	cur[0].head = r0.head;
@@ -195,7 +155,7 @@ static void test_front_time(void **state)
 
 	(void) state;
 	/* The time field itself straddles the end of the ring. */
-	put_sample(&r, 0x1122334455667788ull, 0, "w");
+	put_sample(&r, 42, 0x1122334455667788ull, 0, "w");
 	c = cursor(&r, RING - 12);
 	assert_int_equal(perf_ring_front_time(&c, &t), 1);
 	assert_int_equal(t, 0x1122334455667788ull);

@@ -11,45 +11,7 @@
 #include <cmocka.h>
 
 #include "perf-ring.h"
-
-#define RING 256
-
-struct ring {
-	unsigned char data[RING];
-	uint64_t head;
-};
-
-/* Writes one record at head as the kernel would, wrapping at the end. */
-static void put(struct ring *r, uint32_t type, const void *body, uint16_t body_size)
-{
-	struct perf_event_header h = { .type = type, .size = (uint16_t) (sizeof(h) + body_size) };
-
-	for (size_t i = 0; i < sizeof(h); i++)
-		r->data[(r->head + i) % RING] = ((unsigned char *) &h)[i];
-	for (size_t i = 0; i < body_size; i++)
-		r->data[(r->head + sizeof(h) + i) % RING] = ((const unsigned char *) body)[i];
-	r->head += h.size;
-}
-
-static void put_sample(struct ring *r, uint64_t id, uint64_t time, uint32_t cpu, const char *raw)
-{
-	unsigned char b[128] = {};
-	uint32_t n = (uint32_t) strlen(raw) + 1;
-
-	memcpy(b, &id, 8);
-	memcpy(b + 8, &time, 8);
-	memcpy(b + 16, &cpu, 4);
-	memcpy(b + 24, &n, 4);
-	memcpy(b + 28, raw, n);
-	put(r, PERF_RECORD_SAMPLE, b, (uint16_t) ((28 + n + 7) & ~7u));
-}
-
-static void put_lost(struct ring *r, uint64_t lost)
-{
-	uint64_t b[2] = { 1234, lost };
-
-	put(r, PERF_RECORD_LOST, b, sizeof(b));
-}
+#include "perf-ring-build.h"
 
 static unsigned char scratch[PERF_RING_RECORD_MAX];
 
@@ -69,7 +31,7 @@ static void test_walk_with_wrap(void **state)
 			snprintf(want, sizeof(want), "record %u from %llu", i, (unsigned long long) start);
 			put_sample(&r, 77 + i, 1000 + i, i, want);
 		}
-		put_lost(&r, 7);
+		put_lost(&r, 1234, 7);
 		for (unsigned i = 0; i < 3; i++) {
 			snprintf(want, sizeof(want), "record %u from %llu", i, (unsigned long long) start);
 			assert_int_equal(perf_ring_next(r.data, RING, r.head, &tail, scratch, &rec), 1);
