@@ -227,24 +227,29 @@ const struct intel_model intel_skylake_x = INTEL_MODEL(skylake_x_banks,
  */
 #define IMC_CODE(group, code, t, mn) MSCOD_IS_MN(((group) << 8) | (code), t, mn)
 
+/* The codes Ice Lake's and Sapphire Rapids' memory controllers share; group
+ * 0x02 (command/address parity) differs by DDR generation. */
+#define I10NM_IMC_SHARED_ROWS \
+	IMC_CODE(0x00, 0x01, "Address parity error", "Address parity error"), \
+	IMC_CODE(0x00, 0x02, "Data parity error", "Data parity error"), \
+	IMC_CODE(0x00, 0x03, "Data ECC error", "Data ECC error"), \
+	IMC_CODE(0x00, 0x04, "Data byte-enable parity error", "Data byte enable parity error"), \
+	IMC_CODE(0x00, 0x07, "Transaction ID parity error", "Transaction ID parity error"), \
+	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error", "Corrected patrol scrub error"), \
+	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "Uncorrected patrol scrub error"), \
+	IMC_CODE(0x00, 0x20, "Corrected sparing error", "Corrected spare error"), \
+	IMC_CODE(0x00, 0x40, "Uncorrected sparing error", "Uncorrected spare error"), \
+	IMC_CODE(0x00, 0x80, "Corrected memory read error", "Corrected read error"), \
+	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error", "Uncorrected read error"), \
+	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error", "Uncorrected metadata"), \
+	IMC_CODE(0x01, 0x00, "Write data buffer read parity error", "WDB read parity error"), \
+	IMC_CODE(0x01, 0x08, "DDR link failure", "DDR link failure"), \
+	IMC_CODE(0x04, 0x00, "Read pending queue parity error", "RPQ parity (primary) error"), \
+	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request", "DDR-T bad request")
+
 static const struct intel_code i10nm_imc_rows[] = {
-	IMC_CODE(0x00, 0x01, "Address parity error", "Address parity error"),
-	IMC_CODE(0x00, 0x02, "Data parity error", "Data parity error"),
-	IMC_CODE(0x00, 0x03, "Data ECC error", "Data ECC error"),
-	IMC_CODE(0x00, 0x04, "Data byte-enable parity error", "Data byte enable parity error"),
-	IMC_CODE(0x00, 0x07, "Transaction ID parity error", "Transaction ID parity error"),
-	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error", "Corrected patrol scrub error"),
-	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "Uncorrected patrol scrub error"),
-	IMC_CODE(0x00, 0x20, "Corrected sparing error", "Corrected spare error"),
-	IMC_CODE(0x00, 0x40, "Uncorrected sparing error", "Uncorrected spare error"),
-	IMC_CODE(0x00, 0x80, "Corrected memory read error", "Corrected read error"),
-	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error", "Uncorrected read error"),
-	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error", "Uncorrected metadata"),
-	IMC_CODE(0x01, 0x00, "Write data buffer read parity error", "WDB read parity error"),
-	IMC_CODE(0x01, 0x08, "DDR link failure", "DDR link failure"),
+	I10NM_IMC_SHARED_ROWS,
 	IMC_CODE(0x02, 0x00, "DDR command/address parity error", "DDR4 command / address parity error"),
-	IMC_CODE(0x04, 0x00, "Read pending queue parity error", "RPQ parity (primary) error"),
-	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request", "DDR-T bad request"),
 };
 static const struct intel_code_table i10nm_imc = CODE_TABLE(i10nm_imc_rows);
 
@@ -316,23 +321,8 @@ const struct intel_model intel_icelake_x = INTEL_MODEL(icelake_x_banks,
  * names only); group 0x10 is named in the SDM's register-field style.
  */
 static const struct intel_code spr_imc_rows[] = {
-	IMC_CODE(0x00, 0x01, "Address parity error", "Address parity error"),
-	IMC_CODE(0x00, 0x02, "Data parity error", "Data parity error"),
-	IMC_CODE(0x00, 0x03, "Data ECC error", "Data ECC error"),
-	IMC_CODE(0x00, 0x04, "Data byte-enable parity error", "Data byte enable parity error"),
-	IMC_CODE(0x00, 0x07, "Transaction ID parity error", "Transaction ID parity error"),
-	IMC_CODE(0x00, 0x08, "Corrected patrol scrub error", "Corrected patrol scrub error"),
-	IMC_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "Uncorrected patrol scrub error"),
-	IMC_CODE(0x00, 0x20, "Corrected sparing error", "Corrected spare error"),
-	IMC_CODE(0x00, 0x40, "Uncorrected sparing error", "Uncorrected spare error"),
-	IMC_CODE(0x00, 0x80, "Corrected memory read error", "Corrected read error"),
-	IMC_CODE(0x00, 0xa0, "Uncorrected memory read error", "Uncorrected read error"),
-	IMC_CODE(0x00, 0xc0, "Uncorrected metadata error", "Uncorrected metadata"),
-	IMC_CODE(0x01, 0x00, "Write data buffer read parity error", "WDB read parity error"),
-	IMC_CODE(0x01, 0x08, "DDR link failure", "DDR link failure"),
+	I10NM_IMC_SHARED_ROWS,
 	IMC_CODE(0x02, 0x00, "DDR5 command/address parity error", "DDR5 command / address parity error"),
-	IMC_CODE(0x04, 0x00, "Read pending queue parity error", "RPQ parity (primary) error"),
-	IMC_CODE(0x08, 0x00, "Persistent-memory (DDR-T) bad request", "DDR-T bad request"),
 	IMC_CODE(0x10, 0x08, "Corrected patrol scrub error on the mirror secondary", "CORR_PATSCRUB_MIRR2ND_ERR"),
 	IMC_CODE(0x10, 0x10, "Uncorrected patrol scrub error on the mirror secondary", "UC_PATSCRUB_MIRR2ND_ERR"),
 	IMC_CODE(0x10, 0x20, "Corrected sparing error on the mirror secondary", "COR_SPARE_MIRR2ND_ERR"),
