@@ -619,6 +619,69 @@ static void edac_amd_old(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL); /* no line called garbage */
 }
 
+/*
+ * Every keyword of the "KEY value" lines, each found by its own name only
+ * (the key lookup is a hash), and values at the edges of the one-pass
+ * reading: with "0x", upper case, more than 16 digits, too large for the
+ * field, cut short or glued to junk.
+ */
+static void kv_every_key_and_value_edges(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 7 BANK 9\n"
+	      "PROCESSOR 0:806f8\n"
+	      "TSC 1 ADDR 2 MISC 3 PPIN 4 SOCKET 5 APIC 6 microcode 7 SYND 8 IPID 9\n"
+	      "STATUS 0xA MCGSTATUS 0000000000000000b MCGCAP C\n"
+	      "TIME 1700000000\n"
+	      "RIP 10:<ffffffff81000000>\n"
+	      "\n"
+	      "CPU 1 BANK 2\n"
+	      "APICID 11 SOCKETID 12 MICROCODE 13 STATUS 8000000000000000\n"
+	      "CPUID Vendor Intel Family 6 Model 143 Step 8\n"
+	      "\n"
+	      "CPU 2 BANK 3\n"
+	      "PROCESSOR 0:806f8 STATUS 1\n"
+	      "SOCKET 4294967296\n"          /* too large for its 32 bits */
+	      "MISC 12345678901234567\n"     /* 17 digits, no leading zero */
+	      "ADDR 12x4\n"
+	      "TSC\n"
+	      "APIC 0x\n"
+	      "BANKS 1\n"                    /* a key's name, one byte longer */
+	      "SYND 5 CPUX 1\n");
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.rec[0].cpu, 7);
+	assert_int_equal(s.rec[0].bank, 9);
+	assert_true(s.rec[0].tsc == 1 && s.rec[0].addr == 2 && s.rec[0].misc == 3 && s.rec[0].ppin == 4);
+	assert_int_equal(s.rec[0].socket, 5);
+	assert_int_equal(s.rec[0].apicid, 6);
+	assert_int_equal(s.rec[0].microcode, 7);
+	assert_true(s.rec[0].synd == 8 && s.rec[0].ipid == 9);
+	assert_true(s.rec[0].status == 0xa && s.rec[0].mcgstatus == 0xb && s.rec[0].mcgcap == 0xc);
+	assert_true(s.rec[0].time_usec == 1700000000ll * 1000000);
+	assert_true(s.rec[0].cs == 0x10 && s.rec[0].ip == 0xffffffff81000000ull);
+	assert_int_equal(s.rec[0].model, 0x8f);
+	assert_int_equal(s.rec[1].apicid, 0x11);
+	assert_int_equal(s.rec[1].socket, 12);
+	assert_int_equal(s.rec[1].microcode, 0x13);
+	assert_int_equal(s.rec[1].model, 143);
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_SOCKET));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_MISC));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_ADDR));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_TSC));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_APICID));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_SYND));
+	assert_int_equal(s.nd, 7);
+	assert_non_null(strstr(s.dmsg[0], "SOCKET: value '4294967296' out of range"));
+	assert_non_null(strstr(s.dmsg[1], "MISC: value '12345678901234567' out of range"));
+	assert_non_null(strstr(s.dmsg[2], "ADDR: '12x4' is not a hexadecimal number"));
+	assert_non_null(strstr(s.dmsg[3], "TSC: value missing"));
+	assert_non_null(strstr(s.dmsg[4], "APIC: '0x' is not a hexadecimal number"));
+	assert_non_null(strstr(s.dmsg[6], "unknown key 'CPUX'"));
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -964,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
+		cmocka_unit_test(kv_every_key_and_value_edges),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
