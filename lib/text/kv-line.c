@@ -36,17 +36,19 @@ static const struct text_field kv_keys[N_NUMBER_KEYS] = {
 	[K_BANK]         = TEXT_FIELD("BANK",      MCE_HAVE_BANK,      bank,      10),
 };
 
-static const char *const special_names[N_KEYS - N_NUMBER_KEYS] = {
-	[K_CPU - N_NUMBER_KEYS]       = "CPU",
-	[K_RIP - N_NUMBER_KEYS]       = "RIP",
-	[K_PROCESSOR - N_NUMBER_KEYS] = "PROCESSOR",
-	[K_CPUID - N_NUMBER_KEYS]     = "CPUID",
-	[K_TIME - N_NUMBER_KEYS]      = "TIME",
+/* The keys whose values are read their own way: only their names here. */
+#define NAME(n) { .name = "" n, .len = sizeof("" n) - 1 }
+static const struct text_field special_keys[N_KEYS - N_NUMBER_KEYS] = {
+	[K_CPU - N_NUMBER_KEYS]       = NAME("CPU"),
+	[K_RIP - N_NUMBER_KEYS]       = NAME("RIP"),
+	[K_PROCESSOR - N_NUMBER_KEYS] = NAME("PROCESSOR"),
+	[K_CPUID - N_NUMBER_KEYS]     = NAME("CPUID"),
+	[K_TIME - N_NUMBER_KEYS]      = NAME("TIME"),
 };
 
-static const char *key_name(enum kv_key k)
+static const struct text_field *key_of(enum kv_key k)
 {
-	return k < N_NUMBER_KEYS ? kv_keys[k].name : special_names[k - N_NUMBER_KEYS];
+	return k < N_NUMBER_KEYS ? &kv_keys[k] : &special_keys[k - N_NUMBER_KEYS];
 }
 
 /*
@@ -82,11 +84,47 @@ static const uint8_t kv_slot[64] = {
 	SLOT('T', 'E', 4, K_TIME),
 };
 
+static uint32_t load4(const char *s)
+{
+	uint32_t x;
+
+	memcpy(&x, s, 4);
+	return x;
+}
+
+static uint16_t load2(const char *s)
+{
+	uint16_t x;
+
+	memcpy(&x, s, 2);
+	return x;
+}
+
+/*
+ * Whether the len bytes at a and b are the same, 3 <= len <= 9: two loads
+ * that overlap rather than a loop over the bytes.
+ */
+static bool same_key(const char *a, const char *b, size_t len)
+{
+	if (len >= 8) {
+		uint64_t x, y, u, v;
+
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + len - 8, 8);
+		memcpy(&v, b + len - 8, 8);
+		return x == y && u == v;
+	}
+	if (len >= 4)
+		return load4(a) == load4(b) && load4(a + len - 4) == load4(b + len - 4);
+	return load2(a) == load2(b) && load2(a + len - 2) == load2(b + len - 2);
+}
+
 /* t's key, or N_KEYS if it names none. */
 static enum kv_key kv_key_find(struct span t)
 {
 	size_t len = span_len(t);
-	const char *name;
+	const struct text_field *f;
 	unsigned k;
 
 	if (len < 3 || len > 9)
@@ -94,12 +132,8 @@ static enum kv_key kv_key_find(struct span t)
 	k = kv_slot[KV_HASH((unsigned char) t.p[0], (unsigned char) t.end[-1], len)];
 	if (k-- == 0)
 		return N_KEYS;
-	name = key_name(k);
-	/* by hand: keys are a few bytes, less than a memcmp() call costs */
-	for (size_t j = 0; j < len; j++)
-		if (t.p[j] != name[j])
-			return N_KEYS;
-	return name[len] == '\0' ? (enum kv_key) k : N_KEYS;
+	f = key_of(k);
+	return f->len == len && same_key(t.p, f->name, len) ? (enum kv_key) k : N_KEYS;
 }
 
 /*
