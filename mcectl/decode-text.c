@@ -118,7 +118,8 @@ struct text_out {
 
 static void out_flush(struct text_out *o)
 {
-	fwrite(o->buf, 1, o->n, o->f);
+	/* unlocked, as the JSON lines are: mcectl decode's stdout is its own */
+	fwrite_unlocked(o->buf, 1, o->n, o->f);
 	o->n = 0;
 }
 
@@ -153,14 +154,30 @@ static void out_s(struct text_out *o, const char *s)
 /* "%u", "%" PRIu64 */
 static void out_u(struct text_out *o, uint64_t v)
 {
-	char tmp[20];
-	size_t i = sizeof(tmp);
+	/* two digits at a time: most of a record's numbers are below 100 */
+	static const char two[200] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	size_t n = 1;
+	char *e;
 
-	do {
-		tmp[--i] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_mem(o, tmp + i, sizeof(tmp) - i);
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	/* straight into the buffer: a copy of a length not known here would be a call */
+	if (o->n + n > sizeof(o->buf))
+		out_flush(o);
+	e = o->buf + o->n + n;
+	o->n += n;
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, two + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, two + 2 * v, 2);
+	else
+		e[-1] = (char) ('0' + v);
 }
 
 /* "%d" */
@@ -202,15 +219,22 @@ static void out_x(struct text_out *o, uint64_t v, unsigned width)
 /* lit: a string literal ("" n makes anything else an error) */
 #define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
 
-static void reg(struct text_out *out, bool *any, const char *name, uint64_t v)
+/* " NAME 0x<16 digits>", the space only after the first; the name's length a constant */
+static inline void reg_n(struct text_out *out, bool *any, const char *name, size_t n, uint64_t v)
 {
+	char tmp[1 + 16 + 3 + 16];
+	size_t k = 0;
+
 	if (*any)
-		out_lit(out, " ");
-	out_s(out, name);
-	out_lit(out, " ");
-	out_x(out, v, 16);
+		tmp[k++] = ' ';
+	memcpy(tmp + k, name, n);
+	k += n;
+	memcpy(tmp + k, " 0x", 3);
+	hex_digits16(tmp + k + 3, v);
+	out_mem(out, tmp, k + 3 + 16);
 	*any = true;
 }
+#define reg(out, any, name, v) reg_n((out), (any), "" name, sizeof(name) - 1, (v))
 
 /* "%Y-%m-%d %H:%M:%S UTC" of a time in seconds; strftime() outside years 1000-9999 */
 static void out_time(struct text_out *out, int64_t secs)
