@@ -512,6 +512,111 @@ void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec
 	put_raw(w, tmp, (size_t) n + 2);
 }
 
+/* ---- static strings ---- */
+
+/* n bytes at s to o: words, the last one overlapping, never past s + n */
+static inline void copy_known(char *o, const char *s, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x;
+		size_t i;
+
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, s + i, 8);
+			memcpy(o + i, &x, 8);
+		}
+		memcpy(&x, s + n - 8, 8);
+		memcpy(o + n - 8, &x, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else
+		for (size_t i = 0; i < n; i++)
+			o[i] = s[i];
+}
+
+/*
+ * s's set of two slots: every bit of the address counts, as literals lie
+ * a few bytes apart.  Two a set, so that two strings of a record that
+ * share a set do not push each other out at every record.
+ */
+static inline size_t known_set(const char *s)
+{
+	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
+
+	return (size_t) (a >> 58) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
+}
+
+/* s in quotes, escaped as put_escaped() does */
+static void put_static(struct json_writer *w, const char *s)
+{
+	size_t slot = known_set(s), n;
+	char *o;
+
+	if (w->known[slot].s != s) {
+		if (w->known[slot + 1].s == s)
+			slot++;
+		else {
+			/* the newer one first */
+			n = strlen(s);
+			if (n > UINT32_MAX) {
+				put_escaped(w, s, n);
+				return;
+			}
+			w->known[slot + 1] = w->known[slot];
+			w->known[slot].s = s;
+			w->known[slot].len = (uint32_t) n;
+			w->known[slot].plain = true;
+			for (size_t i = 0; i < n && w->known[slot].plain; i++)
+				w->known[slot].plain = plain((unsigned char) s[i]);
+		}
+	}
+	n = w->known[slot].len;
+	if (!w->known[slot].plain) {
+		put_escaped(w, s, n);
+		return;
+	}
+	if (!reserve(w, n + 2))
+		return;
+	o = w->buf + w->len;
+	o[0] = '"';
+	copy_known(o + 1, s, n);
+	o[n + 1] = '"';
+	w->len += n + 2;
+}
+
+void json_put_static(struct json_writer *w, const char *key, const char *s)
+{
+	if (!w->first[w->depth])
+		put_char(w, ',');
+	w->first[w->depth] = false;
+	if (key) {
+		put_static(w, key);
+		put_char(w, ':');
+	}
+	put_static(w, s);
+}
+
+void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
+{
+	begin_key(w, k);
+	put_static(w, s);
+}
+
+void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
+{
+	if (!w->first[w->depth])
+		put_char(w, ',');
+	w->first[w->depth] = false;
+	put_static(w, key);
+	put_char(w, ':');
+	put_u64_digits(w, value);
+}
+
 bool utf8_valid(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -22,6 +22,9 @@
 
 #define JSON_WRITER_MAX_DEPTH 8
 
+/* Strings of static storage whose length and escaping are known (json_put_static()), two a set. */
+#define JSON_WRITER_STATIC_SLOTS 128
+
 struct json_writer {
 	char *buf;
 	size_t len;
@@ -29,6 +32,11 @@ struct json_writer {
 	unsigned depth;
 	bool first[JSON_WRITER_MAX_DEPTH];
 	bool failed;
+	struct {
+		const char *s;        /* NULL: empty slot */
+		uint32_t len;
+		bool plain;           /* nothing to escape: copied as it is */
+	} known[JSON_WRITER_STATIC_SLOTS];
 };
 
 /* Whether the n bytes at s are well-formed UTF-8 (RFC 3629), as the writer requires. */
@@ -197,6 +205,17 @@ static inline void json_put_hex64_k(struct json_writer *w, struct json_key k, ui
 	o[19] = '"';
 	json_writer_end(w, o + 20);
 }
+
+/*
+ * Strings of static storage that never change, such as the decoders'
+ * names and descriptions: each one's length and whether it needs escaping
+ * are found the first time and remembered by its address, so that a
+ * dozen a record cost a copy each.  key: NULL in an array; else a static
+ * string too.  Never for a buffer whose contents change.
+ */
+void json_put_static(struct json_writer *w, const char *key, const char *s);
+void json_put_static_k(struct json_writer *w, struct json_key k, const char *s);
+void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
 
 void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value);
 void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec);
