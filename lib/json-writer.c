@@ -321,30 +321,24 @@ static const char two_digits[200] =
 
 char *json_writer_u64_digits(char *o, uint64_t v)
 {
-	char tmp[20];
-	size_t i = sizeof(tmp);
+	size_t n = 1;
+	char *e;
 
-	if (v < 10) {
-		*o = (char) ('0' + v);
-		return o + 1;
-	}
-	if (v < 100) {
-		memcpy(o, two_digits + 2 * v, 2);
-		return o + 2;
-	}
-	/* by hand: snprintf dominates the profile of a record writer otherwise */
+	/* the digits counted first, so that they are written in place: a copy of a
+	 * length not known here would be a call */
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	e = o + n;
 	while (v >= 100) {
-		i -= 2;
-		memcpy(tmp + i, two_digits + 2 * (v % 100), 2);
+		e -= 2;
+		memcpy(e, two_digits + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(tmp + i, two_digits + 2 * v, 2);
-	} else
-		tmp[--i] = (char) ('0' + v);
-	memcpy(o, tmp + i, sizeof(tmp) - i);
-	return o + sizeof(tmp) - i;
+	if (v >= 10)
+		memcpy(e - 2, two_digits + 2 * v, 2);
+	else
+		e[-1] = (char) ('0' + v);
+	return o + n;
 }
 
 static void put_u64_digits(struct json_writer *w, uint64_t v)
@@ -490,9 +484,8 @@ static void begin_key(struct json_writer *w, struct json_key k)
 		json_writer_end(w, o);
 }
 
-void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
+void json_writer_hex(struct json_writer *w, uint64_t value)
 {
-	begin_key(w, k);
 	put_hex(w, value);
 }
 
@@ -601,9 +594,8 @@ void json_put_static(struct json_writer *w, const char *key, const char *s)
 	put_static(w, s);
 }
 
-void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
+void json_writer_static(struct json_writer *w, const char *s)
 {
-	begin_key(w, k);
 	put_static(w, s);
 }
 

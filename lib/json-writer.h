@@ -214,8 +214,31 @@ static inline void json_put_hex64_k(struct json_writer *w, struct json_key k, ui
  * string too.  Never for a buffer whose contents change.
  */
 void json_put_static(struct json_writer *w, const char *key, const char *s);
-void json_put_static_k(struct json_writer *w, struct json_key k, const char *s);
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
+/* The string alone, after the key. */
+void json_writer_static(struct json_writer *w, const char *s);
 
-void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value);
+static inline void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_static(w, s);
+}
+
+/* "0x%" PRIx64 in quotes, after the key. */
+void json_writer_hex(struct json_writer *w, uint64_t value);
+
+static inline void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_hex(w, value);
+}
+
 void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec);
