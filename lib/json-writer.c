@@ -491,12 +491,47 @@ void json_writer_hex(struct json_writer *w, uint64_t value)
 
 void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
 {
+	int64_t sec = usec / 1000000, frac = usec % 1000000, day, sod;
 	char tmp[40];
-	int n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+	int n;
 
-	if (n < 0) {
-		w->failed = true;
-		return;
+	if (frac < 0) {
+		frac += 1000000;
+		sec--;
+	}
+	day = sec / 86400;
+	sod = sec % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		day--;
+	}
+	if (w->time_known && day == w->time_day) {
+		/* the same day as the last time: the date is known, the rest is arithmetic */
+		memcpy(tmp + 1, w->time_text, 10);
+		tmp[11] = 'T';
+		memcpy(tmp + 12, two_digits + 2 * (sod / 3600), 2);
+		tmp[14] = ':';
+		memcpy(tmp + 15, two_digits + 2 * (sod / 60 % 60), 2);
+		tmp[17] = ':';
+		memcpy(tmp + 18, two_digits + 2 * (sod % 60), 2);
+		tmp[20] = '.';
+		for (int i = 26; i > 20; i--) {
+			tmp[i] = (char) ('0' + frac % 10);
+			frac /= 10;
+		}
+		tmp[27] = 'Z';
+		n = 27;
+	} else {
+		n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+		if (n < 0) {
+			w->failed = true;
+			return;
+		}
+		if (n == 27) {       /* a four-digit year: "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+			memcpy(w->time_text, tmp + 1, 10);
+			w->time_day = day;
+			w->time_known = true;
+		}
 	}
 	/* digits, '-', ':', '.', 'T' and 'Z': nothing to escape */
 	tmp[0] = '"';

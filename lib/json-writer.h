@@ -37,6 +37,10 @@ struct json_writer {
 		uint32_t len;
 		bool plain;           /* nothing to escape: copied as it is */
 	} known[JSON_WRITER_STATIC_SLOTS];
+	/* the last time's day as RFC 3339 ("2026-11-20"): records nearly always share it */
+	bool time_known;
+	int64_t time_day;
+	char time_text[10];
 };
 
 /* Whether the n bytes at s are well-formed UTF-8 (RFC 3629), as the writer requires. */

@@ -501,6 +501,41 @@ static void test_static_strings_same(void **state)
 	json_writer_done(&b);
 }
 
+/*
+ * Record times share their day with the last record's so often that the
+ * writer keeps its date: each time, in runs of the same second and day
+ * and across second, day, year and epoch boundaries, reads as
+ * format_rfc3339_usec() writes it.
+ */
+static void test_time_same_second(void **state)
+{
+	static const int64_t secs[] = {
+		1700000000, 1700000000, 1700000001, 1700000000, 1700003599, 1700003600, 1700006399,
+		-1, -1, 0, 0, 86399, 86400, 86401, 172799, 3600, -86400, -86401, -3601,
+		-62167219200LL, -62167219201LL, 253402300799LL, 253402300800LL, 1700000000,
+	};
+	static const int64_t fracs[] = { 0, 1, 999999, 123456, 500000, 10 };
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++)
+		for (size_t j = 0; j < sizeof(fracs) / sizeof(fracs[0]); j++) {
+			int64_t usec = secs[i] * 1000000 + fracs[j] * (secs[i] < 0 ? -1 : 1);
+			char want[80], text[RFC3339_MAX];
+
+			assert_true(format_rfc3339_usec(text, sizeof(text), usec) > 0);
+			snprintf(want, sizeof(want), "{\"time\":\"%s\"}", text);
+			json_writer_reset(&w);
+			json_object_begin(&w, NULL);
+			json_put_time_usec_k(&w, JSON_KEY("time"), usec);
+			json_object_end(&w);
+			assert_false(json_writer_failed(&w));
+			assert_string_equal(json_writer_str(&w), want);
+		}
+	json_writer_done(&w);
+}
+
 /* Registers' digits are made a word at a time: against printf's, for every nibble value in every place. */
 static void test_hex64_matches_printf(void **state)
 {
@@ -543,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_literal_keys_same),
 		cmocka_unit_test(test_hex64_matches_printf),
 		cmocka_unit_test(test_static_strings_same),
+		cmocka_unit_test(test_time_same_second),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
