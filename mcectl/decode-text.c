@@ -145,6 +145,18 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 	o->n += n;
 }
 
+/*
+ * Room for n more bytes (n no more than the buffer), for writers that put
+ * their bytes in place: the copy of a length not known at compile time
+ * would be a call.
+ */
+static inline char *out_room(struct text_out *o, size_t n)
+{
+	if (o->n + n > sizeof(o->buf))
+		out_flush(o);
+	return o->buf + o->n;
+}
+
 /* "%s" */
 static void out_s(struct text_out *o, const char *s)
 {
@@ -164,10 +176,7 @@ static void out_u(struct text_out *o, uint64_t v)
 
 	for (uint64_t x = v; x >= 10; x /= 10)
 		n++;
-	/* straight into the buffer: a copy of a length not known here would be a call */
-	if (o->n + n > sizeof(o->buf))
-		out_flush(o);
-	e = o->buf + o->n + n;
+	e = out_room(o, n) + n;
 	o->n += n;
 	while (v >= 100) {
 		e -= 2;
@@ -199,10 +208,12 @@ static void out_x(struct text_out *o, uint64_t v, unsigned width)
 
 	if (width == 16) {
 		/* the registers, most of a record: 16 digits always fit */
-		tmp[0] = '0';
-		tmp[1] = 'x';
-		hex_digits16(tmp + 2, v);
-		out_mem(o, tmp, sizeof(tmp));
+		char *d = out_room(o, 18);
+
+		d[0] = '0';
+		d[1] = 'x';
+		hex_digits16(d + 2, v);
+		o->n += 18;
 		return;
 	}
 	do {
@@ -222,16 +233,14 @@ static void out_x(struct text_out *o, uint64_t v, unsigned width)
 /* " NAME 0x<16 digits>", the space only after the first; the name's length a constant */
 static inline void reg_n(struct text_out *out, bool *any, const char *name, size_t n, uint64_t v)
 {
-	char tmp[1 + 16 + 3 + 16];
-	size_t k = 0;
+	char *d = out_room(out, 1 + n + 3 + 16);
 
-	if (*any)
-		tmp[k++] = ' ';
-	memcpy(tmp + k, name, n);
-	k += n;
-	memcpy(tmp + k, " 0x", 3);
-	hex_digits16(tmp + k + 3, v);
-	out_mem(out, tmp, k + 3 + 16);
+	d[0] = ' ';
+	d += *any;
+	memcpy(d, name, n);
+	memcpy(d + n, " 0x", 3);
+	hex_digits16(d + n + 3, v);
+	out->n = (size_t) (d + n + 3 + 16 - out->buf);
 	*any = true;
 }
 #define reg(out, any, name, v) reg_n((out), (any), "" name, sizeof(name) - 1, (v))
