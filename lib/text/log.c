@@ -339,30 +339,33 @@ static bool logged_anywhere(struct span s)
 
 bool text_kernel_noise(struct span s)
 {
-	static const char *const noise[] = {
-		"Machine check events logged",
-		"Run the above through",
-		"Machine check: ",
-		"Kernel panic",
-		"Some CPUs didn't answer",
-		"Timeout: Not all CPUs",
-		"Hardware error from APEI",
-		"event severity:",
-		"Error ",                  /* APEI/CPER sections: " Error 0, type: corrected" */
-		"section_type:",
-		"MCE records pool",
-		"Fake kernel panic",
+	/* with their lengths: every kernel line is tried against them */
+#define NOISE(n) { .s = "" n, .len = sizeof(n) - 1 }
+	static const struct { const char *s; size_t len; } noise[] = {
+		NOISE("Machine check events logged"),
+		NOISE("Run the above through"),
+		NOISE("Machine check: "),
+		NOISE("Kernel panic"),
+		NOISE("Some CPUs didn't answer"),
+		NOISE("Timeout: Not all CPUs"),
+		NOISE("Hardware error from APEI"),
+		NOISE("event severity:"),
+		NOISE("Error "),                  /* APEI/CPER sections: " Error 0, type: corrected" */
+		NOISE("section_type:"),
+		NOISE("MCE records pool"),
+		NOISE("Fake kernel panic"),
 		/* journalctl's own markers between a unit's lines */
-		"-- Reboot --",
-		"-- Boot ",
-		"-- Logs begin at ",
-		"-- Journal begins at ",
-		"-- No entries --",
+		NOISE("-- Reboot --"),
+		NOISE("-- Boot "),
+		NOISE("-- Logs begin at "),
+		NOISE("-- Journal begins at "),
+		NOISE("-- No entries --"),
 		/* the x86_64 panic banner around the record, 2.6.x */
-		"HARDWARE ERROR",
-		"This is not a software problem",
-		"Run through mcelog --ascii",
+		NOISE("HARDWARE ERROR"),
+		NOISE("This is not a software problem"),
+		NOISE("Run through mcelog --ascii"),
 	};
+#undef NOISE
 
 	/*
 	 * The bytes the entries above begin with (keep them in step).  Every
@@ -377,7 +380,9 @@ bool text_kernel_noise(struct span s)
 
 	if (span_len(s) > 0 && first_byte[(unsigned char) s.p[0]])
 		for (size_t i = 0; i < ELEMENTSOF(noise); i++)
-			if (s.p[0] == noise[i][0] && span_starts(s, noise[i]))
+			/* two bytes before the call: "TSC" and "Timeout" share one */
+			if (span_len(s) >= noise[i].len && s.p[0] == noise[i].s[0] &&
+			    s.p[1] == noise[i].s[1] && memcmp(s.p, noise[i].s, noise[i].len) == 0)
 				return true;
 	return logged_anywhere(s);
 }
