@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "record-text.h"
+#include "text/span.h"
 
 #define MAX_SEEN 16
 
@@ -682,6 +683,50 @@ static void kv_every_key_and_value_edges(void **state)
 	assert_non_null(strstr(s.dmsg[6], "unknown key 'CPUX'"));
 }
 
+/*
+ * span_token() reads eight bytes a step: the same tokens as a byte at a
+ * time, for lines of every length made of white space, control bytes,
+ * bytes above 0x7f and plain ones, the token ends in every place of a word.
+ */
+static void span_token_words(void **state)
+{
+	static const char alphabet[] = { ' ', '\t', '\n', '\v', '\f', '\r', '\0', '\x01', '\x1f',
+					 '!', 'A', 'z', '\x7f', '\x80', '\xa0', '\xff', '0', ':' };
+	unsigned seed = 1;
+
+	(void) state;
+	for (unsigned round = 0; round < 20000; round++) {
+		char line[48];
+		size_t len = round % sizeof(line);
+		struct span s, ref;
+
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly plain letters, so that tokens run long */
+			line[i] = (seed >> 16) % 3 ? 'a' + (char) ((seed >> 20) % 26)
+						   : alphabet[(seed >> 16) % sizeof(alphabet)];
+		}
+		s = (struct span) { line, line + len };
+		ref = s;
+		for (;;) {
+			struct span t = span_token(&s), u;
+
+			/* by hand, a byte at a time */
+			while (ref.p < ref.end && is_space(*ref.p))
+				ref.p++;
+			u.p = ref.p;
+			while (ref.p < ref.end && !is_space(*ref.p))
+				ref.p++;
+			u.end = ref.p;
+			assert_ptr_equal(t.p, u.p);
+			assert_ptr_equal(t.end, u.end);
+			assert_ptr_equal(s.p, ref.p);
+			if (span_len(t) == 0)
+				break;
+		}
+	}
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -1028,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
+		cmocka_unit_test(span_token_words),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
