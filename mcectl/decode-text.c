@@ -203,8 +203,6 @@ static void out_d(struct text_out *o, int v)
 static void out_x(struct text_out *o, uint64_t v, unsigned width)
 {
 	static const char hex[] = "0123456789abcdef";
-	char tmp[18];
-	size_t i = sizeof(tmp);
 
 	if (width == 16) {
 		/* the registers, most of a record: 16 digits always fit */
@@ -216,15 +214,20 @@ static void out_x(struct text_out *o, uint64_t v, unsigned width)
 		o->n += 18;
 		return;
 	}
-	do {
-		tmp[--i] = hex[v & 0xf];
+	/* the digits counted first, then written in place, as out_u() does */
+	unsigned n = v ? (unsigned) (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *d;
+
+	if (n < width)
+		n = width;
+	d = out_room(o, 2 + n);
+	d[0] = '0';
+	d[1] = 'x';
+	for (unsigned k = n; k > 0; k--) {
+		d[1 + k] = hex[v & 0xf];
 		v >>= 4;
-	} while (v);
-	while (sizeof(tmp) - i < width)
-		tmp[--i] = '0';
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	out_mem(o, tmp + i, sizeof(tmp) - i);
+	}
+	o->n += 2 + n;
 }
 
 /* lit: a string literal ("" n makes anything else an error) */
@@ -272,11 +275,14 @@ static void out_time(struct text_out *out, int64_t secs)
 void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot)
 {
-	struct text_out o = { .f = f }, *out = &o;
+	/* not an initializer: it would clear the whole buffer every record */
+	struct text_out o, *out = &o;
 	char summary[256];
 	const char *s;
 	bool any;
 
+	o.f = f;
+	o.n = 0;
 	if (mce_decoded_summary(d, summary, sizeof(summary)) < 0)
 		summary[0] = '\0';
 
