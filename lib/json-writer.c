@@ -580,7 +580,7 @@ static inline size_t known_set(const char *s)
 }
 
 /* s in quotes, escaped as put_escaped() does */
-static void put_static(struct json_writer *w, const char *s)
+void json_writer_static(struct json_writer *w, const char *s)
 {
 	size_t slot = known_set(s), n;
 	char *o;
@@ -623,15 +623,10 @@ void json_put_static(struct json_writer *w, const char *key, const char *s)
 		put_char(w, ',');
 	w->first[w->depth] = false;
 	if (key) {
-		put_static(w, key);
+		json_writer_static(w, key);
 		put_char(w, ':');
 	}
-	put_static(w, s);
-}
-
-void json_writer_static(struct json_writer *w, const char *s)
-{
-	put_static(w, s);
+	json_writer_static(w, s);
 }
 
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
@@ -639,7 +634,7 @@ void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t va
 	if (!w->first[w->depth])
 		put_char(w, ',');
 	w->first[w->depth] = false;
-	put_static(w, key);
+	json_writer_static(w, key);
 	put_char(w, ':');
 	put_u64_digits(w, value);
 }
