@@ -91,6 +91,12 @@ struct json_key {
  * below; nothing else should use it.
  */
 
+/*
+ * Always inlined: called out of line, the key would be a parameter and its
+ * copy a memcpy() call of a length unknown there.
+ */
+#define JSON_KEYED static inline __attribute__((always_inline))
+
 /* The slow half of making room: grows the buffer, or marks the writer failed. */
 bool json_writer_grow(struct json_writer *w, size_t need);
 
@@ -111,7 +117,7 @@ static inline char *json_writer_room(struct json_writer *w, size_t extra)
  * The comma if one is due and the key, with room for value_max more bytes
  * after them.  Returns where the value goes, or NULL once failed.
  */
-static inline char *json_writer_key(struct json_writer *w, struct json_key k, size_t value_max)
+JSON_KEYED char *json_writer_key(struct json_writer *w, struct json_key k, size_t value_max)
 {
 	char *o = json_writer_room(w, k.len + 1 + value_max);
 	bool comma = !w->first[w->depth];
@@ -136,7 +142,7 @@ char *json_writer_u64_digits(char *o, uint64_t v);
 void json_writer_cstr(struct json_writer *w, const char *s);
 void json_writer_open(struct json_writer *w, char c);
 
-static inline void json_object_begin_k(struct json_writer *w, struct json_key k)
+JSON_KEYED void json_object_begin_k(struct json_writer *w, struct json_key k)
 {
 	char *o = json_writer_key(w, k, 0);
 
@@ -146,7 +152,7 @@ static inline void json_object_begin_k(struct json_writer *w, struct json_key k)
 	json_writer_open(w, '{');
 }
 
-static inline void json_array_begin_k(struct json_writer *w, struct json_key k)
+JSON_KEYED void json_array_begin_k(struct json_writer *w, struct json_key k)
 {
 	char *o = json_writer_key(w, k, 0);
 
@@ -156,7 +162,7 @@ static inline void json_array_begin_k(struct json_writer *w, struct json_key k)
 	json_writer_open(w, '[');
 }
 
-static inline void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
+JSON_KEYED void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
 {
 	char *o = json_writer_key(w, k, 0);
 
@@ -166,7 +172,7 @@ static inline void json_put_string_k(struct json_writer *w, struct json_key k, c
 	json_writer_cstr(w, value);
 }
 
-static inline void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value)
+JSON_KEYED void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value)
 {
 	char *o = json_writer_key(w, k, 20);
 
@@ -174,7 +180,7 @@ static inline void json_put_u64_k(struct json_writer *w, struct json_key k, uint
 		json_writer_end(w, json_writer_u64_digits(o, value));
 }
 
-static inline void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
+JSON_KEYED void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
 {
 	char *o = json_writer_key(w, k, 21);
 
@@ -188,7 +194,7 @@ static inline void json_put_i64_k(struct json_writer *w, struct json_key k, int6
 	json_writer_end(w, o);
 }
 
-static inline void json_put_bool_k(struct json_writer *w, struct json_key k, bool value)
+JSON_KEYED void json_put_bool_k(struct json_writer *w, struct json_key k, bool value)
 {
 	char *o = json_writer_key(w, k, 5);
 
@@ -198,7 +204,7 @@ static inline void json_put_bool_k(struct json_writer *w, struct json_key k, boo
 	json_writer_end(w, o + (value ? 4 : 5));
 }
 
-static inline void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value)
+JSON_KEYED void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value)
 {
 	char *o = json_writer_key(w, k, 20);
 
@@ -222,7 +228,7 @@ void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t va
 /* The string alone, after the key. */
 void json_writer_static(struct json_writer *w, const char *s);
 
-static inline void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
+JSON_KEYED void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
 {
 	char *o = json_writer_key(w, k, 0);
 
@@ -235,7 +241,7 @@ static inline void json_put_static_k(struct json_writer *w, struct json_key k, c
 /* "0x%" PRIx64 in quotes, after the key. */
 void json_writer_hex(struct json_writer *w, uint64_t value);
 
-static inline void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
+JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
 {
 	char *o = json_writer_key(w, k, 0);
 
