@@ -580,10 +580,13 @@ static inline size_t known_set(const char *s)
 }
 
 /* s in quotes, escaped as put_escaped() does */
-void json_writer_static(struct json_writer *w, const char *s)
+/*
+ * The rest of json_writer_static(): a string not in its slot's set, or
+ * one to escape.  Apart, so that the usual path saves no registers.
+ */
+static __attribute__((noinline)) void static_slow(struct json_writer *w, const char *s, size_t slot)
 {
-	size_t slot = known_set(s), n;
-	char *o;
+	size_t n;
 
 	if (w->known[slot].s != s) {
 		if (w->known[slot + 1].s == s)
@@ -608,8 +611,20 @@ void json_writer_static(struct json_writer *w, const char *s)
 		put_escaped(w, s, n);
 		return;
 	}
-	if (!reserve(w, n + 2))
+	put_raw(w, "\"", 1);
+	put_raw(w, s, n);
+	put_raw(w, "\"", 1);
+}
+
+void json_writer_static(struct json_writer *w, const char *s)
+{
+	size_t slot = known_set(s), n = w->known[slot].len;
+	char *o;
+
+	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 2)) {
+		static_slow(w, s, slot);
 		return;
+	}
 	o = w->buf + w->len;
 	o[0] = '"';
 	copy_known(o + 1, s, n);
