@@ -45,40 +45,41 @@ static const char *const memory_transaction_names[] = {
 #define NAME(table, i) \
 	((unsigned) (i) < sizeof(table) / sizeof(table[0]) ? table[i] : NULL)
 
+/* Every string of struct mce_decoded is static: the decoders' tables and literals. */
 static void put_opt_string(struct json_writer *w, struct json_key key, const char *v)
 {
 	if (v)
-		json_put_string_k(w, key, v);
+		json_put_static_k(w, key, v);
 }
 
 void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 {
 	const char *rec = mce_recovery_to_string(d->recovery);
 
-	json_put_string_k(w, JSON_KEY("severity"), mce_severity_to_string(d->severity));
+	json_put_static_k(w, JSON_KEY("severity"), mce_severity_to_string(d->severity));
 	put_opt_string(w, JSON_KEY("recovery"), rec);
 
 	json_array_begin_k(w, JSON_KEY("flags"));
 	for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++)
-		json_put_string(w, NULL, d->flags[i]);
+		json_put_static(w, NULL, d->flags[i]);
 	json_array_end(w);
 
-	json_put_string_k(w, JSON_KEY("error_class"), mce_error_class_to_string(d->error_class));
-	json_put_string_k(w, JSON_KEY("cpu_model"), d->cpu_model ? d->cpu_model : "unknown");
+	json_put_static_k(w, JSON_KEY("error_class"), mce_error_class_to_string(d->error_class));
+	json_put_static_k(w, JSON_KEY("cpu_model"), d->cpu_model ? d->cpu_model : "unknown");
 	if (d->has_bank) {
-		json_put_string_k(w, JSON_KEY("bank_name"), d->bank_name ? d->bank_name : "unknown");
-		json_put_string_k(w, JSON_KEY("bank_type"), d->bank_type ? d->bank_type : "unknown");
+		json_put_static_k(w, JSON_KEY("bank_name"), d->bank_name ? d->bank_name : "unknown");
+		json_put_static_k(w, JSON_KEY("bank_type"), d->bank_type ? d->bank_type : "unknown");
 	} else {
 		put_opt_string(w, JSON_KEY("bank_name"), d->bank_name);
 		put_opt_string(w, JSON_KEY("bank_type"), d->bank_type);
 	}
 	if (d->description)
-		json_put_string_k(w, JSON_KEY("description"), d->description);
+		json_put_static_k(w, JSON_KEY("description"), d->description);
 	else if (d->has_model_specific_code || d->has_extended_error_code)
-		json_put_string_k(w, JSON_KEY("description"), "unknown");
+		json_put_static_k(w, JSON_KEY("description"), "unknown");
 
 	if (d->cache_level == MCE_LEVEL_GENERIC)
-		json_put_string_k(w, JSON_KEY("cache_level"), "generic");
+		json_put_static_k(w, JSON_KEY("cache_level"), "generic");
 	else if (d->cache_level != MCE_LEVEL_ABSENT)
 		json_put_u64_k(w, JSON_KEY("cache_level"), (uint64_t) (d->cache_level - MCE_LEVEL_0));
 	if (d->transaction_type != MCE_TT_ABSENT)
@@ -121,9 +122,9 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 
 			/* A named value reads best as its text; the number is in the registers. */
 			if (x->text)
-				json_put_string(w, x->name, x->text);
+				json_put_static(w, x->name, x->text);
 			else
-				json_put_u64(w, x->name, x->value);
+				json_put_u64_static_key(w, x->name, x->value);
 		}
 		json_object_end(w);
 	}

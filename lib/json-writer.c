@@ -30,8 +30,7 @@ void json_writer_done(struct json_writer *w)
 	json_writer_init(w);
 }
 
-/* The slow half of reserve(): grow the buffer. */
-static bool grow(struct json_writer *w, size_t need)
+bool json_writer_grow(struct json_writer *w, size_t need)
 {
 	size_t cap;
 	char *p;
@@ -60,7 +59,7 @@ static inline bool reserve(struct json_writer *w, size_t extra)
 
 	if (w->failed)
 		return false;
-	return need <= w->cap || grow(w, need);
+	return need <= w->cap || json_writer_grow(w, need);
 }
 
 static inline void put_raw(struct json_writer *w, const char *s, size_t n)
@@ -314,17 +313,40 @@ void json_object_end(struct json_writer *w) { close_container(w, '}'); }
 void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
 void json_array_end(struct json_writer *w) { close_container(w, ']'); }
 
-/* Digits by hand: snprintf dominates the profile of a record writer otherwise. */
+/* Two digits at a time: the decimal numbers of a record are most of them below 100. */
+static const char two_digits[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+char *json_writer_u64_digits(char *o, uint64_t v)
+{
+	size_t n = 1;
+	char *e;
+
+	/* the digits counted first, so that they are written in place: a copy of a
+	 * length not known here would be a call */
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	e = o + n;
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, two_digits + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, two_digits + 2 * v, 2);
+	else
+		e[-1] = (char) ('0' + v);
+	return o + n;
+}
+
 static void put_u64_digits(struct json_writer *w, uint64_t v)
 {
-	char tmp[21];
-	size_t i = sizeof(tmp);
+	char *o = json_writer_room(w, 20);
 
-	do {
-		tmp[--i] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	put_raw(w, tmp + i, sizeof(tmp) - i);
+	if (o)
+		json_writer_end(w, json_writer_u64_digits(o, v));
 }
 
 static void put_i64(struct json_writer *w, int64_t value)
@@ -442,84 +464,194 @@ void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
 	json_put_string(w, key, tmp);
 }
 
-/* ---- the same with keys written as they are (struct json_key) ---- */
+/* ---- the same with keys written as they are (struct json_key): most are inline ---- */
+
+void json_writer_cstr(struct json_writer *w, const char *s)
+{
+	put_escaped_cstr(w, s);
+}
+
+void json_writer_open(struct json_writer *w, char c)
+{
+	open_keyed(w, c);
+}
 
 static void begin_key(struct json_writer *w, struct json_key k)
 {
-	bool comma = !w->first[w->depth];
-	char *o;
+	char *o = json_writer_key(w, k, 0);
 
-	if (!reserve(w, k.len + 1))
-		return;
-	o = w->buf + w->len;
-	*o = ',';
-	memcpy(o + comma, k.text, k.len);
-	w->len += comma + k.len;
-	w->first[w->depth] = false;
+	if (o)
+		json_writer_end(w, o);
 }
 
-void json_object_begin_k(struct json_writer *w, struct json_key k)
+void json_writer_hex(struct json_writer *w, uint64_t value)
 {
-	begin_key(w, k);
-	open_keyed(w, '{');
-}
-
-void json_array_begin_k(struct json_writer *w, struct json_key k)
-{
-	begin_key(w, k);
-	open_keyed(w, '[');
-}
-
-void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
-{
-	begin_key(w, k);
-	put_escaped_cstr(w, value);
-}
-
-void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value)
-{
-	begin_key(w, k);
-	put_u64_digits(w, value);
-}
-
-void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
-{
-	begin_key(w, k);
-	put_i64(w, value);
-}
-
-void json_put_bool_k(struct json_writer *w, struct json_key k, bool value)
-{
-	begin_key(w, k);
-	put_bool(w, value);
-}
-
-void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value)
-{
-	begin_key(w, k);
-	put_hex64(w, value);
-}
-
-void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
-{
-	begin_key(w, k);
 	put_hex(w, value);
 }
 
 void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
 {
+	int64_t sec = usec / 1000000, frac = usec % 1000000, day, sod;
 	char tmp[40];
-	int n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+	int n;
 
-	if (n < 0) {
-		w->failed = true;
-		return;
+	if (frac < 0) {
+		frac += 1000000;
+		sec--;
+	}
+	day = sec / 86400;
+	sod = sec % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		day--;
+	}
+	if (w->time_known && day == w->time_day) {
+		/* the same day as the last time: the date is known, the rest is arithmetic */
+		memcpy(tmp + 1, w->time_text, 10);
+		tmp[11] = 'T';
+		memcpy(tmp + 12, two_digits + 2 * (sod / 3600), 2);
+		tmp[14] = ':';
+		memcpy(tmp + 15, two_digits + 2 * (sod / 60 % 60), 2);
+		tmp[17] = ':';
+		memcpy(tmp + 18, two_digits + 2 * (sod % 60), 2);
+		tmp[20] = '.';
+		for (int i = 26; i > 20; i--) {
+			tmp[i] = (char) ('0' + frac % 10);
+			frac /= 10;
+		}
+		tmp[27] = 'Z';
+		n = 27;
+	} else {
+		n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+		if (n < 0) {
+			w->failed = true;
+			return;
+		}
+		if (n == 27) {       /* a four-digit year: "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+			memcpy(w->time_text, tmp + 1, 10);
+			w->time_day = day;
+			w->time_known = true;
+		}
 	}
 	/* digits, '-', ':', '.', 'T' and 'Z': nothing to escape */
 	tmp[0] = '"';
 	tmp[n + 1] = '"';
 	begin_key(w, k);
 	put_raw(w, tmp, (size_t) n + 2);
+}
+
+/* ---- static strings ---- */
+
+/* n bytes at s to o: words, the last one overlapping, never past s + n */
+static inline void copy_known(char *o, const char *s, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x;
+		size_t i;
+
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, s + i, 8);
+			memcpy(o + i, &x, 8);
+		}
+		memcpy(&x, s + n - 8, 8);
+		memcpy(o + n - 8, &x, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else
+		for (size_t i = 0; i < n; i++)
+			o[i] = s[i];
+}
+
+/*
+ * s's set of two slots: every bit of the address counts, as literals lie
+ * a few bytes apart.  Two a set, so that two strings of a record that
+ * share a set do not push each other out at every record.
+ */
+static inline size_t known_set(const char *s)
+{
+	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
+
+	return (size_t) (a >> 58) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
+}
+
+/* s in quotes, escaped as put_escaped() does */
+/*
+ * The rest of json_writer_static(): a string not in its slot's set, or
+ * one to escape.  Apart, so that the usual path saves no registers.
+ */
+static __attribute__((noinline)) void static_slow(struct json_writer *w, const char *s, size_t slot)
+{
+	size_t n;
+
+	if (w->known[slot].s != s) {
+		if (w->known[slot + 1].s == s)
+			slot++;
+		else {
+			/* the newer one first */
+			n = strlen(s);
+			if (n > UINT32_MAX) {
+				put_escaped(w, s, n);
+				return;
+			}
+			w->known[slot + 1] = w->known[slot];
+			w->known[slot].s = s;
+			w->known[slot].len = (uint32_t) n;
+			w->known[slot].plain = true;
+			for (size_t i = 0; i < n && w->known[slot].plain; i++)
+				w->known[slot].plain = plain((unsigned char) s[i]);
+		}
+	}
+	n = w->known[slot].len;
+	if (!w->known[slot].plain) {
+		put_escaped(w, s, n);
+		return;
+	}
+	put_raw(w, "\"", 1);
+	put_raw(w, s, n);
+	put_raw(w, "\"", 1);
+}
+
+void json_writer_static(struct json_writer *w, const char *s)
+{
+	size_t slot = known_set(s), n = w->known[slot].len;
+	char *o;
+
+	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 2)) {
+		static_slow(w, s, slot);
+		return;
+	}
+	o = w->buf + w->len;
+	o[0] = '"';
+	copy_known(o + 1, s, n);
+	o[n + 1] = '"';
+	w->len += n + 2;
+}
+
+void json_put_static(struct json_writer *w, const char *key, const char *s)
+{
+	if (!w->first[w->depth])
+		put_char(w, ',');
+	w->first[w->depth] = false;
+	if (key) {
+		json_writer_static(w, key);
+		put_char(w, ':');
+	}
+	json_writer_static(w, s);
+}
+
+void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
+{
+	if (!w->first[w->depth])
+		put_char(w, ',');
+	w->first[w->depth] = false;
+	json_writer_static(w, key);
+	put_char(w, ':');
+	put_u64_digits(w, value);
 }
 
 bool utf8_valid(const char *s, size_t n)

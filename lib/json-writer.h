@@ -16,8 +16,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "hex-digits.h"
 
 #define JSON_WRITER_MAX_DEPTH 8
+
+/* Strings of static storage whose length and escaping are known (json_put_static()), two a set. */
+#define JSON_WRITER_STATIC_SLOTS 128
 
 struct json_writer {
 	char *buf;
@@ -26,6 +32,15 @@ struct json_writer {
 	unsigned depth;
 	bool first[JSON_WRITER_MAX_DEPTH];
 	bool failed;
+	struct {
+		const char *s;        /* NULL: empty slot */
+		uint32_t len;
+		bool plain;           /* nothing to escape: copied as it is */
+	} known[JSON_WRITER_STATIC_SLOTS];
+	/* the last time's day as RFC 3339 ("2026-11-20"): records nearly always share it */
+	bool time_known;
+	int64_t time_day;
+	char time_text[10];
 };
 
 /* Whether the n bytes at s are well-formed UTF-8 (RFC 3629), as the writer requires. */
@@ -69,12 +84,171 @@ struct json_key {
 };
 #define JSON_KEY(k) ((struct json_key) { .text = "\"" k "\":", .len = sizeof(k) + 2 })
 
-void json_object_begin_k(struct json_writer *w, struct json_key k);
-void json_array_begin_k(struct json_writer *w, struct json_key k);
-void json_put_string_k(struct json_writer *w, struct json_key k, const char *value);
-void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value);
-void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value);
-void json_put_bool_k(struct json_writer *w, struct json_key k, bool value);
-void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value);
-void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value);
+/*
+ * The keyed writers are inline: the record writers call them with literal
+ * keys, so each key's length is a constant and its copy a few stores, and
+ * a number or register is written straight after it.  What they share is
+ * below; nothing else should use it.
+ */
+
+/*
+ * Always inlined: called out of line, the key would be a parameter and its
+ * copy a memcpy() call of a length unknown there.
+ */
+#define JSON_KEYED static inline __attribute__((always_inline))
+
+/* The slow half of making room: grows the buffer, or marks the writer failed. */
+bool json_writer_grow(struct json_writer *w, size_t need);
+
+/*
+ * Room for extra bytes and the NUL json_writer_str() puts after them; NULL
+ * once the writer has failed.  Returns where the next byte goes.
+ */
+static inline char *json_writer_room(struct json_writer *w, size_t extra)
+{
+	size_t need = w->len + extra + 1;
+
+	if (w->failed || (need > w->cap && !json_writer_grow(w, need)))
+		return NULL;
+	return w->buf + w->len;
+}
+
+/*
+ * The comma if one is due and the key, with room for value_max more bytes
+ * after them.  Returns where the value goes, or NULL once failed.
+ */
+JSON_KEYED char *json_writer_key(struct json_writer *w, struct json_key k, size_t value_max)
+{
+	char *o = json_writer_room(w, k.len + 1 + value_max);
+	bool comma = !w->first[w->depth];
+
+	if (!o)
+		return NULL;
+	*o = ',';
+	o += comma;
+	memcpy(o, k.text, k.len);
+	w->first[w->depth] = false;
+	return o + k.len;
+}
+
+static inline void json_writer_end(struct json_writer *w, const char *o)
+{
+	w->len = (size_t) (o - w->buf);
+}
+
+/* v in decimal at o; returns the end. */
+char *json_writer_u64_digits(char *o, uint64_t v);
+/* A C string in quotes and escaped, after the key. */
+void json_writer_cstr(struct json_writer *w, const char *s);
+void json_writer_open(struct json_writer *w, char c);
+
+JSON_KEYED void json_object_begin_k(struct json_writer *w, struct json_key k)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_open(w, '{');
+}
+
+JSON_KEYED void json_array_begin_k(struct json_writer *w, struct json_key k)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_open(w, '[');
+}
+
+JSON_KEYED void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_cstr(w, value);
+}
+
+JSON_KEYED void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	char *o = json_writer_key(w, k, 20);
+
+	if (o)
+		json_writer_end(w, json_writer_u64_digits(o, value));
+}
+
+JSON_KEYED void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
+{
+	char *o = json_writer_key(w, k, 21);
+
+	if (!o)
+		return;
+	if (value < 0) {
+		*o++ = '-';
+		o = json_writer_u64_digits(o, (uint64_t) 0 - (uint64_t) value);
+	} else
+		o = json_writer_u64_digits(o, (uint64_t) value);
+	json_writer_end(w, o);
+}
+
+JSON_KEYED void json_put_bool_k(struct json_writer *w, struct json_key k, bool value)
+{
+	char *o = json_writer_key(w, k, 5);
+
+	if (!o)
+		return;
+	memcpy(o, value ? "true" : "false", 5);
+	json_writer_end(w, o + (value ? 4 : 5));
+}
+
+JSON_KEYED void json_put_hex64_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	char *o = json_writer_key(w, k, 20);
+
+	if (!o)
+		return;
+	memcpy(o, "\"0x", 3);
+	hex_digits16(o + 3, value);
+	o[19] = '"';
+	json_writer_end(w, o + 20);
+}
+
+/*
+ * Strings of static storage that never change, such as the decoders'
+ * names and descriptions: each one's length and whether it needs escaping
+ * are found the first time and remembered by its address, so that a
+ * dozen a record cost a copy each.  key: NULL in an array; else a static
+ * string too.  Never for a buffer whose contents change.
+ */
+void json_put_static(struct json_writer *w, const char *key, const char *s);
+void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
+/* The string alone, after the key. */
+void json_writer_static(struct json_writer *w, const char *s);
+
+JSON_KEYED void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_static(w, s);
+}
+
+/* "0x%" PRIx64 in quotes, after the key. */
+void json_writer_hex(struct json_writer *w, uint64_t value);
+
+JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
+{
+	char *o = json_writer_key(w, k, 0);
+
+	if (!o)
+		return;
+	json_writer_end(w, o);
+	json_writer_hex(w, value);
+}
+
 void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec);

@@ -5,8 +5,7 @@
 
 #include "parse-number.h"
 
-/* A digit's value + 1 in bases up to 16; 0 for every other byte. */
-static const uint8_t digit_value_1[256] = {
+const uint8_t parse_digit_value_1[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
 	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
 	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
@@ -16,7 +15,7 @@ static const uint8_t digit_value_1[256] = {
 /* The digit's value, or a number >= 16 (UINT_MAX) if it is none. */
 static unsigned digit(char c)
 {
-	return digit_value_1[(unsigned char) c] - 1u;
+	return parse_digit_value_1[(unsigned char) c] - 1u;
 }
 
 /* Digits that cannot overflow 64 bits: 16 hex, 19 decimal.  No checks but the digits'. */

@@ -19,6 +19,13 @@
 int parse_unsigned(const char *s, size_t n, int base, uint64_t max, uint64_t *ret);
 
 /*
+ * A digit's value + 1 in bases up to 16 (either case); 0 for every other
+ * byte.  For readers that scan a token and its digits in one pass and leave
+ * everything unusual to parse_unsigned().
+ */
+extern const uint8_t parse_digit_value_1[256];
+
+/*
  * A size in bytes as configuration files write it: a decimal number with an
  * optional binary suffix K, M, G or T (1024-based, as systemd reads them; a
  * trailing "B" or "iB" is allowed: "64M", "64MiB", "512K", "4096").

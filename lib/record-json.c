@@ -21,7 +21,7 @@ void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_
 	if (have_time)
 		json_put_time_usec_k(w, JSON_KEY("time"), time_usec);
 	if (source != MCE_SOURCE_UNKNOWN)
-		json_put_string_k(w, JSON_KEY("source"), mce_source_to_string(source));
+		json_put_static_k(w, JSON_KEY("source"), mce_source_to_string(source));   /* a literal */
 	if (hostname[0])
 		json_put_string_k(w, JSON_KEY("hostname"), hostname);
 	if (boot_id[0])
@@ -49,7 +49,7 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 	if (r->have & MCE_HAVE_BANK)
 		json_put_u64_k(w, JSON_KEY("bank"), r->bank);
 	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN)
-		json_put_string_k(w, JSON_KEY("vendor"), mce_vendor_to_string(r->vendor));
+		json_put_static_k(w, JSON_KEY("vendor"), mce_vendor_to_string(r->vendor));  /* a literal */
 	if (r->have & MCE_HAVE_CPUID) {
 		json_put_u64_k(w, JSON_KEY("family"), r->family);
 		json_put_u64_k(w, JSON_KEY("model"), r->model);

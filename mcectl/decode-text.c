@@ -118,7 +118,8 @@ struct text_out {
 
 static void out_flush(struct text_out *o)
 {
-	fwrite(o->buf, 1, o->n, o->f);
+	/* unlocked, as the JSON lines are: mcectl decode's stdout is its own */
+	fwrite_unlocked(o->buf, 1, o->n, o->f);
 	o->n = 0;
 }
 
@@ -144,6 +145,18 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 	o->n += n;
 }
 
+/*
+ * Room for n more bytes (n no more than the buffer), for writers that put
+ * their bytes in place: the copy of a length not known at compile time
+ * would be a call.
+ */
+static inline char *out_room(struct text_out *o, size_t n)
+{
+	if (o->n + n > sizeof(o->buf))
+		out_flush(o);
+	return o->buf + o->n;
+}
+
 /* "%s" */
 static void out_s(struct text_out *o, const char *s)
 {
@@ -153,14 +166,27 @@ static void out_s(struct text_out *o, const char *s)
 /* "%u", "%" PRIu64 */
 static void out_u(struct text_out *o, uint64_t v)
 {
-	char tmp[20];
-	size_t i = sizeof(tmp);
+	/* two digits at a time: most of a record's numbers are below 100 */
+	static const char two[200] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	size_t n = 1;
+	char *e;
 
-	do {
-		tmp[--i] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_mem(o, tmp + i, sizeof(tmp) - i);
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	e = out_room(o, n) + n;
+	o->n += n;
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, two + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, two + 2 * v, 2);
+	else
+		e[-1] = (char) ('0' + v);
 }
 
 /* "%d" */
@@ -177,40 +203,50 @@ static void out_d(struct text_out *o, int v)
 static void out_x(struct text_out *o, uint64_t v, unsigned width)
 {
 	static const char hex[] = "0123456789abcdef";
-	char tmp[18];
-	size_t i = sizeof(tmp);
 
 	if (width == 16) {
 		/* the registers, most of a record: 16 digits always fit */
-		tmp[0] = '0';
-		tmp[1] = 'x';
-		hex_digits16(tmp + 2, v);
-		out_mem(o, tmp, sizeof(tmp));
+		char *d = out_room(o, 18);
+
+		d[0] = '0';
+		d[1] = 'x';
+		hex_digits16(d + 2, v);
+		o->n += 18;
 		return;
 	}
-	do {
-		tmp[--i] = hex[v & 0xf];
+	/* the digits counted first, then written in place, as out_u() does */
+	unsigned n = v ? (unsigned) (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *d;
+
+	if (n < width)
+		n = width;
+	d = out_room(o, 2 + n);
+	d[0] = '0';
+	d[1] = 'x';
+	for (unsigned k = n; k > 0; k--) {
+		d[1 + k] = hex[v & 0xf];
 		v >>= 4;
-	} while (v);
-	while (sizeof(tmp) - i < width)
-		tmp[--i] = '0';
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	out_mem(o, tmp + i, sizeof(tmp) - i);
+	}
+	o->n += 2 + n;
 }
 
 /* lit: a string literal ("" n makes anything else an error) */
 #define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
 
-static void reg(struct text_out *out, bool *any, const char *name, uint64_t v)
+/* " NAME 0x<16 digits>", the space only after the first; the name's length a constant */
+static inline void reg_n(struct text_out *out, bool *any, const char *name, size_t n, uint64_t v)
 {
-	if (*any)
-		out_lit(out, " ");
-	out_s(out, name);
-	out_lit(out, " ");
-	out_x(out, v, 16);
+	char *d = out_room(out, 1 + n + 3 + 16);
+
+	d[0] = ' ';
+	d += *any;
+	memcpy(d, name, n);
+	memcpy(d + n, " 0x", 3);
+	hex_digits16(d + n + 3, v);
+	out->n = (size_t) (d + n + 3 + 16 - out->buf);
 	*any = true;
 }
+#define reg(out, any, name, v) reg_n((out), (any), "" name, sizeof(name) - 1, (v))
 
 /* "%Y-%m-%d %H:%M:%S UTC" of a time in seconds; strftime() outside years 1000-9999 */
 static void out_time(struct text_out *out, int64_t secs)
@@ -239,11 +275,14 @@ static void out_time(struct text_out *out, int64_t secs)
 void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot)
 {
-	struct text_out o = { .f = f }, *out = &o;
+	/* not an initializer: it would clear the whole buffer every record */
+	struct text_out o, *out = &o;
 	char summary[256];
 	const char *s;
 	bool any;
 
+	o.f = f;
+	o.n = 0;
 	if (mce_decoded_summary(d, summary, sizeof(summary)) < 0)
 		summary[0] = '\0';
 

@@ -4,31 +4,173 @@
  * made from.  One line may carry several pairs ("TSC 1c8e0af8d4 ADDR
  * 3fff88000 MISC 2140040486"); a bad value rejects the whole line.
  */
+#include "parse-number.h"
 #include "scanner.h"
 
-/*
- * Keywords that take one plain number.  Bases as mcelog reads and the
- * kernel prints them.  No two names are alike, so the order is the
- * search's only: the kernel console's keys first, as most records are its.
- */
-static const struct text_field kv_keys[] = {
-	TEXT_FIELD("TSC",       MCE_HAVE_TSC,       tsc,       16),
-	TEXT_FIELD("ADDR",      MCE_HAVE_ADDR,      addr,      16),
-	TEXT_FIELD("MISC",      MCE_HAVE_MISC,      misc,      16),
-	TEXT_FIELD("PPIN",      MCE_HAVE_PPIN,      ppin,      16),
-	TEXT_FIELD("SOCKET",    MCE_HAVE_SOCKET,    socket,    10),
-	TEXT_FIELD("APIC",      MCE_HAVE_APICID,    apicid,    16),
-	TEXT_FIELD("microcode", MCE_HAVE_MICROCODE, microcode, 16),
-	TEXT_FIELD("SYND",      MCE_HAVE_SYND,      synd,      16),
-	TEXT_FIELD("IPID",      MCE_HAVE_IPID,      ipid,      16),
-	TEXT_FIELD("STATUS",    MCE_HAVE_STATUS,    status,    16),
-	TEXT_FIELD("MCGSTATUS", MCE_HAVE_MCGSTATUS, mcgstatus, 16),
-	TEXT_FIELD("MCGCAP",    MCE_HAVE_MCGCAP,    mcgcap,    16),
-	TEXT_FIELD("APICID",    MCE_HAVE_APICID,    apicid,    16),
-	TEXT_FIELD("SOCKETID",  MCE_HAVE_SOCKET,    socket,    10),
-	TEXT_FIELD("MICROCODE", MCE_HAVE_MICROCODE, microcode, 16),
-	TEXT_FIELD("BANK",      MCE_HAVE_BANK,      bank,      10),
+/* The keys: each a number in kv_keys[], or a value read its own way. */
+enum kv_key {
+	K_TSC, K_ADDR, K_MISC, K_PPIN, K_SOCKET, K_APIC, K_MICROCODE_LC, K_SYND, K_IPID,
+	K_STATUS, K_MCGSTATUS, K_MCGCAP, K_APICID, K_SOCKETID, K_MICROCODE, K_BANK,
+	N_NUMBER_KEYS,
+	K_CPU = N_NUMBER_KEYS, K_RIP, K_PROCESSOR, K_CPUID, K_TIME,
+	N_KEYS,
 };
+
+/* Keywords that take one plain number.  Bases as mcelog reads and the kernel prints them. */
+static const struct text_field kv_keys[N_NUMBER_KEYS] = {
+	[K_TSC]          = TEXT_FIELD("TSC",       MCE_HAVE_TSC,       tsc,       16),
+	[K_ADDR]         = TEXT_FIELD("ADDR",      MCE_HAVE_ADDR,      addr,      16),
+	[K_MISC]         = TEXT_FIELD("MISC",      MCE_HAVE_MISC,      misc,      16),
+	[K_PPIN]         = TEXT_FIELD("PPIN",      MCE_HAVE_PPIN,      ppin,      16),
+	[K_SOCKET]       = TEXT_FIELD("SOCKET",    MCE_HAVE_SOCKET,    socket,    10),
+	[K_APIC]         = TEXT_FIELD("APIC",      MCE_HAVE_APICID,    apicid,    16),
+	[K_MICROCODE_LC] = TEXT_FIELD("microcode", MCE_HAVE_MICROCODE, microcode, 16),
+	[K_SYND]         = TEXT_FIELD("SYND",      MCE_HAVE_SYND,      synd,      16),
+	[K_IPID]         = TEXT_FIELD("IPID",      MCE_HAVE_IPID,      ipid,      16),
+	[K_STATUS]       = TEXT_FIELD("STATUS",    MCE_HAVE_STATUS,    status,    16),
+	[K_MCGSTATUS]    = TEXT_FIELD("MCGSTATUS", MCE_HAVE_MCGSTATUS, mcgstatus, 16),
+	[K_MCGCAP]       = TEXT_FIELD("MCGCAP",    MCE_HAVE_MCGCAP,    mcgcap,    16),
+	[K_APICID]       = TEXT_FIELD("APICID",    MCE_HAVE_APICID,    apicid,    16),
+	[K_SOCKETID]     = TEXT_FIELD("SOCKETID",  MCE_HAVE_SOCKET,    socket,    10),
+	[K_MICROCODE]    = TEXT_FIELD("MICROCODE", MCE_HAVE_MICROCODE, microcode, 16),
+	[K_BANK]         = TEXT_FIELD("BANK",      MCE_HAVE_BANK,      bank,      10),
+};
+
+/* The keys whose values are read their own way: only their names here. */
+#define NAME(n) { .name = "" n, .len = sizeof("" n) - 1 }
+static const struct text_field special_keys[N_KEYS - N_NUMBER_KEYS] = {
+	[K_CPU - N_NUMBER_KEYS]       = NAME("CPU"),
+	[K_RIP - N_NUMBER_KEYS]       = NAME("RIP"),
+	[K_PROCESSOR - N_NUMBER_KEYS] = NAME("PROCESSOR"),
+	[K_CPUID - N_NUMBER_KEYS]     = NAME("CPUID"),
+	[K_TIME - N_NUMBER_KEYS]      = NAME("TIME"),
+};
+
+static const struct text_field *key_of(enum kv_key k)
+{
+	return k < N_NUMBER_KEYS ? &kv_keys[k] : &special_keys[k - N_NUMBER_KEYS];
+}
+
+/*
+ * Every token of every line is looked up, so by a hash of its length and
+ * first and last bytes, to one entry compared.  The hash is perfect for
+ * these keys: two keys in one slot would be two initializers of one
+ * element, which -Woverride-init (in -Wextra) makes an error.
+ */
+#define KV_HASH(first, last, len) ((unsigned) ((first) + ((last) << 1) + (len) * 3) & 63)
+#define SLOT(first, last, len, k) [KV_HASH(first, last, len)] = (k) + 1
+
+static const uint8_t kv_slot[64] = {
+	SLOT('T', 'C', 3, K_TSC),
+	SLOT('A', 'R', 4, K_ADDR),
+	SLOT('M', 'C', 4, K_MISC),
+	SLOT('P', 'N', 4, K_PPIN),
+	SLOT('S', 'T', 6, K_SOCKET),
+	SLOT('A', 'C', 4, K_APIC),
+	SLOT('m', 'e', 9, K_MICROCODE_LC),
+	SLOT('S', 'D', 4, K_SYND),
+	SLOT('I', 'D', 4, K_IPID),
+	SLOT('S', 'S', 6, K_STATUS),
+	SLOT('M', 'S', 9, K_MCGSTATUS),
+	SLOT('M', 'P', 6, K_MCGCAP),
+	SLOT('A', 'D', 6, K_APICID),
+	SLOT('S', 'D', 8, K_SOCKETID),
+	SLOT('M', 'E', 9, K_MICROCODE),
+	SLOT('B', 'K', 4, K_BANK),
+	SLOT('C', 'U', 3, K_CPU),
+	SLOT('R', 'P', 3, K_RIP),
+	SLOT('P', 'R', 9, K_PROCESSOR),
+	SLOT('C', 'D', 5, K_CPUID),
+	SLOT('T', 'E', 4, K_TIME),
+};
+
+static uint32_t load4(const char *s)
+{
+	uint32_t x;
+
+	memcpy(&x, s, 4);
+	return x;
+}
+
+static uint16_t load2(const char *s)
+{
+	uint16_t x;
+
+	memcpy(&x, s, 2);
+	return x;
+}
+
+/*
+ * Whether the len bytes at a and b are the same, 3 <= len <= 9: two loads
+ * that overlap rather than a loop over the bytes.
+ */
+static bool same_key(const char *a, const char *b, size_t len)
+{
+	if (len >= 8) {
+		uint64_t x, y, u, v;
+
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + len - 8, 8);
+		memcpy(&v, b + len - 8, 8);
+		return x == y && u == v;
+	}
+	if (len >= 4)
+		return load4(a) == load4(b) && load4(a + len - 4) == load4(b + len - 4);
+	return load2(a) == load2(b) && load2(a + len - 2) == load2(b + len - 2);
+}
+
+/* t's key, or N_KEYS if it names none. */
+static enum kv_key kv_key_find(struct span t)
+{
+	size_t len = span_len(t);
+	const struct text_field *f;
+	unsigned k;
+
+	if (len < 3 || len > 9)
+		return N_KEYS;
+	k = kv_slot[KV_HASH((unsigned char) t.p[0], (unsigned char) t.end[-1], len)];
+	if (k-- == 0)
+		return N_KEYS;
+	f = key_of(k);
+	return f->len == len && same_key(t.p, f->name, len) ? (enum kv_key) k : N_KEYS;
+}
+
+/*
+ * A field's value read as its token is scanned, in one pass: the plain
+ * digits that are almost every value.  false, with *s untouched, for
+ * anything else (a "0x", too many digits, a bad byte, a value too large),
+ * which text_field_read() then reads and words the error for.
+ */
+static bool kv_fast_value(struct span *s, const struct text_field *f, struct mce_record *r)
+{
+	const char *c = s->p, *start;
+	unsigned limit = f->base == 16 ? 16 : 19;
+	uint64_t v = 0;
+	char *dst = (char *) r + f->offset;
+
+	while (c < s->end && is_space(*c))
+		c++;
+	start = c;
+	if (f->base == 16)
+		for (unsigned d; c < s->end && (d = parse_digit_value_1[(unsigned char) *c]) != 0; c++)
+			v = v << 4 | (d - 1);
+	else
+		for (; c < s->end && is_digit(*c); c++)
+			v = v * 10 + (unsigned) (*c - '0');
+	if (c == start || (size_t) (c - start) > limit || (c < s->end && !is_space(*c)))
+		return false;
+	if (f->size == 8)
+		memcpy(dst, &v, 8);
+	else if (f->size == 4 && v <= UINT32_MAX) {
+		uint32_t x32 = (uint32_t) v;
+		memcpy(dst, &x32, 4);
+	} else
+		return false;
+	r->have |= f->have;
+	s->p = c;
+	return true;
+}
 
 static bool is_weekday(struct span t)
 {
@@ -201,6 +343,7 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 	for (;;) {
 		struct span t = span_token(&s), v;
 		const struct text_field *k;
+		enum kv_key key;
 		enum kv_result res;
 		uint64_t x;
 
@@ -210,12 +353,18 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 			s.p = t.p + strlen("CPU");
 			t.end = s.p;
 		}
-		if (first && span_eq(t, "CPU")) {
+		key = kv_key_find(t);
+		if (key < N_NUMBER_KEYS) {
+			k = &kv_keys[key];
+			if (!kv_fast_value(&s, k, r) &&
+			    text_field_read(p, k, span_token(&s), k->base, r) != KV_OK)
+				return KV_BAD;
+		} else if (first && key == K_CPU) {
 			res = parse_cpu(p, &s, r, &info->kernel_first);
 			if (res != KV_OK)
 				return res;
 			info->names_cpu = true;
-		} else if (span_eq(t, "RIP")) {
+		} else if (key == K_RIP) {
 			struct span save = s;
 
 			v = span_token(&s);
@@ -244,16 +393,16 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 				s.p = close ? close + 1 : s.end;
 			} else
 				s = save;
-		} else if (span_eq(t, "PROCESSOR")) {
+		} else if (key == K_PROCESSOR) {
 			res = text_processor(p, span_token(&s), r);
 			if (res != KV_OK)
 				return res;
 			info->processor = true;
-		} else if (span_eq(t, "CPUID")) {
+		} else if (key == K_CPUID) {
 			res = parse_cpuid(p, &s, r);
 			if (res != KV_OK)
 				return res;
-		} else if (span_eq(t, "TIME")) {
+		} else if (key == K_TIME) {
 			if (text_num(p, "TIME", span_token(&s), 10, INT64_MAX / 1000000, &x) != KV_OK)
 				return KV_BAD;
 			r->time_usec = (int64_t) x * 1000000;
@@ -265,9 +414,6 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 				if (is_weekday(w))
 					s.p = s.end;
 			}
-		} else if ((k = text_field_find(kv_keys, ELEMENTSOF(kv_keys), t, false))) {
-			if (text_field_read(p, k, span_token(&s), k->base, r) != KV_OK)
-				return KV_BAD;
 		} else if (first)
 			return KV_NOT_OURS;
 		else

@@ -154,38 +154,41 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
  */
 static bool strip_bracket_time(struct span *s)
 {
-	/* what these stamps are made of: a table, as every dmesg line is scanned */
-	static const bool stamp_byte[256] = {
-		['0' ... '9'] = true, ['a' ... 'z'] = true, ['A' ... 'Z'] = true,
-		[' '] = true, ['.'] = true, [':'] = true, ['+'] = true,
+	/*
+	 * What these stamps are made of, as a table since every dmesg line is
+	 * scanned: 2 for a digit, 1 for the rest, 0 for other bytes and the
+	 * closing ']'.  At most 41 bytes in the brackets.
+	 */
+	static const uint8_t stamp_byte[256] = {
+		['0' ... '9'] = 2, ['a' ... 'z'] = 1, ['A' ... 'Z'] = 1,
+		[' '] = 1, ['.'] = 1, [':'] = 1, ['+'] = 1,
 	};
 	struct span t = *s;
-	bool digit = false;
+	const char *lim;
+	unsigned kinds = 0, k;
 
 	if (!span_eat(&t, "["))
 		return false;
-	for (size_t n = 0; t.p < t.end && *t.p != ']'; t.p++, n++) {
-		char c = *t.p;
-
-		if (n > 40 || !stamp_byte[(unsigned char) c])
-			return false;
-		digit |= is_digit(c);
+	lim = span_len(t) > 41 ? t.p + 41 : t.end;
+	while (t.p < lim && (k = stamp_byte[(unsigned char) *t.p]) != 0) {
+		kinds |= k;
+		t.p++;
 	}
-	if (!digit || !span_eat(&t, "]"))
+	if (!(kinds & 2) || !span_eat(&t, "]"))
 		return false;
 	span_skip_space(&t);
 	*s = t;
 	/* journalctl -o short-monotonic: "[ 12.3] host kernel: " */
 	{
-		struct span u = *s, first = span_token(&u);
-
-		struct span ident = span_token(&u);
+		struct span u = *s, first = span_token(&u), ident;
 
 		/* only "kernel:" or "ident[pid]:": dmesg's messages begin
 		 * with words too ("EDAC MC0: ...", "CPU 1: ...") */
-		if (span_len(first) > 0 && first.end[-1] != ':' &&
-		    (span_eq(ident, "kernel:") || (span_len(ident) > 2 && ident.end[-2] == ']' &&
-						   ident.end[-1] == ':')))
+		if (span_len(first) == 0 || first.end[-1] == ':')
+			return true;      /* "mce:", "kernel:": no host before it */
+		ident = span_token(&u);
+		if (span_eq(ident, "kernel:") || (span_len(ident) > 2 && ident.end[-2] == ']' &&
+						  ident.end[-1] == ':'))
 			skip_host_ident(s);
 	}
 	return true;
@@ -300,8 +303,15 @@ bool text_line_split(struct span s, struct text_line *ret)
 		.have_time = have_time,
 		.time_usec = time_usec,
 	};
-	/* found here, once, since several forms' lines carry it */
-	if ((m = span_find(s, HW_ERR_TAG))) {
+	/*
+	 * Found here, once, since several forms' lines carry it; right after
+	 * the kernel's "mce: " on most lines, where it is looked at first.
+	 */
+	if (span_starts(s, "mce: " HW_ERR_TAG))
+		m = s.p + strlen("mce: ");
+	else
+		m = span_find(s, HW_ERR_TAG);
+	if (m) {
 		ret->tagged = (struct span) { m + strlen(HW_ERR_TAG), s.end };
 		span_trim(&ret->tagged);
 	} else
@@ -331,32 +341,35 @@ static bool logged_anywhere(struct span s)
 
 bool text_kernel_noise(struct span s)
 {
-	static const char *const noise[] = {
-		"Machine check events logged",
-		"Run the above through",
-		"Machine check: ",
-		"Kernel panic",
-		"Kernel Panic",            /* as retyped into mails and forums */
-		"kernel panic",
-		"Some CPUs didn't answer",
-		"Timeout: Not all CPUs",
-		"Hardware error from APEI",
-		"event severity:",
-		"Error ",                  /* APEI/CPER sections: " Error 0, type: corrected" */
-		"section_type:",
-		"MCE records pool",
-		"Fake kernel panic",
+	/* with their lengths: every kernel line is tried against them */
+#define NOISE(n) { .s = "" n, .len = sizeof(n) - 1 }
+	static const struct { const char *s; size_t len; } noise[] = {
+		NOISE("Machine check events logged"),
+		NOISE("Run the above through"),
+		NOISE("Machine check: "),
+		NOISE("Kernel panic"),
+		NOISE("Kernel Panic"),            /* as retyped into mails and forums */
+		NOISE("kernel panic"),
+		NOISE("Some CPUs didn't answer"),
+		NOISE("Timeout: Not all CPUs"),
+		NOISE("Hardware error from APEI"),
+		NOISE("event severity:"),
+		NOISE("Error "),                  /* APEI/CPER sections: " Error 0, type: corrected" */
+		NOISE("section_type:"),
+		NOISE("MCE records pool"),
+		NOISE("Fake kernel panic"),
 		/* journalctl's own markers between a unit's lines */
-		"-- Reboot --",
-		"-- Boot ",
-		"-- Logs begin at ",
-		"-- Journal begins at ",
-		"-- No entries --",
+		NOISE("-- Reboot --"),
+		NOISE("-- Boot "),
+		NOISE("-- Logs begin at "),
+		NOISE("-- Journal begins at "),
+		NOISE("-- No entries --"),
 		/* the x86_64 panic banner around the record, 2.6.x */
-		"HARDWARE ERROR",
-		"This is not a software problem",
-		"Run through mcelog --ascii",
+		NOISE("HARDWARE ERROR"),
+		NOISE("This is not a software problem"),
+		NOISE("Run through mcelog --ascii"),
 	};
+#undef NOISE
 
 	/*
 	 * The bytes the entries above begin with (keep them in step).  Every
@@ -371,7 +384,9 @@ bool text_kernel_noise(struct span s)
 
 	if (span_len(s) > 0 && first_byte[(unsigned char) s.p[0]])
 		for (size_t i = 0; i < ELEMENTSOF(noise); i++)
-			if (s.p[0] == noise[i][0] && span_starts(s, noise[i]))
+			/* two bytes before the call: "TSC" and "Timeout" share one */
+			if (span_len(s) >= noise[i].len && s.p[0] == noise[i].s[0] &&
+			    s.p[1] == noise[i].s[1] && memcmp(s.p, noise[i].s, noise[i].len) == 0)
 				return true;
 	return logged_anywhere(s);
 }

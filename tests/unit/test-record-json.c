@@ -435,6 +435,107 @@ static void test_literal_keys_same(void **state)
 	json_writer_done(&b);
 }
 
+/*
+ * Static strings, whose lengths the writer remembers by address: the same
+ * output as json_put_string() for every length and every kind of byte,
+ * over more strings than the writer has slots, in orders that make them
+ * share slots and push each other out.
+ */
+static char static_pool[300][48];
+
+static void test_static_strings_same(void **state)
+{
+	static const char special[] = { '"', '\\', '\n', '\x01', '\x7f', '\xc3', '\xff' };
+	struct json_writer a, b;
+	const size_t n = sizeof(static_pool) / sizeof(static_pool[0]);
+
+	(void) state;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = i % 41;
+
+		for (size_t j = 0; j < len; j++)
+			static_pool[i][j] = (char) ('a' + (i + j) % 26);
+		static_pool[i][len] = '\0';
+		/* every fourth has a byte to escape or replace */
+		if (i % 4 == 3 && len > 0)
+			static_pool[i][(i / 4) % len] = special[(i / 4) % sizeof(special)];
+		if (i % 7 == 6 && len > 1) {
+			static_pool[i][0] = '\xc3';       /* "é", well formed */
+			static_pool[i][1] = '\xa9';
+		}
+	}
+	json_writer_init(&a);
+	json_writer_init(&b);
+	for (unsigned pass = 0; pass < 4; pass++) {
+		json_object_begin(&a, NULL);
+		json_object_begin(&b, NULL);
+		for (size_t k = 0; k < n; k++) {
+			/* forward, backward, and two strides that revisit out of order */
+			size_t i = pass == 0 ? k : pass == 1 ? n - 1 - k : (k * (pass == 2 ? 7 : 131)) % n;
+			const char *s = static_pool[i], *key = static_pool[(i + 1) % n];
+
+			json_put_string_k(&a, JSON_KEY("v"), s);
+			json_put_static_k(&b, JSON_KEY("v"), s);
+			json_put_string(&a, key, s);
+			json_put_static(&b, key, s);
+			json_put_u64(&a, key, i);
+			json_put_u64_static_key(&b, key, i);
+		}
+		json_array_begin(&a, "flags");
+		json_array_begin(&b, "flags");
+		for (size_t k = 0; k < 10; k++) {
+			json_put_string(&a, NULL, static_pool[k * 29 % n]);
+			json_put_static(&b, NULL, static_pool[k * 29 % n]);
+		}
+		json_array_end(&a);
+		json_array_end(&b);
+		json_object_end(&a);
+		json_object_end(&b);
+		assert_false(json_writer_failed(&a));
+		assert_false(json_writer_failed(&b));
+		assert_string_equal(json_writer_str(&b), json_writer_str(&a));
+		json_writer_reset(&a);
+		json_writer_reset(&b);
+	}
+	json_writer_done(&a);
+	json_writer_done(&b);
+}
+
+/*
+ * Record times share their day with the last record's so often that the
+ * writer keeps its date: each time, in runs of the same second and day
+ * and across second, day, year and epoch boundaries, reads as
+ * format_rfc3339_usec() writes it.
+ */
+static void test_time_same_second(void **state)
+{
+	static const int64_t secs[] = {
+		1700000000, 1700000000, 1700000001, 1700000000, 1700003599, 1700003600, 1700006399,
+		-1, -1, 0, 0, 86399, 86400, 86401, 172799, 3600, -86400, -86401, -3601,
+		-62167219200LL, -62167219201LL, 253402300799LL, 253402300800LL, 1700000000,
+	};
+	static const int64_t fracs[] = { 0, 1, 999999, 123456, 500000, 10 };
+	struct json_writer w;
+
+	(void) state;
+	json_writer_init(&w);
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++)
+		for (size_t j = 0; j < sizeof(fracs) / sizeof(fracs[0]); j++) {
+			int64_t usec = secs[i] * 1000000 + fracs[j] * (secs[i] < 0 ? -1 : 1);
+			char want[80], text[RFC3339_MAX];
+
+			assert_true(format_rfc3339_usec(text, sizeof(text), usec) > 0);
+			snprintf(want, sizeof(want), "{\"time\":\"%s\"}", text);
+			json_writer_reset(&w);
+			json_object_begin(&w, NULL);
+			json_put_time_usec_k(&w, JSON_KEY("time"), usec);
+			json_object_end(&w);
+			assert_false(json_writer_failed(&w));
+			assert_string_equal(json_writer_str(&w), want);
+		}
+	json_writer_done(&w);
+}
+
 /* Registers' digits are made a word at a time: against printf's, for every nibble value in every place. */
 static void test_hex64_matches_printf(void **state)
 {
@@ -476,6 +577,8 @@ int main(void)
 		cmocka_unit_test(test_fast_and_json_c_agree),
 		cmocka_unit_test(test_literal_keys_same),
 		cmocka_unit_test(test_hex64_matches_printf),
+		cmocka_unit_test(test_static_strings_same),
+		cmocka_unit_test(test_time_same_second),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "record-text.h"
+#include "text/span.h"
 
 #define MAX_SEEN 16
 
@@ -768,6 +769,113 @@ static void edac_amd_old(void **state)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL); /* no line called garbage */
 }
 
+/*
+ * Every keyword of the "KEY value" lines, each found by its own name only
+ * (the key lookup is a hash), and values at the edges of the one-pass
+ * reading: with "0x", upper case, more than 16 digits, too large for the
+ * field, cut short or glued to junk.
+ */
+static void kv_every_key_and_value_edges(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 7 BANK 9\n"
+	      "PROCESSOR 0:806f8\n"
+	      "TSC 1 ADDR 2 MISC 3 PPIN 4 SOCKET 5 APIC 6 microcode 7 SYND 8 IPID 9\n"
+	      "STATUS 0xA MCGSTATUS 0000000000000000b MCGCAP C\n"
+	      "TIME 1700000000\n"
+	      "RIP 10:<ffffffff81000000>\n"
+	      "\n"
+	      "CPU 1 BANK 2\n"
+	      "APICID 11 SOCKETID 12 MICROCODE 13 STATUS 8000000000000000\n"
+	      "CPUID Vendor Intel Family 6 Model 143 Step 8\n"
+	      "\n"
+	      "CPU 2 BANK 3\n"
+	      "PROCESSOR 0:806f8 STATUS 1\n"
+	      "SOCKET 4294967296\n"          /* too large for its 32 bits */
+	      "MISC 12345678901234567\n"     /* 17 digits, no leading zero */
+	      "ADDR 12x4\n"
+	      "TSC\n"
+	      "APIC 0x\n"
+	      "BANKS 1\n"                    /* a key's name, one byte longer */
+	      "SYND 5 CPUX 1\n");
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.rec[0].cpu, 7);
+	assert_int_equal(s.rec[0].bank, 9);
+	assert_true(s.rec[0].tsc == 1 && s.rec[0].addr == 2 && s.rec[0].misc == 3 && s.rec[0].ppin == 4);
+	assert_int_equal(s.rec[0].socket, 5);
+	assert_int_equal(s.rec[0].apicid, 6);
+	assert_int_equal(s.rec[0].microcode, 7);
+	assert_true(s.rec[0].synd == 8 && s.rec[0].ipid == 9);
+	assert_true(s.rec[0].status == 0xa && s.rec[0].mcgstatus == 0xb && s.rec[0].mcgcap == 0xc);
+	assert_true(s.rec[0].time_usec == 1700000000ll * 1000000);
+	assert_true(s.rec[0].cs == 0x10 && s.rec[0].ip == 0xffffffff81000000ull);
+	assert_int_equal(s.rec[0].model, 0x8f);
+	assert_int_equal(s.rec[1].apicid, 0x11);
+	assert_int_equal(s.rec[1].socket, 12);
+	assert_int_equal(s.rec[1].microcode, 0x13);
+	assert_int_equal(s.rec[1].model, 143);
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_SOCKET));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_MISC));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_ADDR));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_TSC));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_APICID));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_SYND));
+	assert_int_equal(s.nd, 7);
+	assert_non_null(strstr(s.dmsg[0], "SOCKET: value '4294967296' out of range"));
+	assert_non_null(strstr(s.dmsg[1], "MISC: value '12345678901234567' out of range"));
+	assert_non_null(strstr(s.dmsg[2], "ADDR: '12x4' is not a hexadecimal number"));
+	assert_non_null(strstr(s.dmsg[3], "TSC: value missing"));
+	assert_non_null(strstr(s.dmsg[4], "APIC: '0x' is not a hexadecimal number"));
+	assert_non_null(strstr(s.dmsg[6], "unknown key 'CPUX'"));
+}
+
+/*
+ * span_token() reads eight bytes a step: the same tokens as a byte at a
+ * time, for lines of every length made of white space, control bytes,
+ * bytes above 0x7f and plain ones, the token ends in every place of a word.
+ */
+static void span_token_words(void **state)
+{
+	static const char alphabet[] = { ' ', '\t', '\n', '\v', '\f', '\r', '\0', '\x01', '\x1f',
+					 '!', 'A', 'z', '\x7f', '\x80', '\xa0', '\xff', '0', ':' };
+	unsigned seed = 1;
+
+	(void) state;
+	for (unsigned round = 0; round < 20000; round++) {
+		char line[48];
+		size_t len = round % sizeof(line);
+		struct span s, ref;
+
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly plain letters, so that tokens run long */
+			line[i] = (seed >> 16) % 3 ? 'a' + (char) ((seed >> 20) % 26)
+						   : alphabet[(seed >> 16) % sizeof(alphabet)];
+		}
+		s = (struct span) { line, line + len };
+		ref = s;
+		for (;;) {
+			struct span t = span_token(&s), u;
+
+			/* by hand, a byte at a time */
+			while (ref.p < ref.end && is_space(*ref.p))
+				ref.p++;
+			u.p = ref.p;
+			while (ref.p < ref.end && !is_space(*ref.p))
+				ref.p++;
+			u.end = ref.p;
+			assert_ptr_equal(t.p, u.p);
+			assert_ptr_equal(t.end, u.end);
+			assert_ptr_equal(s.p, ref.p);
+			if (span_len(t) == 0)
+				break;
+		}
+	}
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -1115,6 +1223,8 @@ int main(void)
 		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
+		cmocka_unit_test(kv_every_key_and_value_edges),
+		cmocka_unit_test(span_token_words),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
