@@ -82,6 +82,12 @@ struct mce_detail {
 	const char *text;        /* static string or NULL */
 };
 
+/*
+ * Every string a decode points to is static and never changes: the decoders'
+ * tables and literals.  The JSON writer relies on it, remembering each
+ * string's length and escaping by its address (json_put_static()); a string
+ * built per record in a buffer would be written with a stale length.
+ */
 struct mce_decoded {
 	enum mce_severity severity;
 	enum mce_recovery recovery;
