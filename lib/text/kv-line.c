@@ -58,31 +58,35 @@ static const struct text_field *key_of(enum kv_key k)
  * element, which -Woverride-init (in -Wextra) makes an error.
  */
 #define KV_HASH(first, last, len) ((unsigned) ((first) + ((last) << 1) + (len) * 3) & 63)
-#define SLOT(first, last, len, k) [KV_HASH(first, last, len)] = (k) + 1
+#define SLOT(first, last, len, k) [KV_HASH(first, last, len)] = (k) + 1,
+#define KV_SLOTS(X) \
+	X('T', 'C', 3, K_TSC) \
+	X('A', 'R', 4, K_ADDR) \
+	X('M', 'C', 4, K_MISC) \
+	X('P', 'N', 4, K_PPIN) \
+	X('S', 'T', 6, K_SOCKET) \
+	X('A', 'C', 4, K_APIC) \
+	X('m', 'e', 9, K_MICROCODE_LC) \
+	X('S', 'D', 4, K_SYND) \
+	X('I', 'D', 4, K_IPID) \
+	X('S', 'S', 6, K_STATUS) \
+	X('M', 'S', 9, K_MCGSTATUS) \
+	X('M', 'P', 6, K_MCGCAP) \
+	X('A', 'D', 6, K_APICID) \
+	X('S', 'D', 8, K_SOCKETID) \
+	X('M', 'E', 9, K_MICROCODE) \
+	X('B', 'K', 4, K_BANK) \
+	X('C', 'U', 3, K_CPU) \
+	X('R', 'P', 3, K_RIP) \
+	X('P', 'R', 9, K_PROCESSOR) \
+	X('C', 'D', 5, K_CPUID) \
+	X('T', 'E', 4, K_TIME)
 
-static const uint8_t kv_slot[64] = {
-	SLOT('T', 'C', 3, K_TSC),
-	SLOT('A', 'R', 4, K_ADDR),
-	SLOT('M', 'C', 4, K_MISC),
-	SLOT('P', 'N', 4, K_PPIN),
-	SLOT('S', 'T', 6, K_SOCKET),
-	SLOT('A', 'C', 4, K_APIC),
-	SLOT('m', 'e', 9, K_MICROCODE_LC),
-	SLOT('S', 'D', 4, K_SYND),
-	SLOT('I', 'D', 4, K_IPID),
-	SLOT('S', 'S', 6, K_STATUS),
-	SLOT('M', 'S', 9, K_MCGSTATUS),
-	SLOT('M', 'P', 6, K_MCGCAP),
-	SLOT('A', 'D', 6, K_APICID),
-	SLOT('S', 'D', 8, K_SOCKETID),
-	SLOT('M', 'E', 9, K_MICROCODE),
-	SLOT('B', 'K', 4, K_BANK),
-	SLOT('C', 'U', 3, K_CPU),
-	SLOT('R', 'P', 3, K_RIP),
-	SLOT('P', 'R', 9, K_PROCESSOR),
-	SLOT('C', 'D', 5, K_CPUID),
-	SLOT('T', 'E', 4, K_TIME),
-};
+static const uint8_t kv_slot[64] = { KV_SLOTS(SLOT) };
+
+/* A key added without its slot would never be found: count them. */
+#define COUNT_ONE(first, last, len, k) + 1
+_Static_assert(0 KV_SLOTS(COUNT_ONE) == N_KEYS, "every key needs a slot in kv_slot[]");
 
 static uint32_t load4(const char *s)
 {
