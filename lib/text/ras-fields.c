@@ -36,12 +36,21 @@ static const struct text_field ras_keys[] = {
 	TEXT_FIELD("bank",      MCE_HAVE_BANK,      bank,      16),
 };
 
+/* "+0100 " or "-0500 " at B: the zone that ends rasdaemon's time stamp. */
+static bool is_zone(const char *b)
+{
+	return (b[0] == '+' || b[0] == '-') && is_digit(b[1]) && is_digit(b[2]) && is_digit(b[3]) &&
+	       is_digit(b[4]) && b[5] == ' ';
+}
+
 /*
  * rasdaemon names an AMD SMCA bank by its long name, "..., bank Unified
- * Memory Controller (bank=17), ...", and leaves out MCA_IPID: the name is
- * then all that says which block the bank is.  The name may hold commas
- * ("Power, Interrupts, etc."), so it starts at the nearest "bank " before
- * the parenthesis.  A name that is too long or odd is not kept.
+ * Memory Controller (bank=17), ..." (ras-mc-ctl) or "... +0000 Unified
+ * Memory Controller (bank=17), ..." (its mce_record line), and ras-mc-ctl
+ * leaves out MCA_IPID: the name is then all that says which block the bank
+ * is.  The name may hold commas ("Power, Interrupts, etc."), so it starts
+ * after the nearest "bank " or time zone before the parenthesis.  A name
+ * that is too long or odd is not kept.
  */
 static void read_bank_name(const char *line, const char *paren, struct mce_record *r)
 {
@@ -49,10 +58,10 @@ static void read_bank_name(const char *line, const char *paren, struct mce_recor
 
 	while (end > line && end[-1] == ' ')
 		end--;
-	for (c = end; c - line >= 5 && end - c < MCE_BANK_NAME_MAX + 5; c--) {
+	for (c = end; c - line >= 6 && end - c < MCE_BANK_NAME_MAX + 6; c--) {
 		const char *b = c - 5;
 
-		if (memcmp(b, "bank ", 5) == 0 && (b == line || b[-1] == ' ')) {
+		if ((memcmp(b, "bank ", 5) == 0 && b[-1] == ' ') || is_zone(c - 6)) {
 			(void) mce_record_set_bank_name(r, c, (size_t) (end - c));
 			return;
 		}
