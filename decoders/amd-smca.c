@@ -8,7 +8,10 @@
  * granularity.  Register layouts: AMD PPR for Family 19h Model 11h (pub.
  * 55901), sections "MCA_STATUS", "MCA_ADDR", "MCA_IPID", "MCA_SYND".
  */
+#include <string.h>
+
 #include "amd.h"
+#include "macro.h"
 
 #define STATUS_ADDRV          (1ull << 58)
 #define STATUS_ERRCOREIDVAL   (1ull << 56)
@@ -57,6 +60,31 @@ const struct smca_bank_type *smca_bank_type_lookup(const struct smca_profile *p,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+static const struct smca_bank_type *with_override(const struct smca_profile *p,
+						 const struct smca_bank_type *t)
+{
+	if (p)
+		for (const struct smca_bank_type *const *o = p->overrides; *o; o++)
+			if ((*o)->hwid == t->hwid && (*o)->mcatype == t->mcatype)
+				return *o;
+	return t;
+}
+
+size_t smca_bank_types_by_name(const struct smca_profile *p, const char *name,
+			       const struct smca_bank_type **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < smca_n_bank_types; i++) {
+		if (strcmp(smca_bank_types[i].name, name) != 0)
+			continue;
+		if (n < max)
+			out[n] = with_override(p, &smca_bank_types[i]);
+		n++;
+	}
+	return n;
 }
 
 const char *smca_xec_text(const struct smca_bank_type *t, unsigned xec)
@@ -140,6 +168,44 @@ static void smca_locate(const struct smca_bank_type *t, const struct mce_record 
 	}
 }
 
+/* The text all of N strings agree on; NULL when any differs or is missing. */
+static const char *agreed(const char *const *texts, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!texts[0] || !texts[i] || strcmp(texts[0], texts[i]) != 0)
+			return NULL;
+	return n ? texts[0] : NULL;
+}
+
+/*
+ * A record without MCA_IPID whose text named the bank (rasdaemon's rows):
+ * the bank type whose documented long name it is.  Where revisions of a
+ * block share the name (LS and LS v2, CS and CS v2, ...) nothing tells
+ * which revision the bank is, so a code gets a meaning only when every
+ * revision's table gives it the same one.  No channel or chip select: the
+ * UMC's channel is in MCA_IPID.
+ */
+static void smca_decode_by_name(const struct smca_profile *p, const struct mce_record *rec,
+				unsigned xec, struct mce_decoded *d)
+{
+	const struct smca_bank_type *t[4];
+	const char *text[ELEMENTSOF(t)], *mnemonic[ELEMENTSOF(t)];
+	size_t n = smca_bank_types_by_name(p, rec->bank_name, t, ELEMENTSOF(t));
+
+	if (n == 0 || n > ELEMENTSOF(t))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		text[i] = smca_xec_text(t[i], xec);
+		mnemonic[i] = smca_xec_mnemonic(t[i], xec);
+	}
+	d->bank_type = t[0]->type;
+	d->bank_name = t[0]->name;
+	d->description = agreed(text, n);
+	amd_add_detail(d, "bank_type_from", 0, "text_bank_name");
+	if (agreed(mnemonic, n))
+		amd_add_detail(d, "mnemonic", xec, agreed(mnemonic, n));
+}
+
 void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
 		     struct mce_decoded *d)
 {
@@ -172,10 +238,14 @@ void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_reco
 	/*
 	 * Without MCA_IPID the bank is unknown: the bank number says nothing on
 	 * SMCA.  An all-zero IPID is what a source reports when it did not read
-	 * the register, not a "Reserved" block, so it is unknown too.
+	 * the register, not a "Reserved" block, so it is unknown too.  Only
+	 * a bank name the text gave can stand in for it.
 	 */
-	if (!mce_record_has(rec, MCE_HAVE_IPID) || rec->ipid == 0)
+	if (!mce_record_has(rec, MCE_HAVE_IPID) || rec->ipid == 0) {
+		if (mce_record_has(rec, MCE_HAVE_BANK_NAME))
+			smca_decode_by_name(p, rec, xec, d);
 		return;
+	}
 
 	amd_add_detail(d, "instance_id", bits(rec->ipid, 31, 0), NULL);
 

@@ -66,6 +66,15 @@ extern const struct smca_profile smca_profile_hbm3;
 /* The bank type an IPID names under a profile (NULL profile: no overrides), or NULL. */
 const struct smca_bank_type *smca_bank_type_lookup(const struct smca_profile *p, uint64_t ipid);
 
+/*
+ * The bank types whose long name is NAME (exact, case and all), with P's
+ * overrides applied, in table order: up to MAX of them into OUT.  Returns how
+ * many there are, which may exceed MAX.  Revisions of one block (LS, CS, PSP,
+ * ...) share a name, so a name alone can match more than one.
+ */
+size_t smca_bank_types_by_name(const struct smca_profile *p, const char *name,
+			       const struct smca_bank_type **out, size_t max);
+
 /* The documented meaning of an extended error code for a bank type, or NULL. */
 const char *smca_xec_text(const struct smca_bank_type *t, unsigned xec);
 

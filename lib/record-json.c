@@ -90,6 +90,9 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 		json_put_u64_k(w, JSON_KEY("dimm_slot"), r->dimm_slot);
 	if (r->have & MCE_HAVE_DIMM_RANK)
 		json_put_u64_k(w, JSON_KEY("dimm_rank"), r->dimm_rank);
+	/* not "bank_name": that is the decoded name, which may come from MCA_IPID instead */
+	if (r->have & MCE_HAVE_BANK_NAME)
+		json_put_string_k(w, JSON_KEY("text_bank_name"), r->bank_name);
 	if (d)
 		mce_decoded_write_json(d, w);
 	if (extra)
@@ -183,11 +186,11 @@ struct value {
 #define KEY(k) { k, sizeof(k) - 1 }
 static const struct { const char *key; size_t len; } other_keys[] = {
 	KEY("time"), KEY("source"), KEY("hostname"), KEY("boot_id"), KEY("vendor"), KEY("family"),
-	KEY("model"), KEY("stepping"),
+	KEY("model"), KEY("stepping"), KEY("text_bank_name"),
 };
 enum {
 	K_TIME = ELEMENTSOF(numeric_keys), K_SOURCE, K_HOSTNAME, K_BOOT_ID, K_VENDOR, K_FAMILY,
-	K_MODEL, K_STEPPING, N_KEYS,
+	K_MODEL, K_STEPPING, K_TEXT_BANK_NAME, N_KEYS,
 };
 
 static const char *key_name(size_t i)
@@ -327,6 +330,14 @@ static int record_from_values(const struct value *vals, struct mce_record *ret, 
 		r.model = (uint32_t) model;
 		r.stepping = (uint32_t) stepping;
 		r.have |= MCE_HAVE_CPUID;
+	}
+
+	v = &vals[K_TEXT_BANK_NAME];
+	if (v->type != V_ABSENT) {
+		if (v->type != V_STRING)
+			return fail(errbuf, errlen, "key \"text_bank_name\": expected a string");
+		/* A hint only: a name no bank has (too long, odd bytes) is dropped, the record kept. */
+		(void) mce_record_set_bank_name(&r, v->s, v->len);
 	}
 
 	if (!(r.have & MCE_HAVE_STATUS))

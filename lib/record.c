@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <string.h>
 
 #include "macro.h"
@@ -113,4 +114,20 @@ void mce_record_set_cpuid(struct mce_record *r, uint32_t eax)
 	if (base_family == 0x6 || base_family == 0xf)
 		r->model |= ((eax >> 16) & 0xf) << 4;
 	r->have |= MCE_HAVE_CPUID;
+}
+
+int mce_record_set_bank_name(struct mce_record *r, const char *name, size_t len)
+{
+	/* Bank names are plain ASCII words; anything else is not one we could match. */
+	if (len == 0)
+		return -EINVAL;
+	if (len >= sizeof(r->bank_name))
+		return -ENAMETOOLONG;
+	for (size_t i = 0; i < len; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e)
+			return -EINVAL;
+	memcpy(r->bank_name, name, len);
+	r->bank_name[len] = '\0';
+	r->have |= MCE_HAVE_BANK_NAME;
+	return 0;
 }

@@ -69,10 +69,18 @@ enum mce_have {
 	MCE_HAVE_DIMM_CHANNEL = 1u << 21,
 	MCE_HAVE_DIMM_SLOT    = 1u << 22,
 	MCE_HAVE_DIMM_RANK    = 1u << 23,
+	/*
+	 * The bank's long name as a text form printed it ("Unified Memory
+	 * Controller"): rasdaemon's rows name an AMD SMCA bank but omit MCA_IPID,
+	 * the register that otherwise identifies it.
+	 */
+	MCE_HAVE_BANK_NAME    = 1u << 24,
 };
 
 #define MCE_HOSTNAME_MAX 64
 #define MCE_BOOT_ID_LEN  32   /* 128-bit id as lower-case hex, no dashes */
+/* Room for the longest documented SMCA bank name (42 characters); a longer name is no bank's. */
+#define MCE_BANK_NAME_MAX 48
 
 struct mce_record {
 	uint32_t have;                  /* MCE_HAVE_* */
@@ -111,6 +119,8 @@ struct mce_record {
 	uint32_t dimm_channel;
 	uint32_t dimm_slot;
 	uint32_t dimm_rank;
+
+	char bank_name[MCE_BANK_NAME_MAX];  /* MCE_HAVE_BANK_NAME; NUL-terminated */
 };
 
 static inline bool mce_record_has(const struct mce_record *r, uint32_t have_bits)
@@ -128,3 +138,10 @@ enum mce_source mce_source_from_string(const char *s);
 
 /* CPUID(1).EAX → family/model/stepping, with the SDM's extended-field rules. */
 void mce_record_set_cpuid(struct mce_record *r, uint32_t cpuid_eax);
+
+/*
+ * The bank's name as a text printed it, NAME[0..LEN): -ENAMETOOLONG when it
+ * does not fit, -EINVAL when empty or not printable ASCII; the record is
+ * unchanged then.
+ */
+int mce_record_set_bank_name(struct mce_record *r, const char *name, size_t len);

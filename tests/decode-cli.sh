@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..64"
+echo "1..71"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -63,6 +63,26 @@ check "mcelog decoded output: two records" eval 'run 0 --output json "$DATA/mcel
 check "trace_pipe: two records" eval 'run 0 --output json "$DATA/trace.txt" && lines 2 && has "\"mcgcap\":\"0x000000000000011c\""'
 check "rasdaemon + ras-mc-ctl: three records" eval 'run 0 --output json "$DATA/rasdaemon.txt" && lines 3'
 check "rasdaemon: split AMD line joined" eval 'has "\"cpu\":2,\"socket\":0,\"apicid\":4,\"bank\":17,\"vendor\":\"amd\""'
+check "rasdaemon: the mce_record line's bank name is kept" eval 'has "\"text_bank_name\":\"Unified Memory Controller\""'
+
+# ras-mc-ctl rows name an AMD SMCA bank but carry no IPID (issue 15): the name picks the bank type.
+cat >"$TMP/rasmc-amd.txt" <<'ROWS'
+70 2026-08-24 00:04:24 +0200 error: Corrected error, no action required., CPU 2, bank Unified Memory Controller (bank=17), mcg mcgstatus=0, mci CECC, mcgcap=0x0000011c, status=0x9c2041000000011b, addr=0x27aad20c0, cpuid=0x00870f10, bank=0x00000011
+71 2026-08-24 00:05:00 +0200 error: Corrected error, no action required., CPU 2, bank Power, Interrupts, etc. (bank=25), mcg mcgstatus=0, status=0x9000000000010000, cpuid=0x00a10f11, bank=0x00000019
+72 2026-08-24 00:06:00 +0200 error: Corrected error, no action required., CPU 2, bank Memory Controller 9 (bank=17), mcg mcgstatus=0, status=0x9c2041000000011b, cpuid=0x00870f10, bank=0x00000011
+73 2026-08-24 00:07:00 +0200 error: Corrected error, no action required., CPU 2, bank Unified Memory Controller Unified Memory Controller Unified (bank=17), status=0x9c2041000000011b, cpuid=0x00870f10, bank=0x00000011
+ROWS
+check "ras-mc-ctl AMD rows: four records" eval 'run 0 --output json "$TMP/rasmc-amd.txt" && lines 4 && cp "$TMP/out" "$TMP/rasmc-amd.json"'
+check "ras-mc-ctl AMD rows: UMC by its name, with the code's meaning, said to come from the name" \
+	eval 'sed -n 1p "$TMP/rasmc-amd.json" | grep -q "\"text_bank_name\":\"Unified Memory Controller\".*\"bank_name\":\"Unified Memory Controller\",\"bank_type\":\"UMC\",\"description\":\"DRAM ECC error\".*\"bank_type_from\":\"text_bank_name\""'
+check "ras-mc-ctl AMD rows: a name with commas (PIE)" \
+	eval 'sed -n 2p "$TMP/rasmc-amd.json" | grep -q "\"text_bank_name\":\"Power, Interrupts, etc.\".*\"bank_type\":\"PIE\""'
+check "ras-mc-ctl AMD rows: a name no bank has decodes as before" \
+	eval 'sed -n 3p "$TMP/rasmc-amd.json" | grep -q "\"text_bank_name\":\"Memory Controller 9\".*\"bank_type\":\"unknown\"" && ! sed -n 3p "$TMP/rasmc-amd.json" | grep -q bank_type_from'
+check "ras-mc-ctl AMD rows: a name too long for any bank is not kept" \
+	eval '! sed -n 4p "$TMP/rasmc-amd.json" | grep -q "text_bank_name\|bank_type_from"'
+check "ras-mc-ctl AMD rows: our JSON decodes to the same again" \
+	eval 'run 0 --output json "$TMP/rasmc-amd.json" && cmp -s "$TMP/out" "$TMP/rasmc-amd.json"'
 
 # (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
 check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'

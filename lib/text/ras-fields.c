@@ -36,9 +36,42 @@ static const struct text_field ras_keys[] = {
 	TEXT_FIELD("bank",      MCE_HAVE_BANK,      bank,      16),
 };
 
+/* "+0100 " or "-0500 " at B: the zone that ends rasdaemon's time stamp. */
+static bool is_zone(const char *b)
+{
+	return (b[0] == '+' || b[0] == '-') && is_digit(b[1]) && is_digit(b[2]) && is_digit(b[3]) &&
+	       is_digit(b[4]) && b[5] == ' ';
+}
+
+/*
+ * rasdaemon names an AMD SMCA bank by its long name, "..., bank Unified
+ * Memory Controller (bank=17), ..." (ras-mc-ctl) or "... +0000 Unified
+ * Memory Controller (bank=17), ..." (its mce_record line), and ras-mc-ctl
+ * leaves out MCA_IPID: the name is then all that says which block the bank
+ * is.  The name may hold commas ("Power, Interrupts, etc."), so it starts
+ * after the nearest "bank " or time zone before the parenthesis.  A name
+ * that is too long or odd is not kept.
+ */
+static void read_bank_name(const char *line, const char *paren, struct mce_record *r)
+{
+	const char *end = paren, *c;
+
+	while (end > line && end[-1] == ' ')
+		end--;
+	for (c = end; c - line >= 6 && end - c < MCE_BANK_NAME_MAX + 6; c--) {
+		const char *b = c - 5;
+
+		if ((memcmp(b, "bank ", 5) == 0 && b[-1] == ' ') || is_zone(c - 6)) {
+			(void) mce_record_set_bank_name(r, c, (size_t) (end - c));
+			return;
+		}
+	}
+}
+
 enum kv_result text_ras_fields(struct mce_text_parser *p, struct span s, struct mce_record *r,
 			       bool mc_ctl)
 {
+	const char *line = s.p;
 	uint64_t walltime = 0, cpuid = 0;
 	bool have_walltime = false, have_cpuid = false;
 
@@ -79,6 +112,8 @@ enum kv_result text_ras_fields(struct mce_text_parser *p, struct span s, struct 
 		/* AMD bank names: "Load Store Unit (bank=0)" */
 		if (text_field_read(p, k, val, in_paren ? 10 : k->base, r) != KV_OK)
 			return KV_BAD;
+		if (in_paren && span_eq(key, "bank"))
+			read_bank_name(line, key.p - 1, r);
 	}
 	/* ras-mc-ctl's rows may span lines: the record's end checks those */
 	if (!mc_ctl && !(r->have & MCE_HAVE_STATUS))

@@ -16,6 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct json_writer writer;
 
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mce_record r, back;
@@ -48,7 +53,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    ((r.have & MCE_HAVE_CPU) && r.cpu != back.cpu) ||
 	    ((r.have & MCE_HAVE_BANK) && r.bank != back.bank) ||
 	    ((r.have & MCE_HAVE_CPUID) && (r.family != back.family || r.model != back.model)) ||
-	    ((r.have & MCE_HAVE_TIME) && r.time_usec != back.time_usec))
+	    ((r.have & MCE_HAVE_TIME) && r.time_usec != back.time_usec) ||
+	    ((r.have & MCE_HAVE_BANK_NAME) && strcmp(r.bank_name, back.bank_name) != 0))
 		__builtin_trap();
+
+	/* the bank a text named decodes the same from our JSON */
+	{
+		struct mce_decoded again;
+
+		mce_decode(&back, &again);
+		if (!same(again.bank_type, d.bank_type) || !same(again.bank_name, d.bank_name) ||
+		    !same(again.description, d.description))
+			__builtin_trap();
+	}
 	return 0;
 }

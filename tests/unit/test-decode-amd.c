@@ -5,8 +5,10 @@
  * location arithmetic, errata overrides, address granularity, the pre-SMCA
  * families, and robustness on arbitrary registers.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -260,6 +262,128 @@ static void test_no_ipid_no_bank_type(void **state)
 	r.ipid = 0x1;
 	decode(MCE_VENDOR_AMD, 0x19, 0x21, &r, &d);
 	assert_string_equal(d.bank_name, "Reserved");
+}
+
+/* ---- a bank named by the text, no IPID (rasdaemon's rows) ---- */
+
+static void set_name(struct mce_record *r, const char *name)
+{
+	assert_int_equal(mce_record_set_bank_name(r, name, strlen(name)), 0);
+}
+
+/* Every row's documented name finds its own row; revisions sharing a name share the short type. */
+static void test_every_name_resolves(void **state)
+{
+	(void) state;
+	for (size_t i = 0; i < smca_n_bank_types; i++) {
+		const struct smca_bank_type *t = &smca_bank_types[i], *got[4];
+		size_t n = smca_bank_types_by_name(&smca_profile_plain, t->name, got, ELEMENTSOF(got));
+		bool self = false;
+
+		/* the decoder handles at most ELEMENTSOF(got) revisions of one name */
+		if (n == 0 || n > ELEMENTSOF(got))
+			fail_msg("row %zu (%s): %zu rows named \"%s\"", i, t->type, n, t->name);
+		for (size_t k = 0; k < n; k++) {
+			self |= got[k] == t;
+			assert_string_equal(got[k]->type, t->type);
+			assert_string_equal(got[k]->name, t->name);
+		}
+		if (!self)
+			fail_msg("row %zu (%s): its name \"%s\" does not find it", i, t->type, t->name);
+	}
+	/* exact match only */
+	{
+		const struct smca_bank_type *got[4];
+
+		assert_int_equal(smca_bank_types_by_name(NULL, "unified memory controller", got, 4), 0);
+		assert_int_equal(smca_bank_types_by_name(NULL, "Unified Memory", got, 4), 0);
+		assert_int_equal(smca_bank_types_by_name(NULL, "Unified Memory Controller v2", got, 4), 1);
+		assert_string_equal(got[0]->type, "UMC_V2");
+	}
+}
+
+static void test_named_bank_without_ipid(void **state)
+{
+	struct mce_record r = {
+		.have = MCE_HAVE_STATUS | MCE_HAVE_BANK | MCE_HAVE_ADDR, .bank = 17,
+		.status = VAL | EN | ADDRV | CECC | 0x011b, .addr = 0x27aad20c0,
+	};
+	struct mce_decoded d;
+
+	(void) state;
+	set_name(&r, "Unified Memory Controller");
+	decode(MCE_VENDOR_AMD, 0x17, 0x71, &r, &d);
+	assert_string_equal(d.bank_type, "UMC");
+	assert_string_equal(d.bank_name, "Unified Memory Controller");
+	assert_string_equal(d.description, "DRAM ECC error");
+	assert_string_equal(detail(&d, "bank_type_from")->text, "text_bank_name");
+	assert_string_equal(detail(&d, "mnemonic")->text, "DramEccErr");
+	/* the channel is in MCA_IPID, which this record lacks */
+	assert_int_equal(d.channel, -1);
+	assert_null(detail(&d, "instance_id"));
+
+	/* An IPID wins over the name, and then nothing says "from the name". */
+	r.have |= MCE_HAVE_IPID;
+	r.ipid = ipid(0xb0, 0x2, 0);
+	decode(MCE_VENDOR_AMD, 0x17, 0x71, &r, &d);
+	assert_string_equal(d.bank_type, "L2");
+	assert_null(detail(&d, "bank_type_from"));
+
+	/* An IPID of zero is "not read": the name stands in. */
+	r.ipid = 0;
+	decode(MCE_VENDOR_AMD, 0x17, 0x71, &r, &d);
+	assert_string_equal(d.bank_type, "UMC");
+
+	/* On MI300 the profile's HBM3 UMC table gives the meaning. */
+	r.have &= ~MCE_HAVE_IPID;
+	decode(MCE_VENDOR_AMD, 0x19, 0x90, &r, &d);
+	assert_string_equal(d.bank_type, "UMC");
+	assert_string_equal(d.description, smca_xec_text(&smca_umc_hbm3, 0));
+}
+
+/* LS and LS v2 share "Load Store Unit" but not their codes: no meaning is guessed. */
+static void test_named_bank_revisions_disagree(void **state)
+{
+	struct mce_record r = { .have = MCE_HAVE_STATUS, .status = VAL | EN | (0x0cull << 16) };
+	const struct smca_bank_type *ls = smca_bank_type_lookup(NULL, ipid(0xb0, 0, 0));
+	const struct smca_bank_type *ls2 = smca_bank_type_lookup(NULL, ipid(0xb0, 0x10, 0));
+	struct mce_decoded d;
+
+	(void) state;
+	assert_string_not_equal(smca_xec_text(ls, 0x0c), smca_xec_text(ls2, 0x0c));
+	set_name(&r, "Load Store Unit");
+	decode(MCE_VENDOR_AMD, 0x19, 0x11, &r, &d);
+	assert_string_equal(d.bank_type, "LS");
+	assert_null(d.description);
+	assert_null(detail(&d, "mnemonic"));
+	assert_non_null(detail(&d, "bank_type_from"));
+}
+
+/* A name that is no bank's changes nothing; one that does not fit is not kept. */
+static void test_unknown_or_long_bank_name(void **state)
+{
+	struct mce_record r = { .have = MCE_HAVE_STATUS, .status = VAL | EN | CECC | 0x011b };
+	struct mce_decoded d;
+	char longname[MCE_BANK_NAME_MAX + 8];
+
+	(void) state;
+	set_name(&r, "Memory Controller 3");
+	decode(MCE_VENDOR_AMD, 0x17, 0x71, &r, &d);
+	assert_null(d.bank_type);
+	assert_null(d.bank_name);
+	assert_null(d.description);
+	assert_int_equal(d.n_details, 0);
+
+	memset(longname, 'A', sizeof(longname));
+	r = (struct mce_record) { 0 };
+	assert_int_equal(mce_record_set_bank_name(&r, longname, sizeof(longname)), -ENAMETOOLONG);
+	assert_int_equal(mce_record_set_bank_name(&r, longname, MCE_BANK_NAME_MAX), -ENAMETOOLONG);
+	assert_false(mce_record_has(&r, MCE_HAVE_BANK_NAME));
+	assert_int_equal(mce_record_set_bank_name(&r, "Unified\nMemory", 14), -EINVAL);
+	assert_int_equal(mce_record_set_bank_name(&r, "", 0), -EINVAL);
+	assert_false(mce_record_has(&r, MCE_HAVE_BANK_NAME));
+	assert_int_equal(mce_record_set_bank_name(&r, longname, MCE_BANK_NAME_MAX - 1), 0);
+	assert_int_equal(strlen(r.bank_name), MCE_BANK_NAME_MAX - 1);
 }
 
 static void test_random_registers_never_crash(void **state)
@@ -598,6 +722,10 @@ int main(void)
 		cmocka_unit_test(test_xec_spot_checks),
 		cmocka_unit_test(test_unknown_ipid),
 		cmocka_unit_test(test_no_ipid_no_bank_type),
+		cmocka_unit_test(test_every_name_resolves),
+		cmocka_unit_test(test_named_bank_without_ipid),
+		cmocka_unit_test(test_named_bank_revisions_disagree),
+		cmocka_unit_test(test_unknown_or_long_bank_name),
 		cmocka_unit_test(test_random_registers_never_crash),
 		cmocka_unit_test(test_umc_dram_ecc),
 		cmocka_unit_test(test_umc_hbm3),

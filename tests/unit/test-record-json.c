@@ -22,7 +22,7 @@ static void test_roundtrip_full(void **state)
 			MCE_HAVE_CPUID | MCE_HAVE_MICROCODE | MCE_HAVE_PPIN | MCE_HAVE_MCGCAP |
 			MCE_HAVE_MCGSTATUS | MCE_HAVE_STATUS | MCE_HAVE_ADDR | MCE_HAVE_MISC |
 			MCE_HAVE_SYND | MCE_HAVE_IPID | MCE_HAVE_IP | MCE_HAVE_TSC | MCE_HAVE_CS |
-			MCE_HAVE_VENDOR,
+			MCE_HAVE_VENDOR | MCE_HAVE_BANK_NAME,
 		.time_usec = 1795219758291691LL, .source = MCE_SOURCE_TRACEPOINT,
 		.hostname = "node-17", .boot_id = "aaf50ec7f5824edf9b3508436dfbbff7",
 		.cpu = 127, .socket = 1, .apicid = 0xfe, .bank = 22, .vendor = MCE_VENDOR_AMD,
@@ -31,7 +31,7 @@ static void test_roundtrip_full(void **state)
 		/* values above 2^53 are exactly what JSON numbers would corrupt */
 		.status = 0xdc2040000400011bull, .addr = 0x0020000000000001ull, .misc = 0xd01a000601000000ull,
 		.synd = 0x000000005a020001ull, .ipid = 0x0000009600050f00ull, .ip = 0xffffffff81000000ull,
-		.tsc = 0x1ddbf37a52d71ull, .cs = 0x10,
+		.tsc = 0x1ddbf37a52d71ull, .cs = 0x10, .bank_name = "Power, Interrupts, etc.",
 	};
 	struct mce_record out;
 	struct json_writer w;
@@ -69,6 +69,7 @@ static void test_roundtrip_full(void **state)
 	assert_int_equal(out.ip, in.ip);
 	assert_int_equal(out.tsc, in.tsc);
 	assert_int_equal(out.cs, in.cs);
+	assert_string_equal(out.bank_name, in.bank_name);
 	json_writer_done(&w);
 }
 
@@ -87,6 +88,27 @@ static void test_absent_stays_absent(void **state)
 					       NULL, 0), 0);
 	assert_int_equal(out.have, in.have);
 	json_writer_done(&w);
+}
+
+/* The bank name a text gave is a hint: kept when it can be a bank's, dropped (not an error) otherwise. */
+static void test_text_bank_name(void **state)
+{
+	static const char long_name[] = "{\"status\":\"0x1\",\"text_bank_name\":\""
+		"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}";
+	static const char good[] = "{\"status\":\"0x1\",\"text_bank_name\":\"L2 Cache\"}";
+	static const char bad[] = "{\"status\":\"0x1\",\"text_bank_name\":[]}";
+	struct mce_record out;
+	char err[256] = "";
+
+	(void) state;
+	assert_int_equal(mce_record_parse_json(good, strlen(good), &out, err, sizeof(err)), 0);
+	assert_true(mce_record_has(&out, MCE_HAVE_BANK_NAME));
+	assert_string_equal(out.bank_name, "L2 Cache");
+	assert_int_equal(mce_record_parse_json(long_name, strlen(long_name), &out, err, sizeof(err)), 0);
+	assert_false(mce_record_has(&out, MCE_HAVE_BANK_NAME));
+	assert_int_equal(out.bank_name[0], '\0');
+	assert_int_equal(mce_record_parse_json(bad, strlen(bad), &out, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "text_bank_name"));
 }
 
 static void expect_error(const char *json, const char *needle)
@@ -352,6 +374,13 @@ static void test_fast_and_json_c_agree(void **state)
 		"{\"status\":\"0x1\",\"family\":25,\"model\":null}",
 		"{\"status\":\"0x1\",\"family\":25,\"model\":\"0x11\",\"stepping\":-1}",
 		"{\"status\":\"0x1\",\"stepping\":2}",
+		"{\"status\":\"0x1\",\"text_bank_name\":\"Unified Memory Controller\"}",
+		"{\"status\":\"0x1\",\"text_bank_name\":\"\"}",
+		"{\"status\":\"0x1\",\"text_bank_name\":17}",
+		"{\"status\":\"0x1\",\"text_bank_name\":null}",
+		"{\"status\":\"0x1\",\"text_bank_name\":\"Unified\\u0000Memory\"}",
+		("{\"status\":\"0x1\",\"text_bank_name\":\"Ultra Short Reach Control Plane Controller and "
+		 "then some more words than any bank name has\"}"),
 	};
 	struct mce_record fast, slow;
 	char efast[200], eslow[200];
@@ -566,6 +595,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_full),
+		cmocka_unit_test(test_text_bank_name),
 		cmocka_unit_test(test_absent_stays_absent),
 		cmocka_unit_test(test_bad_input_named),
 		cmocka_unit_test(test_bank_300_is_ok),
