@@ -61,6 +61,7 @@ struct query_args {
 	size_t n_replayed;
 	bool have_replayed;
 	unsigned trusted_uid;
+	char trusted_uid_text[16];   /* as _UID spells it: compared on every entry */
 	bool include_replayed;
 	bool alerts;                 /* --alerts: the rules' alerts only */
 	/* Without field filters the journal is matched on _COMM alone and the ids and
@@ -424,6 +425,7 @@ static void plan_id_check(struct query_args *a)
 		for (size_t g = 0; g < ELEMENTSOF(groups); g++)
 			for (size_t i = 0; i < sizes[g]; i++)
 				a->ids[a->n_ids++] = groups[g][i];
+	snprintf(a->trusted_uid_text, sizeof(a->trusted_uid_text), "%u", a->trusted_uid);
 	a->check_ids = true;
 }
 
@@ -436,11 +438,18 @@ static void plan_id_check(struct query_args *a)
  * absent, as with get_data.  Values are cut to 255 bytes; MESSAGE, the one
  * longer field asked, goes to get_data.
  */
-static const char *const cached_fields[] = {
-	"_UID", "_HOSTNAME", "MESSAGE_ID", "MCE_CPU", "MCE_BANK", "MCE_SEVERITY", "MCE_BANK_NAME",
-	"MCE_STATUS", "MCE_SOCKET", "MCE_SOURCE", "MCE_EVENT", "MCE_STORM_COUNT", "MCE_STORM_START",
-	"MCE_STORM_CODE", "MCE_RULE", "MCE_SNAPSHOT_CPU",
+#define CACHED(name) { name, sizeof(name) - 1 }
+/* With their lengths: every item of every entry is looked up here. */
+static const struct {
+	const char *name;
+	size_t len;
+} cached_fields[] = {
+	CACHED("_UID"), CACHED("_HOSTNAME"), CACHED("MESSAGE_ID"), CACHED("MCE_CPU"), CACHED("MCE_BANK"),
+	CACHED("MCE_SEVERITY"), CACHED("MCE_BANK_NAME"), CACHED("MCE_STATUS"), CACHED("MCE_SOCKET"),
+	CACHED("MCE_SOURCE"), CACHED("MCE_EVENT"), CACHED("MCE_STORM_COUNT"), CACHED("MCE_STORM_START"),
+	CACHED("MCE_STORM_CODE"), CACHED("MCE_RULE"), CACHED("MCE_SNAPSHOT_CPU"),
 };
+#undef CACHED
 
 static struct {
 	char value[ELEMENTSOF(cached_fields)][256];
@@ -460,7 +469,7 @@ static void forget_entry(sd_journal *j)
 static ssize_t cached_index(const char *field, size_t flen)
 {
 	for (size_t i = 0; i < ELEMENTSOF(cached_fields); i++)
-		if (strlen(cached_fields[i]) == flen && memcmp(cached_fields[i], field, flen) == 0)
+		if (cached_fields[i].len == flen && memcmp(cached_fields[i].name, field, flen) == 0)
 			return (ssize_t) i;
 	return -1;
 }
@@ -532,13 +541,8 @@ enum entry_kind { ENTRY_RECORD, ENTRY_RAS, ENTRY_STORM_SUMMARY, ENTRY_STORM_END,
  * field the entry may lack (looking for one makes libsystemd decompress
  * MCE_JSON on the way).  The matches let only mcelogd's ids through.
  */
-static enum entry_kind kind_of(sd_journal *j)
+static enum entry_kind kind_of_id(const char *v)
 {
-	char id[64];
-	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
-
-	if (!v)
-		return ENTRY_RECORD;
 	if (streq(v, MCELOGD_MSGID_STORM))
 		return ENTRY_STORM_SUMMARY;
 	if (streq(v, MCELOGD_MSGID_STORM_END))
@@ -553,20 +557,56 @@ static enum entry_kind kind_of(sd_journal *j)
 	return ENTRY_RECORD;
 }
 
+/*
+ * A journal holds a handful of ids, mostly in runs of one: the last id's
+ * answers are kept, one comparison instead of a dozen on most entries.
+ */
+static struct {
+	char id[64];
+	bool valid;
+	enum entry_kind kind;
+	bool wanted_known, wanted;   /* one invocation's ids: the answer holds for the run */
+} last_id;
+
+static void remember_id(const char *v)
+{
+	if (last_id.valid && streq(v, last_id.id))
+		return;
+	snprintf(last_id.id, sizeof(last_id.id), "%s", v);
+	last_id.kind = kind_of_id(v);
+	last_id.wanted_known = false;
+	last_id.valid = true;
+}
+
+static enum entry_kind kind_of(sd_journal *j)
+{
+	char id[64];
+	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
+
+	if (!v)
+		return ENTRY_RECORD;
+	remember_id(v);
+	return last_id.kind;
+}
+
 /* What the matches left out when check_ids is set: our ids, written as the trusted user. */
 static bool wanted_entry(sd_journal *j, const struct query_args *a)
 {
-	char v[64], uid[16];
+	char v[64];
 
 	if (!get_field(j, "_UID", v, sizeof(v)))
 		return false;
-	snprintf(uid, sizeof(uid), "%u", a->trusted_uid);
-	if (!streq(v, uid) || !get_field(j, "MESSAGE_ID", v, sizeof(v)))
+	if (!streq(v, a->trusted_uid_text) || !get_field(j, "MESSAGE_ID", v, sizeof(v)))
 		return false;
-	for (size_t i = 0; i < a->n_ids; i++)
-		if (streq(v, a->ids[i]))
-			return true;
-	return false;
+	remember_id(v);
+	if (!last_id.wanted_known) {
+		last_id.wanted = false;
+		for (size_t i = 0; i < a->n_ids; i++)
+			if (streq(v, a->ids[i]))
+				last_id.wanted = true;
+		last_id.wanted_known = true;
+	}
+	return last_id.wanted;
 }
 
 /* Other hosts' journals (a collector): each row says whose it is. */
