@@ -456,13 +456,26 @@ static struct {
 	size_t len[ELEMENTSOF(cached_fields)];
 	bool seen[ELEMENTSOF(cached_fields)];
 	bool exhausted;      /* the pass reached the entry's end */
+	/* MCE_JSON whole, when the pass met it: libsystemd decompresses it then, and
+	 * sd_journal_get_data() would decompress it twice more (the name, then all). */
+	char *json;
+	size_t json_len, json_size;
+	bool json_seen, json_unkept;
 } entry_cache;
+
+static void free_entry_cache(void)
+{
+	free(entry_cache.json);
+	entry_cache.json = NULL;
+	entry_cache.json_size = 0;
+}
 
 /* A new current entry: nothing read of it yet. */
 static void forget_entry(sd_journal *j)
 {
 	memset(entry_cache.seen, 0, sizeof(entry_cache.seen));
 	entry_cache.exhausted = false;
+	entry_cache.json_seen = entry_cache.json_unkept = false;
 	sd_journal_restart_data(j);
 }
 
@@ -474,13 +487,32 @@ static ssize_t cached_index(const char *field, size_t flen)
 	return -1;
 }
 
-/* Field k of the current entry, read on from where the pass stopped; NULL if absent. */
-static const char *cached_field(sd_journal *j, size_t k)
+/* The first MCE_JSON of the entry, kept whole.  -ENOMEM: then it is read as if absent. */
+static int keep_json(const char *value, size_t len)
+{
+	if (len + 1 > entry_cache.json_size) {
+		size_t size = len + 1 > 4096 ? len + 1 : 4096;
+		char *p = realloc(entry_cache.json, size);
+
+		if (!p)
+			return -ENOMEM;
+		entry_cache.json = p;
+		entry_cache.json_size = size;
+	}
+	memcpy(entry_cache.json, value, len);
+	entry_cache.json[len] = '\0';
+	entry_cache.json_len = len;
+	entry_cache.json_seen = true;
+	return 0;
+}
+
+/* Reads on from where the pass stopped until *done (a seen flag) or the entry's end. */
+static void read_entry_until(sd_journal *j, const bool *done)
 {
 	const void *data;
 	size_t len;
 
-	while (!entry_cache.seen[k] && !entry_cache.exhausted) {
+	while (!*done && !entry_cache.exhausted) {
 		const char *d, *eq;
 		ssize_t i;
 
@@ -492,6 +524,12 @@ static const char *cached_field(sd_journal *j, size_t k)
 		eq = memchr(d, '=', len);
 		if (!eq)
 			continue;
+		if (!entry_cache.json_seen && (size_t) (eq - d) == strlen("MCE_JSON") &&
+		    memcmp(d, "MCE_JSON", strlen("MCE_JSON")) == 0) {
+			if (keep_json(eq + 1, len - strlen("MCE_JSON=")) < 0)
+				entry_cache.json_unkept = true;
+			continue;
+		}
 		/* The first of a repeated field, as get_data gives. */
 		i = cached_index(d, (size_t) (eq - d));
 		if (i < 0 || entry_cache.seen[i])
@@ -504,6 +542,12 @@ static const char *cached_field(sd_journal *j, size_t k)
 		entry_cache.len[i] = len;
 		entry_cache.seen[i] = true;
 	}
+}
+
+/* Field k of the current entry; NULL if absent. */
+static const char *cached_field(sd_journal *j, size_t k)
+{
+	read_entry_until(j, &entry_cache.seen[k]);
 	return entry_cache.seen[k] ? entry_cache.value[k] : NULL;
 }
 
@@ -780,10 +824,19 @@ static json_object *entry_json(sd_journal *j, const char **ret_text, size_t *ret
 	struct json_tokener *tok;
 	struct json_object *o;
 
-	if (sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
+	read_entry_until(j, &entry_cache.json_seen);
+	if (entry_cache.json_seen) {
+		json = entry_cache.json;
+		len = entry_cache.json_len;
+	} else {
+		/* Only when keeping it failed: otherwise the pass found none. */
+		if (!entry_cache.json_unkept || sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
+			return NULL;
+		json = (const char *) data + strlen("MCE_JSON=");
+		len -= strlen("MCE_JSON=");
+	}
+	if (len == 0)
 		return NULL;
-	json = (const char *) data + strlen("MCE_JSON=");
-	len -= strlen("MCE_JSON=");
 	if (len > INT_MAX)
 		return NULL;
 	tok = json_tokener_new();
@@ -1210,6 +1263,7 @@ int verb_query(int argc, char *argv[])
 	int r = run(&a, argc, argv);
 
 	free(a.replayed);
+	free_entry_cache();
 	return r;
 }
 
@@ -1222,12 +1276,15 @@ int verb_summary(int argc, char *argv[])
 	r = run(&a, argc, argv);
 	a.counts = summary_free(a.counts);
 	free(a.replayed);
+	free_entry_cache();
 	return r;
 }
 
 int verb_follow(int argc, char *argv[])
 {
 	struct query_args a = { .verb = "follow", .follow = true, .output = OUTPUT_TABLE, .trusted_uid = 0 };
+	int r = run(&a, argc, argv);
 
-	return run(&a, argc, argv);
+	free_entry_cache();
+	return r;
 }
