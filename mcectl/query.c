@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,9 @@ struct query_args {
 	char trusted_uid_text[16];   /* as _UID spells it: compared on every entry */
 	bool include_replayed;
 	bool alerts;                 /* --alerts: the rules' alerts only */
+	/* The first half of a split summary stops at this entry (split_summary). */
+	const char *stop_cursor;
+	uint64_t stop_usec;
 	/* Without field filters the journal is matched on _COMM alone and the ids and
 	 * _UID are checked here: libsystemd 252 walks ORed and ANDed matches several
 	 * times slower than one match (bench/journal-bench.sh). */
@@ -451,7 +455,8 @@ static const struct {
 };
 #undef CACHED
 
-static struct {
+/* Per thread: mcectl summary counts half the journal in another (split_summary). */
+static _Thread_local struct {
 	char value[ELEMENTSOF(cached_fields)][256];
 	size_t len[ELEMENTSOF(cached_fields)];
 	bool seen[ELEMENTSOF(cached_fields)];
@@ -605,7 +610,7 @@ static enum entry_kind kind_of_id(const char *v)
  * A journal holds a handful of ids, mostly in runs of one: the last id's
  * answers are kept, one comparison instead of a dozen on most entries.
  */
-static struct {
+static _Thread_local struct {
 	char id[64];
 	bool valid;
 	enum entry_kind kind;
@@ -1085,7 +1090,8 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 		return r;
 	}
 	/* Following, new replayed entries can come: those are asked one by one. */
-	if (!a->include_replayed && !a->follow) {
+	/* (Once: a split summary's second journal shares the list.) */
+	if (!a->include_replayed && !a->follow && !a->have_replayed) {
 		r = find_replayed(j, a);
 		if (r < 0) {
 			fprintf(stderr, "mcectl %s: cannot read the journal: %s\n", a->verb, strerror(-r));
@@ -1118,6 +1124,7 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 struct shown {
 	unsigned shown, damaged;
 	bool past_until;
+	bool at_stop;        /* reached a->stop_cursor */
 };
 
 /* Prints the matching entries after the current position.  Returns 0 or negative errno. */
@@ -1134,6 +1141,10 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 			return 0;
 		if (sd_journal_get_realtime_usec(j, &t) < 0)
 			continue;
+		if (a->stop_cursor && t == a->stop_usec && sd_journal_test_cursor(j, a->stop_cursor) > 0) {
+			n->at_stop = true;
+			return 0;
+		}
 		/* Seeking lands near, not exactly at, the time: re-check both ends. */
 		if (a->have_since && (int64_t) t < a->since)
 			continue;
@@ -1175,6 +1186,92 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 	return r;
 }
 
+/*
+ * mcectl summary over a long journal: the second half counted at the same time
+ * by another thread on its own sd_journal, the two summaries merged
+ * (summary_merge: the same as counted in order).  Reading the entries'
+ * fields in libsystemd is most of the time, and a single pass cannot go
+ * faster (bench/journal-bench.sh).  The halves meet at an entry E, the first
+ * at or after the middle time: the second half starts at E, the first stops
+ * there.  If the first half does not meet E (a clock set back, --until) it
+ * has counted everything in order, and the second half's counts are dropped.
+ */
+struct half {
+	struct query_args a;      /* a copy with its own counts */
+	sd_journal *j;
+	struct shown n;
+	int r;
+	char *cursor;             /* E */
+	pthread_t thread;
+	bool running;
+};
+
+static void *count_half(void *userdata)
+{
+	struct half *h = userdata;
+
+	h->r = show_entries(h->j, &h->a, &h->n);
+	return NULL;
+}
+
+static void half_done(struct half *h)
+{
+	if (h->running)
+		(void) pthread_join(h->thread, NULL);
+	h->running = false;
+	h->a.counts = summary_free(h->a.counts);
+	sd_journal_close(h->j);
+	h->j = NULL;
+	free(h->cursor);
+	h->cursor = NULL;
+}
+
+/* The realtime of the entry next (or previous) from here; 0: none. */
+static uint64_t step_time(sd_journal *j, bool forward)
+{
+	uint64_t t;
+
+	if ((forward ? sd_journal_next(j) : sd_journal_previous(j)) <= 0 || sd_journal_get_realtime_usec(j, &t) < 0)
+		return 0;
+	return t;
+}
+
+/* Starts the second half, and sets where the first stops.  0 also when not split. */
+static int split_summary(struct query_args *a, struct half *h)
+{
+	uint64_t since = a->since > 0 ? (uint64_t) a->since : 0, until = a->until > 0 ? (uint64_t) a->until : 0;
+	uint64_t lo, hi, mid, t;
+	const char *no = getenv("MCECTL_SUMMARY_ONE_PASS");   /* tests compare the two ways */
+
+	if (!a->summary || a->follow || (no && no[0]))
+		return 0;
+	h->a = *a;
+	h->a.counts = summary_new_part(a->by);
+	if (!h->a.counts)
+		return -ENOMEM;
+	if (open_journal(&h->a, &h->j) < 0)
+		return -EIO;
+	/* The time span of the entries the summary will read. */
+	lo = a->have_since ? since : step_time(h->j, true);
+	if (sd_journal_seek_tail(h->j) < 0)
+		return 0;
+	hi = step_time(h->j, false);
+	if (a->have_until && until < hi)
+		hi = until;
+	if (!lo || hi <= lo)
+		return 0;
+	mid = lo + (hi - lo) / 2;
+	if (sd_journal_seek_realtime_usec(h->j, mid) < 0 || !(t = step_time(h->j, true)) || t > hi ||
+	    sd_journal_get_cursor(h->j, &h->cursor) < 0 || sd_journal_seek_cursor(h->j, h->cursor) < 0)
+		return 0;
+	if (pthread_create(&h->thread, NULL, count_half, h) != 0)
+		return 0;
+	h->running = true;
+	a->stop_cursor = h->cursor;
+	a->stop_usec = t;
+	return 0;
+}
+
 /* Waits for new entries and shows them until a signal or a closed output. */
 static int follow_journal(sd_journal *j, const struct query_args *a, struct shown *n)
 {
@@ -1203,6 +1300,7 @@ static int follow_journal(sd_journal *j, const struct query_args *a, struct show
 static int run(struct query_args *a, int argc, char *argv[])
 {
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	_cleanup_(half_done) struct half second = {};
 	struct shown n = {};
 	int r;
 
@@ -1216,11 +1314,27 @@ static int run(struct query_args *a, int argc, char *argv[])
 	if (open_journal(a, &j) < 0)
 		return 1;
 
+	if (split_summary(a, &second) == -ENOMEM) {
+		fprintf(stderr, "mcectl summary: out of memory\n");
+		return 1;
+	}
+
 	if (a->output == OUTPUT_TABLE && !a->summary)
 		print_table_header(a);
 	else if (a->output == OUTPUT_CSV && !a->summary)
 		print_csv_header();
 	r = show_entries(j, a, &n);
+	if (second.running) {
+		(void) pthread_join(second.thread, NULL);
+		second.running = false;
+		/* Met E: the second half holds the rest, in order. */
+		if (r >= 0 && n.at_stop) {
+			r = second.r;
+			if (r >= 0)
+				r = summary_merge(a->counts, second.a.counts);
+			n.damaged += second.n.damaged;
+		}
+	}
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
 		return 1;
