@@ -1056,7 +1056,9 @@ static int find_replayed(sd_journal *j, struct query_args *a)
 	sd_journal_flush_matches(j);
 	if (r < 0)
 		return r;
-	qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
+	/* (None found: no array, which qsort and bsearch may not be given.) */
+	if (a->n_replayed > 1)
+		qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
 	a->have_replayed = true;
 	return 0;
 }
@@ -1067,7 +1069,7 @@ static bool is_replayed(sd_journal *j, const struct query_args *a)
 
 	/* Stamps are not unique for sure: one that matches is asked for the field after all. */
 	if (a->have_replayed && stamps_of(j, &x) >= 0 &&
-	    !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed))
+	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed)))
 		return false;
 	return sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL }, &(size_t) { 0 }) >= 0;
 }
@@ -1211,6 +1213,7 @@ static void *count_half(void *userdata)
 	struct half *h = userdata;
 
 	h->r = show_entries(h->j, &h->a, &h->n);
+	free_entry_cache();   /* this thread's */
 	return NULL;
 }
 
