@@ -43,7 +43,7 @@ s_all=$(measure 5 "$mcectl" summary --directory "$dir")
 j_all=$(measure 3 journalctl --directory "$dir" -o cat --output-fields=MCE_BANK)
 row() {
 	# label, measurement, the journalctl measurement it is compared with (or nothing)
-	echo "$2 $3" | awk -v l="$1" '{
+	echo "$2 ${3:-}" | awk -v l="$1" '{
 		printf "%-50s %9.1f %7s %9.1f %7s", l, $1, $2, $3, $4
 		if (NF > 4) printf " %8.2f", $1 / $5
 		printf "\n" }'
