@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +62,12 @@ struct query_args {
 	size_t n_replayed;
 	bool have_replayed;
 	unsigned trusted_uid;
+	char trusted_uid_text[16];   /* as _UID spells it: compared on every entry */
 	bool include_replayed;
 	bool alerts;                 /* --alerts: the rules' alerts only */
+	/* The first half of a split summary stops at this entry (split_summary). */
+	const char *stop_cursor;
+	uint64_t stop_usec;
 	/* Without field filters the journal is matched on _COMM alone and the ids and
 	 * _UID are checked here: libsystemd 252 walks ORed and ANDed matches several
 	 * times slower than one match (bench/journal-bench.sh). */
@@ -424,6 +429,7 @@ static void plan_id_check(struct query_args *a)
 		for (size_t g = 0; g < ELEMENTSOF(groups); g++)
 			for (size_t i = 0; i < sizes[g]; i++)
 				a->ids[a->n_ids++] = groups[g][i];
+	snprintf(a->trusted_uid_text, sizeof(a->trusted_uid_text), "%u", a->trusted_uid);
 	a->check_ids = true;
 }
 
@@ -436,42 +442,86 @@ static void plan_id_check(struct query_args *a)
  * absent, as with get_data.  Values are cut to 255 bytes; MESSAGE, the one
  * longer field asked, goes to get_data.
  */
-static const char *const cached_fields[] = {
-	"_UID", "_HOSTNAME", "MESSAGE_ID", "MCE_CPU", "MCE_BANK", "MCE_SEVERITY", "MCE_BANK_NAME",
-	"MCE_STATUS", "MCE_SOCKET", "MCE_SOURCE", "MCE_EVENT", "MCE_STORM_COUNT", "MCE_STORM_START",
-	"MCE_STORM_CODE", "MCE_RULE", "MCE_SNAPSHOT_CPU",
+#define CACHED(name) { name, sizeof(name) - 1 }
+/* With their lengths: every item of every entry is looked up here. */
+static const struct {
+	const char *name;
+	size_t len;
+} cached_fields[] = {
+	CACHED("_UID"), CACHED("_HOSTNAME"), CACHED("MESSAGE_ID"), CACHED("MCE_CPU"), CACHED("MCE_BANK"),
+	CACHED("MCE_SEVERITY"), CACHED("MCE_BANK_NAME"), CACHED("MCE_STATUS"), CACHED("MCE_SOCKET"),
+	CACHED("MCE_SOURCE"), CACHED("MCE_EVENT"), CACHED("MCE_STORM_COUNT"), CACHED("MCE_STORM_START"),
+	CACHED("MCE_STORM_CODE"), CACHED("MCE_RULE"), CACHED("MCE_SNAPSHOT_CPU"),
 };
+#undef CACHED
 
-static struct {
+/* Per thread: mcectl summary counts half the journal in another (split_summary). */
+static _Thread_local struct {
 	char value[ELEMENTSOF(cached_fields)][256];
 	size_t len[ELEMENTSOF(cached_fields)];
 	bool seen[ELEMENTSOF(cached_fields)];
 	bool exhausted;      /* the pass reached the entry's end */
+	/* MCE_JSON whole, when the pass met it: libsystemd decompresses it then, and
+	 * sd_journal_get_data() would decompress it twice more (the name, then all). */
+	char *json;
+	size_t json_len, json_size;
+	bool json_seen, json_unkept;
+	struct json_tokener *tok;   /* entry_json's */
 } entry_cache;
+
+static void free_entry_cache(void)
+{
+	free(entry_cache.json);
+	entry_cache.json = NULL;
+	entry_cache.json_size = 0;
+	if (entry_cache.tok)
+		json_tokener_free(entry_cache.tok);
+	entry_cache.tok = NULL;
+}
 
 /* A new current entry: nothing read of it yet. */
 static void forget_entry(sd_journal *j)
 {
 	memset(entry_cache.seen, 0, sizeof(entry_cache.seen));
 	entry_cache.exhausted = false;
+	entry_cache.json_seen = entry_cache.json_unkept = false;
 	sd_journal_restart_data(j);
 }
 
 static ssize_t cached_index(const char *field, size_t flen)
 {
 	for (size_t i = 0; i < ELEMENTSOF(cached_fields); i++)
-		if (strlen(cached_fields[i]) == flen && memcmp(cached_fields[i], field, flen) == 0)
+		if (cached_fields[i].len == flen && memcmp(cached_fields[i].name, field, flen) == 0)
 			return (ssize_t) i;
 	return -1;
 }
 
-/* Field k of the current entry, read on from where the pass stopped; NULL if absent. */
-static const char *cached_field(sd_journal *j, size_t k)
+/* The first MCE_JSON of the entry, kept whole.  -ENOMEM: then it is read as if absent. */
+static int keep_json(const char *value, size_t len)
+{
+	if (len + 1 > entry_cache.json_size) {
+		size_t size = len + 1 > 4096 ? len + 1 : 4096;
+		char *p = realloc(entry_cache.json, size);
+
+		if (!p)
+			return -ENOMEM;
+		entry_cache.json = p;
+		entry_cache.json_size = size;
+	}
+	memcpy(entry_cache.json, value, len);
+	entry_cache.json[len] = '\0';
+	entry_cache.json_len = len;
+	entry_cache.json_seen = true;
+	return 0;
+}
+
+/* Reads on from where the pass stopped until *done (a seen flag) or the entry's end. */
+static void read_entry_until(sd_journal *j, const bool *done)
 {
 	const void *data;
 	size_t len;
 
-	while (!entry_cache.seen[k] && !entry_cache.exhausted) {
+	while (!*done && !entry_cache.exhausted) {
 		const char *d, *eq;
 		ssize_t i;
 
@@ -483,6 +533,12 @@ static const char *cached_field(sd_journal *j, size_t k)
 		eq = memchr(d, '=', len);
 		if (!eq)
 			continue;
+		if (!entry_cache.json_seen && (size_t) (eq - d) == strlen("MCE_JSON") &&
+		    memcmp(d, "MCE_JSON", strlen("MCE_JSON")) == 0) {
+			if (keep_json(eq + 1, len - strlen("MCE_JSON=")) < 0)
+				entry_cache.json_unkept = true;
+			continue;
+		}
 		/* The first of a repeated field, as get_data gives. */
 		i = cached_index(d, (size_t) (eq - d));
 		if (i < 0 || entry_cache.seen[i])
@@ -495,6 +551,12 @@ static const char *cached_field(sd_journal *j, size_t k)
 		entry_cache.len[i] = len;
 		entry_cache.seen[i] = true;
 	}
+}
+
+/* Field k of the current entry; NULL if absent. */
+static const char *cached_field(sd_journal *j, size_t k)
+{
+	read_entry_until(j, &entry_cache.seen[k]);
 	return entry_cache.seen[k] ? entry_cache.value[k] : NULL;
 }
 
@@ -532,13 +594,8 @@ enum entry_kind { ENTRY_RECORD, ENTRY_RAS, ENTRY_STORM_SUMMARY, ENTRY_STORM_END,
  * field the entry may lack (looking for one makes libsystemd decompress
  * MCE_JSON on the way).  The matches let only mcelogd's ids through.
  */
-static enum entry_kind kind_of(sd_journal *j)
+static enum entry_kind kind_of_id(const char *v)
 {
-	char id[64];
-	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
-
-	if (!v)
-		return ENTRY_RECORD;
 	if (streq(v, MCELOGD_MSGID_STORM))
 		return ENTRY_STORM_SUMMARY;
 	if (streq(v, MCELOGD_MSGID_STORM_END))
@@ -553,20 +610,56 @@ static enum entry_kind kind_of(sd_journal *j)
 	return ENTRY_RECORD;
 }
 
+/*
+ * A journal holds a handful of ids, mostly in runs of one: the last id's
+ * answers are kept, one comparison instead of a dozen on most entries.
+ */
+static _Thread_local struct {
+	char id[64];
+	bool valid;
+	enum entry_kind kind;
+	bool wanted_known, wanted;   /* one invocation's ids: the answer holds for the run */
+} last_id;
+
+static void remember_id(const char *v)
+{
+	if (last_id.valid && streq(v, last_id.id))
+		return;
+	snprintf(last_id.id, sizeof(last_id.id), "%s", v);
+	last_id.kind = kind_of_id(v);
+	last_id.wanted_known = false;
+	last_id.valid = true;
+}
+
+static enum entry_kind kind_of(sd_journal *j)
+{
+	char id[64];
+	const char *v = get_field(j, "MESSAGE_ID", id, sizeof(id));
+
+	if (!v)
+		return ENTRY_RECORD;
+	remember_id(v);
+	return last_id.kind;
+}
+
 /* What the matches left out when check_ids is set: our ids, written as the trusted user. */
 static bool wanted_entry(sd_journal *j, const struct query_args *a)
 {
-	char v[64], uid[16];
+	char v[64];
 
 	if (!get_field(j, "_UID", v, sizeof(v)))
 		return false;
-	snprintf(uid, sizeof(uid), "%u", a->trusted_uid);
-	if (!streq(v, uid) || !get_field(j, "MESSAGE_ID", v, sizeof(v)))
+	if (!streq(v, a->trusted_uid_text) || !get_field(j, "MESSAGE_ID", v, sizeof(v)))
 		return false;
-	for (size_t i = 0; i < a->n_ids; i++)
-		if (streq(v, a->ids[i]))
-			return true;
-	return false;
+	remember_id(v);
+	if (!last_id.wanted_known) {
+		last_id.wanted = false;
+		for (size_t i = 0; i < a->n_ids; i++)
+			if (streq(v, a->ids[i]))
+				last_id.wanted = true;
+		last_id.wanted_known = true;
+	}
+	return last_id.wanted;
 }
 
 /* Other hosts' journals (a collector): each row says whose it is. */
@@ -740,21 +833,31 @@ static json_object *entry_json(sd_journal *j, const char **ret_text, size_t *ret
 	struct json_tokener *tok;
 	struct json_object *o;
 
-	if (sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
+	read_entry_until(j, &entry_cache.json_seen);
+	if (entry_cache.json_seen) {
+		json = entry_cache.json;
+		len = entry_cache.json_len;
+	} else {
+		/* Only when keeping it failed: otherwise the pass found none. */
+		if (!entry_cache.json_unkept || sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
+			return NULL;
+		json = (const char *) data + strlen("MCE_JSON=");
+		len -= strlen("MCE_JSON=");
+	}
+	if (len == 0)
 		return NULL;
-	json = (const char *) data + strlen("MCE_JSON=");
-	len -= strlen("MCE_JSON=");
 	if (len > INT_MAX)
 		return NULL;
-	tok = json_tokener_new();
-	if (!tok)
+	/* One tokener a thread, reset for each entry: not two allocations a record. */
+	if (!entry_cache.tok && !(entry_cache.tok = json_tokener_new()))
 		return NULL;
+	tok = entry_cache.tok;
+	json_tokener_reset(tok);
 	o = json_tokener_parse_ex(tok, json, (int) len);
 	if (o && (json_tokener_get_error(tok) != json_tokener_success || !json_object_is_type(o, json_type_object))) {
 		json_object_put(o);
 		o = NULL;
 	}
-	json_tokener_free(tok);
 	*ret_text = json;
 	*ret_len = len;
 	return o;
@@ -958,7 +1061,9 @@ static int find_replayed(sd_journal *j, struct query_args *a)
 	sd_journal_flush_matches(j);
 	if (r < 0)
 		return r;
-	qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
+	/* (None found: no array, which qsort and bsearch may not be given.) */
+	if (a->n_replayed > 1)
+		qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
 	a->have_replayed = true;
 	return 0;
 }
@@ -969,7 +1074,7 @@ static bool is_replayed(sd_journal *j, const struct query_args *a)
 
 	/* Stamps are not unique for sure: one that matches is asked for the field after all. */
 	if (a->have_replayed && stamps_of(j, &x) >= 0 &&
-	    !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed))
+	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed)))
 		return false;
 	return sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL }, &(size_t) { 0 }) >= 0;
 }
@@ -992,7 +1097,8 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 		return r;
 	}
 	/* Following, new replayed entries can come: those are asked one by one. */
-	if (!a->include_replayed && !a->follow) {
+	/* (Once: a split summary's second journal shares the list.) */
+	if (!a->include_replayed && !a->follow && !a->have_replayed) {
 		r = find_replayed(j, a);
 		if (r < 0) {
 			fprintf(stderr, "mcectl %s: cannot read the journal: %s\n", a->verb, strerror(-r));
@@ -1025,6 +1131,7 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 struct shown {
 	unsigned shown, damaged;
 	bool past_until;
+	bool at_stop;        /* reached a->stop_cursor */
 };
 
 /* Prints the matching entries after the current position.  Returns 0 or negative errno. */
@@ -1041,6 +1148,10 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 			return 0;
 		if (sd_journal_get_realtime_usec(j, &t) < 0)
 			continue;
+		if (a->stop_cursor && t == a->stop_usec && sd_journal_test_cursor(j, a->stop_cursor) > 0) {
+			n->at_stop = true;
+			return 0;
+		}
 		/* Seeking lands near, not exactly at, the time: re-check both ends. */
 		if (a->have_since && (int64_t) t < a->since)
 			continue;
@@ -1082,6 +1193,93 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 	return r;
 }
 
+/*
+ * mcectl summary over a long journal: the second half counted at the same time
+ * by another thread on its own sd_journal, the two summaries merged
+ * (summary_merge: the same as counted in order).  Reading the entries'
+ * fields in libsystemd is most of the time, and a single pass cannot go
+ * faster (bench/journal-bench.sh).  The halves meet at an entry E, the first
+ * at or after the middle time: the second half starts at E, the first stops
+ * there.  If the first half does not meet E (a clock set back, --until) it
+ * has counted everything in order, and the second half's counts are dropped.
+ */
+struct half {
+	struct query_args a;      /* a copy with its own counts */
+	sd_journal *j;
+	struct shown n;
+	int r;
+	char *cursor;             /* E */
+	pthread_t thread;
+	bool running;
+};
+
+static void *count_half(void *userdata)
+{
+	struct half *h = userdata;
+
+	h->r = show_entries(h->j, &h->a, &h->n);
+	free_entry_cache();   /* this thread's */
+	return NULL;
+}
+
+static void half_done(struct half *h)
+{
+	if (h->running)
+		(void) pthread_join(h->thread, NULL);
+	h->running = false;
+	h->a.counts = summary_free(h->a.counts);
+	sd_journal_close(h->j);
+	h->j = NULL;
+	free(h->cursor);
+	h->cursor = NULL;
+}
+
+/* The realtime of the entry next (or previous) from here; 0: none. */
+static uint64_t step_time(sd_journal *j, bool forward)
+{
+	uint64_t t;
+
+	if ((forward ? sd_journal_next(j) : sd_journal_previous(j)) <= 0 || sd_journal_get_realtime_usec(j, &t) < 0)
+		return 0;
+	return t;
+}
+
+/* Starts the second half, and sets where the first stops.  0 also when not split. */
+static int split_summary(struct query_args *a, struct half *h)
+{
+	uint64_t since = a->since > 0 ? (uint64_t) a->since : 0, until = a->until > 0 ? (uint64_t) a->until : 0;
+	uint64_t lo, hi, mid, t;
+	const char *no = getenv("MCECTL_SUMMARY_ONE_PASS");   /* tests compare the two ways */
+
+	if (!a->summary || a->follow || (no && no[0]))
+		return 0;
+	h->a = *a;
+	h->a.counts = summary_new_part(a->by);
+	if (!h->a.counts)
+		return -ENOMEM;
+	if (open_journal(&h->a, &h->j) < 0)
+		return -EIO;
+	/* The time span of the entries the summary will read. */
+	lo = a->have_since ? since : step_time(h->j, true);
+	if (sd_journal_seek_tail(h->j) < 0)
+		return 0;
+	hi = step_time(h->j, false);
+	if (a->have_until && until < hi)
+		hi = until;
+	if (!lo || hi <= lo)
+		return 0;
+	mid = lo + (hi - lo) / 2;
+	if (sd_journal_seek_realtime_usec(h->j, mid) < 0 || !(t = step_time(h->j, true)) || t > hi ||
+	    sd_journal_get_cursor(h->j, &h->cursor) < 0 || sd_journal_seek_cursor(h->j, h->cursor) < 0)
+		return 0;
+	if (pthread_create(&h->thread, NULL, count_half, h) != 0)
+		return 0;
+	h->running = true;
+	a->stop_cursor = h->cursor;
+	a->stop_usec = t;
+	return 0;
+}
+
 /* Waits for new entries and shows them until a signal or a closed output. */
 static int follow_journal(sd_journal *j, const struct query_args *a, struct shown *n)
 {
@@ -1110,6 +1308,7 @@ static int follow_journal(sd_journal *j, const struct query_args *a, struct show
 static int run(struct query_args *a, int argc, char *argv[])
 {
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
+	_cleanup_(half_done) struct half second = {};
 	struct shown n = {};
 	int r;
 
@@ -1123,11 +1322,27 @@ static int run(struct query_args *a, int argc, char *argv[])
 	if (open_journal(a, &j) < 0)
 		return 1;
 
+	if (split_summary(a, &second) == -ENOMEM) {
+		fprintf(stderr, "mcectl summary: out of memory\n");
+		return 1;
+	}
+
 	if (a->output == OUTPUT_TABLE && !a->summary)
 		print_table_header(a);
 	else if (a->output == OUTPUT_CSV && !a->summary)
 		print_csv_header();
 	r = show_entries(j, a, &n);
+	if (second.running) {
+		(void) pthread_join(second.thread, NULL);
+		second.running = false;
+		/* Met E: the second half holds the rest, in order. */
+		if (r >= 0 && n.at_stop) {
+			r = second.r;
+			if (r >= 0)
+				r = summary_merge(a->counts, second.a.counts);
+			n.damaged += second.n.damaged;
+		}
+	}
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
 		return 1;
@@ -1170,6 +1385,7 @@ int verb_query(int argc, char *argv[])
 	int r = run(&a, argc, argv);
 
 	free(a.replayed);
+	free_entry_cache();
 	return r;
 }
 
@@ -1182,12 +1398,15 @@ int verb_summary(int argc, char *argv[])
 	r = run(&a, argc, argv);
 	a.counts = summary_free(a.counts);
 	free(a.replayed);
+	free_entry_cache();
 	return r;
 }
 
 int verb_follow(int argc, char *argv[])
 {
 	struct query_args a = { .verb = "follow", .follow = true, .output = OUTPUT_TABLE, .trusted_uid = 0 };
+	int r = run(&a, argc, argv);
 
-	return run(&a, argc, argv);
+	free_entry_cache();
+	return r;
 }

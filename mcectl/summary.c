@@ -52,12 +52,23 @@ struct group {
 	unsigned storms_uncounted;
 };
 
+/* A storm's start as a part saw it, in order: replayed when the part is merged. */
+struct storm_note {
+	size_t group;
+	char *start;
+};
+
 struct summary {
 	enum summary_by by;
 	struct group *groups;
 	size_t n, cap;
 	uint32_t *index;      /* open addressing: group index + 1, 0 = empty */
 	size_t index_size;    /* a power of two, more than twice n */
+	/* A part (summary_new_part): which starts a group keeps depends on those
+	 * before them, so they are noted to be replayed after the earlier part's. */
+	bool part;
+	struct storm_note *notes;
+	size_t n_notes, notes_cap;
 };
 
 struct summary *summary_new(enum summary_by by)
@@ -69,9 +80,21 @@ struct summary *summary_new(enum summary_by by)
 	return s;
 }
 
+struct summary *summary_new_part(enum summary_by by)
+{
+	struct summary *s = summary_new(by);
+
+	if (s)
+		s->part = true;
+	return s;
+}
+
 struct summary *summary_free(struct summary *s)
 {
 	if (s) {
+		for (size_t i = 0; i < s->n_notes; i++)
+			free(s->notes[i].start);
+		free(s->notes);
 		free(s->groups);
 		free(s->index);
 		free(s);
@@ -295,6 +318,69 @@ static void note_storm(struct group *g, const char *start)
 	snprintf(g->starts[g->n_starts++], sizeof(g->starts[0]), "%s", start);
 }
 
+static int note_part_storm(struct summary *s, struct group *g, const char *start)
+{
+	note_storm(g, start);
+	if (!s->part || !start)
+		return 0;
+	if (s->n_notes == s->notes_cap) {
+		size_t cap = s->notes_cap ? s->notes_cap * 2 : 16;
+		struct storm_note *p = realloc(s->notes, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->notes = p;
+		s->notes_cap = cap;
+	}
+	s->notes[s->n_notes].start = strdup(start);
+	if (!s->notes[s->n_notes].start)
+		return -ENOMEM;
+	s->notes[s->n_notes++].group = (size_t) (g - s->groups);
+	return 0;
+}
+
+int summary_merge(struct summary *s, const struct summary *later)
+{
+	/* Each of later's groups as if its entries had been added to s after s's own. */
+	/* later's group i is s's group map[i]; indexes, as group_of may move the groups */
+	size_t *map = calloc(later->n ? later->n : 1, sizeof(*map));
+
+	if (!map)
+		return -ENOMEM;
+	for (size_t i = 0; i < later->n; i++) {
+		const struct group *l = &later->groups[i];
+		struct group *g = group_of(s, l->key, NULL);
+
+		if (!g) {
+			free(map);
+			return -ENOMEM;
+		}
+		map[i] = (size_t) (g - s->groups);
+		/* The label is asked at a group's first entry that could have one. */
+		if (!g->label[0] && !g->no_label) {
+			snprintf(g->label, sizeof(g->label), "%s", l->label);
+			g->no_label = l->no_label;
+		}
+		g->count += l->count;
+		for (unsigned k = 0; k < _SEV_MAX; k++)
+			g->by_sev[k] += l->by_sev[k];
+		if (l->first_usec && (!g->first_usec || l->first_usec < g->first_usec))
+			g->first_usec = l->first_usec;
+		if (l->last_usec > g->last_usec)
+			g->last_usec = l->last_usec;
+	}
+	for (size_t i = 0; i < later->n_notes; i++) {
+		struct group *g = &s->groups[map[later->notes[i].group]];
+
+		if (note_part_storm(s, g, later->notes[i].start) < 0) {
+			free(map);
+			return -ENOMEM;
+		}
+	}
+	free(map);
+	return 0;
+}
+
 int summary_add_fields(struct summary *s, const struct summary_fields *fields, int64_t time_usec)
 {
 	const struct entry entry = { fields }, *o = &entry;
@@ -328,8 +414,8 @@ int summary_add_fields(struct summary *s, const struct summary_fields *fields, i
 		else
 			g->no_label = kind != KIND_STORM;   /* a storm names no label; its records may */
 	}
-	if (kind == KIND_STORM)
-		note_storm(g, str_of(o, "storm_start"));
+	if (kind == KIND_STORM && note_part_storm(s, g, str_of(o, "storm_start")) < 0)
+		return -ENOMEM;
 	if (count == 0)
 		return 1;
 	g->count += count;

@@ -38,6 +38,13 @@ struct summary;
 
 struct summary *summary_new(enum summary_by by);
 struct summary *summary_free(struct summary *s);
+/*
+ * A part of the entries, counted apart (another thread) and merged into the
+ * summary of the entries before it: the result is the same as if all had
+ * been added to one summary in order.  -ENOMEM.
+ */
+struct summary *summary_new_part(enum summary_by by);
+int summary_merge(struct summary *s, const struct summary *later);
 
 /*
  * One entry: its MCE_JSON object and when it was written (µs since the epoch).

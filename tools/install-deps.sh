@@ -26,6 +26,8 @@ bsdutils              logger: tests/integration/journal.sh
 hostname              tests/integration/journal.sh
 tzdata                tests/unit/test-timespec (local time zones)
 time                  /usr/bin/time: bench/decode-bench.sh
+linux-perf            perf stat: bench/journal-bench.sh (means of short runs)
+strace                tests/integration/summary.sh (that a summary's second half ran in a thread)
 valgrind              make check-valgrind: the daemon under memcheck in tools/run-tests.sh
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
 prometheus            prometheus and promtool: tests/integration/metrics.sh

@@ -236,6 +236,125 @@ static void test_many_groups(void **state)
 	summary_free(s);
 }
 
+/* The entries of the split test: entries[], then storms and labels that depend on what came before. */
+static json_object *split_entry(size_t i)
+{
+	char json[512];
+	size_t n = sizeof(entries) / sizeof(entries[0]);
+
+	if (i < n)
+		return json_tokener_parse(entries[i]);
+	i -= n;
+	if (i == 0)   /* bank 5's first record has no name: the group keeps none */
+		return json_tokener_parse("{\"cpu\":2,\"bank\":5,\"severity\":\"corrected\",\"status\":\"0x8c00004000000005\"}");
+	if (i == 1)
+		return json_tokener_parse("{\"cpu\":2,\"bank\":5,\"bank_name\":\"late\",\"severity\":\"fatal\"}");
+	if (i == 2)   /* bank 6: a storm first (no label), then a named record */
+		return json_tokener_parse("{\"event\":\"storm_summary\",\"scope\":\"cpu\",\"cpu\":2,\"bank\":6,"
+					  "\"code\":\"0x6\",\"count\":2,\"storm_start\":\"s6\"}");
+	if (i == 3)
+		return json_tokener_parse("{\"cpu\":2,\"bank\":6,\"bank_name\":\"six\",\"severity\":\"corrected\"}");
+	i -= 4;
+	/* 40 storm starts on one bank, each twice and out of order: past the 32 a group tells apart. */
+	snprintf(json, sizeof(json), "{\"event\":\"%s\",\"scope\":\"cpu\",\"cpu\":1,\"bank\":13,"
+		 "\"code\":\"0x000800c0\",\"count\":%zu,\"storm_start\":\"start %zu\"}",
+		 i % 5 == 4 ? "storm_end" : "storm_summary", i % 3 + 1, (i * 7) % 40);
+	return json_tokener_parse(json);
+}
+
+#define SPLIT_ENTRIES (sizeof(entries) / sizeof(entries[0]) + 4 + 80)
+
+static char *print_all(struct summary *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	summary_print_json(s, f, 0, 0);
+	summary_print_table(s, f, 0, 0);
+	summary_print_csv(s, f, T0, T0 + 100 * HOUR);
+	fclose(f);
+	return text;
+}
+
+/* Two parts merged say exactly what one summary of all the entries says, wherever the split. */
+static void test_merge_split(void **state)
+{
+	(void) state;
+
+	for (int by = 0; by < _SUMMARY_BY_MAX; by++) {
+		struct summary *whole = summary_new((enum summary_by) by);
+		char *want;
+
+		assert_non_null(whole);
+		for (size_t i = 0; i < SPLIT_ENTRIES; i++) {
+			json_object *o = split_entry(i);
+
+			assert_non_null(o);
+			assert_true(summary_add(whole, o, T0 + (int64_t) i * HOUR) >= 0);
+			json_object_put(o);
+		}
+		want = print_all(whole);
+		/* The check below would pass on nothing: the storms' cap must have been reached. */
+		assert_non_null(strstr(want, by == SUMMARY_BY_BANK ? "\"storms\":" : ""));
+		for (size_t split = 0; split <= SPLIT_ENTRIES; split++) {
+			struct summary *first = summary_new((enum summary_by) by);
+			struct summary *second = summary_new_part((enum summary_by) by);
+			char *got;
+
+			assert_non_null(first);
+			assert_non_null(second);
+			for (size_t i = 0; i < SPLIT_ENTRIES; i++) {
+				json_object *o = split_entry(i);
+
+				summary_add(i < split ? first : second, o, T0 + (int64_t) i * HOUR);
+				json_object_put(o);
+			}
+			assert_int_equal(summary_merge(first, second), 0);
+			got = print_all(first);
+			if (strcmp(got, want) != 0)
+				fail_msg("--by %s, split at %zu:\n%s\nwant\n%s", summary_by_to_string((enum summary_by) by),
+					 split, got, want);
+			free(got);
+			summary_free(first);
+			summary_free(second);
+		}
+		free(want);
+		summary_free(whole);
+	}
+}
+
+/* The storms past the cap and the labels are what a split can get wrong: the test must see them. */
+static void test_merge_sees_cap(void **state)
+{
+	struct summary *s = summary_new(SUMMARY_BY_BANK);
+	char *text;
+	(void) state;
+
+	for (size_t i = 0; i < SPLIT_ENTRIES; i++) {
+		json_object *o = split_entry(i);
+
+		summary_add(s, o, T0 + (int64_t) i * HOUR);
+		json_object_put(o);
+	}
+	text = print_all(s);
+	/* 32 told apart, then every later summary or end of an unseen start counted once more */
+	if (!strstr(text, "\"key\":\"bank 13\",\"label\":\"IMC 0\"") || !strstr(text, "\"key\":\"bank 5\",\"records\":2") ||
+	    !strstr(text, "\"key\":\"bank 6\",\"label\":\"six\""))
+		fail_msg("%s", text);
+	{
+		const char *b13 = strstr(text, "\"key\":\"bank 13\"");
+		unsigned storms = 0;
+
+		assert_non_null(b13);
+		assert_int_equal(sscanf(strstr(b13, "\"storms\":"), "\"storms\":%u", &storms), 1);
+		assert_true(storms > 32);
+	}
+	free(text);
+	summary_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +365,8 @@ int main(void)
 		cmocka_unit_test(test_ras_storm),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many_groups),
+		cmocka_unit_test(test_merge_split),
+		cmocka_unit_test(test_merge_sees_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
