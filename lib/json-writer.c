@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dec-digits.h"
 #include "hex-digits.h"
 #include "json-writer.h"
 #include "rfc3339.h"
@@ -313,32 +314,9 @@ void json_object_end(struct json_writer *w) { close_container(w, '}'); }
 void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
 void json_array_end(struct json_writer *w) { close_container(w, ']'); }
 
-/* Two digits at a time: the decimal numbers of a record are most of them below 100. */
-static const char two_digits[200] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
 char *json_writer_u64_digits(char *o, uint64_t v)
 {
-	size_t n = 1;
-	char *e;
-
-	/* the digits counted first, so that they are written in place: a copy of a
-	 * length not known here would be a call */
-	for (uint64_t x = v; x >= 10; x /= 10)
-		n++;
-	e = o + n;
-	while (v >= 100) {
-		e -= 2;
-		memcpy(e, two_digits + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(e - 2, two_digits + 2 * v, 2);
-	else
-		e[-1] = (char) ('0' + v);
-	return o + n;
+	return dec_u64_put(o, v, dec_u64_len(v));
 }
 
 static void put_u64_digits(struct json_writer *w, uint64_t v)
@@ -509,11 +487,11 @@ void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec
 		/* the same day as the last time: the date is known, the rest is arithmetic */
 		memcpy(tmp + 1, w->time_text, 10);
 		tmp[11] = 'T';
-		memcpy(tmp + 12, two_digits + 2 * (sod / 3600), 2);
+		dec_put2(tmp + 12, (unsigned) (sod / 3600));
 		tmp[14] = ':';
-		memcpy(tmp + 15, two_digits + 2 * (sod / 60 % 60), 2);
+		dec_put2(tmp + 15, (unsigned) (sod / 60 % 60));
 		tmp[17] = ':';
-		memcpy(tmp + 18, two_digits + 2 * (sod % 60), 2);
+		dec_put2(tmp + 18, (unsigned) (sod % 60));
 		tmp[20] = '.';
 		for (int i = 26; i > 20; i--) {
 			tmp[i] = (char) ('0' + frac % 10);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dec-digits.h"
 #include "rfc3339.h"
 
 /* The inverse of days_from_civil(), by the same era arithmetic. */
@@ -24,20 +25,10 @@ static void civil_from_days(int64_t z, int64_t *ret_y, unsigned *ret_m, unsigned
 	*ret_y = (int64_t) yoe + era * 400 + (*ret_m <= 2);
 }
 
-/* n digits of v, two at a time: a time is fourteen of them */
+/* n digits of v: a time is fourteen of them */
 static char *put_digits(char *o, unsigned v, unsigned n)
 {
-	static const char two[200] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	unsigned i = n;
-
-	for (; i >= 2; i -= 2, v /= 100)
-		memcpy(o + i - 2, two + 2 * (v % 100), 2);
-	if (i)
-		o[0] = (char) ('0' + v % 10);
-	return o + n;
+	return dec_put_width(o, v, n);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dec-digits.h"
 #include "decode.h"
 #include "macro.h"
 #include "decode-text.h"
@@ -166,27 +167,10 @@ static void out_s(struct text_out *o, const char *s)
 /* "%u", "%" PRIu64 */
 static void out_u(struct text_out *o, uint64_t v)
 {
-	/* two digits at a time: most of a record's numbers are below 100 */
-	static const char two[200] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	size_t n = 1;
-	char *e;
+	unsigned n = dec_u64_len(v);
 
-	for (uint64_t x = v; x >= 10; x /= 10)
-		n++;
-	e = out_room(o, n) + n;
+	dec_u64_put(out_room(o, n), v, n);
 	o->n += n;
-	while (v >= 100) {
-		e -= 2;
-		memcpy(e, two + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(e - 2, two + 2 * v, 2);
-	else
-		e[-1] = (char) ('0' + v);
 }
 
 /* "%d" */
