@@ -74,7 +74,7 @@ static int parse_span(const char *s, int64_t *ret_usec, bool *ret_units)
 	bool any = false, units = false;
 
 	for (;;) {
-		int64_t whole = 0, frac = 0, frac_div = 1, unit = USEC_PER_SEC, part;
+		int64_t whole = 0, frac = 0, frac_div = 1, unit = USEC_PER_SEC, part, frac_part;
 		const char *start;
 		size_t n;
 
@@ -121,9 +121,13 @@ static int parse_span(const char *s, int64_t *ret_usec, bool *ret_units)
 		if (whole > INT64_MAX / unit)
 			return -ERANGE;
 		part = whole * unit;
-		/* frac / frac_div of a unit, without overflowing for long fractions */
-		part += (int64_t) ((double) frac / (double) frac_div * (double) unit);
-		if (part < 0 || total > INT64_MAX - part)
+		/* frac / frac_div of a unit, without overflowing for long fractions;
+		 * less than one unit, but it may still tip a whole near the limit over */
+		frac_part = (int64_t) ((double) frac / (double) frac_div * (double) unit);
+		if (frac_part > INT64_MAX - part)
+			return -ERANGE;
+		part += frac_part;
+		if (total > INT64_MAX - part)
 			return -ERANGE;
 		total += part;
 		any = true;
