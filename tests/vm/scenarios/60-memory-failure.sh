@@ -40,7 +40,7 @@ n=0 pfn=
 while read -r h; do
 	case ${h: -3:1} in [4-7c-f]) pfn=$((start + n)); break ;; esac
 	n=$((n + 1))
-done < <(dd if=/proc/kpageflags bs=8 skip=$start count=4096 2>/dev/null | od -An -v -tx8 -w8)
+done < <(dd if=/proc/kpageflags bs=8 skip=$start count=4096 2>/dev/null | od -An -v -tx8 -w8 2>/dev/null)
 [ -n "$pfn" ] || { echo "no free page in 4096 pfns from $start"; exit 1; }
 printf "0x%x\n" $((pfn * 4096)) >/sys/devices/system/memory/hard_offline_page || exit 1
 for i in $(seq 20); do grep -q memory_failure_event: $t/trace && break; sleep 0.25; done
@@ -48,7 +48,8 @@ printf "pfn=0x%x\n" $pfn
 grep -o "memory_failure_event: .*" $t/trace
 echo 0 >$t/events/ras/memory_failure_event/enable; rmdir $t' 120)
 	note "$out"
-	pfn=$(sed -n 's/^pfn=//p' <<<"$out")
+	# od's "write error" when the loop stops reading can land on pfn's line
+	pfn=$(grep -o 'pfn=0x[0-9a-f]*' <<<"$out" | sed -n '1s/^pfn=//p')
 	kline=$(grep '^memory_failure_event:' <<<"$out")
 	if [ -z "$pfn" ]; then
 		not_ok "ras: a free page poisoned through hard_offline_page"
