@@ -142,24 +142,25 @@ char *json_writer_u64_digits(char *o, uint64_t v);
 void json_writer_cstr(struct json_writer *w, const char *s);
 void json_writer_open(struct json_writer *w, char c);
 
-JSON_KEYED void json_object_begin_k(struct json_writer *w, struct json_key k)
+/* An object's or array's opening c after the key. */
+JSON_KEYED void json_writer_open_k(struct json_writer *w, struct json_key k, char c)
 {
 	char *o = json_writer_key(w, k, 0);
 
 	if (!o)
 		return;
 	json_writer_end(w, o);
-	json_writer_open(w, '{');
+	json_writer_open(w, c);
+}
+
+JSON_KEYED void json_object_begin_k(struct json_writer *w, struct json_key k)
+{
+	json_writer_open_k(w, k, '{');
 }
 
 JSON_KEYED void json_array_begin_k(struct json_writer *w, struct json_key k)
 {
-	char *o = json_writer_key(w, k, 0);
-
-	if (!o)
-		return;
-	json_writer_end(w, o);
-	json_writer_open(w, '[');
+	json_writer_open_k(w, k, '[');
 }
 
 JSON_KEYED void json_put_string_k(struct json_writer *w, struct json_key k, const char *value)
