@@ -140,14 +140,16 @@ for by in dimm channel bank cpu socket page error host; do
 done
 check "two halves merged say what one pass says, for every --by, output and a --since window ($runs runs)" "" "$diffs"
 # What the entries that reached the journal add up to, counted here with jq
-# (journald may drop some of a burst from one sender).
+# (journald may drop some of a burst from one sender).  The label is the first
+# record's: none when the early, unnamed records arrived, and the first named
+# one's when journald dropped them; never a later record's.
 want=$(journalctl _COMM=mcelogd _UID=0 -o json | jq -rs '
 	def mca: .MESSAGE_ID == "d90772f9176e45e88ae80c46f01c0915" or .MESSAGE_ID == "aa342ccf21574871922871263c767d1c" or
 		.MESSAGE_ID == "5987c93aca024e54b54a11caec7a116b" or .MESSAGE_ID == "fd6bd0d477884d02a89dcb47f4c8c599";
 	map(select(.MCELOGD_REPLAY == null)) as $e
 	| [1, 2, 4] | map(. as $b | ($e | map(select(mca and .MCE_BANK == ($b | tostring)))) as $r
 		| ($e | map(select(.MESSAGE_ID == "70d655c9451c48899d92ec9f35850b1a" and .MCE_BANK == ($b | tostring)))) as $s
-		| "bank \($b) \(($r | length) + ($s | map(.MCE_STORM_COUNT | tonumber) | add // 0)) \($r | map(select(.MCE_SEVERITY != "corrected")) | length) \(if $b == 2 then ($s | map(.MCE_STORM_START) | unique | length) > 32 else null end)")
+		| "bank \($b) \(($r | length) + ($s | map(.MCE_STORM_COUNT | tonumber) | add // 0)) \($r | map(select(.MCE_SEVERITY != "corrected")) | length) \(if $b == 2 then ($s | map(.MCE_STORM_START) | unique | length) > 32 else ($r[0].MCE_BANK_NAME // null) end)")
 	| join("|")')
 check "... and one pass counts what reached the journal: every severity, more storms than are told apart, no late label, none of the others" \
 	"$want" \
