@@ -9,6 +9,8 @@
 VM_DESC="ras:memory_failure_event from hard_offline_page: logged once, as the kernel reported it"
 VM_APPEND="mcelogd_vm.check_interval=1"
 
+. "$srcdir/tests/vm/lib/free-page.sh"
+
 scenario() {
 	local out pfn kline rec recs n j events e st conf mark ncpu
 	# Each ras event of this kernel is read on every online CPU.
@@ -29,33 +31,23 @@ scenario() {
 			"[\"active\",\"ras:$e on $ncpu CPUs\"]" "ras: mcectl status shows ras:$e active on $ncpu CPUs"
 	done
 
-	# A free page (KPF_BUDDY, bit 10 of /proc/kpageflags), poisoned; the kernel's
-	# own account of it from a private tracefs instance.
+	# A free page, poisoned; the kernel's own account of it from a private
+	# tracefs instance.
+	pfn=$(free_pfns 0x30000 0xc000)
+	if ! [[ "$pfn" =~ ^[0-9]+$ ]]; then
+		not_ok "ras: a free page poisoned through hard_offline_page (no free page found: '$pfn')"
+		return
+	fi
+	pfn=$(printf '0x%x' "$pfn")
 	out=$(guest '
 t=/sys/kernel/tracing/instances/mcelogd-vm-60
 mkdir -p $t && echo 1 >$t/events/ras/memory_failure_event/enable || exit 1
-# one read of 4096 flags words; KPF_BUDDY is bit 10: the third hex digit from the right has bit 2 set
-start=$((0x38000))
-n=0 pfn=
-while read -r h; do
-	case ${h: -3:1} in [4-7c-f]) pfn=$((start + n)); break ;; esac
-	n=$((n + 1))
-done < <(dd if=/proc/kpageflags bs=8 skip=$start count=4096 2>/dev/null | od -An -v -tx8 -w8 2>/dev/null)
-[ -n "$pfn" ] || { echo "no free page in 4096 pfns from $start"; exit 1; }
-printf "0x%x\n" $((pfn * 4096)) >/sys/devices/system/memory/hard_offline_page || exit 1
+printf "0x%x\n" $(('"$pfn"' * 4096)) >/sys/devices/system/memory/hard_offline_page || exit 1
 for i in $(seq 20); do grep -q memory_failure_event: $t/trace && break; sleep 0.25; done
-printf "pfn=0x%x\n" $pfn
 grep -o "memory_failure_event: .*" $t/trace
 echo 0 >$t/events/ras/memory_failure_event/enable; rmdir $t' 120)
 	note "$out"
-	# od's "write error" when the loop stops reading can land on pfn's line
-	pfn=$(grep -o 'pfn=0x[0-9a-f]*' <<<"$out" | sed -n '1s/^pfn=//p')
 	kline=$(grep '^memory_failure_event:' <<<"$out")
-	if [ -z "$pfn" ]; then
-		not_ok "ras: a free page poisoned through hard_offline_page"
-		printf '%s\n' "$out" | diag
-		return
-	fi
 	is "$kline" "memory_failure_event: pfn $pfn: recovery action for free buddy page: Recovered" \
 		"ras: the kernel poisoned free page $pfn and traced it"
 

@@ -19,6 +19,8 @@ aer_wait() { wait_records $((query_base + $1)) '.source == "ras:aer_event"' 30 >
 # kernel_aer N: until the kernel has reported N AER errors beyond those before the scenario
 kernel_aer() { guest "for i in \$(seq 40); do [ \$(dmesg | grep -c 'PCIe Bus Error') -ge $((dmesg_base + $1)) ] && break; sleep 0.25; done"; }
 
+. "$srcdir/tests/vm/lib/free-page.sh"
+
 scenario() {
 	local out pfn n since clock aer_base=0 query_base dmesg_base
 	aer_base=$(aer_count)
@@ -42,19 +44,10 @@ scenario() {
 	since=$(guest 'date +%s')
 	out=$(hmp "pcie_aer_inject_error rp1 POISON_TLP 0x4a000001 0x0100000f 0xfee00000 0x00000000")
 	check "ras-restart: QEMU injected a second AER error while mcelogd is stopped" grep -q '^OK id: rp1' <<<"$out"
-	out=$(guest '
-start=$((0x39000)) n=0 pfn=
-while read -r h; do
-	case ${h: -3:1} in [4-7c-f]) pfn=$((start + n)); break ;; esac
-	n=$((n + 1))
-done < <(dd if=/proc/kpageflags bs=8 skip=$start count=4096 2>/dev/null | od -An -v -tx8 -w8 2>/dev/null)
-[ -n "$pfn" ] || { echo "no free page in 4096 pfns from $start"; exit 1; }
-printf "0x%x\n" $((pfn * 4096)) >/sys/devices/system/memory/hard_offline_page || exit 1
-printf "pfn=0x%x\n" $pfn' 120)
+	pfn=$(free_pfns 0x30000 0xc000)
+	[[ "$pfn" =~ ^[0-9]+$ ]] && pfn=$(printf '0x%x' "$pfn") || pfn=
+	[ -n "$pfn" ] && guest "printf '0x%x\n' \$(($pfn * 4096)) >/sys/devices/system/memory/hard_offline_page" || pfn=
 	kernel_aer 2
-	note "$out"
-	# od's "write error" when the loop stops reading can land on pfn's line
-	pfn=$(grep -o 'pfn=0x[0-9a-f]*' <<<"$out" | sed -n '1s/^pfn=//p')
 	check "ras-restart: a free page poisoned while mcelogd is stopped" test -n "$pfn"
 	is "$(aer_count)" 1 "ras-restart: nothing logged while stopped"
 

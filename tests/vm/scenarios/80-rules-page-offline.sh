@@ -12,16 +12,7 @@ VM_APPEND="mcelogd_vm.check_interval=1"
 # Restarts mcelogd: after the boot's no-restart checks.
 VM_LAST=1
 
-# free_pfns FROM COUNT: the first two page frames in [FROM, FROM+COUNT) that
-# the buddy allocator holds free (/proc/kpageflags bit 10, KPF_BUDDY; see the
-# kernel's Documentation/admin-guide/mm/pagemap.rst): pages the kernel can
-# offline without touching anyone's data.  The range is wide because late in
-# a long VM run the page cache can fill any small one (a 64 MiB window once
-# held no free page).
-free_pfns() {
-	guest "od -An -tu8 -v -w8 -j \$(($1 * 8)) -N \$(($2 * 8)) /proc/kpageflags 2>/dev/null |
-		awk -v base=$(($1)) '{ if (int(\$1 / 1024) % 2 == 1) { print base + NR - 1; if (++n == 2) exit } }'"
-}
+. "$srcdir/tests/vm/lib/free-page.sh"
 # hwpoison PFN: 1 if the kernel marked the page poisoned (KPF_HWPOISON, bit 19),
 # waiting up to 5 s (the alert is logged just before the page is offlined).
 hwpoison() {
@@ -62,7 +53,7 @@ unit_log_has() {
 scenario() {
 	local pfn_a pfn_b addr_a addr_b key_a key_b before i
 	# 0x8000-0x3c000: above the kernel image, below the top of the guest's 1 GiB
-	read -r pfn_a pfn_b <<<"$(free_pfns 0x8000 0x34000 | tr '\n' ' ')"
+	read -r pfn_a pfn_b <<<"$(free_pfns 0x8000 0x34000 2 | tr '\n' ' ')"
 	if ! [[ "$pfn_a" =~ ^[0-9]+$ && "$pfn_b" =~ ^[0-9]+$ ]]; then
 		not_ok "rules: found two free guest pages (got '$pfn_a', '$pfn_b')"
 		return
