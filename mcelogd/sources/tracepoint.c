@@ -103,6 +103,9 @@ struct tracepoint_source {
 	struct mce_trace_layout layout;
 	struct ras_tp_layout ras[_RAS_TP_MAX];
 	struct cpu_reader *cpus[CPU_LIST_MAX];   /* by CPU number; NULL: not read (offline) */
+	/* One past the highest CPU that ever had a reader: each wake-up walks
+	 * cpus[] only that far, not over all CPU_LIST_MAX slots. */
+	unsigned cpus_end;
 	unsigned n_open;
 	unsigned ring_pages;
 	uint64_t n_lost;
@@ -327,7 +330,7 @@ static void read_rings(struct tracepoint_source *s)
 		size_t n = 0;
 		int i;
 
-		for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++) {
+		for (unsigned cpu = 0; cpu < s->cpus_end; cpu++) {
 			struct cpu_reader *c = s->cpus[cpu];
 			struct perf_event_mmap_page *pc;
 
@@ -363,7 +366,7 @@ static void read_rings(struct tracepoint_source *s)
 			__atomic_store_n(&pc->data_tail, cur[i].tail, __ATOMIC_RELEASE);
 		}
 	}
-	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++)
 		if (s->cpus[cpu]) {
 			trace_buffer_ring_drained(s->trace_buffer, cpu);
 			report_unaccounted(s->cpus[cpu]);
@@ -390,6 +393,13 @@ static struct cpu_reader *reader_free(struct cpu_reader *c)
 		close(c->fd);
 	free(c);
 	return NULL;
+}
+
+/* cpus[cpu] now holds a reader. */
+static void reader_placed(struct tracepoint_source *s, unsigned cpu)
+{
+	if (cpu >= s->cpus_end)
+		s->cpus_end = cpu + 1;
 }
 
 /* Each tracepoint's source state, after the set of CPUs read changed. */
@@ -839,6 +849,7 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 				first_error = r;
 			continue;
 		}
+		reader_placed(s, cpu);
 		s->n_open++;
 	}
 	publish_state(s);
@@ -881,6 +892,7 @@ static int cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online)
 	r = reader_open(s, cpu, false, &s->cpus[cpu]);
 	if (r < 0)
 		return r;
+	reader_placed(s, cpu);
 	s->n_open++;
 	log_info("CPU %u came online: reading its tracepoints; reading on %u CPUs", cpu, s->n_open);
 	publish_state(s);
@@ -927,6 +939,7 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 			opened++;
 		}
 		s->cpus[cpu] = fresh;
+		reader_placed(s, cpu);
 		/* A detached reader saw nothing since its CPU went down (a resume, missed
 		 * hotplug events): the machine checks it missed are in the trace instance. */
 		if (fresh->tp_fd[TP_MCE_RECORD] >= 0 && s->trace_buffer) {
@@ -959,7 +972,7 @@ static void tracepoint_drain(void *userdata)
 
 	read_rings(s);
 	trace_buffer_drain_done(s->trace_buffer);
-	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++)
 		if (s->cpus[cpu])
 			report_unaccounted(s->cpus[cpu]);
 }
