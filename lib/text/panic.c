@@ -79,7 +79,7 @@ static struct span panic_body(const struct text_line *l)
 }
 
 /* Past "WORD " or "WORDn" (hand-typed, no space): at the number; false if neither. */
-static bool eat_word_number(struct span *s, const char *word)
+static inline __attribute__((always_inline)) bool eat_word_number(struct span *s, const char *word)
 {
 	struct span t = *s;
 
@@ -119,6 +119,20 @@ unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text
 {
 	struct span s = panic_body(l);
 
+	/*
+	 * Each of the lines begins with its own byte ('<' or 'B' a bank line,
+	 * 'M' the poller's head, 'C' the exception's head or a wrapped CPU):
+	 * every line of every form comes here first, and most are settled by
+	 * it.  The body is narrowed for the forms' lines only, as before.
+	 */
+	if (s.p == s.end)
+		return 0;
+	switch (s.p[0]) {
+	case '<': case 'B': case 'M': case 'C':
+		break;
+	default:
+		return 0;
+	}
 	if (span_starts(s, "<Bank"))
 		s.p++;
 	*body = s;
