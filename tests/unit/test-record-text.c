@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "record-text.h"
+#include "text/scanner.h"
 #include "text/span.h"
 
 #define MAX_SEEN 16
@@ -876,6 +877,48 @@ static void span_token_words(void **state)
 	}
 }
 
+/*
+ * The kernel's lines that belong to no record, found by their first byte:
+ * every head is noise alone and with text after it; a head with its last
+ * byte changed, or cut one byte short, is not, nor are a record's lines.
+ */
+static void kernel_noise_heads(void **state)
+{
+	static const char *const heads[] = {
+		"Machine check events logged", "Run the above through", "Machine check: ",
+		"Kernel panic", "Kernel Panic", "kernel panic", "Some CPUs didn't answer",
+		"Timeout: Not all CPUs", "Hardware error from APEI", "event severity:", "Error ",
+		"section_type:", "MCE records pool", "Fake kernel panic", "-- Reboot --", "-- Boot ",
+		"-- Logs begin at ", "-- Journal begins at ", "-- No entries --", "HARDWARE ERROR",
+		"This is not a software problem", "Run through mcelog --ascii",
+	};
+	static const char *const record_lines[] = {
+		"CPU 58: Machine Check: 0 Bank 13: be00000000800400",
+		"TSC d83b3e29a2 ADDR b3e29a2140 MISC 9001000f0000286 PPIN 2b5a3f0c9d1e",
+		"PROCESSOR 0:806f8 TIME 1700000000 SOCKET 1 APIC 74 microcode 2b000461",
+		"RIP 10:<ffffffff81a3c1f6> {native_safe_halt+0x6/0x10}", "", "-", "M", "T",
+	};
+	char buf[128];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		size_t n = strlen(heads[i]);
+
+		assert_true(text_kernel_noise((struct span) { heads[i], heads[i] + n }));
+		snprintf(buf, sizeof(buf), "%s and more", heads[i]);
+		assert_true(text_kernel_noise((struct span) { buf, buf + strlen(buf) }));
+		memcpy(buf, heads[i], n);
+		buf[n - 1] = '#';
+		assert_false(text_kernel_noise((struct span) { buf, buf + n }));
+		assert_false(text_kernel_noise((struct span) { heads[i], heads[i] + n - 1 }));
+	}
+	for (size_t i = 0; i < sizeof(record_lines) / sizeof(record_lines[0]); i++) {
+		const char *l = record_lines[i];
+
+		assert_false(text_kernel_noise((struct span) { l, l + strlen(l) }));
+	}
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -1225,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
 		cmocka_unit_test(span_token_words),
+		cmocka_unit_test(kernel_noise_heads),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
