@@ -554,7 +554,7 @@ static inline size_t known_set(const char *s)
 {
 	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
 
-	return (size_t) (a >> 58) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
+	return (size_t) (a >> 56) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
 }
 
 /* s in quotes, escaped as put_escaped() does */

@@ -23,7 +23,7 @@
 #define JSON_WRITER_MAX_DEPTH 8
 
 /* Strings of static storage whose length and escaping are known (json_put_static()), two a set. */
-#define JSON_WRITER_STATIC_SLOTS 128
+#define JSON_WRITER_STATIC_SLOTS 512
 
 struct json_writer {
 	char *buf;
