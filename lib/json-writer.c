@@ -594,41 +594,60 @@ static __attribute__((noinline)) void static_slow(struct json_writer *w, const c
 	put_raw(w, "\"", 1);
 }
 
-void json_writer_static(struct json_writer *w, const char *s)
+/*
+ * s in quotes, after a comma if comma and before a colon if colon: an
+ * array's element or a member's key and its separators under one check
+ * of the room, as the strings of a record are written one after another.
+ */
+static inline __attribute__((always_inline)) void put_static(struct json_writer *w, const char *s,
+							     bool comma, bool colon)
 {
 	size_t slot = known_set(s), n = w->known[slot].len;
 	char *o;
 
-	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 2)) {
+	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 4)) {
+		if (comma)
+			put_char(w, ',');
 		static_slow(w, s, slot);
+		if (colon)
+			put_char(w, ':');
 		return;
 	}
 	o = w->buf + w->len;
+	*o = ',';
+	o += comma;
 	o[0] = '"';
 	copy_known(o + 1, s, n);
 	o[n + 1] = '"';
-	w->len += n + 2;
+	o += n + 2;
+	*o = ':';
+	o += colon;
+	w->len = (size_t) (o - w->buf);
+}
+
+void json_writer_static(struct json_writer *w, const char *s)
+{
+	put_static(w, s, false, false);
 }
 
 void json_put_static(struct json_writer *w, const char *key, const char *s)
 {
-	if (!w->first[w->depth])
-		put_char(w, ',');
+	bool comma = !w->first[w->depth];
+
 	w->first[w->depth] = false;
 	if (key) {
-		json_writer_static(w, key);
-		put_char(w, ':');
-	}
-	json_writer_static(w, s);
+		put_static(w, key, comma, true);
+		put_static(w, s, false, false);
+	} else
+		put_static(w, s, comma, false);
 }
 
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
 {
-	if (!w->first[w->depth])
-		put_char(w, ',');
+	bool comma = !w->first[w->depth];
+
 	w->first[w->depth] = false;
-	json_writer_static(w, key);
-	put_char(w, ':');
+	put_static(w, key, comma, true);
 	put_u64_digits(w, value);
 }
 

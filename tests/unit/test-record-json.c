@@ -591,6 +591,28 @@ static void test_hex64_matches_printf(void **state)
 	json_writer_done(&w);
 }
 
+/* Short hex ("0x%" PRIx64) starts at the first digit that counts: against printf's, for values of every bit length. */
+static void test_hex_matches_printf(void **state)
+{
+	struct json_writer w;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t v;
+		char want[32];
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = i < 65 ? (i ? 1ull << (i - 1) : 0) : x >> (i % 64);   /* 0, each bit alone, then any length */
+		snprintf(want, sizeof(want), "\"0x%" PRIx64 "\"", v);
+		json_writer_reset(&w);
+		json_put_hex(&w, NULL, v);
+		assert_string_equal(json_writer_str(&w), want);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -607,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_fast_and_json_c_agree),
 		cmocka_unit_test(test_literal_keys_same),
 		cmocka_unit_test(test_hex64_matches_printf),
+		cmocka_unit_test(test_hex_matches_printf),
 		cmocka_unit_test(test_static_strings_same),
 		cmocka_unit_test(test_time_same_second),
 	};
