@@ -218,6 +218,59 @@ JSON_KEYED void json_put_hex64_k(struct json_writer *w, struct json_key k, uint6
 }
 
 /*
+ * Members written one after another under one check of the room: a
+ * record's numbers and registers, a dozen in a row.  json_members_begin()
+ * makes room for max bytes of them (false once the writer has failed);
+ * each json_member_*() writes one at the cursor, unchecked, and
+ * json_members_end() hands the writer back.  Nothing else may write in
+ * between.
+ */
+struct json_members {
+	char *o;
+	bool comma;
+};
+
+JSON_KEYED bool json_members_begin(struct json_writer *w, struct json_members *m, size_t max)
+{
+	m->o = json_writer_room(w, max);
+	m->comma = !w->first[w->depth];
+	return m->o != NULL;
+}
+
+JSON_KEYED char *json_member_key(struct json_members *m, struct json_key k)
+{
+	char *o = m->o;
+
+	*o = ',';
+	o += m->comma;
+	memcpy(o, k.text, k.len);
+	m->comma = true;
+	return o + k.len;
+}
+
+JSON_KEYED void json_member_u64(struct json_members *m, struct json_key k, uint64_t value)
+{
+	m->o = json_writer_u64_digits(json_member_key(m, k), value);
+}
+
+JSON_KEYED void json_member_hex64(struct json_members *m, struct json_key k, uint64_t value)
+{
+	char *o = json_member_key(m, k);
+
+	memcpy(o, "\"0x", 3);
+	hex_digits16(o + 3, value);
+	o[19] = '"';
+	m->o = o + 20;
+}
+
+JSON_KEYED void json_members_end(struct json_writer *w, const struct json_members *m)
+{
+	if (m->comma)
+		w->first[w->depth] = false;
+	json_writer_end(w, m->o);
+}
+
+/*
  * Strings of static storage that never change, such as the decoders'
  * names and descriptions: each one's length and whether it needs escaping
  * are found the first time and remembered by its address, so that a

@@ -613,6 +613,63 @@ static void test_hex_matches_printf(void **state)
 	json_writer_done(&w);
 }
 
+/*
+ * Members written in a run under one check of the room: the same text as
+ * the keyed writers one at a time, for runs of every length, first in
+ * their object or after other members, nested, and after the buffer's
+ * first growth.
+ */
+static void test_members_match_keyed(void **state)
+{
+	struct json_writer a, b;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	json_writer_init(&a);
+	json_writer_init(&b);
+	for (unsigned i = 0; i < 20000; i++) {
+		unsigned n = i % 24, before = i / 24 % 3;
+		struct json_members m;
+
+		json_writer_reset(&a);
+		json_writer_reset(&b);
+		json_object_begin(&a, NULL);
+		json_object_begin(&b, NULL);
+		for (unsigned j = 0; j < before; j++) {
+			json_object_begin_k(&a, JSON_KEY("inner"));
+			json_object_begin_k(&b, JSON_KEY("inner"));
+		}
+		if (i & 1) {
+			json_put_u64_k(&a, JSON_KEY("first"), i);
+			json_put_u64_k(&b, JSON_KEY("first"), i);
+		}
+		assert_true(json_members_begin(&a, &m, n * (1 + sizeof("\"dimm_channel\":") + 20)));
+		for (unsigned j = 0; j < n; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (x & 1) {
+				json_member_hex64(&m, JSON_KEY("status"), x >> (x % 64));
+				json_put_hex64_k(&b, JSON_KEY("status"), x >> (x % 64));
+			} else {
+				json_member_u64(&m, JSON_KEY("dimm_channel"), x >> (x % 64));
+				json_put_u64_k(&b, JSON_KEY("dimm_channel"), x >> (x % 64));
+			}
+		}
+		json_members_end(&a, &m);
+		json_put_u64_k(&a, JSON_KEY("after"), n);
+		json_put_u64_k(&b, JSON_KEY("after"), n);
+		for (unsigned j = 0; j < before; j++) {
+			json_object_end(&a);
+			json_object_end(&b);
+		}
+		json_object_end(&a);
+		json_object_end(&b);
+		assert_false(json_writer_failed(&a));
+		assert_string_equal(json_writer_str(&a), json_writer_str(&b));
+	}
+	json_writer_done(&a);
+	json_writer_done(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -630,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_literal_keys_same),
 		cmocka_unit_test(test_hex64_matches_printf),
 		cmocka_unit_test(test_hex_matches_printf),
+		cmocka_unit_test(test_members_match_keyed),
 		cmocka_unit_test(test_static_strings_same),
 		cmocka_unit_test(test_time_same_second),
 	};
