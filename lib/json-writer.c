@@ -493,10 +493,7 @@ void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec
 		tmp[17] = ':';
 		dec_put2(tmp + 18, (unsigned) (sod % 60));
 		tmp[20] = '.';
-		for (int i = 26; i > 20; i--) {
-			tmp[i] = (char) ('0' + frac % 10);
-			frac /= 10;
-		}
+		dec_put_width(tmp + 21, (unsigned) frac, 6);
 		tmp[27] = 'Z';
 		n = 27;
 	} else {
