@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dec-digits.h"
 #include "hex-digits.h"
 
 #define JSON_WRITER_MAX_DEPTH 8
@@ -138,6 +139,23 @@ static inline void json_writer_end(struct json_writer *w, const char *o)
 
 /* v in decimal at o; returns the end. */
 char *json_writer_u64_digits(char *o, uint64_t v);
+
+/*
+ * The same, with numbers below 100 (a record's CPU, socket, bank, family,
+ * stepping, ...) written in place rather than by a call.
+ */
+static inline char *json_writer_u64_digits_small(char *o, uint64_t v)
+{
+	if (v < 10) {
+		*o = (char) ('0' + v);
+		return o + 1;
+	}
+	if (v < 100) {
+		dec_put2(o, (unsigned) v);
+		return o + 2;
+	}
+	return json_writer_u64_digits(o, v);
+}
 /* A C string in quotes and escaped, after the key. */
 void json_writer_cstr(struct json_writer *w, const char *s);
 void json_writer_open(struct json_writer *w, char c);
@@ -178,7 +196,7 @@ JSON_KEYED void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_
 	char *o = json_writer_key(w, k, 20);
 
 	if (o)
-		json_writer_end(w, json_writer_u64_digits(o, value));
+		json_writer_end(w, json_writer_u64_digits_small(o, value));
 }
 
 JSON_KEYED void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
@@ -250,7 +268,7 @@ JSON_KEYED char *json_member_key(struct json_members *m, struct json_key k)
 
 JSON_KEYED void json_member_u64(struct json_members *m, struct json_key k, uint64_t value)
 {
-	m->o = json_writer_u64_digits(json_member_key(m, k), value);
+	m->o = json_writer_u64_digits_small(json_member_key(m, k), value);
 }
 
 JSON_KEYED void json_member_hex64(struct json_members *m, struct json_key k, uint64_t value)

@@ -670,6 +670,34 @@ static void test_members_match_keyed(void **state)
 	json_writer_done(&b);
 }
 
+/* Numbers below 100 are written in place, the rest by a call: both against printf's. */
+static void test_u64_matches_printf(void **state)
+{
+	struct json_writer w;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t v;
+		char want[64];
+		struct json_members m;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = i < 1000 ? i : x >> (x % 64);
+		snprintf(want, sizeof(want), "{\"n\":%" PRIu64 ",\"n\":%" PRIu64 "}", v, v);
+		json_writer_reset(&w);
+		json_object_begin(&w, NULL);
+		json_put_u64_k(&w, JSON_KEY("n"), v);
+		assert_true(json_members_begin(&w, &m, 32));
+		json_member_u64(&m, JSON_KEY("n"), v);
+		json_members_end(&w, &m);
+		json_object_end(&w);
+		assert_string_equal(json_writer_str(&w), want);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_hex64_matches_printf),
 		cmocka_unit_test(test_hex_matches_printf),
 		cmocka_unit_test(test_members_match_keyed),
+		cmocka_unit_test(test_u64_matches_printf),
 		cmocka_unit_test(test_static_strings_same),
 		cmocka_unit_test(test_time_same_second),
 	};
