@@ -919,6 +919,42 @@ static void kernel_noise_heads(void **state)
 	}
 }
 
+/*
+ * "Machine check events logged" is looked for eight bytes a step: the same
+ * answer as a plain search, for lines of every length holding the phrase
+ * whole, cut, or with a byte changed, at every place, among many 'g's.
+ */
+static void kernel_noise_logged_anywhere(void **state)
+{
+	static const char phrase[] = "Machine check events logged";
+	static const char fill[] = "gggl eodMachine check events lo";
+	unsigned seed = 3;
+
+	(void) state;
+	for (unsigned round = 0; round < 50000; round++) {
+		char line[80];
+		size_t len = 1 + round % (sizeof(line) - 1), plen = sizeof(phrase) - 1, at;
+		bool want = false;
+
+		line[0] = 'x';          /* no noise head: the phrase alone decides */
+		for (size_t i = 1; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			line[i] = fill[(seed >> 16) % (sizeof(fill) - 1)];
+		}
+		seed = seed * 1103515245u + 12345u;
+		at = 1 + (seed >> 16) % len;
+		if (at + plen <= len) {
+			memcpy(line + at, phrase, plen);
+			if (round % 3 == 0)
+				line[at + (seed >> 24) % plen] ^= 0x20;   /* a byte changed */
+		} else if (at < len)
+			memcpy(line + at, phrase, len - at);          /* cut by the end */
+		for (size_t i = 0; i + plen <= len && !want; i++)
+			want = memcmp(line + i, phrase, plen) == 0;
+		assert_int_equal(text_kernel_noise((struct span) { line, line + len }), want);
+	}
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -1269,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(kv_every_key_and_value_edges),
 		cmocka_unit_test(span_token_words),
 		cmocka_unit_test(kernel_noise_heads),
+		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
