@@ -517,43 +517,6 @@ void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec
 
 /* ---- static strings ---- */
 
-/* n bytes at s to o: words, the last one overlapping, never past s + n */
-static inline void copy_known(char *o, const char *s, size_t n)
-{
-	if (n >= 8) {
-		uint64_t x;
-		size_t i;
-
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, s + i, 8);
-			memcpy(o + i, &x, 8);
-		}
-		memcpy(&x, s + n - 8, 8);
-		memcpy(o + n - 8, &x, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(o, &a, 4);
-		memcpy(o + n - 4, &b, 4);
-	} else
-		for (size_t i = 0; i < n; i++)
-			o[i] = s[i];
-}
-
-/*
- * s's set of two slots: every bit of the address counts, as literals lie
- * a few bytes apart.  Two a set, so that two strings of a record that
- * share a set do not push each other out at every record.
- */
-static inline size_t known_set(const char *s)
-{
-	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
-
-	return (size_t) (a >> 56) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
-}
-
 /* s in quotes, escaped as put_escaped() does */
 /*
  * The rest of json_writer_static(): a string not in its slot's set, or
@@ -599,7 +562,7 @@ static __attribute__((noinline)) void static_slow(struct json_writer *w, const c
 static inline __attribute__((always_inline)) void put_static(struct json_writer *w, const char *s,
 							     bool comma, bool colon)
 {
-	size_t slot = known_set(s), n = w->known[slot].len;
+	size_t slot = json_known_set(s), n = w->known[slot].len;
 	char *o;
 
 	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 4)) {
@@ -614,7 +577,7 @@ static inline __attribute__((always_inline)) void put_static(struct json_writer 
 	*o = ',';
 	o += comma;
 	o[0] = '"';
-	copy_known(o + 1, s, n);
+	json_copy_known(o + 1, s, n);
 	o[n + 1] = '"';
 	o += n + 2;
 	*o = ':';
