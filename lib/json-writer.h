@@ -369,8 +369,29 @@ void json_writer_hex(struct json_writer *w, uint64_t value);
 
 JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
 {
-	char *o = json_writer_key(w, k, 0);
+	char *o;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * Values of 32 bits (microcode, CPUID) in place: all eight digits,
+	 * those before the first that counts shifted out, stored as a word
+	 * (the room covers all eight).
+	 */
+	if (value <= UINT32_MAX) {
+		unsigned n = value ? 8 - (unsigned) __builtin_clz((uint32_t) value) / 4 : 1;
+		uint64_t digits = hex_digits8((uint32_t) value) >> (8 * (8 - n));
+
+		o = json_writer_key(w, k, 3 + 8 + 1);
+		if (!o)
+			return;
+		memcpy(o, "\"0x", 3);
+		memcpy(o + 3, &digits, 8);
+		o[3 + n] = '"';
+		json_writer_end(w, o + 4 + n);
+		return;
+	}
+#endif
+	o = json_writer_key(w, k, 0);
 	if (!o)
 		return;
 	json_writer_end(w, o);

@@ -604,10 +604,18 @@ static void test_hex_matches_printf(void **state)
 		char want[32];
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		v = i < 65 ? (i ? 1ull << (i - 1) : 0) : x >> (i % 64);   /* 0, each bit alone, then any length */
+		/* 0, each bit alone, each length of all ones, then any length */
+		v = i < 65 ? (i ? 1ull << (i - 1) : 0) : i < 129 ? ~0ull >> (i - 65) : x >> (i % 64);
 		snprintf(want, sizeof(want), "\"0x%" PRIx64 "\"", v);
 		json_writer_reset(&w);
 		json_put_hex(&w, NULL, v);
+		assert_string_equal(json_writer_str(&w), want);
+		/* the keyed writer, which writes 32-bit values in place */
+		snprintf(want, sizeof(want), "{\"v\":\"0x%" PRIx64 "\"}", v);
+		json_writer_reset(&w);
+		json_object_begin(&w, NULL);
+		json_put_hex_k(&w, JSON_KEY("v"), v);
+		json_object_end(&w);
 		assert_string_equal(json_writer_str(&w), want);
 	}
 	json_writer_done(&w);
