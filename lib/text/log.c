@@ -219,7 +219,11 @@ static bool strip_ident_pid(struct span *s)
  * such a prefix: a prefixed line that is not a machine-check line is just
  * another log line, not garbage.
  */
-static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
+/*
+ * The prefixes that come first: mail quoting, a printk level, a syslog or
+ * ISO time stamp, "ident[pid]:".  None of them begins with '['.
+ */
+static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret_usec)
 {
 	bool any = false;
 	const char *c = s->p;
@@ -243,6 +247,16 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))
 		any = true;
+	return any;
+}
+
+static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
+{
+	bool any = false;
+
+	/* dmesg's "[  123.456789] " begins most lines: it skips what cannot begin so */
+	if (s->p < s->end && s->p[0] != '[')
+		any = strip_leading_prefixes(s, have_time, ret_usec);
 	/* sysklogd's wall message named the host too: "localhost kernel: CPU 1: ..." */
 	{
 		struct span t = *s, host = span_token(&t);
