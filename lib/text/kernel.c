@@ -155,6 +155,13 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 
 	r = p->open == open ? p->rec : (struct mce_record) { 0 };
 	res = text_kv_line(p, body, &r, &info);
+	/*
+	 * The kernel's noise, as text_kernel_parse() left it to be told
+	 * here: a line read whole as pairs cannot be it, so most lines are
+	 * not searched for it.
+	 */
+	if (open == OPEN_KERNEL && (res != KV_OK || info.unchecked) && text_kernel_logged(body))
+		return 0;
 	if (res == KV_NOT_OURS) {
 		/*
 		 * Free text.  The AMD EDAC decoder prints its decoded text
@@ -245,7 +252,8 @@ int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 {
 	if (kind != KERNEL_TAGGED)
 		return read_rest(p, kind, body);
-	if (text_kernel_noise(body))
+	/* the rest of the noise check is in text_kv_record(), after the line is read */
+	if (text_kernel_noise_head(body))
 		return 0;
 	return text_kv_record(p, l, body, OPEN_KERNEL, true);
 }

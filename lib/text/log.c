@@ -399,12 +399,20 @@ static bool noise_head(struct span s)
 	}
 }
 
-bool text_kernel_noise(struct span s)
+bool text_kernel_noise_head(struct span s)
 {
-	if (span_len(s) > 0 && noise_head(s))
-		return true;
+	return span_len(s) > 0 && noise_head(s);
+}
+
+bool text_kernel_logged(struct span s)
+{
 	/* "Machine check events logged" is the kernel's wherever it stands */
 	return logged_anywhere(s);
+}
+
+bool text_kernel_noise(struct span s)
+{
+	return text_kernel_noise_head(s) || text_kernel_logged(s);
 }
 
 /* Kernel MCE/EDAC chatter without the hardware-error tag: no record, and not garbage. */

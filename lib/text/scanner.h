@@ -109,6 +109,13 @@ struct text_form {
 bool text_line_split(struct span s, struct text_line *ret);
 /* Kernel lines that belong to no record and must not be mistaken for garbage. */
 bool text_kernel_noise(struct span s);
+/*
+ * Its two halves: s begins as such a line does; s holds "Machine check
+ * events logged" anywhere.  A line that reads whole as "KEY value" pairs
+ * cannot hold the latter (kv_line.unchecked says when it might).
+ */
+bool text_kernel_noise_head(struct span s);
+bool text_kernel_logged(struct span s);
 
 /*
  * kernel.c, edac-amd.c: line s (whole, trimmed) is not the rest of the
@@ -219,6 +226,7 @@ struct kv_line {
 	bool names_cpu;       /* a CPU line: begins a record */
 	bool kernel_first;    /* the kernel's "CPU n: Machine Check" line */
 	bool processor;       /* a PROCESSOR line: the kernel's last line */
+	bool unchecked;       /* text was passed over unread (a symbol, a date, a bank's name) */
 };
 
 /*

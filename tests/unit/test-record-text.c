@@ -294,6 +294,56 @@ static void events_logged_anywhere(void **state)
 	}
 }
 
+/*
+ * The kernel's "Machine check events logged" is noise wherever it stands,
+ * even where reading a line as pairs passes over text unread (a symbol, a
+ * date, an old bank name) or after a bad value: such a line adds nothing
+ * and is no error.  Without it, the same lines are read.
+ */
+static void kernel_noise_in_record(void **state)
+{
+	static const struct {
+		const char *line;
+		uint32_t have;           /* what the line adds when it is no noise; 0: noise */
+	} cases[] = {
+		{ "RIP 10:<ffffffff81a3c1f6> {Machine check events logged}", 0 },
+		{ "RIP 10:<ffffffff81a3c1f6> {native_safe_halt+0x6/0x10}", MCE_HAVE_IP | MCE_HAVE_CS },
+		{ "TIME 1700000001 Mon Machine check events logged", 0 },
+		{ "TIME 1700000001 Mon Nov 20 10:00:01 2023", MCE_HAVE_TIME },
+		{ "TSC 1c8e0af8d4 Machine check events logged", 0 },
+		{ "TSC 1c8e0af8d4 ADDR 3fff88000", MCE_HAVE_TSC | MCE_HAVE_ADDR },
+		{ "TSC 1c8e0af8d4 xMachine check events logged", 0 },
+	};
+	char text[512];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seen s = { 0 };
+
+		snprintf(text, sizeof(text),
+			 "mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 5: bea0000000000108\n"
+			 "mce: [Hardware Error]: %s\n"
+			 "mce: [Hardware Error]: PROCESSOR 2:a20f10 SOCKET 0 APIC 6 microcode a201016\n",
+			 cases[i].line);
+		parse(&s, text);
+		if (s.n != 1 || s.nd != 0)
+			fail_msg("\"%s\": %u records, %u diagnostics", cases[i].line, s.n, s.nd);
+		if ((s.rec[0].have & (MCE_HAVE_IP | MCE_HAVE_CS | MCE_HAVE_TIME | MCE_HAVE_TSC |
+				      MCE_HAVE_ADDR)) != cases[i].have)
+			fail_msg("\"%s\": have %#x", cases[i].line, s.rec[0].have);
+	}
+	/* an old bank name passed over on a CPU line: noise, so no record begins */
+	{
+		struct seen s = { 0 };
+
+		parse(&s, "mce: [Hardware Error]: CPU 0 4 xMachine check events logged\n");
+		assert_int_equal(s.n, 0);
+		assert_int_equal(s.nd, 0);
+		parse(&s, "mce: [Hardware Error]: CPU 0 4 northbridge\n");
+		assert_int_equal(s.nd, 1);       /* a record without STATUS: skipped, and said so */
+	}
+}
+
 /* skx_edac/i10nm print the registers with "0x"; the DIMM line uses their key names. */
 static void edac_intel_skx(void **state)
 {
@@ -1287,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
 		cmocka_unit_test(events_logged_anywhere),
+		cmocka_unit_test(kernel_noise_in_record),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
 		cmocka_unit_test(panic_poller_as_printed),
