@@ -24,7 +24,7 @@
 #define JSON_WRITER_MAX_DEPTH 8
 
 /* Strings of static storage whose length and escaping are known (json_put_static()), two a set. */
-#define JSON_WRITER_STATIC_SLOTS 512
+#define JSON_WRITER_STATIC_SLOTS 2048
 
 struct json_writer {
 	char *buf;
@@ -334,7 +334,7 @@ static inline size_t json_known_set(const char *s)
 {
 	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
 
-	return (size_t) (a >> 56) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
+	return (size_t) (a >> 54) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
 }
 
 /*
