@@ -320,9 +320,12 @@ static inline void json_copy_known(char *o, const char *s, size_t n)
 		memcpy(&b, s + n - 4, 4);
 		memcpy(o, &a, 4);
 		memcpy(o + n - 4, &b, 4);
-	} else
-		for (size_t i = 0; i < n; i++)
-			o[i] = s[i];
+	} else if (n > 0) {
+		/* 1 to 3 bytes: the first, the middle and the last cover them */
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
 }
 
 /*
