@@ -493,10 +493,7 @@ void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec
 		tmp[17] = ':';
 		dec_put2(tmp + 18, (unsigned) (sod % 60));
 		tmp[20] = '.';
-		for (int i = 26; i > 20; i--) {
-			tmp[i] = (char) ('0' + frac % 10);
-			frac /= 10;
-		}
+		dec_put_width(tmp + 21, (unsigned) frac, 6);
 		tmp[27] = 'Z';
 		n = 27;
 	} else {
@@ -519,43 +516,6 @@ void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec
 }
 
 /* ---- static strings ---- */
-
-/* n bytes at s to o: words, the last one overlapping, never past s + n */
-static inline void copy_known(char *o, const char *s, size_t n)
-{
-	if (n >= 8) {
-		uint64_t x;
-		size_t i;
-
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, s + i, 8);
-			memcpy(o + i, &x, 8);
-		}
-		memcpy(&x, s + n - 8, 8);
-		memcpy(o + n - 8, &x, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(o, &a, 4);
-		memcpy(o + n - 4, &b, 4);
-	} else
-		for (size_t i = 0; i < n; i++)
-			o[i] = s[i];
-}
-
-/*
- * s's set of two slots: every bit of the address counts, as literals lie
- * a few bytes apart.  Two a set, so that two strings of a record that
- * share a set do not push each other out at every record.
- */
-static inline size_t known_set(const char *s)
-{
-	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
-
-	return (size_t) (a >> 58) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
-}
 
 /* s in quotes, escaped as put_escaped() does */
 /*
@@ -594,41 +554,60 @@ static __attribute__((noinline)) void static_slow(struct json_writer *w, const c
 	put_raw(w, "\"", 1);
 }
 
-void json_writer_static(struct json_writer *w, const char *s)
+/*
+ * s in quotes, after a comma if comma and before a colon if colon: an
+ * array's element or a member's key and its separators under one check
+ * of the room, as the strings of a record are written one after another.
+ */
+static inline __attribute__((always_inline)) void put_static(struct json_writer *w, const char *s,
+							     bool comma, bool colon)
 {
-	size_t slot = known_set(s), n = w->known[slot].len;
+	size_t slot = json_known_set(s), n = w->known[slot].len;
 	char *o;
 
-	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 2)) {
+	if (w->known[slot].s != s || !w->known[slot].plain || !reserve(w, n + 4)) {
+		if (comma)
+			put_char(w, ',');
 		static_slow(w, s, slot);
+		if (colon)
+			put_char(w, ':');
 		return;
 	}
 	o = w->buf + w->len;
+	*o = ',';
+	o += comma;
 	o[0] = '"';
-	copy_known(o + 1, s, n);
+	json_copy_known(o + 1, s, n);
 	o[n + 1] = '"';
-	w->len += n + 2;
+	o += n + 2;
+	*o = ':';
+	o += colon;
+	w->len = (size_t) (o - w->buf);
+}
+
+void json_writer_static(struct json_writer *w, const char *s)
+{
+	put_static(w, s, false, false);
 }
 
 void json_put_static(struct json_writer *w, const char *key, const char *s)
 {
-	if (!w->first[w->depth])
-		put_char(w, ',');
+	bool comma = !w->first[w->depth];
+
 	w->first[w->depth] = false;
 	if (key) {
-		json_writer_static(w, key);
-		put_char(w, ':');
-	}
-	json_writer_static(w, s);
+		put_static(w, key, comma, true);
+		put_static(w, s, false, false);
+	} else
+		put_static(w, s, comma, false);
 }
 
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
 {
-	if (!w->first[w->depth])
-		put_char(w, ',');
+	bool comma = !w->first[w->depth];
+
 	w->first[w->depth] = false;
-	json_writer_static(w, key);
-	put_char(w, ':');
+	put_static(w, key, comma, true);
 	put_u64_digits(w, value);
 }
 

@@ -18,12 +18,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dec-digits.h"
 #include "hex-digits.h"
 
 #define JSON_WRITER_MAX_DEPTH 8
 
 /* Strings of static storage whose length and escaping are known (json_put_static()), two a set. */
-#define JSON_WRITER_STATIC_SLOTS 128
+#define JSON_WRITER_STATIC_SLOTS 2048
 
 struct json_writer {
 	char *buf;
@@ -138,6 +139,23 @@ static inline void json_writer_end(struct json_writer *w, const char *o)
 
 /* v in decimal at o; returns the end. */
 char *json_writer_u64_digits(char *o, uint64_t v);
+
+/*
+ * The same, with numbers below 100 (a record's CPU, socket, bank, family,
+ * stepping, ...) written in place rather than by a call.
+ */
+static inline char *json_writer_u64_digits_small(char *o, uint64_t v)
+{
+	if (v < 10) {
+		*o = (char) ('0' + v);
+		return o + 1;
+	}
+	if (v < 100) {
+		dec_put2(o, (unsigned) v);
+		return o + 2;
+	}
+	return json_writer_u64_digits(o, v);
+}
 /* A C string in quotes and escaped, after the key. */
 void json_writer_cstr(struct json_writer *w, const char *s);
 void json_writer_open(struct json_writer *w, char c);
@@ -178,7 +196,7 @@ JSON_KEYED void json_put_u64_k(struct json_writer *w, struct json_key k, uint64_
 	char *o = json_writer_key(w, k, 20);
 
 	if (o)
-		json_writer_end(w, json_writer_u64_digits(o, value));
+		json_writer_end(w, json_writer_u64_digits_small(o, value));
 }
 
 JSON_KEYED void json_put_i64_k(struct json_writer *w, struct json_key k, int64_t value)
@@ -218,6 +236,59 @@ JSON_KEYED void json_put_hex64_k(struct json_writer *w, struct json_key k, uint6
 }
 
 /*
+ * Members written one after another under one check of the room: a
+ * record's numbers and registers, a dozen in a row.  json_members_begin()
+ * makes room for max bytes of them (false once the writer has failed);
+ * each json_member_*() writes one at the cursor, unchecked, and
+ * json_members_end() hands the writer back.  Nothing else may write in
+ * between.
+ */
+struct json_members {
+	char *o;
+	bool comma;
+};
+
+JSON_KEYED bool json_members_begin(struct json_writer *w, struct json_members *m, size_t max)
+{
+	m->o = json_writer_room(w, max);
+	m->comma = !w->first[w->depth];
+	return m->o != NULL;
+}
+
+JSON_KEYED char *json_member_key(struct json_members *m, struct json_key k)
+{
+	char *o = m->o;
+
+	*o = ',';
+	o += m->comma;
+	memcpy(o, k.text, k.len);
+	m->comma = true;
+	return o + k.len;
+}
+
+JSON_KEYED void json_member_u64(struct json_members *m, struct json_key k, uint64_t value)
+{
+	m->o = json_writer_u64_digits_small(json_member_key(m, k), value);
+}
+
+JSON_KEYED void json_member_hex64(struct json_members *m, struct json_key k, uint64_t value)
+{
+	char *o = json_member_key(m, k);
+
+	memcpy(o, "\"0x", 3);
+	hex_digits16(o + 3, value);
+	o[19] = '"';
+	m->o = o + 20;
+}
+
+JSON_KEYED void json_members_end(struct json_writer *w, const struct json_members *m)
+{
+	if (m->comma)
+		w->first[w->depth] = false;
+	json_writer_end(w, m->o);
+}
+
+/*
  * Strings of static storage that never change, such as the decoders'
  * names and descriptions: each one's length and whether it needs escaping
  * are found the first time and remembered by its address, so that a
@@ -229,14 +300,71 @@ void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t va
 /* The string alone, after the key. */
 void json_writer_static(struct json_writer *w, const char *s);
 
+/* n bytes at s to o: words, the last one overlapping, never past s + n */
+static inline void json_copy_known(char *o, const char *s, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x;
+		size_t i;
+
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, s + i, 8);
+			memcpy(o + i, &x, 8);
+		}
+		memcpy(&x, s + n - 8, 8);
+		memcpy(o + n - 8, &x, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else if (n > 0) {
+		/* 1 to 3 bytes: the first, the middle and the last cover them */
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
+}
+
+/*
+ * s's set of two slots: every bit of the address counts, as literals lie
+ * a few bytes apart.  Two a set, so that two strings of a record that
+ * share a set do not push each other out at every record.
+ */
+static inline size_t json_known_set(const char *s)
+{
+	uint64_t a = (uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull;
+
+	return (size_t) (a >> 54) % (JSON_WRITER_STATIC_SLOTS / 2) * 2;
+}
+
+/*
+ * A known plain string is written here, key and all, under one check of
+ * the room; the first sight of one, and any to escape, by
+ * json_writer_static().
+ */
 JSON_KEYED void json_put_static_k(struct json_writer *w, struct json_key k, const char *s)
 {
-	char *o = json_writer_key(w, k, 0);
+	size_t slot = json_known_set(s), n = w->known[slot].len;
+	char *o;
 
+	if (w->known[slot].s != s || !w->known[slot].plain) {
+		o = json_writer_key(w, k, 0);
+		if (!o)
+			return;
+		json_writer_end(w, o);
+		json_writer_static(w, s);
+		return;
+	}
+	o = json_writer_key(w, k, n + 2);
 	if (!o)
 		return;
-	json_writer_end(w, o);
-	json_writer_static(w, s);
+	o[0] = '"';
+	json_copy_known(o + 1, s, n);
+	o[n + 1] = '"';
+	json_writer_end(w, o + n + 2);
 }
 
 /* "0x%" PRIx64 in quotes, after the key. */
@@ -244,8 +372,29 @@ void json_writer_hex(struct json_writer *w, uint64_t value);
 
 JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_t value)
 {
-	char *o = json_writer_key(w, k, 0);
+	char *o;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * Values of 32 bits (microcode, CPUID) in place: all eight digits,
+	 * those before the first that counts shifted out, stored as a word
+	 * (the room covers all eight).
+	 */
+	if (value <= UINT32_MAX) {
+		unsigned n = value ? 8 - (unsigned) __builtin_clz((uint32_t) value) / 4 : 1;
+		uint64_t digits = hex_digits8((uint32_t) value) >> (8 * (8 - n));
+
+		o = json_writer_key(w, k, 3 + 8 + 1);
+		if (!o)
+			return;
+		memcpy(o, "\"0x", 3);
+		memcpy(o + 3, &digits, 8);
+		o[3 + n] = '"';
+		json_writer_end(w, o + 4 + n);
+		return;
+	}
+#endif
+	o = json_writer_key(w, k, 0);
 	if (!o)
 		return;
 	json_writer_end(w, o);

@@ -37,59 +37,73 @@ void mce_record_write_json(const struct mce_record *r, const struct mce_decoded 
 void mce_record_write_json_extra(const struct mce_record *r, const struct mce_decoded *d,
 				 struct json_writer *w, record_json_extra_fn extra, void *userdata)
 {
+	struct json_members m;
+
 	json_object_begin(w, NULL);
 	record_json_put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname,
 			       r->boot_id);
-	if (r->have & MCE_HAVE_CPU)
-		json_put_u64_k(w, JSON_KEY("cpu"), r->cpu);
-	if (r->have & MCE_HAVE_SOCKET)
-		json_put_u64_k(w, JSON_KEY("socket"), r->socket);
-	if (r->have & MCE_HAVE_APICID)
-		json_put_u64_k(w, JSON_KEY("apicid"), r->apicid);
-	if (r->have & MCE_HAVE_BANK)
-		json_put_u64_k(w, JSON_KEY("bank"), r->bank);
+	/*
+	 * The numbers and registers in runs, each under one check of the
+	 * room: a member is at most a comma, its key and 20 bytes of value.
+	 */
+	if (json_members_begin(w, &m, 4 * (1 + sizeof("\"apicid\":") + 20))) {
+		if (r->have & MCE_HAVE_CPU)
+			json_member_u64(&m, JSON_KEY("cpu"), r->cpu);
+		if (r->have & MCE_HAVE_SOCKET)
+			json_member_u64(&m, JSON_KEY("socket"), r->socket);
+		if (r->have & MCE_HAVE_APICID)
+			json_member_u64(&m, JSON_KEY("apicid"), r->apicid);
+		if (r->have & MCE_HAVE_BANK)
+			json_member_u64(&m, JSON_KEY("bank"), r->bank);
+		json_members_end(w, &m);
+	}
 	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN)
 		json_put_static_k(w, JSON_KEY("vendor"), mce_vendor_to_string(r->vendor));  /* a literal */
-	if (r->have & MCE_HAVE_CPUID) {
-		json_put_u64_k(w, JSON_KEY("family"), r->family);
-		json_put_u64_k(w, JSON_KEY("model"), r->model);
-		json_put_u64_k(w, JSON_KEY("stepping"), r->stepping);
+	if ((r->have & MCE_HAVE_CPUID) &&
+	    json_members_begin(w, &m, 3 * (1 + sizeof("\"stepping\":") + 20))) {
+		json_member_u64(&m, JSON_KEY("family"), r->family);
+		json_member_u64(&m, JSON_KEY("model"), r->model);
+		json_member_u64(&m, JSON_KEY("stepping"), r->stepping);
+		json_members_end(w, &m);
 	}
 	if (r->have & MCE_HAVE_MICROCODE)
 		json_put_hex_k(w, JSON_KEY("microcode"), r->microcode);
-	if (r->have & MCE_HAVE_PPIN)
-		json_put_hex64_k(w, JSON_KEY("ppin"), r->ppin);
-	if (r->have & MCE_HAVE_MCGCAP)
-		json_put_hex64_k(w, JSON_KEY("mcgcap"), r->mcgcap);
-	if (r->have & MCE_HAVE_MCGSTATUS)
-		json_put_hex64_k(w, JSON_KEY("mcgstatus"), r->mcgstatus);
-	if (r->have & MCE_HAVE_STATUS)
-		json_put_hex64_k(w, JSON_KEY("status"), r->status);
-	if (r->have & MCE_HAVE_ADDR)
-		json_put_hex64_k(w, JSON_KEY("addr"), r->addr);
-	if (r->have & MCE_HAVE_MISC)
-		json_put_hex64_k(w, JSON_KEY("misc"), r->misc);
-	if (r->have & MCE_HAVE_SYND)
-		json_put_hex64_k(w, JSON_KEY("synd"), r->synd);
-	if (r->have & MCE_HAVE_IPID)
-		json_put_hex64_k(w, JSON_KEY("ipid"), r->ipid);
-	if (r->have & MCE_HAVE_IP)
-		json_put_hex64_k(w, JSON_KEY("ip"), r->ip);
-	if (r->have & MCE_HAVE_CS)
-		json_put_u64_k(w, JSON_KEY("cs"), r->cs);
-	if (r->have & MCE_HAVE_TSC)
-		json_put_hex64_k(w, JSON_KEY("tsc"), r->tsc);
-	/* where an Intel EDAC driver placed a memory error */
-	if (r->have & MCE_HAVE_DIMM_SOCKET)
-		json_put_u64_k(w, JSON_KEY("dimm_socket"), r->dimm_socket);
-	if (r->have & MCE_HAVE_DIMM_MC)
-		json_put_u64_k(w, JSON_KEY("dimm_mc"), r->dimm_mc);
-	if (r->have & MCE_HAVE_DIMM_CHANNEL)
-		json_put_u64_k(w, JSON_KEY("dimm_channel"), r->dimm_channel);
-	if (r->have & MCE_HAVE_DIMM_SLOT)
-		json_put_u64_k(w, JSON_KEY("dimm_slot"), r->dimm_slot);
-	if (r->have & MCE_HAVE_DIMM_RANK)
-		json_put_u64_k(w, JSON_KEY("dimm_rank"), r->dimm_rank);
+	if (json_members_begin(w, &m, 16 * (1 + sizeof("\"dimm_channel\":") + 20))) {
+		if (r->have & MCE_HAVE_PPIN)
+			json_member_hex64(&m, JSON_KEY("ppin"), r->ppin);
+		if (r->have & MCE_HAVE_MCGCAP)
+			json_member_hex64(&m, JSON_KEY("mcgcap"), r->mcgcap);
+		if (r->have & MCE_HAVE_MCGSTATUS)
+			json_member_hex64(&m, JSON_KEY("mcgstatus"), r->mcgstatus);
+		if (r->have & MCE_HAVE_STATUS)
+			json_member_hex64(&m, JSON_KEY("status"), r->status);
+		if (r->have & MCE_HAVE_ADDR)
+			json_member_hex64(&m, JSON_KEY("addr"), r->addr);
+		if (r->have & MCE_HAVE_MISC)
+			json_member_hex64(&m, JSON_KEY("misc"), r->misc);
+		if (r->have & MCE_HAVE_SYND)
+			json_member_hex64(&m, JSON_KEY("synd"), r->synd);
+		if (r->have & MCE_HAVE_IPID)
+			json_member_hex64(&m, JSON_KEY("ipid"), r->ipid);
+		if (r->have & MCE_HAVE_IP)
+			json_member_hex64(&m, JSON_KEY("ip"), r->ip);
+		if (r->have & MCE_HAVE_CS)
+			json_member_u64(&m, JSON_KEY("cs"), r->cs);
+		if (r->have & MCE_HAVE_TSC)
+			json_member_hex64(&m, JSON_KEY("tsc"), r->tsc);
+		/* where an Intel EDAC driver placed a memory error */
+		if (r->have & MCE_HAVE_DIMM_SOCKET)
+			json_member_u64(&m, JSON_KEY("dimm_socket"), r->dimm_socket);
+		if (r->have & MCE_HAVE_DIMM_MC)
+			json_member_u64(&m, JSON_KEY("dimm_mc"), r->dimm_mc);
+		if (r->have & MCE_HAVE_DIMM_CHANNEL)
+			json_member_u64(&m, JSON_KEY("dimm_channel"), r->dimm_channel);
+		if (r->have & MCE_HAVE_DIMM_SLOT)
+			json_member_u64(&m, JSON_KEY("dimm_slot"), r->dimm_slot);
+		if (r->have & MCE_HAVE_DIMM_RANK)
+			json_member_u64(&m, JSON_KEY("dimm_rank"), r->dimm_rank);
+		json_members_end(w, &m);
+	}
 	/* not "bank_name": that is the decoded name, which may come from MCA_IPID instead */
 	if (r->have & MCE_HAVE_BANK_NAME)
 		json_put_string_k(w, JSON_KEY("text_bank_name"), r->bank_name);

@@ -223,12 +223,6 @@ int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 	return 0;
 }
 
-static bool is_severity(struct span s)
-{
-	return span_starts(s, "Corrected error") || span_starts(s, "Uncorrected") ||
-	       span_starts(s, "Deferred error");
-}
-
 unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				 struct span *body)
 {
@@ -242,23 +236,42 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 		return 0;
 	}
 	*body = s;
-	if (span_starts(s, "CPU:"))
-		return is_cpu_cut(s) && span_len(l->line) <= WRAP_COLUMNS ? EDAC_CPU_CUT : EDAC_STATUS;
-	/* "MC" first, once: every tagged line of every form comes here */
-	if (span_starts(s, "MC")) {
+	/*
+	 * Each of the lines begins with its own byte: every tagged line of
+	 * every form comes here, and the kernel console's are settled by it.
+	 */
+	if (s.p == s.end)
+		return 0;
+	switch (s.p[0]) {
+	case 'C':
+		if (span_starts(s, "CPU:"))
+			return is_cpu_cut(s) && span_len(l->line) <= WRAP_COLUMNS ? EDAC_CPU_CUT
+										 : EDAC_STATUS;
+		return span_starts(s, "Corrected error") ? EDAC_SEVERITY : 0;
+	case 'M':
 		if (mc_reg(s, "_STATUS", false))
 			return EDAC_STATUS;       /* older kernels: no "CPU:n (f:m:s)" before it */
 		if (mc_reg(s, "_ADDR:", false) || mc_reg(s, " Error Address:", false))
 			return EDAC_REGS;
+		return 0;
+	case 'U':
+		return span_starts(s, "Uncorrected") ? EDAC_SEVERITY : 0;
+	case 'D':
+		return span_starts(s, "Deferred error") ? EDAC_SEVERITY : 0;
+	case 'E':
+		return span_starts(s, "Error Addr:") ? EDAC_REGS : 0;
+	case 'I':
+		return span_starts(s, "IPID:") ? EDAC_REGS : 0;
+	case 'P':
+		return span_starts(s, "PPIN:") ? EDAC_REGS : 0;
+	case 'c':
+		return p->open == OPEN_EDAC_AMD && span_starts(s, "cache level:") ? EDAC_LAST : 0;
+	case 'b':
+		return p->open == OPEN_EDAC_AMD && span_starts(s, "bus error") ? EDAC_LAST : 0;
+	default:
+		/* decoded text between these lines: see text_kernel_parse() */
+		return 0;
 	}
-	if (is_severity(s))
-		return EDAC_SEVERITY;
-	if (span_starts(s, "Error Addr:") || span_starts(s, "IPID:") || span_starts(s, "PPIN:"))
-		return EDAC_REGS;
-	if (p->open == OPEN_EDAC_AMD && (span_starts(s, "cache level:") || span_starts(s, "bus error")))
-		return EDAC_LAST;
-	/* decoded text between these lines: see text_kernel_parse() */
-	return 0;
 }
 
 /* A register line goes into the open record whole, or not at all. */

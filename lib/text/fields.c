@@ -33,43 +33,12 @@ static __attribute__((noinline)) enum kv_result num_bad(struct mce_text_parser *
 			base == 16 ? "hexadecimal" : "decimal");
 }
 
-enum kv_result text_num(struct mce_text_parser *p, const char *key, struct span v, int base,
-			uint64_t max, uint64_t *ret)
+enum kv_result text_num_other(struct mce_text_parser *p, const char *key, struct span v, int base,
+			      uint64_t max, uint64_t *ret)
 {
 	size_t n = span_len(v);
-	uint64_t x = 0;
 	int k;
 
-	/*
-	 * Plain digits, as registers and counts are printed, read here: most
-	 * numbers of most lines, for less than the call.  The rest ("0x",
-	 * too long, bad bytes, too large) go to parse_unsigned(), which words
-	 * the errors.
-	 */
-	if (base == 16 && n > 0 && n <= 16) {
-		size_t i = 0;
-		unsigned d;
-
-		while (i < n && (d = parse_digit_value_1[(unsigned char) v.p[i]]) != 0) {
-			x = x << 4 | (d - 1);
-			i++;
-		}
-		if (i == n && x <= max) {
-			*ret = x;
-			return KV_OK;
-		}
-	} else if (base == 10 && n > 0 && n <= 19) {
-		size_t i = 0;
-
-		while (i < n && is_digit(v.p[i])) {
-			x = x * 10 + (unsigned) (v.p[i] - '0');
-			i++;
-		}
-		if (i == n && x <= max) {
-			*ret = x;
-			return KV_OK;
-		}
-	}
 	if (n == 0)
 		return text_bad(p, "%s: value missing", key);
 	k = parse_unsigned(v.p, n, base, max, ret);

@@ -148,13 +148,35 @@ static bool status_cut(const struct text_line *l, struct span body, unsigned *di
 int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct span body,
 		   enum open_record open, bool end_at_processor)
 {
-	struct mce_record r;
+	/*
+	 * A line of the open record is read into it in place, with the
+	 * record as it was kept aside: most lines are good, and then that
+	 * copy is all the line costs of the record's size.  Any other line
+	 * is read into a record of its own.
+	 */
+	bool in_place = p->open == open;
+	struct mce_record r;          /* in place: the open record before the line; else the line's */
 	struct kv_line info;
 	enum kv_result res;
 	int k;
 
-	r = p->open == open ? p->rec : (struct mce_record) { 0 };
-	res = text_kv_line(p, body, &r, &info);
+	if (in_place)
+		r = p->rec;
+	else
+		r = (struct mce_record) { 0 };
+	res = text_kv_line(p, body, in_place ? &p->rec : &r, &info);
+	if (res != KV_OK && in_place)
+		p->rec = r;               /* nothing of a bad line is kept */
+	/*
+	 * The kernel's noise, as text_kernel_parse() left it to be told
+	 * here: a line read whole as pairs cannot be it, so most lines are
+	 * not searched for it.
+	 */
+	if (open == OPEN_KERNEL && (res != KV_OK || info.unchecked) && text_kernel_logged(body)) {
+		if (res == KV_OK && in_place)
+			p->rec = r;
+		return 0;
+	}
 	if (res == KV_NOT_OURS) {
 		/*
 		 * Free text.  The AMD EDAC decoder prints its decoded text
@@ -175,7 +197,17 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 		text_reject(p);
 		return 0;
 	}
-	if (info.names_cpu || p->open != open) {
+	if (in_place && info.names_cpu) {
+		/* a CPU line ends the open record as it was, and begins one
+		 * with what it had and the line's values */
+		struct mce_record both = p->rec;
+
+		p->rec = r;
+		k = text_begin(p, open, l->have_time, l->time_usec);
+		if (k < 0)
+			return k;
+		p->rec = both;
+	} else if (!in_place) {
 		k = text_begin(p, open, l->have_time, l->time_usec);
 		if (k < 0)
 			return k;
@@ -184,15 +216,15 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 			r = (struct mce_record) { 0 };
 			(void) text_kv_line(p, body, &r, &info);
 		}
+		p->rec = r;
 	}
-	p->rec = r;
 	p->last = p->line;
 	if (open == OPEN_KERNEL && info.kernel_first && status_cut(l, body, &p->wrap_len)) {
 		p->wrap = WRAP_STATUS;
 		p->wrap_line = p->line;
 	}
 	if (info.processor && end_at_processor) {
-		if (open == OPEN_KERNEL && !(r.have & MCE_HAVE_APICID) &&
+		if (open == OPEN_KERNEL && !(p->rec.have & MCE_HAVE_APICID) &&
 		    console_width(l) == WRAP_COLUMNS) {
 			/* cut at the 80th column before its APIC: wait a line for it */
 			p->wrap = WRAP_PROCESSOR;
@@ -245,7 +277,8 @@ int text_kernel_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 {
 	if (kind != KERNEL_TAGGED)
 		return read_rest(p, kind, body);
-	if (text_kernel_noise(body))
+	/* the rest of the noise check is in text_kv_record(), after the line is read */
+	if (text_kernel_noise_head(body))
 		return 0;
 	return text_kv_record(p, l, body, OPEN_KERNEL, true);
 }

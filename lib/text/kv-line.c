@@ -241,7 +241,7 @@ static enum kv_result parse_cpuid(struct mce_text_parser *p, struct span *s, str
  * for the kernel's.
  */
 static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struct mce_record *r,
-				bool *kernel_form)
+				bool *kernel_form, bool *unchecked)
 {
 	struct span t = span_token(s), save;
 	uint64_t cpu, v;
@@ -313,6 +313,7 @@ static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struc
 		if (span_len(w) == 0 || !(w.p[0] >= 'a' && w.p[0] <= 'z') || span_eq(w, "microcode"))
 			break;
 		*s = u;
+		*unchecked = true;
 	}
 	return KV_OK;
 }
@@ -364,7 +365,7 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 			    text_field_read(p, k, span_token(&s), k->base, r) != KV_OK)
 				return KV_BAD;
 		} else if (first && key == K_CPU) {
-			res = parse_cpu(p, &s, r, &info->kernel_first);
+			res = parse_cpu(p, &s, r, &info->kernel_first, &info->unchecked);
 			if (res != KV_OK)
 				return res;
 			info->names_cpu = true;
@@ -395,6 +396,7 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 				const char *close = memchr(v.p, '}', span_len(s) + span_len(v));
 
 				s.p = close ? close + 1 : s.end;
+				info->unchecked = true;
 			} else
 				s = save;
 		} else if (key == K_PROCESSOR) {
@@ -415,8 +417,10 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 			{
 				struct span u = s, w = span_token(&u);
 
-				if (is_weekday(w))
+				if (is_weekday(w)) {
 					s.p = s.end;
+					info->unchecked = true;
+				}
 			}
 		} else if (first)
 			return KV_NOT_OURS;

@@ -219,7 +219,11 @@ static bool strip_ident_pid(struct span *s)
  * such a prefix: a prefixed line that is not a machine-check line is just
  * another log line, not garbage.
  */
-static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
+/*
+ * The prefixes that come first: mail quoting, a printk level, a syslog or
+ * ISO time stamp, "ident[pid]:".  None of them begins with '['.
+ */
+static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret_usec)
 {
 	bool any = false;
 	const char *c = s->p;
@@ -243,6 +247,16 @@ static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))
 		any = true;
+	return any;
+}
+
+static bool strip_log_prefix(struct span *s, bool *have_time, int64_t *ret_usec)
+{
+	bool any = false;
+
+	/* dmesg's "[  123.456789] " begins most lines: it skips what cannot begin so */
+	if (s->p < s->end && s->p[0] != '[')
+		any = strip_leading_prefixes(s, have_time, ret_usec);
 	/* sysklogd's wall message named the host too: "localhost kernel: CPU 1: ..." */
 	{
 		struct span t = *s, host = span_token(&t);
@@ -339,56 +353,66 @@ static bool logged_anywhere(struct span s)
 	return false;
 }
 
+/*
+ * The heads of the kernel's lines that belong to no record, by their first
+ * byte: every kernel line is tried against them, and a record's own lines
+ * ("CPU", "TSC", "PROCESSOR", ...) are settled by one switch and at most
+ * two comparisons of known lengths.
+ */
+static bool noise_head(struct span s)
+{
+	switch (s.p[0]) {
+	case 'M':
+		return span_starts(s, "Machine check: ") || span_starts(s, "MCE records pool");
+	case 'R':
+		return span_starts(s, "Run the above through") ||
+		       span_starts(s, "Run through mcelog --ascii");     /* 2.6.x panic banner */
+	case 'K':
+		return span_starts(s, "Kernel panic") ||
+		       span_starts(s, "Kernel Panic");   /* as retyped into mails and forums */
+	case 'k':
+		return span_starts(s, "kernel panic");
+	case 'F':
+		return span_starts(s, "Fake kernel panic");
+	case 'S':
+		return span_starts(s, "Some CPUs didn't answer");
+	case 'T':
+		return span_starts(s, "Timeout: Not all CPUs") ||
+		       span_starts(s, "This is not a software problem");   /* 2.6.x banner */
+	case 'H':
+		return span_starts(s, "Hardware error from APEI") ||
+		       span_starts(s, "HARDWARE ERROR");                   /* 2.6.x banner */
+	case 'e':
+		return span_starts(s, "event severity:");
+	case 'E':
+		/* APEI/CPER sections: " Error 0, type: corrected" */
+		return span_starts(s, "Error ");
+	case 's':
+		return span_starts(s, "section_type:");
+	case '-':
+		/* journalctl's own markers between a unit's lines */
+		return span_starts(s, "-- Reboot --") || span_starts(s, "-- Boot ") ||
+		       span_starts(s, "-- Logs begin at ") || span_starts(s, "-- Journal begins at ") ||
+		       span_starts(s, "-- No entries --");
+	default:
+		return false;
+	}
+}
+
+bool text_kernel_noise_head(struct span s)
+{
+	return span_len(s) > 0 && noise_head(s);
+}
+
+bool text_kernel_logged(struct span s)
+{
+	/* "Machine check events logged" is the kernel's wherever it stands */
+	return logged_anywhere(s);
+}
+
 bool text_kernel_noise(struct span s)
 {
-	/* with their lengths: every kernel line is tried against them */
-#define NOISE(n) { .s = "" n, .len = sizeof(n) - 1 }
-	static const struct { const char *s; size_t len; } noise[] = {
-		NOISE("Machine check events logged"),
-		NOISE("Run the above through"),
-		NOISE("Machine check: "),
-		NOISE("Kernel panic"),
-		NOISE("Kernel Panic"),            /* as retyped into mails and forums */
-		NOISE("kernel panic"),
-		NOISE("Some CPUs didn't answer"),
-		NOISE("Timeout: Not all CPUs"),
-		NOISE("Hardware error from APEI"),
-		NOISE("event severity:"),
-		NOISE("Error "),                  /* APEI/CPER sections: " Error 0, type: corrected" */
-		NOISE("section_type:"),
-		NOISE("MCE records pool"),
-		NOISE("Fake kernel panic"),
-		/* journalctl's own markers between a unit's lines */
-		NOISE("-- Reboot --"),
-		NOISE("-- Boot "),
-		NOISE("-- Logs begin at "),
-		NOISE("-- Journal begins at "),
-		NOISE("-- No entries --"),
-		/* the x86_64 panic banner around the record, 2.6.x */
-		NOISE("HARDWARE ERROR"),
-		NOISE("This is not a software problem"),
-		NOISE("Run through mcelog --ascii"),
-	};
-#undef NOISE
-
-	/*
-	 * The bytes the entries above begin with (keep them in step).  Every
-	 * kernel line is tried against them all, and a record's own lines
-	 * begin "CPU", "TSC", "PROCESSOR", ...: most lines are settled here.
-	 */
-	static const bool first_byte[256] = {
-		['M'] = true, ['R'] = true, ['K'] = true, ['S'] = true, ['T'] = true,
-		['H'] = true, ['e'] = true, ['E'] = true, ['s'] = true, ['F'] = true,
-		['-'] = true, ['k'] = true,
-	};
-
-	if (span_len(s) > 0 && first_byte[(unsigned char) s.p[0]])
-		for (size_t i = 0; i < ELEMENTSOF(noise); i++)
-			/* two bytes before the call: "TSC" and "Timeout" share one */
-			if (span_len(s) >= noise[i].len && s.p[0] == noise[i].s[0] &&
-			    s.p[1] == noise[i].s[1] && memcmp(s.p, noise[i].s, noise[i].len) == 0)
-				return true;
-	return logged_anywhere(s);
+	return text_kernel_noise_head(s) || text_kernel_logged(s);
 }
 
 /* Kernel MCE/EDAC chatter without the hardware-error tag: no record, and not garbage. */

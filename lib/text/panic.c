@@ -79,7 +79,7 @@ static struct span panic_body(const struct text_line *l)
 }
 
 /* Past "WORD " or "WORDn" (hand-typed, no space): at the number; false if neither. */
-static bool eat_word_number(struct span *s, const char *word)
+static inline __attribute__((always_inline)) bool eat_word_number(struct span *s, const char *word)
 {
 	struct span t = *s;
 
@@ -119,24 +119,41 @@ unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text
 {
 	struct span s = panic_body(l);
 
-	if (span_starts(s, "<Bank"))
-		s.p++;
-	*body = s;
-	if (span_starts(s, "Bank")) {
-		struct span u = s, t;
+	/*
+	 * Each of the lines begins with its own byte ('<' or 'B' a bank line,
+	 * 'M' the poller's head, 'C' the exception's head or a wrapped CPU):
+	 * every line of every form comes here first, and most are settled by
+	 * it.  The body is narrowed for the forms' lines only.
+	 */
+	if (s.p == s.end)
+		return 0;
+	switch (s.p[0]) {
+	case '<':
+	case 'B': {
+		struct span u, t;
 
+		if (span_starts(s, "<Bank"))
+			s.p++;
+		*body = s;
+		u = s;
 		if (!eat_word_number(&u, "Bank"))
 			return 0;
 		t = span_token(&u);
 		return span_len(t) >= 2 && t.end[-1] == ':' ? BANK : 0;
 	}
-	if (poller_head(s))
-		return POLLER;
-	if (poller_head_wrapped(s))
-		return POLLER_WRAPPED;
-	if (is_wrapped_cpu(p, s))
-		return POLLER_CPU;
-	return is_head(s) ? HEAD : 0;
+	case 'M':
+		*body = s;
+		if (poller_head(s))
+			return POLLER;
+		return poller_head_wrapped(s) ? POLLER_WRAPPED : 0;
+	case 'C':
+		*body = s;
+		if (is_wrapped_cpu(p, s))
+			return POLLER_CPU;
+		return is_head(s) ? HEAD : 0;
+	default:
+		return 0;
+	}
 }
 
 static int parse_head(struct mce_text_parser *p, const struct text_line *l, unsigned kind,

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "macro.h"
+#include "parse-number.h"
 #include "record.h"
 #include "record-text.h"
 #include "span.h"
@@ -108,6 +109,13 @@ struct text_form {
 bool text_line_split(struct span s, struct text_line *ret);
 /* Kernel lines that belong to no record and must not be mistaken for garbage. */
 bool text_kernel_noise(struct span s);
+/*
+ * Its two halves: s begins as such a line does; s holds "Machine check
+ * events logged" anywhere.  A line that reads whole as "KEY value" pairs
+ * cannot hold the latter (kv_line.unchecked says when it might).
+ */
+bool text_kernel_noise_head(struct span s);
+bool text_kernel_logged(struct span s);
 
 /*
  * kernel.c, edac-amd.c: line s (whole, trimmed) is not the rest of the
@@ -167,9 +175,41 @@ struct text_field {
 /* Puts the reason in p->msg, returns KV_BAD. */
 _printf_(2, 3)
 enum kv_result text_bad(struct mce_text_parser *p, const char *fmt, ...);
-/* A whole span as an unsigned number; key names it in the message. */
-enum kv_result text_num(struct mce_text_parser *p, const char *key, struct span v, int base,
-			uint64_t max, uint64_t *ret);
+/* text_num() for all but plain digits: "0x", too long, bad bytes, too large, the errors. */
+enum kv_result text_num_other(struct mce_text_parser *p, const char *key, struct span v, int base,
+			      uint64_t max, uint64_t *ret);
+
+/*
+ * A whole span as an unsigned number; key names it in the message.
+ * Inline: a few a line, and the call cost more than the plain digits
+ * that are most numbers of most lines, read here.
+ */
+static inline enum kv_result text_num(struct mce_text_parser *p, const char *key, struct span v,
+				      int base, uint64_t max, uint64_t *ret)
+{
+	size_t n = span_len(v), i = 0;
+	uint64_t x = 0;
+
+	if (base == 16 && n > 0 && n <= 16) {
+		unsigned d;
+
+		while (i < n && (d = parse_digit_value_1[(unsigned char) v.p[i]]) != 0) {
+			x = x << 4 | (d - 1);
+			i++;
+		}
+	} else if (base == 10 && n > 0 && n <= 19) {
+		while (i < n && is_digit(v.p[i])) {
+			x = x * 10 + (unsigned) (v.p[i] - '0');
+			i++;
+		}
+	} else
+		return text_num_other(p, key, v, base, max, ret);
+	if (i == n && x <= max) {
+		*ret = x;
+		return KV_OK;
+	}
+	return text_num_other(p, key, v, base, max, ret);
+}
 const struct text_field *text_field_find(const struct text_field *fields, size_t n, struct span key,
 					 bool fold_case);
 /* Read v in base into f's place in *r. */
@@ -186,6 +226,7 @@ struct kv_line {
 	bool names_cpu;       /* a CPU line: begins a record */
 	bool kernel_first;    /* the kernel's "CPU n: Machine Check" line */
 	bool processor;       /* a PROCESSOR line: the kernel's last line */
+	bool unchecked;       /* text was passed over unread (a symbol, a date, a bank's name) */
 };
 
 /*

@@ -591,6 +591,121 @@ static void test_hex64_matches_printf(void **state)
 	json_writer_done(&w);
 }
 
+/* Short hex ("0x%" PRIx64) starts at the first digit that counts: against printf's, for values of every bit length. */
+static void test_hex_matches_printf(void **state)
+{
+	struct json_writer w;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t v;
+		char want[32];
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		/* 0, each bit alone, each length of all ones, then any length */
+		v = i < 65 ? (i ? 1ull << (i - 1) : 0) : i < 129 ? ~0ull >> (i - 65) : x >> (i % 64);
+		snprintf(want, sizeof(want), "\"0x%" PRIx64 "\"", v);
+		json_writer_reset(&w);
+		json_put_hex(&w, NULL, v);
+		assert_string_equal(json_writer_str(&w), want);
+		/* the keyed writer, which writes 32-bit values in place */
+		snprintf(want, sizeof(want), "{\"v\":\"0x%" PRIx64 "\"}", v);
+		json_writer_reset(&w);
+		json_object_begin(&w, NULL);
+		json_put_hex_k(&w, JSON_KEY("v"), v);
+		json_object_end(&w);
+		assert_string_equal(json_writer_str(&w), want);
+	}
+	json_writer_done(&w);
+}
+
+/*
+ * Members written in a run under one check of the room: the same text as
+ * the keyed writers one at a time, for runs of every length, first in
+ * their object or after other members, nested, and after the buffer's
+ * first growth.
+ */
+static void test_members_match_keyed(void **state)
+{
+	struct json_writer a, b;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	json_writer_init(&a);
+	json_writer_init(&b);
+	for (unsigned i = 0; i < 20000; i++) {
+		unsigned n = i % 24, before = i / 24 % 3;
+		struct json_members m;
+
+		json_writer_reset(&a);
+		json_writer_reset(&b);
+		json_object_begin(&a, NULL);
+		json_object_begin(&b, NULL);
+		for (unsigned j = 0; j < before; j++) {
+			json_object_begin_k(&a, JSON_KEY("inner"));
+			json_object_begin_k(&b, JSON_KEY("inner"));
+		}
+		if (i & 1) {
+			json_put_u64_k(&a, JSON_KEY("first"), i);
+			json_put_u64_k(&b, JSON_KEY("first"), i);
+		}
+		assert_true(json_members_begin(&a, &m, n * (1 + sizeof("\"dimm_channel\":") + 20)));
+		for (unsigned j = 0; j < n; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (x & 1) {
+				json_member_hex64(&m, JSON_KEY("status"), x >> (x % 64));
+				json_put_hex64_k(&b, JSON_KEY("status"), x >> (x % 64));
+			} else {
+				json_member_u64(&m, JSON_KEY("dimm_channel"), x >> (x % 64));
+				json_put_u64_k(&b, JSON_KEY("dimm_channel"), x >> (x % 64));
+			}
+		}
+		json_members_end(&a, &m);
+		json_put_u64_k(&a, JSON_KEY("after"), n);
+		json_put_u64_k(&b, JSON_KEY("after"), n);
+		for (unsigned j = 0; j < before; j++) {
+			json_object_end(&a);
+			json_object_end(&b);
+		}
+		json_object_end(&a);
+		json_object_end(&b);
+		assert_false(json_writer_failed(&a));
+		assert_string_equal(json_writer_str(&a), json_writer_str(&b));
+	}
+	json_writer_done(&a);
+	json_writer_done(&b);
+}
+
+/* Numbers below 100 are written in place, the rest by a call: both against printf's. */
+static void test_u64_matches_printf(void **state)
+{
+	struct json_writer w;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	json_writer_init(&w);
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t v;
+		char want[64];
+		struct json_members m;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = i < 1000 ? i : x >> (x % 64);
+		snprintf(want, sizeof(want), "{\"n\":%" PRIu64 ",\"n\":%" PRIu64 "}", v, v);
+		json_writer_reset(&w);
+		json_object_begin(&w, NULL);
+		json_put_u64_k(&w, JSON_KEY("n"), v);
+		assert_true(json_members_begin(&w, &m, 32));
+		json_member_u64(&m, JSON_KEY("n"), v);
+		json_members_end(&w, &m);
+		json_object_end(&w);
+		assert_string_equal(json_writer_str(&w), want);
+	}
+	json_writer_done(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -607,6 +722,9 @@ int main(void)
 		cmocka_unit_test(test_fast_and_json_c_agree),
 		cmocka_unit_test(test_literal_keys_same),
 		cmocka_unit_test(test_hex64_matches_printf),
+		cmocka_unit_test(test_hex_matches_printf),
+		cmocka_unit_test(test_members_match_keyed),
+		cmocka_unit_test(test_u64_matches_printf),
 		cmocka_unit_test(test_static_strings_same),
 		cmocka_unit_test(test_time_same_second),
 	};

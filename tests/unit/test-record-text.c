@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "record-text.h"
+#include "text/scanner.h"
 #include "text/span.h"
 
 #define MAX_SEEN 16
@@ -290,6 +291,56 @@ static void events_logged_anywhere(void **state)
 		parse(&s, cases[i].line);
 		if (s.nd != cases[i].nd || s.n != 0)
 			fail_msg("\"%s\": %u diagnostics, %u records", cases[i].line, s.nd, s.n);
+	}
+}
+
+/*
+ * The kernel's "Machine check events logged" is noise wherever it stands,
+ * even where reading a line as pairs passes over text unread (a symbol, a
+ * date, an old bank name) or after a bad value: such a line adds nothing
+ * and is no error.  Without it, the same lines are read.
+ */
+static void kernel_noise_in_record(void **state)
+{
+	static const struct {
+		const char *line;
+		uint32_t have;           /* what the line adds when it is no noise; 0: noise */
+	} cases[] = {
+		{ "RIP 10:<ffffffff81a3c1f6> {Machine check events logged}", 0 },
+		{ "RIP 10:<ffffffff81a3c1f6> {native_safe_halt+0x6/0x10}", MCE_HAVE_IP | MCE_HAVE_CS },
+		{ "TIME 1700000001 Mon Machine check events logged", 0 },
+		{ "TIME 1700000001 Mon Nov 20 10:00:01 2023", MCE_HAVE_TIME },
+		{ "TSC 1c8e0af8d4 Machine check events logged", 0 },
+		{ "TSC 1c8e0af8d4 ADDR 3fff88000", MCE_HAVE_TSC | MCE_HAVE_ADDR },
+		{ "TSC 1c8e0af8d4 xMachine check events logged", 0 },
+	};
+	char text[512];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seen s = { 0 };
+
+		snprintf(text, sizeof(text),
+			 "mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 5: bea0000000000108\n"
+			 "mce: [Hardware Error]: %s\n"
+			 "mce: [Hardware Error]: PROCESSOR 2:a20f10 SOCKET 0 APIC 6 microcode a201016\n",
+			 cases[i].line);
+		parse(&s, text);
+		if (s.n != 1 || s.nd != 0)
+			fail_msg("\"%s\": %u records, %u diagnostics", cases[i].line, s.n, s.nd);
+		if ((s.rec[0].have & (MCE_HAVE_IP | MCE_HAVE_CS | MCE_HAVE_TIME | MCE_HAVE_TSC |
+				      MCE_HAVE_ADDR)) != cases[i].have)
+			fail_msg("\"%s\": have %#x", cases[i].line, s.rec[0].have);
+	}
+	/* an old bank name passed over on a CPU line: noise, so no record begins */
+	{
+		struct seen s = { 0 };
+
+		parse(&s, "mce: [Hardware Error]: CPU 0 4 xMachine check events logged\n");
+		assert_int_equal(s.n, 0);
+		assert_int_equal(s.nd, 0);
+		parse(&s, "mce: [Hardware Error]: CPU 0 4 northbridge\n");
+		assert_int_equal(s.nd, 1);       /* a record without STATUS: skipped, and said so */
 	}
 }
 
@@ -876,6 +927,84 @@ static void span_token_words(void **state)
 	}
 }
 
+/*
+ * The kernel's lines that belong to no record, found by their first byte:
+ * every head is noise alone and with text after it; a head with its last
+ * byte changed, or cut one byte short, is not, nor are a record's lines.
+ */
+static void kernel_noise_heads(void **state)
+{
+	static const char *const heads[] = {
+		"Machine check events logged", "Run the above through", "Machine check: ",
+		"Kernel panic", "Kernel Panic", "kernel panic", "Some CPUs didn't answer",
+		"Timeout: Not all CPUs", "Hardware error from APEI", "event severity:", "Error ",
+		"section_type:", "MCE records pool", "Fake kernel panic", "-- Reboot --", "-- Boot ",
+		"-- Logs begin at ", "-- Journal begins at ", "-- No entries --", "HARDWARE ERROR",
+		"This is not a software problem", "Run through mcelog --ascii",
+	};
+	static const char *const record_lines[] = {
+		"CPU 58: Machine Check: 0 Bank 13: be00000000800400",
+		"TSC d83b3e29a2 ADDR b3e29a2140 MISC 9001000f0000286 PPIN 2b5a3f0c9d1e",
+		"PROCESSOR 0:806f8 TIME 1700000000 SOCKET 1 APIC 74 microcode 2b000461",
+		"RIP 10:<ffffffff81a3c1f6> {native_safe_halt+0x6/0x10}", "", "-", "M", "T",
+	};
+	char buf[128];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		size_t n = strlen(heads[i]);
+
+		assert_true(text_kernel_noise((struct span) { heads[i], heads[i] + n }));
+		snprintf(buf, sizeof(buf), "%s and more", heads[i]);
+		assert_true(text_kernel_noise((struct span) { buf, buf + strlen(buf) }));
+		memcpy(buf, heads[i], n);
+		buf[n - 1] = '#';
+		assert_false(text_kernel_noise((struct span) { buf, buf + n }));
+		assert_false(text_kernel_noise((struct span) { heads[i], heads[i] + n - 1 }));
+	}
+	for (size_t i = 0; i < sizeof(record_lines) / sizeof(record_lines[0]); i++) {
+		const char *l = record_lines[i];
+
+		assert_false(text_kernel_noise((struct span) { l, l + strlen(l) }));
+	}
+}
+
+/*
+ * "Machine check events logged" is looked for eight bytes a step: the same
+ * answer as a plain search, for lines of every length holding the phrase
+ * whole, cut, or with a byte changed, at every place, among many 'g's.
+ */
+static void kernel_noise_logged_anywhere(void **state)
+{
+	static const char phrase[] = "Machine check events logged";
+	static const char fill[] = "gggl eodMachine check events lo";
+	unsigned seed = 3;
+
+	(void) state;
+	for (unsigned round = 0; round < 50000; round++) {
+		char line[80];
+		size_t len = 1 + round % (sizeof(line) - 1), plen = sizeof(phrase) - 1, at;
+		bool want = false;
+
+		line[0] = 'x';          /* no noise head: the phrase alone decides */
+		for (size_t i = 1; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			line[i] = fill[(seed >> 16) % (sizeof(fill) - 1)];
+		}
+		seed = seed * 1103515245u + 12345u;
+		at = 1 + (seed >> 16) % len;
+		if (at + plen <= len) {
+			memcpy(line + at, phrase, plen);
+			if (round % 3 == 0)
+				line[at + (seed >> 24) % plen] ^= 0x20;   /* a byte changed */
+		} else if (at < len)
+			memcpy(line + at, phrase, len - at);          /* cut by the end */
+		for (size_t i = 0; i + plen <= len && !want; i++)
+			want = memcmp(line + i, phrase, plen) == 0;
+		assert_int_equal(text_kernel_noise((struct span) { line, line + len }), want);
+	}
+}
+
 static void mcelog_ascii(void **state)
 {
 	struct seen s = { 0 };
@@ -1208,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
 		cmocka_unit_test(events_logged_anywhere),
+		cmocka_unit_test(kernel_noise_in_record),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
 		cmocka_unit_test(panic_poller_as_printed),
@@ -1225,6 +1355,8 @@ int main(void)
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
 		cmocka_unit_test(span_token_words),
+		cmocka_unit_test(kernel_noise_heads),
+		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
