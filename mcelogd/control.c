@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "control-request.h"
 #include "log.h"
 
 /*
@@ -110,42 +111,24 @@ static int queue_answer(struct client *cl, const char *text, const char *tail)
 	return sd_event_source_set_io_events(cl->io, EPOLLOUT);
 }
 
-/* Requests are short lines of text; anything else is answered with what was wrong. */
-static const char *request_problem(const struct client *cl, bool complete)
-{
-	if (!complete)
-		return "{\"error\":\"request too long: expected one line of at most 255 bytes\"}";
-	for (size_t i = 0; i < cl->len; i++) {
-		unsigned char ch = (unsigned char) cl->request[i];
-
-		if (ch == '\n')
-			break;
-		if ((ch < 0x20 && ch != '\r' && ch != '\t') || ch >= 0x7f)
-			return "{\"error\":\"request is not text: expected the line 'status'\"}";
-	}
-	return NULL;
-}
-
 static void answer(struct client *cl, bool complete)
 {
 	struct control *c = cl->control;
-	char *request = cl->request;
 	const char *problem;
+	enum control_request req;
 	int r;
 
-	request[cl->len] = '\0';
-	problem = request_problem(cl, complete);
-	request[strcspn(request, "\r\n")] = '\0';
+	req = control_request_parse(cl->request, cl->len, complete, &problem);
 	if (cl->refused)
 		r = queue_answer(cl, "{\"error\":\"permission denied\"}", "\n");
-	else if (problem) {
+	else if (req == CONTROL_REQUEST_BAD) {
 		log_debug("Control request refused: %s", problem);
 		r = queue_answer(cl, problem, "\n");
-	} else if (streq(request, "status")) {
+	} else if (req == CONTROL_REQUEST_STATUS) {
 		const char *json = c->status(c->userdata);
 
 		r = json ? queue_answer(cl, json, "\n") : queue_answer(cl, "{\"error\":\"out of memory\"}", "\n");
-	} else if (streq(request, "metrics") && c->metrics) {
+	} else if (req == CONTROL_REQUEST_METRICS && c->metrics) {
 		const char *text = c->metrics(c->userdata);
 
 		r = text ? queue_answer(cl, text, "") : queue_answer(cl, "{\"error\":\"no metrics\"}", "\n");

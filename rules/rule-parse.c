@@ -59,7 +59,7 @@ struct parser {
 	unsigned errors;
 
 	struct rule *rules;
-	unsigned n_rules;
+	unsigned n_rules, n_allocated;
 	struct rule *cur;          /* the [Rule] being read, NULL outside one */
 	bool seen_name, seen_threshold, seen_priority, seen_trigger, seen_timeout, seen_holdoff;
 };
@@ -443,11 +443,18 @@ static int start_rule(struct parser *p)
 		report(p, p->line, "more than %u rules", RULE_SET_MAX_RULES);
 		return -EINVAL;
 	}
-	n = realloc(p->rules, (p->n_rules + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	p->rules = n;
-	p->cur = &n[p->n_rules++];
+	/* Doubling: a rule is ~12 KiB, and growing by one copied the file's rules for
+	 * each new one (1024 rules took seconds under ASan, with a non-remapping realloc). */
+	if (p->n_rules == p->n_allocated) {
+		unsigned want = p->n_allocated ? 2 * p->n_allocated : 4;
+
+		n = realloc(p->rules, want * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		p->rules = n;
+		p->n_allocated = want;
+	}
+	p->cur = &p->rules[p->n_rules++];
 	*p->cur = (struct rule) {
 		.line = p->line,
 		.count = 1,

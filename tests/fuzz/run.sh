@@ -37,7 +37,7 @@ for t in $targets; do
 	extra=$(sed -n 's/^ \* fuzz-link: //p' "$src/tests/fuzz/$t.c" | sed "s|\([^ ]*\.c\)|$src/\1|g")
 	# shellcheck disable=SC2086
 	"$CC" -g -O1 $SAN -fsanitize=fuzzer -include "$build/config.h" \
-		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/rules" -I"$src/mcectl" $(pkg-config --cflags json-c) \
+		-I"$src/lib" -I"$src/decoders" -I"$src/kernel-abi" -I"$src/rules" -I"$src/mcectl" -I"$src/mcelogd" $(pkg-config --cflags json-c) \
 		"$src/tests/fuzz/$t.c" $extra "$build/rules/librules.a" "$build/kernel-abi/libkernelabi.a" "$build/lib/libmceshared.a" \
 		"$build/decoders/libmcedecode.a" "$build/lib/libmceshared.a" \
 		$(pkg-config --libs json-c) -o "$build/fuzz/$t"
