@@ -1339,7 +1339,7 @@ static int direct_summary(struct query_args *a, struct shown *n)
 		.trusted_uid = uid, .ids = ids, .n_ids = n_ids,
 		.host = a->host, .include_replayed = a->include_replayed,
 	};
-	r = summary_direct(a->directory, a->n_files ? a->files : NULL, &w, a->counts, &n->damaged);
+	r = summary_direct(a->directory, a->n_files ? a->files : NULL, &w, a->by, a->counts, &n->damaged);
 	if (r == -ENOMEM)
 		return r;
 	if (r >= 0)

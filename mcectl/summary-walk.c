@@ -516,8 +516,9 @@ static bool wanted_first(const struct entry *x)
 }
 
 struct position {
-	bool any;
-	uint64_t seqnum, realtime;   /* of the last entry, the last matched one */
+	bool any, matched;
+	uint64_t seqnum;                     /* of the last entry */
+	uint64_t first_realtime, realtime;   /* of the first and last entry matched on _COMM */
 	bool past_until;
 };
 
@@ -579,6 +580,9 @@ static int walk_file(struct walk *w, struct summary *s, struct position *pos, st
 			w->reason = "entries out of time order with --since";
 			return -EOPNOTSUPP;
 		}
+		if (!pos->matched)
+			pos->first_realtime = e.realtime;
+		pos->matched = true;
 		pos->realtime = e.realtime;
 		if (a->have_since && (int64_t) e.realtime < a->since)
 			continue;
@@ -616,21 +620,11 @@ static int cmp_head(const void *x, const void *y)
 	return ((*a)->head_seqnum > (*b)->head_seqnum) - ((*a)->head_seqnum < (*b)->head_seqnum);
 }
 
-int summary_walk(const struct journal_file *files, size_t n_files, const struct summary_walk_args *a,
-		 struct summary *s, struct summary_walk_result *result)
+int summary_walk_order(const struct journal_file *files, size_t n_files, const struct journal_file **order,
+		       size_t *ret_n, const char **ret_reason)
 {
-	_cleanup_free_ const struct journal_file **order = calloc(n_files ? n_files : 1, sizeof(*order));
-	struct walk w = { .a = a };
-	struct position pos = {};
-	_cleanup_free_ struct entry *x = malloc(sizeof(*x));
 	size_t n = 0;
-	int r = 0;
 
-	*result = (struct summary_walk_result) {};
-	if (!order || !x)
-		return -ENOMEM;
-	x->w = &w;
-	x->tok = NULL;
 	for (size_t i = 0; i < n_files; i++)
 		if (files[i].n_entries)
 			order[n++] = &files[i];
@@ -643,15 +637,32 @@ int summary_walk(const struct journal_file *files, size_t n_files, const struct 
 	for (size_t i = 1; i < n; i++)
 		if (memcmp(order[i]->seqnum_id, order[0]->seqnum_id, 16) != 0 ||
 		    order[i]->head_seqnum <= order[i - 1]->tail_seqnum) {
-			result->reason = "files whose entries could interleave";
+			*ret_reason = "files whose entries could interleave";
 			return -EOPNOTSUPP;
 		}
+	*ret_n = n;
+	return 0;
+}
+
+int summary_walk(const struct journal_file *const *files, size_t n, const struct summary_walk_args *a,
+		 struct summary *s, struct summary_walk_result *result)
+{
+	struct walk w = { .a = a };
+	struct position pos = {};
+	_cleanup_free_ struct entry *x = malloc(sizeof(*x));
+	int r = 0;
+
+	*result = (struct summary_walk_result) {};
+	if (!x)
+		return -ENOMEM;
+	x->w = &w;
+	x->tok = NULL;
 	if (table_grow(&w.t) < 0) {
 		table_free(&w.t);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n && !pos.past_until; i++) {
-		w.f = order[i];
+		w.f = files[i];
 		r = walk_file(&w, s, &pos, result, x);
 		if (r < 0)
 			break;
@@ -659,7 +670,34 @@ int summary_walk(const struct journal_file *files, size_t n_files, const struct 
 	if (x->tok)
 		json_tokener_free(x->tok);
 	table_free(&w.t);
+	result->past_until = pos.past_until;
+	result->matched = pos.matched;
+	result->first_realtime = pos.first_realtime;
+	result->last_realtime = pos.realtime;
 	if (r == -EOPNOTSUPP)
 		result->reason = w.reason ? w.reason : "unreadable file";
 	return r;
+}
+
+int summary_walk_merge(const struct summary_walk_args *a, struct summary *s, struct summary_walk_result *r,
+		       const struct summary *later_s, const struct summary_walk_result *later)
+{
+	int k;
+
+	/* The earlier files ended the summary at --until: libsystemd stops there too. */
+	if (r->past_until)
+		return 0;
+	if (a->have_since && r->matched && later->matched && later->first_realtime < r->last_realtime) {
+		r->reason = "entries out of time order with --since";
+		return -EOPNOTSUPP;
+	}
+	k = summary_merge(s, later_s);
+	if (k < 0)
+		return k;
+	r->damaged += later->damaged;
+	r->entries += later->entries;
+	r->past_until = later->past_until;
+	r->matched |= later->matched;
+	r->last_realtime = later->last_realtime;
+	return 0;
 }

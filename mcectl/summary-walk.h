@@ -43,11 +43,30 @@ struct summary_walk_result {
 	unsigned damaged;                /* entries counted without a readable MCE_JSON */
 	uint64_t entries;                /* entries looked at, matched or not */
 	const char *reason;              /* why the walk gave up */
+	bool past_until;                 /* stopped at an entry after --until */
+	bool matched;                    /* some entry of mcelogd's (_COMM): */
+	uint64_t first_realtime, last_realtime;
 };
 
 /*
- * Counts into s.  0; -EOPNOTSUPP (gave up: result.reason; s is then half
- * counted and must be dropped); -ENOMEM.
+ * The files with entries, in the order libsystemd gives their entries, into
+ * order (room for n_files).  0; -EOPNOTSUPP when their entries could
+ * interleave or repeat (the walk cannot repeat libsystemd's merge then).
  */
-int summary_walk(const struct journal_file *files, size_t n_files, const struct summary_walk_args *a,
+int summary_walk_order(const struct journal_file *files, size_t n_files, const struct journal_file **order,
+		       size_t *ret_n, const char **ret_reason);
+
+/*
+ * Counts the entries of files, in that order, into s.  0; -EOPNOTSUPP (gave
+ * up: result.reason; s is then half counted and must be dropped); -ENOMEM.
+ */
+int summary_walk(const struct journal_file *const *files, size_t n, const struct summary_walk_args *a,
 		 struct summary *s, struct summary_walk_result *result);
+
+/*
+ * Files walked apart (another thread): later_s, a summary_new_part() counted
+ * from the files after r's, merged into s as one walk over all would have
+ * counted.  0; -EOPNOTSUPP (r->reason); -ENOMEM.
+ */
+int summary_walk_merge(const struct summary_walk_args *a, struct summary *s, struct summary_walk_result *r,
+		       const struct summary *later_s, const struct summary_walk_result *later);
