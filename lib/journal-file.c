@@ -211,6 +211,12 @@ int journal_file_entry(const struct journal_file *f, uint64_t offset, struct jou
 		.n_items = (size - E_ITEMS) / item,
 	};
 	memcpy(ret->boot_id, o + E_BOOT_ID, 16);
+	/* The stamps libsystemd accepts (it refuses the entry otherwise): a seqnum, and
+	 * times above 0 and below 2^55 µs. */
+	if (!ret->seqnum)
+		return fail(ret_reason, "entry without a sequence number", -EBADMSG);
+	if (!ret->realtime || ret->realtime >= UINT64_C(1) << 55 || ret->monotonic >= UINT64_C(1) << 55)
+		return fail(ret_reason, "entry time out of range", -EBADMSG);
 	return 0;
 }
 
