@@ -51,7 +51,10 @@ enum { OBJECT_DATA = 1, OBJECT_FIELD = 2, OBJECT_ENTRY = 3, OBJECT_FIELD_HASH_TA
 /* DataObject: hash, next_hash_offset, next_field_offset, entry_offset,
  * entry_array_offset, n_entries; then the payload, or in compact files two
  * 32-bit tail fields first. */
+#define D_NEXT_HASH  24
 #define D_NEXT_FIELD 32
+#define D_ENTRY_OFFSET 40
+#define D_ENTRY_ARRAY  48
 #define D_N_ENTRIES  56
 #define D_PAYLOAD    64
 #define D_PAYLOAD_COMPACT 72
@@ -143,6 +146,9 @@ static int object_at(const struct journal_file *f, uint64_t offset, unsigned typ
 	o = f->map + offset;
 	if (o[O_TYPE] != type)
 		return fail(ret_reason, "object of the wrong type", -EBADMSG);
+	/* Only data is ever compressed: libsystemd refuses flags on anything else. */
+	if (type != OBJECT_DATA && o[O_FLAGS])
+		return fail(ret_reason, "flags on an object that has none", -EBADMSG);
 	size = le64(o + O_SIZE);
 	if (size < min)
 		return fail(ret_reason, "object too small", -EBADMSG);
@@ -233,6 +239,11 @@ int journal_file_data(const struct journal_file *f, uint64_t offset, struct jour
 		return r;
 	o = f->map + offset;
 	flags = o[O_FLAGS];
+	/* What libsystemd checks of a data object before it gives its payload: an
+	 * entry for each count, a payload, aligned links. */
+	if ((le64(o + D_ENTRY_OFFSET) == 0) != (le64(o + D_N_ENTRIES) == 0) || size == header ||
+	    (le64(o + D_NEXT_HASH) | le64(o + D_NEXT_FIELD) | le64(o + D_ENTRY_OFFSET) | le64(o + D_ENTRY_ARRAY)) % 8)
+		return fail(ret_reason, "inconsistent data object", -EBADMSG);
 	*ret = (struct journal_data) {
 		.payload = o + header,
 		.size = size - header,
