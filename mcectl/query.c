@@ -1351,10 +1351,56 @@ static int direct_summary(struct query_args *a, struct shown *n)
 	return a->counts ? 0 : -ENOMEM;
 }
 
-static int run(struct query_args *a, int argc, char *argv[])
+/*
+ * Through libsystemd: the matching entries shown or counted (a summary in two
+ * halves), then, following, the new ones.  0, 1: done (the exit status), or
+ * -EAGAIN: on to the totals.
+ */
+static int read_journal(struct query_args *a, struct shown *n)
 {
 	_cleanup_(sd_journal_closep) sd_journal *j = NULL;
 	_cleanup_(half_done) struct half second = {};
+	int r;
+
+	if (open_journal(a, &j) < 0)
+		return 1;
+
+	if (split_summary(a, &second) == -ENOMEM) {
+		fprintf(stderr, "mcectl summary: out of memory\n");
+		return 1;
+	}
+
+	if (a->output == OUTPUT_TABLE && !a->summary)
+		print_table_header(a);
+	else if (a->output == OUTPUT_CSV && !a->summary)
+		print_csv_header();
+	r = show_entries(j, a, n);
+	if (second.running) {
+		(void) pthread_join(second.thread, NULL);
+		second.running = false;
+		/* Met E: the second half holds the rest, in order. */
+		if (r >= 0 && n->at_stop) {
+			r = second.r;
+			if (r >= 0)
+				r = summary_merge(a->counts, second.a.counts);
+			n->damaged += second.n.damaged;
+		}
+	}
+	if (r < 0) {
+		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
+		return 1;
+	}
+	if (a->follow) {
+		r = follow_journal(j, a, n);
+		/* Interrupted, or the reader went away (head -n 1): a normal end. */
+		(void) fflush(stdout);
+		return r < 0 ? 1 : 0;
+	}
+	return -EAGAIN;
+}
+
+static int run(struct query_args *a, int argc, char *argv[])
+{
 	struct shown n = {};
 	int r;
 
@@ -1370,43 +1416,8 @@ static int run(struct query_args *a, int argc, char *argv[])
 		fprintf(stderr, "mcectl summary: out of memory\n");
 		return 1;
 	}
-	if (r > 0)
-		goto counted;
-	if (open_journal(a, &j) < 0)
-		return 1;
-
-	if (split_summary(a, &second) == -ENOMEM) {
-		fprintf(stderr, "mcectl summary: out of memory\n");
-		return 1;
-	}
-
-	if (a->output == OUTPUT_TABLE && !a->summary)
-		print_table_header(a);
-	else if (a->output == OUTPUT_CSV && !a->summary)
-		print_csv_header();
-	r = show_entries(j, a, &n);
-	if (second.running) {
-		(void) pthread_join(second.thread, NULL);
-		second.running = false;
-		/* Met E: the second half holds the rest, in order. */
-		if (r >= 0 && n.at_stop) {
-			r = second.r;
-			if (r >= 0)
-				r = summary_merge(a->counts, second.a.counts);
-			n.damaged += second.n.damaged;
-		}
-	}
-	if (r < 0) {
-		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
-		return 1;
-	}
-	if (a->follow) {
-		r = follow_journal(j, a, &n);
-		/* Interrupted, or the reader went away (head -n 1): a normal end. */
-		(void) fflush(stdout);
-		return r < 0 ? 1 : 0;
-	}
-counted:
+	if (r == 0 && (r = read_journal(a, &n)) != -EAGAIN)
+		return r;
 	if (n.damaged)
 		fprintf(stderr, "mcectl %s: %u entr%s without a readable MCE_JSON skipped\n", a->verb, n.damaged,
 			n.damaged == 1 ? "y" : "ies");
