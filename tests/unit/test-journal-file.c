@@ -4,8 +4,8 @@
  * (mcectl/summary-walk.c) on files journald wrote (the fuzz seeds: a compact
  * and a regular file, 9 entries each, 5 of them from a process named
  * mcelogd, the longer MCE_JSON zstd-compressed), with the facts journalctl
- * reports about them; and the same bytes damaged, which must be refused with
- * a reason, not read past.
+ * reports about them; the same bytes damaged, which must be refused with a
+ * reason, not read past; and parts walked apart, merged as if walked in order.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -287,6 +287,81 @@ static void test_walk(void **state)
 	free(b.p);
 }
 
+/* Counts the file into s (whole, or from since on); the walk's result. */
+static struct summary_walk_result walk_into(const struct journal_file *f, struct summary *s, bool since,
+					    bool until)
+{
+	const struct summary_walk_args a = {
+		.trusted_uid = "0", .ids = ids, .n_ids = 2, .decompress = no_decompress,
+		.have_since = since, .since = 1, .have_until = until, .until = 1795489541530000,
+	};
+	struct summary_walk_result res;
+
+	assert_int_equal(summary_walk(&f, 1, &a, s, &res), 0);
+	return res;
+}
+
+static void print(struct summary *s, char *out, size_t size)
+{
+	FILE *f = fmemopen(out, size, "w");
+
+	assert_non_null(f);
+	summary_print_csv(s, f, 0, 0);
+	fclose(f);
+}
+
+/* A part walked apart and merged: as if its files had been walked after the first part's. */
+static void test_merge(void **state)
+{
+	struct bytes b = load("compact.journal");
+	struct journal_file f;
+	const struct summary_walk_args since = { .have_since = true, .since = 1 }, none = {};
+	struct summary *s = summary_new(SUMMARY_BY_CPU), *part = summary_new_part(SUMMARY_BY_CPU);
+	struct summary *in_order = summary_new(SUMMARY_BY_CPU);
+	struct summary_walk_result r, later;
+	const char *reason;
+	char merged[4096], want[4096];
+
+	(void) state;
+	assert_non_null(s);
+	assert_non_null(part);
+	assert_non_null(in_order);
+	assert_int_equal(journal_file_open(&f, b.p, b.size, &reason), 0);
+	r = walk_into(&f, s, false, false);
+	later = walk_into(&f, part, false, false);
+	assert_int_equal(summary_walk_merge(&none, s, &r, part, &later), 0);
+	walk_into(&f, in_order, false, false);
+	walk_into(&f, in_order, false, false);
+	print(s, merged, sizeof(merged));
+	print(in_order, want, sizeof(want));
+	assert_string_equal(merged, want);
+	assert_int_equal(r.entries, 18);
+	/* The later part's times go back: libsystemd's --since would not have seen the same. */
+	r = walk_into(&f, s, true, false);
+	later = walk_into(&f, part, true, false);
+	assert_int_equal(summary_walk_merge(&since, s, &r, part, &later), -EOPNOTSUPP);
+	assert_non_null(r.reason);
+	summary_free(s);
+	summary_free(in_order);
+	/* The first part ended at --until: the later part is not counted. */
+	s = summary_new(SUMMARY_BY_CPU);
+	in_order = summary_new(SUMMARY_BY_CPU);
+	assert_non_null(s);
+	assert_non_null(in_order);
+	r = walk_into(&f, s, false, true);
+	assert_true(r.past_until);
+	later = walk_into(&f, part, false, false);
+	assert_int_equal(summary_walk_merge(&none, s, &r, part, &later), 0);
+	walk_into(&f, in_order, false, true);
+	print(s, merged, sizeof(merged));
+	print(in_order, want, sizeof(want));
+	assert_string_equal(merged, want);
+	summary_free(s);
+	summary_free(part);
+	summary_free(in_order);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
