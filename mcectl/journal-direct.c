@@ -47,8 +47,7 @@ static int map_file(struct mapped *m, const char *path, const char **ret_reason)
 		*ret_reason = "a file that cannot be opened and mapped";
 		return -EOPNOTSUPP;
 	}
-	/* The pages are all read, in order: one request for them beats a fault each. */
-	p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED) {
 		*ret_reason = "a file that cannot be mapped";
 		return -EOPNOTSUPP;
@@ -200,6 +199,10 @@ static void *walk_part(void *userdata)
 	struct summary_walk_args a = *p->a;
 	struct zstd z = {};
 
+	/* The pages are all read, in order: one request for them beats a fault each,
+	 * made by the thread that reads them (the other thread's run meanwhile). */
+	for (size_t i = 0; i < p->n; i++)
+		(void) madvise((void *) p->files[i]->map, p->files[i]->size, MADV_POPULATE_READ);
 	/* A decompression context of its own: libzstd's are not shared between threads. */
 	a.decompress = decompress;
 	a.userdata = &z;
