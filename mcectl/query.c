@@ -1321,14 +1321,20 @@ static int direct_summary(struct query_args *a, struct shown *n)
 	const char *ids[24];
 	char uid[16];
 	struct summary_walk_args w;
+	const char *mode = getenv("MCECTL_JOURNAL_READER");
 	size_t n_ids = 0;
 	int r;
 
-	/* The filters on fields other than the ids are left to libsystemd's matches. */
-	if (!a->summary || a->follow || a->alerts || a->severity || a->have_cpu || a->have_bank ||
-	    (!a->directory && !a->n_files))
+	if (!a->summary || a->follow || a->alerts)
 		return 0;
-	/* Without filters, add_matches() and plan_id_check() let the same ids through. */
+	/* The filters on fields other than the ids are left to libsystemd's matches. */
+	if (a->severity || a->have_cpu || a->have_bank || (!a->directory && !a->n_files)) {
+		if (mode && streq(mode, "debug"))
+			fprintf(stderr, "mcectl summary: journal files not read directly (%s): libsystemd reads them\n",
+				a->directory || a->n_files ? "--severity, --cpu or --bank" : "the local journal");
+		return 0;
+	}
+	/* The ids that count: without filters, add_matches() and plan_id_check() both take all. */
 	for (size_t g = 0; g < ELEMENTSOF(groups); g++)
 		for (size_t i = 0; i < sizes[g]; i++)
 			ids[n_ids++] = groups[g][i];
