@@ -263,6 +263,11 @@ static int object_of(struct walk *w, uint64_t offset, struct object *tmp, const 
 	size_t m = (size_t) (offset >> 3) & (RECENT - 1), k;
 	struct journal_data d;
 
+	/* (Offset 0 marks the memo's empty slots, and is no object.) */
+	if (!offset) {
+		w->reason = "an entry item without an object";
+		return -EOPNOTSUPP;
+	}
 	if (t->recent[m].offset == offset) {
 		*ret = &t->objs[t->recent[m].idx];
 		return 0;
