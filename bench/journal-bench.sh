@@ -56,6 +56,9 @@ row "mcectl summary, all $n entries, by bank (5 runs)" "$s_all" "$j_all"
 row "journalctl -o cat --output-fields=MCE_BANK (3 runs)" "$j_all"
 row "mcectl summary in one pass (MCECTL_SUMMARY_ONE_PASS=1)" \
 	"$(measure 5 env MCECTL_SUMMARY_ONE_PASS=1 "$mcectl" summary --directory "$dir")" "$j_all"
+# The files read directly (the default) against libsystemd's reader, and one thread.
+row "mcectl summary through libsystemd (MCECTL_JOURNAL_READER)" \
+	"$(measure 5 env MCECTL_JOURNAL_READER=libsystemd "$mcectl" summary --directory "$dir")" "$j_all"
 # The floor under one pass: libsystemd walking the entries and reading the
 # fields a summary by bank needs (the first 18 here), and the cost of matching
 # on more fields instead (one bank's sixth of the entries).

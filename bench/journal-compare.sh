@@ -1,7 +1,8 @@
 #!/bin/sh
 # Two mcectl builds over the bench journal (bench/journal-bench.sh builds it):
 # every summary --by and --output, over the whole journal and its last hour,
-# and query in every output (last hour, whole journal, --alerts, one filtered).
+# and query in every output (last hour, whole journal, --alerts, one filtered);
+# summaries over windows across the journal, --host and --include-replayed.
 # A change made for speed must not change a byte.  From a build directory:
 #   sh ../../bench/journal-compare.sh OLD-MCECTL [DIR]
 # Windowed summaries pin --until: their rate is otherwise over --since to now.
@@ -30,5 +31,17 @@ for o in table json csv; do
 done
 same query -D "$dir" --since "$since" --bank 7
 same summary -D "$dir" --severity uncorrected
+# Windows over the first days, across the middle (where a summary's two
+# threads meet) and nearly all: a summary reading the files itself splits
+# them between its threads and must stop, merge and drop as one pass would.
+first=$(journalctl --directory "$dir" -o export | awk -F= '/^__REALTIME_TIMESTAMP=/ { print $2; exit }')
+day=86400 t0=$((first / 1000000))
+for w in "1 10" "10 20" "0 29"; do
+	set -- $w
+	same summary -D "$dir" --since @$((t0 + $1 * day)) --until @$((t0 + $2 * day))
+	same summary -D "$dir" --by cpu -o json --since @$((t0 + $1 * day)) --until @$((t0 + $2 * day))
+done
+same summary -D "$dir" --host bench -o csv
+same summary -D "$dir" --include-replayed
 echo "$n invocations compared, $diffs differ"
 [ "$diffs" = 0 ]

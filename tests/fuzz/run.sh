@@ -47,7 +47,9 @@ status=0
 for t in $targets; do
 	mkdir -p "$build/corpus/$t"
 	echo "== $t: ${seconds}s"
-	UBSAN_OPTIONS=print_stacktrace=1 "$build/fuzz/$t" -max_total_time="$seconds" -max_len=4096 \
+	# A target's "fuzz-max-len:" comment line: inputs larger than 4 KiB (journal files).
+	maxlen=$(sed -n 's/^ \* fuzz-max-len: //p' "$src/tests/fuzz/$t.c")
+	UBSAN_OPTIONS=print_stacktrace=1 "$build/fuzz/$t" -max_total_time="$seconds" -max_len="${maxlen:-4096}" \
 		-timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
 		-artifact_prefix="$build/artifacts/$t-" \
 		"$build/corpus/$t" "$src/tests/fuzz/corpus/$t" 2>"$build/$t.log" || status=1

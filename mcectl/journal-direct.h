@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * mcectl summary over journal files read directly (summary-walk.h): the
+ * files of a --directory or the --file paths opened and mapped, and
+ * compressed payloads handed to the libzstd that libsystemd itself loads;
+ * several files counted by two threads (MCECTL_SUMMARY_ONE_PASS=1: one).
+ * MCECTL_JOURNAL_READER=libsystemd turns it off; =debug says on stderr which
+ * way a summary was counted, and why not directly.
+ */
+
+#include "summary-walk.h"
+
+/*
+ * 0: counted into s; -EOPNOTSUPP: not done (s must be dropped, libsystemd
+ * counts instead); -ENOMEM.  files: NULL-terminated, or directory.
+ */
+int summary_direct(const char *directory, const char *const *files, const struct summary_walk_args *a,
+		   enum summary_by by, struct summary *s, unsigned *ret_damaged);

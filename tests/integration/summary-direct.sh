@@ -1,0 +1,144 @@
+#!/bin/bash
+# Integration test: mcectl summary reading journal files directly
+# (mcectl/journal-direct.c) says what the libsystemd path says
+# (MCECTL_JOURNAL_READER=libsystemd), byte for byte, on journals a real
+# journald wrote: every severity, storms, foreign entries (another id,
+# another user), loss reports, replayed records, compressed MCE_JSON, every
+# --by and output, a --since window, --host; in an online file being
+# written, after journalctl --rotate (two files), a compact and a regular
+# file (SYSTEMD_JOURNAL_COMPACT in journald's environment), a truncated
+# copy (refused: libsystemd counts it), and while journald writes.  MCECTL_JOURNAL_READER=debug tells
+# which way each summary went.
+# Needs root (unshare, mounts) and systemd-journald; prints TAP.
+
+set -u
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$srcdir/tests/integration/lib.sh"
+enter_journal_namespace "$0" "$@"
+
+use_workdir
+
+# Entries as mcelogd writes them, from a copy of logger named mcelogd (as
+# root, it passes the checks); some with MCE_JSON longer than journald's
+# compression threshold (512 bytes).
+cp "$(command -v logger)" "$work/mcelogd" && chmod a+rx "$work" "$work/mcelogd"
+sevs=(corrected deferred uncorrected fatal)
+ids=(d90772f9176e45e88ae80c46f01c0915 aa342ccf21574871922871263c767d1c 5987c93aca024e54b54a11caec7a116b fd6bd0d477884d02a89dcb47f4c8c599)
+pad=$(head -c 600 /dev/zero | tr '\0' p)
+write_entries() {
+	for ((i = $1; i < $2; i++)); do
+		case $((i % 10)) in
+		[0-5])
+			s=$((i % 4)) long=
+			[ $((i % 3)) = 0 ] && long=",\"note\":\"$pad\""
+			printf '%s\n' "MESSAGE=${sevs[s]} machine check on CPU $((i % 8)) bank $((i % 5)): test $i" \
+				"MESSAGE_ID=${ids[s]}" "MCE_CPU=$((i % 8))" "MCE_BANK=$((i % 5))" "MCE_SEVERITY=${sevs[s]}" \
+				"MCE_BANK_NAME=Bank $((i % 5))" "MCE_SOCKET=$((i % 2))" "MCE_SOURCE=tracepoint" \
+				"MCE_STATUS=0x8c0000400008$(printf %04x $((i % 3)))" \
+				"MCE_JSON={\"cpu\":$((i % 8)),\"bank\":$((i % 5)),\"socket\":$((i % 2)),\"severity\":\"${sevs[s]}\",\"status\":\"0x8c0000400008$(printf %04x $((i % 3)))\",\"addr\":\"0x$(printf %x $(((i % 7) * 4096 + 64)))\",\"flags\":[\"VAL\",\"ADDRV\"],\"channel\":$((i % 3)),\"dimm\":$((i % 2)),\"description\":\"test $((i % 3))\"$long}" |
+				"$work/mcelogd" --journald ;;
+		[67])
+			printf '%s\n' "MESSAGE=storm on CPU $((i % 8)) bank 2" "MESSAGE_ID=70d655c9451c48899d92ec9f35850b1a" \
+				"MCE_CPU=$((i % 8))" "MCE_BANK=2" "MCE_STORM_COUNT=$((i % 7 + 1))" "MCE_STORM_START=start $((i % 13))" \
+				"MCE_STORM_CODE=0x00080001" \
+				"MCE_JSON={\"event\":\"storm_summary\",\"scope\":\"cpu\",\"cpu\":$((i % 8)),\"bank\":2,\"code\":\"0x00080001\",\"count\":$((i % 7 + 1)),\"storm_start\":\"start $((i % 13))\"}" |
+				"$work/mcelogd" --journald ;;
+		8)
+			printf '%s\n' "MESSAGE=storm end" "MESSAGE_ID=412a1d8e9e1f49c6bcf0a213ecde63bc" "MCE_CPU=$((i % 8))" "MCE_BANK=2" \
+				"MCE_STORM_START=start $((i % 13))" "MCE_STORM_CODE=0x00080001" \
+				"MCE_JSON={\"event\":\"storm_end\",\"scope\":\"cpu\",\"cpu\":$((i % 8)),\"bank\":2,\"code\":\"0x00080001\",\"storm_start\":\"start $((i % 13))\"}" |
+				"$work/mcelogd" --journald ;;
+		9)
+			case $((i % 3)) in
+			0) printf '%s\n' "MESSAGE=not ours" "MESSAGE_ID=0123456789abcdef0123456789abcdef" "MCE_CPU=1" "MCE_BANK=1" \
+				"MCE_SEVERITY=fatal" "MCE_JSON={\"cpu\":1,\"bank\":1,\"severity\":\"fatal\"}" | "$work/mcelogd" --journald ;;
+			1) printf '%s\n' "MESSAGE=another user" "MESSAGE_ID=${ids[3]}" "MCE_CPU=1" "MCE_BANK=1" "MCE_SEVERITY=fatal" \
+				"MCE_JSON={\"cpu\":1,\"bank\":1,\"severity\":\"fatal\"}" |
+				setpriv --reuid=65534 --regid=65534 --clear-groups "$work/mcelogd" --journald ;;
+			2) printf '%s\n' "MESSAGE=lost" "MESSAGE_ID=457a72be995b4ca096a9d0285d16170a" "MCE_CPU=0" \
+				"MCE_JSON={\"event\":\"loss\",\"cpu\":0,\"lost\":3}" | "$work/mcelogd" --journald ;;
+			esac ;;
+		esac
+	done
+}
+
+# Every --by and output, whole and windowed, --host, --include-replayed:
+# direct and libsystemd byte for byte.  Prints the differing invocations.
+compare_all() {
+	local by o window extra a b
+	for by in dimm channel bank cpu socket page error host; do
+		for o in table json csv; do
+			for window in "" "--since $since --until $until"; do
+				for extra in "" "--host $(hostname)" "--include-replayed"; do
+					# shellcheck disable=SC2086
+					a=$(MCECTL_JOURNAL_READER=libsystemd "$mcectl" summary "$@" --by "$by" -o "$o" $window $extra 2>&1)
+					# shellcheck disable=SC2086
+					b=$("$mcectl" summary "$@" --by "$by" -o "$o" $window $extra 2>&1)
+					[ "$a" = "$b" ] || echo "differs: $* --by $by -o $o $window $extra"
+				done
+			done
+		done
+	done
+}
+
+# Which way a summary went: "direct N-files" or "libsystemd".
+way() {
+	MCECTL_JOURNAL_READER=debug "$mcectl" summary "$@" 2>&1 >/dev/null |
+		sed -n 's/.*read directly: \([0-9]*\) files.*/direct \1/p; s/.*not read directly.*/libsystemd/p'
+}
+
+echo "1..18"
+for compact in 0 1; do
+	kind=$([ "$compact" = 1 ] && echo compact || echo regular)
+	# (A fresh tmpfs over the last one's on the second round.)
+	export SYSTEMD_JOURNAL_COMPACT=$compact
+	start_private_journald "$work"
+	journal=$(echo /run/log/journal/*)
+	write_entries 0 150
+	"$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
+	t=$(date +%s)
+	while [ "$(date +%s)" = "$t" ]; do sleep 0.1; done
+	write_entries 150 300
+	journalctl --sync 2>/dev/null || sleep 1
+	since=@$((t + 1)) until=@$((t + 120))
+	check "$kind: journald 252 took SYSTEMD_JOURNAL_COMPACT=$compact" "$compact" \
+		"$(journalctl --header --file "$journal/system.journal" | grep -c 'Incompatible flags:.*COMPACT')"
+	check "$kind: some MCE_JSON is compressed (zstd frames in the file)" 1 \
+		"$(LC_ALL=C grep -a -c -P '\x28\xb5\x2f\xfd' "$journal/system.journal" | awk '{ print ($1 > 0) }')"
+	check "$kind, online file: read directly, by bank and by DIMM (every MCE_JSON)" "direct 1 direct 1" \
+		"$(way -D "$journal") $(way -D "$journal" --by dimm)"
+	check "$kind, online file: the same summaries either way" "" "$(compare_all -D "$journal")"
+	journalctl --rotate 2>/dev/null
+	write_entries 300 400
+	journalctl --sync 2>/dev/null || sleep 1
+	check "$kind, rotated: both files read directly" "direct 2" "$(way -D "$journal")"
+	check "$kind, rotated: the same summaries either way, --directory and --file" "" \
+		"$(compare_all -D "$journal"; compare_all $(printf -- '--file %s ' "$journal"/system@*.journal))"
+	# A truncated copy: libsystemd refuses the file, and so does the walk.
+	archived=$(echo "$journal"/system@*.journal)
+	head -c $(($(stat -c %s "$archived") / 2)) "$archived" >"$work/truncated.journal"
+	check "$kind, truncated copy: left to libsystemd" "libsystemd" "$(way --file "$work/truncated.journal")"
+	a=$(MCECTL_JOURNAL_READER=libsystemd "$mcectl" summary --file "$work/truncated.journal" 2>&1)
+	check "$kind, truncated copy: the same answer" "$a" "$("$mcectl" summary --file "$work/truncated.journal" 2>&1)"
+	# While journald writes (the file online, its header ahead of or behind
+	# what the walk meets): summaries that end well, and each count at least
+	# what was there before the writer started.
+	before=$("$mcectl" summary -o json | jq -s 'map(.records) | add')
+	write_entries 400 600 &
+	writer=$!
+	started "$writer"
+	bad=0 runs=0 direct=0
+	while kill -0 "$writer" 2>/dev/null && [ "$runs" -lt 40 ]; do
+		got=$(MCECTL_JOURNAL_READER=debug "$mcectl" summary -D "$journal" -o json 2>"$work/err" |
+			jq -s 'map(.records) | add') || bad=$((bad + 1))
+		[ "${got:-0}" -ge "$before" ] || bad=$((bad + 1))
+		grep -q 'read directly:' "$work/err" && direct=$((direct + 1))
+		runs=$((runs + 1))
+	done
+	wait "$writer"
+	check "$kind, written meanwhile: summaries that did not fail or count less than before, most read directly" \
+		"0 1" "$bad $((direct * 2 > runs))"
+	kill "$journald_pid" && wait "$journald_pid" 2>/dev/null
+done
+
+exit $((failed > 0))
