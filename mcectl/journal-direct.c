@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <systemd/sd-id128.h>
+
 #include "journal-direct.h"
 #include "macro.h"
 
@@ -104,6 +106,94 @@ static int map_directory(struct mapped *m, const char *directory, const char **r
 	}
 	closedir(d);
 	return r;
+}
+
+/*
+ * Whether journald writes the trusted UID's entries to a file of this name.
+ * It splits its files by UID (journald.conf(5), SplitMode=uid): system UIDs
+ * (up to 999) go to system.journal, every other user's to user-UID.journal.
+ * The summary counts only the trusted UID's entries, so the other users'
+ * files, which libsystemd would interleave with the system ones by sequence
+ * number, are left out.  Any other name: libsystemd reads them all.
+ */
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int local_file_wanted(const char *name, const char *trusted_uid, bool *ret)
+{
+	char prefix[32];
+	unsigned long uid = strtoul(trusted_uid, NULL, 10);
+
+	if (!is_journal_name(name)) {
+		*ret = false;
+		return 0;
+	}
+	if (has_prefix(name, "system.") || has_prefix(name, "system@")) {
+		*ret = true;
+		return 0;
+	}
+	if (!has_prefix(name, "user-"))
+		return -EOPNOTSUPP;
+	if (uid < 1000) {
+		*ret = false;
+		return 0;
+	}
+	snprintf(prefix, sizeof(prefix), "user-%lu", uid);
+	*ret = has_prefix(name, prefix) && (name[strlen(prefix)] == '.' || name[strlen(prefix)] == '@');
+	return 0;
+}
+
+/*
+ * The local journal as sd_journal_open(SD_JOURNAL_LOCAL_ONLY) finds it: this
+ * machine's files under /run/log/journal and /var/log/journal, of which
+ * only those that can hold the trusted UID's entries.
+ */
+static int map_local(struct mapped *m, const char *trusted_uid, const char **ret_reason)
+{
+	static const char *const roots[] = { "/run/log/journal", "/var/log/journal" };
+	sd_id128_t machine;
+	char id[SD_ID128_STRING_MAX];
+	int r;
+
+	r = sd_id128_get_machine(&machine);
+	if (r < 0) {
+		*ret_reason = "no machine id";
+		return -EOPNOTSUPP;
+	}
+	sd_id128_to_string(machine, id);
+	for (size_t i = 0; i < ELEMENTSOF(roots); i++) {
+		char dir[256];
+		DIR *d;
+		struct dirent *de;
+
+		snprintf(dir, sizeof(dir), "%s/%s", roots[i], id);
+		d = opendir(dir);
+		if (!d) {
+			if (errno == ENOENT)
+				continue;
+			*ret_reason = "a journal directory that cannot be read";
+			return -EOPNOTSUPP;
+		}
+		r = 0;
+		while (r >= 0 && (de = readdir(d))) {
+			char path[512];
+			bool wanted;
+
+			r = local_file_wanted(de->d_name, trusted_uid, &wanted);
+			if (r < 0)
+				*ret_reason = "a local journal file neither system nor a user's";
+			else if (wanted) {
+				snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+				r = map_file(m, path, ret_reason);
+			}
+		}
+		closedir(d);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 /*
@@ -286,10 +376,8 @@ int summary_direct(const char *directory, const char *const *files, const struct
 	else if (files && files[0])
 		for (size_t i = 0; r >= 0 && files[i]; i++)
 			r = map_file(m, files[i], &reason);
-	else {
-		reason = "the local journal";
-		r = -EOPNOTSUPP;
-	}
+	else
+		r = map_local(m, a->trusted_uid, &reason);
 	if (r >= 0)
 		r = summary_walk_order(m->f, m->n, order, &n, &reason);
 	if (r >= 0) {

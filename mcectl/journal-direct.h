@@ -14,7 +14,9 @@
 
 /*
  * 0: counted into s; -EOPNOTSUPP: not done (s must be dropped, libsystemd
- * counts instead); -ENOMEM.  files: NULL-terminated, or directory.
+ * counts instead); -ENOMEM.  files: NULL-terminated, or directory, or
+ * neither: the local journal (this machine's files that can hold the
+ * trusted UID's entries).
  */
 int summary_direct(const char *directory, const char *const *files, const struct summary_walk_args *a,
 		   enum summary_by by, struct summary *s, unsigned *ret_damaged);

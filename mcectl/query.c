@@ -1328,10 +1328,10 @@ static int direct_summary(struct query_args *a, struct shown *n)
 	if (!a->summary || a->follow || a->alerts)
 		return 0;
 	/* The filters on fields other than the ids are left to libsystemd's matches. */
-	if (a->severity || a->have_cpu || a->have_bank || (!a->directory && !a->n_files)) {
+	if (a->severity || a->have_cpu || a->have_bank || a->merge) {
 		if (mode && streq(mode, "debug"))
 			fprintf(stderr, "mcectl summary: journal files not read directly (%s): libsystemd reads them\n",
-				a->directory || a->n_files ? "--severity, --cpu or --bank" : "the local journal");
+				a->merge ? "--merge" : "--severity, --cpu or --bank");
 		return 0;
 	}
 	/* The ids that count: without filters, add_matches() and plan_id_check() both take all. */
