@@ -816,6 +816,11 @@ static void edac_amd_old(void **state)
 	assert_true(s.rec[2].addr == 0xabcd00000ull);
 	assert_int_equal(s.rec[3].bank, 12);                  /* flags without brackets */
 	assert_true(s.rec[3].status == 0x9c2040000000011cull);
+	/* the flag list names the ECC bits, or does not */
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_AMD_ECC_NAMED));
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_AMD_ECC_NAMED));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_AMD_ECC_NAMED));
+	assert_false(mce_record_has(&s.rec[3], MCE_HAVE_AMD_ECC_NAMED));
 	for (unsigned i = 0; i < s.nd; i++)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL); /* no line called garbage */
 }
