@@ -234,7 +234,7 @@ static bool is_status_rest(const struct mce_text_parser *p, struct span s)
 
 int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 {
-	if (p->wrap != WRAP_EDAC_CPU || is_status_rest(p, s))
+	if (p->wrap != WRAP_EDAC_CPU || is_status_rest(p, text_unquote(s)))
 		return 0;
 	p->wrap = WRAP_NONE;
 	/* the cut line stays what it was without its rest: an error, read into nothing */
@@ -253,9 +253,13 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	struct span s = l->tagged;
 
 	if (!s.p) {
-		if (p->wrap == WRAP_EDAC_CPU && is_status_rest(p, l->line)) {
-			*body = l->line;
-			return EDAC_STATUS_REST;
+		if (p->wrap == WRAP_EDAC_CPU) {
+			struct span line = text_unquote(l->line);
+
+			if (is_status_rest(p, line)) {
+				*body = line;
+				return EDAC_STATUS_REST;
+			}
 		}
 		return 0;
 	}
@@ -269,7 +273,7 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	switch (s.p[0]) {
 	case 'C':
 		if (span_starts(s, "CPU:"))
-			return is_cpu_cut(s) && span_len(l->line) <= WRAP_COLUMNS ? EDAC_CPU_CUT
+			return is_cpu_cut(s) && span_len(text_unquote(l->line)) <= WRAP_COLUMNS ? EDAC_CPU_CUT
 										 : EDAC_STATUS;
 		return span_starts(s, "Corrected error") ? EDAC_SEVERITY : 0;
 	case 'M':
@@ -347,7 +351,7 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 		if (p->last == p->line) {
 			p->wrap = WRAP_EDAC_CPU;
 			p->wrap_line = p->line;
-			p->wrap_len = (unsigned) span_len(l->line);
+			p->wrap_len = (unsigned) span_len(text_unquote(l->line));
 		}
 		return k;
 	case EDAC_STATUS_REST:
