@@ -45,6 +45,7 @@ struct x86_flag_bit {
 	const char *name;          /* the "flags" string */
 	int vc;                    /* vendor class: 0 any, 1 Intel-like, 2 AMD/Hygon */
 	uint32_t min_family;       /* 0: any family */
+	uint32_t or_have;          /* MCE_HAVE_* bits that stand for min_family when the family is unknown */
 	uint32_t except_family;    /* with except_bank: a bank where the bit means something else */
 	uint32_t except_bank;
 };

@@ -99,8 +99,10 @@ const struct x86_flag_bit x86_status_flags[] = {
 	{ .bit = 56, .name = "ERRCOREIDVAL", .vc = VC_AMD, .min_family = 0x17 },
 	{ .bit = 55, .name = "TCC",      .vc = VC_AMD, .min_family = 0x17 },
 	{ .bit = 53, .name = "SYNDV",    .vc = VC_AMD, .min_family = 0x17 },
-	{ .bit = 46, .name = "CECC",     .vc = VC_AMD, .min_family = 0x10 },
-	{ .bit = 45, .name = "UECC",     .vc = VC_AMD, .min_family = 0x10 },
+	{ .bit = 46, .name = "CECC",     .vc = VC_AMD, .min_family = 0x10,
+	  .or_have = MCE_HAVE_AMD_ECC_NAMED },
+	{ .bit = 45, .name = "UECC",     .vc = VC_AMD, .min_family = 0x10,
+	  .or_have = MCE_HAVE_AMD_ECC_NAMED },
 	{ .bit = 44, .name = "DEFERRED", .vc = VC_AMD, .min_family = 0x15 },
 	/* Family 15h bank 4 uses bit 43 for McaStatSubCache, not Poison (BKDG 42301/49125). */
 	{ .bit = 43, .name = "POISON",   .vc = VC_AMD, .min_family = 0x15,
@@ -127,8 +129,12 @@ static bool flag_applies(const struct x86_flag_bit *f, const struct mce_record *
 	if (f->vc != VC_ANY && f->vc != (int) vc)
 		return false;
 	if (f->min_family) {
-		/* Without the CPU identity we cannot tell which layout applies. */
-		if (!(rec->have & MCE_HAVE_CPUID) || rec->family < f->min_family)
+		/* Without the CPU identity we cannot tell which layout applies,
+		 * unless the source named the bit as this layout does. */
+		if (!(rec->have & MCE_HAVE_CPUID)) {
+			if (!f->or_have || !mce_record_has(rec, f->or_have))
+				return false;
+		} else if (rec->family < f->min_family)
 			return false;
 	}
 	if (f->except_family && (rec->have & MCE_HAVE_CPUID) && rec->family == f->except_family &&

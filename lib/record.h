@@ -75,6 +75,12 @@ enum mce_have {
 	 * the register that otherwise identifies it.
 	 */
 	MCE_HAVE_BANK_NAME    = 1u << 24,
+	/*
+	 * No field: the source itself named STATUS bits 46:45 CECC/UECC (the
+	 * AMD EDAC decoder's flag list).  Old kernels print that list without
+	 * the family, which is otherwise what tells those bits' meaning.
+	 */
+	MCE_HAVE_AMD_ECC_NAMED = 1u << 25,
 };
 
 #define MCE_HOSTNAME_MAX 64

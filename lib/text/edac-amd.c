@@ -82,6 +82,24 @@ static enum kv_result parse_cpu(struct mce_text_parser *p, struct span s, struct
 }
 
 /*
+ * Whether the decoder's flag names hold "CECC" or "UECC": it names STATUS
+ * bits 46:45 so, which the record's family would otherwise have to tell.
+ */
+static bool names_ecc(struct span flags)
+{
+	while (span_len(flags) > 0) {
+		const char *bar = memchr(flags.p, '|', span_len(flags));
+		struct span name = { flags.p, bar ? bar : flags.end };
+
+		span_trim(&name);
+		if (span_eq(name, "CECC") || span_eq(name, "UECC"))
+			return true;
+		flags.p = bar ? bar + 1 : flags.end;
+	}
+	return false;
+}
+
+/*
  * "CPU:2 (19:21:0) MC5_STATUS[Over|CE|...]: 0x9c2040000000011b"; older
  * kernels print no "CPU:n (f:m:s)" or only "CPU:n", and copies through web pages lose the
  * bracketed flags and the colon: "MC4_STATUS0xdc5c410004080a13".
@@ -91,6 +109,7 @@ static enum kv_result parse_status(struct mce_text_parser *p, struct span s, str
 	struct span t;
 	uint64_t bank, status;
 	const char *c;
+	bool ecc = false;
 
 	if (span_starts(s, "CPU:") && read_cpu(p, &s, r) != KV_OK)
 		return KV_BAD;
@@ -108,9 +127,12 @@ static enum kv_result parse_status(struct mce_text_parser *p, struct span s, str
 	if (span_eat(&s, "[")) {
 		if (!(c = memchr(s.p, ']', span_len(s))))
 			return text_bad(p, "MC%" PRIu64 "_STATUS: expected ']' after the flag names", bank);
+		ecc = names_ecc((struct span) { s.p, c });
 		s.p = c + 1;
-	} else if (!span_starts(s, "0x") && !span_starts(s, ":") && (c = memchr(s.p, ':', span_len(s))))
+	} else if (!span_starts(s, "0x") && !span_starts(s, ":") && (c = memchr(s.p, ':', span_len(s)))) {
+		ecc = names_ecc((struct span) { s.p, c });
 		s.p = c;                  /* flags that lost their brackets */
+	}
 	(void) span_eat(&s, ":");
 	t = span_token(&s);
 	if (span_len(t) == 0)
@@ -122,6 +144,8 @@ static enum kv_result parse_status(struct mce_text_parser *p, struct span s, str
 	if (!(r->have & MCE_HAVE_CPUID))
 		r->vendor = MCE_VENDOR_AMD;   /* the decoder of these lines is AMD's */
 	r->have |= MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_VENDOR;
+	if (ecc)
+		r->have |= MCE_HAVE_AMD_ECC_NAMED;
 	return KV_OK;
 }
 
@@ -210,7 +234,7 @@ static bool is_status_rest(const struct mce_text_parser *p, struct span s)
 
 int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 {
-	if (p->wrap != WRAP_EDAC_CPU || is_status_rest(p, s))
+	if (p->wrap != WRAP_EDAC_CPU || is_status_rest(p, text_unquote(s)))
 		return 0;
 	p->wrap = WRAP_NONE;
 	/* the cut line stays what it was without its rest: an error, read into nothing */
@@ -229,9 +253,13 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	struct span s = l->tagged;
 
 	if (!s.p) {
-		if (p->wrap == WRAP_EDAC_CPU && is_status_rest(p, l->line)) {
-			*body = l->line;
-			return EDAC_STATUS_REST;
+		if (p->wrap == WRAP_EDAC_CPU) {
+			struct span line = text_unquote(l->line);
+
+			if (is_status_rest(p, line)) {
+				*body = line;
+				return EDAC_STATUS_REST;
+			}
 		}
 		return 0;
 	}
@@ -245,7 +273,7 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	switch (s.p[0]) {
 	case 'C':
 		if (span_starts(s, "CPU:"))
-			return is_cpu_cut(s) && span_len(l->line) <= WRAP_COLUMNS ? EDAC_CPU_CUT
+			return is_cpu_cut(s) && span_len(text_unquote(l->line)) <= WRAP_COLUMNS ? EDAC_CPU_CUT
 										 : EDAC_STATUS;
 		return span_starts(s, "Corrected error") ? EDAC_SEVERITY : 0;
 	case 'M':
@@ -323,7 +351,7 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 		if (p->last == p->line) {
 			p->wrap = WRAP_EDAC_CPU;
 			p->wrap_line = p->line;
-			p->wrap_len = (unsigned) span_len(l->line);
+			p->wrap_len = (unsigned) span_len(text_unquote(l->line));
 		}
 		return k;
 	case EDAC_STATUS_REST:

@@ -37,11 +37,11 @@ static bool is_hex(char c)
  */
 static size_t console_width(const struct text_line *l)
 {
-	struct span s = { l->line.p, l->msg.p };
+	struct span line = text_unquote(l->line), s = { line.p, l->msg.p };
 	size_t secs = 0, usecs = 0;
 
 	if (s.p == s.end)
-		return span_len(l->line);       /* no prefix */
+		return span_len(line);          /* no prefix */
 	if (!span_eat(&s, "["))
 		return 0;
 	span_skip_space(&s);
@@ -106,17 +106,21 @@ unsigned text_kernel_recognise(const struct mce_text_parser *p, const struct tex
 	*body = l->tagged;
 	if (l->tagged.p)
 		return KERNEL_TAGGED;
-	/* a wrapped line's rest carries no log prefix of its own */
-	if (p->wrap != WRAP_NONE && l->msg.p == l->line.p && (rest = wrapped_rest(p, l->line))) {
-		*body = l->line;
-		return rest;
+	/* a wrapped line's rest carries no log prefix of its own, only the quoting of a reply */
+	if (p->wrap != WRAP_NONE) {
+		struct span line = text_unquote(l->line);
+
+		if (l->msg.p == line.p && (rest = wrapped_rest(p, line))) {
+			*body = line;
+			return rest;
+		}
 	}
 	return 0;
 }
 
 int text_kernel_unwrap(struct mce_text_parser *p, struct span s)
 {
-	if (p->wrap != WRAP_PROCESSOR || wrapped_rest(p, s))
+	if (p->wrap != WRAP_PROCESSOR || wrapped_rest(p, text_unquote(s)))
 		return 0;
 	/* the record waited for the APIC its PROCESSOR line lost: it ends now */
 	p->wrap = WRAP_NONE;
@@ -185,10 +189,12 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 		if (p->open == OPEN_EDAC_AMD) {
 			p->last = p->line;
 			/* a mailer may have moved the end of its sentence to the next line */
-			if (span_len(l->line) <= WRAP_COLUMNS && body.end[-1] != '.') {
+			size_t width = span_len(text_unquote(l->line));
+
+			if (width <= WRAP_COLUMNS && body.end[-1] != '.') {
 				p->wrap = WRAP_EDAC_TEXT;
 				p->wrap_line = p->line;
-				p->wrap_len = (unsigned) span_len(l->line);
+				p->wrap_len = (unsigned) width;
 			}
 		}
 		return 0;

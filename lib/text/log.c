@@ -223,18 +223,28 @@ static bool strip_ident_pid(struct span *s)
  * The prefixes that come first: mail quoting, a printk level, a syslog or
  * ISO time stamp, "ident[pid]:".  None of them begins with '['.
  */
+struct span text_unquote(struct span s)
+{
+	const char *c = s.p;
+
+	/* mail quoting, "> " or " > > ", in front of a log pasted into a reply */
+	while (c < s.end && (*c == ' ' || *c == '\t'))
+		c++;
+	if (c < s.end && *c == '>') {
+		while (c < s.end && (*c == '>' || *c == ' ' || *c == '\t'))
+			c++;
+		s.p = c;
+	}
+	return s;
+}
+
 static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret_usec)
 {
 	bool any = false;
-	const char *c = s->p;
+	struct span u = text_unquote(*s);
 
-	/* mail quoting, "> " or " > > ", in front of a log pasted into a reply */
-	while (c < s->end && (*c == ' ' || *c == '\t'))
-		c++;
-	if (c < s->end && *c == '>') {
-		while (c < s->end && (*c == '>' || *c == ' ' || *c == '\t'))
-			c++;
-		s->p = c;
+	if (u.p != s->p) {
+		*s = u;
 		any = true;
 	}
 	/* "<4>" printk level, as in /dev/kmsg-style captures */

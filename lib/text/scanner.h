@@ -107,6 +107,11 @@ struct text_form {
 
 /* Strip s's log prefix, find the hardware-error tag.  false: nothing after the prefix. */
 bool text_line_split(struct span s, struct text_line *ret);
+/*
+ * s without the mail quoting ("> ", ">> ") in front of it: a line a mailer
+ * wrapped is measured, and its rest found, as it was before it was quoted.
+ */
+struct span text_unquote(struct span s);
 /* Kernel lines that belong to no record and must not be mistaken for garbage. */
 bool text_kernel_noise(struct span s);
 /*

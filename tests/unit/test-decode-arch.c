@@ -234,6 +234,25 @@ static void test_status_flags_amd(void **state)
 	r.family = 0x15;
 	mce_decode(&r, &d);
 	assert_false(has_flag(&d, "SYNDV"));
+
+	/* no family: CECC/UECC only where the source named those bits so,
+	 * and that stands for nothing else a family would tell */
+	r = amd_rec(BIT(46) | BIT(45) | BIT(44) | BIT(53));
+	r.have &= ~MCE_HAVE_CPUID;
+	mce_decode(&r, &d);
+	assert_false(has_flag(&d, "CECC"));
+	assert_false(has_flag(&d, "UECC"));
+	r.have |= MCE_HAVE_AMD_ECC_NAMED;
+	mce_decode(&r, &d);
+	assert_true(has_flag(&d, "CECC"));
+	assert_true(has_flag(&d, "UECC"));
+	assert_false(has_flag(&d, "DEFERRED"));
+	assert_false(has_flag(&d, "SYNDV"));
+	/* a known family still rules over the flag list */
+	r.have |= MCE_HAVE_CPUID;
+	r.family = 0xf;
+	mce_decode(&r, &d);
+	assert_false(has_flag(&d, "CECC"));
 }
 
 static void test_mcg_flags(void **state)

@@ -742,6 +742,34 @@ static void edac_amd_mail_wrapped(void **state)
 	assert_non_null(strstr(s.dmsg[0], "expected 'MCn_STATUS'"));
 }
 
+/*
+ * The same cuts quoted in a reply: each rest carries the quote, and the
+ * widths are the lines' before they were quoted.
+ */
+static void edac_amd_mail_wrapped_quoted(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "> [  723.595042] [Hardware Error]: Corrected error, no action required.\n"
+	      "> [  723.595050] [Hardware Error]: CPU:2 (15:2:0)\n"
+	      "> MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0176\n"
+	      "> [  723.595062] [Hardware Error]: cache level: L2, tx: DATA, mem-tx: EV\n"
+	      "\n"
+	      ">> [  723.595042] [Hardware Error]: CPU:3 (15:2:0)\n"
+	      "MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0177\n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rec[0].cpu, 2);
+	assert_int_equal(s.rec[0].family, 0x15);
+	assert_int_equal(s.rec[0].bank, 2);
+	assert_true(s.rec[0].status == 0x98444000010c0176ull);
+	assert_int_equal(s.rec[1].cpu, 3);
+	assert_true(s.rec[1].status == 0x98444000010c0177ull);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /* 4.x kernels named the address "MC2 Error Address:" (Ubuntu forum, April 2016). */
 static void edac_amd_error_address(void **state)
 {
@@ -816,6 +844,11 @@ static void edac_amd_old(void **state)
 	assert_true(s.rec[2].addr == 0xabcd00000ull);
 	assert_int_equal(s.rec[3].bank, 12);                  /* flags without brackets */
 	assert_true(s.rec[3].status == 0x9c2040000000011cull);
+	/* the flag list names the ECC bits, or does not */
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_AMD_ECC_NAMED));
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_AMD_ECC_NAMED));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_AMD_ECC_NAMED));
+	assert_false(mce_record_has(&s.rec[3], MCE_HAVE_AMD_ECC_NAMED));
 	for (unsigned i = 0; i < s.nd; i++)
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL); /* no line called garbage */
 }
@@ -1350,6 +1383,7 @@ int main(void)
 		cmocka_unit_test(edac_amd_error_address),
 		cmocka_unit_test(kernel_wrapped_at_80),
 		cmocka_unit_test(edac_amd_mail_wrapped),
+		cmocka_unit_test(edac_amd_mail_wrapped_quoted),
 		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
