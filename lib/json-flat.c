@@ -174,10 +174,10 @@ static bool value(struct cursor *c, struct json_flat_member *m, unsigned depth)
 		m->type = JSON_FLAT_NULL;
 		return literal(c, "null", 4);
 	case 't':
-		m->type = JSON_FLAT_OTHER;
+		m->type = JSON_FLAT_TRUE;
 		return literal(c, "true", 4);
 	case 'f':
-		m->type = JSON_FLAT_OTHER;
+		m->type = JSON_FLAT_FALSE;
 		return literal(c, "false", 5);
 	default:
 		if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9'))

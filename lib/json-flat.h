@@ -18,7 +18,9 @@ enum json_flat_type {
 	JSON_FLAT_NULL,
 	JSON_FLAT_INT,        /* an integer, magnitude below 10^18: .u, .negative */
 	JSON_FLAT_STRING,     /* .s, .len: the bytes between the quotes */
-	JSON_FLAT_OTHER,      /* true, false, an object, an array, a decimal number */
+	JSON_FLAT_TRUE,
+	JSON_FLAT_FALSE,
+	JSON_FLAT_OTHER,      /* an object, an array, a decimal number */
 };
 
 struct json_flat_member {

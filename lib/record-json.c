@@ -107,6 +107,9 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 	/* not "bank_name": that is the decoded name, which may come from MCA_IPID instead */
 	if (r->have & MCE_HAVE_BANK_NAME)
 		json_put_string_k(w, JSON_KEY("text_bank_name"), r->bank_name);
+	/* the text form named STATUS bits 46:45 itself: read again, the record decodes the same */
+	if (r->have & MCE_HAVE_AMD_ECC_NAMED)
+		json_put_bool(w, "text_amd_ecc_named", true);
 	if (d)
 		mce_decoded_write_json(d, w);
 	if (extra)
@@ -185,7 +188,7 @@ static void store(struct mce_record *r, const struct key_u64 *k, uint64_t v)
  * from json_flat_scan(): both readings of a line end up here, so they
  * accept, reject and word their errors the same.
  */
-enum value_type { V_ABSENT, V_NULL, V_INT, V_STRING, V_OTHER };
+enum value_type { V_ABSENT, V_NULL, V_INT, V_STRING, V_TRUE, V_FALSE, V_OTHER };
 
 struct value {
 	enum value_type type;
@@ -200,11 +203,11 @@ struct value {
 #define KEY(k) { k, sizeof(k) - 1 }
 static const struct { const char *key; size_t len; } other_keys[] = {
 	KEY("time"), KEY("source"), KEY("hostname"), KEY("boot_id"), KEY("vendor"), KEY("family"),
-	KEY("model"), KEY("stepping"), KEY("text_bank_name"),
+	KEY("model"), KEY("stepping"), KEY("text_bank_name"), KEY("text_amd_ecc_named"),
 };
 enum {
 	K_TIME = ELEMENTSOF(numeric_keys), K_SOURCE, K_HOSTNAME, K_BOOT_ID, K_VENDOR, K_FAMILY,
-	K_MODEL, K_STEPPING, K_TEXT_BANK_NAME, N_KEYS,
+	K_MODEL, K_STEPPING, K_TEXT_BANK_NAME, K_TEXT_AMD_ECC_NAMED, N_KEYS,
 };
 
 static const char *key_name(size_t i)
@@ -354,6 +357,12 @@ static int record_from_values(const struct value *vals, struct mce_record *ret, 
 		(void) mce_record_set_bank_name(&r, v->s, v->len);
 	}
 
+	v = &vals[K_TEXT_AMD_ECC_NAMED];
+	if (v->type == V_TRUE)
+		r.have |= MCE_HAVE_AMD_ECC_NAMED;
+	else if (v->type != V_ABSENT && v->type != V_FALSE)
+		return fail(errbuf, errlen, "key \"text_amd_ecc_named\": expected true or false");
+
 	if (!(r.have & MCE_HAVE_STATUS))
 		return fail(errbuf, errlen, "key \"status\" is missing: a record needs at least its "
 			    "MCi_STATUS register");
@@ -422,6 +431,12 @@ static bool flat_member(const struct json_flat_member *m, void *userdata)
 		v->u = m->u;
 		v->negative = m->negative;
 		break;
+	case JSON_FLAT_TRUE:
+		v->type = V_TRUE;
+		break;
+	case JSON_FLAT_FALSE:
+		v->type = V_FALSE;
+		break;
 	case JSON_FLAT_STRING:
 		if (m->len >= FLAT_STRING_MAX)
 			return false;   /* more than cstr() copies */
@@ -466,7 +481,9 @@ static void value_of(struct json_object *root, const char *key, struct value *re
 		ret->s = json_object_get_string(v);
 		ret->len = (size_t) json_object_get_string_len(v);
 		ret->terminated = true;
-	} else
+	} else if (json_object_is_type(v, json_type_boolean))
+		ret->type = json_object_get_boolean(v) ? V_TRUE : V_FALSE;
+	else
 		ret->type = V_OTHER;
 }
 

@@ -111,6 +111,36 @@ static void test_text_bank_name(void **state)
 	assert_non_null(strstr(err, "text_bank_name"));
 }
 
+/*
+ * An AMD EDAC line that named CECC/UECC without the CPU family marks the
+ * record; its JSON keeps the mark, so that decoding the JSON again gives the
+ * same flags.  Only true and false are values.
+ */
+static void test_text_amd_ecc_named(void **state)
+{
+	static const char yes[] = "{\"status\":\"0x1\",\"text_amd_ecc_named\":true}";
+	static const char no[] = "{\"status\":\"0x1\",\"text_amd_ecc_named\":false}";
+	static const char bad[] = "{\"status\":\"0x1\",\"text_amd_ecc_named\":\"yes\"}";
+	struct mce_record out, again;
+	struct json_writer w;
+	char err[256] = "";
+
+	(void) state;
+	assert_int_equal(mce_record_parse_json(yes, strlen(yes), &out, err, sizeof(err)), 0);
+	assert_true(mce_record_has(&out, MCE_HAVE_AMD_ECC_NAMED));
+	json_writer_init(&w);
+	mce_record_write_json(&out, NULL, &w);
+	assert_non_null(strstr(json_writer_str(&w), "\"text_amd_ecc_named\":true"));
+	assert_int_equal(mce_record_parse_json(json_writer_str(&w), strlen(json_writer_str(&w)), &again, err,
+					       sizeof(err)), 0);
+	assert_true(mce_record_has(&again, MCE_HAVE_AMD_ECC_NAMED));
+	json_writer_done(&w);
+	assert_int_equal(mce_record_parse_json(no, strlen(no), &out, err, sizeof(err)), 0);
+	assert_false(mce_record_has(&out, MCE_HAVE_AMD_ECC_NAMED));
+	assert_int_equal(mce_record_parse_json(bad, strlen(bad), &out, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "text_amd_ecc_named"));
+}
+
 static void expect_error(const char *json, const char *needle)
 {
 	struct mce_record r;
@@ -381,6 +411,12 @@ static void test_fast_and_json_c_agree(void **state)
 		"{\"status\":\"0x1\",\"text_bank_name\":\"Unified\\u0000Memory\"}",
 		("{\"status\":\"0x1\",\"text_bank_name\":\"Ultra Short Reach Control Plane Controller and "
 		 "then some more words than any bank name has\"}"),
+		"{\"status\":\"0x1\",\"text_amd_ecc_named\":true}",
+		"{\"status\":\"0x1\",\"text_amd_ecc_named\":false}",
+		"{\"status\":\"0x1\",\"text_amd_ecc_named\":1}",
+		"{\"status\":\"0x1\",\"text_amd_ecc_named\":\"true\"}",
+		"{\"status\":\"0x1\",\"text_amd_ecc_named\":null}",
+		"{\"status\":\"0x1\",\"cpu\":false}",
 	};
 	struct mce_record fast, slow;
 	char efast[200], eslow[200];
@@ -711,6 +747,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_full),
 		cmocka_unit_test(test_text_bank_name),
+		cmocka_unit_test(test_text_amd_ecc_named),
 		cmocka_unit_test(test_absent_stays_absent),
 		cmocka_unit_test(test_bad_input_named),
 		cmocka_unit_test(test_bank_300_is_ok),
