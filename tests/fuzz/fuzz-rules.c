@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "macro.h"
 #include "rule.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,7 +48,7 @@ struct text {
 	size_t len, cap;
 };
 
-static void put(struct text *t, const char *fmt, ...)
+_printf_(2, 3) static void put(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
