@@ -54,7 +54,9 @@ for compact in 0 1; do
 	# (A fresh tmpfs over the last one's on the second round.)
 	export SYSTEMD_JOURNAL_COMPACT=$compact
 	start_private_journald "$work"
-	journal=$(echo /run/log/journal/*)
+	# journald makes its machine's directory when it first writes, which can
+	# be after its socket is up: named, not globbed.
+	journal=/run/log/journal/$(cat /etc/machine-id)
 	write_entries 0 150
 	"$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
 	t=$(date +%s)
