@@ -31,7 +31,8 @@ int perf_ring_front_time(const struct perf_ring_cursor *c, uint64_t *ret_time)
 	return 1;
 }
 
-int perf_ring_merge_pick(const struct perf_ring_cursor *rings, size_t n)
+int perf_ring_merge_pick_before(const struct perf_ring_cursor *rings, size_t n, uint64_t before,
+				uint64_t *ret_held)
 {
 	uint64_t best_time = 0, t;
 	int best = -1;
@@ -51,5 +52,17 @@ int perf_ring_merge_pick(const struct perf_ring_cursor *rings, size_t n)
 			best_time = t;
 		}
 	}
+	if (best >= 0 && best_time >= before) {
+		if (ret_held)
+			*ret_held = best_time;
+		return -1;
+	}
+	if (best < 0 && ret_held)
+		*ret_held = UINT64_MAX;
 	return best;
+}
+
+int perf_ring_merge_pick(const struct perf_ring_cursor *rings, size_t n)
+{
+	return perf_ring_merge_pick_before(rings, n, UINT64_MAX, NULL);
 }

@@ -38,3 +38,15 @@ int perf_ring_front_time(const struct perf_ring_cursor *c, uint64_t *ret_time);
  * the ring listed first, and within one ring its own order always holds.
  */
 int perf_ring_merge_pick(const struct perf_ring_cursor *rings, size_t n);
+
+/*
+ * The same, taking only records stamped before `before`: the kernel stamps a
+ * sample before it publishes it, so a record of another CPU stamped just
+ * before the newest one taken may not be in its ring yet.  A reader that
+ * takes only what is old enough keeps the time order across CPUs.  Returns
+ * -1 when nothing more may be taken now; *ret_held (if not NULL) is then the
+ * earliest time still in the rings, UINT64_MAX when they are empty.  A record
+ * without a time is taken as perf_ring_merge_pick() takes it.
+ */
+int perf_ring_merge_pick_before(const struct perf_ring_cursor *rings, size_t n, uint64_t before,
+				uint64_t *ret_held);

@@ -90,6 +90,7 @@ struct cpu_reader {
 	sd_event_source *io;
 	uint64_t n_samples;
 	uint64_t n_lost;
+	bool holding;           /* records stamped too recently to take were left in its ring */
 };
 
 struct tracepoint_source {
@@ -115,7 +116,31 @@ struct tracepoint_source {
 	/* read_rings()' batch: the rings holding records, and whose they are */
 	struct perf_ring_cursor *batch;
 	struct cpu_reader **batch_reader;
+	/* Reads the rings again once what read_rings() held back is old enough. */
+	sd_event_source *hold_timer;
 };
+
+/*
+ * How old a record must be before it is taken from its ring.  The kernel
+ * stamps a sample before it writes and publishes it, so when a batch begins,
+ * a record another CPU stamped a moment earlier may not be in its ring yet;
+ * taken later, it would reach the journal after records it came before.
+ * The stamp-to-publish time is microseconds, more only if an interrupt
+ * falls in between; 5 ms covers that and is no delay an operator sees.
+ */
+#define HOLD_BACK_NS (5 * 1000 * 1000ull)
+
+/* Set when the kernel refused a clockid (before 4.1): ras events cannot then be matched
+ * with the ras trace instance, which is not read, and sample times are not CLOCK_MONOTONIC. */
+static bool no_clockid;
+
+/* The wall-clock time of a CLOCK_MONOTONIC stamp (a sample's, or the ras instance's). */
+static int64_t realtime_of_stamp(uint64_t time_ns)
+{
+	uint64_t now_ns = now_monotonic_usec() * 1000;
+
+	return now_realtime_usec() - (int64_t) ((now_ns - (time_ns < now_ns ? time_ns : now_ns)) / 1000);
+}
 
 
 /* Which of this CPU's tracepoints a sample or loss id belongs to; -1: none. */
@@ -206,9 +231,11 @@ static void handle_ras(struct cpu_reader *c, enum ras_tp tp, const unsigned char
 	c->n_samples++;
 	if (!ras_buffer_admit(s->ras_buffer, c->cpu, &mark))
 		return;   /* logged from the trace instance at start */
-	/* The tracepoints carry no wall-clock time; the sample is read within moments. */
+	/* The tracepoints carry no wall-clock time: the sample's stamp gives it, as it is
+	 * read some milliseconds later (HOLD_BACK_NS); without a clockid, the time it is read. */
 	ras_buffer_logged(s->ras_buffer, c->cpu, &mark,
-			  submit_ras(s, c->cpu, tp, raw, raw_size, now_realtime_usec(), false));
+			  submit_ras(s, c->cpu, tp, raw, raw_size,
+				     no_clockid ? now_realtime_usec() : realtime_of_stamp(time_ns), false));
 }
 
 static void handle_sample(struct cpu_reader *c, const unsigned char *body, size_t body_size)
@@ -309,6 +336,33 @@ static void handle_record(struct cpu_reader *c, const struct perf_ring_record *r
 		on_lost(c, id, lost);
 }
 
+static void read_rings(struct tracepoint_source *s, bool flush);
+
+static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
+{
+	(void) es;
+	(void) usec;
+	read_rings(userdata, false);
+	return 0;
+}
+
+/* Wakes read_rings() when the record stamped held_ns is HOLD_BACK_NS old. */
+static int arm_hold_timer(struct tracepoint_source *s, uint64_t held_ns)
+{
+	uint64_t usec = (held_ns + HOLD_BACK_NS) / 1000 + 1;
+	int r;
+
+	if (!s->hold_timer) {
+		r = sd_event_add_time(s->host->event, &s->hold_timer, CLOCK_MONOTONIC, usec, 0,
+				      on_hold_timer, s);
+		if (r >= 0)
+			(void) sd_event_source_set_description(s->hold_timer, "tracepoint-hold-back");
+		return r;
+	}
+	r = sd_event_source_set_time(s->hold_timer, usec);
+	return r < 0 ? r : sd_event_source_set_enabled(s->hold_timer, SD_EVENT_ONESHOT);
+}
+
 /*
  * Reads every CPU's ring until all are empty, records in the order of their
  * sample time across rings (perf-ring-merge.h): the kernel's MCE work item
@@ -319,23 +373,35 @@ static void handle_record(struct cpu_reader *c, const struct perf_ring_record *r
  * right after it: writing a record to the journal takes far longer than the
  * kernel takes to emit one, so a burst is still arriving while we read it.
  * What arrives meanwhile is the next batch: its times are later.
+ *
+ * Unless flush is set, records younger than HOLD_BACK_NS stay in their rings
+ * until a timer comes back for them, so that one stamped earlier on another
+ * CPU but not yet published is not overtaken.  Flush takes everything: a
+ * reader about to close, the first read at start, the last at stop.
  */
-static void read_rings(struct tracepoint_source *s)
+static void read_rings(struct tracepoint_source *s, bool flush)
 {
 	struct perf_ring_cursor *cur = s->batch;
 	struct cpu_reader **who = s->batch_reader;
 	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
+	/* Sample stamps are CLOCK_MONOTONIC only with a clockid; a replay has no loop for a timer. */
+	bool hold = !flush && !no_clockid && s->host->event;
+	uint64_t held = UINT64_MAX;
+	size_t n;
 
 	for (;;) {
-		size_t n = 0;
+		uint64_t before = UINT64_MAX;
+		size_t taken = 0;
 		int i;
 
+		n = 0;
 		for (unsigned cpu = 0; cpu < s->cpus_end; cpu++) {
 			struct cpu_reader *c = s->cpus[cpu];
 			struct perf_event_mmap_page *pc;
 
 			if (!c)
 				continue;
+			c->holding = false;
 			pc = c->map;
 			cur[n] = (struct perf_ring_cursor) {
 				.data = (unsigned char *) c->map + s->page_size,
@@ -349,7 +415,12 @@ static void read_rings(struct tracepoint_source *s)
 		}
 		if (n == 0)
 			break;
-		while ((i = perf_ring_merge_pick(cur, n)) >= 0) {
+		if (hold) {
+			uint64_t now_ns = now_monotonic_usec() * 1000;
+
+			before = now_ns > HOLD_BACK_NS ? now_ns - HOLD_BACK_NS : 0;
+		}
+		while ((i = perf_ring_merge_pick_before(cur, n, before, &held)) >= 0) {
 			struct cpu_reader *c = who[i];
 			struct perf_event_mmap_page *pc = c->map;
 			struct perf_ring_record rec;
@@ -364,13 +435,29 @@ static void read_rings(struct tracepoint_source *s)
 			} else
 				handle_record(c, &rec);
 			__atomic_store_n(&pc->data_tail, cur[i].tail, __ATOMIC_RELEASE);
+			taken++;
 		}
+		/* All that is left is too young: the timer comes back for it. */
+		if (held != UINT64_MAX && taken == 0)
+			break;
 	}
+	for (size_t k = 0; k < n; k++)
+		who[k]->holding = cur[k].tail < cur[k].head;
 	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++)
 		if (s->cpus[cpu]) {
-			trace_buffer_ring_drained(s->trace_buffer, cpu);
+			if (!s->cpus[cpu]->holding)
+				trace_buffer_ring_drained(s->trace_buffer, cpu);
 			report_unaccounted(s->cpus[cpu]);
 		}
+	if (held != UINT64_MAX && hold) {
+		int r = arm_hold_timer(s, held);
+
+		if (r < 0) {
+			log_warning("Cannot arm the tracepoint hold-back timer (%s): taking the newest "
+				    "records now, their order across CPUs is not checked", strerror(-r));
+			read_rings(s, true);
+		}
+	}
 }
 
 static struct cpu_reader *reader_free(struct cpu_reader *c)
@@ -433,7 +520,7 @@ static void reader_retire(struct tracepoint_source *s, unsigned cpu)
 
 	if (!c)
 		return;
-	read_rings(s);
+	read_rings(s, true);
 	s->cpus[cpu] = reader_free(c);
 	s->n_open--;
 }
@@ -455,13 +542,10 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 		s->host->changed(s->host->core);
 		return 0;
 	}
-	read_rings(s);
+	read_rings(s, false);
 	return 0;
 }
 
-/* Set when the kernel refused a clockid (before 4.1): ras events cannot then be matched
- * with the ras trace instance, which is not read. */
-static bool no_clockid;
 
 static int event_open(const struct tracepoint *tp, unsigned cpu)
 {
@@ -747,7 +831,6 @@ static int submit_kept_ras(void *userdata, unsigned ring_cpu, const unsigned cha
 			   uint64_t time_ns)
 {
 	struct tracepoint_source *s = userdata;
-	uint64_t now_ns = now_monotonic_usec() * 1000;
 	uint16_t type;
 
 	if (size < sizeof(type) || size > UINT32_MAX)
@@ -756,8 +839,7 @@ static int submit_kept_ras(void *userdata, unsigned ring_cpu, const unsigned cha
 	for (unsigned t = TP_RAS_FIRST; t < _TP_MAX; t++)
 		if (s->tps[t].n_cpus > 0 && s->tps[t].id == type)
 			return submit_ras(s, ring_cpu, (enum ras_tp) (t - TP_RAS_FIRST), raw, (uint32_t) size,
-					  now_realtime_usec() - (int64_t) ((now_ns - (time_ns < now_ns ? time_ns : now_ns)) / 1000),
-					  true);
+					  realtime_of_stamp(time_ns), true);
 	return -ENOENT;
 }
 
@@ -931,7 +1013,7 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 			continue;
 		}
 		if (s->cpus[cpu]) {
-			read_rings(s);
+			read_rings(s, true);
 			reader_free(s->cpus[cpu]);
 			renewed++;
 		} else {
@@ -970,7 +1052,7 @@ static void tracepoint_drain(void *userdata)
 {
 	struct tracepoint_source *s = userdata;
 
-	read_rings(s);
+	read_rings(s, true);
 	trace_buffer_drain_done(s->trace_buffer);
 	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++)
 		if (s->cpus[cpu])
@@ -983,6 +1065,7 @@ static void tracepoint_close(void *userdata)
 
 	if (!s)
 		return;
+	s->hold_timer = sd_event_source_disable_unref(s->hold_timer);
 	for (unsigned cpu = 0; cpu < CPU_LIST_MAX; cpu++)
 		s->cpus[cpu] = reader_free(s->cpus[cpu]);
 	if (s->trace_buffer)

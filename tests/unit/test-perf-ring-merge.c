@@ -17,18 +17,20 @@
 static unsigned char scratch[PERF_RING_RECORD_MAX];
 
 /*
- * Takes the whole batch the way the tracepoint source does: pick a ring,
- * perf_ring_next() on it.  Writes the tags (a loss as "lost<n>") joined by
- * spaces into out; returns how many records were taken.
+ * Takes the batch the way the tracepoint source does: pick a ring,
+ * perf_ring_next() on it, only records stamped before `before`.  Writes the
+ * tags (a loss as "lost<n>") joined by spaces into out; returns how many
+ * records were taken, and in *held the earliest time left behind.
  */
-static unsigned drain(struct perf_ring_cursor *cur, size_t n, char *out, size_t out_size)
+static unsigned drain_before(struct perf_ring_cursor *cur, size_t n, uint64_t before, uint64_t *held,
+			     char *out, size_t out_size)
 {
 	unsigned taken = 0;
 	size_t len = 0;
 	int i;
 
 	out[0] = '\0';
-	while ((i = perf_ring_merge_pick(cur, n)) >= 0) {
+	while ((i = perf_ring_merge_pick_before(cur, n, before, held)) >= 0) {
 		struct perf_ring_record rec;
 		struct perf_sample s;
 		uint64_t id, lost;
@@ -50,6 +52,17 @@ static unsigned drain(struct perf_ring_cursor *cur, size_t n, char *out, size_t 
 		taken++;
 		assert_true(taken < 1000);
 	}
+	return taken;
+}
+
+/* The whole batch: nothing is held back, and the rings end empty. */
+static unsigned drain(struct perf_ring_cursor *cur, size_t n, char *out, size_t out_size)
+{
+	uint64_t held = 0;
+	unsigned taken = drain_before(cur, n, UINT64_MAX, &held, out, out_size);
+
+	assert_int_equal(held, UINT64_MAX);
+	assert_int_equal(perf_ring_merge_pick(cur, n), -1);
 	return taken;
 }
 
@@ -147,6 +160,59 @@ static void test_batch_ends_at_head(void **state)
 	assert_string_equal(got, "b");
 }
 
+/*
+ * The hole the hold-back closes: CPU 1 stamped b at 25 but had not published
+ * it when the batch began at 33; CPU 0's c at 30 was there.  Taking only
+ * what is 5 old (before 28) leaves c in its ring, so b comes before it.
+ */
+static void test_hold_back(void **state)
+{
+	struct ring r0 = { .head = 0 }, r1 = { .head = 0 };
+	struct perf_ring_cursor cur[2];
+	uint64_t held = 0;
+	char got[512];
+
+	(void) state;
+	put_sample(&r0, 42, 10, 0, "a");
+	put_sample(&r0, 42, 30, 0, "c");
+	cur[0] = cursor(&r0, 0);
+	cur[1] = cursor(&r1, 0);
+	assert_int_equal(drain_before(cur, 2, 28, &held, got, sizeof(got)), 1);
+	assert_string_equal(got, "a");
+	assert_int_equal(held, 30);
+	/* Asked again at once, nothing more is old enough. */
+	assert_int_equal(perf_ring_merge_pick_before(cur, 2, 28, &held), -1);
+	assert_int_equal(held, 30);
+	put_sample(&r1, 42, 25, 1, "b");
+	cur[1].head = r1.head;
+	/* A stamp equal to the bound is held too: only strictly older records go. */
+	assert_int_equal(drain_before(cur, 2, 30, &held, got, sizeof(got)), 1);
+	assert_string_equal(got, "b");
+	assert_int_equal(held, 30);
+	assert_int_equal(drain_before(cur, 2, 31, &held, got, sizeof(got)), 1);
+	assert_string_equal(got, "c");
+	assert_int_equal(held, UINT64_MAX);
+}
+
+/* A loss report has no time: it is taken even when what follows it is held. */
+static void test_hold_back_loss(void **state)
+{
+	struct ring r0 = { .head = 0 };
+	struct perf_ring_cursor cur[1];
+	uint64_t held = 0;
+	char got[512];
+
+	(void) state;
+	put_lost(&r0, 42, 2);
+	put_sample(&r0, 42, 50, 0, "x");
+	cur[0] = cursor(&r0, 0);
+	assert_int_equal(drain_before(cur, 1, 0, &held, got, sizeof(got)), 1);
+	assert_string_equal(got, "lost2");
+	assert_int_equal(held, 50);
+	assert_int_equal(drain(cur, 1, got, sizeof(got)), 1);
+	assert_string_equal(got, "x");
+}
+
 static void test_front_time(void **state)
 {
 	struct ring r = { .head = RING - 12 };
@@ -185,6 +251,8 @@ int main(void)
 		cmocka_unit_test(test_equal_times),
 		cmocka_unit_test(test_lost_goes_first),
 		cmocka_unit_test(test_batch_ends_at_head),
+		cmocka_unit_test(test_hold_back),
+		cmocka_unit_test(test_hold_back_loss),
 		cmocka_unit_test(test_front_time),
 	};
 
