@@ -177,9 +177,12 @@ int text_k8_nb_parse(struct mce_text_parser *p, const struct text_line *l, unsig
 			return 0;
 		}
 		/* The handler printed its "CPU n: Machine Check Exception: MCGSTATUS"
-		 * head just before: this record is that CPU's. */
-		if (p->open == OPEN_PANIC && !p->emitted)
+		 * head just before: this record is that CPU's, and the head, now
+		 * used, is no record of its own without a STATUS. */
+		if (p->open == OPEN_PANIC && !p->emitted) {
 			head = p->rec;
+			p->open = OPEN_NONE;
+		}
 		if ((k = begin(p, l)) < 0)
 			return k;
 		p->rec.have = head.have & (MCE_HAVE_CPU | MCE_HAVE_MCGSTATUS);

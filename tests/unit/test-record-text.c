@@ -498,8 +498,11 @@ static void k8_northbridge_lines(void **state)
 	assert_true(s.rec[3].status == 0x9471c00000000a13ull);
 	assert_false(s.rec[3].have & MCE_HAVE_ADDR);
 	assert_int_equal(s.last[3], 26);
-	for (unsigned i = 0; i < s.nd; i++)
+	for (unsigned i = 0; i < s.nd; i++) {
 		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+		/* the handler's head went into the northbridge's record */
+		assert_null(strstr(s.dmsg[i], "no STATUS"));
+	}
 }
 
 /* A status neither 16 digits nor HIGH:LOW is rejected, not guessed at. */
