@@ -134,7 +134,6 @@ INTEL_DECODER(dec_granite_x,      "Granite Rapids",             &intel_granitera
 INTEL_DECODER(dec_granite_d,      "Granite Rapids-D",           &intel_graniterapids_x);
 INTEL_DECODER(dec_sierra_forest,  "Sierra Forest",              &intel_graniterapids_x);
 INTEL_DECODER(dec_grand_ridge,    "Grand Ridge",                &intel_atom_server);
-INTEL_DECODER(dec_client,         "Intel Core (client)",        &intel_client_core);
 INTEL_DECODER(dec_nehalem_ep,     "Nehalem-EP",                 &intel_nehalem_ep);
 INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_ep);
 INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
@@ -162,6 +161,18 @@ INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton
  * than that edition: 06_85H Knights Mill, 06_7AH Goldmont Plus, Tremont,
  * Cannon Lake and later clients) are named from SDM Vol. 4 Table 2-1; we
  * found no MSR table of theirs that names a bank.
+ *
+ * The Haswell to Coffee Lake clients (06_3CH, 45H, 46H, 3DH, 47H, 4EH, 5EH,
+ * 8EH, 9EH, "Intel Core (client)") once had a bank table citing an SDM
+ * section "Incremental Decoding Information: Processor Family 06H, Models
+ * 3CH, ...".  Chapter 16 "Interpreting Machine-Check Error Codes" of that
+ * edition has no such section.  Its model sections run 16.2 (Core 2 and
+ * Xeon 7400), 16.4 (06_2DH; Table 16-13, IA32_MC4_STATUS), 16.6 (06_3FH;
+ * Table 16-20, IA32_MC4_STATUS), 16.8 (06_4FH, which reuses Table 16-20),
+ * 16.9 (06_55H; Table 16-27, IA32_MC4_STATUS) and 16.10 (family 0FH), with
+ * the server models 06_1AH, 06_3EH and 06_56H between them: every
+ * IA32_MC4 (PCU) table is a server model's.  So these clients, like the
+ * ones above, get the architectural decode and no unit names.
  */
 #define NAMED(var, label) INTEL_DECODER(var, label, &intel_arch_only)
 NAMED(dec_nehalem,        "Nehalem (client)");
@@ -170,6 +181,7 @@ NAMED(dec_westmere,       "Westmere (client)");
 NAMED(dec_westmere_ex,    "Westmere-EX");
 NAMED(dec_sandybridge,    "Sandy Bridge (client)");
 NAMED(dec_ivybridge,      "Ivy Bridge (client)");
+NAMED(dec_client,         "Intel Core (client)");
 NAMED(dec_avoton,         "Avoton/Rangeley (Silvermont-D)");
 NAMED(dec_knl,            "Knights Landing");
 NAMED(dec_goldmont,       "Apollo Lake (Goldmont)");

@@ -432,15 +432,3 @@ const struct intel_model intel_graniterapids_x = INTEL_MODEL(granite_banks,
 const struct intel_model intel_atom_server = {
 	.banks = NULL, .n_banks = 0, .source = "none: architectural decode only",
 };
-
-/* ==== client cores (Haswell to Coffee Lake) ====
- * SDM "Incremental Decoding Information: Processor Family 06H, Models 3CH,
- * 45H, 46H, 3DH, 47H, 4EH, 5EH, 8EH, 9EH": the core banks MC0..MC3 as on
- * the servers, and MC4 the system agent / PCU.
- */
-static const struct intel_bank client_banks[] = {
-	CORE_BANKS,
-	{ .first = 4, .last = 4, .type = "PCU", .name = "Power Control Unit" },
-};
-const struct intel_model intel_client_core = INTEL_MODEL(client_banks,
-	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Models 3CH/45H/46H/4EH/5EH");

@@ -89,7 +89,7 @@ const struct intel_bank *intel_bank_lookup(const struct intel_model *m, uint32_t
 /* The model tables (intel-*.c), named by the Linux INTEL_* model constant. */
 extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadwell_d,
 	intel_skylake_x, intel_icelake_x, intel_sapphirerapids_x, intel_graniterapids_x,
-	intel_atom_server, intel_client_core;
+	intel_atom_server;
 /* intel-older.c */
 extern const struct intel_model intel_nehalem_ep, intel_sandybridge_x, intel_ivybridge_x,
 	intel_denverton, intel_arch_only;

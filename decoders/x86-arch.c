@@ -99,6 +99,11 @@ const struct x86_flag_bit x86_status_flags[] = {
 	{ .bit = 56, .name = "ERRCOREIDVAL", .vc = VC_AMD, .min_family = 0x17 },
 	{ .bit = 55, .name = "TCC",      .vc = VC_AMD, .min_family = 0x17 },
 	{ .bit = 53, .name = "SYNDV",    .vc = VC_AMD, .min_family = 0x17 },
+	/* Family 0Fh (K8) is left out on purpose: its BKDG (publication 26094)
+	 * is the document that would say what NB MC4_STATUS bits 46:45 are on
+	 * K8, and we could not read it (issue 15).  Linux's old K8 NB status
+	 * high defines and old mcelog's K8 output name them CECC/UECC, but
+	 * those are not the document. */
 	{ .bit = 46, .name = "CECC",     .vc = VC_AMD, .min_family = 0x10,
 	  .or_have = MCE_HAVE_AMD_ECC_NAMED },
 	{ .bit = 45, .name = "UECC",     .vc = VC_AMD, .min_family = 0x10,

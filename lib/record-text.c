@@ -42,6 +42,9 @@ static const struct text_form forms[] = {
 	/* The kernel's hardware-error tag: the AMD EDAC decoder's register
 	 * lines first, then the kernel's console lines, and free text. */
 	{ .recognise = text_edac_amd_recognise,       .parse = text_edac_amd_parse },
+	/* early x86_64 kernels' K8 northbridge lines: before the kernel's
+	 * form, which would take "CPU n: Silent ..." for a broken head */
+	{ .recognise = text_k8_nb_recognise,          .parse = text_k8_nb_parse },
 	/* old kernels' head and bank lines, tagged or not: before the
 	 * kernel's form, which would take the head for a broken first line */
 	{ .recognise = text_panic_recognise,          .parse = text_panic_parse },

@@ -24,6 +24,12 @@ unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct
 int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 			  struct span body);
 
+/* k8-nb.c: early x86_64 kernels' K8 northbridge lines */
+unsigned text_k8_nb_recognise(const struct mce_text_parser *p, const struct text_line *l,
+			      struct span *body);
+int text_k8_nb_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		     struct span body);
+
 /* panic.c: old kernels' head line and one line per bank, the corrected-error poller's */
 unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			      struct span *body);

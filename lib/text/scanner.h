@@ -29,6 +29,7 @@ enum open_record {
 	OPEN_EDAC_INTEL,      /* EDAC sbridge MCm: CPU n: Machine Check Event: ... */
 	OPEN_PANIC,           /* CPU n: Machine Check Exception: MCGSTATUS, then Bank b: STATUS */
 	OPEN_RAS_MC_CTL,      /* a ras-mc-ctl --errors row over several lines */
+	OPEN_K8_NB,           /* early x86_64 kernels' K8 northbridge lines */
 };
 
 /* What the rest of a line a console or a mailer wrapped must be, if it comes next. */

@@ -433,6 +433,97 @@ static void panic_old_forms(void **state)
 	assert_non_null(strstr(s.dmsg[4], "no STATUS"));
 }
 
+/*
+ * Early x86_64 kernels' K8 northbridge lines: the poller's "Silent" report
+ * (www.aslab.com/support/kb/86.html), the exception's head and the newer
+ * HIGH:LOW status under the handler's own head (shaped after that kernel's
+ * print order), and a record quoted in a reply (LKML, March 2004).
+ */
+static void k8_northbridge_lines(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 1: Silent Northbridge MCE\n"
+	      "Northbridge status a60000010005001b\n"
+	      "GART TLB error generic level generic\n"
+	      "extended error gart error\n"
+	      "link number 0\n"
+	      "err cpu1\n"
+	      "processor context corrupt\n"
+	      "error address valid\n"
+	      "error uncorrected\n"
+	      "previous error lost\n"
+	      "error address 00000000f7fe0008\n"
+	      "\n"
+	      "CPU 0: Machine Check Exception: 0000000000000004\n"
+	      "Northbridge Machine Check exception b60000010005001b 0\n"
+	      "Uncorrectable condition\n"
+	      "Northbridge status b6000001:0005001b\n"
+	      "    Error gart error\n"
+	      "    NB error address 00000000f7fe0010\n"
+	      "Address: 00000000f7fe0010\n"
+	      "Bank 0: b200000000000800\n"
+	      "\n"
+	      "> > CPU 2: Silent Northbridge MCE\n"
+	      "> > Northbridge status 9471c00000000a13\n"
+	      "> >     bus error local node response, request didn't time out\n"
+	      "> >     generic read\n"
+	      "> >     memory access, level generic\n"
+	      "> > Do you use AGP?\n");
+	assert_int_equal(s.n, 4);
+	/* the poller's record: its CPU, the NB's status as MC4, the address */
+	assert_int_equal(s.rec[0].cpu, 1);
+	assert_int_equal(s.rec[0].bank, 4);
+	assert_int_equal(s.rec[0].vendor, MCE_VENDOR_AMD);
+	assert_true(s.rec[0].have & MCE_HAVE_VENDOR);
+	assert_false(s.rec[0].have & MCE_HAVE_CPUID);
+	assert_true(s.rec[0].status == 0xa60000010005001bull);
+	assert_true(s.rec[0].addr == 0xf7fe0008ull);
+	assert_int_equal(s.first[0], 1);
+	assert_int_equal(s.last[0], 11);
+	/* the exception's record takes the handler's head, and the MSR's STATUS */
+	assert_int_equal(s.rec[1].cpu, 0);
+	assert_true(s.rec[1].mcgstatus == 4);
+	assert_int_equal(s.rec[1].bank, 4);
+	assert_true(s.rec[1].status == 0xb60000010005001bull);
+	assert_true(s.rec[1].addr == 0xf7fe0010ull);
+	assert_int_equal(s.last[1], 19);
+	/* the bank line after it is a record of its own */
+	assert_int_equal(s.rec[2].bank, 0);
+	assert_true(s.rec[2].status == 0xb200000000000800ull);
+	/* quoted in a reply; the reply's own words end the record */
+	assert_int_equal(s.rec[3].cpu, 2);
+	assert_true(s.rec[3].status == 0x9471c00000000a13ull);
+	assert_false(s.rec[3].have & MCE_HAVE_ADDR);
+	assert_int_equal(s.last[3], 26);
+	for (unsigned i = 0; i < s.nd; i++) {
+		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+		/* the handler's head went into the northbridge's record */
+		assert_null(strstr(s.dmsg[i], "no STATUS"));
+	}
+}
+
+/* A status neither 16 digits nor HIGH:LOW is rejected, not guessed at. */
+static void k8_northbridge_bad_status(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "CPU 1: Silent Northbridge MCE\n"
+	      "Northbridge status a600000:10005001b\n"
+	      "Northbridge status a6000001005001b\n");
+	assert_int_equal(s.n, 0);
+	assert_int_equal(s.nd, 3);
+	assert_int_equal(s.dkind[0], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[0], 2);
+	assert_int_equal(s.dkind[1], MCE_TEXT_MALFORMED);
+	assert_int_equal(s.dline[1], 3);
+	assert_int_equal(s.dkind[2], MCE_TEXT_PARTIAL);   /* the head alone: no STATUS */
+}
+
 /* The poller's lines as the kernel printed them, "occured" and all (LKML, March 2002). */
 static void panic_poller_as_printed(void **state)
 {
@@ -1373,6 +1464,8 @@ int main(void)
 		cmocka_unit_test(kernel_noise_in_record),
 		cmocka_unit_test(edac_intel_skx),
 		cmocka_unit_test(panic_old_forms),
+		cmocka_unit_test(k8_northbridge_lines),
+		cmocka_unit_test(k8_northbridge_bad_status),
 		cmocka_unit_test(panic_poller_as_printed),
 		cmocka_unit_test(panic_quoted_in_mail),
 		cmocka_unit_test(panic_glued_printk_level),
