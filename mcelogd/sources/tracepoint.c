@@ -126,9 +126,13 @@ struct tracepoint_source {
  * a record another CPU stamped a moment earlier may not be in its ring yet;
  * taken later, it would reach the journal after records it came before.
  * The stamp-to-publish time is microseconds, more only if an interrupt
- * falls in between; 5 ms covers that and is no delay an operator sees.
+ * falls in between.  20 ms covers that many times over and is no delay an
+ * operator sees; in a storm the hold-back timer then wakes 50 times a second,
+ * reading what came meanwhile at once (hold_timer_reads_soon()), instead of
+ * the reader waking for each record.  A ring over half full is read whole:
+ * losing records would be worse than their order.
  */
-#define HOLD_BACK_NS (5 * 1000 * 1000ull)
+#define HOLD_BACK_NS (20 * 1000 * 1000ull)
 
 /* Set when the kernel refused a clockid (before 4.1): ras events cannot then be matched
  * with the ras trace instance, which is not read, and sample times are not CLOCK_MONOTONIC. */
@@ -392,6 +396,7 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 	for (;;) {
 		uint64_t before = UINT64_MAX;
 		size_t taken = 0;
+		bool crowded = false;
 		int i;
 
 		n = 0;
@@ -410,12 +415,14 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 				.tail = pc->data_tail,
 			};
 			/* head behind tail: nothing the kernel would write; left alone as before */
-			if (cur[n].tail < cur[n].head)
+			if (cur[n].tail < cur[n].head) {
+				crowded |= cur[n].head - cur[n].tail >= size / 2;
 				who[n++] = c;
+			}
 		}
 		if (n == 0)
 			break;
-		if (hold) {
+		if (hold && !crowded) {
 			uint64_t now_ns = now_monotonic_usec() * 1000;
 
 			before = now_ns > HOLD_BACK_NS ? now_ns - HOLD_BACK_NS : 0;
@@ -525,6 +532,23 @@ static void reader_retire(struct tracepoint_source *s, unsigned cpu)
 	s->n_open--;
 }
 
+/*
+ * The hold-back timer is due to read the rings, and c's has room for what comes
+ * until then: in a storm each record wakes its reader, and reading them then
+ * would find them too young to take, so the wake-up is all they would cost.
+ */
+static bool hold_timer_reads_soon(const struct cpu_reader *c)
+{
+	const struct tracepoint_source *s = c->owner;
+	const struct perf_event_mmap_page *pc = c->map;
+	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
+	int enabled;
+
+	if (!s->hold_timer || sd_event_source_get_enabled(s->hold_timer, &enabled) <= 0)
+		return false;
+	return __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) - pc->data_tail < size / 2;
+}
+
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)
 {
 	struct cpu_reader *c = userdata;
@@ -542,7 +566,8 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 		s->host->changed(s->host->core);
 		return 0;
 	}
-	read_rings(s, false);
+	if (!hold_timer_reads_soon(c))
+		read_rings(s, false);
 	return 0;
 }
 
