@@ -577,7 +577,7 @@ static inline __attribute__((always_inline)) void put_static(struct json_writer 
 	*o = ',';
 	o += comma;
 	o[0] = '"';
-	json_copy_known(o + 1, s, n);
+	copy_known(o + 1, s, n);
 	o[n + 1] = '"';
 	o += n + 2;
 	*o = ':';
