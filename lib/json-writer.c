@@ -602,6 +602,16 @@ void json_put_static(struct json_writer *w, const char *key, const char *s)
 		put_static(w, s, comma, false);
 }
 
+void json_put_statics(struct json_writer *w, const char *const *s, size_t n)
+{
+	if (n == 0)
+		return;
+	put_static(w, s[0], !w->first[w->depth], false);
+	w->first[w->depth] = false;
+	for (size_t i = 1; i < n; i++)
+		put_static(w, s[i], true, false);
+}
+
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
 {
 	bool comma = !w->first[w->depth];

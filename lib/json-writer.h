@@ -297,6 +297,8 @@ JSON_KEYED void json_members_end(struct json_writer *w, const struct json_member
  * string too.  Never for a buffer whose contents change.
  */
 void json_put_static(struct json_writer *w, const char *key, const char *s);
+/* n static strings as elements of the open array: a decode's flags, in one call. */
+void json_put_statics(struct json_writer *w, const char *const *s, size_t n);
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
 /* The string alone, after the key. */
 void json_writer_static(struct json_writer *w, const char *s);
