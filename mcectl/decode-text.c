@@ -166,7 +166,7 @@ static void out_s(struct text_out *o, const char *s)
 	out_mem(o, s, strlen(s));
 }
 
-/* Static strings longer than this are not worth remembering: they are copied as out_static() does. */
+/* Longer static strings are not remembered (out_room() holds no more than its buffer): copied as out_s() does. */
 #define KNOWN_MAX 512
 
 /*
@@ -180,23 +180,37 @@ static inline __attribute__((always_inline)) void out_static(struct text_out *o,
 		      DECODE_TEXT_KNOWN_SLOTS;
 	size_t n;
 
-	if (o->known->slot[slot].s != s) {
-		n = strlen(s);
-		if (n > KNOWN_MAX) {
-			out_mem(o, s, n);
-			return;
-		}
+	if (o->known->slot[slot].s == s) {
+		n = o->known->slot[slot].len;
+		copy_known(out_room(o, n), s, n);
+		o->n += n;
+		return;
+	}
+	/* the first sight, or another string took the slot: as out_s() does */
+	n = strlen(s);
+	out_mem(o, s, n);
+	if (n <= KNOWN_MAX) {
 		o->known->slot[slot].s = s;
 		o->known->slot[slot].len = (uint32_t) n;
 	}
-	n = o->known->slot[slot].len;
-	copy_known(out_room(o, n), s, n);
-	o->n += n;
 }
 
 /* "%u", "%" PRIu64 */
 static void out_u(struct text_out *o, uint64_t v)
 {
+	/* most are a CPU's, a bank's or a DIMM's number: below 100, written without counting */
+	if (v < 100) {
+		char *d = out_room(o, 2);
+
+		if (v < 10) {
+			d[0] = (char) ('0' + v);
+			o->n++;
+		} else {
+			dec_put2(d, (unsigned) v);
+			o->n += 2;
+		}
+		return;
+	}
 	unsigned n = dec_u64_len(v);
 
 	dec_u64_put(out_room(o, n), v, n);
@@ -268,10 +282,30 @@ static void out_time(struct text_out *out, int64_t secs)
 	/* 1000-01-01T00:00:00Z and 10000-01-01T00:00:00Z */
 	static const int64_t year1000 = -30610224000LL, year10000 = 253402300800LL;
 	char buf[64];
+	int64_t day = secs / 86400 - (secs % 86400 < 0), sec = secs - day * 86400;
 
+	if (out->known->time_known && day == out->known->time_day) {
+		/* the day of the last time printed, as records nearly always share it */
+		char *d = out_room(out, 36);
+
+		memcpy(d, "  Time:     ", 12);
+		memcpy(d + 12, out->known->time_text, 10);
+		d[22] = ' ';
+		dec_put2(d + 23, (unsigned) (sec / 3600));
+		d[25] = ':';
+		dec_put2(d + 26, (unsigned) (sec / 60 % 60));
+		d[28] = ':';
+		dec_put2(d + 29, (unsigned) (sec % 60));
+		memcpy(d + 31, " UTC\n", 5);
+		out->n += 36;
+		return;
+	}
 	if (secs >= year1000 && secs < year10000 &&
 	    format_rfc3339_usec(buf, sizeof(buf), secs * 1000000) == 27) {
-		/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+		/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ"; years 1000-9999 are whole days */
+		memcpy(out->known->time_text, buf, 10);
+		out->known->time_day = day;
+		out->known->time_known = true;
 		buf[10] = ' ';
 		memcpy(buf + 19, " UTC", 5);
 	} else {

@@ -3,6 +3,7 @@
 
 /* mcectl decode's human-readable renderer (decode-text.c). */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -10,10 +11,11 @@
 #include "record.h"
 
 /*
- * The lengths of the static strings a record's text is made of (the
- * decoders' names and descriptions, the renderer's phrases), by their
- * address: a strlen() and a copy of unknown length each were a fifth of a
- * record's text.  Zeroed before first use; one per output.
+ * What the text of one record leaves known for the next: the lengths of
+ * the static strings records are made of (the decoders' names and
+ * descriptions, the renderer's phrases), by their address, as a strlen()
+ * and a copy of unknown length each were a fifth of a record's text; and
+ * the last time's date.  Zeroed before first use; one per output.
  */
 #define DECODE_TEXT_KNOWN_SLOTS 1024
 struct decode_text_known {
@@ -21,6 +23,10 @@ struct decode_text_known {
 		const char *s;        /* NULL: empty slot */
 		uint32_t len;
 	} slot[DECODE_TEXT_KNOWN_SLOTS];
+	/* the day of the last time printed, "YYYY-MM-DD": records nearly always share it */
+	bool time_known;
+	int64_t time_day;
+	char time_text[10];
 };
 
 /*
