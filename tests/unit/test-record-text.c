@@ -1283,6 +1283,44 @@ static void trace_pipe(void **state)
 	assert_non_null(strstr(s.dmsg[0], "12zz"));
 }
 
+/*
+ * rasdaemon's cpu_type names the vendor; should a line hold it twice (a
+ * bank's text quoting another), the vendor first in the parser's table
+ * wins, wherever on the line: AMD, then Intel, Hygon, Zhaoxin.
+ */
+static void rasdaemon_cpu_type(void **state)
+{
+	static const struct { const char *types; enum mce_vendor want; } cases[] = {
+		{ "cpu_type= AMD Scalable MCA,", MCE_VENDOR_AMD },
+		{ "cpu_type= Intel,", MCE_VENDOR_INTEL },
+		{ "cpu_type= Hygon,", MCE_VENDOR_HYGON },
+		{ "cpu_type= Zhaoxin,", MCE_VENDOR_ZHAOXIN },
+		{ "cpu_type= Intel, cpu_type= AMD Scalable MCA,", MCE_VENDOR_AMD },
+		{ "cpu_type= Zhaoxin, cpu_type= Hygon,", MCE_VENDOR_HYGON },
+		{ "cpu_type= Hygon, cpu_type= Zhaoxin,", MCE_VENDOR_HYGON },
+		{ "cpu_type= cpu_type= Intel,", MCE_VENDOR_INTEL },
+		{ "cpu_type=Intel, cpu_type= Other,", MCE_VENDOR_UNKNOWN },
+		{ "xcpu_type= AMD,", MCE_VENDOR_AMD },
+		{ "cpu_type= AM,", MCE_VENDOR_UNKNOWN },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seen s = { 0 };
+		char text[512];
+
+		snprintf(text, sizeof(text),
+			 "           <...>-2412  [002]     0.000000: mce_record:            "
+			 "2023-11-20 10:00:00 +0000 bank=17, status= 9c2040000000011b, %s cpu= 2, "
+			 "socketid= 0, addr= abcd00000, mcgstatus= 0, mcgcap= 11c, apicid= 4\n",
+			 cases[i].types);
+		parse(&s, text);
+		assert_int_equal(s.n, 1);
+		assert_int_equal(s.rec[0].vendor, cases[i].want);
+		assert_int_equal(mce_record_has(&s.rec[0], MCE_HAVE_VENDOR), cases[i].want != MCE_VENDOR_UNKNOWN);
+	}
+}
+
 static void rasdaemon(void **state)
 {
 	struct seen s = { 0 };
@@ -1519,6 +1557,7 @@ int main(void)
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
+		cmocka_unit_test(rasdaemon_cpu_type),
 		cmocka_unit_test(json_lines),
 		cmocka_unit_test(malformed_and_partial),
 		cmocka_unit_test(form_precedence),
