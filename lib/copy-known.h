@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* n bytes at s to o: words, the last one overlapping, never past s + n */
-static inline void copy_known(char *o, const char *s, size_t n)
+static inline __attribute__((always_inline)) void copy_known(char *o, const char *s, size_t n)
 {
 	if (n >= 8) {
 		uint64_t x;
