@@ -193,17 +193,23 @@ struct summary {
 	size_t n;
 };
 
-static void put(struct summary *s, const char *text)
+/* Inline, so that a literal's length is a constant and its copy a few moves. */
+static inline void put_n(struct summary *s, const char *text, size_t len)
 {
-	size_t len = strlen(text);
-
-	if (s->n + 1 < s->size) {
-		size_t room = s->size - 1 - s->n;
-
-		memcpy(s->buf + s->n, text, len < room ? len : room);
-	}
+	if (s->n + len < s->size)
+		memcpy(s->buf + s->n, text, len);
+	else if (s->n + 1 < s->size)
+		memcpy(s->buf + s->n, text, s->size - 1 - s->n);
 	s->n += len;
 }
+
+static void put(struct summary *s, const char *text)
+{
+	put_n(s, text, strlen(text));
+}
+
+/* lit: a string literal ("" lit makes anything else an error) */
+#define put_lit(s, lit) put_n((s), "" lit, sizeof(lit) - 1)
 
 /* "%d" */
 static void put_int(struct summary *s, int v)
@@ -249,36 +255,36 @@ int mce_decoded_summary(const struct mce_decoded *d, char *buf, size_t size)
 	switch (d->error_class) {
 	case MCE_CLASS_GENERIC_CACHE_HIERARCHY:
 		put(&s, PICK(level_words, d->cache_level));
-		put(&s, " cache hierarchy error");
+		put_lit(&s, " cache hierarchy error");
 		break;
 	case MCE_CLASS_TLB:
 		put(&s, PICK(level_words, d->cache_level));
-		put(&s, " ");
+		put_lit(&s, " ");
 		put(&s, PICK(tt_words, d->transaction_type));
-		put(&s, "TLB error");
+		put_lit(&s, "TLB error");
 		break;
 	case MCE_CLASS_CACHE:
 		put(&s, PICK(level_words, d->cache_level));
-		put(&s, " ");
+		put_lit(&s, " ");
 		put(&s, PICK(tt_words, d->transaction_type));
-		put(&s, "cache ");
+		put_lit(&s, "cache ");
 		put(&s, PICK(request_words, d->request));
-		put(&s, "error");
+		put_lit(&s, "error");
 		break;
 	case MCE_CLASS_MEMORY_CONTROLLER:
-		put(&s, "Memory controller ");
+		put_lit(&s, "Memory controller ");
 		put(&s, PICK(mt_words, d->memory_transaction));
-		put(&s, "error");
+		put_lit(&s, "error");
 		break;
 	case MCE_CLASS_BUS_INTERCONNECT:
-		put(&s, "Bus/interconnect ");
+		put_lit(&s, "Bus/interconnect ");
 		put(&s, PICK(request_words, d->request));
 		put(&s, d->memory_or_io && strcmp(d->memory_or_io, "io") == 0 ? "I/O " : "");
-		put(&s, "error");
+		put_lit(&s, "error");
 		put(&s, d->timeout == 1 ? " (timed out)" : "");
 		break;
 	case MCE_CLASS_UNKNOWN:
-		put(&s, "Unknown error code 0x");
+		put_lit(&s, "Unknown error code 0x");
 		put_hex4(&s, d->mcacod);
 		break;
 	default:
@@ -287,16 +293,16 @@ int mce_decoded_summary(const struct mce_decoded *d, char *buf, size_t size)
 	}
 
 	if (d->channel >= 0) {
-		put(&s, ", channel ");
+		put_lit(&s, ", channel ");
 		put_int(&s, d->channel);
 	}
 	if (d->description) {
-		put(&s, ": ");
+		put_lit(&s, ": ");
 		put(&s, d->description);
 	} else if (d->bank_name) {
-		put(&s, " (");
+		put_lit(&s, " (");
 		put(&s, d->bank_name);
-		put(&s, ")");
+		put_lit(&s, ")");
 	}
 	if (size)
 		buf[s.n < size ? s.n : size - 1] = '\0';

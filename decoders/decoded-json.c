@@ -60,8 +60,7 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 	put_opt_string(w, JSON_KEY("recovery"), rec);
 
 	json_array_begin_k(w, JSON_KEY("flags"));
-	for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++)
-		json_put_static(w, NULL, d->flags[i]);
+	json_put_statics(w, d->flags, d->n_flags < MCE_MAX_FLAGS ? d->n_flags : MCE_MAX_FLAGS);
 	json_array_end(w);
 
 	json_put_static_k(w, JSON_KEY("error_class"), mce_error_class_to_string(d->error_class));

@@ -577,7 +577,7 @@ static inline __attribute__((always_inline)) void put_static(struct json_writer 
 	*o = ',';
 	o += comma;
 	o[0] = '"';
-	json_copy_known(o + 1, s, n);
+	copy_known(o + 1, s, n);
 	o[n + 1] = '"';
 	o += n + 2;
 	*o = ':';
@@ -600,6 +600,16 @@ void json_put_static(struct json_writer *w, const char *key, const char *s)
 		put_static(w, s, false, false);
 	} else
 		put_static(w, s, comma, false);
+}
+
+void json_put_statics(struct json_writer *w, const char *const *s, size_t n)
+{
+	if (n == 0)
+		return;
+	put_static(w, s[0], !w->first[w->depth], false);
+	w->first[w->depth] = false;
+	for (size_t i = 1; i < n; i++)
+		put_static(w, s[i], true, false);
 }
 
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "copy-known.h"
 #include "dec-digits.h"
 #include "hex-digits.h"
 
@@ -296,37 +297,11 @@ JSON_KEYED void json_members_end(struct json_writer *w, const struct json_member
  * string too.  Never for a buffer whose contents change.
  */
 void json_put_static(struct json_writer *w, const char *key, const char *s);
+/* n static strings as elements of the open array: a decode's flags, in one call. */
+void json_put_statics(struct json_writer *w, const char *const *s, size_t n);
 void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
 /* The string alone, after the key. */
 void json_writer_static(struct json_writer *w, const char *s);
-
-/* n bytes at s to o: words, the last one overlapping, never past s + n */
-static inline void json_copy_known(char *o, const char *s, size_t n)
-{
-	if (n >= 8) {
-		uint64_t x;
-		size_t i;
-
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, s + i, 8);
-			memcpy(o + i, &x, 8);
-		}
-		memcpy(&x, s + n - 8, 8);
-		memcpy(o + n - 8, &x, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(o, &a, 4);
-		memcpy(o + n - 4, &b, 4);
-	} else if (n > 0) {
-		/* 1 to 3 bytes: the first, the middle and the last cover them */
-		o[0] = s[0];
-		o[n / 2] = s[n / 2];
-		o[n - 1] = s[n - 1];
-	}
-}
 
 /*
  * s's set of two slots: every bit of the address counts, as literals lie
@@ -362,7 +337,7 @@ JSON_KEYED void json_put_static_k(struct json_writer *w, struct json_key k, cons
 	if (!o)
 		return;
 	o[0] = '"';
-	json_copy_known(o + 1, s, n);
+	copy_known(o + 1, s, n);
 	o[n + 1] = '"';
 	json_writer_end(w, o + n + 2);
 }

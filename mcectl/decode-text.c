@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "copy-known.h"
 #include "dec-digits.h"
 #include "decode.h"
 #include "macro.h"
@@ -113,6 +114,7 @@ static const char *advice(const struct mce_decoded *d)
  */
 struct text_out {
 	FILE *f;
+	struct decode_text_known *known;
 	size_t n;
 	char buf[4096];
 };
@@ -164,9 +166,51 @@ static void out_s(struct text_out *o, const char *s)
 	out_mem(o, s, strlen(s));
 }
 
+/* Longer static strings are not remembered (out_room() holds no more than its buffer): copied as out_s() does. */
+#define KNOWN_MAX 512
+
+/*
+ * "%s" of a string of static storage that never changes: the decoders'
+ * and this file's.  Its length is remembered by its address; every bit of
+ * the address counts, as literals lie a few bytes apart.
+ */
+static inline __attribute__((always_inline)) void out_static(struct text_out *o, const char *s)
+{
+	size_t slot = (size_t) (((uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull) >> 54) %
+		      DECODE_TEXT_KNOWN_SLOTS;
+	size_t n;
+
+	if (o->known->slot[slot].s == s) {
+		n = o->known->slot[slot].len;
+		copy_known(out_room(o, n), s, n);
+		o->n += n;
+		return;
+	}
+	/* the first sight, or another string took the slot: as out_s() does */
+	n = strlen(s);
+	out_mem(o, s, n);
+	if (n <= KNOWN_MAX) {
+		o->known->slot[slot].s = s;
+		o->known->slot[slot].len = (uint32_t) n;
+	}
+}
+
 /* "%u", "%" PRIu64 */
 static void out_u(struct text_out *o, uint64_t v)
 {
+	/* most are a CPU's, a bank's or a DIMM's number: below 100, written without counting */
+	if (v < 100) {
+		char *d = out_room(o, 2);
+
+		if (v < 10) {
+			d[0] = (char) ('0' + v);
+			o->n++;
+		} else {
+			dec_put2(d, (unsigned) v);
+			o->n += 2;
+		}
+		return;
+	}
 	unsigned n = dec_u64_len(v);
 
 	dec_u64_put(out_room(o, n), v, n);
@@ -238,10 +282,30 @@ static void out_time(struct text_out *out, int64_t secs)
 	/* 1000-01-01T00:00:00Z and 10000-01-01T00:00:00Z */
 	static const int64_t year1000 = -30610224000LL, year10000 = 253402300800LL;
 	char buf[64];
+	int64_t day = secs / 86400 - (secs % 86400 < 0), sec = secs - day * 86400;
 
+	if (out->known->time_known && day == out->known->time_day) {
+		/* the day of the last time printed, as records nearly always share it */
+		char *d = out_room(out, 36);
+
+		memcpy(d, "  Time:     ", 12);
+		memcpy(d + 12, out->known->time_text, 10);
+		d[22] = ' ';
+		dec_put2(d + 23, (unsigned) (sec / 3600));
+		d[25] = ':';
+		dec_put2(d + 26, (unsigned) (sec / 60 % 60));
+		d[28] = ':';
+		dec_put2(d + 29, (unsigned) (sec % 60));
+		memcpy(d + 31, " UTC\n", 5);
+		out->n += 36;
+		return;
+	}
 	if (secs >= year1000 && secs < year10000 &&
 	    format_rfc3339_usec(buf, sizeof(buf), secs * 1000000) == 27) {
-		/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+		/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ"; years 1000-9999 are whole days */
+		memcpy(out->known->time_text, buf, 10);
+		out->known->time_day = day;
+		out->known->time_known = true;
 		buf[10] = ' ';
 		memcpy(buf + 19, " UTC", 5);
 	} else {
@@ -256,8 +320,9 @@ static void out_time(struct text_out *out, int64_t secs)
 	out_lit(out, "\n");
 }
 
-void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
-		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot)
+void decode_print_text(FILE *f, struct decode_text_known *known, unsigned index,
+		       const struct mce_record *r, const struct mce_decoded *d, unsigned first,
+		       unsigned last, const char *snapshot)
 {
 	/* not an initializer: it would clear the whole buffer every record */
 	struct text_out o, *out = &o;
@@ -266,14 +331,19 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 	bool any;
 
 	o.f = f;
+	o.known = known;
 	o.n = 0;
-	if (mce_decoded_summary(d, summary, sizeof(summary)) < 0)
-		summary[0] = '\0';
+	int k = mce_decoded_summary(d, summary, sizeof(summary));
+	/* what it returns is the summary's whole length, which may not have fit */
+	size_t summary_len = k < 0 ? 0 : (size_t) k < sizeof(summary) ? (size_t) k : sizeof(summary) - 1;
 
 	out_lit(out, "Record ");
 	out_u(out, index);
 	if (first) {
-		out_s(out, first == last ? " (line " : " (lines ");
+		if (first == last)
+			out_lit(out, " (line ");
+		else
+			out_lit(out, " (lines ");
 		out_u(out, first);
 		if (first != last) {
 			out_lit(out, "-");
@@ -282,44 +352,50 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 		out_lit(out, ")");
 	}
 	out_lit(out, ": ");
-	out_s(out, mce_severity_to_string(d->severity));
+	out_static(out, mce_severity_to_string(d->severity));
 	out_lit(out, ": ");
-	out_s(out, summary);
+	out_mem(out, summary, summary_len);
 	out_lit(out, "\n");
 
 	/* what happened */
 	out_lit(out, "  What:     ");
-	out_s(out, d->description ? d->description : summary);
+	if (d->description)
+		out_static(out, d->description);
+	else
+		out_mem(out, summary, summary_len);
 	s = NAME(error_classes, d->error_class);
 	out_lit(out, " [");
-	out_s(out, s ? s : "unknown error class");
+	if (s)
+		out_static(out, s);
+	else
+		out_lit(out, "unknown error class");
 	if ((s = NAME(cache_levels, d->cache_level))) {
 		out_lit(out, ", ");
-		out_s(out, s);
+		out_static(out, s);
 	}
 	if ((s = NAME(transaction_types, d->transaction_type))) {
 		out_lit(out, ", ");
-		out_s(out, s);
+		out_static(out, s);
 		out_lit(out, " transaction");
 	}
 	if ((s = NAME(requests, d->request))) {
 		out_lit(out, ", ");
-		out_s(out, s);
+		out_static(out, s);
 		out_lit(out, " request");
 	}
 	if ((s = NAME(memory_transactions, d->memory_transaction))) {
 		out_lit(out, ", memory ");
-		out_s(out, s);
+		out_static(out, s);
 	}
 	if (d->participation) {
 		out_lit(out, ", ");
-		out_s(out, d->participation);
+		out_static(out, d->participation);
 	}
 	if (d->timeout == 1)
 		out_lit(out, ", timed out");
 	if (d->memory_or_io) {
 		out_lit(out, ", ");
-		out_s(out, d->memory_or_io);
+		out_static(out, d->memory_or_io);
 	}
 	out_lit(out, ", MCACOD ");
 	out_x(out, d->mcacod, 4);
@@ -353,9 +429,12 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 	}
 	if (d->bank_name || d->bank_type) {
 		out_lit(out, " (");
-		out_s(out, d->bank_name ? d->bank_name : "");
-		out_s(out, d->bank_name && d->bank_type ? ", " : "");
-		out_s(out, d->bank_type ? d->bank_type : "");
+		if (d->bank_name)
+			out_static(out, d->bank_name);
+		if (d->bank_name && d->bank_type)
+			out_lit(out, ", ");
+		if (d->bank_type)
+			out_static(out, d->bank_type);
 		out_lit(out, ")");
 	} else
 		out_lit(out, " (bank unknown to the decoder)");
@@ -381,10 +460,13 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 		out_x(out, r->addr, 16);
 		if (d->address_mode) {
 			out_lit(out, " (");
-			out_s(out, d->address_mode);
+			out_static(out, d->address_mode);
 		}
 		if (d->has_address_lsb) {
-			out_s(out, d->address_mode ? ", " : " (");
+			if (d->address_mode)
+				out_lit(out, ", ");
+			else
+				out_lit(out, " (");
 			out_lit(out, "granularity 2^");
 			out_u(out, d->address_lsb);
 			out_lit(out, " bytes");
@@ -395,7 +477,7 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 	}
 	out_lit(out, "  CPU:      ");
 	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN) {
-		out_s(out, mce_vendor_to_string(r->vendor));
+		out_static(out, mce_vendor_to_string(r->vendor));
 		out_lit(out, " ");
 	}
 	if (r->have & MCE_HAVE_CPUID) {
@@ -409,7 +491,7 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 		out_lit(out, "unknown (give it with --cpu-id)");
 	if (d->cpu_model) {
 		out_lit(out, " (");
-		out_s(out, d->cpu_model);
+		out_static(out, d->cpu_model);
 		out_lit(out, ")");
 	} else if (r->have & MCE_HAVE_CPUID)
 		out_lit(out, " (a model the decoder does not know: architectural decode only)");
@@ -417,10 +499,10 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 
 	/* how bad */
 	out_lit(out, "  Severity: ");
-	out_s(out, mce_severity_to_string(d->severity));
+	out_static(out, mce_severity_to_string(d->severity));
 	if ((s = NAME(recoveries, d->recovery))) {
 		out_lit(out, ", recovery ");
-		out_s(out, s);
+		out_static(out, s);
 	}
 	if (d->has_corrected_count) {
 		out_lit(out, ", corrected count ");
@@ -428,31 +510,31 @@ void decode_print_text(FILE *f, unsigned index, const struct mce_record *r,
 	}
 	if (d->threshold_status) {
 		out_lit(out, ", threshold ");
-		out_s(out, d->threshold_status);
+		out_static(out, d->threshold_status);
 	}
 	if (d->n_flags) {
 		out_lit(out, "; flags");
 		for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++) {
 			out_lit(out, " ");
-			out_s(out, d->flags[i]);
+			out_static(out, d->flags[i]);
 		}
 	}
 	out_lit(out, "\n");
 	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
 		out_lit(out, "  Detail:   ");
-		out_s(out, d->details[i].name);
+		out_static(out, d->details[i].name);
 		out_lit(out, " = ");
 		out_x(out, d->details[i].value, 0);
 		if (d->details[i].text) {
 			out_lit(out, " ");
-			out_s(out, d->details[i].text);
+			out_static(out, d->details[i].text);
 		}
 		out_lit(out, "\n");
 	}
 
 	/* what to do */
 	out_lit(out, "  Action:   ");
-	out_s(out, advice(d));
+	out_static(out, advice(d));
 	out_lit(out, "\n");
 
 	/* the raw registers, so nothing is lost in the rendering */

@@ -3,10 +3,31 @@
 
 /* mcectl decode's human-readable renderer (decode-text.c). */
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "decode.h"
 #include "record.h"
+
+/*
+ * What the text of one record leaves known for the next: the lengths of
+ * the static strings records are made of (the decoders' names and
+ * descriptions, the renderer's phrases), by their address, as a strlen()
+ * and a copy of unknown length each were a fifth of a record's text; and
+ * the last time's date.  Zeroed before first use; one per output.
+ */
+#define DECODE_TEXT_KNOWN_SLOTS 1024
+struct decode_text_known {
+	struct {
+		const char *s;        /* NULL: empty slot */
+		uint32_t len;
+	} slot[DECODE_TEXT_KNOWN_SLOTS];
+	/* the day of the last time printed, "YYYY-MM-DD": records nearly always share it */
+	bool time_known;
+	int64_t time_day;
+	char time_text[10];
+};
 
 /*
  * Print one record as a readable multi-line block: what happened, where,
@@ -14,8 +35,9 @@
  * (0 when the record came from the command line).  snapshot: the record's
  * snapshot summary (snapshot-line.h), or NULL.
  */
-void decode_print_text(FILE *out, unsigned index, const struct mce_record *r,
-		       const struct mce_decoded *d, unsigned first, unsigned last, const char *snapshot);
+void decode_print_text(FILE *out, struct decode_text_known *known, unsigned index,
+		       const struct mce_record *r, const struct mce_decoded *d, unsigned first,
+		       unsigned last, const char *snapshot);
 
 /* --cpu-id VENDOR:FAMILY:MODEL ("amd:0x19:0x21", "intel:6:143"); 0 or -EINVAL. */
 /* The same for a verb's --cpu-id option: a bad value is reported on stderr, naming verb and value. */

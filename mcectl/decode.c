@@ -40,6 +40,7 @@ struct decode_ctx {
 	enum output output;
 	struct text_input in;         /* the input, its name, parser and line counts */
 	struct json_writer w;
+	struct decode_text_known known;   /* text output's static strings */
 	unsigned records;
 	unsigned partial_diags;       /* PARTIAL warnings ... */
 	unsigned partial_records;     /* ... of which for records still decoded */
@@ -173,7 +174,7 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 		/* The record came whole from the line being fed: one JSON line. */
 		bool one_line = first != 0 && first == last && first == c->in.lineno;
 
-		decode_print_text(c->out, c->records, r, &d, first, last,
+		decode_print_text(c->out, &c->known, c->records, r, &d, first, last,
 				  one_line ? snapshot_of_line(c->in.line, c->in.line_len, snapshot, sizeof(snapshot)) : NULL);
 	}
 }

@@ -310,7 +310,57 @@ static struct span damaged_tag(struct span s)
 	return s;
 }
 
+/*
+ * The line nearly every kernel console capture is made of, "[  123.456789]
+ * mce: [Hardware Error]: ...", split without trying the other prefixes
+ * first.  Only a plain dmesg stamp followed by the tag is taken, and such
+ * a line text_line_general() splits the same way: test-record-text
+ * compares the two on every sample line and on lines made to sit at the
+ * edges of this one.
+ */
+static bool split_dmesg_tagged(struct span s, struct text_line *ret)
+{
+	static const char tag[] = "mce: " HW_ERR_TAG;
+	const size_t n = sizeof(tag) - 1;
+	const char *c = s.p + 1, *lim, *digits;
+
+	if (span_len(s) < 2 || s.p[0] != '[')
+		return false;
+	/* as strip_bracket_time() reads the stamp: at most 41 bytes in the brackets */
+	lim = s.end - c > 41 ? c + 41 : s.end;
+	while (c < lim && *c == ' ')
+		c++;
+	digits = c;
+	while (c < lim && is_digit(*c))
+		c++;
+	if (c == digits || c == lim || *c != '.')
+		return false;
+	digits = ++c;
+	while (c < lim && is_digit(*c))
+		c++;
+	if (c == digits || c == s.end || *c != ']')
+		return false;
+	c++;
+	while (c < s.end && is_space(*c))
+		c++;
+	if ((size_t) (s.end - c) < n || memcmp(c, tag, n) != 0)
+		return false;
+	*ret = (struct text_line) {
+		.line = s,
+		.msg = { c, s.end },
+		.prefixed = true,
+		.tagged = { c + n, s.end },
+	};
+	span_trim(&ret->tagged);
+	return true;
+}
+
 bool text_line_split(struct span s, struct text_line *ret)
+{
+	return split_dmesg_tagged(s, ret) || text_line_general(s, ret);
+}
+
+bool text_line_general(struct span s, struct text_line *ret)
 {
 	bool prefixed, have_time = false;
 	int64_t time_usec = 0;

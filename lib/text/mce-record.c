@@ -138,24 +138,39 @@ static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, stru
 	return KV_OK;
 }
 
-/* rasdaemon's "cpu_type= AMD Scalable MCA" names the vendor, if nothing else does. */
+/*
+ * rasdaemon's "cpu_type= AMD Scalable MCA" names the vendor, if nothing
+ * else does.  The line is searched once, for "cpu_type= ", and each name
+ * tried where it is found; should a line hold more than one, the first
+ * vendor of the table found anywhere wins, as it always has.
+ */
 static void ras_cpu_type(struct span s, struct mce_record *r)
 {
-	static const struct { const char *tag; enum mce_vendor v; } vendors[] = {
-		{ "cpu_type= AMD", MCE_VENDOR_AMD },
-		{ "cpu_type= Intel", MCE_VENDOR_INTEL },
-		{ "cpu_type= Hygon", MCE_VENDOR_HYGON },
-		{ "cpu_type= Zhaoxin", MCE_VENDOR_ZHAOXIN },
+	static const struct { const char *name; size_t len; enum mce_vendor v; } vendors[] = {
+		{ "AMD", 3, MCE_VENDOR_AMD },
+		{ "Intel", 5, MCE_VENDOR_INTEL },
+		{ "Hygon", 5, MCE_VENDOR_HYGON },
+		{ "Zhaoxin", 7, MCE_VENDOR_ZHAOXIN },
 	};
+	size_t best = ELEMENTSOF(vendors);
+	const char *m;
 
 	if (r->have & MCE_HAVE_VENDOR)
 		return;
-	for (size_t i = 0; i < ELEMENTSOF(vendors); i++)
-		if (span_find(s, vendors[i].tag)) {
-			r->vendor = vendors[i].v;
-			r->have |= MCE_HAVE_VENDOR;
-			return;
-		}
+	while ((m = span_find(s, "cpu_type= "))) {
+		struct span after = { m + strlen("cpu_type= "), s.end };
+
+		for (size_t i = 0; i < best; i++)
+			if (span_starts_n(after, vendors[i].name, vendors[i].len)) {
+				best = i;
+				break;
+			}
+		s.p = m + 1;
+	}
+	if (best < ELEMENTSOF(vendors)) {
+		r->vendor = vendors[best].v;
+		r->have |= MCE_HAVE_VENDOR;
+	}
 }
 
 unsigned text_mce_record_recognise(const struct mce_text_parser *p, const struct text_line *l,

@@ -108,6 +108,8 @@ struct text_form {
 
 /* Strip s's log prefix, find the hardware-error tag.  false: nothing after the prefix. */
 bool text_line_split(struct span s, struct text_line *ret);
+/* The same without the shortcut for plain dmesg lines: for the tests that compare the two. */
+bool text_line_general(struct span s, struct text_line *ret);
 /*
  * s without the mail quoting ("> ", ">> ") in front of it: a line a mailer
  * wrapped is measured, and its rest found, as it was before it was quoted.

@@ -554,6 +554,20 @@ static void test_static_strings_same(void **state)
 		}
 		json_array_end(&a);
 		json_array_end(&b);
+		/* json_put_statics(): arrays of none, one and several, as the flags are written */
+		for (size_t len = 0; len < 12; len += 1 + len / 2) {
+			const char *many[12];
+
+			for (size_t k = 0; k < len; k++)
+				many[k] = static_pool[(k * 37 + len + pass) % n];
+			json_array_begin(&a, "flags");
+			json_array_begin(&b, "flags");
+			for (size_t k = 0; k < len; k++)
+				json_put_string(&a, NULL, many[k]);
+			json_put_statics(&b, many, len);
+			json_array_end(&a);
+			json_array_end(&b);
+		}
 		json_object_end(&a);
 		json_object_end(&b);
 		assert_false(json_writer_failed(&a));

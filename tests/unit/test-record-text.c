@@ -1007,6 +1007,129 @@ static void kv_every_key_and_value_edges(void **state)
 	assert_non_null(strstr(s.dmsg[6], "unknown key 'CPUX'"));
 }
 
+/* text_line_split() and text_line_general() split l alike; returns whether it is a dmesg line with the tag. */
+static bool split_same(const char *l, size_t len)
+{
+	struct span s = { l, l + len };
+	struct text_line a, b;
+	bool ka, kb;
+
+	/* as mce_text_parser_feed() hands lines over: trimmed */
+	span_trim(&s);
+	memset(&a, 0x5a, sizeof(a));
+	memset(&b, 0x5a, sizeof(b));
+	ka = text_line_split(s, &a);
+	kb = text_line_general(s, &b);
+	assert_int_equal(ka, kb);
+	if (!ka)
+		return false;
+	assert_ptr_equal(a.line.p, b.line.p);
+	assert_ptr_equal(a.line.end, b.line.end);
+	assert_ptr_equal(a.msg.p, b.msg.p);
+	assert_ptr_equal(a.msg.end, b.msg.end);
+	assert_ptr_equal(a.tagged.p, b.tagged.p);
+	if (a.tagged.p)
+		assert_ptr_equal(a.tagged.end, b.tagged.end);
+	assert_int_equal(a.prefixed, b.prefixed);
+	assert_int_equal(a.have_time, b.have_time);
+	if (a.have_time)
+		assert_int_equal(a.time_usec, b.time_usec);
+	return s.p[0] == '[' && a.tagged.p && a.msg.p[0] == 'm';
+}
+
+/* Every line of the sample files, as the shortcut for plain dmesg lines and the general path split it. */
+static void line_split_samples_same(void **state)
+{
+	static const char *const files[] = {
+		"bad-forms.txt", "bad.txt", "edac-amd-old.txt", "edac-amd.txt", "edac-intel.txt",
+		"json.txt", "kernel-dmesg.txt", "kernel-syslog.txt", "mcelog-decoded.txt",
+		"mcelog-old.txt", "mcelog.txt", "no-status.txt", "panic-old.txt", "partial.txt",
+		"ras-mc-ctl.txt", "rasdaemon.txt", "trace.txt", "../real-records.txt",
+	};
+	const char *srcdir = getenv("srcdir");
+	unsigned lines = 0, dmesg = 0;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[4096], line[8192];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			dmesg += split_same(line, strlen(line));
+			lines++;
+		}
+		fclose(f);
+	}
+	/* the files were read, and lines the shortcut takes were among them */
+	assert_true(lines > 250);
+	assert_true(dmesg >= 10);
+}
+
+/*
+ * Lines made to sit at the shortcut's edges: stamps of every shape and
+ * length around the 41 bytes a stamp may have, what follows them, and
+ * random bytes put in them.
+ */
+static void line_split_edges_same(void **state)
+{
+	static const char *const stamps[] = {
+		"[0.0]", "[    0.000000]", "[  123.456789]", "[1.]", "[.1]", "[1.1", "[1]", "[]", "[",
+		"[ 1.1 ]", "[1.1.1]", "[1:1.1]", "[a1.1]", "[1.1a]", "[+0.000013]", "[  +0.000013]",
+		"[Mon Nov 20 10:00:01 2026]", "[May19 19:57]", "[\t1.1]", "[-1.1]", "[1.1]]",
+	};
+	static const char *const rests[] = {
+		" mce: [Hardware Error]: CPU 1: Machine Check: 0 Bank 4: b200000000070f0f",
+		" mce: [Hardware Error]: ", " mce: [Hardware Error]:", "mce: [Hardware Error]: TSC 1",
+		"\t\tmce: [Hardware Error]:   PROCESSOR 0:806f8", " mce: [Hardware Error]", " mce:",
+		" mce: [Hardware error]: x", " kernel: mce: [Hardware Error]: x", " host kernel: x",
+		" EDAC MC0: [Hardware Error]: x", "", " ", " mce: [Hardware Error]:x",
+		" mce:  [Hardware Error]: x", " [Hardware Error]: CPU:0 (19:1:1)",
+	};
+	static const char alphabet[] = { ' ', '\t', '.', ']', '[', '0', '9', ':', 'a', 'Z', '+', '\x80', '\0' };
+	unsigned seed = 7;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
+		for (size_t j = 0; j < sizeof(rests) / sizeof(rests[0]); j++) {
+			char line[256];
+			int n = snprintf(line, sizeof(line), "%s%s", stamps[i], rests[j]);
+
+			/* and every cut of it: a stamp at the end of the line */
+			for (int len = 0; len <= n; len++)
+				(void) split_same(line, (size_t) len);
+		}
+	/* spaces and digits that put the ']' before, at and after the 41st byte */
+	for (unsigned spaces = 0; spaces < 44; spaces++)
+		for (unsigned digits = 1; digits < 12; digits++) {
+			char line[256];
+			size_t n = 0;
+
+			line[n++] = '[';
+			for (unsigned k = 0; k < spaces; k++)
+				line[n++] = ' ';
+			line[n++] = '1';
+			line[n++] = '.';
+			for (unsigned k = 0; k < digits; k++)
+				line[n++] = (char) ('0' + k % 10);
+			n += (size_t) snprintf(line + n, sizeof(line) - n, "] mce: [Hardware Error]: MISC 1");
+			(void) split_same(line, n);
+		}
+	/* a good line with bytes changed at random */
+	for (unsigned round = 0; round < 50000; round++) {
+		char line[80] = "[   12.345678] mce: [Hardware Error]: TSC 1c8e0af8d4 ADDR 3fff88000";
+		size_t len = strlen(line);
+
+		for (unsigned k = 0; k < 1 + round % 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			line[(seed >> 16) % 40] = alphabet[(seed >> 8) % sizeof(alphabet)];
+		}
+		(void) split_same(line, len);
+	}
+}
+
 /*
  * span_token() reads eight bytes a step: the same tokens as a byte at a
  * time, for lines of every length made of white space, control bytes,
@@ -1251,6 +1374,44 @@ static void trace_pipe(void **state)
 	assert_non_null(strstr(s.dmsg[0], "12zz"));
 }
 
+/*
+ * rasdaemon's cpu_type names the vendor; should a line hold it twice (a
+ * bank's text quoting another), the vendor first in the parser's table
+ * wins, wherever on the line: AMD, then Intel, Hygon, Zhaoxin.
+ */
+static void rasdaemon_cpu_type(void **state)
+{
+	static const struct { const char *types; enum mce_vendor want; } cases[] = {
+		{ "cpu_type= AMD Scalable MCA,", MCE_VENDOR_AMD },
+		{ "cpu_type= Intel,", MCE_VENDOR_INTEL },
+		{ "cpu_type= Hygon,", MCE_VENDOR_HYGON },
+		{ "cpu_type= Zhaoxin,", MCE_VENDOR_ZHAOXIN },
+		{ "cpu_type= Intel, cpu_type= AMD Scalable MCA,", MCE_VENDOR_AMD },
+		{ "cpu_type= Zhaoxin, cpu_type= Hygon,", MCE_VENDOR_HYGON },
+		{ "cpu_type= Hygon, cpu_type= Zhaoxin,", MCE_VENDOR_HYGON },
+		{ "cpu_type= cpu_type= Intel,", MCE_VENDOR_INTEL },
+		{ "cpu_type=Intel, cpu_type= Other,", MCE_VENDOR_UNKNOWN },
+		{ "xcpu_type= AMD,", MCE_VENDOR_AMD },
+		{ "cpu_type= AM,", MCE_VENDOR_UNKNOWN },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seen s = { 0 };
+		char text[512];
+
+		snprintf(text, sizeof(text),
+			 "           <...>-2412  [002]     0.000000: mce_record:            "
+			 "2023-11-20 10:00:00 +0000 bank=17, status= 9c2040000000011b, %s cpu= 2, "
+			 "socketid= 0, addr= abcd00000, mcgstatus= 0, mcgcap= 11c, apicid= 4\n",
+			 cases[i].types);
+		parse(&s, text);
+		assert_int_equal(s.n, 1);
+		assert_int_equal(s.rec[0].vendor, cases[i].want);
+		assert_int_equal(mce_record_has(&s.rec[0], MCE_HAVE_VENDOR), cases[i].want != MCE_VENDOR_UNKNOWN);
+	}
+}
+
 static void rasdaemon(void **state)
 {
 	struct seen s = { 0 };
@@ -1482,11 +1643,14 @@ int main(void)
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
 		cmocka_unit_test(span_token_words),
+		cmocka_unit_test(line_split_samples_same),
+		cmocka_unit_test(line_split_edges_same),
 		cmocka_unit_test(kernel_noise_heads),
 		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
 		cmocka_unit_test(rasdaemon),
+		cmocka_unit_test(rasdaemon_cpu_type),
 		cmocka_unit_test(json_lines),
 		cmocka_unit_test(malformed_and_partial),
 		cmocka_unit_test(form_precedence),

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mcectl decode's text (mcectl/decode-text.c) keeps what one record leaves
+ * known for the next: static strings' lengths by address, the last time's
+ * date.  Each record must print as it does with nothing known, whatever
+ * came before it.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "decode-text.h"
+
+static uint64_t next(uint64_t *x)
+{
+	/* xorshift64: the same values every run */
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* r printed with known as it is, and with nothing known: the same text. */
+static void check_same(struct decode_text_known *known, unsigned index, const struct mce_record *r)
+{
+	static struct decode_text_known fresh;
+	struct mce_decoded d;
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
+
+	assert_non_null(fa);
+	assert_non_null(fb);
+	mce_decode(r, &d);
+	memset(&fresh, 0, sizeof(fresh));
+	decode_print_text(fa, known, index, r, &d, index, index + 2, NULL);
+	decode_print_text(fb, &fresh, index, r, &d, index, index + 2, NULL);
+	fclose(fa);
+	fclose(fb);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
+static struct mce_record record(enum mce_vendor vendor, uint32_t family, uint32_t model, uint32_t bank,
+				uint64_t status)
+{
+	return (struct mce_record) {
+		.have = MCE_HAVE_CPU | MCE_HAVE_BANK | MCE_HAVE_STATUS | MCE_HAVE_VENDOR |
+			MCE_HAVE_CPUID | MCE_HAVE_ADDR | MCE_HAVE_MISC,
+		.vendor = vendor, .family = family, .model = model, .bank = bank, .cpu = bank * 3,
+		.status = status, .addr = status >> 7, .misc = 0x86,
+	};
+}
+
+/* Times in runs of one day and across days, years, the epoch and the ends of four-digit years. */
+static void test_times(void **state)
+{
+	static const int64_t secs[] = {
+		1700000000, 1700000000, 1700000001, 1700003599, 1700003600, 1700006399, 1700006400,
+		1700086399, 1700086400, -1, -1, 0, 0, 86399, 86400, 86401, -86400, -86401, -3601,
+		-30610224001LL, -30610224000LL, -30610223999LL, -30610137600LL,
+		253402300799LL, 253402300800LL, 253402214400LL, 253402214399LL, 1700000000,
+		-62167219200LL, 4102444800LL, 4102444799LL,
+	};
+	static struct decode_text_known known;
+	struct mce_record r = record(MCE_VENDOR_INTEL, 6, 0x8f, 13, 0x8c000040000800c1ull);
+
+	(void) state;
+	r.have |= MCE_HAVE_TIME;
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		r.time_usec = secs[i] * 1000000;
+		check_same(&known, (unsigned) i + 1, &r);
+	}
+}
+
+/*
+ * Many decodes, so many static strings, each seen again after others
+ * that may have taken its slot.
+ */
+static void test_strings(void **state)
+{
+	static const struct { enum mce_vendor v; uint32_t family, model; } cpus[] = {
+		{ MCE_VENDOR_INTEL, 6, 0x8f }, { MCE_VENDOR_INTEL, 6, 0x55 }, { MCE_VENDOR_INTEL, 6, 0x6a },
+		{ MCE_VENDOR_AMD, 0x19, 0x01 }, { MCE_VENDOR_AMD, 0x17, 0x31 }, { MCE_VENDOR_INTEL, 6, 0x3f },
+	};
+	static struct decode_text_known known;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	for (unsigned i = 0; i < 4000; i++) {
+		unsigned c = (unsigned) (next(&x) % (sizeof(cpus) / sizeof(cpus[0])));
+		uint64_t status = next(&x) | 1ull << 63;
+		struct mce_record r;
+
+		/* architectural codes most of the time, where the names are */
+		if (i % 3)
+			status = (status & ~0xffffull) | (next(&x) % 0x1000);
+		r = record(cpus[c].v, cpus[c].family, cpus[c].model, (unsigned) (next(&x) % 32), status);
+		check_same(&known, i + 1, &r);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_strings),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
