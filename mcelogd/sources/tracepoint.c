@@ -127,10 +127,11 @@ struct tracepoint_source {
  * taken later, it would reach the journal after records it came before.
  * The stamp-to-publish time is microseconds, more only if an interrupt
  * falls in between.  20 ms covers that many times over and is no delay an
- * operator sees; in a storm the hold-back timer then wakes 50 times a second,
- * reading what came meanwhile at once (hold_timer_reads_soon()), instead of
- * the reader waking for each record.  A ring over half full is read whole:
- * losing records would be worse than their order.
+ * operator sees.  The hold-back timer keeps sd-event's default accuracy, so
+ * the loop may put it off by up to 250 ms to group wake-ups: in a storm the
+ * rings are read a few times a second, and a reader woken meanwhile leaves
+ * its records to the timer (hold_timer_reads_soon()).  A ring over half full
+ * is read whole: losing records would be worse than their order.
  */
 #define HOLD_BACK_NS (20 * 1000 * 1000ull)
 
@@ -357,6 +358,7 @@ static int arm_hold_timer(struct tracepoint_source *s, uint64_t held_ns)
 	int r;
 
 	if (!s->hold_timer) {
+		/* accuracy 0: sd-event's default, 250 ms (see HOLD_BACK_NS) */
 		r = sd_event_add_time(s->host->event, &s->hold_timer, CLOCK_MONOTONIC, usec, 0,
 				      on_hold_timer, s);
 		if (r >= 0)
