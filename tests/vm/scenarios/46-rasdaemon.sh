@@ -36,10 +36,19 @@ scenario() {
 	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
 	check "rasdaemon: short storm timings for mcelogd (as 45-storm), reloaded" guest "
 printf '[Storm]\nSummaryInterval=2s\nQuietTime=3s\n' >>'$conf' && systemctl reload mcelogd.service"
-	check "rasdaemon: rasdaemon (Debian's, -f -r: record to SQLite) starts" guest "
-systemctl start rasdaemon.service && for i in \$(seq 100); do
-	[ -d /sys/kernel/tracing/instances/rasdaemon ] && break; sleep 0.1; done
-systemctl is-active -q rasdaemon.service"
+	# In some runs (2 of 6 in one session, with mcelogd of several versions) rasdaemon
+	# exits 0 within a moment of starting, having disabled its events; the cause is
+	# not known.  It is started up to three times, and each failed start is shown.
+	out=$(guest "
+for try in 1 2 3; do
+	systemctl start rasdaemon.service && for i in \$(seq 100); do
+		[ -d /sys/kernel/tracing/instances/rasdaemon ] && break; sleep 0.1; done
+	sleep 1
+	systemctl is-active -q rasdaemon.service && { echo active; exit 0; }
+	echo \"rasdaemon start \$try failed:\"; journalctl -b --no-pager -u rasdaemon.service | tail -n 30
+done")
+	[ "$out" = active ] || printf "%s\n" "$out" | diag
+	is "${out##*$'\n'}" active "rasdaemon: rasdaemon (Debian's, -f -r: record to SQLite) starts"
 	# rasdaemon enables the events it handles once it has set up; wait for mce_record.
 	check "rasdaemon: rasdaemon has enabled mce:mce_record" guest "for i in \$(seq 150); do
 	[ \"\$(cat /sys/kernel/tracing/instances/rasdaemon/events/mce/mce_record/enable 2>/dev/null)\" = 1 ] && exit 0
