@@ -343,6 +343,12 @@ static void handle_record(struct cpu_reader *c, const struct perf_ring_record *r
 
 static void read_rings(struct tracepoint_source *s, bool flush);
 
+/* Over half full: read whole, held-back records too (HOLD_BACK_NS). */
+static bool ring_crowded(const struct tracepoint_source *s, uint64_t head, uint64_t tail)
+{
+	return head - tail >= (uint64_t) s->ring_pages * s->page_size / 2;
+}
+
 static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
 {
 	(void) es;
@@ -418,7 +424,7 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 			};
 			/* head behind tail: nothing the kernel would write; left alone as before */
 			if (cur[n].tail < cur[n].head) {
-				crowded |= cur[n].head - cur[n].tail >= size / 2;
+				crowded |= ring_crowded(s, cur[n].head, cur[n].tail);
 				who[n++] = c;
 			}
 		}
@@ -543,12 +549,11 @@ static bool hold_timer_reads_soon(const struct cpu_reader *c)
 {
 	const struct tracepoint_source *s = c->owner;
 	const struct perf_event_mmap_page *pc = c->map;
-	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
 	int enabled;
 
 	if (!s->hold_timer || sd_event_source_get_enabled(s->hold_timer, &enabled) <= 0)
 		return false;
-	return __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) - pc->data_tail < size / 2;
+	return !ring_crowded(s, __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), pc->data_tail);
 }
 
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)
