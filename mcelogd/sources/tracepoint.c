@@ -91,6 +91,7 @@ struct cpu_reader {
 	uint64_t n_samples;
 	uint64_t n_lost;
 	bool holding;           /* records stamped too recently to take were left in its ring */
+	bool quiet;             /* io off until the hold-back timer reads the rings (on_readable) */
 };
 
 struct tracepoint_source {
@@ -127,13 +128,24 @@ struct tracepoint_source {
  * taken later, it would reach the journal after records it came before.
  * The stamp-to-publish time is microseconds, more only if an interrupt
  * falls in between.  20 ms covers that many times over and is no delay an
- * operator sees.  The hold-back timer keeps sd-event's default accuracy, so
- * the loop may put it off by up to 250 ms to group wake-ups: in a storm the
- * rings are read a few times a second, and a reader woken meanwhile leaves
- * its records to the timer (hold_timer_reads_soon()).  A ring over half full
- * is read whole: losing records would be worse than their order.
+ * operator sees.
+ *
+ * In a storm every record wakes its reader (wakeup_events 1), and woken
+ * while the hold-back timer is due, the reader would find the record too
+ * young to take: the wake-up would be all it cost, once per record.  So a
+ * reader woken then goes quiet (its io off), and stays quiet while the
+ * timer keeps coming back; the timer reads every ring, quiet or not.  If it
+ * came back each time the next record turned HOLD_BACK_NS old, it would
+ * still wake once per record, so it comes back no sooner than HOLD_READ_GAP_NS
+ * after it last read: a storm is read in under a hundred wake-ups a second,
+ * not one per record.  The timer fires at most HOLD_TIMER_SLACK_US late;
+ * with the gap, that bounds how long a quiet ring goes unread (15 ms).  A
+ * ring over half full is read whole at once: losing records would be worse
+ * than their order.
  */
 #define HOLD_BACK_NS (20 * 1000 * 1000ull)
+#define HOLD_READ_GAP_NS (10 * 1000 * 1000ull)
+#define HOLD_TIMER_SLACK_US (5 * 1000)
 
 /* Set when the kernel refused a clockid (before 4.1): ras events cannot then be matched
  * with the ras trace instance, which is not read, and sample times are not CLOCK_MONOTONIC. */
@@ -357,16 +369,20 @@ static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
 	return 0;
 }
 
-/* Wakes read_rings() when the record stamped held_ns is HOLD_BACK_NS old. */
-static int arm_hold_timer(struct tracepoint_source *s, uint64_t held_ns)
+/* Wakes read_rings() when the record stamped held_ns is HOLD_BACK_NS old, and
+ * no sooner than HOLD_READ_GAP_NS after now (see HOLD_BACK_NS). */
+static int arm_hold_timer(struct tracepoint_source *s, uint64_t held_ns, uint64_t now_ns)
 {
-	uint64_t usec = (held_ns + HOLD_BACK_NS) / 1000 + 1;
+	uint64_t at_ns = held_ns + HOLD_BACK_NS, usec;
 	int r;
 
+	if (at_ns < now_ns + HOLD_READ_GAP_NS)
+		at_ns = now_ns + HOLD_READ_GAP_NS;
+	usec = at_ns / 1000 + 1;
+
 	if (!s->hold_timer) {
-		/* accuracy 0: sd-event's default, 250 ms (see HOLD_BACK_NS) */
-		r = sd_event_add_time(s->host->event, &s->hold_timer, CLOCK_MONOTONIC, usec, 0,
-				      on_hold_timer, s);
+		r = sd_event_add_time(s->host->event, &s->hold_timer, CLOCK_MONOTONIC, usec,
+				      HOLD_TIMER_SLACK_US, on_hold_timer, s);
 		if (r >= 0)
 			(void) sd_event_source_set_description(s->hold_timer, "tracepoint-hold-back");
 		return r;
@@ -399,6 +415,7 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 	/* Sample stamps are CLOCK_MONOTONIC only with a clockid; a replay has no loop for a timer. */
 	bool hold = !flush && !no_clockid && s->host->event;
 	uint64_t held = UINT64_MAX;
+	uint64_t now_ns = 0;
 	size_t n;
 
 	for (;;) {
@@ -431,8 +448,7 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 		if (n == 0)
 			break;
 		if (hold && !crowded) {
-			uint64_t now_ns = now_monotonic_usec() * 1000;
-
+			now_ns = now_monotonic_usec() * 1000;
 			before = now_ns > HOLD_BACK_NS ? now_ns - HOLD_BACK_NS : 0;
 		}
 		while ((i = perf_ring_merge_pick_before(cur, n, before, &held)) >= 0) {
@@ -465,13 +481,20 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 			report_unaccounted(s->cpus[cpu]);
 		}
 	if (held != UINT64_MAX && hold) {
-		int r = arm_hold_timer(s, held);
+		int r = arm_hold_timer(s, held, now_ns ? now_ns : now_monotonic_usec() * 1000);
 
-		if (r < 0) {
-			log_warning("Cannot arm the tracepoint hold-back timer (%s): taking the newest "
-				    "records now, their order across CPUs is not checked", strerror(-r));
-			read_rings(s, true);
-		}
+		if (r >= 0)
+			return;   /* quiet readers stay quiet: the timer reads their rings */
+		log_warning("Cannot arm the tracepoint hold-back timer (%s): taking the newest "
+			    "records now, their order across CPUs is not checked", strerror(-r));
+		read_rings(s, true);
+	}
+	/* Nothing held: the timer is not coming back, so quiet readers wake for what comes. */
+	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++) {
+		struct cpu_reader *c = s->cpus[cpu];
+
+		if (c && c->quiet && sd_event_source_set_enabled(c->io, SD_EVENT_ON) >= 0)
+			c->quiet = false;
 	}
 }
 
@@ -542,8 +565,7 @@ static void reader_retire(struct tracepoint_source *s, unsigned cpu)
 
 /*
  * The hold-back timer is due to read the rings, and c's has room for what comes
- * until then: in a storm each record wakes its reader, and reading them then
- * would find them too young to take, so the wake-up is all they would cost.
+ * until then: its reader can go quiet (see HOLD_BACK_NS).
  */
 static bool hold_timer_reads_soon(const struct cpu_reader *c)
 {
@@ -575,6 +597,8 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 	}
 	if (!hold_timer_reads_soon(c))
 		read_rings(s, false);
+	else if (sd_event_source_set_enabled(c->io, SD_EVENT_OFF) >= 0)
+		c->quiet = true;
 	return 0;
 }
 

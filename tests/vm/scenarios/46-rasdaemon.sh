@@ -7,6 +7,8 @@
 #                      boot's, fresh: the storm is all it holds)
 #   CPU seconds        utime + stime of the daemon's process, from /proc
 #   journal entries    entries the daemon sent (SYSLOG_IDENTIFIER / _COMM)
+#   wake-ups           times the daemon's process slept and was woken (its
+#                      voluntary context switches, /proc/PID/status)
 #   bytes written      what the daemon wrote through system calls (/proc/PID/io
 #                      wchar: files, SQLite, journald's socket), and the size
 #                      of its journal entries (export format).  The guest's root
@@ -23,16 +25,17 @@ VM_ALONE=1
 
 . "$srcdir/tests/vm/lib/storm.sh"
 
-# daemon_stats UNIT: "cpu_ticks wchar" of the unit's main process.
+# daemon_stats UNIT: "cpu_ticks wchar wake-ups" of the unit's main process;
+# wake-ups are its voluntary context switches: each time it slept and was woken.
 daemon_stats() {
 	guest "pid=\$(systemctl show -p MainPID --value $1)
 read -r -a st </proc/\$pid/stat
-echo \$((st[13] + st[14])) \$(sed -n 's/^wchar: //p' /proc/\$pid/io)"
+echo \$((st[13] + st[14])) \$(sed -n 's/^wchar: //p' /proc/\$pid/io) \$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/\$pid/status)"
 }
 
 scenario() {
 	local n=20000 st=0x9c00004000b60094 code=0x00b60094 conf out kernel hz since
-	local m0 m1 r0 r1 ind nsum sum rest ras mje rje mjb rjb mcpu rcpu mw rw
+	local m0 m1 r0 r1 ind nsum sum rest ras mje rje mjb rjb mcpu rcpu mw rw mwk rwk
 	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
 	check "rasdaemon: short storm timings for mcelogd (as 45-storm), reloaded" guest "
 printf '[Storm]\nSummaryInterval=2s\nQuietTime=3s\n' >>'$conf' && systemctl reload mcelogd.service"
@@ -81,14 +84,14 @@ done; echo \$c" 700)
 	rje=$(guest "journalctl --since '$since' -o cat --no-pager _COMM=rasdaemon | wc -l")
 	mjb=$(guest "journalctl --since '$since' -o export --no-pager SYSLOG_IDENTIFIER=mcelogd | wc -c")
 	rjb=$(guest "journalctl --since '$since' -o export --no-pager _COMM=rasdaemon | wc -c")
-	read -r mcpu mw <<<"$(awk -v a="$m0" -v b="$m1" -v hz="$hz" 'BEGIN { split(a, x, " "); split(b, y, " ");
-		printf "%.2f %d", (y[1] - x[1]) / hz, y[2] - x[2] }')"
-	read -r rcpu rw <<<"$(awk -v a="$r0" -v b="$r1" -v hz="$hz" 'BEGIN { split(a, x, " "); split(b, y, " ");
-		printf "%.2f %d", (y[1] - x[1]) / hz, y[2] - x[2] }')"
+	read -r mcpu mw mwk <<<"$(awk -v a="$m0" -v b="$m1" -v hz="$hz" 'BEGIN { split(a, x, " "); split(b, y, " ");
+		printf "%.2f %d %d", (y[1] - x[1]) / hz, y[2] - x[2], y[3] - x[3] }')"
+	read -r rcpu rw rwk <<<"$(awk -v a="$r0" -v b="$r1" -v hz="$hz" 'BEGIN { split(a, x, " "); split(b, y, " ");
+		printf "%.2f %d %d", (y[1] - x[1]) / hz, y[2] - x[2], y[3] - x[3] }')"
 	note "same storm, same guest: $kernel corrected errors emitted by the kernel"
-	note "                     records accounted  CPU s   journal entries  journal bytes  bytes written (wchar)"
-	note "$(printf 'mcelogd              %-18s %-7s %-16s %-14s %s' "$((ind + sum))" "$mcpu" "$mje" "$mjb" "$mw")"
-	note "$(printf 'rasdaemon            %-18s %-7s %-16s %-14s %s' "$ras" "$rcpu" "$rje" "$rjb" "$rw")"
+	note "                     records accounted  CPU s   wake-ups  journal entries  journal bytes  bytes written (wchar)"
+	note "$(printf 'mcelogd              %-18s %-7s %-9s %-16s %-14s %s' "$((ind + sum))" "$mcpu" "$mwk" "$mje" "$mjb" "$mw")"
+	note "$(printf 'rasdaemon            %-18s %-7s %-9s %-16s %-14s %s' "$ras" "$rcpu" "$rwk" "$rje" "$rjb" "$rw")"
 	note "rasdaemon's journal lines about an mce_record event: $(guest "journalctl --since '$since' -o cat --no-pager _COMM=rasdaemon | grep -c 'mce_record'")"
 	note "rasdaemon's log: $(guest "journalctl -u rasdaemon --since '$since' --no-pager -o cat | grep -v 'mce_record' | tail -n 3 | tr '\n' ' '")"
 	note "journald on rasdaemon: $(guest "journalctl --since '$since' -o cat --no-pager _COMM=systemd-journal | grep -i 'suppressed' | tail -n 2 | tr '\n' ' '")"
