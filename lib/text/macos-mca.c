@@ -40,6 +40,15 @@
  * IA32_MCG_CAP's count, an ADDR of another bank than the STATUS above it)
  * is an error.
  *
+ * From macOS 12 the panic report is an .ips file whose second line is
+ * JSON that holds the panic text with its newlines left raw, so the dump's
+ * first line is glued to the keys before it:
+ *
+ *   {"macOSProcessedStackshotData":"...","macOSPanicString":"Machine-check capabilities: 0x...
+ *
+ * The file's first line, its header ({"timestamp":...,"bug_type":"210",...}
+ * for a panic), carries no register and is read as part of the report.
+ *
  * MSR numbers: IA32_MCi_STATUS/ADDR/MISC are 401H/402H/403H + 4i (Intel
  * SDM Vol. 4, table 2-2, the IA32_MC0..IA32_MC31 block at 400H-47FH).
  * The signature is CPUID(1).EAX (SDM Vol. 2A, CPUID, figure 3-6).
@@ -59,6 +68,7 @@ enum macos_line {
 	GLOBAL_STATUS,    /* 10.5: Machine-check status 0x...: */
 	PROCESSOR,        /* Processor N: ... */
 	REGISTER,         /* IA32_MCi_STATUS/ADDR/MISC(0x...): 0x... */
+	IPS_HEADER,       /* an .ips panic report's first line */
 };
 
 /* Register lines of a bank, in the order XNU prints them. */
@@ -135,6 +145,8 @@ static const struct {
 	{ .word = "AMD",   .vendor = MCE_VENDOR_AMD },
 };
 
+#define PANIC_STRING_KEY "\"macOSPanicString\":\""
+
 static bool in_dump(const struct mce_text_parser *p)
 {
 	return p->open == OPEN_MACOS_MCA;
@@ -188,6 +200,21 @@ unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct 
 	 * for only inside a dump.
 	 */
 	switch (s.p[0]) {
+	case '{': {
+		/* .ips: cheap to tell from our own JSON lines, which begin {"time" or {"source" */
+		const char *at;
+
+		if (span_starts(s, "{\"macOS") && (at = span_find(s, PANIC_STRING_KEY)) &&
+		    span_starts(((struct span) { at + strlen(PANIC_STRING_KEY), s.end }),
+				"Machine-check capabilities")) {
+			s.p = at + strlen(PANIC_STRING_KEY);
+			kind = CAPS;
+		} else if ((span_starts(s, "{\"timestamp\"") || span_starts(s, "{\"bug_type\"")) &&
+			   span_find(s, "\"bug_type\":\"210\"")) {
+			kind = IPS_HEADER;
+		}
+		break;
+	}
 	case 'M':
 		if (span_starts(s, "Machine-check capabilities"))
 			kind = CAPS;
@@ -630,6 +657,8 @@ int text_macos_mca_parse(struct mce_text_parser *p, const struct text_line *l, u
 		return parse_brand(p, body);
 	case BANK_COUNT:
 		return parse_bank_count(p, body);
+	case IPS_HEADER:
+		return 0;
 	case NOTE:
 		/* the heads of the banks that follow are not the bank above's lines */
 		if (!span_starts(body, "Package ") && !span_starts(body, "MCA error-reporting"))

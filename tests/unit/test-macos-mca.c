@@ -237,6 +237,39 @@ static void block_without_head(void **state)
 	assert_int_equal(s.dkind[1], MCE_TEXT_PARTIAL);
 }
 
+/*
+ * macOS 12's .ips report: its header line is read as the report's, and the
+ * dump begins inside the JSON line after it (Xiashangning/BigSurface#100).
+ * Other JSON is not taken.
+ */
+static void ips_report(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "{\"timestamp\":\"2023-04-03 13:43:45.00 -0700\",\"bug_type\":\"210\",\"os_version\":\"macOS 12.6.4\"}\n"
+	      "{\"macOSProcessedStackshotData\":\"bm8=\",\"macOSPanicString\":\"Machine-check capabilities: 0x0000000000000c09\n"
+	      " family: 6 model: 142 stepping: 9 microcode: 240\n"
+	      " signature: 0x806e9\n"
+	      " Intel(R) Core(TM) i7-7660U CPU @ 2.50GHz\n"
+	      " 9 error-reporting banks\n"
+	      "Processor 0: IA32_MCG_STATUS: 0x0000000000000005\n"
+	      " IA32_MC6_STATUS(0x419): 0xfe0000000100110a\n"
+	      "\n"
+	      "{\"macOSPanicString\":\"panic(cpu 0 caller 0x1): Machine-check capabilities: 0x1\"}\n"
+	      "{\"timestamp\":\"2023-04-03 13:43:45.00 -0700\",\"bug_type\":\"288\"}\n");
+	assert_int_equal(s.n, 1);
+	assert_true(s.rec[0].mcgcap == 0xc09);
+	assert_int_equal(s.rec[0].model, 142);
+	assert_int_equal(s.rec[0].bank, 6);
+	assert_int_equal(s.first[0], 2);
+	/* neither the panic string that does not begin with the dump nor another report's header */
+	assert_int_equal(s.nd, 2);
+	assert_int_equal(s.dline[0], 10);
+	assert_int_equal(s.dline[1], 11);
+}
+
 /* The AMD brand of a patched kernel's dump names the vendor. */
 static void brand_names_vendor(void **state)
 {
@@ -371,6 +404,7 @@ int main(void)
 		cmocka_unit_test(older_releases),
 		cmocka_unit_test(block_without_head),
 		cmocka_unit_test(brand_names_vendor),
+		cmocka_unit_test(ips_report),
 		cmocka_unit_test(malformed_lines),
 		cmocka_unit_test(malformed_in_dump),
 		cmocka_unit_test(free_text_only_in_dump),
