@@ -51,6 +51,9 @@ static const struct text_form forms[] = {
 	{ .recognise = text_kernel_recognise,         .parse = text_kernel_parse },
 	/* "EDAC <driver> MCm:": before the chatter form skips EDAC lines */
 	{ .recognise = text_edac_intel_recognise,     .parse = text_edac_intel_parse },
+	/* macOS panic logs' "Machine-check capabilities" dump: its brand
+	 * and note lines are free text, taken only inside the dump */
+	{ .recognise = text_macos_mca_recognise,      .parse = text_macos_mca_parse },
 	/* "mce_record:" anywhere, or rasdaemon's unmarked continuation line */
 	{ .recognise = text_mce_record_recognise,     .parse = text_mce_record_parse },
 	{ .recognise = text_json_recognise,           .parse = text_json_parse },

@@ -30,6 +30,12 @@ unsigned text_k8_nb_recognise(const struct mce_text_parser *p, const struct text
 int text_k8_nb_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 		     struct span body);
 
+/* macos-mca.c: the machine-check dump of a macOS panic log */
+unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				  struct span *body);
+int text_macos_mca_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			 struct span body);
+
 /* panic.c: old kernels' head line and one line per bank, the corrected-error poller's */
 unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			      struct span *body);

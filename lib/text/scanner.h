@@ -30,6 +30,7 @@ enum open_record {
 	OPEN_PANIC,           /* CPU n: Machine Check Exception: MCGSTATUS, then Bank b: STATUS */
 	OPEN_RAS_MC_CTL,      /* a ras-mc-ctl --errors row over several lines */
 	OPEN_K8_NB,           /* early x86_64 kernels' K8 northbridge lines */
+	OPEN_MACOS_MCA,       /* macOS panic log: Machine-check capabilities, Processor n, IA32_MCi_* */
 };
 
 /* What the rest of a line a console or a mailer wrapped must be, if it comes next. */
@@ -60,6 +61,7 @@ struct mce_text_parser {
 	struct mce_record rec;
 	unsigned first, last;
 	bool emitted;                 /* records were made of it (text_emit_part): ending it adds none */
+	unsigned step;                /* macos-mca.c: the kind of the record's last line */
 	bool have_log_time;           /* a dated log prefix on the record's first line */
 	int64_t log_time_usec;
 
