@@ -769,6 +769,54 @@ static void kernel_wrapped_at_80(void **state)
 }
 
 /*
+ * STATUS cut after each number of digits a line of 80 columns can keep,
+ * after a space or a tab and the padding that makes the 80: the check of
+ * a line's last 16 bytes that spares whole STATUS values the walk back
+ * must leave every cut one to the walk.  And a last word of 16 bytes or
+ * more, control bytes in it, is never cut.
+ */
+static void kernel_wrapped_every_cut(void **state)
+{
+	static const char head[] = "[    0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7:";
+	static const char status[] = "ee2000000040110a";
+	const size_t cols = strlen(head);
+
+	(void) state;
+	for (unsigned sep = 0; sep < 2; sep++)
+		for (size_t k = 1; cols + 1 + k <= 80; k++) {
+			struct seen s = { 0 };
+			unsigned line = 0;
+			char text[256];
+			size_t n = 0, pad = 80 - cols - k;
+
+			memcpy(text, head, cols);
+			n = cols;
+			for (size_t i = 0; i < pad; i++)
+				text[n++] = sep && i == 0 ? '\t' : ' ';
+			memcpy(text + n, status, k);
+			n += k;
+			n += (size_t) snprintf(text + n, sizeof(text) - n, "\n%s\n", status + k);
+			assert_true(n < sizeof(text));
+			parse(&s, text);
+			assert_int_equal(malformed(&s, &line), 0);
+			assert_int_equal(s.n, 1);
+			assert_true(s.rec[0].status == 0xee2000000040110aull);
+		}
+	for (unsigned ctl = 0; ctl < 2; ctl++) {
+		struct seen s = { 0 };
+		unsigned line = 0;
+		char text[256];
+
+		/* 80 columns ending in 16 bytes without white space: no cut, the next line is garbage */
+		snprintf(text, sizeof(text), "[  0.1] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: %s\n40\n",
+			 ctl ? "e\001000000040110a" : "ee2000000040110a");
+		parse(&s, text);
+		assert_int_equal(malformed(&s, &line), ctl ? 2 : 1);
+		assert_int_equal(line, ctl ? 1 : 2);
+	}
+}
+
+/*
  * A mailer wrapped the AMD decoder's lines (the Zen+ LS record in the golden
  * corpus): "CPU:n (f:m:s)" takes the next line's MCb_STATUS, and a word the
  * decoder's text lost is no garbage, only where it could not have fit.
@@ -1636,6 +1684,7 @@ int main(void)
 		cmocka_unit_test(edac_amd_cpu_without_tuple),
 		cmocka_unit_test(edac_amd_error_address),
 		cmocka_unit_test(kernel_wrapped_at_80),
+		cmocka_unit_test(kernel_wrapped_every_cut),
 		cmocka_unit_test(edac_amd_mail_wrapped),
 		cmocka_unit_test(edac_amd_mail_wrapped_quoted),
 		cmocka_unit_test(journal_markers),
