@@ -349,6 +349,7 @@ static bool split_dmesg_tagged(struct span s, struct text_line *ret)
 		.line = s,
 		.msg = { c, s.end },
 		.prefixed = true,
+		.kernel_tag = true,
 		.tagged = { c + n, s.end },
 	};
 	span_trim(&ret->tagged);
@@ -381,9 +382,10 @@ bool text_line_general(struct span s, struct text_line *ret)
 	 * Found here, once, since several forms' lines carry it; right after
 	 * the kernel's "mce: " on most lines, where it is looked at first.
 	 */
-	if (span_starts(s, "mce: " HW_ERR_TAG))
+	if (span_starts(s, "mce: " HW_ERR_TAG)) {
 		m = s.p + strlen("mce: ");
-	else
+		ret->kernel_tag = true;
+	} else
 		m = span_find(s, HW_ERR_TAG);
 	if (m) {
 		ret->tagged = (struct span) { m + strlen(HW_ERR_TAG), s.end };

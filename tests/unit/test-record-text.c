@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "record-text.h"
+#include "text/forms.h"
 #include "text/scanner.h"
 #include "text/span.h"
 
@@ -1079,6 +1080,7 @@ static bool split_same(const char *l, size_t len)
 	if (a.tagged.p)
 		assert_ptr_equal(a.tagged.end, b.tagged.end);
 	assert_int_equal(a.prefixed, b.prefixed);
+	assert_int_equal(a.kernel_tag, b.kernel_tag);
 	assert_int_equal(a.have_time, b.have_time);
 	if (a.have_time)
 		assert_int_equal(a.time_usec, b.time_usec);
@@ -1114,6 +1116,121 @@ static void line_split_samples_same(void **state)
 	/* the files were read, and lines the shortcut takes were among them */
 	assert_true(lines > 250);
 	assert_true(dmesg >= 10);
+}
+
+/*
+ * The form table's kernel_skip sets against the recognisers: a line with
+ * the kernel's tag whose head a row skips is one its recogniser does not
+ * take, in any state of the open record.  Tried on every byte as the head
+ * before the starts of every form's lines, and on every sample line put
+ * under the tag.  The rows must take lines of the heads they keep, or
+ * the test would show nothing.
+ */
+static bool skip_holds(struct mce_text_parser *p, const struct text_form *forms, size_t n,
+		       const char *body, size_t len, unsigned *taken)
+{
+	static const char tag[] = "[    1.000000] mce: [Hardware Error]: ";
+	char line[8400];
+	struct text_line l;
+	struct span s;
+
+	memcpy(line, tag, sizeof(tag) - 1);
+	memcpy(line + sizeof(tag) - 1, body, len);
+	s = (struct span) { line, line + sizeof(tag) - 1 + len };
+	span_trim(&s);
+	if (!text_line_split(s, &l))
+		return false;
+	assert_true(l.kernel_tag);
+	for (size_t i = 0; i < n; i++) {
+		struct span b = l.msg;
+		unsigned kind = forms[i].recognise(p, &l, &b);
+
+		if (forms[i].kernel_skip & text_head(l.tagged))
+			assert_int_equal(kind, 0);
+		else if (kind)
+			taken[i]++;
+	}
+	return true;
+}
+
+static void kernel_skip_sets(void **state)
+{
+	static const char *const tails[] = {
+		"", " ", "PU 0: Machine Check Exception: 4", "PU 1: Machine Check Exception",
+		"PU 0.", "PU:1 (17:1:2) MC4_STATUS[Over|CE|-|AddrV]: 0x9c2040000000011b",
+		"PU 3: Machine Check: 0 Bank 5: bea0000000000108", "ank 4: b200000000070f0f",
+		"Bank 4: b200000000070f0f", "C4_STATUS[-|CE|-]: 0x9c2040000000011b",
+		"C4_ADDR: 0x1", "C4 Error Address: 0x1", "orrected error, no action required.",
+		"ncorrected, software restartable error.", "eferred error, no action required.",
+		"rror Addr: 0x0000000000001000", "PID: 0x0000009600050f00, Syndrome: 0x1",
+		"PIN: 0x2b5a3f0c9d1e", "ache level: L3/GEN, tx: GEN, mem-tx: RD", "us error",
+		"achine Check Exception", "achine check polling handler occurred on CPU 0.",
+		"achine check poller occured on", "ilent Northbridge MCE",
+		"orthbridge status a60000010005001b", "orthbridge Machine Check exception 1 0",
+		"rror address 00000000f7fe0008", "B error address 1", "ddress: 1", "SC 1", "ROCESSOR 0:806f8",
+		"rror uncorrected", "eneric read", "emory access", "un the above through 'mcelog --ascii'",
+	};
+	static const enum open_record opens[] = {
+		OPEN_NONE, OPEN_KERNEL, OPEN_EDAC_AMD, OPEN_MCELOG, OPEN_MCELOG_DECODED, OPEN_RASDAEMON,
+		OPEN_EDAC_INTEL, OPEN_PANIC, OPEN_RAS_MC_CTL, OPEN_K8_NB,
+	};
+	static const enum text_wrap wraps[] = { WRAP_NONE, WRAP_EDAC_CPU, WRAP_STATUS };
+	static const char *const files[] = {
+		"edac-amd-old.txt", "edac-amd.txt", "kernel-dmesg.txt", "kernel-syslog.txt",
+		"mcelog-old.txt", "mcelog.txt", "panic-old.txt", "../real-records.txt",
+	};
+	const char *srcdir = getenv("srcdir");
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, NULL);
+	unsigned taken[32] = { 0 }, lines = 0;
+	size_t n;
+	const struct text_form *forms = text_form_table(&n);
+
+	(void) state;
+	assert_non_null(p);
+	assert_true(n <= 32);
+	for (size_t o = 0; o < ELEMENTSOF(opens); o++)
+		for (size_t w = 0; w < ELEMENTSOF(wraps); w++) {
+			p->open = opens[o];
+			p->wrap = wraps[w];
+			p->rec.have = 0;
+			p->emitted = false;
+			p->last = 10;
+			p->line = p->wrap_line = 11;
+			for (unsigned c = 1; c < 256; c++)
+				for (size_t t = 0; t < ELEMENTSOF(tails); t++) {
+					char body[128];
+					int len = snprintf(body, sizeof(body), "%c%s", c, tails[t]);
+
+					lines += skip_holds(p, forms, n, body, (size_t) len, taken);
+				}
+			for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+				char path[4096], line[8192];
+				FILE *f;
+
+				snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
+				f = fopen(path, "r");
+				assert_non_null(f);
+				while (fgets(line, sizeof(line), f)) {
+					struct text_line l;
+					struct span s = { line, line + strlen(line) };
+
+					/* the sample's message, its own prefix off, under the kernel's tag */
+					span_trim(&s);
+					if (!text_line_split(s, &l))
+						continue;
+					lines += skip_holds(p, forms, n, l.msg.p, span_len(l.msg), taken);
+					if (l.tagged.p && span_len(l.tagged) > 0)
+						lines += skip_holds(p, forms, n, l.tagged.p, span_len(l.tagged), taken);
+				}
+				fclose(f);
+			}
+		}
+	assert_true(lines > 100000);
+	/* every row that skips heads took lines of the heads it keeps */
+	for (size_t i = 0; i < n; i++)
+		if (forms[i].kernel_skip && forms[i].kernel_skip != TEXT_HEADS_ALL)
+			assert_true(taken[i] > 0);
+	mce_text_parser_free(p);
 }
 
 /*
@@ -1694,6 +1811,7 @@ int main(void)
 		cmocka_unit_test(span_token_words),
 		cmocka_unit_test(line_split_samples_same),
 		cmocka_unit_test(line_split_edges_same),
+		cmocka_unit_test(kernel_skip_sets),
 		cmocka_unit_test(kernel_noise_heads),
 		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
