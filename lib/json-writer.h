@@ -50,6 +50,8 @@ bool utf8_valid(const char *s, size_t n);
 
 void json_writer_init(struct json_writer *w);
 void json_writer_reset(struct json_writer *w);      /* keeps the buffer */
+/* Another value at the top level after what the buffer holds: JSON lines written out together. */
+void json_writer_next(struct json_writer *w);
 void json_writer_done(struct json_writer *w);       /* frees the buffer */
 static inline bool json_writer_failed(const struct json_writer *w) { return w->failed; }
 /* NUL-terminated view of the output so far; valid until the next write. */
