@@ -270,6 +270,9 @@ struct kv_line {
  */
 enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r,
 			    struct kv_line *info);
+/* The same, each key cut out and looked up: for the test that compares the two. */
+enum kv_result text_kv_line_unforeseen(struct mce_text_parser *p, struct span s, struct mce_record *r,
+				       struct kv_line *info);
 
 /*
  * kernel.c: a line of "KEY value" pairs in a record of form open, which a

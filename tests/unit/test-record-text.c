@@ -1056,6 +1056,115 @@ static void kv_every_key_and_value_edges(void **state)
 	assert_non_null(strstr(s.dmsg[6], "unknown key 'CPUX'"));
 }
 
+/*
+ * text_kv_line(), which checks the key a line's order foretells in place,
+ * and text_kv_line_unforeseen(), which cuts every key out and looks it
+ * up, read body alike: the result, every byte of the record, what the
+ * line was, and the message of a bad line.
+ */
+static void kv_same(struct mce_text_parser *pa, struct mce_text_parser *pb, const char *body, size_t len)
+{
+	struct span s = { body, body + len };
+	struct mce_record ra, rb;
+	struct kv_line ia, ib;
+	enum kv_result a, b;
+
+	memset(&ra, 0x3c, sizeof(ra));
+	rb = ra;
+	pa->msg[0] = pb->msg[0] = '\0';
+	a = text_kv_line(pa, s, &ra, &ia);
+	b = text_kv_line_unforeseen(pb, s, &rb, &ib);
+	assert_int_equal(a, b);
+	assert_memory_equal(&ra, &rb, sizeof(ra));
+	assert_int_equal(ia.names_cpu, ib.names_cpu);
+	assert_int_equal(ia.kernel_first, ib.kernel_first);
+	assert_int_equal(ia.processor, ib.processor);
+	assert_int_equal(ia.unchecked, ib.unchecked);
+	assert_string_equal(pa->msg, pb->msg);
+}
+
+static void kv_foreseen_same(void **state)
+{
+	static const char *const lines[] = {
+		"TSC d83b3e29a2 ADDR b3e29a2140 MISC 9001000f0000286 PPIN 2b5a3f0c9d1e",
+		"TSC 1c8e0af8d4 ADDR 3fff88000 MISC 2140040486 SYND 4d000000 IPID 1002e00000000 PPIN 2b5a3f0c9d1e",
+		"TSC 0 ADDR fef1ce40 MISC 47880010086 PPIN 1 SYND 2 IPID 3",
+		"PROCESSOR 0:806f8 TIME 1700000000 SOCKET 1 APIC 74 microcode 2b000461",
+		"PROCESSOR 2:a20f10 TIME 1700000000 Mon Nov 20 10:00:00 2023 SOCKET 0 APIC 6 microcode a201016",
+		"STATUS 0x8c000040000800c1 MCGSTATUS 0 MCGCAP 0x1000c14 APICID 2 SOCKETID 1",
+		"STATUS 8c000040000800c1 MCGSTATUS 5",
+		"CPU 3: Machine Check: 0 Bank 5: bea0000000000108",
+		"CPU 1 BANK 2 TSC 1 ADDR 2 MISC 3",
+		"TSC 1 ADDRS 2", "TSC 1  ADDR 2", "TSC 1\tADDR 2", "TSC 1 ADDR", "TSC 1 ADD", "TSC 1 ADDR\t",
+		"TSC 1 ADDR 0x2", "TSC 1 ADDR 12345678901234567", "TSC 1 ADDR x", "TSC 1 addr 2",
+		"TIME 1 SOCKET 4294967296", "SOCKET 1 APIC 0x", "APIC 1 microcodes 2", "APIC 1 microcode",
+		"PPIN 1 SYND", "SYND 1 IPID 2 IPIDS 3", "MCGCAP 1 APICID 2 SOCKETID 3 SOCKETIDX 4",
+		"TSC 1 RIP 10:<ffffffff81000000> ADDR 2",
+	};
+	static const char alphabet[] = { ' ', '\t', '0', '9', 'a', 'f', 'x', ':', 'A', 'D', 'R', 'S', 'I', '\0', '\x80' };
+	const char *srcdir = getenv("srcdir");
+	static const char *const files[] = {
+		"bad-forms.txt", "bad.txt", "edac-amd-old.txt", "kernel-dmesg.txt", "kernel-syslog.txt",
+		"mcelog-decoded.txt", "mcelog-old.txt", "mcelog.txt", "panic-old.txt", "partial.txt",
+		"../real-records.txt",
+	};
+	struct mce_text_parser *pa = mce_text_parser_new(&callbacks, NULL);
+	struct mce_text_parser *pb = mce_text_parser_new(&callbacks, NULL);
+	unsigned seed = 11, tried = 0;
+
+	(void) state;
+	assert_non_null(pa);
+	assert_non_null(pb);
+	for (size_t i = 0; i < ELEMENTSOF(lines); i++) {
+		size_t n = strlen(lines[i]);
+		char line[256];
+
+		/* every cut, and every byte changed from the alphabet, one at a time and at random */
+		for (size_t len = 0; len <= n; len++, tried++)
+			kv_same(pa, pb, lines[i], len);
+		for (size_t at = 0; at < n; at++)
+			for (size_t c = 0; c < sizeof(alphabet); c++, tried++) {
+				memcpy(line, lines[i], n);
+				line[at] = alphabet[c];
+				kv_same(pa, pb, line, n);
+			}
+		for (unsigned k = 0; k < 2000; k++, tried++) {
+			memcpy(line, lines[i], n);
+			for (unsigned m = 0; m < 3; m++) {
+				seed = seed * 1103515245u + 12345u;
+				line[(seed >> 8) % n] = alphabet[(seed >> 20) % sizeof(alphabet)];
+			}
+			kv_same(pa, pb, line, n);
+		}
+	}
+	for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+		char path[4096], line[8192];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			struct span s = { line, line + strlen(line) };
+			struct text_line l;
+
+			span_trim(&s);
+			kv_same(pa, pb, s.p, span_len(s));
+			tried++;
+			if (!text_line_split(s, &l))
+				continue;
+			kv_same(pa, pb, l.msg.p, span_len(l.msg));
+			if (l.tagged.p)
+				kv_same(pa, pb, l.tagged.p, span_len(l.tagged));
+			tried += 2;
+		}
+		fclose(f);
+	}
+	assert_true(tried > 50000);
+	mce_text_parser_free(pa);
+	mce_text_parser_free(pb);
+}
+
 /* text_line_split() and text_line_general() split l alike; returns whether it is a dmesg line with the tag. */
 static bool split_same(const char *l, size_t len)
 {
@@ -1808,6 +1917,7 @@ int main(void)
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
+		cmocka_unit_test(kv_foreseen_same),
 		cmocka_unit_test(span_token_words),
 		cmocka_unit_test(line_split_samples_same),
 		cmocka_unit_test(line_split_edges_same),
