@@ -229,15 +229,14 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 			return k;
 		p->rec = both;
 	} else if (!in_place) {
-		k = text_begin(p, open, l->have_time, l->time_usec);
-		if (k < 0)
-			return k;
 		if (!info.names_cpu) {
 			/* a continuation line whose first line we never saw */
 			r = (struct mce_record) { 0 };
 			(void) text_kv_line(p, body, &r, &info);
 		}
-		p->rec = r;
+		k = text_begin_with(p, open, l->have_time, l->time_usec, &r);
+		if (k < 0)
+			return k;
 	}
 	p->last = p->line;
 	if (open == OPEN_KERNEL && info.kernel_first && status_cut(l, body, &p->wrap_len)) {

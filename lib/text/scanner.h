@@ -169,6 +169,9 @@ void text_reject(struct mce_text_parser *p);
 int text_flush(struct mce_text_parser *p);
 /* Open a new multi-line record at the current line, ending the previous one. */
 int text_begin(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec);
+/* The same, the new record *r (its first line, read) rather than empty: not cleared to be overwritten. */
+int text_begin_with(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec,
+		    const struct mce_record *r);
 /*
  * A record made of the open one and the current line, which keeps the open
  * one open for more such lines (old kernels' one line per bank under one
