@@ -1391,6 +1391,17 @@ static void line_split_edges_same(void **state)
 			n += (size_t) snprintf(line + n, sizeof(line) - n, "] mce: [Hardware Error]: MISC 1");
 			(void) split_same(line, n);
 		}
+	/* each of the six microsecond digits and the ']' replaced by the bytes around the digits' */
+	for (unsigned at = 0; at < 8; at++) {
+		static const char bad[] = { '/', ':', '?', '@', 'a', ' ', '\xb0', '\x39', '\x30', '\xff' };
+
+		for (size_t b = 0; b < sizeof(bad); b++) {
+			char line[] = "[    0.123456] mce: [Hardware Error]: TSC 1";
+
+			line[7 + at] = bad[b];
+			(void) split_same(line, strlen(line));
+		}
+	}
 	/* a good line with bytes changed at random */
 	for (unsigned round = 0; round < 50000; round++) {
 		char line[80] = "[   12.345678] mce: [Hardware Error]: TSC 1c8e0af8d4 ADDR 3fff88000";
