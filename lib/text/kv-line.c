@@ -183,20 +183,24 @@ static enum kv_key kv_key_find(struct span t)
 static bool kv_fast_value(struct span *s, const struct text_field *f, struct mce_record *r)
 {
 	const char *c = s->p, *start;
-	unsigned limit = f->base == 16 ? 16 : 19;
 	uint64_t v = 0;
 	char *dst = (char *) r + f->offset;
 
 	while (c < s->end && is_space(*c))
 		c++;
 	start = c;
-	if (f->base == 16)
+	if (f->base == 16) {
 		for (unsigned d; c < s->end && (d = parse_digit_value_1[(unsigned char) *c]) != 0; c++)
 			v = v << 4 | (d - 1);
-	else
+		if (c - start > 16)
+			return false;
+	} else {
 		for (; c < s->end && is_digit(*c); c++)
 			v = v * 10 + (unsigned) (*c - '0');
-	if (c == start || (size_t) (c - start) > limit || (c < s->end && !is_space(*c)))
+		if (c - start > 19)
+			return false;
+	}
+	if (c == start || (c < s->end && !is_space(*c)))
 		return false;
 	if (f->size == 8)
 		memcpy(dst, &v, 8);
@@ -456,8 +460,14 @@ kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r, struct k
 				return KV_BAD;
 			r->time_usec = (int64_t) x * 1000000;
 			r->have |= MCE_HAVE_TIME;
-			/* mcelog prints the date after the number: "TIME 1700000000 Mon Nov 20 ..." */
-			{
+			/*
+			 * mcelog prints the date after the number: "TIME 1700000000 Mon Nov 20 ...".
+			 * A next word that starts after one white-space byte and has four
+			 * bytes or more (the kernel's "SOCKET") is no day's name, and is
+			 * not cut out to be compared.
+			 */
+			if (!(span_len(s) > 4 && is_space(s.p[0]) && !is_space(s.p[1]) && !is_space(s.p[2]) &&
+			      !is_space(s.p[3]) && !is_space(s.p[4]))) {
 				struct span u = s, w = span_token(&u);
 
 				if (is_weekday(w)) {

@@ -1057,6 +1057,54 @@ static void kv_every_key_and_value_edges(void **state)
 }
 
 /*
+ * What may follow TIME's number: mcelog's date (skipped, the line not
+ * checked further) only when the next word, after any white space, is a
+ * day's name of three letters; anything else is read as pairs.  The word
+ * is looked at without being cut out when it plainly is longer.
+ */
+static void kv_time_then_date(void **state)
+{
+	static const char *const after[] = {
+		"", " ", "  ", " Mon", " Mon Nov 20 10:00:00 2023", "  Tue Nov", "\tWed", " \tThu x",
+		" Fri\t", " Sat ", " Sun", " Mond", " Mo", " SOCKET 1", "  SOCKET 1", "\tSOCKET 1",
+		" SOC 1", " SOCK 1", " APIC 1", " Sunday", " mon", " Sat1", " Sa t", " M", " Monx",
+	};
+	static const char *const days[] = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, NULL);
+
+	(void) state;
+	assert_non_null(p);
+	for (size_t i = 0; i < ELEMENTSOF(after); i++) {
+		char line[128];
+		const char *w = after[i], *e;
+		bool day = false;
+		struct mce_record r = { 0 };
+		struct kv_line info;
+		int n = snprintf(line, sizeof(line), "TIME 1700000000%s", after[i]);
+		enum kv_result res;
+
+		/* the oracle: the next word, however much white space comes before it */
+		while (*w == ' ' || *w == '\t')
+			w++;
+		for (e = w; *e && *e != ' ' && *e != '\t'; e++)
+			;
+		for (size_t d = 0; d < ELEMENTSOF(days); d++)
+			day |= e - w == 3 && memcmp(w, days[d], 3) == 0;
+		res = text_kv_line(p, (struct span) { line, line + n }, &r, &info);
+		assert_true(r.time_usec == 1700000000ll * 1000000);
+		assert_int_equal(info.unchecked, day);
+		if (day)
+			assert_int_equal(res, KV_OK);
+		/* otherwise the word is read as a key: known, unknown or none */
+		else if (strstr(after[i], "SOCKET 1"))
+			assert_true(res == KV_OK && r.socket == 1);
+		else if (*w)
+			assert_true(res == KV_BAD || strstr(after[i], "APIC 1"));
+	}
+	mce_text_parser_free(p);
+}
+
+/*
  * text_kv_line(), which checks the key a line's order foretells in place,
  * and text_kv_line_unforeseen(), which cuts every key out and looks it
  * up, read body alike: the result, every byte of the record, what the
@@ -1929,6 +1977,7 @@ int main(void)
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
 		cmocka_unit_test(kv_foreseen_same),
+		cmocka_unit_test(kv_time_then_date),
 		cmocka_unit_test(span_token_words),
 		cmocka_unit_test(line_split_samples_same),
 		cmocka_unit_test(line_split_edges_same),
