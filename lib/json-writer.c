@@ -297,16 +297,6 @@ static void open_container(struct json_writer *w, const char *key, char c)
 	open_keyed(w, c);
 }
 
-static void close_container(struct json_writer *w, char c)
-{
-	if (w->depth == 0) {
-		w->failed = true;
-		return;
-	}
-	w->depth--;
-	put_char(w, c);
-}
-
 const char *json_writer_str(struct json_writer *w)
 {
 	if (!w->buf)
@@ -316,9 +306,7 @@ const char *json_writer_str(struct json_writer *w)
 }
 
 void json_object_begin(struct json_writer *w, const char *key) { open_container(w, key, '{'); }
-void json_object_end(struct json_writer *w) { close_container(w, '}'); }
 void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
-void json_array_end(struct json_writer *w) { close_container(w, ']'); }
 
 char *json_writer_u64_digits(char *o, uint64_t v)
 {
@@ -453,11 +441,6 @@ void json_put_time_usec(struct json_writer *w, const char *key, int64_t usec)
 void json_writer_cstr(struct json_writer *w, const char *s)
 {
 	put_escaped_cstr(w, s);
-}
-
-void json_writer_open(struct json_writer *w, char c)
-{
-	open_keyed(w, c);
 }
 
 static void begin_key(struct json_writer *w, struct json_key k)

@@ -58,9 +58,7 @@ static inline bool json_writer_failed(const struct json_writer *w) { return w->f
 const char *json_writer_str(struct json_writer *w);
 
 void json_object_begin(struct json_writer *w, const char *key);  /* key NULL inside arrays/top level */
-void json_object_end(struct json_writer *w);
 void json_array_begin(struct json_writer *w, const char *key);
-void json_array_end(struct json_writer *w);
 
 void json_put_string(struct json_writer *w, const char *key, const char *value);
 void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n);
@@ -161,7 +159,53 @@ static inline char *json_writer_u64_digits_small(char *o, uint64_t v)
 }
 /* A C string in quotes and escaped, after the key. */
 void json_writer_cstr(struct json_writer *w, const char *s);
-void json_writer_open(struct json_writer *w, char c);
+
+/*
+ * An object's or array's opening c after the key, and its closing c:
+ * inline, as a record opens and closes a few and the calls cost more
+ * than the byte.
+ */
+static inline void json_writer_open(struct json_writer *w, char c)
+{
+	char *o = json_writer_room(w, 1);
+
+	if (o) {
+		*o = c;
+		w->len++;
+	}
+	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->depth++;
+	w->first[w->depth] = true;
+}
+
+static inline void json_writer_close(struct json_writer *w, char c)
+{
+	char *o;
+
+	if (w->depth == 0) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	o = json_writer_room(w, 1);
+	if (o) {
+		*o = c;
+		w->len++;
+	}
+}
+
+static inline void json_object_end(struct json_writer *w)
+{
+	json_writer_close(w, '}');
+}
+
+static inline void json_array_end(struct json_writer *w)
+{
+	json_writer_close(w, ']');
+}
 
 /* An object's or array's opening c after the key. */
 JSON_KEYED void json_writer_open_k(struct json_writer *w, struct json_key k, char c)
