@@ -456,46 +456,24 @@ void json_writer_hex(struct json_writer *w, uint64_t value)
 	put_hex(w, value);
 }
 
-void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
+void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec)
 {
-	int64_t sec = usec / 1000000, frac = usec % 1000000, day, sod;
+	int64_t sec = usec / 1000000, day;
 	char tmp[40];
 	int n;
 
-	if (frac < 0) {
-		frac += 1000000;
+	if (usec % 1000000 < 0)
 		sec--;
+	day = sec / 86400 - (sec % 86400 < 0);
+	n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+	if (n < 0) {
+		w->failed = true;
+		return;
 	}
-	day = sec / 86400;
-	sod = sec % 86400;
-	if (sod < 0) {
-		sod += 86400;
-		day--;
-	}
-	if (w->time_known && day == w->time_day) {
-		/* the same day as the last time: the date is known, the rest is arithmetic */
-		memcpy(tmp + 1, w->time_text, 10);
-		tmp[11] = 'T';
-		dec_put2(tmp + 12, (unsigned) (sod / 3600));
-		tmp[14] = ':';
-		dec_put2(tmp + 15, (unsigned) (sod / 60 % 60));
-		tmp[17] = ':';
-		dec_put2(tmp + 18, (unsigned) (sod % 60));
-		tmp[20] = '.';
-		dec_put_width(tmp + 21, (unsigned) frac, 6);
-		tmp[27] = 'Z';
-		n = 27;
-	} else {
-		n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
-		if (n < 0) {
-			w->failed = true;
-			return;
-		}
-		if (n == 27) {       /* a four-digit year: "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
-			memcpy(w->time_text, tmp + 1, 10);
-			w->time_day = day;
-			w->time_known = true;
-		}
+	if (n == 27) {       /* a four-digit year: "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+		memcpy(w->time_text, tmp + 1, 10);
+		w->time_day = day;
+		w->time_known = true;
 	}
 	/* digits, '-', ':', '.', 'T' and 'Z': nothing to escape */
 	tmp[0] = '"';

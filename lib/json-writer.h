@@ -422,4 +422,50 @@ JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_
 	json_writer_hex(w, value);
 }
 
-void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec);
+/* The time of a day other than the last one written, or one out of four-digit years: json-writer.c. */
+void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec);
+
+/*
+ * A record's time: on the day of the last one written, as nearly always,
+ * the date is known and the rest is written in place; any other goes
+ * through json_put_time_usec_slow(), which learns its day.
+ */
+JSON_KEYED void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
+{
+	int64_t sec = usec / 1000000, frac = usec % 1000000, day, sod;
+	unsigned m;
+	char *o;
+
+	if (frac < 0) {
+		frac += 1000000;
+		sec--;
+	}
+	day = sec / 86400;
+	sod = sec % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		day--;
+	}
+	if (!w->time_known || day != w->time_day) {
+		json_put_time_usec_slow(w, k, usec);
+		return;
+	}
+	/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" in quotes: digits and punctuation, nothing to escape */
+	o = json_writer_key(w, k, 29);
+	if (!o)
+		return;
+	o[0] = '"';
+	memcpy(o + 1, w->time_text, 10);
+	o[11] = 'T';
+	dec_put2(o + 12, (unsigned) (sod / 3600));
+	o[14] = ':';
+	m = (unsigned) (sod % 3600);
+	dec_put2(o + 15, m / 60);
+	o[17] = ':';
+	dec_put2(o + 18, m % 60);
+	o[20] = '.';
+	dec_put_width(o + 21, (unsigned) frac, 6);
+	o[27] = 'Z';
+	o[28] = '"';
+	json_writer_end(w, o + 29);
+}
