@@ -25,12 +25,6 @@ void json_writer_reset(struct json_writer *w)
 		w->buf[0] = '\0';
 }
 
-void json_writer_next(struct json_writer *w)
-{
-	w->depth = 0;
-	w->first[0] = true;
-}
-
 void json_writer_done(struct json_writer *w)
 {
 	free(w->buf);

@@ -51,7 +51,11 @@ bool utf8_valid(const char *s, size_t n);
 void json_writer_init(struct json_writer *w);
 void json_writer_reset(struct json_writer *w);      /* keeps the buffer */
 /* Another value at the top level after what the buffer holds: JSON lines written out together. */
-void json_writer_next(struct json_writer *w);
+static inline void json_writer_next(struct json_writer *w)
+{
+	w->depth = 0;
+	w->first[0] = true;
+}
 void json_writer_done(struct json_writer *w);       /* frees the buffer */
 static inline bool json_writer_failed(const struct json_writer *w) { return w->failed; }
 /* NUL-terminated view of the output so far; valid until the next write. */
@@ -195,6 +199,16 @@ static inline void json_writer_close(struct json_writer *w, char c)
 		*o = c;
 		w->len++;
 	}
+}
+
+/* An object where no key goes (the top level, an array's element): json_object_begin(w, NULL), inline */
+static inline void json_object_begin_element(struct json_writer *w)
+{
+	char *o = json_writer_key(w, (struct json_key) { .text = "", .len = 0 }, 1);
+
+	if (o)
+		json_writer_end(w, o);
+	json_writer_open(w, '{');
 }
 
 static inline void json_object_end(struct json_writer *w)
