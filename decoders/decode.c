@@ -12,14 +12,14 @@
 #include "decode.h"
 #include "internal.h"
 
-static const char *const severity_names[_MCE_SEV_MAX] = {
+const char *const mce_severity_names[_MCE_SEV_MAX] = {
 	[MCE_SEV_CORRECTED]   = "corrected",
 	[MCE_SEV_DEFERRED]    = "deferred",
 	[MCE_SEV_UNCORRECTED] = "uncorrected",
 	[MCE_SEV_FATAL]       = "fatal",
 };
 
-static const char *const recovery_names[_MCE_RECOVERY_MAX] = {
+const char *const mce_recovery_names[_MCE_RECOVERY_MAX] = {
 	[MCE_RECOVERY_NONE]        = NULL,
 	[MCE_RECOVERY_UCNA]        = "ucna",
 	[MCE_RECOVERY_SRAO]        = "srao",
@@ -29,7 +29,7 @@ static const char *const recovery_names[_MCE_RECOVERY_MAX] = {
 };
 
 /* The "error_class" values of the record contract (issue 3), one per class. */
-static const char *const error_class_names[_MCE_CLASS_MAX] = {
+const char *const mce_error_class_names[_MCE_CLASS_MAX] = {
 	[MCE_CLASS_NO_ERROR]                          = "no_error",
 	[MCE_CLASS_UNCLASSIFIED]                      = "unclassified",
 	[MCE_CLASS_MICROCODE_ROM_PARITY]              = "microcode_rom_parity",
@@ -48,35 +48,14 @@ static const char *const error_class_names[_MCE_CLASS_MAX] = {
 	[MCE_CLASS_UNKNOWN]                           = "unknown",
 };
 
-const char *mce_severity_to_string(enum mce_severity s)
-{
-	if ((unsigned) s >= _MCE_SEV_MAX)
-		return "unknown";
-	return severity_names[s];
-}
-
 enum mce_severity mce_severity_from_string(const char *s)
 {
 	if (!s)
 		return _MCE_SEV_INVALID;
 	for (int i = 0; i < _MCE_SEV_MAX; i++)
-		if (strcmp(s, severity_names[i]) == 0)
+		if (strcmp(s, mce_severity_names[i]) == 0)
 			return (enum mce_severity) i;
 	return _MCE_SEV_INVALID;
-}
-
-const char *mce_recovery_to_string(enum mce_recovery r)
-{
-	if ((unsigned) r >= _MCE_RECOVERY_MAX)
-		return NULL;
-	return recovery_names[r];
-}
-
-const char *mce_error_class_to_string(enum mce_error_class c)
-{
-	if ((unsigned) c >= _MCE_CLASS_MAX)
-		return "unknown";
-	return error_class_names[c];
 }
 
 /* ---- dispatch ---- */
