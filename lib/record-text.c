@@ -148,11 +148,12 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 
 	head = l.kernel_tag ? text_head(l.tagged) : 0;
 	for (size_t i = 0; i < ELEMENTSOF(forms); i++) {
-		struct span body = l.msg;
+		struct span body;
 		unsigned kind;
 
 		if (forms[i].kernel_skip & head)
 			continue;
+		body = l.msg;
 		kind = forms[i].recognise(p, &l, &body);
 
 		if (kind)
