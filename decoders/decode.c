@@ -77,10 +77,14 @@ static const struct mce_model_decoder *lookup_uncached(enum mce_vendor vendor, u
 }
 
 /*
- * A machine's records all carry the same CPU identity, so remember the last
- * answer.  Thread-local, so concurrent decoders never share it; the cached
- * value is a pointer into static const data, so it can never go stale.
+ * A machine's records all carry the same CPU identity, and a log gathered
+ * from several machines a few: remember the last few answers, the oldest
+ * replaced first.  Thread-local, so concurrent decoders never share them;
+ * a remembered value is a pointer into static const data, so it can never
+ * go stale.
  */
+#define LOOKUP_REMEMBERED 4
+
 const struct mce_model_decoder *mce_model_decoder_lookup(enum mce_vendor vendor, uint32_t family,
 							 uint32_t model)
 {
@@ -89,16 +93,22 @@ const struct mce_model_decoder *mce_model_decoder_lookup(enum mce_vendor vendor,
 		enum mce_vendor vendor;
 		uint32_t family, model;
 		const struct mce_model_decoder *decoder;
-	} last;
+	} seen[LOOKUP_REMEMBERED];
+	static _Thread_local unsigned oldest;
+	unsigned i;
 
-	if (last.valid && last.vendor == vendor && last.family == family && last.model == model)
-		return last.decoder;
-	last.decoder = lookup_uncached(vendor, family, model);
-	last.vendor = vendor;
-	last.family = family;
-	last.model = model;
-	last.valid = true;
-	return last.decoder;
+	for (i = 0; i < LOOKUP_REMEMBERED; i++)
+		if (seen[i].valid && seen[i].vendor == vendor && seen[i].family == family &&
+		    seen[i].model == model)
+			return seen[i].decoder;
+	i = oldest;
+	oldest = (oldest + 1) % LOOKUP_REMEMBERED;
+	seen[i].decoder = lookup_uncached(vendor, family, model);
+	seen[i].vendor = vendor;
+	seen[i].family = family;
+	seen[i].model = model;
+	seen[i].valid = true;
+	return seen[i].decoder;
 }
 
 void mce_decode(const struct mce_record *rec, struct mce_decoded *d)

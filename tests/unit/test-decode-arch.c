@@ -785,6 +785,41 @@ static void test_decode_over_junk(void **state)
 		}
 }
 
+/*
+ * mce_model_decoder_lookup() remembers its last few answers: asked in any
+ * order, over and over, among more CPUs than it remembers, it answers each
+ * as it did when asked first with nothing of it remembered.
+ */
+static void test_lookup_remembered(void **state)
+{
+	static const struct { enum mce_vendor v; uint32_t family, model; } cpus[] = {
+		{ MCE_VENDOR_INTEL, 6, 0x8f }, { MCE_VENDOR_INTEL, 6, 0x55 }, { MCE_VENDOR_INTEL, 6, 0x6a },
+		{ MCE_VENDOR_INTEL, 6, 0x200 }, { MCE_VENDOR_INTEL, 0x19, 0x11 }, { MCE_VENDOR_AMD, 0x19, 0x11 },
+		{ MCE_VENDOR_AMD, 0x17, 0x31 }, { MCE_VENDOR_AMD, 0x19, 0xa0 }, { MCE_VENDOR_HYGON, 0x18, 0 },
+		{ MCE_VENDOR_AMD, 6, 0x8f }, { MCE_VENDOR_UNKNOWN, 6, 0x8f }, { MCE_VENDOR_INTEL, 6, 0x55 + 1 },
+	};
+	const struct mce_model_decoder *first[sizeof(cpus) / sizeof(cpus[0])];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned named = 0;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		/* CPUs no table has, more than are remembered: nothing of cpus[i] is left */
+		for (uint32_t k = 0; k < 8; k++)
+			assert_null(mce_model_decoder_lookup(MCE_VENDOR_INTEL, 0x7f, 0x1000 + k));
+		first[i] = mce_model_decoder_lookup(cpus[i].v, cpus[i].family, cpus[i].model);
+		named += first[i] != NULL;
+	}
+	assert_true(named >= 4);
+	for (unsigned n = 0; n < 20000; n++) {
+		size_t i;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		i = (size_t) (x % (sizeof(cpus) / sizeof(cpus[0])));
+		assert_ptr_equal(mce_model_decoder_lookup(cpus[i].v, cpus[i].family, cpus[i].model), first[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -808,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_decode_over_junk),
+		cmocka_unit_test(test_lookup_remembered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
