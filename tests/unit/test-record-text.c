@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cmocka.h>
 
 #include "record-text.h"
@@ -1213,6 +1214,38 @@ static void kv_foreseen_same(void **state)
 	mce_text_parser_free(pb);
 }
 
+/*
+ * span_starts_case_n() compares as strncasecmp() does in the C locale
+ * (and a NUL in the text never matches): every pair of bytes, and words
+ * of the tables with each byte's case flipped or bent by one.
+ */
+static void span_case_as_strncasecmp(void **state)
+{
+	static const char *const words[] = { "vendor data", "PROCESSOR", "time", "socket", "MICROCODE REVISION", "microcode", "APIC" };
+
+	(void) state;
+	for (unsigned a = 0; a < 256; a++)
+		for (unsigned b = 1; b < 256; b++) {
+			char x[2] = { (char) a, 0 }, y[2] = { (char) b, 0 };
+			bool want = a != 0 && strncasecmp(x, y, 1) == 0;
+
+			assert_int_equal(span_starts_case_n((struct span) { x, x + 1 }, y, 1), want);
+		}
+	for (size_t w = 0; w < ELEMENTSOF(words); w++) {
+		size_t n = strlen(words[w]);
+
+		for (size_t at = 0; at < n; at++)
+			for (int d = -1; d <= 1; d++) {
+				char t[32];
+
+				memcpy(t, words[w], n);
+				t[at] = (char) (d ? t[at] + d : t[at] ^ 0x20);
+				assert_int_equal(span_eq_case_n((struct span) { t, t + n }, words[w], n),
+						 strncasecmp(t, words[w], n) == 0 && !memchr(t, '\0', n));
+			}
+	}
+}
+
 /* text_line_split() and text_line_general() split l alike; returns whether it is a dmesg line with the tag. */
 static bool split_same(const char *l, size_t len)
 {
@@ -1979,6 +2012,7 @@ int main(void)
 		cmocka_unit_test(kv_foreseen_same),
 		cmocka_unit_test(kv_time_then_date),
 		cmocka_unit_test(span_token_words),
+		cmocka_unit_test(span_case_as_strncasecmp),
 		cmocka_unit_test(line_split_samples_same),
 		cmocka_unit_test(line_split_edges_same),
 		cmocka_unit_test(kernel_skip_sets),
