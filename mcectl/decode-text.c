@@ -110,10 +110,10 @@ static const char *advice(const struct mce_decoded *d)
 }
 
 /*
- * The records are put together in the caller's buffer and handed to the
- * FILE many at a time: some sixty fprintf() calls a record were most of
- * mcectl decode's time.  The helpers print what the printf() conversions
- * they replace did.
+ * The records are put together in the caller's buffer and written in
+ * whole chunks (decode_write_chunks()): some sixty fprintf() calls a
+ * record were most of mcectl decode's time.  The helpers print what the
+ * printf() conversions they replace did.
  */
 int decode_write_all(int fd, const char *buf, size_t n)
 {
@@ -131,33 +131,60 @@ int decode_write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-static void out_write(struct decode_text_out *o, const char *s, size_t n)
+int decode_write_chunks(int fd, char *buf, size_t *n)
 {
-	int k = decode_write_all(o->fd, s, n);
+	size_t whole = *n - *n % DECODE_OUT_CHUNK;
+	int k;
 
+	if (whole == 0)
+		return 0;
+	k = decode_write_all(fd, buf, whole);
+	memmove(buf, buf + whole, *n - whole);
+	*n -= whole;
+	return k;
+}
+
+static void out_error(struct decode_text_out *o, int k)
+{
 	if (k < 0 && o->error == 0)
 		o->error = k;
 }
 
+/* The whole chunks held written: less than a chunk, and so the rest of the buffer, is left. */
+static void out_drain(struct decode_text_out *o)
+{
+	out_error(o, decode_write_chunks(o->fd, o->buf, &o->n));
+}
+
 void decode_text_flush(struct decode_text_out *o)
 {
-	out_write(o, o->buf, o->n);
+	out_error(o, decode_write_all(o->fd, o->buf, o->n));
 	o->n = 0;
 }
 
+/*
+ * A piece that does not fit: the chunks held written first, then, if it
+ * is larger than the room after a chunk, put in a part at a time.
+ */
 static void out_big(struct decode_text_out *o, const char *s, size_t n)
 {
-	decode_text_flush(o);
-	if (n > sizeof(o->buf))
-		out_write(o, s, n);
-	else {
-		memcpy(o->buf, s, n);
-		o->n = n;
+	out_drain(o);
+	while (n > 0) {
+		size_t fit = sizeof(o->buf) - o->n;
+
+		if (fit > n)
+			fit = n;
+		memcpy(o->buf + o->n, s, fit);
+		o->n += fit;
+		s += fit;
+		n -= fit;
+		out_drain(o);
 	}
 }
 
 /* Inline: with out_lit()'s constant lengths the copy is a move or two. */
-static inline void out_mem(struct decode_text_out *o, const char *s, size_t n)
+static inline __attribute__((always_inline)) void out_mem(struct decode_text_out *o, const char *s,
+							   size_t n)
 {
 	if (o->n + n > sizeof(o->buf)) {
 		out_big(o, s, n);
@@ -168,14 +195,14 @@ static inline void out_mem(struct decode_text_out *o, const char *s, size_t n)
 }
 
 /*
- * Room for n more bytes (n no more than the buffer), for writers that put
- * their bytes in place: the copy of a length not known at compile time
- * would be a call.
+ * Room for n more bytes (n no more than the room after a chunk), for
+ * writers that put their bytes in place: the copy of a length not known
+ * at compile time would be a call.
  */
 static inline char *out_room(struct decode_text_out *o, size_t n)
 {
 	if (o->n + n > sizeof(o->buf))
-		decode_text_flush(o);
+		out_drain(o);
 	return o->buf + o->n;
 }
 
@@ -574,4 +601,7 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		out_lit(out, "\n");
 	}
 	out_lit(out, "\n");
+	/* what a fully buffered stdout would have written by now */
+	if (out->n >= DECODE_OUT_CHUNK)
+		out_drain(out);
 }

@@ -40,7 +40,7 @@ struct decode_ctx {
 	struct text_input in;         /* the input, its name, parser and line counts */
 	struct json_writer w;             /* JSON output: the lines not yet written */
 	struct decode_text_known known;   /* text output's static strings */
-	struct decode_text_out text;      /* text output: what is not yet written */
+	struct decode_text_out *text;     /* text output: what is not yet written */
 	unsigned records;
 	unsigned partial_diags;       /* PARTIAL warnings ... */
 	unsigned partial_records;     /* ... of which for records still decoded */
@@ -152,13 +152,7 @@ static const char *snapshot_of_line(const char *line, size_t len, char *buf, siz
 	return ret;
 }
 
-/*
- * The records are written many at a time (decode_write_all()), when the
- * buffer holds OUTPUT_CHUNK bytes and at the end, as a fully buffered
- * stdout would.
- */
-#define OUTPUT_CHUNK (64u << 10)
-
+/* All that is held written out: at the end, as the stdio stream was flushed. */
 static void flush_output(struct decode_ctx *c)
 {
 	int k;
@@ -167,8 +161,8 @@ static void flush_output(struct decode_ctx *c)
 		k = decode_write_all(fileno(c->out), c->w.buf, c->w.len);
 		json_writer_reset(&c->w);
 	} else {
-		decode_text_flush(&c->text);
-		k = c->text.error;
+		decode_text_flush(c->text);
+		k = c->text->error;
 	}
 	if (k < 0 && c->error == 0)
 		c->error = k;
@@ -197,14 +191,19 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 		}
 		*o = '\n';
 		c->w.len++;
-		if (c->w.len >= OUTPUT_CHUNK)
-			flush_output(c);
+		/* what a fully buffered stdout would have written by now (decode-text.h) */
+		if (c->w.len >= DECODE_OUT_CHUNK) {
+			int k = decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len);
+
+			if (k < 0 && c->error == 0)
+				c->error = k;
+		}
 	} else {
 		char snapshot[512];
 		/* The record came whole from the line being fed: one JSON line. */
 		bool one_line = first != 0 && first == last && first == c->in.lineno;
 
-		decode_print_text(&c->text, c->records, r, &d, first, last,
+		decode_print_text(c->text, c->records, r, &d, first, last,
 				  one_line ? snapshot_of_line(c->in.line, c->in.line_len, snapshot, sizeof(snapshot)) : NULL);
 	}
 }
@@ -294,6 +293,7 @@ int verb_decode(int argc, char *argv[])
 	};
 	struct mce_record reg_rec = { .source = MCE_SOURCE_DECODE };
 	struct decode_ctx c = { .out = stdout, .output = OUTPUT_TEXT, .in.verb = "decode" };
+	_cleanup_free_ struct decode_text_out *text_out = NULL;
 	enum mce_vendor vendor = MCE_VENDOR_UNKNOWN;
 	uint32_t family = 0, model = 0;
 	bool have_cpu_id = false;
@@ -364,8 +364,16 @@ int verb_decode(int argc, char *argv[])
 	}
 
 	json_writer_init(&c.w);
-	c.text.fd = fileno(c.out);
-	c.text.known = &c.known;
+	if (c.output == OUTPUT_TEXT) {
+		text_out = calloc(1, sizeof(*text_out));
+		if (!text_out) {
+			fprintf(stderr, "mcectl decode: out of memory\n");
+			return 1;
+		}
+		text_out->fd = fileno(c.out);
+		text_out->known = &c.known;
+		c.text = text_out;
+	}
 
 	if (reg_rec.have) {
 		/* registers on the command line: one record, no input file */
