@@ -5,20 +5,21 @@
  * used as the journald MESSAGE.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "decode.h"
 #include "internal.h"
 
-static const char *const severity_names[_MCE_SEV_MAX] = {
+const char *const mce_severity_names[_MCE_SEV_MAX] = {
 	[MCE_SEV_CORRECTED]   = "corrected",
 	[MCE_SEV_DEFERRED]    = "deferred",
 	[MCE_SEV_UNCORRECTED] = "uncorrected",
 	[MCE_SEV_FATAL]       = "fatal",
 };
 
-static const char *const recovery_names[_MCE_RECOVERY_MAX] = {
+const char *const mce_recovery_names[_MCE_RECOVERY_MAX] = {
 	[MCE_RECOVERY_NONE]        = NULL,
 	[MCE_RECOVERY_UCNA]        = "ucna",
 	[MCE_RECOVERY_SRAO]        = "srao",
@@ -28,7 +29,7 @@ static const char *const recovery_names[_MCE_RECOVERY_MAX] = {
 };
 
 /* The "error_class" values of the record contract (issue 3), one per class. */
-static const char *const error_class_names[_MCE_CLASS_MAX] = {
+const char *const mce_error_class_names[_MCE_CLASS_MAX] = {
 	[MCE_CLASS_NO_ERROR]                          = "no_error",
 	[MCE_CLASS_UNCLASSIFIED]                      = "unclassified",
 	[MCE_CLASS_MICROCODE_ROM_PARITY]              = "microcode_rom_parity",
@@ -47,35 +48,14 @@ static const char *const error_class_names[_MCE_CLASS_MAX] = {
 	[MCE_CLASS_UNKNOWN]                           = "unknown",
 };
 
-const char *mce_severity_to_string(enum mce_severity s)
-{
-	if ((unsigned) s >= _MCE_SEV_MAX)
-		return "unknown";
-	return severity_names[s];
-}
-
 enum mce_severity mce_severity_from_string(const char *s)
 {
 	if (!s)
 		return _MCE_SEV_INVALID;
 	for (int i = 0; i < _MCE_SEV_MAX; i++)
-		if (strcmp(s, severity_names[i]) == 0)
+		if (strcmp(s, mce_severity_names[i]) == 0)
 			return (enum mce_severity) i;
 	return _MCE_SEV_INVALID;
-}
-
-const char *mce_recovery_to_string(enum mce_recovery r)
-{
-	if ((unsigned) r >= _MCE_RECOVERY_MAX)
-		return NULL;
-	return recovery_names[r];
-}
-
-const char *mce_error_class_to_string(enum mce_error_class c)
-{
-	if ((unsigned) c >= _MCE_CLASS_MAX)
-		return "unknown";
-	return error_class_names[c];
 }
 
 /* ---- dispatch ---- */
@@ -97,10 +77,14 @@ static const struct mce_model_decoder *lookup_uncached(enum mce_vendor vendor, u
 }
 
 /*
- * A machine's records all carry the same CPU identity, so remember the last
- * answer.  Thread-local, so concurrent decoders never share it; the cached
- * value is a pointer into static const data, so it can never go stale.
+ * A machine's records all carry the same CPU identity, and a log gathered
+ * from several machines a few: remember the last few answers, the oldest
+ * replaced first.  Thread-local, so concurrent decoders never share them;
+ * a remembered value is a pointer into static const data, so it can never
+ * go stale.
  */
+#define LOOKUP_REMEMBERED 4
+
 const struct mce_model_decoder *mce_model_decoder_lookup(enum mce_vendor vendor, uint32_t family,
 							 uint32_t model)
 {
@@ -109,29 +93,41 @@ const struct mce_model_decoder *mce_model_decoder_lookup(enum mce_vendor vendor,
 		enum mce_vendor vendor;
 		uint32_t family, model;
 		const struct mce_model_decoder *decoder;
-	} last;
+	} seen[LOOKUP_REMEMBERED];
+	static _Thread_local unsigned oldest;
+	unsigned i;
 
-	if (last.valid && last.vendor == vendor && last.family == family && last.model == model)
-		return last.decoder;
-	last.decoder = lookup_uncached(vendor, family, model);
-	last.vendor = vendor;
-	last.family = family;
-	last.model = model;
-	last.valid = true;
-	return last.decoder;
+	for (i = 0; i < LOOKUP_REMEMBERED; i++)
+		if (seen[i].valid && seen[i].vendor == vendor && seen[i].family == family &&
+		    seen[i].model == model)
+			return seen[i].decoder;
+	i = oldest;
+	oldest = (oldest + 1) % LOOKUP_REMEMBERED;
+	seen[i].decoder = lookup_uncached(vendor, family, model);
+	seen[i].vendor = vendor;
+	seen[i].family = family;
+	seen[i].model = model;
+	seen[i].valid = true;
+	return seen[i].decoder;
 }
 
 void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 {
 	const struct mce_model_decoder *md = NULL;
 
-	*d = (struct mce_decoded) {
-		.channel = -1,
-		.timeout = -1,
-		.dimm = -1,
-		.rank = -1,
-		.chip_select = -1,
-	};
+	/*
+	 * Everything but the two arrays cleared: only their first n_flags
+	 * and n_details entries are ever written or read, and clearing the
+	 * 400 bytes they hold was most of the cost of starting a record.
+	 */
+	memset(d, 0, offsetof(struct mce_decoded, flags));
+	memset(&d->n_flags, 0, offsetof(struct mce_decoded, details) - offsetof(struct mce_decoded, n_flags));
+	memset(&d->n_details, 0, sizeof(*d) - offsetof(struct mce_decoded, n_details));
+	d->channel = -1;
+	d->timeout = -1;
+	d->dimm = -1;
+	d->rank = -1;
+	d->chip_select = -1;
 
 	d->has_bank = rec->have & MCE_HAVE_BANK;
 	x86_arch_decode(rec, d);

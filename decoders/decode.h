@@ -145,10 +145,31 @@ struct mce_decoded {
  * decodes what the architecture defines and leaves the rest absent. */
 void mce_decode(const struct mce_record *rec, struct mce_decoded *ret);
 
-const char *mce_severity_to_string(enum mce_severity s);
+/*
+ * The names of the record contract (decode.c), read through the
+ * functions below: inline, as every record's JSON and text ask for them.
+ */
+extern const char *const mce_severity_names[_MCE_SEV_MAX];
+extern const char *const mce_recovery_names[_MCE_RECOVERY_MAX];
+extern const char *const mce_error_class_names[_MCE_CLASS_MAX];
+
+static inline const char *mce_severity_to_string(enum mce_severity s)
+{
+	return (unsigned) s < _MCE_SEV_MAX ? mce_severity_names[s] : "unknown";
+}
+
 enum mce_severity mce_severity_from_string(const char *s);  /* _MCE_SEV_INVALID if unknown */
-const char *mce_recovery_to_string(enum mce_recovery r);    /* NULL for NONE */
-const char *mce_error_class_to_string(enum mce_error_class c);
+
+/* NULL for NONE */
+static inline const char *mce_recovery_to_string(enum mce_recovery r)
+{
+	return (unsigned) r < _MCE_RECOVERY_MAX ? mce_recovery_names[r] : NULL;
+}
+
+static inline const char *mce_error_class_to_string(enum mce_error_class c)
+{
+	return (unsigned) c < _MCE_CLASS_MAX ? mce_error_class_names[c] : "unknown";
+}
 
 /* Append the decoded keys to an object the caller has opened. */
 void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w);

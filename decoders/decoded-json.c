@@ -46,7 +46,8 @@ static const char *const memory_transaction_names[] = {
 	((unsigned) (i) < sizeof(table) / sizeof(table[0]) ? table[i] : NULL)
 
 /* Every string of struct mce_decoded is static: the decoders' tables and literals. */
-static void put_opt_string(struct json_writer *w, struct json_key key, const char *v)
+static inline __attribute__((always_inline)) void put_opt_string(struct json_writer *w, struct json_key key,
+								    const char *v)
 {
 	if (v)
 		json_put_static_k(w, key, v);

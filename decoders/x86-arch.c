@@ -420,7 +420,7 @@ size_t x86_severity_rule_index(const struct mce_record *rec)
  * hand copy (the kernel's report has named both for many years); one naming
  * Intel alone is taken as modern.
  */
-static bool cmci_fields_known(const struct mce_record *rec)
+static inline __attribute__((always_inline)) bool cmci_fields_known(const struct mce_record *rec)
 {
 	if (rec->have & MCE_HAVE_MCGCAP)
 		return rec->mcgcap & CAP_CMCI_P;

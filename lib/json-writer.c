@@ -291,16 +291,6 @@ static void open_container(struct json_writer *w, const char *key, char c)
 	open_keyed(w, c);
 }
 
-static void close_container(struct json_writer *w, char c)
-{
-	if (w->depth == 0) {
-		w->failed = true;
-		return;
-	}
-	w->depth--;
-	put_char(w, c);
-}
-
 const char *json_writer_str(struct json_writer *w)
 {
 	if (!w->buf)
@@ -310,9 +300,7 @@ const char *json_writer_str(struct json_writer *w)
 }
 
 void json_object_begin(struct json_writer *w, const char *key) { open_container(w, key, '{'); }
-void json_object_end(struct json_writer *w) { close_container(w, '}'); }
 void json_array_begin(struct json_writer *w, const char *key) { open_container(w, key, '['); }
-void json_array_end(struct json_writer *w) { close_container(w, ']'); }
 
 char *json_writer_u64_digits(char *o, uint64_t v)
 {
@@ -449,11 +437,6 @@ void json_writer_cstr(struct json_writer *w, const char *s)
 	put_escaped_cstr(w, s);
 }
 
-void json_writer_open(struct json_writer *w, char c)
-{
-	open_keyed(w, c);
-}
-
 static void begin_key(struct json_writer *w, struct json_key k)
 {
 	char *o = json_writer_key(w, k, 0);
@@ -467,46 +450,24 @@ void json_writer_hex(struct json_writer *w, uint64_t value)
 	put_hex(w, value);
 }
 
-void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
+void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec)
 {
-	int64_t sec = usec / 1000000, frac = usec % 1000000, day, sod;
+	int64_t sec = usec / 1000000, day;
 	char tmp[40];
 	int n;
 
-	if (frac < 0) {
-		frac += 1000000;
+	if (usec % 1000000 < 0)
 		sec--;
+	day = sec / 86400 - (sec % 86400 < 0);
+	n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
+	if (n < 0) {
+		w->failed = true;
+		return;
 	}
-	day = sec / 86400;
-	sod = sec % 86400;
-	if (sod < 0) {
-		sod += 86400;
-		day--;
-	}
-	if (w->time_known && day == w->time_day) {
-		/* the same day as the last time: the date is known, the rest is arithmetic */
-		memcpy(tmp + 1, w->time_text, 10);
-		tmp[11] = 'T';
-		dec_put2(tmp + 12, (unsigned) (sod / 3600));
-		tmp[14] = ':';
-		dec_put2(tmp + 15, (unsigned) (sod / 60 % 60));
-		tmp[17] = ':';
-		dec_put2(tmp + 18, (unsigned) (sod % 60));
-		tmp[20] = '.';
-		dec_put_width(tmp + 21, (unsigned) frac, 6);
-		tmp[27] = 'Z';
-		n = 27;
-	} else {
-		n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
-		if (n < 0) {
-			w->failed = true;
-			return;
-		}
-		if (n == 27) {       /* a four-digit year: "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
-			memcpy(w->time_text, tmp + 1, 10);
-			w->time_day = day;
-			w->time_known = true;
-		}
+	if (n == 27) {       /* a four-digit year: "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" */
+		memcpy(w->time_text, tmp + 1, 10);
+		w->time_day = day;
+		w->time_known = true;
 	}
 	/* digits, '-', ':', '.', 'T' and 'Z': nothing to escape */
 	tmp[0] = '"';

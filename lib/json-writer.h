@@ -50,15 +50,19 @@ bool utf8_valid(const char *s, size_t n);
 
 void json_writer_init(struct json_writer *w);
 void json_writer_reset(struct json_writer *w);      /* keeps the buffer */
+/* Another value at the top level after what the buffer holds: JSON lines written out together. */
+static inline void json_writer_next(struct json_writer *w)
+{
+	w->depth = 0;
+	w->first[0] = true;
+}
 void json_writer_done(struct json_writer *w);       /* frees the buffer */
 static inline bool json_writer_failed(const struct json_writer *w) { return w->failed; }
 /* NUL-terminated view of the output so far; valid until the next write. */
 const char *json_writer_str(struct json_writer *w);
 
 void json_object_begin(struct json_writer *w, const char *key);  /* key NULL inside arrays/top level */
-void json_object_end(struct json_writer *w);
 void json_array_begin(struct json_writer *w, const char *key);
-void json_array_end(struct json_writer *w);
 
 void json_put_string(struct json_writer *w, const char *key, const char *value);
 void json_put_stringn(struct json_writer *w, const char *key, const char *value, size_t n);
@@ -159,7 +163,63 @@ static inline char *json_writer_u64_digits_small(char *o, uint64_t v)
 }
 /* A C string in quotes and escaped, after the key. */
 void json_writer_cstr(struct json_writer *w, const char *s);
-void json_writer_open(struct json_writer *w, char c);
+
+/*
+ * An object's or array's opening c after the key, and its closing c:
+ * inline, as a record opens and closes a few and the calls cost more
+ * than the byte.
+ */
+static inline void json_writer_open(struct json_writer *w, char c)
+{
+	char *o = json_writer_room(w, 1);
+
+	if (o) {
+		*o = c;
+		w->len++;
+	}
+	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->depth++;
+	w->first[w->depth] = true;
+}
+
+static inline void json_writer_close(struct json_writer *w, char c)
+{
+	char *o;
+
+	if (w->depth == 0) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	o = json_writer_room(w, 1);
+	if (o) {
+		*o = c;
+		w->len++;
+	}
+}
+
+/* An object where no key goes (the top level, an array's element): json_object_begin(w, NULL), inline */
+static inline void json_object_begin_element(struct json_writer *w)
+{
+	char *o = json_writer_key(w, (struct json_key) { .text = "", .len = 0 }, 1);
+
+	if (o)
+		json_writer_end(w, o);
+	json_writer_open(w, '{');
+}
+
+static inline void json_object_end(struct json_writer *w)
+{
+	json_writer_close(w, '}');
+}
+
+static inline void json_array_end(struct json_writer *w)
+{
+	json_writer_close(w, ']');
+}
 
 /* An object's or array's opening c after the key. */
 JSON_KEYED void json_writer_open_k(struct json_writer *w, struct json_key k, char c)
@@ -376,4 +436,50 @@ JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_
 	json_writer_hex(w, value);
 }
 
-void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec);
+/* The time of a day other than the last one written, or one out of four-digit years: json-writer.c. */
+void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec);
+
+/*
+ * A record's time: on the day of the last one written, as nearly always,
+ * the date is known and the rest is written in place; any other goes
+ * through json_put_time_usec_slow(), which learns its day.
+ */
+JSON_KEYED void json_put_time_usec_k(struct json_writer *w, struct json_key k, int64_t usec)
+{
+	int64_t sec = usec / 1000000, frac = usec % 1000000, day, sod;
+	unsigned m;
+	char *o;
+
+	if (frac < 0) {
+		frac += 1000000;
+		sec--;
+	}
+	day = sec / 86400;
+	sod = sec % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		day--;
+	}
+	if (!w->time_known || day != w->time_day) {
+		json_put_time_usec_slow(w, k, usec);
+		return;
+	}
+	/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" in quotes: digits and punctuation, nothing to escape */
+	o = json_writer_key(w, k, 29);
+	if (!o)
+		return;
+	o[0] = '"';
+	memcpy(o + 1, w->time_text, 10);
+	o[11] = 'T';
+	dec_put2(o + 12, (unsigned) (sod / 3600));
+	o[14] = ':';
+	m = (unsigned) (sod % 3600);
+	dec_put2(o + 15, m / 60);
+	o[17] = ':';
+	dec_put2(o + 18, m % 60);
+	o[20] = '.';
+	dec_put_width(o + 21, (unsigned) frac, 6);
+	o[27] = 'Z';
+	o[28] = '"';
+	json_writer_end(w, o + 29);
+}

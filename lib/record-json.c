@@ -15,8 +15,10 @@
 #include "record-json.h"
 #include "rfc3339.h"
 
-void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_usec,
-			    enum mce_source source, const char *hostname, const char *boot_id)
+/* Inline into the record writer, which runs per record; record_json_put_origin() for the others. */
+static inline __attribute__((always_inline)) void put_origin(struct json_writer *w, bool have_time,
+							      int64_t time_usec, enum mce_source source,
+							      const char *hostname, const char *boot_id)
 {
 	if (have_time)
 		json_put_time_usec_k(w, JSON_KEY("time"), time_usec);
@@ -26,6 +28,12 @@ void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_
 		json_put_string_k(w, JSON_KEY("hostname"), hostname);
 	if (boot_id[0])
 		json_put_string_k(w, JSON_KEY("boot_id"), boot_id);
+}
+
+void record_json_put_origin(struct json_writer *w, bool have_time, int64_t time_usec,
+			    enum mce_source source, const char *hostname, const char *boot_id)
+{
+	put_origin(w, have_time, time_usec, source, hostname, boot_id);
 }
 
 void mce_record_write_json(const struct mce_record *r, const struct mce_decoded *d,
@@ -39,9 +47,8 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 {
 	struct json_members m;
 
-	json_object_begin(w, NULL);
-	record_json_put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname,
-			       r->boot_id);
+	json_object_begin_element(w);
+	put_origin(w, r->have & MCE_HAVE_TIME, r->time_usec, r->source, r->hostname, r->boot_id);
 	/*
 	 * The numbers and registers in runs, each under one check of the
 	 * room: a member is at most a comma, its key and 20 bytes of value.

@@ -41,13 +41,19 @@
 static const struct text_form forms[] = {
 	/* The kernel's hardware-error tag: the AMD EDAC decoder's register
 	 * lines first, then the kernel's console lines, and free text. */
-	{ .recognise = text_edac_amd_recognise,       .parse = text_edac_amd_parse },
+	{ .recognise = text_edac_amd_recognise,       .parse = text_edac_amd_parse,
+	  .kernel_skip = ~(TEXT_HEAD('C') | TEXT_HEAD('M') | TEXT_HEAD('U') | TEXT_HEAD('D') |
+			   TEXT_HEAD('E') | TEXT_HEAD('I') | TEXT_HEAD('P') | TEXT_HEAD('c') |
+			   TEXT_HEAD('b')) },
 	/* early x86_64 kernels' K8 northbridge lines: before the kernel's
-	 * form, which would take "CPU n: Silent ..." for a broken head */
-	{ .recognise = text_k8_nb_recognise,          .parse = text_k8_nb_parse },
+	 * form, which would take "CPU n: Silent ..." for a broken head;
+	 * they never carry the kernel's "mce: " */
+	{ .recognise = text_k8_nb_recognise,          .parse = text_k8_nb_parse,
+	  .kernel_skip = TEXT_HEADS_ALL },
 	/* old kernels' head and bank lines, tagged or not: before the
 	 * kernel's form, which would take the head for a broken first line */
-	{ .recognise = text_panic_recognise,          .parse = text_panic_parse },
+	{ .recognise = text_panic_recognise,          .parse = text_panic_parse,
+	  .kernel_skip = ~(TEXT_HEAD('<') | TEXT_HEAD('B') | TEXT_HEAD('M') | TEXT_HEAD('C')) },
 	{ .recognise = text_kernel_recognise,         .parse = text_kernel_parse },
 	/* "EDAC <driver> MCm:": before the chatter form skips EDAC lines */
 	{ .recognise = text_edac_intel_recognise,     .parse = text_edac_intel_parse },
@@ -63,6 +69,12 @@ static const struct text_form forms[] = {
 	/* last: it takes every line */
 	{ .recognise = text_mcelog_recognise,         .parse = text_mcelog_parse },
 };
+
+const struct text_form *text_form_table(size_t *n)
+{
+	*n = ELEMENTSOF(forms);
+	return forms;
+}
 
 struct mce_text_parser *mce_text_parser_new(const struct mce_text_callbacks *cb, void *userdata)
 {
@@ -99,6 +111,7 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 {
 	struct span s = { line, line + len };
 	struct text_line l;
+	uint64_t head;
 
 	if (p->stopped < 0)
 		return p->stopped;
@@ -136,9 +149,15 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 	if (!text_line_split(s, &l))
 		return 0;                 /* a log line with an empty message */
 
+	head = l.kernel_tag ? text_head(l.tagged) : 0;
 	for (size_t i = 0; i < ELEMENTSOF(forms); i++) {
-		struct span body = l.msg;
-		unsigned kind = forms[i].recognise(p, &l, &body);
+		struct span body;
+		unsigned kind;
+
+		if (forms[i].kernel_skip & head)
+			continue;
+		body = l.msg;
+		kind = forms[i].recognise(p, &l, &body);
 
 		if (kind)
 			return forms[i].parse ? forms[i].parse(p, &l, kind, body) : 0;

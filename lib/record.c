@@ -5,7 +5,7 @@
 #include "macro.h"
 #include "record.h"
 
-static const char *const vendor_names[_MCE_VENDOR_MAX] = {
+const char *const mce_vendor_names[_MCE_VENDOR_MAX] = {
 	[MCE_VENDOR_UNKNOWN] = "unknown",
 	[MCE_VENDOR_INTEL]   = "intel",
 	[MCE_VENDOR_AMD]     = "amd",
@@ -15,7 +15,7 @@ static const char *const vendor_names[_MCE_VENDOR_MAX] = {
 	[MCE_VENDOR_ARM]     = "arm",
 };
 
-static const char *const source_names[_MCE_SOURCE_MAX] = {
+const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_UNKNOWN]       = "unknown",
 	[MCE_SOURCE_TRACEPOINT]    = "tracepoint",
 	[MCE_SOURCE_REPLAY]        = "replay",
@@ -43,17 +43,10 @@ static const enum mce_vendor linux_x86_vendors[] = {
 	[10] = MCE_VENDOR_ZHAOXIN,
 };
 
-const char *mce_vendor_to_string(enum mce_vendor v)
-{
-	if ((unsigned) v >= ELEMENTSOF(vendor_names))
-		return vendor_names[MCE_VENDOR_UNKNOWN];
-	return vendor_names[v];
-}
-
 enum mce_vendor mce_vendor_from_string(const char *s)
 {
-	for (size_t i = 0; i < ELEMENTSOF(vendor_names); i++)
-		if (strcasecmp(s, vendor_names[i]) == 0)
+	for (size_t i = 0; i < ELEMENTSOF(mce_vendor_names); i++)
+		if (strcasecmp(s, mce_vendor_names[i]) == 0)
 			return (enum mce_vendor) i;
 	/* CPUID vendor strings, as /proc/cpuinfo and mcelog print them */
 	if (strcmp(s, "GenuineIntel") == 0)
@@ -79,17 +72,10 @@ enum mce_vendor mce_vendor_from_linux_x86(unsigned v)
 	return linux_x86_vendors[v];
 }
 
-const char *mce_source_to_string(enum mce_source s)
-{
-	if ((unsigned) s >= ELEMENTSOF(source_names))
-		return source_names[MCE_SOURCE_UNKNOWN];
-	return source_names[s];
-}
-
 enum mce_source mce_source_from_string(const char *s)
 {
-	for (size_t i = 0; i < ELEMENTSOF(source_names); i++)
-		if (strcmp(s, source_names[i]) == 0)
+	for (size_t i = 0; i < ELEMENTSOF(mce_source_names); i++)
+		if (strcmp(s, mce_source_names[i]) == 0)
 			return (enum mce_source) i;
 	return MCE_SOURCE_UNKNOWN;
 }

@@ -134,12 +134,24 @@ static inline bool mce_record_has(const struct mce_record *r, uint32_t have_bits
 	return (r->have & have_bits) == have_bits;
 }
 
-const char *mce_vendor_to_string(enum mce_vendor v);
+/* The names (record.c), read through the functions below: inline, as every record's output asks. */
+extern const char *const mce_vendor_names[_MCE_VENDOR_MAX];
+extern const char *const mce_source_names[_MCE_SOURCE_MAX];
+
+static inline const char *mce_vendor_to_string(enum mce_vendor v)
+{
+	return mce_vendor_names[(unsigned) v < _MCE_VENDOR_MAX ? v : MCE_VENDOR_UNKNOWN];
+}
+
 enum mce_vendor mce_vendor_from_string(const char *s);   /* MCE_VENDOR_UNKNOWN if not known */
 /* Linux's X86_VENDOR_* numbers, as in the tracepoint's cpuvendor and mcelog's PROCESSOR v:cpuid */
 enum mce_vendor mce_vendor_from_linux_x86(unsigned v);
 
-const char *mce_source_to_string(enum mce_source s);
+static inline const char *mce_source_to_string(enum mce_source s)
+{
+	return mce_source_names[(unsigned) s < _MCE_SOURCE_MAX ? s : MCE_SOURCE_UNKNOWN];
+}
+
 enum mce_source mce_source_from_string(const char *s);
 
 /* CPUID(1).EAX → family/model/stepping, with the SDM's extended-field rules. */

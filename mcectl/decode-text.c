@@ -4,10 +4,12 @@
  * caller's buffered FILE with fixed-size stack buffers: decoding a large
  * file must not allocate per record.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "copy-known.h"
 #include "dec-digits.h"
@@ -108,37 +110,81 @@ static const char *advice(const struct mce_decoded *d)
 }
 
 /*
- * The record is put together here and handed to the FILE in one piece:
- * some sixty fprintf() calls a record were most of mcectl decode's time.
- * The helpers print what the printf() conversions they replace did.
+ * The records are put together in the caller's buffer and written in
+ * whole chunks (decode_write_chunks()): some sixty fprintf() calls a
+ * record were most of mcectl decode's time.  The helpers print what the
+ * printf() conversions they replace did.
  */
-struct text_out {
-	FILE *f;
-	struct decode_text_known *known;
-	size_t n;
-	char buf[4096];
-};
-
-static void out_flush(struct text_out *o)
+int decode_write_all(int fd, const char *buf, size_t n)
 {
-	/* unlocked, as the JSON lines are: mcectl decode's stdout is its own */
-	fwrite_unlocked(o->buf, 1, o->n, o->f);
+	while (n > 0) {
+		ssize_t k = write(fd, buf, n);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += k;
+		n -= (size_t) k;
+	}
+	return 0;
+}
+
+int decode_write_chunks(int fd, char *buf, size_t *n)
+{
+	size_t whole = *n - *n % DECODE_OUT_CHUNK;
+	int k;
+
+	if (whole == 0)
+		return 0;
+	k = decode_write_all(fd, buf, whole);
+	memmove(buf, buf + whole, *n - whole);
+	*n -= whole;
+	return k;
+}
+
+static void out_error(struct decode_text_out *o, int k)
+{
+	if (k < 0 && o->error == 0)
+		o->error = k;
+}
+
+/* The whole chunks held written: less than a chunk, and so the rest of the buffer, is left. */
+static void out_drain(struct decode_text_out *o)
+{
+	out_error(o, decode_write_chunks(o->fd, o->buf, &o->n));
+}
+
+void decode_text_flush(struct decode_text_out *o)
+{
+	out_error(o, decode_write_all(o->fd, o->buf, o->n));
 	o->n = 0;
 }
 
-static void out_big(struct text_out *o, const char *s, size_t n)
+/*
+ * A piece that does not fit: the chunks held written first, then, if it
+ * is larger than the room after a chunk, put in a part at a time.
+ */
+static void out_big(struct decode_text_out *o, const char *s, size_t n)
 {
-	out_flush(o);
-	if (n > sizeof(o->buf))
-		fwrite(s, 1, n, o->f);
-	else {
-		memcpy(o->buf, s, n);
-		o->n = n;
+	out_drain(o);
+	while (n > 0) {
+		size_t fit = sizeof(o->buf) - o->n;
+
+		if (fit > n)
+			fit = n;
+		memcpy(o->buf + o->n, s, fit);
+		o->n += fit;
+		s += fit;
+		n -= fit;
+		out_drain(o);
 	}
 }
 
 /* Inline: with out_lit()'s constant lengths the copy is a move or two. */
-static inline void out_mem(struct text_out *o, const char *s, size_t n)
+static inline __attribute__((always_inline)) void out_mem(struct decode_text_out *o, const char *s,
+							   size_t n)
 {
 	if (o->n + n > sizeof(o->buf)) {
 		out_big(o, s, n);
@@ -149,19 +195,19 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 }
 
 /*
- * Room for n more bytes (n no more than the buffer), for writers that put
- * their bytes in place: the copy of a length not known at compile time
- * would be a call.
+ * Room for n more bytes (n no more than the room after a chunk), for
+ * writers that put their bytes in place: the copy of a length not known
+ * at compile time would be a call.
  */
-static inline char *out_room(struct text_out *o, size_t n)
+static inline char *out_room(struct decode_text_out *o, size_t n)
 {
 	if (o->n + n > sizeof(o->buf))
-		out_flush(o);
+		out_drain(o);
 	return o->buf + o->n;
 }
 
 /* "%s" */
-static void out_s(struct text_out *o, const char *s)
+static void out_s(struct decode_text_out *o, const char *s)
 {
 	out_mem(o, s, strlen(s));
 }
@@ -174,7 +220,7 @@ static void out_s(struct text_out *o, const char *s)
  * and this file's.  Its length is remembered by its address; every bit of
  * the address counts, as literals lie a few bytes apart.
  */
-static inline __attribute__((always_inline)) void out_static(struct text_out *o, const char *s)
+static inline __attribute__((always_inline)) void out_static(struct decode_text_out *o, const char *s)
 {
 	size_t slot = (size_t) (((uint64_t) (uintptr_t) s * 0x9e3779b97f4a7c15ull) >> 54) %
 		      DECODE_TEXT_KNOWN_SLOTS;
@@ -196,7 +242,7 @@ static inline __attribute__((always_inline)) void out_static(struct text_out *o,
 }
 
 /* "%u", "%" PRIu64 */
-static void out_u(struct text_out *o, uint64_t v)
+static void out_u(struct decode_text_out *o, uint64_t v)
 {
 	/* most are a CPU's, a bank's or a DIMM's number: below 100, written without counting */
 	if (v < 100) {
@@ -218,7 +264,7 @@ static void out_u(struct text_out *o, uint64_t v)
 }
 
 /* "%d" */
-static void out_d(struct text_out *o, int v)
+static void out_d(struct decode_text_out *o, int v)
 {
 	if (v < 0) {
 		out_mem(o, "-", 1);
@@ -228,7 +274,7 @@ static void out_d(struct text_out *o, int v)
 }
 
 /* "0x%0<width>" PRIx64; width 0: "0x%" PRIx64 */
-static void out_x(struct text_out *o, uint64_t v, unsigned width)
+static void out_x(struct decode_text_out *o, uint64_t v, unsigned width)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -262,7 +308,7 @@ static void out_x(struct text_out *o, uint64_t v, unsigned width)
 #define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
 
 /* " NAME 0x<16 digits>", the space only after the first; the name's length a constant */
-static inline void reg_n(struct text_out *out, bool *any, const char *name, size_t n, uint64_t v)
+static inline void reg_n(struct decode_text_out *out, bool *any, const char *name, size_t n, uint64_t v)
 {
 	char *d = out_room(out, 1 + n + 3 + 16);
 
@@ -277,7 +323,7 @@ static inline void reg_n(struct text_out *out, bool *any, const char *name, size
 #define reg(out, any, name, v) reg_n((out), (any), "" name, sizeof(name) - 1, (v))
 
 /* "%Y-%m-%d %H:%M:%S UTC" of a time in seconds; strftime() outside years 1000-9999 */
-static void out_time(struct text_out *out, int64_t secs)
+static void out_time(struct decode_text_out *out, int64_t secs)
 {
 	/* 1000-01-01T00:00:00Z and 10000-01-01T00:00:00Z */
 	static const int64_t year1000 = -30610224000LL, year10000 = 253402300800LL;
@@ -320,19 +366,13 @@ static void out_time(struct text_out *out, int64_t secs)
 	out_lit(out, "\n");
 }
 
-void decode_print_text(FILE *f, struct decode_text_known *known, unsigned index,
-		       const struct mce_record *r, const struct mce_decoded *d, unsigned first,
-		       unsigned last, const char *snapshot)
+void decode_print_text(struct decode_text_out *out, unsigned index, const struct mce_record *r,
+		       const struct mce_decoded *d, unsigned first, unsigned last,
+		       const char *snapshot)
 {
-	/* not an initializer: it would clear the whole buffer every record */
-	struct text_out o, *out = &o;
 	char summary[256];
 	const char *s;
 	bool any;
-
-	o.f = f;
-	o.known = known;
-	o.n = 0;
 	int k = mce_decoded_summary(d, summary, sizeof(summary));
 	/* what it returns is the summary's whole length, which may not have fit */
 	size_t summary_len = k < 0 ? 0 : (size_t) k < sizeof(summary) ? (size_t) k : sizeof(summary) - 1;
@@ -561,5 +601,7 @@ void decode_print_text(FILE *f, struct decode_text_known *known, unsigned index,
 		out_lit(out, "\n");
 	}
 	out_lit(out, "\n");
-	out_flush(out);
+	/* what a fully buffered stdout would have written by now */
+	if (out->n >= DECODE_OUT_CHUNK)
+		out_drain(out);
 }

@@ -30,14 +30,52 @@ struct decode_text_known {
 };
 
 /*
+ * mcectl decode's standard output is written here rather than through
+ * stdio, whose copy of every record was as much as a fifth of a record's
+ * JSON; nothing else goes to it meanwhile.  It is written in whole chunks
+ * of DECODE_OUT_CHUNK bytes, as the fully buffered stdout of that size it
+ * replaces wrote it, so that what has come out at any moment, and so its
+ * order against the messages on stderr, is as it was.
+ */
+#define DECODE_OUT_CHUNK (1u << 20)
+
+/* All n bytes at buf to fd, past short writes and EINTR: 0 or a negative errno. */
+int decode_write_all(int fd, const char *buf, size_t n);
+
+/*
+ * The whole chunks of the *n bytes at buf to fd, the rest moved to the
+ * start of buf and *n set to its length: 0 or a negative errno.
+ */
+int decode_write_chunks(int fd, char *buf, size_t *n);
+
+/*
+ * Where the records' text is put together before it is written.  The
+ * caller sets fd and known and zeroes the rest; decode_print_text()
+ * writes the whole chunks it holds after each record, decode_text_flush()
+ * all of it; error keeps the first failure (a negative errno).  Room for
+ * a chunk and the largest record's text after it.
+ */
+#define DECODE_TEXT_OUT_SIZE (DECODE_OUT_CHUNK + (64u << 10))
+struct decode_text_out {
+	int fd;
+	int error;
+	struct decode_text_known *known;
+	size_t n;
+	char buf[DECODE_TEXT_OUT_SIZE];
+};
+
+void decode_text_flush(struct decode_text_out *out);
+
+/*
  * Print one record as a readable multi-line block: what happened, where,
  * how bad, what to do.  index is 1-based; first/last are input line numbers
  * (0 when the record came from the command line).  snapshot: the record's
- * snapshot summary (snapshot-line.h), or NULL.
+ * snapshot summary (snapshot-line.h), or NULL.  The text may stay in out
+ * until decode_text_flush(), short of a whole chunk.
  */
-void decode_print_text(FILE *out, struct decode_text_known *known, unsigned index,
-		       const struct mce_record *r, const struct mce_decoded *d, unsigned first,
-		       unsigned last, const char *snapshot);
+void decode_print_text(struct decode_text_out *out, unsigned index, const struct mce_record *r,
+		       const struct mce_decoded *d, unsigned first, unsigned last,
+		       const char *snapshot);
 
 /* --cpu-id VENDOR:FAMILY:MODEL ("amd:0x19:0x21", "intel:6:143"); 0 or -EINVAL. */
 /* The same for a verb's --cpu-id option: a bad value is reported on stderr, naming verb and value. */

@@ -5,8 +5,9 @@
  * on the command line.
  *
  * Speed matters (people feed it whole log archives): input is read in large
- * blocks and split in place, stdout is fully buffered, and the per-record
- * path (parse, decode, render) allocates nothing once warmed up.
+ * blocks and split in place, records are written to stdout many at a time,
+ * and the per-record path (parse, decode, render) allocates nothing once
+ * warmed up.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,16 +32,15 @@
 #include "snapshot-line.h"
 #include "verbs.h"
 
-#define OUT_BUFFER  (1u << 20)
-
 enum output { OUTPUT_TEXT, OUTPUT_JSON };
 
 struct decode_ctx {
 	FILE *out;
 	enum output output;
 	struct text_input in;         /* the input, its name, parser and line counts */
-	struct json_writer w;
+	struct json_writer w;             /* JSON output: the lines not yet written */
 	struct decode_text_known known;   /* text output's static strings */
+	struct decode_text_out *text;     /* text output: what is not yet written */
 	unsigned records;
 	unsigned partial_diags;       /* PARTIAL warnings ... */
 	unsigned partial_records;     /* ... of which for records still decoded */
@@ -152,6 +152,22 @@ static const char *snapshot_of_line(const char *line, size_t len, char *buf, siz
 	return ret;
 }
 
+/* All that is held written out: at the end, as the stdio stream was flushed. */
+static void flush_output(struct decode_ctx *c)
+{
+	int k;
+
+	if (c->output == OUTPUT_JSON) {
+		k = decode_write_all(fileno(c->out), c->w.buf, c->w.len);
+		json_writer_reset(&c->w);
+	} else {
+		decode_text_flush(c->text);
+		k = c->text->error;
+	}
+	if (k < 0 && c->error == 0)
+		c->error = k;
+}
+
 static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsigned first,
 			unsigned last)
 {
@@ -160,21 +176,34 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 	mce_decode(r, &d);
 	c->records++;
 	if (c->output == OUTPUT_JSON) {
-		json_writer_reset(&c->w);
+		size_t done = c->w.len;
+		char *o;
+
+		json_writer_next(&c->w);
 		mce_record_write_json(r, &d, &c->w);
-		if (json_writer_failed(&c->w)) {
+		o = json_writer_room(&c->w, 1);
+		if (!o) {
+			/* the lines before it are whole: they are written, this one is not */
+			c->w.len = done;
+			flush_output(c);
 			c->error = -ENOMEM;
 			return;
 		}
-		/* unlocked: taking the FILE's lock twice a record showed in profiles */
-		fwrite_unlocked(c->w.buf, 1, c->w.len, c->out);
-		putc_unlocked('\n', c->out);
+		*o = '\n';
+		c->w.len++;
+		/* what a fully buffered stdout would have written by now (decode-text.h) */
+		if (c->w.len >= DECODE_OUT_CHUNK) {
+			int k = decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len);
+
+			if (k < 0 && c->error == 0)
+				c->error = k;
+		}
 	} else {
 		char snapshot[512];
 		/* The record came whole from the line being fed: one JSON line. */
 		bool one_line = first != 0 && first == last && first == c->in.lineno;
 
-		decode_print_text(c->out, &c->known, c->records, r, &d, first, last,
+		decode_print_text(c->text, c->records, r, &d, first, last,
 				  one_line ? snapshot_of_line(c->in.line, c->in.line_len, snapshot, sizeof(snapshot)) : NULL);
 	}
 }
@@ -264,10 +293,10 @@ int verb_decode(int argc, char *argv[])
 	};
 	struct mce_record reg_rec = { .source = MCE_SOURCE_DECODE };
 	struct decode_ctx c = { .out = stdout, .output = OUTPUT_TEXT, .in.verb = "decode" };
+	_cleanup_free_ struct decode_text_out *text_out = NULL;
 	enum mce_vendor vendor = MCE_VENDOR_UNKNOWN;
 	uint32_t family = 0, model = 0;
 	bool have_cpu_id = false;
-	_cleanup_free_ char *outbuf = NULL;
 	_cleanup_close_ int fd = -1;
 	struct mce_text_parser *p;
 	const char *path = "-";
@@ -334,10 +363,17 @@ int verb_decode(int argc, char *argv[])
 		}
 	}
 
-	outbuf = malloc(OUT_BUFFER);
-	if (outbuf)
-		setvbuf(stdout, outbuf, _IOFBF, OUT_BUFFER);
 	json_writer_init(&c.w);
+	if (c.output == OUTPUT_TEXT) {
+		text_out = calloc(1, sizeof(*text_out));
+		if (!text_out) {
+			fprintf(stderr, "mcectl decode: out of memory\n");
+			return 1;
+		}
+		text_out->fd = fileno(c.out);
+		text_out->known = &c.known;
+		c.text = text_out;
+	}
 
 	if (reg_rec.have) {
 		/* registers on the command line: one record, no input file */
@@ -359,6 +395,7 @@ int verb_decode(int argc, char *argv[])
 			fprintf(stderr, "mcectl decode: warning: no --cpu-id: decoding architectural "
 				"fields only\n");
 		emit_record(&c, &reg_rec, 0, 0);
+		flush_output(&c);
 		json_writer_done(&c.w);
 		if (fflush(stdout) != 0 || c.error < 0) {
 			fprintf(stderr, "mcectl decode: writing output failed: %s\n", strerror(errno));
@@ -397,6 +434,7 @@ int verb_decode(int argc, char *argv[])
 	c.in.parser = p;
 	k = text_input_read(&c.in, fd);
 	p = mce_text_parser_free(p);
+	flush_output(&c);
 	json_writer_done(&c.w);
 
 	if (fflush(stdout) != 0 || c.error < 0) {

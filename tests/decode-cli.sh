@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..74"
+echo "1..79"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -147,6 +147,44 @@ check "snapshot: the one-line summary under the record, figures as mcelogd write
 	eval 'has "^  Snapshot: CPU 1 over 0.327s, read 7543085 us after the error; IPC 1.333; 2754 MHz; cache-miss 0.0125; largest change instructions x0.25\$"'
 check "snapshot: a snapshot without counters prints no line" eval '[ "$(grep -c "Snapshot:" "$TMP/out")" -eq 1 ]'
 check "snapshot: --output json is the decode, without the line" eval 'run 0 --output json "$TMP/snap.json" && ! has "Snapshot: CPU"'
+
+# many records: written in whole chunks of 1 MiB, as a fully buffered stdout would; every byte, once, in order
+cat >"$TMP/one.txt" <<'EOF'
+[    1.000000] mce: [Hardware Error]: CPU 58: Machine Check: 0 Bank 13: be00000000800400
+[    1.000000] mce: [Hardware Error]: TSC d83b3e29a2 ADDR b3e29a2140 MISC 9001000f0000286 PPIN 2b5a3f0c9d1e
+[    1.000000] mce: [Hardware Error]: PROCESSOR 0:806f8 TIME 1700000000 SOCKET 1 APIC 74 microcode 2b000461
+EOF
+awk '{ a[NR] = $0 } END { for (i = 0; i < 3500; i++) for (j = 1; j <= NR; j++) print a[j] }' "$TMP/one.txt" >"$TMP/many.txt"
+"$MCECTL" decode --output json "$TMP/one.txt" >"$TMP/one.json" 2>/dev/null
+"$MCECTL" decode "$TMP/one.txt" >"$TMP/one.out" 2>/dev/null
+check "many records, JSON: 3500 lines, each the one record's, more than two chunks" \
+	eval 'run 0 --output json "$TMP/many.txt" && lines 3500 && [ "$(sort -u "$TMP/out")" = "$(cat "$TMP/one.json")" ] && [ "$(wc -c <"$TMP/out")" -gt 2097152 ]'
+awk -v n=3500 '{ a[NR] = $0 } END {
+	for (i = 1; i <= n; i++) {
+		printf "Record %u (lines %u-%u)", i, 3 * i - 2, 3 * i
+		s = a[1]; sub(/^Record 1 \(lines 1-3\)/, "", s); print s
+		for (j = 2; j <= NR; j++) print a[j]
+	}
+}' "$TMP/one.out" >"$TMP/many.want"
+check "many records, text: each the one record's, numbered, in order, more than two chunks" \
+	eval 'run 0 "$TMP/many.txt" && cmp -s "$TMP/out" "$TMP/many.want" && [ "$(wc -c <"$TMP/out")" -gt 2097152 ]'
+# ... and so their order against stderr's messages: a bad line before the first record is said before
+# any record, one after 2000 records (1.3 MB of JSON) right after the first 1 MiB of them
+{ echo '[    1.000000] mce: [Hardware Error]: TSC zz'
+  head -n 6000 "$TMP/many.txt"
+  echo '[    1.000000] mce: [Hardware Error]: TSC zz'
+  tail -n 4500 "$TMP/many.txt"; } >"$TMP/bad-many.txt"
+check "many records: messages on stderr where a fully buffered stdout of 1 MiB leaves them" \
+	eval '"$MCECTL" decode --output json "$TMP/bad-many.txt" >"$TMP/both" 2>&1; first=$(head -n 1 "$TMP/both" | wc -c); [ "$(grep -bo "mcectl decode: " "$TMP/both" | cut -d: -f1 | tr "\n" " ")" = "0 $((first + 1048576)) " ]'
+if [ -w /dev/full ]; then
+	check "output that cannot be written: exit 1, said (JSON)" \
+		eval '"$MCECTL" decode --output json "$TMP/many.txt" >/dev/full 2>"$TMP/err"; [ $? -eq 1 ] && err_has "writing output failed"'
+	check "output that cannot be written: exit 1, said (text, one record)" \
+		eval '"$MCECTL" decode "$TMP/one.txt" >/dev/full 2>"$TMP/err"; [ $? -eq 1 ] && err_has "writing output failed"'
+else
+	ok "output that cannot be written (JSON) # SKIP no /dev/full"
+	ok "output that cannot be written (text) # SKIP no /dev/full"
+fi
 
 # registers on the command line
 check "registers: exit 0" run 0 --output json --status 0x9c2040000000011b --bank 5 --ipid 0x9600050f00 --addr 0xabcd00000 --synd 0x5a020001 --misc 0xd01a0ffe00000000 --mcgstatus 0 --cpu-id amd:0x19:0x21

@@ -85,15 +85,31 @@ int text_flush(struct mce_text_parser *p)
 	return k;
 }
 
+static void open_at_line(struct mce_text_parser *p, enum open_record open, bool have_time,
+			 int64_t time_usec)
+{
+	p->open = open;
+	p->first = p->last = p->line;
+	p->have_log_time = have_time;
+	p->log_time_usec = time_usec;
+}
+
 int text_begin(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec)
 {
 	int k = text_flush(p);
 
-	p->open = open;
+	open_at_line(p, open, have_time, time_usec);
 	p->rec = (struct mce_record) { 0 };
-	p->first = p->last = p->line;
-	p->have_log_time = have_time;
-	p->log_time_usec = time_usec;
+	return k;
+}
+
+int text_begin_with(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec,
+		    const struct mce_record *r)
+{
+	int k = text_flush(p);
+
+	open_at_line(p, open, have_time, time_usec);
+	p->rec = *r;
 	return k;
 }
 

@@ -12,6 +12,9 @@
 
 #include "scanner.h"
 
+/* record-text.c: the form table, for the test that holds its kernel_skip sets to the recognisers */
+const struct text_form *text_form_table(size_t *n);
+
 /* edac-amd.c: the AMD EDAC decoder's lines */
 unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				 struct span *body);

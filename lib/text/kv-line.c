@@ -108,7 +108,7 @@ static uint16_t load2(const char *s)
  * Whether the len bytes at a and b are the same, 3 <= len <= 9: two loads
  * that overlap rather than a loop over the bytes.
  */
-static bool same_key(const char *a, const char *b, size_t len)
+static inline __attribute__((always_inline)) bool same_key(const char *a, const char *b, size_t len)
 {
 	if (len >= 8) {
 		uint64_t x, y, u, v;
@@ -122,6 +122,40 @@ static bool same_key(const char *a, const char *b, size_t len)
 	if (len >= 4)
 		return load4(a) == load4(b) && load4(a + len - 4) == load4(b + len - 4);
 	return load2(a) == load2(b) && load2(a + len - 2) == load2(b + len - 2);
+}
+
+/*
+ * The key that most often follows each, 1 + its number (0: none
+ * foreseen): the kernel prints its pairs in one order (__print_mce():
+ * "TSC ADDR MISC PPIN SYND IPID", "PROCESSOR TIME SOCKET APIC
+ * microcode"), and so does mcelog ("STATUS MCGSTATUS", "MCGCAP APICID
+ * SOCKETID").  A line that keeps to it has each next key checked in
+ * place rather than cut out and looked up; any other goes the long way.
+ */
+#define NEXT(a, b) [a] = (b) + 1
+static const uint8_t kv_next[N_KEYS] = {
+	NEXT(K_TSC, K_ADDR), NEXT(K_ADDR, K_MISC), NEXT(K_MISC, K_PPIN), NEXT(K_PPIN, K_SYND),
+	NEXT(K_SYND, K_IPID),
+	NEXT(K_PROCESSOR, K_TIME), NEXT(K_TIME, K_SOCKET), NEXT(K_SOCKET, K_APIC),
+	NEXT(K_APIC, K_MICROCODE_LC),
+	NEXT(K_STATUS, K_MCGSTATUS), NEXT(K_MCGCAP, K_APICID), NEXT(K_APICID, K_SOCKETID),
+};
+
+/*
+ * Whether s goes on with one space and key k's name, ending at white
+ * space or the end, as span_token() and kv_key_find() would find it:
+ * if so, s is moved past the name.
+ */
+static inline __attribute__((always_inline)) bool kv_expected(struct span *s, enum kv_key k)
+{
+	const struct text_field *f = key_of(k);
+	size_t left = span_len(*s);
+
+	if (left < 1 + f->len || s->p[0] != ' ' || !same_key(s->p + 1, f->name, f->len) ||
+	    (left > 1 + f->len && !is_space(s->p[1 + f->len])))
+		return false;
+	s->p += 1 + f->len;
+	return true;
 }
 
 /* t's key, or N_KEYS if it names none. */
@@ -149,20 +183,24 @@ static enum kv_key kv_key_find(struct span t)
 static bool kv_fast_value(struct span *s, const struct text_field *f, struct mce_record *r)
 {
 	const char *c = s->p, *start;
-	unsigned limit = f->base == 16 ? 16 : 19;
 	uint64_t v = 0;
 	char *dst = (char *) r + f->offset;
 
 	while (c < s->end && is_space(*c))
 		c++;
 	start = c;
-	if (f->base == 16)
+	if (f->base == 16) {
 		for (unsigned d; c < s->end && (d = parse_digit_value_1[(unsigned char) *c]) != 0; c++)
 			v = v << 4 | (d - 1);
-	else
+		if (c - start > 16)
+			return false;
+	} else {
 		for (; c < s->end && is_digit(*c); c++)
 			v = v * 10 + (unsigned) (*c - '0');
-	if (c == start || (size_t) (c - start) > limit || (c < s->end && !is_space(*c)))
+		if (c - start > 19)
+			return false;
+	}
+	if (c == start || (c < s->end && !is_space(*c)))
 		return false;
 	if (f->size == 8)
 		memcpy(dst, &v, 8);
@@ -339,26 +377,35 @@ static __attribute__((noinline)) enum kv_result unknown_key(struct mce_text_pars
 	return text_bad(p, "unknown key '%s'", span_show(t, buf, sizeof(buf)));
 }
 
-enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r,
-			    struct kv_line *info)
+/* text_kv_line(), with each next key foreseen (kv_next[]) or not: one copy of it, not two */
+static __attribute__((noinline)) enum kv_result
+kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r, struct kv_line *info,
+	bool foresee)
 {
 	bool first = true;
+	unsigned next = 0;
 
 	*info = (struct kv_line) { 0 };
 	for (;;) {
-		struct span t = span_token(&s), v;
+		struct span t, v;
 		const struct text_field *k;
 		enum kv_key key;
 		enum kv_result res;
 		uint64_t x;
 
-		if (span_len(t) == 0)
-			return KV_OK;
-		if (first && cpu_without_space(t, s)) {
-			s.p = t.p + strlen("CPU");
-			t.end = s.p;
+		if (foresee && next && kv_expected(&s, (enum kv_key) (next - 1))) {
+			key = (enum kv_key) (next - 1);
+			t = (struct span) { s.p - key_of(key)->len, s.p };
+		} else {
+			t = span_token(&s);
+			if (span_len(t) == 0)
+				return KV_OK;
+			if (first && cpu_without_space(t, s)) {
+				s.p = t.p + strlen("CPU");
+				t.end = s.p;
+			}
+			key = kv_key_find(t);
 		}
-		key = kv_key_find(t);
 		if (key < N_NUMBER_KEYS) {
 			k = &kv_keys[key];
 			if (!kv_fast_value(&s, k, r) &&
@@ -413,8 +460,14 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 				return KV_BAD;
 			r->time_usec = (int64_t) x * 1000000;
 			r->have |= MCE_HAVE_TIME;
-			/* mcelog prints the date after the number: "TIME 1700000000 Mon Nov 20 ..." */
-			{
+			/*
+			 * mcelog prints the date after the number: "TIME 1700000000 Mon Nov 20 ...".
+			 * A next word that starts after one white-space byte and has four
+			 * bytes or more (the kernel's "SOCKET") is no day's name, and is
+			 * not cut out to be compared.
+			 */
+			if (!(span_len(s) > 4 && is_space(s.p[0]) && !is_space(s.p[1]) && !is_space(s.p[2]) &&
+			      !is_space(s.p[3]) && !is_space(s.p[4]))) {
 				struct span u = s, w = span_token(&u);
 
 				if (is_weekday(w)) {
@@ -427,5 +480,18 @@ enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce
 		else
 			return unknown_key(p, t);
 		first = false;
+		next = kv_next[key];
 	}
+}
+
+enum kv_result text_kv_line(struct mce_text_parser *p, struct span s, struct mce_record *r,
+			    struct kv_line *info)
+{
+	return kv_line(p, s, r, info, true);
+}
+
+enum kv_result text_kv_line_unforeseen(struct mce_text_parser *p, struct span s, struct mce_record *r,
+				       struct kv_line *info)
+{
+	return kv_line(p, s, r, info, false);
 }

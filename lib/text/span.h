@@ -61,10 +61,23 @@ static inline bool span_starts_n(struct span s, const char *lit, size_t n)
 	return span_len(s) >= n && memcmp(s.p, lit, n) == 0;
 }
 
+/*
+ * ASCII letters of either case alike, as strncasecmp() in the C locale
+ * (nothing sets another), compared here: the keys are a few bytes, less
+ * than the call and a search for a NUL cost.  A NUL in s never matches,
+ * as lit holds none in its n bytes.
+ */
 static inline bool span_starts_case_n(struct span s, const char *lit, size_t n)
 {
-	return span_len(s) >= n && strncasecmp(s.p, lit, n) == 0 &&
-	       memchr(s.p, '\0', n) == NULL;
+	if (span_len(s) < n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char a = (unsigned char) s.p[i], b = (unsigned char) lit[i];
+
+		if (a != b && ((a | 0x20) != (b | 0x20) || (unsigned) ((a | 0x20) - 'a') > 'z' - 'a'))
+			return false;
+	}
+	return true;
 }
 
 /* Advance past lit if the span starts with it. */

@@ -728,6 +728,98 @@ static void test_summary_every_size(void **state)
 	}
 }
 
+/*
+ * mce_decode() leaves the flag and detail arrays past their counts as
+ * they were, and clears everything else: a record decodes the same into
+ * a struct full of zeros and into one full of other bytes, whatever the
+ * vendor, model, bank and bits.
+ */
+static void decoded_same_over_junk(struct mce_record *r)
+{
+	static struct mce_decoded a, b;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0xa5, sizeof(b));
+	mce_decode(r, &a);
+	mce_decode(r, &b);
+	assert_int_equal(a.n_flags, b.n_flags);
+	assert_int_equal(a.n_details, b.n_details);
+	assert_true(a.n_flags <= MCE_MAX_FLAGS && a.n_details <= MCE_MAX_DETAILS);
+	assert_memory_equal(&a, &b, offsetof(struct mce_decoded, flags) + a.n_flags * sizeof(a.flags[0]));
+	assert_memory_equal(&a.n_flags, &b.n_flags,
+			    offsetof(struct mce_decoded, details) - offsetof(struct mce_decoded, n_flags) +
+			    a.n_details * sizeof(a.details[0]));
+	assert_memory_equal(&a.n_details, &b.n_details, sizeof(a) - offsetof(struct mce_decoded, n_details));
+}
+
+static void test_decode_over_junk(void **state)
+{
+	static const struct { enum mce_vendor v; uint32_t family, model; } cpus[] = {
+		{ MCE_VENDOR_INTEL, 6, 0x8f }, { MCE_VENDOR_INTEL, 6, 0x55 }, { MCE_VENDOR_INTEL, 6, 0x200 },
+		{ MCE_VENDOR_AMD, 0x19, 0x11 }, { MCE_VENDOR_AMD, 0x17, 0x31 }, { MCE_VENDOR_AMD, 0x10, 2 },
+		{ MCE_VENDOR_UNKNOWN, 0, 0 },
+	};
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void) state;
+	for (size_t c = 0; c < sizeof(cpus) / sizeof(cpus[0]); c++)
+		for (unsigned i = 0; i < 3000; i++) {
+			struct mce_record r = {
+				.have = MCE_HAVE_STATUS | MCE_HAVE_BANK | MCE_HAVE_MISC | MCE_HAVE_ADDR |
+					MCE_HAVE_MCGSTATUS | MCE_HAVE_SYND | MCE_HAVE_IPID,
+				.vendor = cpus[c].v, .family = cpus[c].family, .model = cpus[c].model,
+			};
+
+			if (cpus[c].v != MCE_VENDOR_UNKNOWN)
+				r.have |= MCE_HAVE_VENDOR | MCE_HAVE_CPUID;
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			r.status = x | 1ull << 63;
+			r.bank = (unsigned) (x >> 7) % 32;
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			r.misc = x;
+			r.mcgstatus = x >> 60;
+			r.addr = x >> 12;
+			r.ipid = (x & 0xffffffffull) << 32 | (x >> 40);
+			r.synd = x >> 3;
+			decoded_same_over_junk(&r);
+		}
+}
+
+/*
+ * mce_model_decoder_lookup() remembers its last few answers: asked in any
+ * order, over and over, among more CPUs than it remembers, it answers each
+ * as it did when asked first with nothing of it remembered.
+ */
+static void test_lookup_remembered(void **state)
+{
+	static const struct { enum mce_vendor v; uint32_t family, model; } cpus[] = {
+		{ MCE_VENDOR_INTEL, 6, 0x8f }, { MCE_VENDOR_INTEL, 6, 0x55 }, { MCE_VENDOR_INTEL, 6, 0x6a },
+		{ MCE_VENDOR_INTEL, 6, 0x200 }, { MCE_VENDOR_INTEL, 0x19, 0x11 }, { MCE_VENDOR_AMD, 0x19, 0x11 },
+		{ MCE_VENDOR_AMD, 0x17, 0x31 }, { MCE_VENDOR_AMD, 0x19, 0xa0 }, { MCE_VENDOR_HYGON, 0x18, 0 },
+		{ MCE_VENDOR_AMD, 6, 0x8f }, { MCE_VENDOR_UNKNOWN, 6, 0x8f }, { MCE_VENDOR_INTEL, 6, 0x55 + 1 },
+	};
+	const struct mce_model_decoder *first[sizeof(cpus) / sizeof(cpus[0])];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned named = 0;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		/* CPUs no table has, more than are remembered: nothing of cpus[i] is left */
+		for (uint32_t k = 0; k < 8; k++)
+			assert_null(mce_model_decoder_lookup(MCE_VENDOR_INTEL, 0x7f, 0x1000 + k));
+		first[i] = mce_model_decoder_lookup(cpus[i].v, cpus[i].family, cpus[i].model);
+		named += first[i] != NULL;
+	}
+	assert_true(named >= 4);
+	for (unsigned n = 0; n < 20000; n++) {
+		size_t i;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		i = (size_t) (x % (sizeof(cpus) / sizeof(cpus[0])));
+		assert_ptr_equal(mce_model_decoder_lookup(cpus[i].v, cpus[i].family, cpus[i].model), first[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -750,6 +842,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_model_and_bank),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_decode_over_junk),
+		cmocka_unit_test(test_lookup_remembered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

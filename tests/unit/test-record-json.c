@@ -231,6 +231,59 @@ static void test_writer_escaping(void **state)
 	json_writer_done(&w);
 }
 
+/*
+ * The inline open and close (json_writer_open(), json_writer_close()):
+ * nesting up to the limit and no deeper, every closing byte in place, and
+ * values begun with json_writer_next() after what the buffer holds, with
+ * no comma between them.
+ */
+static void test_writer_nesting_and_next(void **state)
+{
+	struct json_writer w;
+	char want[64];
+	size_t n = 0;
+
+	(void) state;
+	json_writer_init(&w);
+	json_object_begin(&w, NULL);
+	want[n++] = '{';
+	for (unsigned d = 1; d + 1 < JSON_WRITER_MAX_DEPTH; d++) {
+		json_array_begin_k(&w, JSON_KEY("a"));
+		memcpy(want + n, "\"a\":[", 5);
+		n += 5;
+		assert_false(json_writer_failed(&w));
+	}
+	for (unsigned d = 1; d + 1 < JSON_WRITER_MAX_DEPTH; d++) {
+		json_array_end(&w);
+		want[n++] = ']';
+	}
+	json_object_end(&w);
+	want[n++] = '}';
+	want[n] = '\0';
+	assert_false(json_writer_failed(&w));
+	assert_string_equal(json_writer_str(&w), want);
+	/* one deeper than the limit fails */
+	json_writer_reset(&w);
+	json_object_begin(&w, NULL);
+	for (unsigned d = 1; d < JSON_WRITER_MAX_DEPTH; d++)
+		json_object_begin_k(&w, JSON_KEY("o"));
+	assert_true(json_writer_failed(&w));
+	/* values one after another */
+	json_writer_reset(&w);
+	json_object_begin(&w, NULL);
+	json_put_u64_k(&w, JSON_KEY("a"), 1);
+	json_object_end(&w);
+	json_writer_next(&w);
+	json_object_begin(&w, NULL);
+	json_put_u64_k(&w, JSON_KEY("b"), 2);
+	json_array_begin_k(&w, JSON_KEY("c"));
+	json_array_end(&w);
+	json_object_end(&w);
+	assert_false(json_writer_failed(&w));
+	assert_string_equal(json_writer_str(&w), "{\"a\":1}{\"b\":2,\"c\":[]}");
+	json_writer_done(&w);
+}
+
 /* Invalid UTF-8 (firmware FRU text, hostnames) never reaches a consumer; valid text passes as it is. */
 static void test_writer_utf8(void **state)
 {
@@ -767,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_bank_300_is_ok),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_writer_escaping),
+		cmocka_unit_test(test_writer_nesting_and_next),
 		cmocka_unit_test(test_writer_utf8),
 		cmocka_unit_test(test_rfc3339_matches_gmtime),
 		cmocka_unit_test(test_writer_escaping_every_byte),

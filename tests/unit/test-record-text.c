@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cmocka.h>
 
 #include "record-text.h"
+#include "text/forms.h"
 #include "text/scanner.h"
 #include "text/span.h"
 
@@ -769,6 +771,54 @@ static void kernel_wrapped_at_80(void **state)
 }
 
 /*
+ * STATUS cut after each number of digits a line of 80 columns can keep,
+ * after a space or a tab and the padding that makes the 80: the check of
+ * a line's last 16 bytes that spares whole STATUS values the walk back
+ * must leave every cut one to the walk.  And a last word of 16 bytes or
+ * more, control bytes in it, is never cut.
+ */
+static void kernel_wrapped_every_cut(void **state)
+{
+	static const char head[] = "[    0.149524] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7:";
+	static const char status[] = "ee2000000040110a";
+	const size_t cols = strlen(head);
+
+	(void) state;
+	for (unsigned sep = 0; sep < 2; sep++)
+		for (size_t k = 1; cols + 1 + k <= 80; k++) {
+			struct seen s = { 0 };
+			unsigned line = 0;
+			char text[256];
+			size_t n = 0, pad = 80 - cols - k;
+
+			memcpy(text, head, cols);
+			n = cols;
+			for (size_t i = 0; i < pad; i++)
+				text[n++] = sep && i == 0 ? '\t' : ' ';
+			memcpy(text + n, status, k);
+			n += k;
+			n += (size_t) snprintf(text + n, sizeof(text) - n, "\n%s\n", status + k);
+			assert_true(n < sizeof(text));
+			parse(&s, text);
+			assert_int_equal(malformed(&s, &line), 0);
+			assert_int_equal(s.n, 1);
+			assert_true(s.rec[0].status == 0xee2000000040110aull);
+		}
+	for (unsigned ctl = 0; ctl < 2; ctl++) {
+		struct seen s = { 0 };
+		unsigned line = 0;
+		char text[256];
+
+		/* 80 columns ending in 16 bytes without white space: no cut, the next line is garbage */
+		snprintf(text, sizeof(text), "[  0.1] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 7: %s\n40\n",
+			 ctl ? "e\001000000040110a" : "ee2000000040110a");
+		parse(&s, text);
+		assert_int_equal(malformed(&s, &line), ctl ? 2 : 1);
+		assert_int_equal(line, ctl ? 1 : 2);
+	}
+}
+
+/*
  * A mailer wrapped the AMD decoder's lines (the Zen+ LS record in the golden
  * corpus): "CPU:n (f:m:s)" takes the next line's MCb_STATUS, and a word the
  * decoder's text lost is no garbage, only where it could not have fit.
@@ -1007,6 +1057,195 @@ static void kv_every_key_and_value_edges(void **state)
 	assert_non_null(strstr(s.dmsg[6], "unknown key 'CPUX'"));
 }
 
+/*
+ * What may follow TIME's number: mcelog's date (skipped, the line not
+ * checked further) only when the next word, after any white space, is a
+ * day's name of three letters; anything else is read as pairs.  The word
+ * is looked at without being cut out when it plainly is longer.
+ */
+static void kv_time_then_date(void **state)
+{
+	static const char *const after[] = {
+		"", " ", "  ", " Mon", " Mon Nov 20 10:00:00 2023", "  Tue Nov", "\tWed", " \tThu x",
+		" Fri\t", " Sat ", " Sun", " Mond", " Mo", " SOCKET 1", "  SOCKET 1", "\tSOCKET 1",
+		" SOC 1", " SOCK 1", " APIC 1", " Sunday", " mon", " Sat1", " Sa t", " M", " Monx",
+	};
+	static const char *const days[] = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, NULL);
+
+	(void) state;
+	assert_non_null(p);
+	for (size_t i = 0; i < ELEMENTSOF(after); i++) {
+		char line[128];
+		const char *w = after[i], *e;
+		bool day = false;
+		struct mce_record r = { 0 };
+		struct kv_line info;
+		int n = snprintf(line, sizeof(line), "TIME 1700000000%s", after[i]);
+		enum kv_result res;
+
+		/* the oracle: the next word, however much white space comes before it */
+		while (*w == ' ' || *w == '\t')
+			w++;
+		for (e = w; *e && *e != ' ' && *e != '\t'; e++)
+			;
+		for (size_t d = 0; d < ELEMENTSOF(days); d++)
+			day |= e - w == 3 && memcmp(w, days[d], 3) == 0;
+		res = text_kv_line(p, (struct span) { line, line + n }, &r, &info);
+		assert_true(r.time_usec == 1700000000ll * 1000000);
+		assert_int_equal(info.unchecked, day);
+		if (day)
+			assert_int_equal(res, KV_OK);
+		/* otherwise the word is read as a key: known, unknown or none */
+		else if (strstr(after[i], "SOCKET 1"))
+			assert_true(res == KV_OK && r.socket == 1);
+		else if (*w)
+			assert_true(res == KV_BAD || strstr(after[i], "APIC 1"));
+	}
+	mce_text_parser_free(p);
+}
+
+/*
+ * text_kv_line(), which checks the key a line's order foretells in place,
+ * and text_kv_line_unforeseen(), which cuts every key out and looks it
+ * up, read body alike: the result, every byte of the record, what the
+ * line was, and the message of a bad line.
+ */
+static void kv_same(struct mce_text_parser *pa, struct mce_text_parser *pb, const char *body, size_t len)
+{
+	struct span s = { body, body + len };
+	struct mce_record ra, rb;
+	struct kv_line ia, ib;
+	enum kv_result a, b;
+
+	memset(&ra, 0x3c, sizeof(ra));
+	rb = ra;
+	pa->msg[0] = pb->msg[0] = '\0';
+	a = text_kv_line(pa, s, &ra, &ia);
+	b = text_kv_line_unforeseen(pb, s, &rb, &ib);
+	assert_int_equal(a, b);
+	assert_memory_equal(&ra, &rb, sizeof(ra));
+	assert_int_equal(ia.names_cpu, ib.names_cpu);
+	assert_int_equal(ia.kernel_first, ib.kernel_first);
+	assert_int_equal(ia.processor, ib.processor);
+	assert_int_equal(ia.unchecked, ib.unchecked);
+	assert_string_equal(pa->msg, pb->msg);
+}
+
+static void kv_foreseen_same(void **state)
+{
+	static const char *const lines[] = {
+		"TSC d83b3e29a2 ADDR b3e29a2140 MISC 9001000f0000286 PPIN 2b5a3f0c9d1e",
+		"TSC 1c8e0af8d4 ADDR 3fff88000 MISC 2140040486 SYND 4d000000 IPID 1002e00000000 PPIN 2b5a3f0c9d1e",
+		"TSC 0 ADDR fef1ce40 MISC 47880010086 PPIN 1 SYND 2 IPID 3",
+		"PROCESSOR 0:806f8 TIME 1700000000 SOCKET 1 APIC 74 microcode 2b000461",
+		"PROCESSOR 2:a20f10 TIME 1700000000 Mon Nov 20 10:00:00 2023 SOCKET 0 APIC 6 microcode a201016",
+		"STATUS 0x8c000040000800c1 MCGSTATUS 0 MCGCAP 0x1000c14 APICID 2 SOCKETID 1",
+		"STATUS 8c000040000800c1 MCGSTATUS 5",
+		"CPU 3: Machine Check: 0 Bank 5: bea0000000000108",
+		"CPU 1 BANK 2 TSC 1 ADDR 2 MISC 3",
+		"TSC 1 ADDRS 2", "TSC 1  ADDR 2", "TSC 1\tADDR 2", "TSC 1 ADDR", "TSC 1 ADD", "TSC 1 ADDR\t",
+		"TSC 1 ADDR 0x2", "TSC 1 ADDR 12345678901234567", "TSC 1 ADDR x", "TSC 1 addr 2",
+		"TIME 1 SOCKET 4294967296", "SOCKET 1 APIC 0x", "APIC 1 microcodes 2", "APIC 1 microcode",
+		"PPIN 1 SYND", "SYND 1 IPID 2 IPIDS 3", "MCGCAP 1 APICID 2 SOCKETID 3 SOCKETIDX 4",
+		"TSC 1 RIP 10:<ffffffff81000000> ADDR 2",
+	};
+	static const char alphabet[] = { ' ', '\t', '0', '9', 'a', 'f', 'x', ':', 'A', 'D', 'R', 'S', 'I', '\0', '\x80' };
+	const char *srcdir = getenv("srcdir");
+	static const char *const files[] = {
+		"bad-forms.txt", "bad.txt", "edac-amd-old.txt", "kernel-dmesg.txt", "kernel-syslog.txt",
+		"mcelog-decoded.txt", "mcelog-old.txt", "mcelog.txt", "panic-old.txt", "partial.txt",
+		"../real-records.txt",
+	};
+	struct mce_text_parser *pa = mce_text_parser_new(&callbacks, NULL);
+	struct mce_text_parser *pb = mce_text_parser_new(&callbacks, NULL);
+	unsigned seed = 11, tried = 0;
+
+	(void) state;
+	assert_non_null(pa);
+	assert_non_null(pb);
+	for (size_t i = 0; i < ELEMENTSOF(lines); i++) {
+		size_t n = strlen(lines[i]);
+		char line[256];
+
+		/* every cut, and every byte changed from the alphabet, one at a time and at random */
+		for (size_t len = 0; len <= n; len++, tried++)
+			kv_same(pa, pb, lines[i], len);
+		for (size_t at = 0; at < n; at++)
+			for (size_t c = 0; c < sizeof(alphabet); c++, tried++) {
+				memcpy(line, lines[i], n);
+				line[at] = alphabet[c];
+				kv_same(pa, pb, line, n);
+			}
+		for (unsigned k = 0; k < 2000; k++, tried++) {
+			memcpy(line, lines[i], n);
+			for (unsigned m = 0; m < 3; m++) {
+				seed = seed * 1103515245u + 12345u;
+				line[(seed >> 8) % n] = alphabet[(seed >> 20) % sizeof(alphabet)];
+			}
+			kv_same(pa, pb, line, n);
+		}
+	}
+	for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+		char path[4096], line[8192];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			struct span s = { line, line + strlen(line) };
+			struct text_line l;
+
+			span_trim(&s);
+			kv_same(pa, pb, s.p, span_len(s));
+			tried++;
+			if (!text_line_split(s, &l))
+				continue;
+			kv_same(pa, pb, l.msg.p, span_len(l.msg));
+			if (l.tagged.p)
+				kv_same(pa, pb, l.tagged.p, span_len(l.tagged));
+			tried += 2;
+		}
+		fclose(f);
+	}
+	assert_true(tried > 50000);
+	mce_text_parser_free(pa);
+	mce_text_parser_free(pb);
+}
+
+/*
+ * span_starts_case_n() compares as strncasecmp() does in the C locale
+ * (and a NUL in the text never matches): every pair of bytes, and words
+ * of the tables with each byte's case flipped or bent by one.
+ */
+static void span_case_as_strncasecmp(void **state)
+{
+	static const char *const words[] = { "vendor data", "PROCESSOR", "time", "socket", "MICROCODE REVISION", "microcode", "APIC" };
+
+	(void) state;
+	for (unsigned a = 0; a < 256; a++)
+		for (unsigned b = 1; b < 256; b++) {
+			char x[2] = { (char) a, 0 }, y[2] = { (char) b, 0 };
+			bool want = a != 0 && strncasecmp(x, y, 1) == 0;
+
+			assert_int_equal(span_starts_case_n((struct span) { x, x + 1 }, y, 1), want);
+		}
+	for (size_t w = 0; w < ELEMENTSOF(words); w++) {
+		size_t n = strlen(words[w]);
+
+		for (size_t at = 0; at < n; at++)
+			for (int d = -1; d <= 1; d++) {
+				char t[32];
+
+				memcpy(t, words[w], n);
+				t[at] = (char) (d ? t[at] + d : t[at] ^ 0x20);
+				assert_int_equal(span_eq_case_n((struct span) { t, t + n }, words[w], n),
+						 strncasecmp(t, words[w], n) == 0 && !memchr(t, '\0', n));
+			}
+	}
+}
+
 /* text_line_split() and text_line_general() split l alike; returns whether it is a dmesg line with the tag. */
 static bool split_same(const char *l, size_t len)
 {
@@ -1031,6 +1270,7 @@ static bool split_same(const char *l, size_t len)
 	if (a.tagged.p)
 		assert_ptr_equal(a.tagged.end, b.tagged.end);
 	assert_int_equal(a.prefixed, b.prefixed);
+	assert_int_equal(a.kernel_tag, b.kernel_tag);
 	assert_int_equal(a.have_time, b.have_time);
 	if (a.have_time)
 		assert_int_equal(a.time_usec, b.time_usec);
@@ -1066,6 +1306,121 @@ static void line_split_samples_same(void **state)
 	/* the files were read, and lines the shortcut takes were among them */
 	assert_true(lines > 250);
 	assert_true(dmesg >= 10);
+}
+
+/*
+ * The form table's kernel_skip sets against the recognisers: a line with
+ * the kernel's tag whose head a row skips is one its recogniser does not
+ * take, in any state of the open record.  Tried on every byte as the head
+ * before the starts of every form's lines, and on every sample line put
+ * under the tag.  The rows must take lines of the heads they keep, or
+ * the test would show nothing.
+ */
+static bool skip_holds(struct mce_text_parser *p, const struct text_form *forms, size_t n,
+		       const char *body, size_t len, unsigned *taken)
+{
+	static const char tag[] = "[    1.000000] mce: [Hardware Error]: ";
+	char line[8400];
+	struct text_line l;
+	struct span s;
+
+	memcpy(line, tag, sizeof(tag) - 1);
+	memcpy(line + sizeof(tag) - 1, body, len);
+	s = (struct span) { line, line + sizeof(tag) - 1 + len };
+	span_trim(&s);
+	if (!text_line_split(s, &l))
+		return false;
+	assert_true(l.kernel_tag);
+	for (size_t i = 0; i < n; i++) {
+		struct span b = l.msg;
+		unsigned kind = forms[i].recognise(p, &l, &b);
+
+		if (forms[i].kernel_skip & text_head(l.tagged))
+			assert_int_equal(kind, 0);
+		else if (kind)
+			taken[i]++;
+	}
+	return true;
+}
+
+static void kernel_skip_sets(void **state)
+{
+	static const char *const tails[] = {
+		"", " ", "PU 0: Machine Check Exception: 4", "PU 1: Machine Check Exception",
+		"PU 0.", "PU:1 (17:1:2) MC4_STATUS[Over|CE|-|AddrV]: 0x9c2040000000011b",
+		"PU 3: Machine Check: 0 Bank 5: bea0000000000108", "ank 4: b200000000070f0f",
+		"Bank 4: b200000000070f0f", "C4_STATUS[-|CE|-]: 0x9c2040000000011b",
+		"C4_ADDR: 0x1", "C4 Error Address: 0x1", "orrected error, no action required.",
+		"ncorrected, software restartable error.", "eferred error, no action required.",
+		"rror Addr: 0x0000000000001000", "PID: 0x0000009600050f00, Syndrome: 0x1",
+		"PIN: 0x2b5a3f0c9d1e", "ache level: L3/GEN, tx: GEN, mem-tx: RD", "us error",
+		"achine Check Exception", "achine check polling handler occurred on CPU 0.",
+		"achine check poller occured on", "ilent Northbridge MCE",
+		"orthbridge status a60000010005001b", "orthbridge Machine Check exception 1 0",
+		"rror address 00000000f7fe0008", "B error address 1", "ddress: 1", "SC 1", "ROCESSOR 0:806f8",
+		"rror uncorrected", "eneric read", "emory access", "un the above through 'mcelog --ascii'",
+	};
+	static const enum open_record opens[] = {
+		OPEN_NONE, OPEN_KERNEL, OPEN_EDAC_AMD, OPEN_MCELOG, OPEN_MCELOG_DECODED, OPEN_RASDAEMON,
+		OPEN_EDAC_INTEL, OPEN_PANIC, OPEN_RAS_MC_CTL, OPEN_K8_NB,
+	};
+	static const enum text_wrap wraps[] = { WRAP_NONE, WRAP_EDAC_CPU, WRAP_STATUS };
+	static const char *const files[] = {
+		"edac-amd-old.txt", "edac-amd.txt", "kernel-dmesg.txt", "kernel-syslog.txt",
+		"mcelog-old.txt", "mcelog.txt", "panic-old.txt", "../real-records.txt",
+	};
+	const char *srcdir = getenv("srcdir");
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, NULL);
+	unsigned taken[32] = { 0 }, lines = 0;
+	size_t n;
+	const struct text_form *forms = text_form_table(&n);
+
+	(void) state;
+	assert_non_null(p);
+	assert_true(n <= 32);
+	for (size_t o = 0; o < ELEMENTSOF(opens); o++)
+		for (size_t w = 0; w < ELEMENTSOF(wraps); w++) {
+			p->open = opens[o];
+			p->wrap = wraps[w];
+			p->rec.have = 0;
+			p->emitted = false;
+			p->last = 10;
+			p->line = p->wrap_line = 11;
+			for (unsigned c = 1; c < 256; c++)
+				for (size_t t = 0; t < ELEMENTSOF(tails); t++) {
+					char body[128];
+					int len = snprintf(body, sizeof(body), "%c%s", c, tails[t]);
+
+					lines += skip_holds(p, forms, n, body, (size_t) len, taken);
+				}
+			for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+				char path[4096], line[8192];
+				FILE *f;
+
+				snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
+				f = fopen(path, "r");
+				assert_non_null(f);
+				while (fgets(line, sizeof(line), f)) {
+					struct text_line l;
+					struct span s = { line, line + strlen(line) };
+
+					/* the sample's message, its own prefix off, under the kernel's tag */
+					span_trim(&s);
+					if (!text_line_split(s, &l))
+						continue;
+					lines += skip_holds(p, forms, n, l.msg.p, span_len(l.msg), taken);
+					if (l.tagged.p && span_len(l.tagged) > 0)
+						lines += skip_holds(p, forms, n, l.tagged.p, span_len(l.tagged), taken);
+				}
+				fclose(f);
+			}
+		}
+	assert_true(lines > 100000);
+	/* every row that skips heads took lines of the heads it keeps */
+	for (size_t i = 0; i < n; i++)
+		if (forms[i].kernel_skip && forms[i].kernel_skip != TEXT_HEADS_ALL)
+			assert_true(taken[i] > 0);
+	mce_text_parser_free(p);
 }
 
 /*
@@ -1117,6 +1472,17 @@ static void line_split_edges_same(void **state)
 			n += (size_t) snprintf(line + n, sizeof(line) - n, "] mce: [Hardware Error]: MISC 1");
 			(void) split_same(line, n);
 		}
+	/* each of the six microsecond digits and the ']' replaced by the bytes around the digits' */
+	for (unsigned at = 0; at < 8; at++) {
+		static const char bad[] = { '/', ':', '?', '@', 'a', ' ', '\xb0', '\x39', '\x30', '\xff' };
+
+		for (size_t b = 0; b < sizeof(bad); b++) {
+			char line[] = "[    0.123456] mce: [Hardware Error]: TSC 1";
+
+			line[7 + at] = bad[b];
+			(void) split_same(line, strlen(line));
+		}
+	}
 	/* a good line with bytes changed at random */
 	for (unsigned round = 0; round < 50000; round++) {
 		char line[80] = "[   12.345678] mce: [Hardware Error]: TSC 1c8e0af8d4 ADDR 3fff88000";
@@ -1636,15 +2002,20 @@ int main(void)
 		cmocka_unit_test(edac_amd_cpu_without_tuple),
 		cmocka_unit_test(edac_amd_error_address),
 		cmocka_unit_test(kernel_wrapped_at_80),
+		cmocka_unit_test(kernel_wrapped_every_cut),
 		cmocka_unit_test(edac_amd_mail_wrapped),
 		cmocka_unit_test(edac_amd_mail_wrapped_quoted),
 		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
 		cmocka_unit_test(kv_every_key_and_value_edges),
+		cmocka_unit_test(kv_foreseen_same),
+		cmocka_unit_test(kv_time_then_date),
 		cmocka_unit_test(span_token_words),
+		cmocka_unit_test(span_case_as_strncasecmp),
 		cmocka_unit_test(line_split_samples_same),
 		cmocka_unit_test(line_split_edges_same),
+		cmocka_unit_test(kernel_skip_sets),
 		cmocka_unit_test(kernel_noise_heads),
 		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
