@@ -15,57 +15,7 @@
 
 #include "record-text.h"
 
-#define MAX_SEEN 16
-
-struct seen {
-	struct mce_record rec[MAX_SEEN];
-	unsigned first[MAX_SEEN], last[MAX_SEEN];
-	unsigned n;
-	enum mce_text_diag dkind[MAX_SEEN];
-	unsigned dline[MAX_SEEN];
-	char dmsg[MAX_SEEN][320];
-	unsigned nd;
-};
-
-static int on_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
-{
-	struct seen *s = userdata;
-
-	assert_true(s->n < MAX_SEEN);
-	s->rec[s->n] = *r;
-	s->first[s->n] = first;
-	s->last[s->n] = last;
-	s->n++;
-	return 0;
-}
-
-static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
-{
-	struct seen *s = userdata;
-
-	assert_true(s->nd < MAX_SEEN);
-	s->dkind[s->nd] = kind;
-	s->dline[s->nd] = line;
-	snprintf(s->dmsg[s->nd], sizeof(s->dmsg[0]), "%s", msg);
-	s->nd++;
-}
-
-static void parse(struct seen *s, const char *text)
-{
-	static const struct mce_text_callbacks cb = { .record = on_record, .diagnostic = on_diag };
-	struct mce_text_parser *p = mce_text_parser_new(&cb, s);
-
-	assert_non_null(p);
-	while (*text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t) (nl - text) : strlen(text);
-
-		assert_int_equal(mce_text_parser_feed(p, text, len), 0);
-		text += len + (nl ? 1 : 0);
-	}
-	assert_int_equal(mce_text_parser_finish(p), 0);
-	mce_text_parser_free(p);
-}
+#include "text-seen.h"
 
 /* Diagnostic i is a rejected line n whose message holds want. */
 static void assert_rejected(const struct seen *s, unsigned i, unsigned line, const char *want)

@@ -20,71 +20,19 @@
 #include "text/scanner.h"
 #include "text/span.h"
 
-#define MAX_SEEN 16
+#include "text-seen.h"
 
-struct seen {
-	struct mce_record rec[MAX_SEEN];
-	unsigned first[MAX_SEEN], last[MAX_SEEN];
-	unsigned n;
-	enum mce_text_diag dkind[MAX_SEEN];
-	unsigned dline[MAX_SEEN];
-	char dmsg[MAX_SEEN][320];
-	unsigned nd;
-	int stop_after;          /* return -ECANCELED after this many records (0: never) */
-};
-
-static int on_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
+/* One of the sample files of tests/data/decode (its name relative to there). */
+static FILE *open_sample(const char *name)
 {
-	struct seen *s = userdata;
+	const char *srcdir = getenv("srcdir");
+	char path[4096];
+	FILE *f;
 
-	assert_true(s->n < MAX_SEEN);
-	s->rec[s->n] = *r;
-	s->first[s->n] = first;
-	s->last[s->n] = last;
-	s->n++;
-	if (s->stop_after && s->n >= (unsigned) s->stop_after)
-		return -ECANCELED;
-	return 0;
-}
-
-static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
-{
-	struct seen *s = userdata;
-
-	if (s->nd >= MAX_SEEN)
-		return;
-	s->dkind[s->nd] = kind;
-	s->dline[s->nd] = line;
-	snprintf(s->dmsg[s->nd], sizeof(s->dmsg[0]), "%s", msg);
-	s->nd++;
-}
-
-static const struct mce_text_callbacks callbacks = { .record = on_record, .diagnostic = on_diag };
-
-/* Feed text line by line (split at '\n'), then finish. Returns the last result. */
-static int feed_text(struct mce_text_parser *p, const char *text)
-{
-	int k = 0;
-
-	while (*text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t) (nl - text) : strlen(text);
-
-		k = mce_text_parser_feed(p, text, len);
-		if (k < 0)
-			return k;
-		text += len + (nl ? 1 : 0);
-	}
-	return mce_text_parser_finish(p);
-}
-
-static void parse(struct seen *s, const char *text)
-{
-	struct mce_text_parser *p = mce_text_parser_new(&callbacks, s);
-
-	assert_non_null(p);
-	assert_int_equal(feed_text(p, text), 0);
-	mce_text_parser_free(p);
+	snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	return f;
 }
 
 static void kernel_console(void **state)
@@ -1151,7 +1099,6 @@ static void kv_foreseen_same(void **state)
 		"TSC 1 RIP 10:<ffffffff81000000> ADDR 2",
 	};
 	static const char alphabet[] = { ' ', '\t', '0', '9', 'a', 'f', 'x', ':', 'A', 'D', 'R', 'S', 'I', '\0', '\x80' };
-	const char *srcdir = getenv("srcdir");
 	static const char *const files[] = {
 		"bad-forms.txt", "bad.txt", "edac-amd-old.txt", "kernel-dmesg.txt", "kernel-syslog.txt",
 		"mcelog-decoded.txt", "mcelog-old.txt", "mcelog.txt", "panic-old.txt", "partial.txt",
@@ -1187,12 +1134,9 @@ static void kv_foreseen_same(void **state)
 		}
 	}
 	for (size_t i = 0; i < ELEMENTSOF(files); i++) {
-		char path[4096], line[8192];
-		FILE *f;
+		char line[8192];
+		FILE *f = open_sample(files[i]);
 
-		snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
-		f = fopen(path, "r");
-		assert_non_null(f);
 		while (fgets(line, sizeof(line), f)) {
 			struct span s = { line, line + strlen(line) };
 			struct text_line l;
@@ -1286,17 +1230,13 @@ static void line_split_samples_same(void **state)
 		"mcelog-old.txt", "mcelog.txt", "no-status.txt", "panic-old.txt", "partial.txt",
 		"ras-mc-ctl.txt", "rasdaemon.txt", "trace.txt", "../real-records.txt",
 	};
-	const char *srcdir = getenv("srcdir");
 	unsigned lines = 0, dmesg = 0;
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[4096], line[8192];
-		FILE *f;
+		char line[8192];
+		FILE *f = open_sample(files[i]);
 
-		snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
-		f = fopen(path, "r");
-		assert_non_null(f);
 		while (fgets(line, sizeof(line), f)) {
 			dmesg += split_same(line, strlen(line));
 			lines++;
@@ -1369,7 +1309,6 @@ static void kernel_skip_sets(void **state)
 		"edac-amd-old.txt", "edac-amd.txt", "kernel-dmesg.txt", "kernel-syslog.txt",
 		"mcelog-old.txt", "mcelog.txt", "panic-old.txt", "../real-records.txt",
 	};
-	const char *srcdir = getenv("srcdir");
 	struct mce_text_parser *p = mce_text_parser_new(&callbacks, NULL);
 	unsigned taken[32] = { 0 }, lines = 0;
 	size_t n;
@@ -1394,12 +1333,9 @@ static void kernel_skip_sets(void **state)
 					lines += skip_holds(p, forms, n, body, (size_t) len, taken);
 				}
 			for (size_t i = 0; i < ELEMENTSOF(files); i++) {
-				char path[4096], line[8192];
-				FILE *f;
+				char line[8192];
+				FILE *f = open_sample(files[i]);
 
-				snprintf(path, sizeof(path), "%s/tests/data/decode/%s", srcdir ? srcdir : ".", files[i]);
-				f = fopen(path, "r");
-				assert_non_null(f);
 				while (fgets(line, sizeof(line), f)) {
 					struct text_line l;
 					struct span s = { line, line + strlen(line) };
