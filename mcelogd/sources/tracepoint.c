@@ -371,13 +371,14 @@ static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
 
 /* Wakes read_rings() when the record stamped held_ns is HOLD_BACK_NS old, and
  * no sooner than HOLD_READ_GAP_NS after now (see HOLD_BACK_NS). */
-static int arm_hold_timer(struct tracepoint_source *s, uint64_t held_ns, uint64_t now_ns)
+static int arm_hold_timer(struct tracepoint_source *s, uint64_t held_ns)
 {
-	uint64_t at_ns = held_ns + HOLD_BACK_NS, usec;
+	uint64_t at_ns = held_ns + HOLD_BACK_NS, gap_ns = now_monotonic_usec() * 1000 + HOLD_READ_GAP_NS;
+	uint64_t usec;
 	int r;
 
-	if (at_ns < now_ns + HOLD_READ_GAP_NS)
-		at_ns = now_ns + HOLD_READ_GAP_NS;
+	if (at_ns < gap_ns)
+		at_ns = gap_ns;
 	usec = at_ns / 1000 + 1;
 
 	if (!s->hold_timer) {
@@ -415,7 +416,6 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 	/* Sample stamps are CLOCK_MONOTONIC only with a clockid; a replay has no loop for a timer. */
 	bool hold = !flush && !no_clockid && s->host->event;
 	uint64_t held = UINT64_MAX;
-	uint64_t now_ns = 0;
 	size_t n;
 
 	for (;;) {
@@ -448,7 +448,8 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 		if (n == 0)
 			break;
 		if (hold && !crowded) {
-			now_ns = now_monotonic_usec() * 1000;
+			uint64_t now_ns = now_monotonic_usec() * 1000;
+
 			before = now_ns > HOLD_BACK_NS ? now_ns - HOLD_BACK_NS : 0;
 		}
 		while ((i = perf_ring_merge_pick_before(cur, n, before, &held)) >= 0) {
@@ -481,13 +482,14 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 			report_unaccounted(s->cpus[cpu]);
 		}
 	if (held != UINT64_MAX && hold) {
-		int r = arm_hold_timer(s, held, now_ns ? now_ns : now_monotonic_usec() * 1000);
+		int r = arm_hold_timer(s, held);
 
 		if (r >= 0)
 			return;   /* quiet readers stay quiet: the timer reads their rings */
 		log_warning("Cannot arm the tracepoint hold-back timer (%s): taking the newest "
 			    "records now, their order across CPUs is not checked", strerror(-r));
-		read_rings(s, true);
+		read_rings(s, true);   /* which ends by waking the quiet readers */
+		return;
 	}
 	/* Nothing held: the timer is not coming back, so quiet readers wake for what comes. */
 	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++) {
