@@ -273,22 +273,10 @@ static void begin_value(struct json_writer *w, const char *key)
 	}
 }
 
-/* c after the key (or in its place) has been written */
-static void open_keyed(struct json_writer *w, char c)
-{
-	put_char(w, c);
-	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
-		w->failed = true;
-		return;
-	}
-	w->depth++;
-	w->first[w->depth] = true;
-}
-
 static void open_container(struct json_writer *w, const char *key, char c)
 {
 	begin_value(w, key);
-	open_keyed(w, c);
+	json_writer_open(w, c);
 }
 
 const char *json_writer_str(struct json_writer *w)
@@ -450,15 +438,11 @@ void json_writer_hex(struct json_writer *w, uint64_t value)
 	put_hex(w, value);
 }
 
-void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec)
+void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec, int64_t day)
 {
-	int64_t sec = usec / 1000000, day;
 	char tmp[40];
 	int n;
 
-	if (usec % 1000000 < 0)
-		sec--;
-	day = sec / 86400 - (sec % 86400 < 0);
 	n = format_rfc3339_usec(tmp + 1, sizeof(tmp) - 2, usec);
 	if (n < 0) {
 		w->failed = true;

@@ -164,12 +164,8 @@ static inline char *json_writer_u64_digits_small(char *o, uint64_t v)
 /* A C string in quotes and escaped, after the key. */
 void json_writer_cstr(struct json_writer *w, const char *s);
 
-/*
- * An object's or array's opening c after the key, and its closing c:
- * inline, as a record opens and closes a few and the calls cost more
- * than the byte.
- */
-static inline void json_writer_open(struct json_writer *w, char c)
+/* One byte that needs no escaping: a bracket, the newline between JSON lines. */
+static inline void json_writer_byte(struct json_writer *w, char c)
 {
 	char *o = json_writer_room(w, 1);
 
@@ -177,6 +173,16 @@ static inline void json_writer_open(struct json_writer *w, char c)
 		*o = c;
 		w->len++;
 	}
+}
+
+/*
+ * An object's or array's opening c after the key, and its closing c:
+ * inline, as a record opens and closes a few and the calls cost more
+ * than the byte.
+ */
+static inline void json_writer_open(struct json_writer *w, char c)
+{
+	json_writer_byte(w, c);
 	if (w->depth + 1 >= JSON_WRITER_MAX_DEPTH) {
 		w->failed = true;
 		return;
@@ -187,18 +193,12 @@ static inline void json_writer_open(struct json_writer *w, char c)
 
 static inline void json_writer_close(struct json_writer *w, char c)
 {
-	char *o;
-
 	if (w->depth == 0) {
 		w->failed = true;
 		return;
 	}
 	w->depth--;
-	o = json_writer_room(w, 1);
-	if (o) {
-		*o = c;
-		w->len++;
-	}
+	json_writer_byte(w, c);
 }
 
 /* An object where no key goes (the top level, an array's element): json_object_begin(w, NULL), inline */
@@ -436,8 +436,9 @@ JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_
 	json_writer_hex(w, value);
 }
 
-/* The time of a day other than the last one written, or one out of four-digit years: json-writer.c. */
-void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec);
+/* The time of a day other than the last one written, or one out of four-digit years: json-writer.c.
+ * day: the days from the epoch to usec's, which it learns for the next. */
+void json_put_time_usec_slow(struct json_writer *w, struct json_key k, int64_t usec, int64_t day);
 
 /*
  * A record's time: on the day of the last one written, as nearly always,
@@ -461,7 +462,7 @@ JSON_KEYED void json_put_time_usec_k(struct json_writer *w, struct json_key k, i
 		day--;
 	}
 	if (!w->time_known || day != w->time_day) {
-		json_put_time_usec_slow(w, k, usec);
+		json_put_time_usec_slow(w, k, usec, day);
 		return;
 	}
 	/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ" in quotes: digits and punctuation, nothing to escape */
