@@ -152,20 +152,23 @@ static const char *snapshot_of_line(const char *line, size_t len, char *buf, siz
 	return ret;
 }
 
+/* The first write error is the one reported. */
+static void keep_error(struct decode_ctx *c, int k)
+{
+	if (k < 0 && c->error == 0)
+		c->error = k;
+}
+
 /* All that is held written out: at the end, as the stdio stream was flushed. */
 static void flush_output(struct decode_ctx *c)
 {
-	int k;
-
 	if (c->output == OUTPUT_JSON) {
-		k = decode_write_all(fileno(c->out), c->w.buf, c->w.len);
+		keep_error(c, decode_write_all(fileno(c->out), c->w.buf, c->w.len));
 		json_writer_reset(&c->w);
 	} else {
 		decode_text_flush(c->text);
-		k = c->text->error;
+		keep_error(c, c->text->error);
 	}
-	if (k < 0 && c->error == 0)
-		c->error = k;
 }
 
 static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsigned first,
@@ -177,27 +180,20 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 	c->records++;
 	if (c->output == OUTPUT_JSON) {
 		size_t done = c->w.len;
-		char *o;
 
 		json_writer_next(&c->w);
 		mce_record_write_json(r, &d, &c->w);
-		o = json_writer_room(&c->w, 1);
-		if (!o) {
+		json_writer_byte(&c->w, '\n');
+		if (json_writer_failed(&c->w)) {
 			/* the lines before it are whole: they are written, this one is not */
 			c->w.len = done;
 			flush_output(c);
 			c->error = -ENOMEM;
 			return;
 		}
-		*o = '\n';
-		c->w.len++;
 		/* what a fully buffered stdout would have written by now (decode-text.h) */
-		if (c->w.len >= DECODE_OUT_CHUNK) {
-			int k = decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len);
-
-			if (k < 0 && c->error == 0)
-				c->error = k;
-		}
+		if (c->w.len >= DECODE_OUT_CHUNK)
+			keep_error(c, decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len));
 	} else {
 		char snapshot[512];
 		/* The record came whole from the line being fed: one JSON line. */
