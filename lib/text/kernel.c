@@ -134,7 +134,6 @@ int text_kernel_unwrap(struct mce_text_parser *p, struct span s)
  */
 static bool status_cut(const struct text_line *l, struct span body, unsigned *digits)
 {
-	const uint64_t ones = 0x0101010101010101ull;
 	const char *c = body.end, *b;
 
 	/*
@@ -148,7 +147,7 @@ static bool status_cut(const struct text_line *l, struct span body, unsigned *di
 
 		memcpy(&x, body.end - 16, 8);
 		memcpy(&y, body.end - 8, 8);
-		if (!((((x - ones * '!') & ~x) | ((y - ones * '!') & ~y)) & ones * 0x80))
+		if (!(bytes8_below_bang(x) | bytes8_below_bang(y)))
 			return false;
 	}
 	while (c > body.p && !is_space(c[-1]))

@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <strings.h>
 
 struct span {
 	const char *p;
@@ -99,6 +98,18 @@ static inline bool span_eq_case_n(struct span s, const char *lit, size_t n)
 	return span_len(s) == n && span_starts_case_n(s, lit, n);
 }
 
+/*
+ * The top bit of each of the eight bytes of x that is below '!' (white
+ * space or another control byte).  Whether there is any is exact, and so
+ * is the lowest flagged (a borrow can flag a byte above a true one only).
+ */
+static inline uint64_t bytes8_below_bang(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+
+	return (x - ones * '!') & ~x & ones * 0x80;
+}
+
 /* The next white-space-delimited token; empty at the end. */
 static inline struct span span_token(struct span *s)
 {
@@ -114,11 +125,10 @@ static inline struct span span_token(struct span *s)
 	 * control byte is part of the token, and the rest is read bytewise.
 	 */
 	while (s->end - s->p >= 8) {
-		const uint64_t ones = 0x0101010101010101ull;
 		uint64_t x, low;
 
 		memcpy(&x, s->p, 8);
-		low = (x - ones * '!') & ~x & ones * 0x80;
+		low = bytes8_below_bang(x);
 		if (!low) {
 			s->p += 8;
 			continue;
