@@ -39,10 +39,10 @@ scenario() {
 	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
 	check "rasdaemon: short storm timings for mcelogd (as 45-storm), reloaded" guest "
 printf '[Storm]\nSummaryInterval=2s\nQuietTime=3s\n' >>'$conf' && systemctl reload mcelogd.service"
-	# In some runs (2 of 8 in one session, both with mcelogd's 5 ms or 20 ms tracepoint
-	# hold-back) rasdaemon exits 0 within a moment of starting, having disabled its
-	# events; the cause is not known.  It is started up to three times, and each
-	# failed start is shown.
+	# In some runs (2 of 8 in one session, 1 of 12 in the next; all with mcelogd's
+	# tracepoint hold-back) rasdaemon exits 0 within a moment of starting, having
+	# disabled its events; the cause is not known.  It is started up to three times,
+	# and each failed start is shown.
 	out=$(guest "
 for try in 1 2 3; do
 	systemctl start rasdaemon.service && for i in \$(seq 100); do
