@@ -319,8 +319,39 @@ guest() {
 	# The agent puts a newline before its end marker.
 	[ "$n" -gt 0 ] && [ -z "${out[n-1]}" ] && unset 'out[n-1]'
 	[ ${#out[@]} -gt 0 ] && printf '%s\n' "${out[@]}"
-	[ "$rc" = 255 ] && [ -z "$began" ] && echo "guest: no answer within $((limit + 15))s"
+	if [ "$rc" = 255 ] && [ -z "$began" ]; then
+		echo "guest: no answer within $((limit + 15))s"
+		vm_alive && vm_unresponsive
+	fi
 	return "$rc"
+}
+# vm_unresponsive: the agent did not even begin an answer, so the guest (or
+# QEMU) is stuck.  A guest that hangs silently leaves nothing on its console,
+# so keep QEMU's view of it (run state, and where each CPU is: RIP, and HLT=1
+# for an idle one) for dump_guest, and stop the VM: the checks left in this
+# boot then fail at once instead of each waiting out its own time limit.
+# Often called in a $(...) subshell, hence a file, not TAP output.
+vm_unresponsive() {
+	local h ktext
+	ktext=$(cat "$vm_dir/ktext" 2>/dev/null)
+	{
+		echo "the agent did not answer at $(date +%T); QEMU's view:"
+		for h in 'info status' 'info cpus' 'info registers -a'; do
+			echo "(qemu) $h"
+			hmp "$h" | tr -d '\r' | grep -E '^(VM status|[* ] *CPU|CPU#|RIP=|CR0=)' |
+				while IFS= read -r l; do
+					# RIP as an offset in the kernel's text: a symbol
+					# with Debian's linux-image-*-dbg, whatever KASLR did.
+					if [[ $l = RIP=* && -n $ktext ]]; then
+						printf '%s  (_text+0x%x)\n' "$l" $((16#${l:4:16} - 16#$ktext))
+					else printf '%s\n' "$l"; fi
+				done
+		done
+		echo "guest console, last 40 lines:"
+		console | tail -n 40
+	} >>"$vm_dir/unresponsive.txt" 2>&1
+	echo "guest: stopped the VM; QEMU's view of it is in the boot's dump"
+	vm_stop
 }
 
 # ------------------------------------------------------- the scenario API
@@ -478,6 +509,11 @@ dump_guest() {
 		note "---- journalctl -u mcelogd ----"
 		guest 'systemctl status --no-pager mcelogd.service; journalctl -b -u mcelogd.service --no-pager -q -o short-monotonic' 60 | diag
 	fi
+	# Last: the requests above may be what found the guest stuck.
+	if [ -s "$vm_dir/unresponsive.txt" ]; then
+		note "---- the guest stopped answering ----"
+		diag <"$vm_dir/unresponsive.txt"
+	fi
 }
 
 provision='set -e
@@ -504,6 +540,8 @@ for k in "${groups[@]}"; do
 	done
 	if [ -n "$booted" ] && guest true 20 >/dev/null; then
 		ok "boot [$label]: systemd up and command channel answering after $(( $(date +%s) - t0 ))s"
+		# Where the kernel's text landed (KASLR), for vm_unresponsive.
+		guest "awk '\$3 == \"_text\" {print \$1; exit}' /proc/kallsyms" 20 >"$vm_dir/ktext"
 	else
 		not_ok "boot [$label]: guest did not come up"
 		cat "$vm_dir/qemu.out" 2>/dev/null | diag
