@@ -60,6 +60,9 @@ static const struct text_form forms[] = {
 	/* macOS panic logs' "Machine-check capabilities" dump: its brand
 	 * and note lines are free text, taken only inside the dump */
 	{ .recognise = text_macos_mca_recognise,      .parse = text_macos_mca_parse },
+	/* a Mac's "MCA Error Report": its "Core: N" only inside it */
+	{ .recognise = text_macos_efi_recognise,      .parse = text_macos_efi_parse,
+	  .kernel_skip = TEXT_HEADS_ALL },
 	/* "mce_record:" anywhere, or rasdaemon's unmarked continuation line */
 	{ .recognise = text_mce_record_recognise,     .parse = text_mce_record_parse },
 	{ .recognise = text_json_recognise,           .parse = text_json_parse },

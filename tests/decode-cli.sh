@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..79"
+echo "1..82"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -111,6 +111,9 @@ check "malformed wrapped lines (STATUS or PROCESSOR cut at 80 columns, a mailed 
 check "macOS panic log dump: a record per processor's bank, no warnings" eval 'run 0 --output json "$DATA/macos-mca.txt" && lines 2 && [ ! -s "$TMP/err" ] && has "\"cpu\":13,\"bank\":1,\"vendor\":\"intel\",\"family\":6,\"model\":44,\"stepping\":2,\"microcode\":\"0x1f\",\"mcgcap\":\"0x0000000000001c09\",\"mcgstatus\":\"0x0000000000000004\",\"status\":\"0xbe00000000400e0f\",\"addr\":\"0x000000e1e7e1e000\",\"misc\":\"0x0000000001000000\""'
 check "malformed macOS dump lines: exit 1, each named with what was expected, the good bank kept" eval 'run 1 --output json "$DATA/bad-macos.txt" && lines 1 && has "\"bank\":3,.*\"misc\":\"0x0000000000000086\"" && err_has "bad-macos.txt:7: IA32_MC1_STATUS: .zz. is not a hexadecimal number" && err_has "bad-macos.txt:8: IA32_MC12_STATUS: bank 12 out of range: IA32_MCG_CAP counts 9 banks" && err_has "bad-macos.txt:10: IA32_MC1_ADDR: expected a register of bank 3"'
 check "real macOS dumps (three reports, one an .ips pasted whole): every bank of every block, no warnings" eval 'run 0 --output json "$DATA/macos-real.txt" && lines 14 && [ ! -s "$TMP/err" ] && has "\"cpu\":1,\"bank\":7,\"vendor\":\"intel\",\"family\":6,\"model\":142,\"stepping\":9,\"microcode\":\"0xf0\",\"mcgcap\":\"0x0000000000000c09\",\"mcgstatus\":\"0x0000000000000005\",\"status\":\"0xfe0000000100110a\",\"addr\":\"0x000000018ce24340\"" && has "\"cpu\":2,\"bank\":12,.*\"status\":\"0xc80334c600800093\",\"misc\":\"0xc900040004000c8c\""'
+check "a Mac's MCA Error Report (real, docker/for-mac#1068): a record per block, the head's CPU, ADDR/MISC under their valid bits, no warnings" eval 'run 0 --output json "$DATA/macos-efi.txt" && lines 4 && [ ! -s "$TMP/err" ] && has "\"bank\":3,\"vendor\":\"intel\",\"family\":6,\"model\":61,\"stepping\":4,\"status\":\"0xbe00000000800400\",\"addr\":\"0xffffffff8134fffd\",\"misc\":\"0xffffffff8134fffd\"" && has "\"bank\":6,.*\"status\":\"0xee0000000040110b\",\"addr\":\"0x00000000ff70fbc0\",\"misc\":\"0x0000003880000086\"" && ! has "\"cpu\":"'
+check "malformed MCA Error Report lines and an unread register line in a report: exit 1, each named" eval 'run 1 --output json "$DATA/bad-macos-efi.txt" && lines 1 && err_has "bad-macos-efi.txt:3: IA32_MC3_CTL: expected IA32_MC3_STATUS before it" && err_has "bad-macos-efi.txt:5: IA32_MC4_ADDR: expected a register of bank 3" && err_has "bad-macos-efi.txt:9: Core: .one. is not a decimal number" && err_has "bad-macos-efi.txt:11: MCA error dump: expected" && err_has "bad-macos-efi.txt:14: not a machine-check record line: .IA32_MC7_STATUS (0x41d)" && ! err_has "bad-macos-efi.txt:13:"'
+check "a whole macOS panic report pasted (constructed from real reports): its records, its own text passed over, exit 0" eval 'run 0 --output json "$DATA/macos-report.txt" && lines 3 && [ ! -s "$TMP/err" ] && has "\"cpu\":0,\"bank\":6,\"vendor\":\"intel\",\"family\":6,\"model\":44"'
 
 # (e) JSON
 check "JSON lines, with and without a log prefix" eval 'run 0 --output json "$DATA/json.txt" && lines 2 && has "\"source\":\"tracepoint\""'

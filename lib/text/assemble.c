@@ -27,6 +27,17 @@ void text_reject(struct mce_text_parser *p)
 	text_diag(p, MCE_TEXT_MALFORMED, p->line, "%s", p->msg);
 }
 
+int text_reject_with(struct mce_text_parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+	text_reject(p);
+	return 0;
+}
+
 /* Hand one finished record to the caller, after the checks every form shares. */
 static int emit(struct mce_text_parser *p, struct mce_record *r, unsigned first, unsigned last,
 		bool have_log_time, int64_t log_time_usec)

@@ -47,6 +47,19 @@ enum kv_result text_num_other(struct mce_text_parser *p, const char *key, struct
 	return KV_OK;
 }
 
+enum kv_result text_hex_0x(struct mce_text_parser *p, const char *key, struct span t, uint64_t max,
+			   uint64_t *ret)
+{
+	char buf[48];
+
+	if (!span_eat(&t, "0x"))
+		return text_bad(p, "%s: expected 0x and hex digits, got '%s'", key,
+				span_show(t, buf, sizeof(buf)));
+	if (span_starts(t, "0x") || span_len(t) == 0)
+		return text_bad(p, "%s: expected hex digits after 0x", key);
+	return text_num(p, key, t, 16, max, ret);
+}
+
 const struct text_field *text_field_find(const struct text_field *fields, size_t n, struct span key,
 					 bool fold_case)
 {

@@ -39,6 +39,12 @@ unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct 
 int text_macos_mca_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 			 struct span body);
 
+/* macos-efi.c: the "MCA Error Report" at the top of some Macs' panic reports */
+unsigned text_macos_efi_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				  struct span *body);
+int text_macos_efi_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			 struct span body);
+
 /* panic.c: old kernels' head line and one line per bank, the corrected-error poller's */
 unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			      struct span *body);

@@ -49,6 +49,14 @@
  * The file's first line, its header ({"timestamp":...,"bug_type":"210",...}
  * for a panic), carries no register and is read as part of the report.
  *
+ * Users paste the whole panic report as often as the dump.  Once the
+ * report shows (a dump, the .ips header, or one of the lines only a report
+ * has: "*** Panic Report ***", "Anonymous UUID:", "panic(cpu N caller
+ * ..."), the rest of the input is taken for its text: the panic string,
+ * backtraces, kext lists and the machine's profile are not record lines
+ * and are passed over (text_macos_report_text()).  A line that names an
+ * IA32_MC register and is not read is still an error.
+ *
  * MSR numbers: IA32_MCi_STATUS/ADDR/MISC are 401H/402H/403H + 4i (Intel
  * SDM Vol. 4, table 2-2, the IA32_MC0..IA32_MC31 block at 400H-47FH).
  * The signature is CPUID(1).EAX (SDM Vol. 2A, CPUID, figure 3-6).
@@ -69,6 +77,7 @@ enum macos_line {
 	PROCESSOR,        /* Processor N: ... */
 	REGISTER,         /* IA32_MCi_STATUS/ADDR/MISC(0x...): 0x... */
 	IPS_HEADER,       /* an .ips panic report's first line */
+	REPORT_MARK,      /* a line only a panic report has: its other text follows */
 };
 
 /* Register lines of a bank, in the order XNU prints them. */
@@ -215,6 +224,18 @@ unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct 
 		}
 		break;
 	}
+	case '*':
+		if (span_eq(s, "*** Panic Report ***") || span_eq(s, "*** MCA Error Report ***"))
+			kind = REPORT_MARK;
+		break;
+	case 'A':
+		if (span_starts(s, "Anonymous UUID:"))
+			kind = REPORT_MARK;
+		break;
+	case 'p':
+		if (span_starts(s, "panic(cpu "))
+			kind = REPORT_MARK;
+		break;
 	case 'M':
 		if (span_starts(s, "Machine-check capabilities"))
 			kind = CAPS;
@@ -260,14 +281,7 @@ unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct 
 static enum kv_result hex_value(struct mce_text_parser *p, const char *key, struct span t,
 			       uint64_t *ret)
 {
-	char buf[48];
-
-	if (!span_eat(&t, "0x"))
-		return text_bad(p, "%s: expected 0x and hex digits, got '%s'", key,
-				span_show(t, buf, sizeof(buf)));
-	if (span_starts(t, "0x") || span_len(t) == 0)
-		return text_bad(p, "%s: expected hex digits after 0x", key);
-	return text_num(p, key, t, 16, UINT64_MAX, ret);
+	return text_hex_0x(p, key, t, UINT64_MAX, ret);
 }
 
 /* Nothing may follow what was read. */
@@ -286,17 +300,6 @@ static int bad_line(struct mce_text_parser *p)
 {
 	text_reject(p);
 	return 0;
-}
-
-_printf_(2, 3)
-static int reject(struct mce_text_parser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
-	va_end(ap);
-	return bad_line(p);
 }
 
 /* The bank read last, if its record is still to be handed out: the dump's later lines are not its. */
@@ -325,7 +328,13 @@ static int begin_dump(struct mce_text_parser *p, const struct text_line *l)
 	int k = text_begin(p, OPEN_MACOS_MCA, l->have_time, l->time_usec);
 
 	p->step = 0;
+	p->macos_report = true;
 	return k;
+}
+
+bool text_macos_report_text(const struct mce_text_parser *p, struct span s)
+{
+	return p->macos_report && !span_find(s, "IA32_MC");
 }
 
 /*
@@ -347,7 +356,7 @@ static int parse_caps(struct mce_text_parser *p, const struct text_line *l, stru
 			const char *close = memchr(s.p, ')', span_len(s));
 
 			if (!close)
-				return reject(p, "Machine-check capabilities: expected '(cpu N)'");
+				return text_reject_with(p, "Machine-check capabilities: expected '(cpu N)'");
 			if (text_num(p, "Machine-check capabilities: cpu", (struct span) { s.p, close },
 				     10, UINT32_MAX, &v) != KV_OK)
 				return bad_line(p);
@@ -399,7 +408,7 @@ static int parse_ident(struct mce_text_parser *p, struct span s)
 	else if (span_starts(s, "microcode:"))
 		s.p += strlen("microcode:");
 	else
-		return reject(p, "family line: expected 'microcode:'");
+		return text_reject_with(p, "family line: expected 'microcode:'");
 	if (text_num(p, "microcode", span_token(&s), 10, UINT32_MAX, &microcode) != KV_OK ||
 	    at_end(p, "family line", s) != KV_OK)
 		return bad_line(p);
@@ -416,11 +425,12 @@ static int parse_ident(struct mce_text_parser *p, struct span s)
 
 /*
  * "signature: 0x206c2": CPUID(1).EAX, combined as the family line and
- * our records have it (extended family added to family 0FH, extended
- * model to families 06H and 0FH), and held against the family line.
+ * our records have it (mce_record_set_cpuid()), and held against the
+ * family line.
  */
 static int parse_signature(struct mce_text_parser *p, struct span s)
 {
+	struct mce_record id = { 0 };
 	uint64_t sig;
 	uint32_t family, model, stepping;
 
@@ -429,18 +439,15 @@ static int parse_signature(struct mce_text_parser *p, struct span s)
 	    at_end(p, "signature", s) != KV_OK)
 		return bad_line(p);
 	if (sig > UINT32_MAX)
-		return reject(p, "signature: 0x%llx is wider than CPUID's 32-bit EAX",
+		return text_reject_with(p, "signature: 0x%llx is wider than CPUID's 32-bit EAX",
 				(unsigned long long) sig);
-	stepping = sig & 0xf;
-	family = (sig >> 8) & 0xf;
-	model = (sig >> 4) & 0xf;
-	if (family == 0x6 || family == 0xf)
-		model |= ((sig >> 16) & 0xf) << 4;
-	if (family == 0xf)
-		family += (sig >> 20) & 0xff;
+	mce_record_set_cpuid(&id, (uint32_t) sig);
+	family = id.family;
+	model = id.model;
+	stepping = id.stepping;
 	if ((p->rec.have & MCE_HAVE_CPUID) &&
 	    (p->rec.family != family || p->rec.model != model || p->rec.stepping != stepping))
-		return reject(p, "signature: 0x%llx is family %u model %u stepping %u, "
+		return text_reject_with(p, "signature: 0x%llx is family %u model %u stepping %u, "
 				"but the family line says %u, %u, %u", (unsigned long long) sig,
 				family, model, stepping, p->rec.family, p->rec.model,
 				p->rec.stepping);
@@ -474,7 +481,7 @@ static int parse_bank_count(struct mce_text_parser *p, struct span s)
 	if (text_num(p, "error-reporting banks", span_token(&s), 10, 255, &n) != KV_OK)
 		return bad_line(p);
 	if ((p->rec.have & MCE_HAVE_MCGCAP) && n != (p->rec.mcgcap & 0xff))
-		return reject(p, "%llu error-reporting banks, but IA32_MCG_CAP 0x%llx counts %llu",
+		return text_reject_with(p, "%llu error-reporting banks, but IA32_MCG_CAP 0x%llx counts %llu",
 				(unsigned long long) n, (unsigned long long) p->rec.mcgcap,
 				(unsigned long long) (p->rec.mcgcap & 0xff));
 	p->step = BANK_COUNT;
@@ -499,7 +506,7 @@ static int parse_processor(struct mce_text_parser *p, const struct text_line *l,
 		s.p += strlen("Processor ");
 		t = span_token(&s);
 		if (span_len(t) < 2 || t.end[-1] != ':')
-			return reject(p, "Processor: expected 'Processor N:'");
+			return text_reject_with(p, "Processor: expected 'Processor N:'");
 		t.end--;
 		if (text_num(p, "Processor", t, 10, UINT32_MAX, &cpu) != KV_OK)
 			return bad_line(p);
@@ -509,7 +516,7 @@ static int parse_processor(struct mce_text_parser *p, const struct text_line *l,
 		/* 10.6: a processor that logged nothing: no record, and none waits */
 		if (!span_eq(s, "no machine-check status reported") &&
 		    !span_eq(s, "no valid machine-check state"))
-			return reject(p, "Processor %llu: expected IA32_MCG_STATUS",
+			return text_reject_with(p, "Processor %llu: expected IA32_MCG_STATUS",
 					(unsigned long long) cpu);
 		if (!in_dump(p))
 			return 0;
@@ -527,7 +534,7 @@ static int parse_processor(struct mce_text_parser *p, const struct text_line *l,
 		if (span_len(t) > 0 && t.end[-1] == ':')
 			t.end--;
 	} else {
-		return reject(p, "Processor %llu: expected 'IA32_MCG_STATUS: 0x...'",
+		return text_reject_with(p, "Processor %llu: expected 'IA32_MCG_STATUS: 0x...'",
 				(unsigned long long) cpu);
 	}
 	if (hex_value(p, "IA32_MCG_STATUS", t, &status) != KV_OK ||
@@ -574,19 +581,19 @@ static int parse_register(struct mce_text_parser *p, const struct text_line *l, 
 	/* its MSR number, in parentheses, then ':' */
 	t = span_token(&s);
 	if (span_len(t) < 2 || t.end[-1] != ':' || t.end[-2] != ')')
-		return reject(p, "%s: expected '(0xMSR):'", key);
+		return text_reject_with(p, "%s: expected '(0xMSR):'", key);
 	t.end -= 2;
 	if (hex_value(p, key, t, &msr) != KV_OK)
 		return bad_line(p);
 	if ((p->rec.have & MCE_HAVE_MCGCAP) && in_dump(p))
 		limit = (unsigned) (p->rec.mcgcap & 0xff);
 	if (bank >= limit)
-		return reject(p, "%s: bank %llu out of range: %s %u banks", key,
+		return text_reject_with(p, "%s: bank %llu out of range: %s %u banks", key,
 				(unsigned long long) bank,
 				limit == MAX_BANKS ? "the IA32_MCi MSRs hold" : "IA32_MCG_CAP counts",
 				limit);
 	if (msr != 0x400 + 4 * bank + regs[reg].msr_offset)
-		return reject(p, "%s: MSR 0x%llx is not bank %llu's %s (0x%llx)", key,
+		return text_reject_with(p, "%s: MSR 0x%llx is not bank %llu's %s (0x%llx)", key,
 				(unsigned long long) msr, (unsigned long long) bank, regs[reg].name,
 				(unsigned long long) (0x400 + 4 * bank + regs[reg].msr_offset));
 
@@ -598,9 +605,9 @@ static int parse_register(struct mce_text_parser *p, const struct text_line *l, 
 		valid_word = span_eq(t, "valid");
 		invalid_word = span_eq(t, "invalid");
 		if (span_len(t) > 0 && !valid_word && !invalid_word)
-			return reject(p, "%s: expected 'valid' or 'invalid' after the value", key);
+			return text_reject_with(p, "%s: expected 'valid' or 'invalid' after the value", key);
 		if ((valid_word || invalid_word) && valid_word != (v >> 63))
-			return reject(p, "%s: says '%s' but VAL (bit 63) is %s", key,
+			return text_reject_with(p, "%s: says '%s' but VAL (bit 63) is %s", key,
 					valid_word ? "valid" : "invalid", v >> 63 ? "set" : "clear");
 	}
 	if (at_end(p, key, s) != KV_OK)
@@ -608,13 +615,13 @@ static int parse_register(struct mce_text_parser *p, const struct text_line *l, 
 
 	if (reg != REG_STATUS) {
 		if (!in_dump(p) || !(p->rec.have & MCE_HAVE_STATUS))
-			return reject(p, "%s: expected IA32_MC%llu_STATUS before it", key,
+			return text_reject_with(p, "%s: expected IA32_MC%llu_STATUS before it", key,
 					(unsigned long long) bank);
 		if (p->rec.bank != bank)
-			return reject(p, "%s: expected a register of bank %u, whose STATUS is above it",
+			return text_reject_with(p, "%s: expected a register of bank %u, whose STATUS is above it",
 					key, p->rec.bank);
 		if (p->rec.have & regs[reg].have)
-			return reject(p, "%s: bank %u's %s again", key, p->rec.bank,
+			return text_reject_with(p, "%s: bank %u's %s again", key, p->rec.bank,
 					regs[reg].name);
 		if (reg == REG_ADDR)
 			p->rec.addr = v;
@@ -658,7 +665,10 @@ int text_macos_mca_parse(struct mce_text_parser *p, const struct text_line *l, u
 	case BANK_COUNT:
 		return parse_bank_count(p, body);
 	case IPS_HEADER:
-		return 0;
+	case REPORT_MARK:
+		/* the report's text is no longer garbage; a dump above it is done */
+		p->macos_report = true;
+		return kind == REPORT_MARK ? text_flush(p) : 0;
 	case NOTE:
 		/* the heads of the banks that follow are not the bank above's lines */
 		if (!span_starts(body, "Package ") && !span_starts(body, "MCA error-reporting"))

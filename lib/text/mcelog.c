@@ -71,8 +71,8 @@ int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 	res = text_kv_line(p, s, &r, &info);
 	if (res == KV_NOT_OURS) {
 		if (decoded || l->prefixed || text_kernel_noise(s) || span_starts(s, "mcelog:") ||
-		    span_starts(s, "Running trigger"))
-			return 0;       /* mcelog's decoded text, or another log line */
+		    span_starts(s, "Running trigger") || text_macos_report_text(p, s))
+			return 0;       /* mcelog's decoded text, another log line, a panic report's */
 		{
 			char buf[64];
 

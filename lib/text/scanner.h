@@ -31,6 +31,7 @@ enum open_record {
 	OPEN_RAS_MC_CTL,      /* a ras-mc-ctl --errors row over several lines */
 	OPEN_K8_NB,           /* early x86_64 kernels' K8 northbridge lines */
 	OPEN_MACOS_MCA,       /* macOS panic log: Machine-check capabilities, Processor n, IA32_MCi_* */
+	OPEN_MACOS_EFI,       /* a Mac's "MCA Error Report": Core: n, IA32_MCi_STATUS=... */
 };
 
 /* What the rest of a line a console or a mailer wrapped must be, if it comes next. */
@@ -50,6 +51,7 @@ struct mce_text_parser {
 	int stopped;                  /* negative return of a callback: sticky */
 	bool wall;                    /* syslogd's wall messages seen: blank lines separate them */
 	bool blank;                   /* in wall text, a blank line came: the record may end */
+	bool macos_report;            /* in a macOS panic report: its own text is no garbage */
 
 	bool have_default;
 	enum mce_vendor def_vendor;
@@ -61,7 +63,7 @@ struct mce_text_parser {
 	struct mce_record rec;
 	unsigned first, last;
 	bool emitted;                 /* records were made of it (text_emit_part): ending it adds none */
-	unsigned step;                /* macos-mca.c: the kind of the record's last line */
+	unsigned step;                /* macos-mca.c, macos-efi.c: where in the dump the last line was */
 	bool have_log_time;           /* a dated log prefix on the record's first line */
 	int64_t log_time_usec;
 
@@ -145,6 +147,8 @@ bool text_line_general(struct span s, struct text_line *ret);
 struct span text_unquote(struct span s);
 /* Kernel lines that belong to no record and must not be mistaken for garbage. */
 bool text_kernel_noise(struct span s);
+/* macos-mca.c: s is a line of a macOS panic report's own text, not of a record */
+bool text_macos_report_text(const struct mce_text_parser *p, struct span s);
 /*
  * Its two halves: s begins as such a line does; s holds "Machine check
  * events logged" anywhere.  A line that reads whole as "KEY value" pairs
@@ -167,6 +171,9 @@ _printf_(4, 5)
 void text_diag(struct mce_text_parser *p, enum mce_text_diag kind, unsigned line, const char *fmt, ...);
 /* Reject the current line as malformed, for the reason in p->msg. */
 void text_reject(struct mce_text_parser *p);
+/* The line is malformed, for the reason fmt gives: said, and 0 (reading goes on). */
+_printf_(2, 3)
+int text_reject_with(struct mce_text_parser *p, const char *fmt, ...);
 /* Emit the open record, if any. */
 int text_flush(struct mce_text_parser *p);
 /* Open a new multi-line record at the current line, ending the previous one. */
@@ -249,6 +256,10 @@ static inline enum kv_result text_num(struct mce_text_parser *p, const char *key
 	}
 	return text_num_other(p, key, v, base, max, ret);
 }
+
+/* "0x" and hex digits, the whole span, up to max: the form dumps print registers in. */
+enum kv_result text_hex_0x(struct mce_text_parser *p, const char *key, struct span t, uint64_t max,
+			   uint64_t *ret);
 const struct text_field *text_field_find(const struct text_field *fields, size_t n, struct span key,
 					 bool fold_case);
 /* Read v in base into f's place in *r. */

@@ -79,3 +79,12 @@ static inline void parse(struct seen *s, const char *text)
 	assert_int_equal(feed_text(p, text), 0);
 	mce_text_parser_free(p);
 }
+
+/* Diagnostic i is a rejected line n whose message holds want. */
+static inline void assert_rejected(const struct seen *s, unsigned i, unsigned line, const char *want)
+{
+	assert_true(i < s->nd);
+	if (s->dkind[i] != MCE_TEXT_MALFORMED || s->dline[i] != line || !strstr(s->dmsg[i], want))
+		fail_msg("diagnostic %u: kind %d line %u '%s'; want malformed line %u with '%s'", i,
+			 s->dkind[i], s->dline[i], s->dmsg[i], line, want);
+}
