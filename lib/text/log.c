@@ -257,6 +257,21 @@ static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))
 		any = true;
+	else if (!any) {
+		/*
+		 * "host mcelog[808]: ", the same line pasted with its host but
+		 * not its date.  The host is one word with no ':' of its own;
+		 * only "ident[pid]:" after it makes it one.
+		 */
+		struct span t = *s, host = span_token(&t);
+
+		span_skip_space(&t);
+		if (span_len(host) > 0 && host.end[-1] != ':' && host.p[0] != '[' &&
+		    strip_ident_pid(&t)) {
+			*s = t;
+			any = true;
+		}
+	}
 	return any;
 }
 
