@@ -59,6 +59,15 @@ static bool eat_mc(struct span *s)
 	return true;
 }
 
+/* The driver's prefix after "EDAC ": "<driver> MC<m>: " (sbridge, skx, i10nm). */
+static bool eat_driver_mc(struct span *s)
+{
+	struct span t = span_token(s);
+
+	span_skip_space(s);
+	return span_len(t) > 0 && eat_mc(s);
+}
+
 unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				   struct span *body)
 {
@@ -80,9 +89,7 @@ unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct
 		*body = s;
 		return LOCATION;
 	}
-	t = span_token(&s);           /* the driver: sbridge, skx, i10nm */
-	span_skip_space(&s);
-	if (span_len(t) == 0 || !eat_mc(&s) || s.p == s.end)
+	if (!eat_driver_mc(&s) || s.p == s.end)
 		return 0;
 	*body = s;
 	return span_starts(s, "HANDLING MCE MEMORY ERROR") ? HANDLING : REGISTERS;
@@ -142,7 +149,30 @@ int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, 
 	case LOCATION:
 		return parse_location(p, body);
 	default:
-		/* the DIMM line, not PROCESSOR, ends this form's record */
-		return text_kv_record(p, l, body, OPEN_EDAC_INTEL, false);
+		break;
 	}
+	/*
+	 * The drivers print "ADDR %llx " and "MISC %llx " with no newline,
+	 * so a console may show the next line's prefix inside this one:
+	 * "ADDR 12345000 EDAC sbridge MC3: MISC 144780c86" (the kernel's
+	 * Documentation/firmware-guide/acpi/apei/einj.rst has such a copy).
+	 * Each part is read as the line it was printed as.
+	 */
+	for (;;) {
+		const char *m = span_find(body, " EDAC ");
+		struct span rest;
+		int k;
+
+		if (!m)
+			break;
+		rest = (struct span) { m + strlen(" EDAC "), body.end };
+		if (!eat_driver_mc(&rest) || rest.p == rest.end)
+			break;
+		/* the DIMM line, not PROCESSOR, ends this form's record */
+		k = text_kv_record(p, l, (struct span) { body.p, m }, OPEN_EDAC_INTEL, false);
+		if (k < 0)
+			return k;
+		body = rest;
+	}
+	return text_kv_record(p, l, body, OPEN_EDAC_INTEL, false);
 }
