@@ -23,6 +23,8 @@
  * DIMM line with no register lines before it (skx_edac prints those at
  * debug level) is no machine-check record: said, and not decoded.
  */
+#include <inttypes.h>
+
 #include "forms.h"
 
 enum edac_intel_line {
@@ -119,6 +121,7 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 		struct span t = span_token(&in), key, v;
 		const struct text_field *f;
 		const char *colon;
+		uint64_t x;
 
 		if (span_len(t) == 0)
 			break;
@@ -127,6 +130,29 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 			continue;     /* "-" between the core's and the driver's part */
 		key = (struct span) { t.p, colon };
 		v = (struct span) { colon + 1, t.end };
+		if ((span_eq(key, "page") || span_eq(key, "offset")) && (r.have & MCE_HAVE_ADDR)) {
+			/*
+			 * The EDAC core prints the error address as page (ADDR >>
+			 * PAGE_SHIFT, 12 on x86) and offset in the page.  Older
+			 * sb_edac printed every record's registers first and the
+			 * DIMM lines after them all: a line naming another
+			 * address is not this record's.
+			 */
+			bool page = span_eq(key, "page");
+
+			if (text_num(p, page ? "page" : "offset", v, 16, UINT64_MAX, &x) != KV_OK) {
+				text_reject(p);
+				return 0;
+			}
+			if (x != (page ? r.addr >> 12 : (r.addr & 0xfff))) {
+				text_diag(p, MCE_TEXT_PARTIAL, p->line,
+					  "EDAC DIMM line names another address than the record before "
+					  "it (ADDR 0x%" PRIx64 "): not joined to it",
+					  r.addr);
+				return text_flush(p);
+			}
+			continue;
+		}
 		f = text_field_find(dimm_keys, ELEMENTSOF(dimm_keys), key, false);
 		if (!f || (span_len(v) > 0 && v.p[0] == '-'))
 			continue;     /* a key we do not keep, or "-1": not known */
