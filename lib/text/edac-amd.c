@@ -24,6 +24,7 @@ enum edac_line {
 	EDAC_LAST,            /* "cache level: ..." or "bus error ..." */
 	EDAC_CPU_CUT,         /* "CPU:n (f:m:s)" and no more: a mailer wrapped the line */
 	EDAC_STATUS_REST,     /* "MCb_STATUS[...]: 0x..." on the next line, untagged */
+	EDAC_REG_REST,        /* "0x..." on the next line: the value of a cut register line's last key */
 };
 
 /* The columns mailers wrap at. */
@@ -165,15 +166,17 @@ static bool is_mc_addr(struct span key)
 	return mc_reg(key, "_ADDR", true) || mc_reg(key, " Error Address", true);
 }
 
+/* The register lines' keys: drivers/edac/mce_amd.c prints "Key: 0x%016llx", comma-separated. */
+static const struct text_field regs[] = {
+	TEXT_FIELD("Error Addr", MCE_HAVE_ADDR, addr, 16),
+	TEXT_FIELD("IPID",       MCE_HAVE_IPID, ipid, 16),
+	TEXT_FIELD("Syndrome",   MCE_HAVE_SYND, synd, 16),
+	TEXT_FIELD("PPIN",       MCE_HAVE_PPIN, ppin, 16),
+};
+
 /* "Key: 0x..., Key: 0x..." lines: Error Addr, IPID, Syndrome, PPIN, MCn_ADDR. */
 static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struct mce_record *r)
 {
-	static const struct text_field regs[] = {
-		TEXT_FIELD("Error Addr", MCE_HAVE_ADDR, addr, 16),
-		TEXT_FIELD("IPID",       MCE_HAVE_IPID, ipid, 16),
-		TEXT_FIELD("Syndrome",   MCE_HAVE_SYND, synd, 16),
-		TEXT_FIELD("PPIN",       MCE_HAVE_PPIN, ppin, 16),
-	};
 	static const struct text_field mc_addr = TEXT_FIELD("MCn_ADDR", MCE_HAVE_ADDR, addr, 16);
 
 	while (span_len(s) > 0) {
@@ -232,8 +235,46 @@ static bool is_status_rest(const struct mce_text_parser *p, struct span s)
 	       p->wrap_len + 1 + span_len(span_token(&t)) > WRAP_COLUMNS;
 }
 
+/*
+ * A register line a mailer cut after its last key: "IPID: 0x...,
+ * Syndrome:" with the value alone on the next line.  Returns that key
+ * (*head: the line before it), or NULL.
+ */
+static const struct text_field *cut_key(struct span s, struct span *head)
+{
+	const char *c;
+	struct span key;
+
+	if (span_len(s) < 2 || s.end[-1] != ':')
+		return NULL;
+	for (c = s.end - 1; c > s.p && c[-1] != ','; c--)
+		;
+	key = (struct span) { c, s.end - 1 };
+	span_trim(&key);
+	*head = (struct span) { s.p, c > s.p ? c - 1 : s.p };
+	return text_field_find(regs, ELEMENTSOF(regs), key, false);
+}
+
+/* s, a whole line, is the value a cut register line's last key lost: the very next line, one "0x" word. */
+static bool is_reg_rest(const struct mce_text_parser *p, struct span s)
+{
+	struct span t = s, w = span_token(&t);
+
+	span_skip_space(&t);
+	return p->wrap == WRAP_EDAC_REG && p->line == p->wrap_line + 1 &&
+	       p->open == OPEN_EDAC_AMD && span_starts(w, "0x") && t.p == t.end;
+}
+
 int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 {
+	if (p->wrap == WRAP_EDAC_REG) {
+		if (is_reg_rest(p, text_unquote(s)))
+			return 0;
+		p->wrap = WRAP_NONE;
+		(void) text_bad(p, "expected the value of '%s:' on the next line", regs[p->wrap_len].name);
+		text_diag(p, MCE_TEXT_MALFORMED, p->wrap_line, "%s", p->msg);
+		return 0;
+	}
 	if (p->wrap != WRAP_EDAC_CPU || is_status_rest(p, text_unquote(s)))
 		return 0;
 	p->wrap = WRAP_NONE;
@@ -253,13 +294,15 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	struct span s = l->tagged;
 
 	if (!s.p) {
-		if (p->wrap == WRAP_EDAC_CPU) {
-			struct span line = text_unquote(l->line);
+		struct span line = text_unquote(l->line);
 
-			if (is_status_rest(p, line)) {
-				*body = line;
-				return EDAC_STATUS_REST;
-			}
+		if (p->wrap == WRAP_EDAC_CPU && is_status_rest(p, line)) {
+			*body = line;
+			return EDAC_STATUS_REST;
+		}
+		if (p->wrap == WRAP_EDAC_REG && is_reg_rest(p, line)) {
+			*body = line;
+			return EDAC_REG_REST;
 		}
 		return 0;
 	}
@@ -333,11 +376,26 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 		return read_regs(p, body, parse_status);
 	case EDAC_SEVERITY:
 		return text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec);
-	case EDAC_REGS:
+	case EDAC_REGS: {
+		const struct text_field *f;
+		struct span head;
+
 		if (p->open != OPEN_EDAC_AMD &&
 		    (k = text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec)) < 0)
 			return k;
+		if (span_len(text_unquote(l->line)) <= WRAP_COLUMNS && (f = cut_key(body, &head))) {
+			/* the last key's value went to the next line: wait a line for it */
+			k = read_regs(p, head, parse_regs);
+			if (p->last == p->line || span_len(head) == 0) {
+				p->last = p->line;
+				p->wrap = WRAP_EDAC_REG;
+				p->wrap_line = p->line;
+				p->wrap_len = (unsigned) (f - regs);
+			}
+			return k;
+		}
 		return read_regs(p, body, parse_regs);
+	}
 	case EDAC_LAST:
 		p->last = p->line;
 		return text_flush(p);
@@ -357,6 +415,19 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 	case EDAC_STATUS_REST:
 		p->wrap = WRAP_NONE;
 		return read_regs(p, body, parse_status);
+	case EDAC_REG_REST: {
+		struct mce_record r = p->rec;
+		const struct text_field *f = &regs[p->wrap_len];
+
+		p->wrap = WRAP_NONE;
+		if (text_field_read(p, f, body, f->base, &r) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+		p->rec = r;
+		p->last = p->line;
+		return 0;
+	}
 	}
 	return 0;
 }

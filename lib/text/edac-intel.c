@@ -23,6 +23,8 @@
  * DIMM line with no register lines before it (skx_edac prints those at
  * debug level) is no machine-check record: said, and not decoded.
  */
+#include <inttypes.h>
+
 #include "forms.h"
 
 enum edac_intel_line {
@@ -59,6 +61,15 @@ static bool eat_mc(struct span *s)
 	return true;
 }
 
+/* The driver's prefix after "EDAC ": "<driver> MC<m>: " (sbridge, skx, i10nm). */
+static bool eat_driver_mc(struct span *s)
+{
+	struct span t = span_token(s);
+
+	span_skip_space(s);
+	return span_len(t) > 0 && eat_mc(s);
+}
+
 unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				   struct span *body)
 {
@@ -80,9 +91,7 @@ unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct
 		*body = s;
 		return LOCATION;
 	}
-	t = span_token(&s);           /* the driver: sbridge, skx, i10nm */
-	span_skip_space(&s);
-	if (span_len(t) == 0 || !eat_mc(&s) || s.p == s.end)
+	if (!eat_driver_mc(&s) || s.p == s.end)
 		return 0;
 	*body = s;
 	return span_starts(s, "HANDLING MCE MEMORY ERROR") ? HANDLING : REGISTERS;
@@ -112,6 +121,7 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 		struct span t = span_token(&in), key, v;
 		const struct text_field *f;
 		const char *colon;
+		uint64_t x;
 
 		if (span_len(t) == 0)
 			break;
@@ -120,6 +130,29 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 			continue;     /* "-" between the core's and the driver's part */
 		key = (struct span) { t.p, colon };
 		v = (struct span) { colon + 1, t.end };
+		if ((span_eq(key, "page") || span_eq(key, "offset")) && (r.have & MCE_HAVE_ADDR)) {
+			/*
+			 * The EDAC core prints the error address as page (ADDR >>
+			 * PAGE_SHIFT, 12 on x86) and offset in the page.  Older
+			 * sb_edac printed every record's registers first and the
+			 * DIMM lines after them all: a line naming another
+			 * address is not this record's.
+			 */
+			bool page = span_eq(key, "page");
+
+			if (text_num(p, page ? "page" : "offset", v, 16, UINT64_MAX, &x) != KV_OK) {
+				text_reject(p);
+				return 0;
+			}
+			if (x != (page ? r.addr >> 12 : (r.addr & 0xfff))) {
+				text_diag(p, MCE_TEXT_PARTIAL, p->line,
+					  "EDAC DIMM line names another address than the record before "
+					  "it (ADDR 0x%" PRIx64 "): not joined to it",
+					  r.addr);
+				return text_flush(p);
+			}
+			continue;
+		}
 		f = text_field_find(dimm_keys, ELEMENTSOF(dimm_keys), key, false);
 		if (!f || (span_len(v) > 0 && v.p[0] == '-'))
 			continue;     /* a key we do not keep, or "-1": not known */
@@ -142,7 +175,30 @@ int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, 
 	case LOCATION:
 		return parse_location(p, body);
 	default:
-		/* the DIMM line, not PROCESSOR, ends this form's record */
-		return text_kv_record(p, l, body, OPEN_EDAC_INTEL, false);
+		break;
 	}
+	/*
+	 * The drivers print "ADDR %llx " and "MISC %llx " with no newline,
+	 * so a console may show the next line's prefix inside this one:
+	 * "ADDR 12345000 EDAC sbridge MC3: MISC 144780c86" (the kernel's
+	 * Documentation/firmware-guide/acpi/apei/einj.rst has such a copy).
+	 * Each part is read as the line it was printed as.
+	 */
+	for (;;) {
+		const char *m = span_find(body, " EDAC ");
+		struct span rest;
+		int k;
+
+		if (!m)
+			break;
+		rest = (struct span) { m + strlen(" EDAC "), body.end };
+		if (!eat_driver_mc(&rest) || rest.p == rest.end)
+			break;
+		/* the DIMM line, not PROCESSOR, ends this form's record */
+		k = text_kv_record(p, l, (struct span) { body.p, m }, OPEN_EDAC_INTEL, false);
+		if (k < 0)
+			return k;
+		body = rest;
+	}
+	return text_kv_record(p, l, body, OPEN_EDAC_INTEL, false);
 }

@@ -93,6 +93,7 @@ static unsigned wrapped_rest(const struct mce_text_parser *p, struct span s)
 		       p->wrap_len + 1 + first_word_len(s) > WRAP_COLUMNS ? KERNEL_EDAC_TEXT_REST : 0;
 	case WRAP_NONE:
 	case WRAP_EDAC_CPU:
+	case WRAP_EDAC_REG:
 		break;
 	}
 	return 0;

@@ -101,9 +101,18 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
 {
 	struct span t = *s;
 	int y, mo, d, hh, mi, ss, usec = 0, off = 0;
+	bool zone = false, space;
 
+	/*
+	 * A console server's stamp has a space for the 'T' and no zone:
+	 * "2016-12-21 16:07:49    [2592938.163474] ...".  Its local time is
+	 * no time we can give the record; the stamp is only taken off.
+	 */
 	if (!eat_digits(&t, 4, &y) || !span_eat(&t, "-") || !eat_digits(&t, 2, &mo) ||
-	    !span_eat(&t, "-") || !eat_digits(&t, 2, &d) || !span_eat(&t, "T") ||
+	    !span_eat(&t, "-") || !eat_digits(&t, 2, &d))
+		return false;
+	space = span_eat(&t, " ");
+	if ((!space && !span_eat(&t, "T")) ||
 	    !eat_digits(&t, 2, &hh) || !span_eat(&t, ":") || !eat_digits(&t, 2, &mi) ||
 	    !span_eat(&t, ":") || !eat_digits(&t, 2, &ss))
 		return false;
@@ -121,7 +130,7 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
 			usec *= 10;
 	}
 	if (span_eat(&t, "Z"))
-		off = 0;
+		zone = true;
 	else if (t.p < t.end && (*t.p == '+' || *t.p == '-')) {
 		int sign = *t.p == '+' ? 1 : -1, oh, om;
 
@@ -132,12 +141,15 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
 		if (!eat_digits(&t, 2, &om))
 			return false;
 		off = sign * (oh * 3600 + om * 60);
+		zone = true;
 	}
 	if (t.p < t.end && *t.p != ' ')
 		return false;
 	span_skip_space(&t);
 	*s = t;
 	skip_host_ident(s);
+	if (space && !zone)
+		return true;
 	if (mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && hh < 24 && mi < 60 && ss <= 60) {
 		int64_t secs = days_from_civil(y, (unsigned) mo, (unsigned) d) * 86400 +
 			       hh * 3600 + mi * 60 + ss - off;
@@ -257,6 +269,21 @@ static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))
 		any = true;
+	else if (!any) {
+		/*
+		 * "host mcelog[808]: ", the same line pasted with its host but
+		 * not its date.  The host is one word with no ':' of its own;
+		 * only "ident[pid]:" after it makes it one.
+		 */
+		struct span t = *s, host = span_token(&t);
+
+		span_skip_space(&t);
+		if (span_len(host) > 0 && host.end[-1] != ':' && host.p[0] != '[' &&
+		    strip_ident_pid(&t)) {
+			*s = t;
+			any = true;
+		}
+	}
 	return any;
 }
 

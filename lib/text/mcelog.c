@@ -40,6 +40,75 @@ static bool decoded_head(struct span s)
 	return span_len(t) > 0 && s.p == s.end;
 }
 
+/* Where mcelog's output begins in a line: its banner (either version's), or NULL. */
+static const char *find_banner(struct span s)
+{
+	const char *m = span_find(s, "Hardware event. This is not a software error");
+
+	return m ? m : span_find(s, "HARDWARE ERROR. This is *NOT* a software problem");
+}
+
+/*
+ * The words that begin one of mcelog's lines in its output: where a line
+ * that a web page made of the whole output is cut back into lines.  The
+ * decoded text between them ("MCG status:", "MCA: ...") is a line of its
+ * own, begun by "MCG", so that no value swallows it ("TIME" takes the
+ * date after its number, and what follows that).
+ */
+static bool begins_line(struct span w)
+{
+	static const char *const heads[] = {
+		"MCE", "CPU", "TIME", "MCG", "STATUS", "CPUID",
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(heads); i++)
+		if (span_eq_n(w, heads[i], strlen(heads[i])))
+			return true;
+	return false;
+}
+
+int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+		      struct span s);
+
+/*
+ * mcelog's whole output in one line, as a web page shows a paste whose
+ * line breaks it lost: "mcelog: ... Hardware event. This is not a
+ * software error. MCE 0 CPU 0 BANK 11 MISC ... STATUS ... CPUID Vendor
+ * Intel Family 6 Model 79".  Read as the lines it was made of.
+ */
+static int parse_flattened(struct mce_text_parser *p, const struct text_line *l, struct span s,
+			   const char *banner)
+{
+	struct span rest = { banner, s.end }, part;
+	const char *dot = memchr(banner, '.', span_len(rest));
+	int k;
+
+	/* the banner's two sentences, then the lines after them */
+	dot = dot ? memchr(dot + 1, '.', (size_t) (s.end - dot - 1)) : NULL;
+	if (!dot)
+		return 0;
+	if ((k = text_mcelog_parse(p, l, LINE, (struct span) { banner, dot + 1 })) < 0)
+		return k;
+	rest.p = dot + 1;
+	span_skip_space(&rest);
+	part = rest;
+	while (rest.p < rest.end) {
+		struct span t = rest, w = span_token(&t);
+
+		if (w.p != part.p && begins_line(w)) {
+			part.end = w.p;
+			span_trim(&part);
+			if ((k = text_mcelog_parse(p, l, LINE, part)) < 0)
+				return k;
+			part = (struct span) { w.p, s.end };
+		}
+		rest = t;
+		span_skip_space(&rest);
+	}
+	span_trim(&part);
+	return span_len(part) > 0 ? text_mcelog_parse(p, l, LINE, part) : 0;
+}
+
 unsigned text_mcelog_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			       struct span *body)
 {
@@ -59,6 +128,13 @@ int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsi
 
 	if (kind == COMMENT)
 		return 0;
+	if (span_len(s) > 120) {
+		/* longer than any line of mcelog's: its whole output, flattened? */
+		const char *b = find_banner(s);
+
+		if (b)
+			return parse_flattened(p, l, s, b);
+	}
 	if (decoded_head(s)) {
 		/* "Hardware event..." then "MCE 0" head one record, not two */
 		if (decoded && p->rec.have == 0)

@@ -41,6 +41,7 @@ enum text_wrap {
 	WRAP_PROCESSOR,       /* kernel.c: PROCESSOR line cut before "APIC": the record waits */
 	WRAP_EDAC_CPU,        /* edac-amd.c: "CPU:n (f:m:s)" cut before its "MCb_STATUS" */
 	WRAP_EDAC_TEXT,       /* kernel.c: the AMD decoder's text cut at a word */
+	WRAP_EDAC_REG,        /* edac-amd.c: a register line cut after its last "Key:": the value */
 };
 
 struct mce_text_parser {
