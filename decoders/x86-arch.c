@@ -474,6 +474,17 @@ static void decode_amd_fields(const struct mce_record *rec, struct mce_decoded *
 	}
 }
 
+/*
+ * A memory error that firmware reported (APEI/GHES, "firmware first") names
+ * no MCA bank; Linux still makes a machine-check record of it, with bank -1,
+ * 255 in the record's byte, and a STATUS of its own making: VAL, EN, ADDRV,
+ * MISCV and MCACOD 9FH, UC from "recoverable" up, PCC at "panic" (Linux
+ * arch/x86/kernel/cpu/mce/apei.c, apei_mce_report_mem_error(), used as a
+ * fact source).  No bank of Linux's can have that number: it keeps at most
+ * 64 (MAX_NR_BANKS).
+ */
+#define LINUX_APEI_BANK 255u
+
 void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d)
 {
 	enum vendor_class vc = vendor_class_of(rec);
@@ -497,4 +508,9 @@ void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d)
 	rule = &x86_severity_rules[x86_severity_rule_index(rec)];
 	d->severity = rule->sev;
 	d->recovery = rule->recovery;
+
+	if ((rec->have & MCE_HAVE_BANK) && rec->bank == LINUX_APEI_BANK) {
+		d->bank_name = "Firmware (APEI) report, no MCA bank";
+		d->bank_type = "APEI";
+	}
 }

@@ -595,6 +595,33 @@ static void test_unknown_model_and_bank(void **state)
 	assert_string_equal(d.bank_type, "DCU");
 }
 
+/*
+ * Linux's record of a firmware-reported (APEI) memory error: bank 255 and
+ * STATUS VAL|UC|EN|MISCV|ADDRV|9FH, named so on every vendor and model,
+ * known or not; bank 254 is no such record.
+ */
+static void test_apei_bank(void **state)
+{
+	const uint64_t apei_status = 0xbc0000000000009full;
+	struct mce_record recs[] = { intel_rec(apei_status), amd_rec(apei_status), intel_rec(apei_status) };
+	struct mce_decoded d;
+	(void) state;
+
+	recs[2].model = 0x01;                            /* a model we do not know */
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		recs[i].bank = 255;
+		mce_decode(&recs[i], &d);
+		assert_non_null(d.bank_name);
+		assert_string_equal(d.bank_type, "APEI");
+		assert_true(strstr(d.bank_name, "no MCA bank") != NULL);
+		assert_int_equal(d.error_class, MCE_CLASS_MEMORY_CONTROLLER);
+		assert_int_equal(d.severity, MCE_SEV_UNCORRECTED);
+		recs[i].bank = 254;
+		mce_decode(&recs[i], &d);
+		assert_true(d.bank_type == NULL || strcmp(d.bank_type, "APEI") != 0);
+	}
+}
+
 /* ---- rendering ---- */
 
 static struct json_object *render(const struct mce_record *r, const struct mce_decoded *d)
@@ -840,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_intel_bank_tables_sorted),
 		cmocka_unit_test(test_intel_memory_codes_have_mnemonics),
 		cmocka_unit_test(test_unknown_model_and_bank),
+		cmocka_unit_test(test_apei_bank),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_decode_over_junk),
