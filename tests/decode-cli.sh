@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..89"
+echo "1..91"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -111,6 +111,12 @@ check "malformed wrapped lines (STATUS or PROCESSOR cut at 80 columns, a mailed 
 check "malformed syslog line with a host but no date ('host mcelog[pid]:'): the bad STATUS named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:26: STATUS: .9c00004001010zz0. is not a hexadecimal number" && ! err_has "bad-forms.txt:25: not a machine-check record line"'
 check "malformed EDAC driver line with the next line's prefix inside it: the bad MISC named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:27: MISC: .1447zz. is not a hexadecimal number" && ! err_has "unknown key .EDAC."'
 check "mcelog's output flattened into one line with a bad STATUS: no record, the line named" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:28: warning: record (lines 28-28) has no STATUS register" && ! err_has "bad-forms.txt:28: not a machine-check record line"'
+# The real flattened record of published-real (blog.dhampir.no), twice on one line, the second
+# for another CPU and bank; then with the banners' full stops lost.  A fuzzed line of banners
+# inside banners once recursed until the stack ran out (fuzz-record-text/crash-flattened-recursion).
+flat='Hardware event. This is not a software error. MCE 0 CPU 0 BANK 11 MISC 90840080008228c ADDR 9ce494000 TIME 1499161840 Tue Jul 4 09:50:40 2017 MCG status: MCi status: Corrected error MCA: MEMORY CONTROLLER MS_CHANNEL2_ERR Transaction: Memory scrubbing error STATUS 8c000051000800c2 MCGSTATUS 0 MCGCAP 7000c16 APICID 0 SOCKETID 0 CPUID Vendor Intel Family 6 Model 79'
+check "two flattened mcelog records on one line: two records, each its own CPU and bank" eval 'printf "mcelog: x %s %s\n" "$flat" "$(printf %s "$flat" | sed "s/CPU 0 BANK 11/CPU 3 BANK 7/")" >"$TMP/flat2" && run 0 --output json "$TMP/flat2" && lines 2 && has "\"cpu\":0,.*\"bank\":11," && has "\"cpu\":3,.*\"bank\":7,"'
+check "... and with the banners' full stops lost: still two records" eval 'sed "s/software error\./software error/g" "$TMP/flat2" >"$TMP/flat3" && run 0 --output json "$TMP/flat3" && lines 2'
 check "sb_edac DIMM lines printed after all the records (a real paste): one naming another address is not joined to the record before it" eval 'run 1 --output json "$DATA/edac-intel-batched.txt" && lines 1 && has "\"addr\":\"0x000002007dfaa100\"" && ! has "dimm_channel" && err_has "edac-intel-batched.txt:9: warning: EDAC DIMM line names another address than the record before it (ADDR 0x2007dfaa100)"'
 check "malformed EDAC DIMM line with a bad page: named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:30: page: .0x8499zz. is not a hexadecimal number"'
 check "malformed AMD register line cut after 'Syndrome:' with a bad value on the next line: named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:33: Syndrome: .0x4d0000zz. is not a hexadecimal number" && ! err_has "bad-forms.txt:32: Syndrome: value missing"'

@@ -19,6 +19,12 @@ enum mcelog_line {
 	LINE,
 };
 
+/* mcelog's banner, which begins its output of a record */
+static const char *const banners[] = {
+	"Hardware event. This is not a software error",
+	"HARDWARE ERROR. This is *NOT* a software problem",     /* older versions' */
+};
+
 /*
  * A line that opens a record of mcelog's output: its banner, the older
  * versions' banner, or "MCE <n>", which older versions began with.
@@ -27,9 +33,9 @@ static bool decoded_head(struct span s)
 {
 	struct span t;
 
-	if (span_starts(s, "Hardware event. This is not a software error") ||
-	    span_starts(s, "HARDWARE ERROR. This is *NOT* a software problem"))
-		return true;
+	for (size_t i = 0; i < ELEMENTSOF(banners); i++)
+		if (span_starts(s, banners[i]))
+			return true;
 	if (!span_eat(&s, "MCE "))
 		return false;
 	t = span_token(&s);
@@ -40,12 +46,20 @@ static bool decoded_head(struct span s)
 	return span_len(t) > 0 && s.p == s.end;
 }
 
-/* Where mcelog's output begins in a line: its banner (either version's), or NULL. */
-static const char *find_banner(struct span s)
+/* Where mcelog's output begins in a line: its banner, whose length goes to *len; or NULL. */
+static const char *find_banner(struct span s, size_t *len)
 {
-	const char *m = span_find(s, "Hardware event. This is not a software error");
+	const char *first = NULL;
 
-	return m ? m : span_find(s, "HARDWARE ERROR. This is *NOT* a software problem");
+	for (size_t i = 0; i < ELEMENTSOF(banners); i++) {
+		const char *m = span_find(s, banners[i]);
+
+		if (m && (!first || m < first)) {
+			first = m;
+			*len = strlen(banners[i]);
+		}
+	}
+	return first;
 }
 
 /*
@@ -67,46 +81,58 @@ static bool begins_line(struct span w)
 	return false;
 }
 
-int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
-		      struct span s);
+static int parse_line(struct mce_text_parser *p, const struct text_line *l, struct span s);
 
 /*
  * mcelog's whole output in one line, as a web page shows a paste whose
  * line breaks it lost: "mcelog: ... Hardware event. This is not a
  * software error. MCE 0 CPU 0 BANK 11 MISC ... STATUS ... CPUID Vendor
- * Intel Family 6 Model 79".  Read as the lines it was made of.
+ * Intel Family 6 Model 79".  Read as the lines it was made of: from each
+ * banner to the next, the banner, then a line at each of mcelog's
+ * line-starting words.  The pieces are read as lines, never as
+ * flattened output again (a piece may be long and hold a banner).
  */
 static int parse_flattened(struct mce_text_parser *p, const struct text_line *l, struct span s,
-			   const char *banner)
+			   const char *banner, size_t banner_len)
 {
-	struct span rest = { banner, s.end }, part;
-	const char *dot = memchr(banner, '.', span_len(rest));
 	int k;
 
-	/* the banner's two sentences, then the lines after them */
-	dot = dot ? memchr(dot + 1, '.', (size_t) (s.end - dot - 1)) : NULL;
-	if (!dot)
-		return 0;
-	if ((k = text_mcelog_parse(p, l, LINE, (struct span) { banner, dot + 1 })) < 0)
-		return k;
-	rest.p = dot + 1;
-	span_skip_space(&rest);
-	part = rest;
-	while (rest.p < rest.end) {
-		struct span t = rest, w = span_token(&t);
+	for (;;) {
+		struct span head = { banner, banner + banner_len }, rest, part;
+		size_t next_len = 0;
+		const char *end = find_banner((struct span) { head.end, s.end }, &next_len);
 
-		if (w.p != part.p && begins_line(w)) {
-			part.end = w.p;
-			span_trim(&part);
-			if ((k = text_mcelog_parse(p, l, LINE, part)) < 0)
-				return k;
-			part = (struct span) { w.p, s.end };
-		}
-		rest = t;
+		if (!end)
+			end = s.end;
+		/* the banner, its full stop, and the lines after it */
+		if (head.end < end && *head.end == '.')
+			head.end++;
+		if ((k = parse_line(p, l, head)) < 0)
+			return k;
+		rest = (struct span) { head.end, end };
 		span_skip_space(&rest);
+		part = rest;
+		while (rest.p < rest.end) {
+			struct span t = rest, w = span_token(&t);
+
+			if (w.p != part.p && begins_line(w)) {
+				part.end = w.p;
+				span_trim(&part);
+				if ((k = parse_line(p, l, part)) < 0)
+					return k;
+				part = (struct span) { w.p, end };
+			}
+			rest = t;
+			span_skip_space(&rest);
+		}
+		span_trim(&part);
+		if (span_len(part) > 0 && (k = parse_line(p, l, part)) < 0)
+			return k;
+		if (end == s.end)
+			return 0;
+		banner = end;
+		banner_len = next_len;
 	}
-	span_trim(&part);
-	return span_len(part) > 0 ? text_mcelog_parse(p, l, LINE, part) : 0;
 }
 
 unsigned text_mcelog_recognise(const struct mce_text_parser *p, const struct text_line *l,
@@ -120,21 +146,27 @@ unsigned text_mcelog_recognise(const struct mce_text_parser *p, const struct tex
 int text_mcelog_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 		      struct span s)
 {
+	if (kind == COMMENT)
+		return 0;
+	if (span_len(s) > 120) {
+		/* longer than any line of mcelog's: its whole output, flattened? */
+		size_t len;
+		const char *b = find_banner(s, &len);
+
+		if (b)
+			return parse_flattened(p, l, s, b, len);
+	}
+	return parse_line(p, l, s);
+}
+
+static int parse_line(struct mce_text_parser *p, const struct text_line *l, struct span s)
+{
 	struct mce_record r;
 	struct kv_line info;
 	enum kv_result res;
 	int k;
 	bool decoded = p->open == OPEN_MCELOG_DECODED;
 
-	if (kind == COMMENT)
-		return 0;
-	if (span_len(s) > 120) {
-		/* longer than any line of mcelog's: its whole output, flattened? */
-		const char *b = find_banner(s);
-
-		if (b)
-			return parse_flattened(p, l, s, b);
-	}
 	if (decoded_head(s)) {
 		/* "Hardware event..." then "MCE 0" head one record, not two */
 		if (decoded && p->rec.have == 0)
