@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..91"
+echo "1..94"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -118,6 +118,10 @@ flat='Hardware event. This is not a software error. MCE 0 CPU 0 BANK 11 MISC 908
 check "two flattened mcelog records on one line: two records, each its own CPU and bank" eval 'printf "mcelog: x %s %s\n" "$flat" "$(printf %s "$flat" | sed "s/CPU 0 BANK 11/CPU 3 BANK 7/")" >"$TMP/flat2" && run 0 --output json "$TMP/flat2" && lines 2 && has "\"cpu\":0,.*\"bank\":11," && has "\"cpu\":3,.*\"bank\":7,"'
 check "... and with the banners' full stops lost: still two records" eval 'sed "s/software error\./software error/g" "$TMP/flat2" >"$TMP/flat3" && run 0 --output json "$TMP/flat3" && lines 2'
 check "sb_edac DIMM lines printed after all the records (a real paste): one naming another address is not joined to the record before it" eval 'run 1 --output json "$DATA/edac-intel-batched.txt" && lines 1 && has "\"addr\":\"0x000002007dfaa100\"" && ! has "dimm_channel" && err_has "edac-intel-batched.txt:9: warning: EDAC DIMM line names another address than the record before it (ADDR 0x2007dfaa100)"'
+# Old sb_edac (3.x kernels, RHEL 6): the DIMM in the EDAC core's "CE row" layout, after the kernel's lines.
+check "old sb_edac DIMM line after all the records (a real paste): the one naming another address is said, not joined" eval 'run 1 --output json "$DATA/edac-intel-old.txt" && lines 2 && ! has "dimm_channel" && err_has "edac-intel-old.txt:10: warning: EDAC DIMM line names another address than the record before it (ADDR 0x0)"'
+check "old sb_edac DIMM line right after its record: joined; with another Err=MSCOD:MCACOD: said, not joined" eval 'sed -n "4,6p;10p" "$DATA/edac-intel-old.txt" >"$TMP/old1" && run 0 --output json "$TMP/old1" && lines 1 && has "\"dimm_socket\":0,\"dimm_channel\":3,\"dimm_slot\":0,\"dimm_rank\":0" && sed "s/Err=0001:0093/Err=0008:0093/" "$TMP/old1" >"$TMP/old2" && run 1 --output json "$TMP/old2" && lines 1 && ! has "dimm_channel" && err_has "old2:4: warning: EDAC DIMM line names another error than the record before it (STATUS 0x8c00004000010093)"'
+check "malformed old sb_edac DIMM lines (bad addr, bad Channel, unclosed label): each named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:37: addr: .2f66ezz3c0. is not a hexadecimal number" && err_has "bad-forms.txt:38: Channel: .x3. is not a decimal number" && err_has "bad-forms.txt:39: EDAC DIMM line: expected .label"'
 check "malformed EDAC DIMM line with a bad page: named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:30: page: .0x8499zz. is not a hexadecimal number"'
 check "malformed AMD register line cut after 'Syndrome:' with a bad value on the next line: named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:33: Syndrome: .0x4d0000zz. is not a hexadecimal number" && ! err_has "bad-forms.txt:32: Syndrome: value missing"'
 check "malformed console-server line ('YYYY-MM-DD HH:MM:SS' and a dmesg stamp): the bad STATUS named, not the stamp" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:34: STATUS: .88000040000zz0cf. is not a hexadecimal number" && ! err_has "bad-forms.txt:34: not a machine-check record line"'

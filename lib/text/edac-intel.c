@@ -22,6 +22,25 @@
  * agent "ha", skx's "MemoryControllerId"), channel, slot and rank.  A
  * DIMM line with no register lines before it (skx_edac prints those at
  * debug level) is no machine-check record: said, and not decoded.
+ *
+ * Older kernels (3.x, and RHEL 6's backport) had sb_edac print the
+ * registers with the kernel's own lines under a line of its own, and the
+ * EDAC core's DIMM line in the layout of its FB-DIMM helpers, the message
+ * sb_edac's (edac_mc.c's edac_mc_handle_fbd_ce/ue, sb_edac.c's
+ * sbridge_mce_output_error of those versions):
+ *
+ *   sbridge: HANDLING MCE MEMORY ERROR
+ *   CPU 6: Machine Check Exception: 0 Bank 5: 8c00004000010091
+ *   TSC 0 ADDR 1db6d78e40 MISC 4402a2a86 PROCESSOR 0:206d7 TIME 1402196265 SOCKET 1 APIC 20
+ *   EDAC MC1: CE row 1, channel 0, label "CPU_SrcID#1_Channel#0_DIMM#1": 1 Unknown
+ *     error(s): memory read on FATAL area : cpu=6 Err=0001:0091 (ch=1),
+ *     addr = 0x1db6d78e40 => socket=1, Channel=0(mask=1), rank=5
+ *
+ * (Ivy Bridge's has "ha=h, " before Channel; an uncorrected error's line
+ * is "UE row r, channel-a= a channel-b= b labels "A-B": ...").  Row and
+ * channel there are the EDAC core's csrow numbering; the DIMM is after
+ * "=>", and its slot is the default label's "DIMM#".  Such a record ends
+ * at its DIMM line rather than at PROCESSOR.
  */
 #include <inttypes.h>
 
@@ -31,6 +50,8 @@ enum edac_intel_line {
 	REGISTERS = 1,
 	LOCATION,
 	HANDLING,
+	OLD_HANDLING,         /* "sbridge: HANDLING MCE MEMORY ERROR": the kernel's lines follow */
+	OLD_LOCATION,         /* "EDAC MCm: CE row r, channel c, label ...: ... => socket=..." */
 };
 
 /* Where the EDAC line's "key:value" words go; both the sb_edac and skx/i10nm spellings. */
@@ -47,6 +68,17 @@ static const struct text_field dimm_keys[] = {
 	TEXT_FIELD("rank",               MCE_HAVE_DIMM_RANK,    dimm_rank,    0),
 	TEXT_FIELD("PhysicalRankId",     MCE_HAVE_DIMM_RANK,    dimm_rank,    0),
 };
+
+/* The older DIMM line's "key=value" items after "=>": Channel is the real channel. */
+static const struct text_field old_dimm_keys[] = {
+	TEXT_FIELD("socket",  MCE_HAVE_DIMM_SOCKET,  dimm_socket,  10),
+	TEXT_FIELD("ha",      MCE_HAVE_DIMM_MC,      dimm_mc,      10),
+	TEXT_FIELD("Channel", MCE_HAVE_DIMM_CHANNEL, dimm_channel, 10),
+	TEXT_FIELD("rank",    MCE_HAVE_DIMM_RANK,    dimm_rank,    10),
+};
+
+/* The slot, in the label sb_edac gives each DIMM: "CPU_SrcID#s_Channel#c_DIMM#d". */
+static const struct text_field old_label_slot = TEXT_FIELD("DIMM#", MCE_HAVE_DIMM_SLOT, dimm_slot, 10);
 
 /* "MC<m>:" and the space after it. */
 static bool eat_mc(struct span *s)
@@ -76,11 +108,18 @@ unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct
 	struct span s = l->msg, t;
 
 	(void) p;
+	if (span_starts(s, "sbridge: HANDLING MCE MEMORY ERROR"))
+		return OLD_HANDLING;
 	if (!span_eat(&s, "EDAC "))
 		return 0;
 	if (eat_mc(&s)) {
 		/* the EDAC core: "<count> CE|UE <what> on <label> (<fields>)" */
 		struct span u = s;
+
+		if (span_starts(s, "CE row ") || span_starts(s, "UE row ")) {
+			*body = s;
+			return OLD_LOCATION;
+		}
 
 		t = span_token(&u);
 		if (span_len(t) == 0 || !is_digit(t.p[0]))
@@ -95,6 +134,24 @@ unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct
 		return 0;
 	*body = s;
 	return span_starts(s, "HANDLING MCE MEMORY ERROR") ? HANDLING : REGISTERS;
+}
+
+/*
+ * Said of a DIMM line that is not the open record's: the record ends
+ * without it.  Older sb_edac printed every record's registers first and
+ * the DIMM lines after them all, so this is no malformed line.
+ */
+static int not_joined(struct mce_text_parser *p, bool addr)
+{
+	if (addr)
+		text_diag(p, MCE_TEXT_PARTIAL, p->line,
+			  "EDAC DIMM line names another address than the record before it "
+			  "(ADDR 0x%" PRIx64 "): not joined to it", p->rec.addr);
+	else
+		text_diag(p, MCE_TEXT_PARTIAL, p->line,
+			  "EDAC DIMM line names another error than the record before it "
+			  "(STATUS 0x%016" PRIx64 "): not joined to it", p->rec.status);
+	return text_flush(p);
 }
 
 /* The DIMM location in the EDAC core's parenthesis, into the open record; then it ends. */
@@ -133,10 +190,8 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 		if ((span_eq(key, "page") || span_eq(key, "offset")) && (r.have & MCE_HAVE_ADDR)) {
 			/*
 			 * The EDAC core prints the error address as page (ADDR >>
-			 * PAGE_SHIFT, 12 on x86) and offset in the page.  Older
-			 * sb_edac printed every record's registers first and the
-			 * DIMM lines after them all: a line naming another
-			 * address is not this record's.
+			 * PAGE_SHIFT, 12 on x86) and offset in the page: a line
+			 * naming another address is not this record's.
 			 */
 			bool page = span_eq(key, "page");
 
@@ -144,19 +199,121 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 				text_reject(p);
 				return 0;
 			}
-			if (x != (page ? r.addr >> 12 : (r.addr & 0xfff))) {
-				text_diag(p, MCE_TEXT_PARTIAL, p->line,
-					  "EDAC DIMM line names another address than the record before "
-					  "it (ADDR 0x%" PRIx64 "): not joined to it",
-					  r.addr);
-				return text_flush(p);
-			}
+			if (x != (page ? r.addr >> 12 : (r.addr & 0xfff)))
+				return not_joined(p, true);
 			continue;
 		}
 		f = text_field_find(dimm_keys, ELEMENTSOF(dimm_keys), key, false);
 		if (!f || (span_len(v) > 0 && v.p[0] == '-'))
 			continue;     /* a key we do not keep, or "-1": not known */
 		if (text_field_read(p, f, v, f->base, &r) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+	}
+	p->rec = r;
+	p->last = p->line;
+	return text_flush(p);
+}
+
+/*
+ * The older DIMM line, "CE row r, channel c, label "L": ... Err=m:c (ch=n),
+ * addr = 0xA => socket=s, [ha=h, ]Channel=c(mask=m), rank=k", into the
+ * open record if it names the record's error and address; then it ends.
+ */
+static int parse_old_location(struct mce_text_parser *p, struct span s)
+{
+	const char *q = memchr(s.p, '"', span_len(s)), *q2 = NULL, *arrow, *m;
+	struct mce_record r = p->rec;
+	struct span label, before, after;
+	uint64_t addr, mscod, code;
+
+	if (p->open == OPEN_NONE || p->emitted) {
+		text_diag(p, MCE_TEXT_PARTIAL, p->line,
+			  "EDAC DIMM line (the older 'CE row' layout) without a machine-check record "
+			  "before it: not decoded");
+		return 0;
+	}
+	if (q)
+		q2 = memchr(q + 1, '"', (size_t) (s.end - q - 1));
+	if (!q2 || s.end - q2 < 2 || q2[1] != ':')
+		return text_reject_with(p, "EDAC DIMM line: expected 'label \"...\":' after the row "
+					"and channel");
+	label = (struct span) { q + 1, q2 };
+	before = (struct span) { q2 + 2, s.end };
+	arrow = span_find(before, " => ");
+	if (!arrow) {
+		/* the FB-DIMM drivers' own messages name no machine-check register */
+		text_diag(p, MCE_TEXT_PARTIAL, p->line,
+			  "EDAC DIMM line without sb_edac's 'addr = 0x... => socket=...': not joined "
+			  "to the record before it");
+		return text_flush(p);
+	}
+	after = (struct span) { arrow + strlen(" => "), s.end };
+	before.end = arrow;
+
+	/* "Err=mscod:code": STATUS[31:16] and [15:0], as sb_edac split them */
+	m = span_find(before, "Err=");
+	if (!m)
+		return text_reject_with(p, "EDAC DIMM line: expected 'Err=MSCOD:MCACOD' before '=>'");
+	{
+		struct span e = { m + strlen("Err="), before.end }, t = span_token(&e);
+		const char *colon = memchr(t.p, ':', span_len(t));
+
+		if (!colon)
+			return text_reject_with(p, "EDAC DIMM line: expected 'Err=MSCOD:MCACOD' before '=>'");
+		if (text_num(p, "Err", (struct span) { t.p, colon }, 16, 0xffff, &mscod) != KV_OK ||
+		    text_num(p, "Err", (struct span) { colon + 1, t.end }, 16, 0xffff, &code) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+	}
+	m = span_find(before, "addr = ");
+	if (!m)
+		return text_reject_with(p, "EDAC DIMM line: expected 'addr = 0x...' before '=>'");
+	{
+		struct span a = { m + strlen("addr = "), before.end };
+
+		if (text_hex_0x(p, "addr", span_token(&a), UINT64_MAX, &addr) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+	}
+	if ((r.have & MCE_HAVE_ADDR) && addr != r.addr)
+		return not_joined(p, true);
+	if ((r.have & MCE_HAVE_STATUS) &&
+	    (mscod != (r.status >> 16 & 0xffff) || code != (r.status & 0xffff)))
+		return not_joined(p, false);
+
+	/* "socket=1, Channel=0(mask=1), rank=5" */
+	while (span_len(after) > 0) {
+		const char *comma = memchr(after.p, ',', span_len(after));
+		struct span item = { after.p, comma ? comma : after.end }, key, v;
+		const struct text_field *f;
+		const char *eq, *paren;
+
+		after.p = comma ? comma + 1 : after.end;
+		span_trim(&item);
+		eq = memchr(item.p, '=', span_len(item));
+		if (!eq)
+			return text_reject_with(p, "EDAC DIMM line: expected 'key=value' items after '=>'");
+		key = (struct span) { item.p, eq };
+		paren = memchr(eq, '(', (size_t) (item.end - eq));
+		v = (struct span) { eq + 1, paren ? paren : item.end };
+		f = text_field_find(old_dimm_keys, ELEMENTSOF(old_dimm_keys), key, false);
+		if (f && text_field_read(p, f, v, f->base, &r) != KV_OK) {
+			text_reject(p);
+			return 0;
+		}
+	}
+	m = span_find(label, "DIMM#");
+	if (m) {
+		struct span d = { m + strlen("DIMM#"), m + strlen("DIMM#") };
+
+		while (d.end < label.end && is_digit(*d.end))
+			d.end++;
+		/* a label the administrator set names no slot we can read */
+		if (span_len(d) > 0 && text_field_read(p, &old_label_slot, d, 10, &r) != KV_OK) {
 			text_reject(p);
 			return 0;
 		}
@@ -174,6 +331,15 @@ int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, 
 		return 0;
 	case LOCATION:
 		return parse_location(p, body);
+	case OLD_HANDLING: {
+		/* the record before is complete: its DIMM line, if any, did not come */
+		int k = text_flush(p);
+
+		p->sbridge_line = p->line;
+		return k;
+	}
+	case OLD_LOCATION:
+		return parse_old_location(p, body);
 	default:
 		break;
 	}

@@ -218,7 +218,12 @@ static int parse_line(struct mce_text_parser *p, const struct text_line *l, stru
 	}
 	p->rec = r;
 	p->last = p->line;
-	if (info.processor && p->open == OPEN_KERNEL)
+	/*
+	 * PROCESSOR is the kernel's last line, unless old sb_edac announced
+	 * the record on the line before it: then its DIMM line ends it.
+	 */
+	if (info.processor && p->open == OPEN_KERNEL &&
+	    !(p->sbridge_line != 0 && p->first == p->sbridge_line + 1))
 		return text_flush(p);
 	return 0;
 }

@@ -53,6 +53,7 @@ struct mce_text_parser {
 	bool wall;                    /* syslogd's wall messages seen: blank lines separate them */
 	bool blank;                   /* in wall text, a blank line came: the record may end */
 	bool macos_report;            /* in a macOS panic report: its own text is no garbage */
+	unsigned sbridge_line;        /* old sb_edac's "sbridge: HANDLING MCE MEMORY ERROR", if seen */
 
 	bool have_default;
 	enum mce_vendor def_vendor;

@@ -294,6 +294,71 @@ static void kernel_noise_in_record(void **state)
 	}
 }
 
+/*
+ * Old sb_edac's DIMM line in the EDAC core's FB-DIMM layout (constructed
+ * from the kernel's format strings): Ivy Bridge's "ha=", an uncorrected
+ * error's "UE row ... labels", a label set by hand, another driver's
+ * message, and no record before it.
+ */
+static void edac_intel_old_layout(void **state)
+{
+#define OLD_REGS(bank, status, addr) \
+	"sbridge: HANDLING MCE MEMORY ERROR\n" \
+	"CPU 0: Machine Check Exception: 0 Bank " bank ": " status "\n" \
+	"TSC 0 ADDR " addr " MISC 0 PROCESSOR 0:306e4 TIME 1400000000 SOCKET 0 APIC 0\n"
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      OLD_REGS("7", "8c00004000010091", "1000")
+	      "EDAC MC0: CE row 4, channel 0, label \"CPU_SrcID#0_Ha#1_Channel#2_DIMM#1\": 1 Unknown "
+	      "error(s): memory read on FATAL area : cpu=0 Err=0001:0091 (ch=1), addr = 0x1000 => "
+	      "socket=0, ha=1, Channel=2(mask=4), rank=5\n"
+	      OLD_REGS("8", "bd80000000100134", "2000")
+	      "EDAC MC0: UE row 0, channel-a= 0 channel-b= 0 labels \"CPU_SrcID#0_Channel#1_DIMM#2-"
+	      "CPU_SrcID#0_Channel#1_DIMM#2\": 1 Unknown error(s): memory read on FATAL area "
+	      "recoverable: cpu=0 Err=0010:0134 (ch=4), addr = 0x2000 => socket=0, Channel=1(mask=2), "
+	      "rank=8\n"
+	      OLD_REGS("7", "8c00004000010091", "3000")
+	      "EDAC MC0: CE row 1, channel 0, label \"P1-DIMMA1\": 1 Unknown error(s): memory read on "
+	      "FATAL area : cpu=0 Err=0001:0091 (ch=1), addr = 0x3000 => socket=0, Channel=0(mask=1), rank=0\n"
+	      OLD_REGS("7", "8c00004000010091", "4000")
+	      "EDAC MC0: CE row 1, channel 0, label \"DIMM_A1\": i5000 error\n"
+	      "EDAC MC0: CE row 1, channel 0, label \"CPU_SrcID#0_Channel#0_DIMM#0\": 1 Unknown error(s): "
+	      "memory read on FATAL area : cpu=0 Err=0001:0091 (ch=1), addr = 0x4000 => socket=0, "
+	      "Channel=0(mask=1), rank=0\n");
+#undef OLD_REGS
+	assert_int_equal(s.n, 4);
+
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_DIMM_SOCKET | MCE_HAVE_DIMM_MC |
+					      MCE_HAVE_DIMM_CHANNEL | MCE_HAVE_DIMM_SLOT | MCE_HAVE_DIMM_RANK));
+	assert_int_equal(s.rec[0].dimm_mc, 1);
+	assert_int_equal(s.rec[0].dimm_channel, 2);
+	assert_int_equal(s.rec[0].dimm_slot, 1);
+	assert_int_equal(s.rec[0].dimm_rank, 5);
+	assert_int_equal(s.last[0], 4);      /* the DIMM line, not PROCESSOR, ended it */
+
+	/* "labels "A-B"": the first label's slot */
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_DIMM_CHANNEL | MCE_HAVE_DIMM_SLOT));
+	assert_false(mce_record_has(&s.rec[1], MCE_HAVE_DIMM_MC));
+	assert_int_equal(s.rec[1].dimm_channel, 1);
+	assert_int_equal(s.rec[1].dimm_slot, 2);
+	assert_int_equal(s.rec[1].dimm_rank, 8);
+
+	/* a label set by hand names no slot; the rest is read */
+	assert_true(mce_record_has(&s.rec[2], MCE_HAVE_DIMM_SOCKET | MCE_HAVE_DIMM_CHANNEL));
+	assert_false(mce_record_has(&s.rec[2], MCE_HAVE_DIMM_SLOT));
+
+	/* another driver's message: said, the record ends without a DIMM; then no record */
+	assert_false(mce_record_has(&s.rec[3], MCE_HAVE_DIMM_CHANNEL));
+	assert_int_equal(s.nd, 2);
+	assert_int_equal(s.dline[0], 16);
+	assert_int_equal(s.dkind[0], MCE_TEXT_PARTIAL);
+	assert_non_null(strstr(s.dmsg[0], "without sb_edac's"));
+	assert_int_equal(s.dline[1], 17);
+	assert_non_null(strstr(s.dmsg[1], "without a machine-check record before it"));
+}
+
 /* skx_edac/i10nm print the registers with "0x"; the DIMM line uses their key names. */
 static void edac_intel_skx(void **state)
 {
@@ -1926,6 +1991,7 @@ int main(void)
 		cmocka_unit_test(events_logged_anywhere),
 		cmocka_unit_test(kernel_noise_in_record),
 		cmocka_unit_test(edac_intel_skx),
+		cmocka_unit_test(edac_intel_old_layout),
 		cmocka_unit_test(panic_old_forms),
 		cmocka_unit_test(k8_northbridge_lines),
 		cmocka_unit_test(k8_northbridge_bad_status),
