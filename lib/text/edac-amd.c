@@ -31,6 +31,7 @@ enum edac_line {
 	EDAC_CPU_CUT,         /* "CPU:n (f:m:s)" and no more: a mailer wrapped the line */
 	EDAC_STATUS_REST,     /* "MCb_STATUS[...]: 0x..." on the next line, untagged */
 	EDAC_REG_REST,        /* "0x..." on the next line: the value of a cut register line's last key */
+	EDAC_LAST_REST,       /* "mem-tx: ..." on the next line: the rest of a cut "cache level:" line */
 	EDAC_DIMM,            /* amd64_edac's "EDAC MCm: 1 CE ... on mc#m... (csrow:c channel:h ...)" */
 };
 
@@ -272,8 +273,32 @@ static bool is_reg_rest(const struct mce_text_parser *p, struct span s)
 	       p->open == OPEN_EDAC_AMD && span_starts(w, "0x") && t.p == t.end;
 }
 
+/*
+ * The rest of the decoder's last line, which a mailer cut after one of its
+ * commas: the fields that follow "cache level: %s, " in mce_amd.c's
+ * formats (tx, mem/io, mem-tx, part-proc), on the very next line.
+ */
+static bool is_last_rest(const struct mce_text_parser *p, struct span s)
+{
+	static const char *const fields[] = { "tx: ", "mem/io: ", "mem-tx: ", "part-proc: " };
+
+	if (p->wrap != WRAP_EDAC_LAST || p->line != p->wrap_line + 1 || p->open != OPEN_EDAC_AMD)
+		return false;
+	for (size_t i = 0; i < ELEMENTSOF(fields); i++)
+		if (span_starts(s, fields[i]))
+			return true;
+	return false;
+}
+
 int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 {
+	if (p->wrap == WRAP_EDAC_LAST) {
+		if (is_last_rest(p, text_unquote(s)))
+			return 0;
+		/* no rest came: the record ended with the cut line */
+		p->wrap = WRAP_NONE;
+		return text_flush(p);
+	}
 	if (p->wrap == WRAP_EDAC_REG) {
 		if (is_reg_rest(p, text_unquote(s)))
 			return 0;
@@ -349,6 +374,10 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	if (!s.p) {
 		struct span line = text_unquote(l->line);
 
+		if (is_last_rest(p, line)) {
+			*body = line;
+			return EDAC_LAST_REST;
+		}
 		if (p->open == OPEN_EDAC_AMD && is_edac_dimm(l->msg)) {
 			*body = l->msg;
 			return EDAC_DIMM;
@@ -455,6 +484,16 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 		return read_regs(p, body, parse_regs);
 	}
 	case EDAC_LAST:
+		p->last = p->line;
+		if (span_len(text_unquote(l->line)) <= WRAP_COLUMNS && body.end[-1] == ',') {
+			/* cut after a comma: its rest, if it comes, ends the record */
+			p->wrap = WRAP_EDAC_LAST;
+			p->wrap_line = p->line;
+			return 0;
+		}
+		return text_flush(p);
+	case EDAC_LAST_REST:
+		p->wrap = WRAP_NONE;
 		p->last = p->line;
 		return text_flush(p);
 	case EDAC_DIMM:
