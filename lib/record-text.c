@@ -110,6 +110,26 @@ void mce_text_parser_set_source(struct mce_text_parser *p, enum mce_source sourc
 	p->source = source;
 }
 
+/*
+ * A log pasted into Markdown (an issue, a Stack Exchange post) as its
+ * source shows it: the fence lines around a code block, "```" or "~~~"
+ * with an optional info string (CommonMark 0.31, section 4.5), are read
+ * as the blank lines they stand for, and the backticks of a code span
+ * around one line (section 6.1) are taken off.  No line of any form we
+ * read begins or ends with a backtick or a tilde fence.
+ */
+static struct span markdown_unwrap(struct span s)
+{
+	if (span_starts(s, "```") || span_starts(s, "~~~"))
+		return (struct span) { s.end, s.end };
+	while (s.p < s.end && s.p[0] == '`')
+		s.p++;
+	while (s.p < s.end && s.end[-1] == '`')
+		s.end--;
+	span_trim(&s);
+	return s;
+}
+
 int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len)
 {
 	struct span s = { line, line + len };
@@ -120,11 +140,13 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 		return p->stopped;
 	p->line++;
 	span_trim(&s);
+	s = markdown_unwrap(s);
 	if (p->wrap != WRAP_NONE && p->line == p->wrap_line + 1) {
 		/* the forms that wait for a wrapped line's rest stop waiting here,
 		 * unless this is it */
-		int k = p->wrap == WRAP_EDAC_CPU || p->wrap == WRAP_EDAC_REG ? text_edac_amd_unwrap(p, s)
-									       : text_kernel_unwrap(p, s);
+		int k = p->wrap == WRAP_EDAC_CPU || p->wrap == WRAP_EDAC_REG || p->wrap == WRAP_EDAC_LAST
+				? text_edac_amd_unwrap(p, s)
+				: text_kernel_unwrap(p, s);
 
 		if (k < 0)
 			return k;

@@ -11,7 +11,13 @@
  *   [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD
  *
  * The severity line opens a record; the cache-level or bus-error line is
- * the decoder's last.
+ * the decoder's last.  Between them amd64_edac may put the EDAC core's
+ * line for the same error, untagged (edac_mc_handle_error()'s format):
+ *
+ *   EDAC MC0: 1 CE on mc#0csrow#3channel#1 (csrow:3 channel:1 page:0x0 offset:0x0 grain:64 syndrome:0x4000)
+ *
+ * It belongs to the open record: its memory controller (the node) and
+ * channel are kept; the chip select the decoder reads from the syndrome.
  */
 #include <inttypes.h>
 
@@ -25,6 +31,8 @@ enum edac_line {
 	EDAC_CPU_CUT,         /* "CPU:n (f:m:s)" and no more: a mailer wrapped the line */
 	EDAC_STATUS_REST,     /* "MCb_STATUS[...]: 0x..." on the next line, untagged */
 	EDAC_REG_REST,        /* "0x..." on the next line: the value of a cut register line's last key */
+	EDAC_LAST_REST,       /* "mem-tx: ..." on the next line: the rest of a cut "cache level:" line */
+	EDAC_DIMM,            /* amd64_edac's "EDAC MCm: 1 CE ... on mc#m... (csrow:c channel:h ...)" */
 };
 
 /* The columns mailers wrap at. */
@@ -265,8 +273,32 @@ static bool is_reg_rest(const struct mce_text_parser *p, struct span s)
 	       p->open == OPEN_EDAC_AMD && span_starts(w, "0x") && t.p == t.end;
 }
 
+/*
+ * The rest of the decoder's last line, which a mailer cut after one of its
+ * commas: the fields that follow "cache level: %s, " in mce_amd.c's
+ * formats (tx, mem/io, mem-tx, part-proc), on the very next line.
+ */
+static bool is_last_rest(const struct mce_text_parser *p, struct span s)
+{
+	static const char *const fields[] = { "tx: ", "mem/io: ", "mem-tx: ", "part-proc: " };
+
+	if (p->wrap != WRAP_EDAC_LAST || p->line != p->wrap_line + 1 || p->open != OPEN_EDAC_AMD)
+		return false;
+	for (size_t i = 0; i < ELEMENTSOF(fields); i++)
+		if (span_starts(s, fields[i]))
+			return true;
+	return false;
+}
+
 int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 {
+	if (p->wrap == WRAP_EDAC_LAST) {
+		if (is_last_rest(p, text_unquote(s)))
+			return 0;
+		/* no rest came: the record ended with the cut line */
+		p->wrap = WRAP_NONE;
+		return text_flush(p);
+	}
 	if (p->wrap == WRAP_EDAC_REG) {
 		if (is_reg_rest(p, text_unquote(s)))
 			return 0;
@@ -288,6 +320,52 @@ int text_edac_amd_unwrap(struct mce_text_parser *p, struct span s)
 	return 0;
 }
 
+/* "EDAC MCm: <count> CE|UE ... (csrow:" : the EDAC core's line for a memory error. */
+static bool is_edac_dimm(struct span s)
+{
+	struct span t;
+
+	if (!span_eat(&s, "EDAC MC") || s.p == s.end || !is_digit(*s.p))
+		return false;
+	t = span_token(&s);
+	if (t.end[-1] != ':')
+		return false;
+	span_skip_space(&s);
+	t = span_token(&s);
+	if (span_len(t) == 0 || !is_digit(t.p[0]))
+		return false;
+	t = span_token(&s);
+	return (span_eq(t, "CE") || span_eq(t, "UE")) && span_find(s, "(csrow:") != NULL;
+}
+
+/* That line's memory controller and channel, into the open record. */
+static int parse_dimm(struct mce_text_parser *p, struct span s)
+{
+	static const struct text_field mc = TEXT_FIELD("EDAC MC", MCE_HAVE_DIMM_MC, dimm_mc, 10);
+	static const struct text_field channel = TEXT_FIELD("channel", MCE_HAVE_DIMM_CHANNEL, dimm_channel, 10);
+	struct mce_record r = p->rec;
+	const char *colon = memchr(s.p, ':', span_len(s)), *c = span_find(s, " channel:");
+	struct span v;
+
+	s.p += strlen("EDAC MC");
+	if (text_field_read(p, &mc, (struct span) { s.p, colon }, 10, &r) != KV_OK)
+		goto bad;
+	if (c) {
+		struct span rest = { c + strlen(" channel:"), s.end };
+
+		v = span_token(&rest);
+		/* "-1": the core did not know it */
+		if (!span_eq(v, "-1") && text_field_read(p, &channel, v, 10, &r) != KV_OK)
+			goto bad;
+	}
+	p->rec = r;
+	p->last = p->line;
+	return 0;
+bad:
+	text_reject(p);
+	return 0;
+}
+
 unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				 struct span *body)
 {
@@ -295,6 +373,15 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 
 	if (!s.p) {
 		struct span line = text_unquote(l->line);
+
+		if (is_last_rest(p, line)) {
+			*body = line;
+			return EDAC_LAST_REST;
+		}
+		if (p->open == OPEN_EDAC_AMD && is_edac_dimm(l->msg)) {
+			*body = l->msg;
+			return EDAC_DIMM;
+		}
 
 		if (p->wrap == WRAP_EDAC_CPU && is_status_rest(p, line)) {
 			*body = line;
@@ -398,7 +485,19 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 	}
 	case EDAC_LAST:
 		p->last = p->line;
+		if (span_len(text_unquote(l->line)) <= WRAP_COLUMNS && body.end[-1] == ',') {
+			/* cut after a comma: its rest, if it comes, ends the record */
+			p->wrap = WRAP_EDAC_LAST;
+			p->wrap_line = p->line;
+			return 0;
+		}
 		return text_flush(p);
+	case EDAC_LAST_REST:
+		p->wrap = WRAP_NONE;
+		p->last = p->line;
+		return text_flush(p);
+	case EDAC_DIMM:
+		return parse_dimm(p, body);
 	case EDAC_CPU_CUT:
 		if (!(p->open == OPEN_EDAC_AMD && !(p->rec.have & MCE_HAVE_STATUS))) {
 			k = text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec);

@@ -94,6 +94,7 @@ static unsigned wrapped_rest(const struct mce_text_parser *p, struct span s)
 	case WRAP_NONE:
 	case WRAP_EDAC_CPU:
 	case WRAP_EDAC_REG:
+	case WRAP_EDAC_LAST:
 		break;
 	}
 	return 0;

@@ -83,6 +83,14 @@ static bool begins_line(struct span w)
 
 static int parse_line(struct mce_text_parser *p, const struct text_line *l, struct span s);
 
+/* One of the lines mcelog prints its registers and CPU on, by its first word. */
+static bool register_line(struct span s)
+{
+	struct span w = span_token(&s);
+
+	return span_eq(w, "STATUS") || span_eq(w, "MCGCAP") || span_eq(w, "CPUID");
+}
+
 /*
  * mcelog's whole output in one line, as a web page shows a paste whose
  * line breaks it lost: "mcelog: ... Hardware event. This is not a
@@ -190,8 +198,14 @@ static int parse_line(struct mce_text_parser *p, const struct text_line *l, stru
 		return 0;
 	}
 	if (res == KV_BAD) {
-		/* In mcelog's decoded output a keyword may start free text; don't judge it. */
-		if (!decoded)
+		/*
+		 * In mcelog's decoded output a keyword may start free text
+		 * ("CPU is unsupported"); don't judge it.  Its register lines
+		 * are judged there too: no text of its own begins "STATUS ",
+		 * "MCGCAP " or "CPUID ", and a bad one lost would lose the
+		 * record's registers or its CPU unsaid.
+		 */
+		if (!decoded || register_line(s))
 			text_reject(p);
 		return 0;
 	}

@@ -42,6 +42,7 @@ enum text_wrap {
 	WRAP_EDAC_CPU,        /* edac-amd.c: "CPU:n (f:m:s)" cut before its "MCb_STATUS" */
 	WRAP_EDAC_TEXT,       /* kernel.c: the AMD decoder's text cut at a word */
 	WRAP_EDAC_REG,        /* edac-amd.c: a register line cut after its last "Key:": the value */
+	WRAP_EDAC_LAST,       /* edac-amd.c: the "cache level:" line cut after a comma: its fields */
 };
 
 struct mce_text_parser {
