@@ -509,7 +509,7 @@ void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d)
 	d->severity = rule->sev;
 	d->recovery = rule->recovery;
 
-	if ((rec->have & MCE_HAVE_BANK) && rec->bank == LINUX_APEI_BANK) {
+	if (rec->bank == LINUX_APEI_BANK && (rec->have & MCE_HAVE_BANK)) {
 		d->bank_name = "Firmware (APEI) report, no MCA bank";
 		d->bank_type = "APEI";
 	}

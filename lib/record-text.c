@@ -58,8 +58,10 @@ static const struct text_form forms[] = {
 	/* "EDAC <driver> MCm:": before the chatter form skips EDAC lines */
 	{ .recognise = text_edac_intel_recognise,     .parse = text_edac_intel_parse },
 	/* macOS panic logs' "Machine-check capabilities" dump: its brand
-	 * and note lines are free text, taken only inside the dump */
-	{ .recognise = text_macos_mca_recognise,      .parse = text_macos_mca_parse },
+	 * and note lines are free text, taken only inside the dump; no
+	 * macOS line carries the kernel's tag */
+	{ .recognise = text_macos_mca_recognise,      .parse = text_macos_mca_parse,
+	  .kernel_skip = TEXT_HEADS_ALL },
 	/* a Mac's "MCA Error Report": its "Core: N" only inside it */
 	{ .recognise = text_macos_efi_recognise,      .parse = text_macos_efi_parse,
 	  .kernel_skip = TEXT_HEADS_ALL },
@@ -130,6 +132,18 @@ static struct span markdown_unwrap(struct span s)
 	return s;
 }
 
+/*
+ * Whether the line may be Markdown's, in two compares, as this runs for
+ * every line of every input: one unsigned compare takes '`' (60H) to '~'
+ * (7EH), the bytes a fence or a code span begins with (and the lowercase
+ * letters between, which markdown_unwrap() gives back as they are); the
+ * other, a backtick at the end (a code span whose start was not pasted).
+ */
+static inline bool markdown_maybe(struct span s)
+{
+	return s.p < s.end && ((unsigned char) (s.p[0] - '`') <= '~' - '`' || s.end[-1] == '`');
+}
+
 int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len)
 {
 	struct span s = { line, line + len };
@@ -140,7 +154,8 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 		return p->stopped;
 	p->line++;
 	span_trim(&s);
-	s = markdown_unwrap(s);
+	if (markdown_maybe(s))
+		s = markdown_unwrap(s);
 	if (p->wrap != WRAP_NONE && p->line == p->wrap_line + 1) {
 		/* the forms that wait for a wrapped line's rest stop waiting here,
 		 * unless this is it */
