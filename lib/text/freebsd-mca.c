@@ -222,13 +222,13 @@ int text_freebsd_mca_parse(struct mce_text_parser *p, const struct text_line *l,
 		return parse_bank(p, l, kind, body);
 	if (!in_record(p))
 		return text_reject_with(p, "%s: expected an 'MCA: Bank' line before it", layout[kind].name);
+	if ((kind == ADDRESS && !(p->rec.status & ADDRV)) || (kind == MISC && !(p->rec.status & MISCV)))
+		return text_reject_with(p, "%s: STATUS 0x%016llx has no %s", layout[kind].name,
+					(unsigned long long) p->rec.status, kind == ADDRESS ? "ADDRV" : "MISCV");
 	want = expected_before(p, kind);
 	if ((p->step & ~STEP_OLD) != want)
 		return text_reject_with(p, "%s: expected after '%s', not after '%s'", layout[kind].name,
 					layout[want].name, layout[p->step & ~STEP_OLD].name);
-	if ((kind == ADDRESS && !(p->rec.status & ADDRV)) || (kind == MISC && !(p->rec.status & MISCV)))
-		return text_reject_with(p, "%s: STATUS 0x%016llx has no %s", layout[kind].name,
-					(unsigned long long) p->rec.status, kind == ADDRESS ? "ADDRV" : "MISCV");
 	/* a copy: a line rejected half read leaves the record as it was */
 	r = p->rec;
 	if (kind == VENDOR && !read_vendor(p, &body, &r))
