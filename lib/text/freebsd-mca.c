@@ -19,7 +19,9 @@
  * "MCA: CPU N ..." whose N is the APIC ID, and the Address line.
  *
  * The decode after "CPU N" is FreeBSD's reading of STATUS, not a register:
- * passed over.  A record ends at its last line (which STATUS's valid bits
+ * passed over.  Mailers wrap the Global Cap line, the longest, after its
+ * comma (freebsd-stable, 2011-10): its rest, "Status 0x...", is read on the
+ * next line only.  A record ends at its last line (which STATUS's valid bits
  * tell), so a console line between two records does not join them.  Lines
  * out of that order, or with a bad value, are errors.
  */
@@ -36,6 +38,8 @@ enum fbsd_line {
 	CPU,          /* MCA: CPU N <FreeBSD's decode> */
 	ADDRESS,      /* MCA: Address 0x... */
 	MISC,         /* MCA: Misc 0x... */
+	GLOBAL_CUT,   /* MCA: Global Cap 0x...,  (a mailer wrapped the line there) */
+	GLOBAL_REST,  /* Status 0x...  (its rest, on the next line) */
 	LINE_COUNT,
 };
 
@@ -74,6 +78,11 @@ static const struct {
 	[CPU] = { "CPU ", "MCA: CPU", { { "", "CPU", 10, UINT32_MAX, ' ' } }, 1, true },
 	[ADDRESS] = { "Address ", "MCA: Address", { { "", "Address", 16, UINT64_MAX, 0 } }, 1, false },
 	[MISC] = { "Misc ", "MCA: Misc", { { "", "Misc", 16, UINT64_MAX, 0 } }, 1, false },
+	/* its comma taken off */
+	[GLOBAL_CUT] = { "Global Cap ", "MCA: Global Cap (cut after its comma)",
+		{ { "", "MCG_CAP", 16, UINT64_MAX, 0 } }, 1, false },
+	[GLOBAL_REST] = { "Status ", "MCA: Global Cap's rest", { { "", "MCG_STATUS", 16, UINT64_MAX, 0 } },
+		1, false },
 };
 
 static bool in_record(const struct mce_text_parser *p)
@@ -89,6 +98,10 @@ unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struc
 
 	/* a few instructions for everybody else's lines: this runs on every line */
 	if (s.p[0] != 'M') {
+		/* the rest of a Global Cap line a mailer wrapped after its comma */
+		if (s.p[0] == 'S' && in_record(p) && (p->step & ~STEP_OLD) == GLOBAL_CUT &&
+		    p->line == p->last + 1 && span_eat(&s, "Status "))
+			return *body = s, GLOBAL_REST;
 		/* periodic(8)'s security mail marks the kernel's new lines with '+' */
 		if (s.p[0] != '+')
 			return 0;
@@ -99,7 +112,10 @@ unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struc
 	switch (s.p[0]) {
 	case 'B': kind = BANK; break;
 	case 'b': kind = BANK_OLD; break;
-	case 'G': kind = GLOBAL; break;
+	case 'G':
+		/* "MCA: Global Cap 0x...," alone: a mailer cut it after the comma */
+		kind = s.end[-1] == ',' ? GLOBAL_CUT : GLOBAL;
+		break;
 	case 'V': kind = VENDOR; break;
 	case 'C': kind = CPU; break;
 	case 'A': kind = ADDRESS; break;
@@ -174,7 +190,10 @@ static unsigned expected_before(const struct mce_text_parser *p, unsigned kind)
 {
 	switch (kind) {
 	case GLOBAL:
+	case GLOBAL_CUT:
 		return BANK;
+	case GLOBAL_REST:
+		return GLOBAL_CUT;
 	case VENDOR:
 		return GLOBAL;
 	case CPU:
@@ -233,12 +252,21 @@ int text_freebsd_mca_parse(struct mce_text_parser *p, const struct text_line *l,
 	r = p->rec;
 	if (kind == VENDOR && !read_vendor(p, &body, &r))
 		return 0;
+	if (kind == GLOBAL_CUT)
+		body.end--;
 	if (!read_fields(p, kind, body, v))
 		return 0;
 	switch (kind) {
 	case GLOBAL:
 		r.mcgcap = v[0], r.mcgstatus = v[1];
 		r.have |= MCE_HAVE_MCGCAP | MCE_HAVE_MCGSTATUS;
+		break;
+	case GLOBAL_CUT:
+		r.mcgcap = v[0], r.have |= MCE_HAVE_MCGCAP;
+		break;
+	case GLOBAL_REST:
+		r.mcgstatus = v[0], r.have |= MCE_HAVE_MCGSTATUS;
+		kind = GLOBAL;    /* the line is whole now */
 		break;
 	case VENDOR:
 		mce_record_set_cpuid(&r, (uint32_t) v[0]);

@@ -134,6 +134,42 @@ static void prefixes(void **state)
 	assert_int_equal(s.last[1], 9);
 }
 
+/* A Global Cap line a mailer wrapped after its comma: its rest on the next line only. */
+static void global_cap_wrapped(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "> MCA: Bank 4, Status 0x940c4001fe080813\n"
+	      "> MCA: Global Cap 0x0000000000000105,\n"
+	      "> Status 0x0000000000000007\n"
+	      "> MCA: Vendor \"AuthenticAMD\", ID 0x40fb2, APIC ID 0\n"
+	      "> MCA: CPU 0 COR BUSLG Source RD Memory\n"
+	      "> MCA: Address 0x7ff6b0\n"
+	      "MCA: Bank 4, Status 0x940c4001fe080813\n"
+	      "MCA: Global Cap 0x0000000000000105,\n"
+	      "MCA: Vendor \"AuthenticAMD\", ID 0x40fb2, APIC ID 0\n"
+	      "Status 0x0000000000000007\n"
+	      "MCA: Bank 4, Status 0x940c4001fe080813\n"
+	      "MCA: Global Cap 0x105, Status 0x7,\n");
+	assert_int_equal(s.n, 3);
+	assert_true(s.rec[0].mcgcap == 0x105);
+	assert_true(s.rec[0].mcgstatus == 7);
+	assert_int_equal(s.rec[0].model, 0x4b);
+	assert_int_equal(s.last[0], 6);
+	/* the rest must come next: a line between, and the record waits for it in vain */
+	assert_true(s.rec[1].have & MCE_HAVE_MCGCAP);
+	assert_false(s.rec[1].have & (MCE_HAVE_MCGSTATUS | MCE_HAVE_VENDOR));
+	assert_rejected(&s, 0, 9, "MCA: Vendor: expected after 'MCA: Global Cap', not after 'MCA: Global Cap (cut");
+	assert_int_equal(s.dline[1], 10);
+	assert_int_not_equal(s.dkind[1], MCE_TEXT_MALFORMED);
+	/* then the record without a CPU identity ends at the next Bank line */
+	assert_non_null(strstr(s.dmsg[2], "no CPU identity"));
+	/* a whole line with a comma at its end is no cut one */
+	assert_rejected(&s, 3, 12, "MCG_CAP: '105, Status 0x7' is not a hexadecimal number");
+}
+
 /* A vendor string we do not know is no error: the record has no vendor, its CPUID stays. */
 static void unknown_vendor(void **state)
 {
@@ -216,6 +252,7 @@ int main(void)
 		cmocka_unit_test(record_ends_at_its_last_line),
 		cmocka_unit_test(freebsd7_form),
 		cmocka_unit_test(prefixes),
+		cmocka_unit_test(global_cap_wrapped),
 		cmocka_unit_test(unknown_vendor),
 		cmocka_unit_test(malformed_lines),
 		cmocka_unit_test(not_ours),
