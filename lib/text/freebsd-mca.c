@@ -125,7 +125,7 @@ unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struc
 	if (!span_eat_n(&s, layout[kind].head, strlen(layout[kind].head)))
 		return 0;
 	/* mcelog's decoded output has "MCA: <its decode>" lines of its own */
-	if (kind > BANK_OLD && !in_record(p) && p->open == OPEN_MCELOG_DECODED)
+	if (kind > BANK_OLD && p->open == OPEN_MCELOG_DECODED)
 		return 0;
 	*body = s;
 	return kind;
