@@ -65,6 +65,10 @@ static const struct text_form forms[] = {
 	/* a Mac's "MCA Error Report": its "Core: N" only inside it */
 	{ .recognise = text_macos_efi_recognise,      .parse = text_macos_efi_parse,
 	  .kernel_skip = TEXT_HEADS_ALL },
+	/* FreeBSD's "MCA: ..." lines: before mcelog's, whose decoded output
+	 * has "MCA: " lines of its own; FreeBSD's never carry Linux's tag */
+	{ .recognise = text_freebsd_mca_recognise,    .parse = text_freebsd_mca_parse,
+	  .kernel_skip = TEXT_HEADS_ALL },
 	/* "mce_record:" anywhere, or rasdaemon's unmarked continuation line */
 	{ .recognise = text_mce_record_recognise,     .parse = text_mce_record_parse },
 	{ .recognise = text_json_recognise,           .parse = text_json_parse },

@@ -45,6 +45,12 @@ unsigned text_macos_efi_recognise(const struct mce_text_parser *p, const struct 
 int text_macos_efi_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 			 struct span body);
 
+/* freebsd-mca.c: FreeBSD's "MCA: Bank n, Status 0x..." lines */
+unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struct text_line *l,
+				    struct span *body);
+int text_freebsd_mca_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
+			   struct span body);
+
 /* panic.c: old kernels' head line and one line per bank, the corrected-error poller's */
 unsigned text_panic_recognise(const struct mce_text_parser *p, const struct text_line *l,
 			      struct span *body);

@@ -32,6 +32,7 @@ enum open_record {
 	OPEN_K8_NB,           /* early x86_64 kernels' K8 northbridge lines */
 	OPEN_MACOS_MCA,       /* macOS panic log: Machine-check capabilities, Processor n, IA32_MCi_* */
 	OPEN_MACOS_EFI,       /* a Mac's "MCA Error Report": Core: n, IA32_MCi_STATUS=... */
+	OPEN_FREEBSD_MCA,     /* FreeBSD's MCA: Bank n, Status ..., then its Global Cap, Vendor, CPU lines */
 };
 
 /* What the rest of a line a console or a mailer wrapped must be, if it comes next. */
@@ -66,7 +67,7 @@ struct mce_text_parser {
 	struct mce_record rec;
 	unsigned first, last;
 	bool emitted;                 /* records were made of it (text_emit_part): ending it adds none */
-	unsigned step;                /* macos-mca.c, macos-efi.c: where in the dump the last line was */
+	unsigned step;                /* macos-mca.c, macos-efi.c, freebsd-mca.c: where in the dump the last line was */
 	bool have_log_time;           /* a dated log prefix on the record's first line */
 	int64_t log_time_usec;
 
