@@ -163,9 +163,7 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 	if (p->wrap != WRAP_NONE && p->line == p->wrap_line + 1) {
 		/* the forms that wait for a wrapped line's rest stop waiting here,
 		 * unless this is it */
-		int k = p->wrap == WRAP_EDAC_CPU || p->wrap == WRAP_EDAC_REG || p->wrap == WRAP_EDAC_LAST
-				? text_edac_amd_unwrap(p, s)
-				: text_kernel_unwrap(p, s);
+		int k = text_wrap_edac_amd(p->wrap) ? text_edac_amd_unwrap(p, s) : text_kernel_unwrap(p, s);
 
 		if (k < 0)
 			return k;

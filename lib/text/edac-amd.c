@@ -372,7 +372,9 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 	struct span s = l->tagged;
 
 	if (!s.p) {
-		struct span line = text_unquote(l->line);
+		/* unquoted only when a cut line waits for its rest: each rest test
+		 * below looks at p->wrap before the line */
+		struct span line = text_wrap_edac_amd(p->wrap) ? text_unquote(l->line) : l->line;
 
 		if (is_last_rest(p, line)) {
 			*body = line;

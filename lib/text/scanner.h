@@ -46,6 +46,12 @@ enum text_wrap {
 	WRAP_EDAC_LAST,       /* edac-amd.c: the "cache level:" line cut after a comma: its fields */
 };
 
+/* The wraps whose rest edac-amd.c waits for (text_edac_amd_unwrap()), the others kernel.c's. */
+static inline bool text_wrap_edac_amd(enum text_wrap w)
+{
+	return w == WRAP_EDAC_CPU || w == WRAP_EDAC_REG || w == WRAP_EDAC_LAST;
+}
+
 struct mce_text_parser {
 	struct mce_text_callbacks cb;
 	void *userdata;
