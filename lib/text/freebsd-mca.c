@@ -43,9 +43,6 @@ enum fbsd_line {
 	LINE_COUNT,
 };
 
-#define ADDRV (1ull << 58)
-#define MISCV (1ull << 59)
-
 /* p->step: the line read last in the open record, and whether it is FreeBSD 7's */
 #define STEP_OLD 0x100u
 
@@ -201,7 +198,7 @@ static unsigned expected_before(const struct mce_text_parser *p, unsigned kind)
 	case ADDRESS:
 		return CPU;
 	default:
-		return p->rec.status & ADDRV ? ADDRESS : CPU;
+		return p->rec.status & TEXT_STATUS_ADDRV ? ADDRESS : CPU;
 	}
 }
 
@@ -210,8 +207,8 @@ static bool complete(const struct mce_text_parser *p, unsigned kind)
 {
 	uint64_t st = p->rec.status;
 
-	return kind == MISC || (kind == ADDRESS && !(st & MISCV)) ||
-	       (kind == CPU && !(st & (ADDRV | MISCV)));
+	return kind == MISC || (kind == ADDRESS && !(st & TEXT_STATUS_MISCV)) ||
+	       (kind == CPU && !(st & (TEXT_STATUS_ADDRV | TEXT_STATUS_MISCV)));
 }
 
 static int parse_bank(struct mce_text_parser *p, const struct text_line *l, unsigned kind, struct span s)
@@ -241,7 +238,8 @@ int text_freebsd_mca_parse(struct mce_text_parser *p, const struct text_line *l,
 		return parse_bank(p, l, kind, body);
 	if (!in_record(p))
 		return text_reject_with(p, "%s: expected an 'MCA: Bank' line before it", layout[kind].name);
-	if ((kind == ADDRESS && !(p->rec.status & ADDRV)) || (kind == MISC && !(p->rec.status & MISCV)))
+	if ((kind == ADDRESS && !(p->rec.status & TEXT_STATUS_ADDRV)) ||
+	    (kind == MISC && !(p->rec.status & TEXT_STATUS_MISCV)))
 		return text_reject_with(p, "%s: STATUS 0x%016llx has no %s", layout[kind].name,
 					(unsigned long long) p->rec.status, kind == ADDRESS ? "ADDRV" : "MISCV");
 	want = expected_before(p, kind);

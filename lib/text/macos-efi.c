@@ -55,8 +55,8 @@ static const struct {
 } regs[REG_COUNT] = {
 	[REG_STATUS] = { .name = "STATUS", .have = MCE_HAVE_STATUS },
 	[REG_CTL]    = { .name = "CTL" },
-	[REG_ADDR]   = { .name = "ADDR",   .have = MCE_HAVE_ADDR, .valid_bit = 1ull << 58 },
-	[REG_MISC]   = { .name = "MISC",   .have = MCE_HAVE_MISC, .valid_bit = 1ull << 59 },
+	[REG_ADDR]   = { .name = "ADDR",   .have = MCE_HAVE_ADDR, .valid_bit = TEXT_STATUS_ADDRV },
+	[REG_MISC]   = { .name = "MISC",   .have = MCE_HAVE_MISC, .valid_bit = TEXT_STATUS_MISCV },
 };
 
 /* IA32_MC0..IA32_MC31 (SDM Vol. 4, table 2-2: the block at 400H-47FH). */

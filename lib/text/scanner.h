@@ -46,6 +46,13 @@ enum text_wrap {
 	WRAP_EDAC_LAST,       /* edac-amd.c: the "cache level:" line cut after a comma: its fields */
 };
 
+/*
+ * IA32_MCi_STATUS's ADDRV and MISCV (Intel SDM Vol. 3B, 16.3.2.2), for the
+ * forms whose dumps print ADDR and MISC only, or meaningfully only, when valid.
+ */
+#define TEXT_STATUS_ADDRV (1ull << 58)
+#define TEXT_STATUS_MISCV (1ull << 59)
+
 /* The wraps whose rest edac-amd.c waits for (text_edac_amd_unwrap()), the others kernel.c's. */
 static inline bool text_wrap_edac_amd(enum text_wrap w)
 {
