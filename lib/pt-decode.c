@@ -211,11 +211,51 @@ static struct pt_packet_decoder *alloc_decoder(const uint8_t *buf, size_t len)
 	return pt_pkt_alloc_decoder(&config);
 }
 
+/*
+ * Points the decoder at the first PSB that starts at or after `from`.
+ *
+ * We find it ourselves instead of calling pt_pkt_sync_forward(): libipt
+ * 2.0.5, Debian 12's, hands the position just past a matching 8-byte word to
+ * its PSB check, which reads that byte even when it is config->end.  A trace
+ * whose last 8 bytes are PSB payload (a snapshot cut inside a PSB) made it
+ * read outside the buffer (fuzz-pt-stream, corpus libipt-sync-forward-overread).
+ *
+ * A PSB is 02 82 eight times (SDM Vol. 3C, "PSB Packet").  In a longer run
+ * of that pair the PSB is its last 16 bytes, as libipt also reads it: the
+ * bytes before belong to the packet before it.
+ */
+static int sync_from(struct pt_packet_decoder *d, const uint8_t *buf, size_t len, size_t from,
+		     uint64_t *ret_offset)
+{
+	static const uint8_t psb[16] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+	};
+
+	while (from < len) {
+		const uint8_t *hit = memmem(buf + from, len - from, psb, sizeof(psb));
+		size_t at;
+
+		if (!hit)
+			return -ENODATA;
+		at = (size_t) (hit - buf);
+		while (len - at >= sizeof(psb) + 2 && buf[at + 16] == 0x02 && buf[at + 17] == 0x82)
+			at += 2;
+		if (pt_pkt_sync_set(d, at) >= 0) {
+			*ret_offset = at;
+			return 0;
+		}
+		from = at + 1;
+	}
+	return -ENODATA;
+}
+
 int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
 {
 	_cleanup_(free_decoder) struct pt_packet_decoder *d = NULL;
 	struct pt_last_ip last = {};
 	bool synced = false;
+	size_t resume = 0;
 	int r;
 
 	*s = (struct pt_summary) { .bytes = len };
@@ -233,14 +273,14 @@ int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
 
 		if (!synced) {
 			/* A snapshot starts anywhere in the stream: decode from the first PSB. */
-			r = pt_pkt_sync_forward(d);
+			r = sync_from(d, buf, len, resume, &offset);
 			if (r < 0) {
 				if (s->n_packets == 0 && s->n_errors == 0)
 					add_error(s, 0, "%s", "no PSB packet: not an Intel PT stream, or too short");
 				return 0;
 			}
 			synced = true;
-			if (pt_pkt_get_sync_offset(d, &offset) >= 0 && s->n_packets == 0)
+			if (s->n_packets == 0)
 				s->sync_offset = offset;
 			last = (struct pt_last_ip) {};
 		}
@@ -255,6 +295,7 @@ int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
 		if (r < 0) {
 			add_error(s, offset, "%s: resuming at the next PSB", pt_errstr(pt_errcode(r)));
 			synced = false;
+			resume = (size_t) offset + 1;   /* no PSB starts at a packet that failed */
 			continue;
 		}
 		r = note_packet(s, &last, &p, offset);
@@ -275,6 +316,7 @@ void pt_summary_done(struct pt_summary *s)
 int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
 {
 	_cleanup_(free_decoder) struct pt_packet_decoder *d = NULL;
+	size_t resume = 0;
 	int r;
 
 	if (len == 0)
@@ -284,8 +326,9 @@ int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
 		return -ENOMEM;
 	for (;;) {
 		struct pt_packet p;
+		uint64_t offset;
 
-		if (pt_pkt_sync_forward(d) < 0)
+		if (sync_from(d, buf, len, resume, &offset) < 0)
 			return -ENODATA;
 		/* a bad packet: on to the next PSB */
 		while ((r = pt_pkt_next(d, &p, sizeof(p))) >= 0)
@@ -293,7 +336,8 @@ int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
 				*ret_tsc = p.payload.tsc.tsc;
 				return 0;
 			}
-		if (r == -pte_eos)
+		if (r == -pte_eos || pt_pkt_get_offset(d, &offset) < 0)
 			return -ENODATA;
+		resume = (size_t) offset + 1;
 	}
 }

@@ -15,6 +15,8 @@
 
 #include <intel-pt.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pt-decode.h"
 #include "pt-stream.h"
@@ -238,6 +240,76 @@ static void test_first_tsc(void **state)
 	assert_int_equal(pt_first_tsc(buf, (size_t) n, &tsc), -ENODATA);
 }
 
+/*
+ * A trace whose last 8 bytes are PSB payload, ending where the mapping ends:
+ * the next byte is unreadable.  libipt 2.0.5's pt_pkt_sync_forward() read it
+ * (fuzz-pt-stream found it); here a read past the end is a SIGSEGV under
+ * every build, sanitizers or not.
+ */
+static void test_psb_payload_at_the_very_end(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *map = mmap(NULL, 2 * (size_t) page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static const uint8_t tail[] = { 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82 };
+	struct pt_summary s;
+	uint64_t tsc;
+	(void) state;
+
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + page, (size_t) page, PROT_NONE), 0);
+	for (size_t len = sizeof(tail); len <= 40; len++) {
+		uint8_t *buf = map + page - len;
+
+		memset(buf, 0xff, len - sizeof(tail));
+		memcpy(buf + len - sizeof(tail), tail, sizeof(tail));
+		assert_int_equal(pt_summarize(buf, len, &s), 0);
+		assert_int_equal(s.n_packets, 0);
+		assert_int_equal(s.n_errors, 1);
+		assert_non_null(strstr(s.errors[0].message, "no PSB"));
+		pt_summary_done(&s);
+		assert_int_equal(pt_first_tsc(buf, len, &tsc), -ENODATA);
+	}
+	munmap(map, 2 * (size_t) page);
+}
+
+/*
+ * After a bad packet, decoding resumes at the first PSB that starts after
+ * it, never at one that overlaps bytes already decoded.  Here a TSC payload
+ * ends in 02 82 bytes, so 02 82 eight times starts inside it: libipt's own
+ * resync went back there and counted those bytes twice.
+ */
+static void test_resume_after_the_bad_packet(void **state)
+{
+	uint8_t buf[64];
+	size_t n = 0;
+	struct pt_summary s;
+	(void) state;
+
+	for (int i = 0; i < 8; i++) {                     /* PSB at 0 */
+		buf[n++] = 0x02;
+		buf[n++] = 0x82;
+	}
+	buf[n++] = 0x19;                                 /* TSC at 16, payload 00 02 82 02 82 02 82 */
+	buf[n++] = 0x00;
+	for (int i = 0; i < 3; i++) {
+		buf[n++] = 0x02;
+		buf[n++] = 0x82;
+	}
+	for (int i = 0; i < 5; i++) {                     /* at 24: a PSB cut short */
+		buf[n++] = 0x02;
+		buf[n++] = 0x82;
+	}
+	memset(buf + n, 0, 8);                            /* PADs: the cut PSB is not at the end */
+	n += 8;
+	assert_int_equal(pt_summarize(buf, n, &s), 0);
+	assert_int_equal(count(&s, ppt_psb), 1);
+	assert_int_equal(count(&s, ppt_tsc), 1);
+	assert_int_equal(s.n_errors, 1);
+	assert_int_equal(s.errors[0].offset, 24);
+	assert_non_null(strstr(s.errors[0].message, "resuming at the next PSB"));
+	pt_summary_done(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +320,8 @@ int main(void)
 		cmocka_unit_test(test_garbage_and_empty),
 		cmocka_unit_test(test_sync_mid_stream),
 		cmocka_unit_test(test_first_tsc),
+		cmocka_unit_test(test_psb_payload_at_the_very_end),
+		cmocka_unit_test(test_resume_after_the_bad_packet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
