@@ -514,3 +514,36 @@ void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d)
 		d->bank_type = "APEI";
 	}
 }
+
+/*
+ * Linux logged the CPU's thermal interrupts as machine-check records of a
+ * bank of its own making, MCE_THERMAL_BANK = 128 (its MCE_EXTENDED_BANK):
+ * STATUS holds the core's IA32_THERM_STATUS (MSR 19CH), not an MCA status,
+ * so VAL is clear and the low bits are no MCACOD (Linux
+ * arch/x86/include/asm/mce.h and therm_throt.c, used as fact sources).  No
+ * real bank has that number: Linux keeps at most 64 (MAX_NR_BANKS).
+ * mcelog prints such a record as "CPU n THERMAL EVENT".
+ */
+#define LINUX_THERMAL_BANK 128u
+
+/* IA32_THERM_STATUS bit 0, Thermal Status: the core is above its throttling point now (SDM Vol. 3B, 15.8.5.2) */
+#define THERM_STATUS_HOT 0x1ull
+
+bool x86_thermal_record(const struct mce_record *rec)
+{
+	return (rec->have & MCE_HAVE_BANK) && rec->bank == LINUX_THERMAL_BANK &&
+	       !(rec->status & ST_VAL);
+}
+
+void x86_thermal_decode(const struct mce_record *rec, struct mce_decoded *d)
+{
+	d->mcacod = (uint16_t) (rec->status & 0xffff);
+	d->error_class = MCE_CLASS_THERMAL;
+	/* an event, not an error: the mildest grade there is */
+	d->severity = MCE_SEV_CORRECTED;
+	d->bank_name = "Thermal event (Linux's thermal record, IA32_THERM_STATUS)";
+	d->bank_type = "THERMAL";
+	d->description = (rec->status & THERM_STATUS_HOT) ?
+		"Core temperature above the throttling threshold, clock throttled" :
+		"Core temperature back below the throttling threshold, throttling ended";
+}

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..100"
+echo "1..101"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -128,6 +128,7 @@ check "malformed console-server line ('YYYY-MM-DD HH:MM:SS' and a dmesg stamp): 
 check "malformed mcelog CPUID line in its decoded output, inside a Markdown code block: named, not lost; the fences no garbage" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:42: CPUID: .5.8. is not a decimal number" && ! err_has "bad-forms.txt:4[03]: not a machine-check record line"'
 check "malformed amd64_edac DIMM line inside an AMD decoder record: the bad channel named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:45: channel: .z. is not a decimal number" && ! err_has "bad-forms.txt:45: warning: EDAC memory error without"'
 check "malformed rest of a mailed AMD 'cache level:' line cut after a comma: named, the record before it ended" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:48: not a machine-check record line: .mem-zz: IRD" && err_has "bad-forms.txt:46: warning: record (lines 46-47) has no STATUS register"'
+check "mcelog's thermal record (Linux's bank 128): CPU and bank kept, its prose passed over; a head not mcelog's named" eval 'run 1 --output json "$DATA/bad-thermal.txt" && lines 1 && has "\"cpu\":1,.*\"bank\":128,.*\"error_class\":\"thermal\"" && err_has "bad-thermal.txt:3: expected .CPU N THERMAL EVENT." && ! err_has "bad-thermal.txt:8:"'
 check "macOS panic log dump: a record per processor's bank, no warnings" eval 'run 0 --output json "$DATA/macos-mca.txt" && lines 2 && [ ! -s "$TMP/err" ] && has "\"cpu\":13,\"bank\":1,\"vendor\":\"intel\",\"family\":6,\"model\":44,\"stepping\":2,\"microcode\":\"0x1f\",\"mcgcap\":\"0x0000000000001c09\",\"mcgstatus\":\"0x0000000000000004\",\"status\":\"0xbe00000000400e0f\",\"addr\":\"0x000000e1e7e1e000\",\"misc\":\"0x0000000001000000\""'
 check "malformed macOS dump lines: exit 1, each named with what was expected, the good bank kept" eval 'run 1 --output json "$DATA/bad-macos.txt" && lines 1 && has "\"bank\":3,.*\"misc\":\"0x0000000000000086\"" && err_has "bad-macos.txt:7: IA32_MC1_STATUS: .zz. is not a hexadecimal number" && err_has "bad-macos.txt:8: IA32_MC12_STATUS: bank 12 out of range: IA32_MCG_CAP counts 9 banks" && err_has "bad-macos.txt:10: IA32_MC1_ADDR: expected a register of bank 3"'
 check "real macOS dumps (three reports, one an .ips pasted whole): every bank of every block, no warnings" eval 'run 0 --output json "$DATA/macos-real.txt" && lines 14 && [ ! -s "$TMP/err" ] && has "\"cpu\":1,\"bank\":7,\"vendor\":\"intel\",\"family\":6,\"model\":142,\"stepping\":9,\"microcode\":\"0xf0\",\"mcgcap\":\"0x0000000000000c09\",\"mcgstatus\":\"0x0000000000000005\",\"status\":\"0xfe0000000100110a\",\"addr\":\"0x000000018ce24340\"" && has "\"cpu\":2,\"bank\":12,.*\"status\":\"0xc80334c600800093\",\"misc\":\"0xc900040004000c8c\""'
