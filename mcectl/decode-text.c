@@ -90,8 +90,9 @@ static const char *advice(const struct mce_decoded *d)
 
 	/* the CPU's own cooling measure, graded corrected only for want of a lower grade */
 	if (d->error_class == MCE_CLASS_THERMAL)
-		return "No error: the CPU throttles its clock while too hot, and says so again when "
-		       "it stops.  Frequent events point at the cooling (fan, heatsink, airflow).";
+		return "No error: the CPU limits its clock while too hot or over its power limit, "
+		       "and says so again when that ends.  Frequent events point at the cooling "
+		       "(fan, heatsink, airflow) or the power settings.";
 	switch (d->severity) {
 	case MCE_SEV_CORRECTED:
 		return mem ? "No action needed now: the hardware corrected it.  If corrected errors "
