@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..101"
+echo "1..103"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -83,6 +83,11 @@ check "ras-mc-ctl AMD rows: a name too long for any bank is not kept" \
 	eval '! sed -n 4p "$TMP/rasmc-amd.json" | grep -q "text_bank_name\|bank_type_from"'
 check "ras-mc-ctl AMD rows: our JSON decodes to the same again" \
 	eval 'run 0 --output json "$TMP/rasmc-amd.json" && cmp -s "$TMP/out" "$TMP/rasmc-amd.json"'
+# ras-mc-ctl --errors whole, as the ArchWiki shows it (indented): its "No ... errors." lines are its own.
+check "ras-mc-ctl --errors with its empty-table lines, indented: one record, no complaint" \
+	eval 'printf " # ras-mc-ctl --errors\n No Memory errors.\n No devlink errors.\n No Memory failure errors.\n MCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-whole" && run 0 --output json "$TMP/rasmc-whole" && lines 1 && [ ! -s "$TMP/err" ]'
+check "malformed empty-table line (text after its full stop): named" \
+	eval 'printf "No Memory errors. zz\nMCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-bad" && run 1 --output json "$TMP/rasmc-bad" && lines 1 && err_has "rasmc-bad:1: not a machine-check record line: .No Memory errors. zz."'
 
 # (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
 check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'
