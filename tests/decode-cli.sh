@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..103"
+echo "1..104"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -88,6 +88,8 @@ check "ras-mc-ctl --errors with its empty-table lines, indented: one record, no 
 	eval 'printf " # ras-mc-ctl --errors\n No Memory errors.\n No devlink errors.\n No Memory failure errors.\n MCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-whole" && run 0 --output json "$TMP/rasmc-whole" && lines 1 && [ ! -s "$TMP/err" ]'
 check "malformed empty-table line (text after its full stop): named" \
 	eval 'printf "No Memory errors. zz\nMCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-bad" && run 1 --output json "$TMP/rasmc-bad" && lines 1 && err_has "rasmc-bad:1: not a machine-check record line: .No Memory errors. zz."'
+check "ras-mc-ctl --summary (rasdaemon#121's): its lines are its own, no record in it" \
+	eval 'printf "No Memory errors.\n\nNo devlink errors.\nNo disk errors.\nMCE records summary:\n\t1 Corrected error, no action required. errors\n1x Corrected error errors\n" >"$TMP/rasmc-sum" && run 1 --output json "$TMP/rasmc-sum" && lines 0 && err_has "rasmc-sum:7: not a machine-check record line: .1x Corrected" && ! err_has "rasmc-sum:[1-6]:"'
 
 # (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
 check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'

@@ -20,7 +20,7 @@
 enum ras_mc_ctl_line {
 	ROW = 1,
 	CONTINUATION,         /* the rest of a row whose decoded text had newlines */
-	HEADING,              /* "MCE events:", or "No ... errors." for an empty table */
+	HEADING,              /* "MCE events:", "No ... errors." for an empty table, --summary's lines */
 };
 
 /* "CPU n": the X86_VENDOR_* number, omitted when 0 = Intel. */
@@ -110,6 +110,25 @@ static bool empty_table_line(struct span s)
 	       memcmp(s.end - t, tail, t) == 0;
 }
 
+/*
+ * ras-mc-ctl --summary's MCE table: "MCE records summary:", then a count
+ * and rasdaemon's error text a line, "1 Corrected error, no action
+ * required. errors".  It holds no record, only how many there were.
+ */
+static bool summary_line(struct span s)
+{
+	static const char tail[] = " errors";
+	size_t n = span_len(s), t = sizeof(tail) - 1;
+	const char *c = s.p;
+
+	if (span_eq(s, "MCE records summary:"))
+		return true;
+	while (c < s.end && is_digit(*c))
+		c++;
+	return c > s.p && c < s.end && *c == ' ' && n < 120 && n > (size_t) (c - s.p) + 1 + t &&
+	       memcmp(s.end - t, tail, t) == 0;
+}
+
 unsigned text_ras_mc_ctl_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				   struct span *body)
 {
@@ -120,7 +139,7 @@ unsigned text_ras_mc_ctl_recognise(const struct mce_text_parser *p, const struct
 		return ROW;
 	if (p->open == OPEN_RAS_MC_CTL)
 		return CONTINUATION;
-	if (span_eq(s, "MCE events:") || empty_table_line(s))
+	if (span_eq(s, "MCE events:") || empty_table_line(s) || summary_line(s))
 		return HEADING;
 	return 0;
 }
