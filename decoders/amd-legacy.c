@@ -337,10 +337,13 @@ static const struct amd_legacy_bank banks_f16h[] = {
 
 /* ---- families ---- */
 
-/* K8: its five banks, the k8-style rows its successors kept (BKDG 32559 names them alike). */
+/*
+ * K8: its five banks, the k8-style rows its successors kept (BKDG 32559 names
+ * them alike); family 11h's set, less its northbridge's missing DRAM ECC.
+ */
 static const struct amd_legacy_row *const rows_k8[] = {
-	dc_tlb, dc_k8_style, dc_f11h_bus, ic_common, ic_k8_style, bu_k8_style, ls_k8_style, nb_dram,
-	nb_common, NULL,
+	dc_tlb, dc_f10h_scrub, dc_k8_style, dc_f11h_bus, ic_common, ic_k8_style, bu_k8_style,
+	ls_k8_style, nb_dram, nb_common, NULL,
 };
 static const struct amd_legacy_row *const rows_f10h[] = {
 	dc_tlb, dc_f10h_scrub, dc_k8_style, ic_common, ic_k8_style, bu_k8_style, ls_k8_style,
