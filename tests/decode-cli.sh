@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..104"
+echo "1..106"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -90,6 +90,10 @@ check "malformed empty-table line (text after its full stop): named" \
 	eval 'printf "No Memory errors. zz\nMCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-bad" && run 1 --output json "$TMP/rasmc-bad" && lines 1 && err_has "rasmc-bad:1: not a machine-check record line: .No Memory errors. zz."'
 check "ras-mc-ctl --summary (rasdaemon#121's): its lines are its own, no record in it" \
 	eval 'printf "No Memory errors.\n\nNo devlink errors.\nNo disk errors.\nMCE records summary:\n\t1 Corrected error, no action required. errors\n1x Corrected error errors\n" >"$TMP/rasmc-sum" && run 1 --output json "$TMP/rasmc-sum" && lines 0 && err_has "rasmc-sum:7: not a machine-check record line: .1x Corrected" && ! err_has "rasmc-sum:[1-6]:"'
+check "mcelog's output copied from 'CPU n BANK b' on (ubuntuforums, 2012): its decoded text passed over, one record" \
+	eval 'printf "CPU 0 BANK 0 \nTIME 1332110101 Sun Mar 18 23:35:01 2012\nMCG status:\nMCi status:\nUncorrected error\nProcessor context corrupt\nMCA: Internal Timer error\nSTATUS a200000084010400 MCGSTATUS 0\nMCGCAP c0204 APICID 0 SOCKETID 0 \nCPUID Vendor Intel Family 15 Model 3\n" >"$TMP/nobanner" && run 0 --output json "$TMP/nobanner" && lines 1 && [ ! -s "$TMP/err" ]'
+check "malformed head of mcelog's decoded text ('MCx status:') after 'CPU n BANK b': named, not taken for mcelog's" \
+	eval 'printf "CPU 0 BANK 0\nMCx status:\nUncorrected error\nSTATUS a200000084010400 MCGSTATUS 0\n" >"$TMP/nobanner-bad" && run 1 --output json "$TMP/nobanner-bad" && lines 1 && err_has "nobanner-bad:2: not a machine-check record line: .MCx status:." && err_has "nobanner-bad:3: not a machine-check record line"'
 
 # (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
 check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'
