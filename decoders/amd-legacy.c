@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AMD families 10h to 16h: fixed MCA banks, decoded by bank number.
+ * AMD families 0Fh (K8) to 16h: fixed MCA banks, decoded by bank number.
  *
  * Facts from the BIOS and Kernel Developer's Guides (BKDG), section "Machine
  * Check Architecture", MCi_STATUS error signature tables:
- *   Family 10h (pub. 31116), Family 11h (pub. 41256), Family 12h (pub. 41131),
+ *   NPT Family 0Fh (K8, pub. 32559), Family 10h (pub. 31116), Family 11h (pub. 41256),
+ *   Family 12h (pub. 41131),
  *   Family 14h Models 00h-0Fh (pub. 43170), Family 15h Models 00h-0Fh
  *   (pub. 42301), Family 16h Models 00h-0Fh (pub. 48751).
  * Which signatures exist per family is cross-checked against what Linux's
@@ -336,6 +337,14 @@ static const struct amd_legacy_bank banks_f16h[] = {
 
 /* ---- families ---- */
 
+/*
+ * K8: its five banks, the k8-style rows its successors kept (BKDG 32559 names
+ * them alike); family 11h's set, less its northbridge's missing DRAM ECC.
+ */
+static const struct amd_legacy_row *const rows_k8[] = {
+	dc_tlb, dc_f10h_scrub, dc_k8_style, dc_f11h_bus, ic_common, ic_k8_style, bu_k8_style,
+	ls_k8_style, nb_dram, nb_common, NULL,
+};
 static const struct amd_legacy_row *const rows_f10h[] = {
 	dc_tlb, dc_f10h_scrub, dc_k8_style, ic_common, ic_k8_style, bu_k8_style, ls_k8_style,
 	nb_dram, nb_common, fr_rows, NULL,
@@ -364,6 +373,8 @@ static const struct amd_legacy_row *const rows_f16h[] = {
 	.n_banks = ELEMENTSOF(b), .rows = (r), .dram_ecc = (dram), .source = (doc) }
 
 /* Families before 15h define a four-bit extended error code outside the northbridge. */
+const struct amd_legacy_family amd_k8 = FAMILY(0x0f, banks_f11h, rows_k8, true,
+	"AMD BKDG for AMD NPT Family 0Fh Processors (pub. 32559), MCA error signatures");
 const struct amd_legacy_family amd_f10h = FAMILY(0x0f, banks_f10h, rows_f10h, true,
 	"AMD BKDG for Family 10h Processors (pub. 31116), MCA error signatures");
 const struct amd_legacy_family amd_f11h = FAMILY(0x0f, banks_f11h, rows_f11h, false,

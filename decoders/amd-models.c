@@ -19,6 +19,7 @@
 	static const struct mce_model_decoder var = { \
 		.name = (label), .decode = amd_smca_decode, .tables = &(profile) }
 
+LEGACY(dec_k8, "AMD Family 0Fh (K8)", amd_k8);
 LEGACY(dec_f10h, "AMD Family 10h", amd_f10h);
 LEGACY(dec_f11h, "AMD Family 11h", amd_f11h);
 LEGACY(dec_f12h, "AMD Family 12h", amd_f12h);
@@ -40,6 +41,7 @@ SMCA(dec_hygon_f18h, "Hygon Family 18h", smca_profile_plain);
 	  .model_last = (last), .decoder = &(dec) }
 
 const struct mce_model_match amd_model_matches[] = {
+	M(AMD, 0x0f, 0x00, 0xff, dec_k8),
 	M(AMD, 0x10, 0x00, 0xff, dec_f10h),
 	M(AMD, 0x11, 0x00, 0xff, dec_f11h),
 	M(AMD, 0x12, 0x00, 0xff, dec_f12h),

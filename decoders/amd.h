@@ -119,7 +119,7 @@ struct amd_legacy_family {
 /* The northbridge bank always uses a five-bit extended error code. */
 #define AMD_NB_XEC_MASK 0x1f
 
-extern const struct amd_legacy_family amd_f10h, amd_f11h, amd_f12h, amd_f14h, amd_f15h,
+extern const struct amd_legacy_family amd_k8, amd_f10h, amd_f11h, amd_f12h, amd_f14h, amd_f15h,
 	amd_f15h_m60h, amd_f16h;
 
 void amd_legacy_decode(const struct mce_model_decoder *self, const struct mce_record *rec,

@@ -46,6 +46,7 @@ const char *const mce_error_class_names[_MCE_CLASS_MAX] = {
 	[MCE_CLASS_CACHE]                             = "cache",
 	[MCE_CLASS_BUS_INTERCONNECT]                  = "bus_interconnect",
 	[MCE_CLASS_UNKNOWN]                           = "unknown",
+	[MCE_CLASS_THERMAL]                           = "thermal",
 };
 
 enum mce_severity mce_severity_from_string(const char *s)
@@ -114,6 +115,7 @@ const struct mce_model_decoder *mce_model_decoder_lookup(enum mce_vendor vendor,
 void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 {
 	const struct mce_model_decoder *md = NULL;
+	bool thermal;
 
 	/*
 	 * Everything but the two arrays cleared: only their first n_flags
@@ -130,7 +132,11 @@ void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 	d->chip_select = -1;
 
 	d->has_bank = rec->have & MCE_HAVE_BANK;
-	x86_arch_decode(rec, d);
+	thermal = x86_thermal_record(rec);
+	if (thermal)
+		x86_thermal_decode(rec, d);
+	else
+		x86_arch_decode(rec, d);
 
 	if (mce_record_has(rec, MCE_HAVE_VENDOR | MCE_HAVE_CPUID))
 		md = mce_model_decoder_lookup(rec->vendor, rec->family, rec->model);
@@ -139,7 +145,8 @@ void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 		return;
 	}
 	d->cpu_model = md->name;
-	if (md->decode)
+	/* a thermal record is no MCA bank's: no model decoder has a table for it */
+	if (md->decode && !thermal)
 		md->decode(md, rec, d);
 }
 
@@ -173,6 +180,7 @@ static const char *const simple_phrases[_MCE_CLASS_MAX] = {
 	[MCE_CLASS_INTERNAL_TIMER]                    = "Internal timer error",
 	[MCE_CLASS_IO]                                = "I/O error",
 	[MCE_CLASS_INTERNAL_UNCLASSIFIED]             = "Internal unclassified error",
+	[MCE_CLASS_THERMAL]                           = "Thermal event",
 };
 
 #define PICK(table, i) ((unsigned) (i) < sizeof(table) / sizeof(table[0]) && table[i] ? table[i] : "")

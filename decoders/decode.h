@@ -56,6 +56,7 @@ enum mce_error_class {
 	MCE_CLASS_CACHE,
 	MCE_CLASS_BUS_INTERCONNECT,
 	MCE_CLASS_UNKNOWN,          /* MCACOD matches no architectural form: "unknown" */
+	MCE_CLASS_THERMAL,          /* no MCA error: Linux's thermal-event record (bank 128) */
 	_MCE_CLASS_MAX,
 };
 

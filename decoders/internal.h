@@ -36,6 +36,10 @@ extern const struct mce_model_match amd_model_matches[];     /* amd-models.c (AM
 /* The architectural x86 decode every record gets first (x86-arch.c). */
 void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d);
 
+/* Linux's thermal-event record (bank 128), which holds no MCA status (x86-arch.c). */
+bool x86_thermal_record(const struct mce_record *rec);
+void x86_thermal_decode(const struct mce_record *rec, struct mce_decoded *d);
+
 /*
  * x86-arch.c's tables, visible so unit tests can check their invariants
  * (no shadowed MCACOD rows, a catch-all severity rule last, ...).

@@ -514,3 +514,59 @@ void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d)
 		d->bank_type = "APEI";
 	}
 }
+
+/*
+ * Linux logged the CPU's thermal interrupts as machine-check records of a
+ * bank of its own making, MCE_THERMAL_BANK = 128 (its MCE_EXTENDED_BANK).
+ * STATUS is no MCA status: its low half is the thermal status MSR read,
+ * IA32_THERM_STATUS (19CH) for the core or IA32_PACKAGE_THERM_STATUS (1B1H)
+ * for the package, and bits 63:62 say which event was logged: core
+ * throttling, core power limit, package throttling, package power limit
+ * (Linux arch/x86/include/asm/mce.h and therm_throt.c, CORE_THROTTLED ..
+ * PACKAGE_POWER_LIMIT, used as fact sources).  So bit 63 is no VAL here.
+ * No real bank has that number: Linux keeps at most 64 (MAX_NR_BANKS).
+ * mcelog prints such a record as "CPU n THERMAL EVENT".
+ */
+#define LINUX_THERMAL_BANK 128u
+
+struct thermal_event {
+	uint64_t status_bit;    /* the MSR's bit that is set while the condition lasts */
+	const char *on, *off;
+};
+
+/*
+ * By STATUS[63:62].  Bit 0 is Thermal Status (PROCHOT, throttling), bit 10
+ * Power Limitation Status, in both MSRs (SDM Vol. 3B, 15.8.5.2 and 15.8.6).
+ */
+static const struct thermal_event thermal_events[4] = {
+	[0] = { .status_bit = BIT(0),
+		.on = "Core temperature above the throttling threshold, clock throttled",
+		.off = "Core temperature back below the throttling threshold, throttling ended" },
+	[1] = { .status_bit = BIT(10),
+		.on = "Core power limit reached, clock limited",
+		.off = "Core power back under its limit" },
+	[2] = { .status_bit = BIT(0),
+		.on = "Package temperature above the throttling threshold, clock throttled",
+		.off = "Package temperature back below the throttling threshold, throttling ended" },
+	[3] = { .status_bit = BIT(10),
+		.on = "Package power limit reached, clock limited",
+		.off = "Package power back under its limit" },
+};
+
+bool x86_thermal_record(const struct mce_record *rec)
+{
+	return (rec->have & MCE_HAVE_BANK) && rec->bank == LINUX_THERMAL_BANK;
+}
+
+void x86_thermal_decode(const struct mce_record *rec, struct mce_decoded *d)
+{
+	const struct thermal_event *e = &thermal_events[rec->status >> 62];
+
+	d->mcacod = (uint16_t) (rec->status & 0xffff);
+	d->error_class = MCE_CLASS_THERMAL;
+	/* an event, not an error: the mildest grade there is */
+	d->severity = MCE_SEV_CORRECTED;
+	d->bank_name = "Thermal event (Linux's thermal record, not an MCA bank)";
+	d->bank_type = "THERMAL";
+	d->description = (rec->status & e->status_bit) ? e->on : e->off;
+}

@@ -59,6 +59,7 @@ static const char *const error_classes[] = {
 	[MCE_CLASS_MEMORY_CONTROLLER] = "memory controller error",
 	[MCE_CLASS_CACHE] = "cache error",
 	[MCE_CLASS_BUS_INTERCONNECT] = "bus/interconnect error",
+	[MCE_CLASS_THERMAL] = "thermal event, no MCA error",
 };
 
 static const char *const recoveries[] = {
@@ -87,6 +88,11 @@ static const char *advice(const struct mce_decoded *d)
 {
 	bool mem = is_memory(d);
 
+	/* the CPU's own cooling measure, graded corrected only for want of a lower grade */
+	if (d->error_class == MCE_CLASS_THERMAL)
+		return "No error: the CPU limits its clock while too hot or over its power limit, "
+		       "and says so again when that ends.  Frequent events point at the cooling "
+		       "(fan, heatsink, airflow) or the power settings.";
 	switch (d->severity) {
 	case MCE_SEV_CORRECTED:
 		return mem ? "No action needed now: the hardware corrected it.  If corrected errors "
@@ -437,8 +443,11 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		out_lit(out, ", ");
 		out_static(out, d->memory_or_io);
 	}
-	out_lit(out, ", MCACOD ");
-	out_x(out, d->mcacod, 4);
+	/* a thermal record's STATUS is IA32_THERM_STATUS: its low bits are no MCACOD */
+	if (d->error_class != MCE_CLASS_THERMAL) {
+		out_lit(out, ", MCACOD ");
+		out_x(out, d->mcacod, 4);
+	}
 	if (d->has_model_specific_code) {
 		out_lit(out, ", model-specific code ");
 		out_x(out, d->model_specific_code, 0);

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..100"
+echo "1..106"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -83,6 +83,17 @@ check "ras-mc-ctl AMD rows: a name too long for any bank is not kept" \
 	eval '! sed -n 4p "$TMP/rasmc-amd.json" | grep -q "text_bank_name\|bank_type_from"'
 check "ras-mc-ctl AMD rows: our JSON decodes to the same again" \
 	eval 'run 0 --output json "$TMP/rasmc-amd.json" && cmp -s "$TMP/out" "$TMP/rasmc-amd.json"'
+# ras-mc-ctl --errors whole, as the ArchWiki shows it (indented): its "No ... errors." lines are its own.
+check "ras-mc-ctl --errors with its empty-table lines, indented: one record, no complaint" \
+	eval 'printf " # ras-mc-ctl --errors\n No Memory errors.\n No devlink errors.\n No Memory failure errors.\n MCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-whole" && run 0 --output json "$TMP/rasmc-whole" && lines 1 && [ ! -s "$TMP/err" ]'
+check "malformed empty-table line (text after its full stop): named" \
+	eval 'printf "No Memory errors. zz\nMCE events:\n%s\n" "$(sed -n 1p "$TMP/rasmc-amd.txt")" >"$TMP/rasmc-bad" && run 1 --output json "$TMP/rasmc-bad" && lines 1 && err_has "rasmc-bad:1: not a machine-check record line: .No Memory errors. zz."'
+check "ras-mc-ctl --summary (rasdaemon#121's): its lines are its own, no record in it" \
+	eval 'printf "No Memory errors.\n\nNo devlink errors.\nNo disk errors.\nMCE records summary:\n\t1 Corrected error, no action required. errors\n1x Corrected error errors\n" >"$TMP/rasmc-sum" && run 1 --output json "$TMP/rasmc-sum" && lines 0 && err_has "rasmc-sum:7: not a machine-check record line: .1x Corrected" && ! err_has "rasmc-sum:[1-6]:"'
+check "mcelog's output copied from 'CPU n BANK b' on (ubuntuforums, 2012): its decoded text passed over, one record" \
+	eval 'printf "CPU 0 BANK 0 \nTIME 1332110101 Sun Mar 18 23:35:01 2012\nMCG status:\nMCi status:\nUncorrected error\nProcessor context corrupt\nMCA: Internal Timer error\nSTATUS a200000084010400 MCGSTATUS 0\nMCGCAP c0204 APICID 0 SOCKETID 0 \nCPUID Vendor Intel Family 15 Model 3\n" >"$TMP/nobanner" && run 0 --output json "$TMP/nobanner" && lines 1 && [ ! -s "$TMP/err" ]'
+check "malformed head of mcelog's decoded text ('MCx status:') after 'CPU n BANK b': named, not taken for mcelog's" \
+	eval 'printf "CPU 0 BANK 0\nMCx status:\nUncorrected error\nSTATUS a200000084010400 MCGSTATUS 0\n" >"$TMP/nobanner-bad" && run 1 --output json "$TMP/nobanner-bad" && lines 1 && err_has "nobanner-bad:2: not a machine-check record line: .MCx status:." && err_has "nobanner-bad:3: not a machine-check record line"'
 
 # (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
 check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'
@@ -128,6 +139,7 @@ check "malformed console-server line ('YYYY-MM-DD HH:MM:SS' and a dmesg stamp): 
 check "malformed mcelog CPUID line in its decoded output, inside a Markdown code block: named, not lost; the fences no garbage" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:42: CPUID: .5.8. is not a decimal number" && ! err_has "bad-forms.txt:4[03]: not a machine-check record line"'
 check "malformed amd64_edac DIMM line inside an AMD decoder record: the bad channel named, no record" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:45: channel: .z. is not a decimal number" && ! err_has "bad-forms.txt:45: warning: EDAC memory error without"'
 check "malformed rest of a mailed AMD 'cache level:' line cut after a comma: named, the record before it ended" eval 'run 1 --output json "$DATA/bad-forms.txt" && lines 1 && err_has "bad-forms.txt:48: not a machine-check record line: .mem-zz: IRD" && err_has "bad-forms.txt:46: warning: record (lines 46-47) has no STATUS register"'
+check "mcelog's thermal record (Linux's bank 128): CPU and bank kept, its prose passed over; a head not mcelog's named" eval 'run 1 --output json "$DATA/bad-thermal.txt" && lines 1 && has "\"cpu\":1,.*\"bank\":128,.*\"error_class\":\"thermal\"" && err_has "bad-thermal.txt:3: expected .CPU N THERMAL EVENT." && ! err_has "bad-thermal.txt:8:"'
 check "macOS panic log dump: a record per processor's bank, no warnings" eval 'run 0 --output json "$DATA/macos-mca.txt" && lines 2 && [ ! -s "$TMP/err" ] && has "\"cpu\":13,\"bank\":1,\"vendor\":\"intel\",\"family\":6,\"model\":44,\"stepping\":2,\"microcode\":\"0x1f\",\"mcgcap\":\"0x0000000000001c09\",\"mcgstatus\":\"0x0000000000000004\",\"status\":\"0xbe00000000400e0f\",\"addr\":\"0x000000e1e7e1e000\",\"misc\":\"0x0000000001000000\""'
 check "malformed macOS dump lines: exit 1, each named with what was expected, the good bank kept" eval 'run 1 --output json "$DATA/bad-macos.txt" && lines 1 && has "\"bank\":3,.*\"misc\":\"0x0000000000000086\"" && err_has "bad-macos.txt:7: IA32_MC1_STATUS: .zz. is not a hexadecimal number" && err_has "bad-macos.txt:8: IA32_MC12_STATUS: bank 12 out of range: IA32_MCG_CAP counts 9 banks" && err_has "bad-macos.txt:10: IA32_MC1_ADDR: expected a register of bank 3"'
 check "real macOS dumps (three reports, one an .ips pasted whole): every bank of every block, no warnings" eval 'run 0 --output json "$DATA/macos-real.txt" && lines 14 && [ ! -s "$TMP/err" ] && has "\"cpu\":1,\"bank\":7,\"vendor\":\"intel\",\"family\":6,\"model\":142,\"stepping\":9,\"microcode\":\"0xf0\",\"mcgcap\":\"0x0000000000000c09\",\"mcgstatus\":\"0x0000000000000005\",\"status\":\"0xfe0000000100110a\",\"addr\":\"0x000000018ce24340\"" && has "\"cpu\":2,\"bank\":12,.*\"status\":\"0xc80334c600800093\",\"misc\":\"0xc900040004000c8c\""'

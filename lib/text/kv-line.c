@@ -275,7 +275,7 @@ static enum kv_result parse_cpuid(struct mce_text_parser *p, struct span *s, str
 
 /*
  * "CPU 3: Machine Check[ Exception]: MCGSTATUS Bank B: STATUS" (the kernel's
- * first line), "CPU 0 BANK 4" or "CPU 0 4" (mcelog).  *kernel_form is set
+ * first line), "CPU 0 BANK 4", "CPU 0 4" or "CPU 0 THERMAL EVENT" (mcelog).  *kernel_form is set
  * for the kernel's.
  */
 static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struct mce_record *r,
@@ -334,7 +334,14 @@ static enum kv_result parse_cpu(struct mce_text_parser *p, struct span *s, struc
 
 	if (span_eq(t, "BANK"))
 		t = span_token(s);
-	else if (!(span_len(t) > 0 && is_digit(t.p[0]))) {
+	else if (span_eq(t, "THERMAL")) {
+		/* mcelog's "CPU n THERMAL EVENT" for Linux's thermal record, bank 128 (its MCE_THERMAL_BANK) */
+		if (!span_eq(span_token(s), "EVENT"))
+			return text_bad(p, "expected 'CPU N THERMAL EVENT'");
+		r->bank = 128;
+		r->have |= MCE_HAVE_BANK;
+		return KV_OK;
+	} else if (!(span_len(t) > 0 && is_digit(t.p[0]))) {
 		*s = save;          /* "CPU 0" alone, or followed by other pairs */
 		return KV_OK;
 	} else

@@ -197,6 +197,18 @@ static unsigned count_line(struct span s)
 	return span_eq(s, "extended MSRs present") ? NOTE : 0;
 }
 
+/* "Processor N:": a number and its colon after the word */
+static bool numbered_colon(struct span s)
+{
+	const char *c = s.p + strlen("Processor ");
+
+	if (c >= s.end || !is_digit(*c))
+		return false;
+	while (c < s.end && is_digit(*c))
+		c++;
+	return c < s.end && *c == ':';
+}
+
 unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				  struct span *body)
 {
@@ -243,9 +255,12 @@ unsigned text_macos_mca_recognise(const struct mce_text_parser *p, const struct 
 			kind = GLOBAL_STATUS;
 		break;
 	case 'P':
-		/* not 10.6's note "Processor context corrupt" */
+		/*
+		 * not 10.6's note "Processor context corrupt", nor mcelog's
+		 * thermal text "Processor 1 heated above trip temperature."
+		 */
 		if (span_starts(s, "Processor ") &&
-		    ((s.end - s.p > 10 && is_digit(s.p[10])) || span_find(s, ": IA32_MCG_STATUS") ||
+		    (numbered_colon(s) || span_find(s, ": IA32_MCG_STATUS") ||
 		     span_find(s, ": machine-check status")))
 			kind = PROCESSOR;
 		break;

@@ -185,6 +185,15 @@ static int parse_line(struct mce_text_parser *p, const struct text_line *l, stru
 	r = (p->open == OPEN_MCELOG || decoded || p->open == OPEN_KERNEL) ? p->rec
 									 : (struct mce_record) { 0 };
 	res = text_kv_line(p, s, &r, &info);
+	if (res == KV_NOT_OURS && p->open == OPEN_MCELOG && span_starts(s, "MCG status:")) {
+		/*
+		 * mcelog's decoded text, its banner cut off by whoever copied it
+		 * from "CPU n BANK b" on: "MCG status:" is the first line of its
+		 * own, always printed.  The rest of its text is passed over.
+		 */
+		p->open = OPEN_MCELOG_DECODED;
+		return 0;
+	}
 	if (res == KV_NOT_OURS) {
 		if (decoded || l->prefixed || text_kernel_noise(s) || span_starts(s, "mcelog:") ||
 		    span_starts(s, "Running trigger") || text_macos_report_text(p, s))

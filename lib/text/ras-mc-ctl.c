@@ -20,7 +20,7 @@
 enum ras_mc_ctl_line {
 	ROW = 1,
 	CONTINUATION,         /* the rest of a row whose decoded text had newlines */
-	HEADING,              /* "MCE events:", or none */
+	HEADING,              /* "MCE events:", "No ... errors." for an empty table, --summary's lines */
 };
 
 /* "CPU n": the X86_VENDOR_* number, omitted when 0 = Intel. */
@@ -93,6 +93,42 @@ static bool is_row(struct span s)
 	return span_starts(s, "error: ");
 }
 
+/*
+ * ras-mc-ctl's line for each of its tables that holds nothing, "No Memory
+ * errors.", "No PCIe AER errors.", "No MCE errors." and the like, printed
+ * before the MCE table (rasdaemon util/ras-mc-ctl, as fact source): a
+ * letter after "No " ("No devlink errors."), and no line longer than a
+ * table's name would make.
+ */
+static bool empty_table_line(struct span s)
+{
+	static const char tail[] = " errors.";
+	size_t n = span_len(s), t = sizeof(tail) - 1;
+
+	return n > 3 + t && n < 48 && span_starts(s, "No ") &&
+	       ((s.p[3] >= 'A' && s.p[3] <= 'Z') || (s.p[3] >= 'a' && s.p[3] <= 'z')) &&
+	       memcmp(s.end - t, tail, t) == 0;
+}
+
+/*
+ * ras-mc-ctl --summary's MCE table: "MCE records summary:", then a count
+ * and rasdaemon's error text a line, "1 Corrected error, no action
+ * required. errors".  It holds no record, only how many there were.
+ */
+static bool summary_line(struct span s)
+{
+	static const char tail[] = " errors";
+	size_t n = span_len(s), t = sizeof(tail) - 1;
+	const char *c = s.p;
+
+	if (span_eq(s, "MCE records summary:"))
+		return true;
+	while (c < s.end && is_digit(*c))
+		c++;
+	return c > s.p && c < s.end && *c == ' ' && n < 120 && n > (size_t) (c - s.p) + 1 + t &&
+	       memcmp(s.end - t, tail, t) == 0;
+}
+
 unsigned text_ras_mc_ctl_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				   struct span *body)
 {
@@ -103,7 +139,7 @@ unsigned text_ras_mc_ctl_recognise(const struct mce_text_parser *p, const struct
 		return ROW;
 	if (p->open == OPEN_RAS_MC_CTL)
 		return CONTINUATION;
-	if (span_eq(s, "MCE events:") || span_eq(s, "No MCE errors."))
+	if (span_eq(s, "MCE events:") || empty_table_line(s) || summary_line(s))
 		return HEADING;
 	return 0;
 }
