@@ -235,18 +235,57 @@ static bool strip_ident_pid(struct span *s)
  * The prefixes that come first: mail quoting, a printk level, a syslog or
  * ISO time stamp, "ident[pid]:".  None of them begins with '['.
  */
+/*
+ * A bar that quotes: followed by a space, a tab, '>' or the end of the line
+ * ("| ", "|> ", "|" alone on a quoted blank line).  "|---|" and "|CPU|"
+ * are Markdown's.
+ */
+static bool quote_bar(const char *c, const char *end)
+{
+	return c + 1 == end || c[1] == ' ' || c[1] == '\t' || c[1] == '>';
+}
+
+/*
+ * A Markdown table row ("| CPU | Bank |", "| 0 | 4 | 0x9c00 |"): its
+ * columns' bars stand between spaces, and a row ends with one.  A record
+ * line never holds " | "; one quoted with bars does not end with a bar.
+ */
+static bool table_row(struct span s)
+{
+	return (s.p < s.end && s.end[-1] == '|') || span_find(s, " | ");
+}
+
 struct span text_unquote(struct span s)
 {
-	const char *c = s.p;
+	const char *c = s.p, *first, *bar = NULL;
 
-	/* mail quoting, "> " or " > > ", in front of a log pasted into a reply */
+	/*
+	 * Mail quoting in front of a log pasted into a reply: "> " and
+	 * " > > ", and the bars some mailers and archives quote with, Pine's
+	 * "| " among them, alone or mixed with '>' ("|> ", "> | ").  A bar
+	 * is tried only when the line holds one where quoting is: the usual
+	 * line costs the two compares it did before bars were read.
+	 */
 	while (c < s.end && (*c == ' ' || *c == '\t'))
 		c++;
-	if (c < s.end && *c == '>') {
-		while (c < s.end && (*c == '>' || *c == ' ' || *c == '\t'))
-			c++;
-		s.p = c;
+	if (c == s.end || (*c != '>' && *c != '|'))
+		return s;
+	first = c;
+	while (c < s.end && (*c == '>' || *c == ' ' || *c == '\t' || (*c == '|' && quote_bar(c, s.end)))) {
+		if (*c == '|' && !bar)
+			bar = c;
+		c++;
 	}
+	/*
+	 * A Markdown table's row is left whole, as it was before bars were
+	 * read (only '>' in front of it is taken off): its bars are columns,
+	 * and the row is told as the text it is.
+	 */
+	if (bar && table_row((struct span) { c, s.end }))
+		c = bar;
+	/* no mark taken off ("|---|", a row unquoted): the line as it came */
+	if (c > first)
+		s.p = c;
 	return s;
 }
 
