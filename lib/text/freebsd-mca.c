@@ -87,6 +87,36 @@ static bool in_record(const struct mce_text_parser *p)
 	return p->open == OPEN_FREEBSD_MCA;
 }
 
+/*
+ * Console text that ran into the front of the line: the kernel prints at
+ * the start of no line of its own when getty's prompt waits there, so the
+ * console shows "login: MCA: Bank 1, Status 0x...".  Only a prompt is
+ * taken: one or two words ("login:", "host login:", "Password:") whose
+ * last ends with ':', then "MCA: ".  Any other line is turned away within
+ * its first few words, without a search: this runs on every line.
+ */
+static bool skip_run_in(struct span *s)
+{
+	const char *c = s->p, *lim = span_len(*s) > 40 ? s->p + 40 : s->end;
+	unsigned words = 1;
+
+	if (!is_alpha(*c))
+		return false;
+	for (; c < lim && *c != ':'; c++)
+		if (*c == ' ' && (++words > 2 || c[-1] == ' '))
+			return false;
+		else if (*c != ' ' && !is_alpha(*c) && !is_digit(*c) && *c != '-' && *c != '.' && *c != '_')
+			return false;
+	if (c == lim || c[-1] == ' ')
+		return false;
+	for (c++; c < s->end && *c == ' '; c++)
+		;
+	if (s->end - c < 5 || c[0] != 'M')
+		return false;
+	s->p = c;
+	return true;
+}
+
 unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				    struct span *body)
 {
@@ -100,9 +130,10 @@ unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struc
 		    p->line == p->last + 1 && span_eat(&s, "Status "))
 			return *body = s, GLOBAL_REST;
 		/* periodic(8)'s security mail marks the kernel's new lines with '+' */
-		if (s.p[0] != '+')
+		if (s.p[0] == '+')
+			s.p++;
+		else if (!skip_run_in(&s))
 			return 0;
-		s.p++;
 	}
 	if (!span_eat(&s, "MCA: ") || s.p == s.end)
 		return 0;
