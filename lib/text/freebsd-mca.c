@@ -92,27 +92,30 @@ static bool in_record(const struct mce_text_parser *p)
  * the start of no line of its own when getty's prompt waits there, so the
  * console shows "login: MCA: Bank 1, Status 0x...".  Only a prompt is
  * taken: one or two words ("login:", "host login:", "Password:") whose
- * last ends with ':', then "MCA: ".  Any other line is turned away within
- * its first few words, without a search: this runs on every line.
+ * last ends with ':', then "MCA: ".  This runs on every line: a prompt
+ * begins with a letter and a lowercase one, which turns away the capital
+ * words mcelog's and the kernel's lines begin with ("CPU", "STATUS",
+ * "ADDR") at their second byte; then the first ':' is found by memchr()
+ * in the prompt's 40 bytes, and "MCA: " must follow it before the words
+ * are looked at.
  */
 static bool skip_run_in(struct span *s)
 {
-	const char *c = s->p, *lim = span_len(*s) > 40 ? s->p + 40 : s->end;
+	size_t n = span_len(*s) < 40 ? span_len(*s) : 40;
+	const char *colon, *c;
 	unsigned words = 1;
 
-	if (!is_alpha(*c))
+	if (n < 2 || !is_alpha(s->p[0]) || (unsigned char) (s->p[1] - 'a') > 'z' - 'a' ||
+	    !(colon = memchr(s->p, ':', n)))
 		return false;
-	for (; c < lim && *c != ':'; c++)
-		if (*c == ' ' && (++words > 2 || c[-1] == ' '))
-			return false;
-		else if (*c != ' ' && !is_alpha(*c) && !is_digit(*c) && *c != '-' && *c != '.' && *c != '_')
-			return false;
-	if (c == lim || c[-1] == ' ')
-		return false;
-	for (c++; c < s->end && *c == ' '; c++)
+	for (c = colon + 1; c < s->end && *c == ' '; c++)
 		;
-	if (s->end - c < 5 || c[0] != 'M')
+	if (s->end - c < 5 || memcmp(c, "MCA: ", 5) != 0 || colon[-1] == ' ')
 		return false;
+	for (const char *w = s->p; w < colon; w++)
+		if (*w == ' ' ? ++words > 2 || w[-1] == ' '
+			      : !is_alpha(*w) && !is_digit(*w) && *w != '-' && *w != '.' && *w != '_')
+			return false;
 	s->p = c;
 	return true;
 }

@@ -255,22 +255,14 @@ static bool table_row(struct span s)
 	return (s.p < s.end && s.end[-1] == '|') || span_find(s, " | ");
 }
 
-struct span text_unquote(struct span s)
+/*
+ * The quote marks from c, the first of them, on: the rare quoted lines,
+ * kept out of line so that text_unquote() saves no registers for them.
+ */
+static __attribute__((noinline)) struct span unquote_marks(struct span s, const char *c)
 {
-	const char *c = s.p, *first, *bar = NULL;
+	const char *first = c, *bar = NULL;
 
-	/*
-	 * Mail quoting in front of a log pasted into a reply: "> " and
-	 * " > > ", and the bars some mailers and archives quote with, Pine's
-	 * "| " among them, alone or mixed with '>' ("|> ", "> | ").  A bar
-	 * is tried only when the line holds one where quoting is: the usual
-	 * line costs the two compares it did before bars were read.
-	 */
-	while (c < s.end && (*c == ' ' || *c == '\t'))
-		c++;
-	if (c == s.end || (*c != '>' && *c != '|'))
-		return s;
-	first = c;
 	while (c < s.end && (*c == '>' || *c == ' ' || *c == '\t' || (*c == '|' && quote_bar(c, s.end)))) {
 		if (*c == '|' && !bar)
 			bar = c;
@@ -287,6 +279,24 @@ struct span text_unquote(struct span s)
 	if (c > first)
 		s.p = c;
 	return s;
+}
+
+struct span text_unquote(struct span s)
+{
+	const char *c = s.p;
+
+	/*
+	 * Mail quoting in front of a log pasted into a reply: "> " and
+	 * " > > ", and the bars some mailers and archives quote with, Pine's
+	 * "| " among them, alone or mixed with '>' ("|> ", "> | ").  Every
+	 * line not led by dmesg's '[' comes here: it is let go after the
+	 * compares it took before bars were read.
+	 */
+	while (c < s.end && (*c == ' ' || *c == '\t'))
+		c++;
+	if (c == s.end || (*c != '>' && *c != '|'))
+		return s;
+	return unquote_marks(s, c);
 }
 
 static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret_usec)
