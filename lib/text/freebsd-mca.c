@@ -87,6 +87,39 @@ static bool in_record(const struct mce_text_parser *p)
 	return p->open == OPEN_FREEBSD_MCA;
 }
 
+/*
+ * Console text that ran into the front of the line: the kernel prints at
+ * the start of no line of its own when getty's prompt waits there, so the
+ * console shows "login: MCA: Bank 1, Status 0x...".  Only a prompt is
+ * taken: one or two words ("login:", "host login:", "Password:") whose
+ * last ends with ':', then "MCA: ".  This runs on every line: a prompt
+ * begins with a letter and a lowercase one, which turns away the capital
+ * words mcelog's and the kernel's lines begin with ("CPU", "STATUS",
+ * "ADDR") at their second byte; then the first ':' is found by memchr()
+ * in the prompt's 40 bytes, and "MCA: " must follow it before the words
+ * are looked at.
+ */
+static bool skip_run_in(struct span *s)
+{
+	size_t n = span_len(*s) < 40 ? span_len(*s) : 40;
+	const char *colon, *c;
+	unsigned words = 1;
+
+	if (n < 2 || !is_alpha(s->p[0]) || (unsigned char) (s->p[1] - 'a') > 'z' - 'a' ||
+	    !(colon = memchr(s->p, ':', n)))
+		return false;
+	for (c = colon + 1; c < s->end && *c == ' '; c++)
+		;
+	if (s->end - c < 5 || memcmp(c, "MCA: ", 5) != 0 || colon[-1] == ' ')
+		return false;
+	for (const char *w = s->p; w < colon; w++)
+		if (*w == ' ' ? ++words > 2 || w[-1] == ' '
+			      : !is_alpha(*w) && !is_digit(*w) && *w != '-' && *w != '.' && *w != '_')
+			return false;
+	s->p = c;
+	return true;
+}
+
 unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				    struct span *body)
 {
@@ -100,9 +133,10 @@ unsigned text_freebsd_mca_recognise(const struct mce_text_parser *p, const struc
 		    p->line == p->last + 1 && span_eat(&s, "Status "))
 			return *body = s, GLOBAL_REST;
 		/* periodic(8)'s security mail marks the kernel's new lines with '+' */
-		if (s.p[0] != '+')
+		if (s.p[0] == '+')
+			s.p++;
+		else if (!skip_run_in(&s))
 			return 0;
-		s.p++;
 	}
 	if (!span_eat(&s, "MCA: ") || s.p == s.end)
 		return 0;

@@ -235,19 +235,68 @@ static bool strip_ident_pid(struct span *s)
  * The prefixes that come first: mail quoting, a printk level, a syslog or
  * ISO time stamp, "ident[pid]:".  None of them begins with '['.
  */
+/*
+ * A bar that quotes: followed by a space, a tab, '>' or the end of the line
+ * ("| ", "|> ", "|" alone on a quoted blank line).  "|---|" and "|CPU|"
+ * are Markdown's.
+ */
+static bool quote_bar(const char *c, const char *end)
+{
+	return c + 1 == end || c[1] == ' ' || c[1] == '\t' || c[1] == '>';
+}
+
+/*
+ * A Markdown table row ("| CPU | Bank |", "| 0 | 4 | 0x9c00 |"): its
+ * columns' bars stand between spaces, and a row ends with one.  A record
+ * line never holds " | "; one quoted with bars does not end with a bar.
+ */
+static bool table_row(struct span s)
+{
+	return (s.p < s.end && s.end[-1] == '|') || span_find(s, " | ");
+}
+
+/*
+ * The quote marks from c, the first of them, on: the rare quoted lines,
+ * kept out of line so that text_unquote() saves no registers for them.
+ */
+static __attribute__((noinline)) struct span unquote_marks(struct span s, const char *c)
+{
+	const char *first = c, *bar = NULL;
+
+	while (c < s.end && (*c == '>' || *c == ' ' || *c == '\t' || (*c == '|' && quote_bar(c, s.end)))) {
+		if (*c == '|' && !bar)
+			bar = c;
+		c++;
+	}
+	/*
+	 * A Markdown table's row is left whole, as it was before bars were
+	 * read (only '>' in front of it is taken off): its bars are columns,
+	 * and the row is told as the text it is.
+	 */
+	if (bar && table_row((struct span) { c, s.end }))
+		c = bar;
+	/* no mark taken off ("|---|", a row unquoted): the line as it came */
+	if (c > first)
+		s.p = c;
+	return s;
+}
+
 struct span text_unquote(struct span s)
 {
 	const char *c = s.p;
 
-	/* mail quoting, "> " or " > > ", in front of a log pasted into a reply */
+	/*
+	 * Mail quoting in front of a log pasted into a reply: "> " and
+	 * " > > ", and the bars some mailers and archives quote with, Pine's
+	 * "| " among them, alone or mixed with '>' ("|> ", "> | ").  Every
+	 * line not led by dmesg's '[' comes here: it is let go after the
+	 * compares it took before bars were read.
+	 */
 	while (c < s.end && (*c == ' ' || *c == '\t'))
 		c++;
-	if (c < s.end && *c == '>') {
-		while (c < s.end && (*c == '>' || *c == ' ' || *c == '\t'))
-			c++;
-		s.p = c;
-	}
-	return s;
+	if (c == s.end || (*c != '>' && *c != '|'))
+		return s;
+	return unquote_marks(s, c);
 }
 
 static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret_usec)

@@ -158,8 +158,9 @@ bool text_line_split(struct span s, struct text_line *ret);
 /* The same without the shortcut for plain dmesg lines: for the tests that compare the two. */
 bool text_line_general(struct span s, struct text_line *ret);
 /*
- * s without the mail quoting ("> ", ">> ") in front of it: a line a mailer
- * wrapped is measured, and its rest found, as it was before it was quoted.
+ * s without the mail quoting ("> ", ">> ", "| ", "|> ") in front of it: a
+ * line a mailer wrapped is measured, and its rest found, as it was before
+ * it was quoted.  A Markdown table row keeps its bars.
  */
 struct span text_unquote(struct span s);
 /* Kernel lines that belong to no record and must not be mistaken for garbage. */

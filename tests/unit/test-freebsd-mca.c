@@ -245,6 +245,54 @@ static void not_ours(void **state)
 		assert_int_not_equal(s.dkind[i], MCE_TEXT_MALFORMED);
 }
 
+/*
+ * The console's login prompt run into the front of a line (constructed:
+ * the APU2 record with "login: " before its first line, as getty leaves
+ * the prompt waiting where the kernel then prints).
+ */
+static void console_run_in(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s, "login: " APU2 "\napu2 login: " APU2 "\nPassword:" APU2);
+	assert_int_equal(s.nd, 0);
+	assert_int_equal(s.n, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(s.rec[i].bank, 1);
+		assert_true(s.rec[i].status == 0x9400000000000151ull);
+		assert_true(s.rec[i].addr == 0x282060);
+		assert_int_equal(s.first[i], 1 + 6 * i);
+		assert_int_equal(s.last[i], 5 + 6 * i);
+	}
+	/* a run-in line read in part is named as any other */
+	memset(&s, 0, sizeof(s));
+	parse(&s, "login: MCA: Bank 1, Status 0x94000000000zz151\n");
+	assert_int_equal(s.n, 0);
+	assert_rejected(&s, 0, 1, "STATUS: '94000000000zz151' is not a hexadecimal number");
+}
+
+/* Only a prompt of one or two words runs in, and only before the exact wording. */
+static void run_in_kept_tight(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "the apu2 login: MCA: Bank 1, Status 0x9400000000000151\n"   /* three words */
+	      "apu2  login: MCA: Bank 1, Status 0x9400000000000151\n"      /* not one prompt */
+	      "12:00 MCA: Bank 1, Status 0x9400000000000151\n"             /* no word */
+	      "login: MCA:Bank 1, Status 0x9400000000000151\n"
+	      "login: MCA: Banks 1\n"
+	      "login: MCA: Unable to allocate space for an event.\n"
+	      "login: mca: Bank 1, Status 0x9400000000000151\n"
+	      "a prompt far longer than any that getty prints: MCA: Bank 1, Status 0x9400000000000151\n");
+	assert_int_equal(s.n, 0);
+	assert_int_equal(s.nd, 8);
+	for (unsigned i = 0; i < s.nd; i++)
+		assert_int_equal(s.dkind[i], MCE_TEXT_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +304,8 @@ int main(void)
 		cmocka_unit_test(unknown_vendor),
 		cmocka_unit_test(malformed_lines),
 		cmocka_unit_test(not_ours),
+		cmocka_unit_test(console_run_in),
+		cmocka_unit_test(run_in_kept_tight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -896,6 +896,20 @@ static void edac_amd_mail_wrapped(void **state)
 	assert_non_null(strstr(s.dmsg[0], "expected 'MCn_STATUS'"));
 }
 
+/* The two records the quoted copies of these cuts hold, each whole. */
+static void assert_wrapped_pair(const struct seen *s)
+{
+	assert_int_equal(s->n, 2);
+	assert_int_equal(s->rec[0].cpu, 2);
+	assert_int_equal(s->rec[0].family, 0x15);
+	assert_int_equal(s->rec[0].bank, 2);
+	assert_true(s->rec[0].status == 0x98444000010c0176ull);
+	assert_int_equal(s->rec[1].cpu, 3);
+	assert_true(s->rec[1].status == 0x98444000010c0177ull);
+	for (unsigned i = 0; i < s->nd; i++)
+		assert_int_equal(s->dkind[i], MCE_TEXT_PARTIAL);
+}
+
 /*
  * The same cuts quoted in a reply: each rest carries the quote, and the
  * widths are the lines' before they were quoted.
@@ -913,16 +927,81 @@ static void edac_amd_mail_wrapped_quoted(void **state)
 	      "\n"
 	      ">> [  723.595042] [Hardware Error]: CPU:3 (15:2:0)\n"
 	      "MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0177\n");
-	assert_int_equal(s.n, 2);
-	assert_int_equal(s.rec[0].cpu, 2);
-	assert_int_equal(s.rec[0].family, 0x15);
-	assert_int_equal(s.rec[0].bank, 2);
-	assert_true(s.rec[0].status == 0x98444000010c0176ull);
-	assert_int_equal(s.rec[1].cpu, 3);
-	assert_true(s.rec[1].status == 0x98444000010c0177ull);
-	for (unsigned i = 0; i < s.nd; i++)
-		assert_int_equal(s.dkind[i], MCE_TEXT_PARTIAL);
+	assert_wrapped_pair(&s);
 }
+
+/*
+ * The same cuts quoted with bars, as Pine and some archives quote
+ * (constructed: no bar-quoted machine-check paste was found published):
+ * "| " and "|> " are taken off as "> " is, and the widths are still the
+ * lines' before they were quoted.
+ */
+static void edac_amd_mail_wrapped_bar_quoted(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "| [  723.595042] [Hardware Error]: Corrected error, no action required.\n"
+	      "| [  723.595050] [Hardware Error]: CPU:2 (15:2:0)\n"
+	      "| MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0176\n"
+	      "|> [  723.595062] [Hardware Error]: cache level: L2, tx: DATA, mem-tx: EV\n"
+	      "\n"
+	      "> | [  723.595042] [Hardware Error]: CPU:3 (15:2:0)\n"
+	      "|>| MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0177\n");
+	assert_wrapped_pair(&s);
+}
+
+/* What text_unquote() leaves of line. */
+static void assert_unquoted(const char *line, const char *want)
+{
+	struct span u = text_unquote((struct span) { line, line + strlen(line) });
+
+	if (span_len(u) != strlen(want) || memcmp(u.p, want, strlen(want)) != 0)
+		fail_msg("'%s' unquoted to '%.*s', not '%s'", line, (int) span_len(u), u.p, want);
+}
+
+/*
+ * Bars quote only before a space, a tab, '>' or the line's end, and a
+ * Markdown table's row keeps its bars: only the '>' in front of it goes,
+ * as before bars were read.
+ */
+static void bar_quoting(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	assert_unquoted("| CPU 1: Machine Check Exception: 4", "CPU 1: Machine Check Exception: 4");
+	assert_unquoted("|> Bank 4: b200000000040151", "Bank 4: b200000000040151");
+	assert_unquoted("> | > Bank 4: b200000000040151", "Bank 4: b200000000040151");
+	assert_unquoted("| |\tBank 4: b200000000040151", "Bank 4: b200000000040151");
+	assert_unquoted("||Bank 4", "||Bank 4");
+	assert_unquoted("|", "");
+	assert_unquoted("> > Bank 4: b200000000040151", "Bank 4: b200000000040151");
+	/* Markdown's */
+	assert_unquoted("| CPU | Bank | Status |", "| CPU | Bank | Status |");
+	assert_unquoted("| 0 | 4 | 0x9c00 |", "| 0 | 4 | 0x9c00 |");
+	assert_unquoted("| CPU |", "| CPU |");
+	assert_unquoted("|---|---|", "|---|---|");
+	assert_unquoted("|CPU|Bank|", "|CPU|Bank|");
+	assert_unquoted("> | CPU | Bank |", "| CPU | Bank |");
+	assert_unquoted("  |---|", "  |---|");
+	/* an AMD register line's flags are no column bars */
+	assert_unquoted("| MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0176",
+			"MC2_STATUS[-|CE|MiscV|-|-|-|-|CECC]: 0x98444000010c0176");
+	assert_unquoted("CPU 1 BANK 4", "CPU 1 BANK 4");
+
+	/* so a table's rows are told as they were before: each named as no record line */
+	parse(&s, "| CPU | Bank | Status |\n|---|---|---|\n| 0 | 4 | 0x9c00 |\n");
+	assert_int_equal(s.n, 0);
+	assert_int_equal(s.nd, 3);
+	for (unsigned i = 0; i < s.nd; i++) {
+		assert_int_equal(s.dkind[i], MCE_TEXT_UNKNOWN);
+		assert_int_equal(s.dline[i], i + 1);
+	}
+	assert_non_null(strstr(s.dmsg[0], "'| CPU | Bank | Status |'"));
+}
+
 
 /* 4.x kernels named the address "MC2 Error Address:" (Ubuntu forum, April 2016). */
 static void edac_amd_error_address(void **state)
@@ -2007,6 +2086,8 @@ int main(void)
 		cmocka_unit_test(kernel_wrapped_every_cut),
 		cmocka_unit_test(edac_amd_mail_wrapped),
 		cmocka_unit_test(edac_amd_mail_wrapped_quoted),
+		cmocka_unit_test(edac_amd_mail_wrapped_bar_quoted),
+		cmocka_unit_test(bar_quoting),
 		cmocka_unit_test(journal_markers),
 		cmocka_unit_test(edac_amd_old),
 		cmocka_unit_test(mcelog_ascii),
