@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AMD families 0Fh (K8) to 16h: fixed MCA banks, decoded by bank number.
+ * K8 is read with its successors' tables (see rows_k8).
  *
  * Facts from the BIOS and Kernel Developer's Guides (BKDG), section "Machine
  * Check Architecture", MCi_STATUS error signature tables:
- *   NPT Family 0Fh (K8, pub. 32559), Family 10h (pub. 31116), Family 11h (pub. 41256),
- *   Family 12h (pub. 41131),
+ *   Family 10h (pub. 31116), Family 11h (pub. 41256), Family 12h (pub. 41131),
  *   Family 14h Models 00h-0Fh (pub. 43170), Family 15h Models 00h-0Fh
  *   (pub. 42301), Family 16h Models 00h-0Fh (pub. 48751).
  * Which signatures exist per family is cross-checked against what Linux's
@@ -338,8 +338,11 @@ static const struct amd_legacy_bank banks_f16h[] = {
 /* ---- families ---- */
 
 /*
- * K8: its five banks, the k8-style rows its successors kept (BKDG 32559 names
- * them alike); family 11h's set, less its northbridge's missing DRAM ECC.
+ * K8: its five banks (DC, IC, BU, LS, NB) and the k8-style rows its
+ * successors kept; family 11h's set, less its northbridge's missing DRAM
+ * ECC.  The rows are family 10h's and 11h's BKDG tables: K8's own BKDG
+ * (32559) was out of every look-up's reach, so a signature only K8 has
+ * would go unnamed here.
  */
 static const struct amd_legacy_row *const rows_k8[] = {
 	dc_tlb, dc_f10h_scrub, dc_k8_style, dc_f11h_bus, ic_common, ic_k8_style, bu_k8_style,
@@ -374,7 +377,7 @@ static const struct amd_legacy_row *const rows_f16h[] = {
 
 /* Families before 15h define a four-bit extended error code outside the northbridge. */
 const struct amd_legacy_family amd_k8 = FAMILY(0x0f, banks_f11h, rows_k8, true,
-	"AMD BKDG for AMD NPT Family 0Fh Processors (pub. 32559), MCA error signatures");
+	"AMD BKDGs for Family 10h (pub. 31116) and 11h (pub. 41256), the signatures K8 shares");
 const struct amd_legacy_family amd_f10h = FAMILY(0x0f, banks_f10h, rows_f10h, true,
 	"AMD BKDG for Family 10h Processors (pub. 31116), MCA error signatures");
 const struct amd_legacy_family amd_f11h = FAMILY(0x0f, banks_f11h, rows_f11h, false,
