@@ -93,6 +93,33 @@ static bool strip_syslog_time(struct span *s)
 }
 
 /*
+ * A syslog line pasted without its month and day: "08:01:58 host kernel: ".
+ * A clock time alone could begin some other text, so it counts only with
+ * the "host ident:" that a syslog line has after it.
+ */
+static bool strip_clock_time(struct span *s)
+{
+	struct span t = *s, rest;
+	int hh, mm, ss;
+
+	if (span_len(t) < 9 || !is_digit(t.p[0]) || !is_digit(t.p[1]) || t.p[2] != ':')
+		return false;
+	if (!eat_digits(&t, 2, &hh) || !span_eat(&t, ":") || !eat_digits(&t, 2, &mm) ||
+	    !span_eat(&t, ":") || !eat_digits(&t, 2, &ss) || hh > 23 || mm > 59 || ss > 60)
+		return false;
+	skip_fraction(&t);
+	if (t.p == t.end || *t.p != ' ')
+		return false;
+	span_skip_space(&t);
+	rest = t;
+	skip_host_ident(&t);
+	if (t.p == rest.p)
+		return false;
+	*s = t;
+	return true;
+}
+
+/*
  * journalctl short-iso / short-iso-precise: "2026-11-20T10:00:01+0100 " or
  * "...01.123456+01:00 ".  These carry the year and zone, so they give the
  * record a time when its own text has none (the EDAC form never does).
@@ -313,7 +340,7 @@ static bool strip_leading_prefixes(struct span *s, bool *have_time, int64_t *ret
 		s->p += 3;
 		any = true;
 	}
-	if (strip_syslog_time(s) || strip_iso_time(s, have_time, ret_usec))
+	if (strip_syslog_time(s) || strip_iso_time(s, have_time, ret_usec) || strip_clock_time(s))
 		any = true;
 	/* "mcelog[808]: ", a journal line pasted without its date and host */
 	if (strip_ident_pid(s))

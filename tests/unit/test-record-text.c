@@ -83,6 +83,35 @@ static void kernel_console(void **state)
 	assert_int_equal(r->microcode, 0xa201016);
 }
 
+/*
+ * A syslog paste whose month and day were cut off: "08:01:58 host kernel: ".
+ * The clock time is a prefix only with the "host ident:" after it; a line
+ * that is a clock time and then anything else is not taken for a record line.
+ */
+static void syslog_without_date(void **state)
+{
+	struct seen s = { 0 };
+
+	(void) state;
+	parse(&s,
+	      "08:01:58 ubuntu kernel: [10858.536253] CPU0: Core temperature above threshold, cpu clock throttled (total events = 11)\n"
+	      "08:01:58 ubuntu kernel: [10858.536791] mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 1: b200000000000150\n"
+	      "08:01:58.25 ubuntu kernel: mce: [Hardware Error]: TSC 13c277fe8ba0\n"
+	      "08:01:58 ubuntu kernel: [10858.536800] mce: [Hardware Error]: PROCESSOR 0:30678 TIME 1506780118 SOCKET 0 APIC 0 microcode 82d\n"
+	      "08:01:58 CPU 1: Machine Check: 0 Bank 1: b200000000000150\n"
+	      "24:01:58 ubuntu kernel: CPU 2: Machine Check: 0 Bank 1: b200000000000150\n");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.rec[0].cpu, 0);
+	assert_true(s.rec[0].tsc == 0x13c277fe8ba0ull);
+	assert_int_equal(s.rec[0].model, 0x37);
+	assert_int_equal(s.first[0], 2);
+	assert_int_equal(s.last[0], 4);
+	/* the two lines that are no syslog prefix: named, each by its number */
+	assert_int_equal(s.nd, 2);
+	assert_int_equal(s.dline[0], 5);
+	assert_int_equal(s.dline[1], 6);
+}
+
 static void kernel_prefixes(void **state)
 {
 	struct seen s = { 0 };
@@ -2064,6 +2093,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kernel_console),
 		cmocka_unit_test(kernel_prefixes),
+		cmocka_unit_test(syslog_without_date),
 		cmocka_unit_test(dmesg_human_deltas),
 		cmocka_unit_test(default_cpu),
 		cmocka_unit_test(edac_amd),
