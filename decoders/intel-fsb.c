@@ -62,6 +62,15 @@ static const struct intel_value p6_bq_error[] = {
 	{ 0x5, "first address parity error (BQ_ERR_AERR1_TYPE)" },
 };
 
+/* Bits 30, 36 and 38, the same in Tables 16-2 and 16-4 (the bits between
+ * them differ). */
+#define INTERNAL_BINIT_FIELD \
+	FIELD_FLAG(30, "internal_binit", "BINIT# driven by this processor (Internal BINIT)")
+#define RESPONSE_PARITY_FIELD \
+	FIELD_FLAG(36, "response_parity", "parity error on the RS[2:0]# response pins (Response parity error)")
+#define TIMEOUT_BINIT_FIELD \
+	FIELD_FLAG(38, "timeout_binit", "no micro-instruction retired in time, ROB time-out (Timeout BINIT)")
+
 /* Bits 42..54, the same in Tables 16-2 and 16-4. */
 #define UECC_BIT 45
 #define CECC_BIT 46
@@ -78,11 +87,11 @@ static const struct intel_field p6_bus_fields[] = {
 	FIELD_ENUM(27, 25, "bus_queue_error", p6_bq_error),
 	FIELD_FLAG(28, "frc_error", "functional redundancy check error active (FRC error)"),
 	FIELD_FLAG(29, "berr", "BERR# driven (BERR)"),
-	FIELD_FLAG(30, "internal_binit", "BINIT# driven by this processor (Internal BINIT)"),
+	INTERNAL_BINIT_FIELD,
 	FIELD_FLAG(35, "external_binit", "BINIT# received from the external bus (External BINIT)"),
-	FIELD_FLAG(36, "response_parity", "parity error on the RS[2:0]# response pins (Response parity error)"),
+	RESPONSE_PARITY_FIELD,
 	FIELD_FLAG(37, "bus_binit", "hard error response on a split transaction (Bus BINIT)"),
-	FIELD_FLAG(38, "timeout_binit", "no micro-instruction retired in time, ROB time-out (Timeout BINIT)"),
+	TIMEOUT_BINIT_FIELD,
 	BUS_ECC_FIELDS,
 };
 
@@ -120,12 +129,12 @@ static const struct intel_field core2_bus_fields[] = {
 	FIELD_ENUM(27, 25, "bus_queue_error", core2_bq_error),
 	FIELD_FLAG(28, "mce_driven", "MCE driven (MCE Driven)"),
 	FIELD_FLAG(29, "mce_observed", "MCE observed (MCE Observed)"),
-	FIELD_FLAG(30, "internal_binit", "BINIT# driven by this processor (Internal BINIT)"),
+	INTERNAL_BINIT_FIELD,
 	FIELD_FLAG(31, "binit_observed", "BINIT# observed by this processor (BINIT Observed)"),
 	FIELD_FLAG(34, "pic_fsb_data_parity", "data parity error on a PIC or FSB access (PIC and FSB data parity)"),
-	FIELD_FLAG(36, "response_parity", "parity error on the RS[2:0]# response pins (Response parity error)"),
+	RESPONSE_PARITY_FIELD,
 	FIELD_FLAG(37, "fsb_address_parity", "address parity error (FSB address parity)"),
-	FIELD_FLAG(38, "timeout_binit", "no micro-instruction retired in time, ROB time-out (Timeout BINIT)"),
+	TIMEOUT_BINIT_FIELD,
 	BUS_ECC_FIELDS,
 };
 
