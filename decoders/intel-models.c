@@ -46,6 +46,52 @@ static bool misc_is_ddrt(uint64_t misc)
 	return ((misc >> 59) & 0xf) == 8;
 }
 
+static void decode_codes(const struct intel_code_table *codes, const struct mce_record *rec,
+			 struct mce_decoded *d)
+{
+	for (size_t i = 0; i < codes->n; i++)
+		if ((rec->status & codes->rows[i].mask) == codes->rows[i].value) {
+			d->description = codes->rows[i].text;
+			if (codes->rows[i].mnemonic)
+				add_detail(d, "mnemonic", (rec->status >> MSCOD_SHIFT) & 0xffff,
+					   codes->rows[i].mnemonic);
+			return;
+		}
+}
+
+static const char *field_value_text(const struct intel_field *f, uint64_t v)
+{
+	for (size_t i = 0; i < f->n_values; i++)
+		if (f->values[i].value == v)
+			return f->values[i].text;
+	return NULL;
+}
+
+/* The first set defined for this MCACOD: each of its fields that says something, as a detail. */
+static void decode_fields(const struct intel_field_set *sets, size_t n_sets,
+			  const struct mce_record *rec, struct mce_decoded *d)
+{
+	uint16_t mcacod = rec->status & 0xffff;
+
+	for (size_t s = 0; s < n_sets; s++) {
+		if ((mcacod & sets[s].mcacod_mask) != sets[s].mcacod_value)
+			continue;
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct intel_field *f = &sets[s].fields[i];
+			uint64_t v = (rec->status >> f->lo) & ((UINT64_C(2) << (f->hi - f->lo)) - 1);
+
+			if (f->values)
+				add_detail(d, f->name, v, field_value_text(f, v));
+			else if (f->text) {
+				if (v)
+					add_detail(d, f->name, v, f->text);
+			} else if (!f->only_if || (rec->status & f->only_if))
+				add_detail(d, f->name, v, NULL);
+		}
+		return;
+	}
+}
+
 void intel_model_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
 			struct mce_decoded *d)
 {
@@ -55,21 +101,19 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 	if (!m || !(rec->have & MCE_HAVE_BANK))
 		return;
 	b = intel_bank_lookup(m, rec->bank);
+	if (b && b->codes)
+		decode_codes(b->codes, rec, d);
+	else if (m->codes)
+		decode_codes(m->codes, rec, d);
+	if (b && b->n_fields)
+		decode_fields(b->fields, b->n_fields, rec, d);
+	else
+		decode_fields(m->fields, m->n_fields, rec, d);
 	if (!b)
 		return;
 
 	d->bank_name = b->name;
 	d->bank_type = b->type;
-
-	if (b->codes)
-		for (size_t i = 0; i < b->codes->n; i++)
-			if ((rec->status & b->codes->rows[i].mask) == b->codes->rows[i].value) {
-				d->description = b->codes->rows[i].text;
-				if (b->codes->rows[i].mnemonic)
-					add_detail(d, "mnemonic", (rec->status >> MSCOD_SHIFT) & 0xffff,
-						   b->codes->rows[i].mnemonic);
-				break;
-			}
 
 	if (b->has_imc)
 		add_detail(d, "memory_controller", b->imc, NULL);
@@ -139,6 +183,28 @@ INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_e
 INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
 INTEL_DECODER(dec_ivybridge_x,    "Ivy Bridge-EP/EX",           &intel_ivybridge_x);
 INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton);
+
+/*
+ * The front-side-bus processors (intel-fsb.c), named from SDM Vol. 3B
+ * chapter 16's signature tables (Table 16-1 for P6, 16-3 for Core 2) and
+ * SDM Vol. 4 Table 2-1 for family 0FH.  Family 06H models 00H, 02H, 04H,
+ * 06H and 0CH are in neither table: mcelog counts them among its P6
+ * models, so we name them so too, with no fields, since the P6 table is
+ * defined for the listed signatures "only".
+ */
+INTEL_DECODER(dec_pentium_pro,    "Pentium Pro",                &intel_p6);
+INTEL_DECODER(dec_pentium_ii,     "Pentium II/Pentium II Xeon", &intel_p6);
+INTEL_DECODER(dec_pentium_iii,    "Pentium III/Pentium III Xeon", &intel_p6);
+INTEL_DECODER(dec_pentium_m,      "Pentium M",                  &intel_p6);
+INTEL_DECODER(dec_yonah,          "Core Duo/Core Solo (Yonah)", &intel_p6);
+INTEL_DECODER(dec_merom,          "Core 2 (Merom)",             &intel_core2);
+INTEL_DECODER(dec_penryn,         "Core 2 (Penryn)",            &intel_core2);
+INTEL_DECODER(dec_dunnington,     "Xeon 7400 (Dunnington)",     &intel_dunnington);
+INTEL_DECODER(dec_willamette,     "Pentium 4/Xeon (Willamette)", &intel_netburst);
+INTEL_DECODER(dec_northwood,      "Pentium 4/Xeon (Northwood)", &intel_netburst);
+INTEL_DECODER(dec_prescott,       "Pentium 4/Pentium D/Xeon (Prescott)", &intel_netburst);
+INTEL_DECODER(dec_cedarmill,      "Pentium 4/Pentium D/Xeon 5000/7100 (Cedar Mill, Presler, Tulsa)",
+	      &intel_netburst_06);
 /*
  * Named only: banks report as "unknown".  Why each has no bank table (issue
  * 15, checked against the SDM edition mirrored at
@@ -157,10 +223,12 @@ INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton
  *   Table 35-18          06_2AH (Sandy Bridge client; its 06_2DH has banks
  *                        from chapter 16 section 16.4)
  *   Table 35-40          06_57H (Knights Landing)
- * The other models below (Westmere and Ivy Bridge clients, and those newer
- * than that edition: 06_85H Knights Mill, 06_7AH Goldmont Plus, Tremont,
- * Cannon Lake and later clients) are named from SDM Vol. 4 Table 2-1; we
- * found no MSR table of theirs that names a bank.
+ * The other models below (Westmere and Ivy Bridge clients, the older Atoms
+ * 06_1CH, 26H, 27H, 35H, 36H and 06_4CH, Ice Lake NNPI 06_9DH, and those
+ * newer than that edition: 06_85H Knights Mill, 06_7AH Goldmont Plus,
+ * Tremont, Cannon Lake and later clients) are named from SDM Vol. 4 Table
+ * 2-1; we found no MSR table of theirs that names a bank, and chapter 16
+ * has no section for them.
  *
  * The Haswell to Coffee Lake clients (06_3CH, 45H, 46H, 3DH, 47H, 4EH, 5EH,
  * 8EH, 9EH, "Intel Core (client)") once had a bank table citing an SDM
@@ -175,6 +243,18 @@ INTEL_DECODER(dec_denverton,      "Denverton (Goldmont-D)",     &intel_denverton
  * ones above, get the architectural decode and no unit names.
  */
 #define NAMED(var, label) INTEL_DECODER(var, label, &intel_arch_only)
+NAMED(dec_p6_other,       "P6 family");
+NAMED(dec_bonnell,        "Atom (Bonnell)");
+NAMED(dec_lincroft,       "Atom Z600 (Bonnell, Lincroft)");
+NAMED(dec_penwell,        "Atom (Saltwell, Penwell)");
+NAMED(dec_cloverview,     "Atom (Saltwell, Cloverview)");
+NAMED(dec_cedarview,      "Atom (Saltwell, Cedarview)");
+NAMED(dec_baytrail,       "Bay Trail (Silvermont)");
+NAMED(dec_merrifield,     "Merrifield (Silvermont)");
+NAMED(dec_airmont,        "Cherry Trail/Braswell (Airmont)");
+NAMED(dec_moorefield,     "Moorefield (Airmont)");
+NAMED(dec_sofia,          "SoFIA (Silvermont)");
+NAMED(dec_icelake_nnpi,   "Ice Lake NNPI");
 NAMED(dec_nehalem,        "Nehalem (client)");
 NAMED(dec_nehalem_ex,     "Nehalem-EX");
 NAMED(dec_westmere,       "Westmere (client)");
@@ -205,20 +285,43 @@ NAMED(dec_pantherlake,    "Panther Lake");
 NAMED(dec_clearwater,     "Clearwater Forest");
 NAMED(dec_diamond,        "Diamond Rapids");
 
-#define ROW(fam, m, dec) { .vendor = MCE_VENDOR_INTEL, .family = fam, .model_first = m, \
-			   .model_last = m, .decoder = &dec }
+#define ROWS(fam, first, last, dec) { .vendor = MCE_VENDOR_INTEL, .family = fam, \
+					.model_first = first, .model_last = last, .decoder = &dec }
+#define ROW(fam, m, dec) ROWS(fam, m, m, dec)
 
 /* Sorted by (family, model) with no overlaps; test-decode-arch checks it. */
 const struct mce_model_match intel_model_matches[] = {
+	ROW(6, 0x00, dec_p6_other),
+	ROW(6, 0x01, dec_pentium_pro),
+	ROW(6, 0x02, dec_p6_other),
+	ROW(6, 0x03, dec_pentium_ii),      /* Klamath */
+	ROW(6, 0x04, dec_p6_other),
+	ROW(6, 0x05, dec_pentium_ii),      /* Deschutes */
+	ROW(6, 0x06, dec_p6_other),
+	ROWS(6, 0x07, 0x08, dec_pentium_iii), /* Katmai, Coppermine */
+	ROW(6, 0x09, dec_pentium_m),       /* Banias */
+	ROWS(6, 0x0a, 0x0b, dec_pentium_iii), /* Coppermine T, Tualatin */
+	ROW(6, 0x0c, dec_p6_other),
+	ROW(6, 0x0d, dec_pentium_m),       /* Dothan */
+	ROW(6, 0x0e, dec_yonah),
+	ROW(6, 0x0f, dec_merom),           /* also Xeon 3000, 3200, 5100, 5300, 7300 */
+	ROW(6, 0x17, dec_penryn),          /* also Xeon 5200, 5400 */
 	ROW(6, 0x1a, dec_nehalem_ep),
+	ROW(6, 0x1c, dec_bonnell),         /* Silverthorne, Diamondville, Pineview */
+	ROW(6, 0x1d, dec_dunnington),
 	ROW(6, 0x1e, dec_nehalem),         /* Lynnfield/Clarksfield */
 	ROW(6, 0x1f, dec_nehalem),         /* Auburndale/Havendale */
 	ROW(6, 0x25, dec_westmere),        /* Arrandale/Clarkdale */
+	ROW(6, 0x26, dec_lincroft),
+	ROW(6, 0x27, dec_penwell),
 	ROW(6, 0x2a, dec_sandybridge),
 	ROW(6, 0x2c, dec_westmere_ep),
 	ROW(6, 0x2d, dec_sandybridge_x),
 	ROW(6, 0x2e, dec_nehalem_ex),
 	ROW(6, 0x2f, dec_westmere_ex),
+	ROW(6, 0x35, dec_cloverview),
+	ROW(6, 0x36, dec_cedarview),
+	ROW(6, 0x37, dec_baytrail),
 	ROW(6, 0x3a, dec_ivybridge),
 	ROW(6, 0x3c, dec_client),          /* Haswell */
 	ROW(6, 0x3d, dec_client),          /* Broadwell */
@@ -227,13 +330,17 @@ const struct mce_model_match intel_model_matches[] = {
 	ROW(6, 0x45, dec_client),          /* Haswell-ULT */
 	ROW(6, 0x46, dec_client),          /* Haswell-GT3e */
 	ROW(6, 0x47, dec_client),          /* Broadwell-GT3e */
+	ROW(6, 0x4a, dec_merrifield),
+	ROW(6, 0x4c, dec_airmont),
 	ROW(6, 0x4d, dec_avoton),
 	ROW(6, 0x4e, dec_client),          /* Skylake mobile */
 	ROW(6, 0x4f, dec_broadwell_x),
 	ROW(6, 0x55, dec_skylake_x),       /* also Cascade Lake, Cooper Lake (by stepping) */
 	ROW(6, 0x56, dec_broadwell_d),
 	ROW(6, 0x57, dec_knl),
+	ROW(6, 0x5a, dec_moorefield),
 	ROW(6, 0x5c, dec_goldmont),
+	ROW(6, 0x5d, dec_sofia),
 	ROW(6, 0x5e, dec_client),          /* Skylake desktop */
 	ROW(6, 0x5f, dec_denverton),
 	ROW(6, 0x66, dec_cannonlake),
@@ -253,6 +360,7 @@ const struct mce_model_match intel_model_matches[] = {
 	ROW(6, 0x97, dec_alderlake),
 	ROW(6, 0x9a, dec_alderlake),       /* mobile */
 	ROW(6, 0x9c, dec_jasperlake),
+	ROW(6, 0x9d, dec_icelake_nnpi),
 	ROW(6, 0x9e, dec_client),          /* Kaby/Coffee Lake desktop */
 	ROW(6, 0xa5, dec_cometlake),
 	ROW(6, 0xa6, dec_cometlake),       /* mobile */
@@ -274,6 +382,10 @@ const struct mce_model_match intel_model_matches[] = {
 	ROW(6, 0xcc, dec_pantherlake),
 	ROW(6, 0xcf, dec_emerald),
 	ROW(6, 0xdd, dec_clearwater),
+	ROWS(15, 0x00, 0x01, dec_willamette),
+	ROW(15, 0x02, dec_northwood),
+	ROWS(15, 0x03, 0x04, dec_prescott), /* also Smithfield, Nocona, Irwindale, Paxville */
+	ROW(15, 0x06, dec_cedarmill),
 	ROW(19, 0x01, dec_diamond),
 	{ .decoder = NULL },
 };

@@ -62,6 +62,46 @@ enum intel_misc_layout {
 				    * MISC[19:18], ECC syndrome in MISC[63:32] */
 };
 
+/*
+ * A table of MCi_STATUS bit fields, as the SDM gives for the front-side-bus
+ * processors: not one code per error but several fields at once (bus queue
+ * request type, error type, BINIT and ECC flags, ...), each reported as a
+ * detail.  A set applies to the error codes (MCACOD) it names; a model or a
+ * bank lists its sets, first match wins.
+ */
+struct intel_value {
+	uint32_t value;
+	const char *text;
+};
+
+struct intel_field {
+	uint8_t lo, hi;                 /* MCi_STATUS[hi:lo] */
+	const char *name;               /* details key, snake_case */
+	const char *text;               /* a one-bit flag: what it means; reported only when set */
+	const struct intel_value *values;   /* enumerated field; an unlisted value is reported bare */
+	size_t n_values;
+	uint64_t only_if;               /* a number reported only when one of these STATUS bits
+					 * is set (an ECC syndrome, valid with an ECC error); 0: always */
+};
+#define FIELD_FLAG(b, nm, t) { .lo = (b), .hi = (b), .name = (nm), .text = (t) }
+#define FIELD_ENUM(h, l, nm, tbl) { .lo = (l), .hi = (h), .name = (nm), .values = (tbl), \
+	.n_values = sizeof(tbl) / sizeof((tbl)[0]) }
+#define FIELD_NUM(h, l, nm, when) { .lo = (l), .hi = (h), .name = (nm), .only_if = (when) }
+
+struct intel_field_set {
+	uint16_t mcacod_mask, mcacod_value;     /* the error codes the fields are defined for */
+	const struct intel_field *fields;
+	size_t n;
+};
+#define FIELD_SET(mask, val, a) { .mcacod_mask = (mask), .mcacod_value = (val), .fields = (a), \
+	.n = sizeof(a) / sizeof((a)[0]) }
+/* .fields and .n_fields of a model or a bank */
+#define FIELD_SETS(a) .fields = (a), .n_fields = sizeof(a) / sizeof((a)[0])
+
+/* Compound bus and interconnect errors, 0000 1PPT RRRR IILL (SDM Vol. 3B 15.9.2). */
+#define MCACOD_BUS_MASK  0xf800
+#define MCACOD_BUS_VALUE 0x0800
+
 struct intel_bank {
 	uint16_t first, last;           /* bank numbers, inclusive */
 	const char *type;               /* bank_type, short (e.g. "IMC") */
@@ -70,12 +110,19 @@ struct intel_bank {
 	enum intel_misc_layout misc;
 	bool has_imc;                   /* memory bank of one controller: report which */
 	uint8_t imc;
+	const struct intel_field_set *fields;   /* NULL: the model's */
+	size_t n_fields;
 };
 
 struct intel_model {
 	const struct intel_bank *banks;
 	size_t n_banks;
 	const char *source;             /* the document the tables follow */
+	/* for any bank whose own entry has none (or that is not listed): codes
+	 * keyed on the whole of STATUS[31:0], and bit-field sets */
+	const struct intel_code_table *codes;
+	const struct intel_field_set *fields;
+	size_t n_fields;
 };
 
 #define INTEL_MODEL(b, src) { .banks = (b), .n_banks = sizeof(b) / sizeof((b)[0]), .source = (src) }
@@ -93,3 +140,6 @@ extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadw
 /* intel-older.c */
 extern const struct intel_model intel_nehalem_ep, intel_sandybridge_x, intel_ivybridge_x,
 	intel_denverton, intel_arch_only;
+/* intel-fsb.c: the front-side-bus processors, family 06H before Nehalem and family 0FH */
+extern const struct intel_model intel_p6, intel_core2, intel_dunnington, intel_netburst,
+	intel_netburst_06;

@@ -496,8 +496,59 @@ static void test_intel_match_table_sorted(void **state)
 		assert_ptr_equal(mce_model_decoder_lookup(m->vendor, m->family, m->model_first),
 				 m->decoder);
 	}
-	assert_null(mce_model_decoder_lookup(MCE_VENDOR_INTEL, 6, 0x01));
+	assert_null(mce_model_decoder_lookup(MCE_VENDOR_INTEL, 6, 0x10));
+	assert_null(mce_model_decoder_lookup(MCE_VENDOR_INTEL, 15, 0x05));
 	assert_null(mce_model_decoder_lookup(MCE_VENDOR_UNKNOWN, 6, 0x8f));
+}
+
+/* Rows matched first to last: each says something, and no earlier row hides it. */
+static void check_code_table(const struct intel_code_table *codes)
+{
+	for (size_t k = 0; k < codes->n; k++) {
+		const struct intel_code *c = &codes->rows[k];
+
+		assert_non_null(c->text);
+		assert_int_equal(c->value & ~c->mask, 0);
+		/* a row that an earlier row of the same table hides is dead */
+		for (size_t e = 0; e < k; e++)
+			assert_false((c->value & codes->rows[e].mask) == codes->rows[e].value);
+	}
+}
+
+/*
+ * Bit-field sets: each set reachable (no earlier set takes all its codes),
+ * its fields inside STATUS and disjoint, flags one bit wide, an enumerated
+ * field's values distinct and within its width.
+ */
+static void check_field_sets(const struct intel_field_set *sets, size_t n_sets)
+{
+	for (size_t s = 0; s < n_sets; s++) {
+		uint64_t used = 0;
+
+		assert_int_equal(sets[s].mcacod_value & ~sets[s].mcacod_mask, 0);
+		for (size_t e = 0; e < s; e++)
+			assert_false((sets[s].mcacod_value & sets[e].mcacod_mask) == sets[e].mcacod_value &&
+				     (sets[e].mcacod_mask & ~sets[s].mcacod_mask) == 0);
+		assert_true(sets[s].n > 0);
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct intel_field *f = &sets[s].fields[i];
+			uint64_t bits;
+
+			assert_non_null(f->name);
+			assert_true(f->lo <= f->hi && f->hi < 64);
+			bits = ((UINT64_C(2) << (f->hi - f->lo)) - 1) << f->lo;
+			assert_int_equal(used & bits, 0);
+			used |= bits;
+			if (f->text)
+				assert_int_equal(f->lo, f->hi);
+			for (size_t k = 0; k < f->n_values; k++) {
+				assert_non_null(f->values[k].text);
+				assert_true(f->values[k].value <= (bits >> f->lo));
+				for (size_t e = 0; e < k; e++)
+					assert_int_not_equal(f->values[e].value, f->values[k].value);
+			}
+		}
+	}
 }
 
 static void test_intel_bank_tables_sorted(void **state)
@@ -508,6 +559,9 @@ static void test_intel_bank_tables_sorted(void **state)
 
 		assert_non_null(im);
 		assert_non_null(im->source);
+		if (im->codes)
+			check_code_table(im->codes);
+		check_field_sets(im->fields, im->n_fields);
 		for (size_t i = 0; i < im->n_banks; i++) {
 			const struct intel_bank *b = &im->banks[i];
 
@@ -519,16 +573,8 @@ static void test_intel_bank_tables_sorted(void **state)
 			assert_ptr_equal(intel_bank_lookup(im, b->first), b);
 			assert_ptr_equal(intel_bank_lookup(im, b->last), b);
 			if (b->codes)
-				for (size_t k = 0; k < b->codes->n; k++) {
-					const struct intel_code *c = &b->codes->rows[k];
-
-					assert_non_null(c->text);
-					assert_int_equal(c->value & ~c->mask, 0);
-					/* a row that an earlier row of the same table hides is dead */
-					for (size_t e = 0; e < k; e++)
-						assert_false((c->value & b->codes->rows[e].mask) ==
-							     b->codes->rows[e].value);
-				}
+				check_code_table(b->codes);
+			check_field_sets(b->fields, b->n_fields);
 		}
 	}
 }
@@ -575,7 +621,7 @@ static void test_unknown_model_and_bank(void **state)
 	struct mce_decoded d;
 	(void) state;
 
-	r.model = 0x01;
+	r.model = 0x10;
 	mce_decode(&r, &d);
 	assert_true(d.unknown_model);
 	assert_null(d.cpu_model);
