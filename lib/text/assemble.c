@@ -124,10 +124,10 @@ struct text_held *text_hold_find(struct mce_text_parser *p, uint64_t addr, uint3
  * line for it from a work queue, so the DIMM lines of several records may
  * come after them all.  A record that awaits one starts a hold; while it
  * is on, every record that ends is held too, so that they go out in the
- * order they were read.
+ * order they were read.  Out of line: most inputs never come here.
  */
-static int emit(struct mce_text_parser *p, struct mce_record *r, unsigned first, unsigned last,
-		bool have_log_time, int64_t log_time_usec, bool awaits)
+static _noinline_ int emit_or_hold(struct mce_text_parser *p, struct mce_record *r, unsigned first,
+				   unsigned last, bool have_log_time, int64_t log_time_usec, bool awaits)
 {
 	if (p->nheld == 0 && !awaits)
 		return emit_now(p, r, first, last, have_log_time, log_time_usec);
@@ -146,6 +146,15 @@ static int emit(struct mce_text_parser *p, struct mce_record *r, unsigned first,
 	return 0;
 }
 
+/* A record that ends while no hold is on and cannot start one goes straight out. */
+static inline int emit(struct mce_text_parser *p, struct mce_record *r, unsigned first, unsigned last,
+		       bool have_log_time, int64_t log_time_usec)
+{
+	if (_likely_(p->nheld == 0))
+		return emit_now(p, r, first, last, have_log_time, log_time_usec);
+	return emit_or_hold(p, r, first, last, have_log_time, log_time_usec, false);
+}
+
 /*
  * The record ending is older sb_edac's, begun on the line after its
  * "sbridge: HANDLING MCE MEMORY ERROR", and its DIMM line may still come:
@@ -158,22 +167,26 @@ static bool awaits_dimm(const struct mce_text_parser *p)
 {
 	const struct mce_record *r = &p->rec;
 
-	return p->sbridge_line != 0 && p->first == p->sbridge_line + 1 && !p->joined &&
+	return p->first == p->sbridge_line + 1 && !p->joined &&
 	       (r->have & (MCE_HAVE_STATUS | MCE_HAVE_ADDR)) == (MCE_HAVE_STATUS | MCE_HAVE_ADDR) &&
 	       (r->status & TEXT_STATUS_ADDRV) && (r->status & 0xef80) == 0x0080;
 }
 
 int text_flush(struct mce_text_parser *p)
 {
-	int k;
+	int k = 0;
 
 	if (p->open == OPEN_NONE)
 		return 0;
 	p->open = OPEN_NONE;
-	k = p->emitted ? 0 : emit(p, &p->rec, p->first, p->last, p->have_log_time, p->log_time_usec,
-				  awaits_dimm(p));
+	if (p->emitted)
+		;                 /* its records are out */
+	else if (_unlikely_(p->sbridge_line != 0))
+		k = emit_or_hold(p, &p->rec, p->first, p->last, p->have_log_time, p->log_time_usec,
+				 awaits_dimm(p));
+	else
+		k = emit(p, &p->rec, p->first, p->last, p->have_log_time, p->log_time_usec);
 	p->emitted = false;
-	p->joined = false;
 	p->rec = (struct mce_record) { 0 };
 	p->have_log_time = false;
 	return k;
@@ -213,12 +226,12 @@ int text_single(struct mce_text_parser *p, struct mce_record *r, bool have_time,
 
 	if (k < 0)
 		return k;
-	return emit(p, r, p->line, p->line, have_time, time_usec, false);
+	return emit(p, r, p->line, p->line, have_time, time_usec);
 }
 
 int text_emit_part(struct mce_text_parser *p, struct mce_record *r)
 {
 	p->emitted = true;
 	p->last = p->line;
-	return emit(p, r, p->first, p->line, p->have_log_time, p->log_time_usec, false);
+	return emit(p, r, p->first, p->line, p->have_log_time, p->log_time_usec);
 }

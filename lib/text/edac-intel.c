@@ -348,8 +348,10 @@ static int parse_old_location(struct mce_text_parser *p, struct span s)
 	if (!h) {
 		p->rec = r;
 		p->last = p->line;
-		p->joined = true;
-		return text_flush(p);
+		p->joined = true;     /* so that it is not held for a DIMM line */
+		k = text_flush(p);
+		p->joined = false;
+		return k;
 	}
 	h->rec = r;
 	h->last = p->line;
