@@ -48,12 +48,28 @@ static void add_regs(struct text *t, uint64_t addr)
 	    addr);
 }
 
+/* n records, at addresses 0x1000, 0x2000, ... */
+static void add_records(struct text *t, unsigned n)
+{
+	for (uint64_t a = 1; a <= n; a++)
+		add_regs(t, a << 12);
+}
+
 /* The EDAC core's DIMM line for it, naming channel c. */
 static void add_dimm(struct text *t, uint64_t addr, unsigned c)
 {
 	add(t, "EDAC MC0: CE row 3, channel 0, label \"CPU_SrcID#0_Channel#%u_DIMM#1\": 1 Unknown "
 	       "error(s): memory read on FATAL area : cpu=0 Err=0001:0093 (ch=3), addr = 0x%" PRIx64
 	       " => socket=0, Channel=%u(mask=8), rank=2\n", c, addr, c);
+}
+
+/* A parser fed by hand, to look at what went out before the end of input. */
+static struct mce_text_parser *new_parser(struct seen *s)
+{
+	struct mce_text_parser *p = mce_text_parser_new(&callbacks, s);
+
+	assert_non_null(p);
+	return p;
 }
 
 /* The lines of t, without finishing: what is held stays held. */
@@ -66,6 +82,22 @@ static void feed_only(struct mce_text_parser *p, const char *text)
 		assert_int_equal(mce_text_parser_feed(p, text, len), 0);
 		text += len + (nl ? 1 : 0);
 	}
+}
+
+/* The end of input: what is still held goes out. */
+static void finish(struct mce_text_parser *p)
+{
+	assert_int_equal(mce_text_parser_finish(p), 0);
+	mce_text_parser_free(p);
+}
+
+/* Diagnostic i is a warning on line n whose message holds want. */
+static void assert_said(const struct seen *s, unsigned i, unsigned line, const char *want)
+{
+	assert_true(i < s->nd);
+	if (s->dkind[i] != MCE_TEXT_PARTIAL || s->dline[i] != line || !strstr(s->dmsg[i], want))
+		fail_msg("diagnostic %u: kind %d line %u '%s'; want a warning on line %u with '%s'", i,
+			 s->dkind[i], s->dline[i], s->dmsg[i], line, want);
 }
 
 static void assert_dimm(const struct seen *s, unsigned i, uint64_t addr, unsigned c)
@@ -93,9 +125,7 @@ static void three_out_of_order(void **state)
 	struct seen s = { 0 };
 
 	(void) state;
-	add_regs(&t, 0x1000);
-	add_regs(&t, 0x2000);
-	add_regs(&t, 0x3000);
+	add_records(&t, 3);
 	add_dimm(&t, 0x3000, 3);
 	add_dimm(&t, 0x1000, 1);
 	add_dimm(&t, 0x2000, 2);
@@ -121,8 +151,7 @@ static void dimm_for_no_record(void **state)
 	struct seen s = { 0 };
 
 	(void) state;
-	add_regs(&t, 0x1000);
-	add_regs(&t, 0x2000);
+	add_records(&t, 2);
 	add_dimm(&t, 0x5000, 1);          /* line 7: the open record's address is another */
 	add_dimm(&t, 0x6000, 1);          /* line 8: none open, none held names it */
 	add(&t, "EDAC MC0: CE row 3, channel 0, label \"CPU_SrcID#0_Channel#3_DIMM#1\": 1 Unknown "
@@ -133,12 +162,9 @@ static void dimm_for_no_record(void **state)
 	assert_no_dimm(&s, 0, 0x1000);
 	assert_no_dimm(&s, 1, 0x2000);
 	assert_int_equal(s.nd, 3);
-	assert_int_equal(s.dline[0], 7);
-	assert_non_null(strstr(s.dmsg[0], "names another address than the record before it (ADDR 0x2000)"));
-	assert_int_equal(s.dline[1], 8);
-	assert_non_null(strstr(s.dmsg[1], "without a machine-check record before it"));
-	assert_int_equal(s.dline[2], 9);
-	assert_non_null(strstr(s.dmsg[2], "without a machine-check record before it"));
+	assert_said(&s, 0, 7, "names another address than the record before it (ADDR 0x2000)");
+	assert_said(&s, 1, 8, "without a machine-check record before it");
+	assert_said(&s, 2, 9, "without a machine-check record before it");
 }
 
 /* 17 records awaiting: the 17th ends the hold, the 16 go out without; the 17th still joins. */
@@ -146,12 +172,10 @@ static void seventeen_awaiting(void **state)
 {
 	struct text t = { .len = 0 };
 	struct seen s = { 0 };
-	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+	struct mce_text_parser *p = new_parser(&s);
 
 	(void) state;
-	assert_non_null(p);
-	for (uint64_t a = 1; a <= 16; a++)
-		add_regs(&t, a << 12);
+	add_records(&t, 16);
 	feed_only(p, t.buf);
 	assert_int_equal(s.n, 0);         /* 15 held, the 16th open */
 
@@ -165,15 +189,13 @@ static void seventeen_awaiting(void **state)
 	add_dimm(&t, 1 << 12, 1);         /* the first's, too late */
 	add_dimm(&t, 17 << 12, 7);
 	feed_only(p, t.buf);
-	assert_int_equal(mce_text_parser_finish(p), 0);
-	mce_text_parser_free(p);
+	finish(p);
 	assert_int_equal(s.n, 17);
 	for (unsigned i = 0; i < 16; i++)
 		assert_no_dimm(&s, i, (uint64_t) (i + 1) << 12);
 	assert_dimm(&s, 16, 17 << 12, 7);
 	assert_int_equal(s.nd, 1);
-	assert_int_equal(s.dline[0], 16 * 3 + 5);
-	assert_non_null(strstr(s.dmsg[0], "without a machine-check record before it"));
+	assert_said(&s, 0, 16 * 3 + 5, "without a machine-check record before it");
 }
 
 /* A DIMM line up to 64 lines after the record joins it; after 64 lines with none, the hold is over. */
@@ -196,8 +218,7 @@ static void line_bound(void **state)
 		} else {
 			assert_no_dimm(&s, 0, 0x1000);
 			assert_int_equal(s.nd, 1);
-			assert_int_equal(s.dline[0], 3 + 65);
-			assert_non_null(strstr(s.dmsg[0], "without a machine-check record before it"));
+			assert_said(&s, 0, 3 + 65, "without a machine-check record before it");
 		}
 	}
 
@@ -205,9 +226,8 @@ static void line_bound(void **state)
 	{
 		struct text t = { .len = 0 };
 		struct seen s = { 0 };
-		struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+		struct mce_text_parser *p = new_parser(&s);
 
-		assert_non_null(p);
 		add_regs(&t, 0x1000);
 		add(&t, "\n");             /* the record ends: held */
 		for (unsigned i = 0; i < 63; i++)
@@ -216,8 +236,7 @@ static void line_bound(void **state)
 		assert_int_equal(s.n, 0);
 		feed_only(p, "Feb 21 04:48:53 localhost kernel: eth0: link down\n");
 		assert_int_equal(s.n, 1);
-		assert_int_equal(mce_text_parser_finish(p), 0);
-		mce_text_parser_free(p);
+		finish(p);
 		assert_no_dimm(&s, 0, 0x1000);
 		assert_int_equal(s.nd, 0);
 	}
@@ -231,10 +250,9 @@ static void held_at_end(void **state)
 {
 	struct text t = { .len = 0 };
 	struct seen s = { 0 };
-	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+	struct mce_text_parser *p = new_parser(&s);
 
 	(void) state;
-	assert_non_null(p);
 	add_regs(&t, 0x1000);
 	add(&t, "sbridge: HANDLING MCE MEMORY ERROR\n"
 		"CPU 2: Machine Check Exception: 0 Bank 5: 8c00004000010093\n"
@@ -243,8 +261,7 @@ static void held_at_end(void **state)
 	feed_only(p, t.buf);
 	assert_int_equal(s.n, 0);
 	assert_int_equal(s.nd, 0);
-	assert_int_equal(mce_text_parser_finish(p), 0);
-	mce_text_parser_free(p);
+	finish(p);
 	assert_int_equal(s.n, 3);
 	assert_no_dimm(&s, 0, 0x1000);
 	assert_no_dimm(&s, 1, 0x2000);
@@ -252,8 +269,7 @@ static void held_at_end(void **state)
 	assert_int_equal(s.first[1], 5);
 	assert_int_equal(s.last[1], 6);
 	assert_int_equal(s.nd, 1);
-	assert_int_equal(s.dline[0], 5);
-	assert_non_null(strstr(s.dmsg[0], "record (lines 5-6) has no CPU identity"));
+	assert_said(&s, 0, 5, "record (lines 5-6) has no CPU identity");
 }
 
 /* Records of other forms while a hold is on are held too: all go out in input order. */
@@ -289,10 +305,9 @@ static void other_forms_in_order(void **state)
 static void no_hold_without_addrv(void **state)
 {
 	struct seen s = { 0 };
-	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+	struct mce_text_parser *p = new_parser(&s);
 
 	(void) state;
-	assert_non_null(p);
 	feed_only(p, "sbridge: HANDLING MCE MEMORY ERROR\n"
 		     "CPU 0: Machine Check Exception: 0 Bank 11: 8800004600800093\n"
 		     "TSC 0 ADDR 0 MISC 4900002000200c8c PROCESSOR 0:206d7 TIME 1613850532 SOCKET 0 APIC 0\n"
@@ -302,8 +317,7 @@ static void no_hold_without_addrv(void **state)
 		     "TSC 0 ADDR 1000 MISC 0 PROCESSOR 0:206d7 TIME 1613850532 SOCKET 0 APIC 0\n"
 		     "\n");
 	assert_int_equal(s.n, 2);
-	assert_int_equal(mce_text_parser_finish(p), 0);
-	mce_text_parser_free(p);
+	finish(p);
 	assert_int_equal(s.nd, 0);
 }
 
@@ -312,12 +326,10 @@ static void stop_while_releasing(void **state)
 {
 	struct text t = { .len = 0 };
 	struct seen s = { .stop_after = 1 };
-	struct mce_text_parser *p = mce_text_parser_new(&callbacks, &s);
+	struct mce_text_parser *p = new_parser(&s);
 
 	(void) state;
-	assert_non_null(p);
-	add_regs(&t, 0x1000);
-	add_regs(&t, 0x2000);
+	add_records(&t, 2);
 	add(&t, "\n");
 	feed_only(p, t.buf);
 	assert_int_equal(mce_text_parser_finish(p), -ECANCELED);
