@@ -359,7 +359,8 @@ static int parse_old_location(struct mce_text_parser *p, struct span s)
 	p->hold_line = p->line;
 	if ((k = text_hold_release(p, false)) < 0)
 		return k;
-	return text_flush(p);
+	/* a record whose parts are out (text_emit_part) is left open, as with no DIMM line */
+	return open ? text_flush(p) : 0;
 }
 
 int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
