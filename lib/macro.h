@@ -19,6 +19,7 @@
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _likely_(x) __builtin_expect(!!(x), 1)
 #define _unlikely_(x) __builtin_expect(!!(x), 0)
+#define _noinline_ __attribute__((noinline))
 
 static inline void freep(void *p)
 {

@@ -7,7 +7,8 @@
  *  - A line is looked at through a (pointer, end) span and never copied or
  *    NUL-terminated, so embedded NULs and any line length are harmless and
  *    memory does not grow with the input: the only state is the one record
- *    being assembled.
+ *    being assembled, and at most TEXT_HOLD_MAX records held back for
+ *    older sb_edac's DIMM lines (assemble.c).
  *  - Log prefixes (syslog, journalctl short/short-iso/short-precise, dmesg
  *    "[ 123.456]") are stripped first; then the line is recognised by the
  *    form table below: by its marker ("[Hardware Error]:", "mce_record:",
@@ -157,6 +158,13 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 	if (p->stopped < 0)
 		return p->stopped;
 	p->line++;
+	if (p->nheld > 0 && p->line - p->hold_line > TEXT_HOLD_LINES) {
+		/* no DIMM line for the held records in as many lines: the hold ends */
+		int k = text_hold_release(p, true);
+
+		if (k < 0)
+			return k;
+	}
 	span_trim(&s);
 	if (markdown_maybe(s))
 		s = markdown_unwrap(s);
@@ -210,7 +218,12 @@ int mce_text_parser_feed(struct mce_text_parser *p, const char *line, size_t len
 
 int mce_text_parser_finish(struct mce_text_parser *p)
 {
+	int k;
+
 	if (p->stopped < 0)
 		return p->stopped;
-	return text_flush(p);
+	k = text_flush(p);
+	if (k < 0)
+		return k;
+	return text_hold_release(p, true);   /* no DIMM line will come now */
 }

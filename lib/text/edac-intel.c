@@ -40,7 +40,11 @@
  * is "UE row r, channel-a= a channel-b= b labels "A-B": ...").  Row and
  * channel there are the EDAC core's csrow numbering; the DIMM is after
  * "=>", and its slot is the default label's "DIMM#".  Such a record ends
- * at its DIMM line rather than at PROCESSOR.
+ * at its DIMM line rather than at PROCESSOR.  The EDAC core printed that
+ * line from a work queue, so the registers of several records may come
+ * before their DIMM lines: a record that ends without its own is held
+ * back for it (assemble.c), and the DIMM line joins the held record whose
+ * ADDR and MSCOD:MCACOD it names.
  */
 #include <inttypes.h>
 
@@ -137,9 +141,11 @@ unsigned text_edac_intel_recognise(const struct mce_text_parser *p, const struct
 }
 
 /*
- * Said of a DIMM line that is not the open record's: the record ends
- * without it.  Older sb_edac printed every record's registers first and
- * the DIMM lines after them all, so this is no malformed line.
+ * Said of a DIMM line that is not the open record's, nor a held one's:
+ * the record ends without it.  Older sb_edac printed records' registers
+ * first and their DIMM lines after them, and a record held back for its
+ * DIMM line is let go after TEXT_HOLD_MAX records or TEXT_HOLD_LINES
+ * lines, so this is no malformed line.
  */
 static int not_joined(struct mce_text_parser *p, bool addr)
 {
@@ -216,24 +222,41 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 	return text_flush(p);
 }
 
+/* Said of an older DIMM line with no record, open or held, it could be joined to. */
+static int no_record(struct mce_text_parser *p)
+{
+	text_diag(p, MCE_TEXT_PARTIAL, p->line,
+		  "EDAC DIMM line (the older 'CE row' layout) without a machine-check record "
+		  "before it: not decoded");
+	return 0;
+}
+
+/* The open record names no other address or error than the older DIMM line's. */
+static bool old_location_fits(const struct mce_record *r, uint64_t addr, uint32_t code)
+{
+	return (!(r->have & MCE_HAVE_ADDR) || addr == r->addr) &&
+	       (!(r->have & MCE_HAVE_STATUS) || code == (uint32_t) r->status);
+}
+
 /*
  * The older DIMM line, "CE row r, channel c, label "L": ... Err=m:c (ch=n),
  * addr = 0xA => socket=s, [ha=h, ]Channel=c(mask=m), rank=k", into the
  * open record if it names the record's error and address; then it ends.
+ * Else into the held record that it names (assemble.c holds them back
+ * for this); the open record, not its, ends too.
  */
 static int parse_old_location(struct mce_text_parser *p, struct span s)
 {
 	const char *q = memchr(s.p, '"', span_len(s)), *q2 = NULL, *arrow, *m;
-	struct mce_record r = p->rec;
+	bool open = p->open != OPEN_NONE && !p->emitted;
+	struct text_held *h = NULL;
+	struct mce_record r;
 	struct span label, before, after;
 	uint64_t addr, mscod, code;
+	int k;
 
-	if (p->open == OPEN_NONE || p->emitted) {
-		text_diag(p, MCE_TEXT_PARTIAL, p->line,
-			  "EDAC DIMM line (the older 'CE row' layout) without a machine-check record "
-			  "before it: not decoded");
-		return 0;
-	}
+	if (!open && p->nheld == 0)
+		return no_record(p);
 	if (q)
 		q2 = memchr(q + 1, '"', (size_t) (s.end - q - 1));
 	if (!q2 || s.end - q2 < 2 || q2[1] != ':')
@@ -279,11 +302,15 @@ static int parse_old_location(struct mce_text_parser *p, struct span s)
 			return 0;
 		}
 	}
-	if ((r.have & MCE_HAVE_ADDR) && addr != r.addr)
-		return not_joined(p, true);
-	if ((r.have & MCE_HAVE_STATUS) &&
-	    (mscod != (r.status >> 16 & 0xffff) || code != (r.status & 0xffff)))
-		return not_joined(p, false);
+	code |= mscod << 16;
+	if (open && old_location_fits(&p->rec, addr, (uint32_t) code))
+		r = p->rec;
+	else if ((h = text_hold_find(p, addr, (uint32_t) code)))
+		r = h->rec;
+	else if (!open)
+		return no_record(p);
+	else
+		return not_joined(p, (p->rec.have & MCE_HAVE_ADDR) && addr != p->rec.addr);
 
 	/* "socket=1, Channel=0(mask=1), rank=5" */
 	while (span_len(after) > 0) {
@@ -318,9 +345,22 @@ static int parse_old_location(struct mce_text_parser *p, struct span s)
 			return 0;
 		}
 	}
-	p->rec = r;
-	p->last = p->line;
-	return text_flush(p);
+	if (!h) {
+		p->rec = r;
+		p->last = p->line;
+		p->joined = true;     /* so that it is not held for a DIMM line */
+		k = text_flush(p);
+		p->joined = false;
+		return k;
+	}
+	h->rec = r;
+	h->last = p->line;
+	h->awaits = false;
+	p->hold_line = p->line;
+	if ((k = text_hold_release(p, false)) < 0)
+		return k;
+	/* a record whose parts are out (text_emit_part) is left open, as with no DIMM line */
+	return open ? text_flush(p) : 0;
 }
 
 int text_edac_intel_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,

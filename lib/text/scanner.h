@@ -59,6 +59,25 @@ static inline bool text_wrap_edac_amd(enum text_wrap w)
 	return w == WRAP_EDAC_CPU || w == WRAP_EDAC_REG || w == WRAP_EDAC_LAST;
 }
 
+/*
+ * Older sb_edac's records held back for DIMM lines that come after later
+ * records (assemble.c): at most TEXT_HOLD_MAX records, and no longer than
+ * TEXT_HOLD_LINES lines after the hold began or last got a DIMM line, so
+ * that memory does not grow with the input and a record is not kept from
+ * its reader long.
+ */
+#define TEXT_HOLD_MAX 16
+#define TEXT_HOLD_LINES 64
+
+/* A record that ended while a hold was on, as emit() would have been given it. */
+struct text_held {
+	struct mce_record rec;
+	unsigned first, last;
+	bool have_log_time;
+	bool awaits;                  /* older sb_edac's, its DIMM line not come: the hold waits for it */
+	int64_t log_time_usec;
+};
+
 struct mce_text_parser {
 	struct mce_text_callbacks cb;
 	void *userdata;
@@ -69,6 +88,10 @@ struct mce_text_parser {
 	bool blank;                   /* in wall text, a blank line came: the record may end */
 	bool macos_report;            /* in a macOS panic report: its own text is no garbage */
 	unsigned sbridge_line;        /* old sb_edac's "sbridge: HANDLING MCE MEMORY ERROR", if seen */
+	bool joined;                  /* the open record got its older sb_edac DIMM line */
+	unsigned nheld;               /* records held back, in input order; 0: no hold */
+	unsigned hold_line;           /* the hold began, or last got a DIMM line, at this line */
+	struct text_held held[TEXT_HOLD_MAX];
 
 	bool have_default;
 	enum mce_vendor def_vendor;
@@ -194,6 +217,13 @@ _printf_(2, 3)
 int text_reject_with(struct mce_text_parser *p, const char *fmt, ...);
 /* Emit the open record, if any. */
 int text_flush(struct mce_text_parser *p);
+/*
+ * Hand out the held records from the first on: all of them (the hold
+ * ends), or only those before the first that still awaits its DIMM line.
+ */
+int text_hold_release(struct mce_text_parser *p, bool all);
+/* The held record still awaiting the older DIMM line naming addr and STATUS[31:0] code, or NULL. */
+struct text_held *text_hold_find(struct mce_text_parser *p, uint64_t addr, uint32_t code);
 /* Open a new multi-line record at the current line, ending the previous one. */
 int text_begin(struct mce_text_parser *p, enum open_record open, bool have_time, int64_t time_usec);
 /* The same, the new record *r (its first line, read) rather than empty: not cleared to be overwritten. */
