@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,6 +230,41 @@ const char *counter_window_position_name(enum counter_window_position p)
 	return (size_t) p < ELEMENTSOF(names) ? names[p] : "unknown";
 }
 
+double counter_json_fixed(double x, unsigned decimals)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "%.*f", (int) decimals, x);
+
+	return n > 0 && (size_t) n < sizeof(buf) ? strtod(buf, NULL) : x;
+}
+
+int counter_window_largest_change(const struct counter_window *w, size_t *ret_event, double *ret_change)
+{
+	double far_by = 1.0, far_change = 0;
+	size_t far = SIZE_MAX;
+
+	for (size_t e = 0; e < w->n_events; e++) {
+		double x, by;
+
+		if (!w->deltas[e].have_baseline)
+			continue;
+		x = counter_json_fixed(w->deltas[e].change, COUNTER_CHANGE_DECIMALS);
+		if (!(x > 0))
+			continue;
+		by = x >= 1.0 ? x : 1.0 / x;
+		if (far == SIZE_MAX || by > far_by) {
+			far = e;
+			far_by = by;
+			far_change = x;
+		}
+	}
+	if (far == SIZE_MAX)
+		return -ENOENT;
+	*ret_event = far;
+	*ret_change = far_change;
+	return 0;
+}
+
 void counter_window_write_json(const struct counter_history *h, const struct counter_window *w,
 			       const struct counter_derived *d, struct json_writer *jw)
 {
@@ -271,7 +307,7 @@ void counter_window_write_json(const struct counter_history *h, const struct cou
 	if (d->have_frequency_ratio)
 		json_put_fixed(jw, "frequency_ratio", d->frequency_ratio, 3);
 	if (d->have_effective_mhz)
-		json_put_fixed(jw, "effective_mhz", d->effective_mhz, 1);
+		json_put_fixed(jw, "effective_mhz", d->effective_mhz, COUNTER_MHZ_DECIMALS);
 	if (d->have_cache_miss_rate)
 		json_put_fixed(jw, "cache_miss_rate", d->cache_miss_rate, 4);
 	if (d->have_branch_miss_rate)
@@ -283,7 +319,7 @@ void counter_window_write_json(const struct counter_history *h, const struct cou
 		json_object_begin(jw, "change");
 		for (size_t e = 0; e < w->n_events; e++)
 			if (w->deltas[e].have_baseline)
-				json_put_fixed(jw, h->names[e], w->deltas[e].change, 3);
+				json_put_fixed(jw, h->names[e], w->deltas[e].change, COUNTER_CHANGE_DECIMALS);
 		json_object_end(jw);
 	}
 }

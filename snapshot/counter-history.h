@@ -111,6 +111,26 @@ void counter_history_derive(const struct counter_history *h, const struct counte
 			    struct counter_derived *ret);
 
 /*
+ * Places after the point of the figures "change" and "effective_mhz" carry
+ * in the JSON.  mcelogd's flat journal fields are made from the values as
+ * rounded to these, not from the doubles: mcectl decode has only the JSON,
+ * and must print what mcectl query prints from the flat fields.
+ */
+#define COUNTER_CHANGE_DECIMALS 3
+#define COUNTER_MHZ_DECIMALS 1
+
+/* x as "%.*f" writes it to `decimals` places and a reader reads it back. */
+double counter_json_fixed(double x, unsigned decimals);
+
+/*
+ * The event whose change (as the JSON carries it) is furthest from 1
+ * either way, the first of equals: the "largest change" both mcectl tables
+ * show.  Sets *ret_event and *ret_change; -ENOENT when no event has a
+ * baseline with a change above 0.
+ */
+int counter_window_largest_change(const struct counter_window *w, size_t *ret_event, double *ret_change);
+
+/*
  * Writes the window's keys into the object the caller has open: "window"
  * {start, end, seconds, position}, "events" {name: count}, "scaled" [names],
  * "not_counted" {name: reason}, the derived figures, and "change" {name:

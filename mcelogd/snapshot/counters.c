@@ -565,7 +565,8 @@ static void flat_fields(const struct counters *c, const struct counter_window *w
 	if (d->have_ipc)
 		snapshot_out_field(out, "SNAPSHOT_IPC", "%.3f", d->ipc);
 	if (d->have_effective_mhz)
-		snapshot_out_field(out, "SNAPSHOT_EFFECTIVE_MHZ", "%.0f", d->effective_mhz);
+		snapshot_out_field(out, "SNAPSHOT_EFFECTIVE_MHZ", "%.0f",
+				   counter_json_fixed(d->effective_mhz, COUNTER_MHZ_DECIMALS));
 	if (d->have_frequency_ratio)
 		snapshot_out_field(out, "SNAPSHOT_FREQUENCY_RATIO", "%.3f", d->frequency_ratio);
 	if (d->have_cache_miss_rate)
@@ -574,21 +575,10 @@ static void flat_fields(const struct counters *c, const struct counter_window *w
 		snapshot_out_field(out, "SNAPSHOT_BRANCH_MISS_RATE", "%.4f", d->branch_miss_rate);
 
 	/* The one figure that says "unusual": the event furthest from its own baseline. */
-	int far = -1;
-	double far_by = 1.0;
-	for (size_t e = 0; e < win->n_events; e++) {
-		const struct counter_delta *x = &win->deltas[e];
-		if (!x->have_baseline || x->change <= 0)
-			continue;
-		double by = x->change >= 1.0 ? x->change : 1.0 / x->change;
-		if (far < 0 || by > far_by) {
-			far = (int) e;
-			far_by = by;
-		}
-	}
-	if (far >= 0)
-		snapshot_out_field(out, "SNAPSHOT_LARGEST_CHANGE", "%s x%.2f", c->events[far].name,
-				   win->deltas[far].change);
+	size_t far;
+	double change;
+	if (counter_window_largest_change(win, &far, &change) == 0)
+		snapshot_out_field(out, "SNAPSHOT_LARGEST_CHANGE", "%s x%.2f", c->events[far].name, change);
 }
 
 /*
