@@ -32,6 +32,13 @@ static bool eat_digits(struct span *s, size_t n, int *ret)
 	return true;
 }
 
+/* "HH:MM:SS", the clock of every time stamp here; ranges are the caller's. */
+static bool eat_clock(struct span *s, int *hh, int *mm, int *ss)
+{
+	return eat_digits(s, 2, hh) && span_eat(s, ":") && eat_digits(s, 2, mm) && span_eat(s, ":") &&
+	       eat_digits(s, 2, ss);
+}
+
 static void skip_fraction(struct span *s)
 {
 	if (s->p < s->end && *s->p == '.') {
@@ -80,8 +87,7 @@ static bool strip_syslog_time(struct span *s)
 	if (!eat_digits(&t, 1, &d))
 		return false;
 	(void) eat_digits(&t, 1, &d);
-	if (!span_eat(&t, " ") || !eat_digits(&t, 2, &hh) || !span_eat(&t, ":") ||
-	    !eat_digits(&t, 2, &mm) || !span_eat(&t, ":") || !eat_digits(&t, 2, &ss))
+	if (!span_eat(&t, " ") || !eat_clock(&t, &hh, &mm, &ss))
 		return false;
 	skip_fraction(&t);
 	if (t.p < t.end && *t.p != ' ')
@@ -104,8 +110,7 @@ static bool strip_clock_time(struct span *s)
 
 	if (span_len(t) < 9 || !is_digit(t.p[0]) || !is_digit(t.p[1]) || t.p[2] != ':')
 		return false;
-	if (!eat_digits(&t, 2, &hh) || !span_eat(&t, ":") || !eat_digits(&t, 2, &mm) ||
-	    !span_eat(&t, ":") || !eat_digits(&t, 2, &ss) || hh > 23 || mm > 59 || ss > 60)
+	if (!eat_clock(&t, &hh, &mm, &ss) || hh > 23 || mm > 59 || ss > 60)
 		return false;
 	skip_fraction(&t);
 	if (t.p == t.end || *t.p != ' ')
@@ -139,9 +144,7 @@ static bool strip_iso_time(struct span *s, bool *have_time, int64_t *ret_usec)
 	    !span_eat(&t, "-") || !eat_digits(&t, 2, &d))
 		return false;
 	space = span_eat(&t, " ");
-	if ((!space && !span_eat(&t, "T")) ||
-	    !eat_digits(&t, 2, &hh) || !span_eat(&t, ":") || !eat_digits(&t, 2, &mi) ||
-	    !span_eat(&t, ":") || !eat_digits(&t, 2, &ss))
+	if ((!space && !span_eat(&t, "T")) || !eat_clock(&t, &hh, &mi, &ss))
 		return false;
 	if (span_eat(&t, ".")) {
 		int n = 0;

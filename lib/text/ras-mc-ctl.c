@@ -102,12 +102,10 @@ static bool is_row(struct span s)
  */
 static bool empty_table_line(struct span s)
 {
-	static const char tail[] = " errors.";
-	size_t n = span_len(s), t = sizeof(tail) - 1;
+	size_t n = span_len(s);
 
-	return n > 3 + t && n < 48 && span_starts(s, "No ") &&
-	       ((s.p[3] >= 'A' && s.p[3] <= 'Z') || (s.p[3] >= 'a' && s.p[3] <= 'z')) &&
-	       memcmp(s.end - t, tail, t) == 0;
+	return n > strlen("No ") + strlen(" errors.") && n < 48 && span_starts(s, "No ") &&
+	       is_alpha(s.p[3]) && span_ends(s, " errors.");
 }
 
 /*
@@ -117,16 +115,15 @@ static bool empty_table_line(struct span s)
  */
 static bool summary_line(struct span s)
 {
-	static const char tail[] = " errors";
-	size_t n = span_len(s), t = sizeof(tail) - 1;
+	size_t n = span_len(s);
 	const char *c = s.p;
 
 	if (span_eq(s, "MCE records summary:"))
 		return true;
 	while (c < s.end && is_digit(*c))
 		c++;
-	return c > s.p && c < s.end && *c == ' ' && n < 120 && n > (size_t) (c - s.p) + 1 + t &&
-	       memcmp(s.end - t, tail, t) == 0;
+	return c > s.p && c < s.end && *c == ' ' && n < 120 &&
+	       n > (size_t) (c - s.p) + 1 + strlen(" errors") && span_ends(s, " errors");
 }
 
 unsigned text_ras_mc_ctl_recognise(const struct mce_text_parser *p, const struct text_line *l,

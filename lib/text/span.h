@@ -60,6 +60,11 @@ static inline bool span_starts_n(struct span s, const char *lit, size_t n)
 	return span_len(s) >= n && memcmp(s.p, lit, n) == 0;
 }
 
+static inline bool span_ends_n(struct span s, const char *lit, size_t n)
+{
+	return span_len(s) >= n && memcmp(s.end - n, lit, n) == 0;
+}
+
 /*
  * ASCII letters of either case alike, as strncasecmp() in the C locale
  * (nothing sets another), compared here: the keys are a few bytes, less
@@ -159,6 +164,7 @@ const char *span_show(struct span s, char *buf, size_t size);
  * every call site uses (this is the per-line hot path).
  */
 #define span_starts(s, lit)      span_starts_n((s), (lit), strlen(lit))
+#define span_ends(s, lit)        span_ends_n((s), (lit), strlen(lit))
 #define span_starts_case(s, lit) span_starts_case_n((s), (lit), strlen(lit))
 #define span_eat(s, lit)         span_eat_n((s), (lit), strlen(lit))
 #define span_eq(s, lit)          span_eq_n((s), (lit), strlen(lit))
