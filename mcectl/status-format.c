@@ -181,6 +181,26 @@ static void key_names(json_object *o, char *buf, size_t size)
 	}
 }
 
+/* One line: what the CPU count costs in descriptors, against the limit. */
+static void format_descriptors(json_object *doc, FILE *out)
+{
+	json_object *d;
+	uint64_t open_now = 0, limit = 0, snapshots = 0, kept = 0;
+
+	if (!json_object_object_get_ex(doc, "descriptors", &d) || !json_object_is_type(d, json_type_object) ||
+	    get_u64(d, "open", &open_now) < 0)
+		return;
+	if (get_u64(d, "limit", &limit) < 0) {
+		fprintf(out, "Descriptors: %llu open\n", (unsigned long long) open_now);
+		return;
+	}
+	(void) get_u64(d, "snapshots", &snapshots);
+	(void) get_u64(d, "kept_back", &kept);
+	fprintf(out, "Descriptors: %llu open of %llu (snapshot providers %llu, %llu kept back)\n",
+		(unsigned long long) open_now, (unsigned long long) limit, (unsigned long long) snapshots,
+		(unsigned long long) kept);
+}
+
 static void format_snapshots(json_object *snapshots, FILE *out)
 {
 	size_t n = json_object_array_length(snapshots);
@@ -206,6 +226,11 @@ static void format_snapshots(json_object *snapshots, FILE *out)
 			snprintf(detail, sizeof(detail), "%zu event(s) on %llu CPU(s), every %.3gs",
 				 json_object_array_length(events), (unsigned long long) cpus,
 				 (double) interval / 1e6);
+		}
+		const char *budget = get_str(s, "budget");
+		if (budget) {
+			size_t len = strlen(detail);
+			snprintf(detail + len, sizeof(detail) - len, "%sdescriptor budget: %s", len ? "; " : "", budget);
 		}
 		if (json_object_object_get_ex(s, "unavailable", &unavailable) &&
 		    json_object_is_type(unavailable, json_type_object)) {
@@ -251,6 +276,7 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 	if (json_object_object_get_ex(doc, "cpu_hotplug_followed", &hotplug) &&
 	    json_object_is_type(hotplug, json_type_boolean) && !json_object_get_boolean(hotplug))
 		fprintf(out, "CPU hotplug: not followed (see mcelogd's log); per-CPU readers are fixed\n");
+	format_descriptors(doc, out);
 	if (json_object_object_get_ex(doc, "sinks", &sinks) && json_object_is_type(sinks, json_type_array))
 		format_spools(sinks, out);
 	format_sources(sources, out);

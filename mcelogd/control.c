@@ -9,6 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "control.h"
 #include "control-request.h"
 #include "log.h"
@@ -47,6 +48,12 @@ struct control {
 	sd_event_source *io;
 	struct client *clients[MAX_CLIENTS];
 	unsigned n_clients;
+	/* Held so that a client can still be told why when every other descriptor is in
+	 * use: without it, accept() fails with EMFILE and the listening socket stays
+	 * readable, and the loop spins.  -1: could not be had back (then accepting pauses). */
+	int spare_fd;
+	sd_event_source *resume;
+	uint64_t n_turned_away, last_told_usec;
 };
 
 static void client_free(struct client *cl)
@@ -206,6 +213,51 @@ static int on_client_io(sd_event_source *s, int fd, uint32_t revents, void *user
 	return 0;
 }
 
+#define TURNED_AWAY_ANSWER "{\"error\":\"mcelogd has no file descriptor free (RLIMIT_NOFILE): see its log\"}\n"
+#define ACCEPT_PAUSE_USEC (1000000ULL)
+
+static int on_resume(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct control *c = userdata;
+
+	(void) s;
+	(void) usec;
+	c->resume = sd_event_source_disable_unref(c->resume);
+	if (c->spare_fd < 0)
+		c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	(void) sd_event_source_set_enabled(c->io, SD_EVENT_ON);
+	return 0;
+}
+
+/* Out of descriptors: answer the waiting client with why, through the spare one. */
+static void turn_away(struct control *c, int listen_fd, int error)
+{
+	uint64_t now = now_monotonic_usec();
+	int cfd = -1;
+
+	if (c->spare_fd >= 0) {
+		close(c->spare_fd);
+		cfd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (cfd >= 0) {
+			(void) !send(cfd, TURNED_AWAY_ANSWER, strlen(TURNED_AWAY_ANSWER), MSG_DONTWAIT | MSG_NOSIGNAL);
+			close(cfd);
+		}
+		c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	c->n_turned_away++;
+	if (c->last_told_usec == 0 || now - c->last_told_usec >= 60 * 1000000ULL) {
+		log_warning_errno(error, "Control socket: %m; %llu client(s) turned away so far "
+				  "(raise LimitNOFILE=, or see the descriptor budget in the log)",
+				  (unsigned long long) c->n_turned_away);
+		c->last_told_usec = now;
+	}
+	/* No client could be taken off the queue: stop listening a moment rather than spin. */
+	if (cfd < 0 && !c->resume &&
+	    sd_event_add_time_relative(c->event, &c->resume, CLOCK_MONOTONIC, ACCEPT_PAUSE_USEC, 0,
+				       on_resume, c) >= 0)
+		(void) sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
+}
+
 static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	struct control *c = userdata;
@@ -216,6 +268,10 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	(void) s;
 	(void) revents;
 	cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (cfd < 0 && (errno == EMFILE || errno == ENFILE)) {
+		turn_away(c, fd, negative_errno());
+		return 0;
+	}
 	if (cfd < 0) {
 		if (errno != EAGAIN && errno != EINTR)
 			log_warning_errno(negative_errno(), "Control socket accept failed: %m");
@@ -281,6 +337,7 @@ int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn
 	c->userdata = userdata;
 	c->gid = gid;
 	c->fd = -1;
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	c->path = strdup(path);
 	if (!c->path) {
 		control_free(c);
@@ -327,6 +384,9 @@ struct control *control_free(struct control *c)
 	for (unsigned i = 0; i < MAX_CLIENTS; i++)
 		client_free(c->clients[i]);
 	sd_event_source_disable_unref(c->io);
+	sd_event_source_disable_unref(c->resume);
+	if (c->spare_fd >= 0)
+		close(c->spare_fd);
 	if (c->fd >= 0) {
 		close(c->fd);
 		(void) unlink(c->path);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 #include "clock.h"
 #include "control.h"
 #include "cpu-hotplug.h"
+#include "cpu-list.h"
 #include "daemon-config.h"
+#include "file-io.h"
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
@@ -406,6 +409,36 @@ static int run_replay(struct manager *m)
 	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+static uint64_t count_fds(void)
+{
+	uint64_t n = 0;
+
+	(void) fd_count_open(&n);
+	return n;
+}
+
+/*
+ * The sources' descriptors per online CPU, kept back for every CPU that may still come
+ * online (possible but offline now), so that hotplug never finds them taken by snapshots.
+ */
+static uint64_t fd_reserve_for_offline_cpus(uint64_t before, uint64_t after)
+{
+	static bool possible[CPU_LIST_MAX], online[CPU_LIST_MAX];
+	uint64_t n_possible = 0, n_online = 0;
+
+	if (after <= before ||
+	    read_cpu_list_file("/sys/devices/system/cpu/possible", possible, ELEMENTSOF(possible)) <= 0 ||
+	    read_cpu_list_file("/sys/devices/system/cpu/online", online, ELEMENTSOF(online)) <= 0)
+		return 0;
+	for (size_t cpu = 0; cpu < CPU_LIST_MAX; cpu++) {
+		n_possible += possible[cpu];
+		n_online += online[cpu] && possible[cpu];
+	}
+	if (n_online == 0 || n_possible <= n_online)
+		return 0;
+	return (after - before + n_online - 1) / n_online * (n_possible - n_online);
+}
+
 static int run_live(struct manager *m)
 {
 	const struct cpu_hotplug_handler hotplug = {
@@ -414,6 +447,7 @@ static int run_live(struct manager *m)
 		.userdata = m,
 	};
 	bool any = false;
+	uint64_t fds_before;
 	int r;
 
 	r = sd_event_add_signal(m->event, NULL, SIGTERM, on_sigterm, m);
@@ -436,14 +470,18 @@ static int run_live(struct manager *m)
 	/* Storms a killed mcelogd was counting are closed before new records come. */
 	m->storm.state_directory = m->paths.state_directory;
 	storm_stage_recover(&m->storm);
-	/* Before the sources: the records they drain at open get their snapshots too. */
-	manager_open_snapshots(m, snapshots_live, snapshots_live_count);
+	/* The sources first, so that on a large machine the optional snapshots are the ones
+	 * that run short of descriptors (fd-budget.h).  What the sources read at open is the
+	 * kernel's backlog, which a snapshot taken now would say nothing about. */
 	(void) manager_set_sources(m, sources_live, sources_live_count);
+	fds_before = count_fds();
 	(void) manager_open_sources(m);
+	m->fd_reserve = fd_reserve_for_offline_cpus(fds_before, count_fds());
 	for (size_t i = 0; i < m->n_sources; i++)
 		any |= m->sources[i].state != NULL;
 	if (!any)
 		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
+	manager_open_snapshots(m, snapshots_live, snapshots_live_count);
 
 	/* Records that arrived while we were opening are logged before we claim readiness. */
 	manager_drain_sources(m);
@@ -514,6 +552,16 @@ int main(int argc, char *argv[])
 	}
 
 	live = !arg_replay;
+	if (live) {
+		uint64_t soft = 0, hard = 0;
+
+		/* systemd's soft limit is 1024; a server's per-CPU readers need more. */
+		r = fd_limit_raise(&soft, &hard);
+		if (r < 0)
+			log_warning_errno(r, "Cannot raise the soft RLIMIT_NOFILE to %" PRIu64 ": %m", hard);
+		else
+			log_debug("RLIMIT_NOFILE %" PRIu64 " (hard %" PRIu64 ")", soft, hard);
+	}
 	m.paths = (struct source_paths) {
 		.tracefs = arg_tracefs,
 		.state_directory = state_directory(),

@@ -215,7 +215,18 @@ static void open_snapshots(struct manager *m)
 		.config = &m->config,
 		.paths = &m->paths,
 		.event = m->event,
+		.fds = &m->fds,
 	};
+	int r;
+
+	/* Measured with the old providers closed: what they held is free again. */
+	snapshot_stage_close(&m->snapshots);
+	r = fd_budget_measure(&m->fds, FD_RESERVE_BASE + m->fd_reserve);
+	if (r < 0) {
+		log_warning_errno(r, "Cannot count this process's descriptors: %m; the snapshot providers "
+				  "open without a descriptor budget");
+		m->fds = (struct fd_budget) { .limit = UINT64_MAX };
+	}
 	snapshot_stage_open(&m->snapshots, &p);
 }
 

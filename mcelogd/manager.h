@@ -16,6 +16,7 @@
 #include <systemd/sd-event.h>
 
 #include "daemon-config.h"
+#include "fd-budget.h"
 #include "json-writer.h"
 #include "mce-dedup.h"
 #include "record.h"
@@ -80,6 +81,10 @@ struct manager {
 	struct mce_dedup *dedup;
 	struct storm_stage storm;
 	struct snapshot_stage snapshots;   /* live only: what each record's CPU was doing */
+	/* What the snapshot providers may open: measured when they open, after the sources
+	 * (fd-budget.h).  fd_reserve: kept back beyond FD_RESERVE_BASE for CPUs not yet online. */
+	struct fd_budget fds;
+	uint64_t fd_reserve;
 	struct rules_stage rules;    /* every record, before storms thin them */
 
 	struct control *control;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+struct fd_budget;
 struct json_writer;
 struct mce_record;
 struct mcelogd_config;
@@ -28,6 +29,9 @@ struct snapshot_params {
 	const struct mcelogd_config *config;
 	const struct source_paths *paths;   /* state_directory: where a provider may keep files */
 	sd_event *event;          /* for periodic reads; never NULL in a live daemon */
+	/* The descriptors the providers share, in table order (fd-budget.h); a provider
+	 * takes what it opens and fits itself to what is left.  NULL: no limit. */
+	struct fd_budget *fds;
 };
 
 /* A flat journal field a provider offers for the record's journal entry: MCE_<name>=<value>. */

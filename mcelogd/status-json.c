@@ -50,6 +50,24 @@ static void write_sink(struct json_writer *w, const struct sink_slot *k)
 }
 
 /* "journal_entries": the records the journal took, as mcectl status has always shown. */
+/* What the machine's CPU count costs in descriptors (fd-budget.h), now and at the
+ * snapshot providers' start. */
+static void write_descriptors(struct json_writer *w, const struct manager *m)
+{
+	uint64_t open_now = 0;
+
+	json_object_begin(w, "descriptors");
+	if (fd_count_open(&open_now) >= 0)
+		json_put_u64(w, "open", open_now);
+	if (m->fds.limit > 0 && m->fds.limit != UINT64_MAX) {
+		json_put_u64(w, "limit", m->fds.limit);
+		json_put_u64(w, "open_before_snapshots", m->fds.in_use);
+		json_put_u64(w, "kept_back", m->fds.reserve);
+		json_put_u64(w, "snapshots", m->fds.granted);
+	}
+	json_object_end(w);
+}
+
 static uint64_t journal_records(const struct manager *m)
 {
 	for (size_t i = 0; i < m->n_sinks; i++)
@@ -90,6 +108,7 @@ const char *status_json_render(struct manager *m)
 		json_put_u64(w, "resumes", k.resumes);
 		json_object_end(w);
 	}
+	write_descriptors(w, m);
 	json_array_begin(w, "sources");
 	for (size_t i = 0; i < ELEMENTSOF(live_sources); i++)
 		write_source(w, live_sources[i], &m->record_sources[live_sources[i]]);

@@ -30,6 +30,7 @@
 #include "counter-history.h"
 #include "cpu-list.h"
 #include "daemon-config.h"
+#include "fd-budget.h"
 #include "file-io.h"
 #include "json-writer.h"
 #include "log.h"
@@ -118,6 +119,8 @@ struct counters {
 	size_t n_cpus;
 
 	uint64_t n_reads, n_read_failures, n_annotated;
+	size_t n_usable;                     /* events encoded and within the descriptor budget */
+	char budget_note[192];               /* "": every event fits the descriptor budget */
 
 	/* The TSC against CLOCK_MONOTONIC since open: its rate, to turn a record's TSC
 	 * distance into time.  The kernel gives a record's time in whole seconds. */
@@ -404,6 +407,42 @@ static int read_paranoid(void)
 	return (int) strtol(text, NULL, 10);
 }
 
+/*
+ * Every possible CPU gets the same events, so that one coming online later finds its
+ * descriptors kept.  Where the budget is short the last events are left out: Counters=
+ * lists what matters most first.  Returns how many events each CPU opens.
+ */
+static size_t fit_budget(struct counters *c, struct fd_budget *fds)
+{
+	size_t wanted = 0, fit, kept = 0;
+
+	for (size_t e = 0; e < c->n_events; e++)
+		if (!c->events[e].encode_error[0])
+			wanted++;
+	if (!fds)
+		return wanted;
+	fit = fd_budget_per_cpu(fd_budget_left(fds), c->n_cpus, wanted);
+	if (fit < wanted) {
+		snprintf(c->budget_note, sizeof(c->budget_note),
+			 "%zu of %zu event(s) per CPU: descriptors for %zu CPU(s) did not fit "
+			 "(RLIMIT_NOFILE %" PRIu64 ", %" PRIu64 " open, %" PRIu64 " kept back)",
+			 fit, wanted, c->n_cpus, fds->limit, fds->in_use, fds->reserve);
+		log_warning("Counter snapshots: %s; the record sources come first", c->budget_note);
+		for (size_t e = 0; e < c->n_events; e++) {
+			struct counter_event *ev = &c->events[e];
+			if (ev->encode_error[0])
+				continue;
+			if (kept < fit)
+				kept++;
+			else
+				snprintf(ev->encode_error, sizeof(ev->encode_error),
+					 "left out: too few file descriptors (see budget in mcectl status)");
+		}
+	}
+	fd_budget_take(fds, (uint64_t) fit * c->n_cpus);
+	return fit;
+}
+
 static int counters_open(const struct snapshot_params *p, void **ret)
 {
 	const struct snapshot_config *cfg = &p->config->snapshot;
@@ -455,6 +494,13 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 		return -ENOMEM;
 	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
 		cpu_init(&c->cpus[cpu]);
+
+	c->n_usable = fit_budget(c, p->fds);
+	if (c->n_usable == 0) {
+		/* Open, with nothing to read and no timer: status and every record say why. */
+		*ret = TAKE_PTR(c);
+		return 0;
+	}
 
 	memset(online, 0, sizeof(online));
 	r = read_cpu_list_file("/sys/devices/system/cpu/online", online, ELEMENTSOF(online));
@@ -508,7 +554,8 @@ static void counters_cpu_online(void *s, unsigned cpu)
 	/* Told twice (a uevent racing the first scan, a resync): keep the history. */
 	if (cpu < c->n_cpus && c->cpus[cpu].open)
 		return;
-	cpu_open(c, cpu);
+	if (c->n_usable > 0)
+		cpu_open(c, cpu);
 }
 
 static void counters_cpu_offline(void *s, unsigned cpu)
@@ -612,6 +659,10 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 		unavailable(out, "the record names no CPU");
 		return;
 	}
+	if (c->n_usable == 0) {
+		unavailable(out, "%s", c->budget_note[0] ? c->budget_note : "no counter event can be counted here");
+		return;
+	}
 	if (rec->cpu >= c->n_cpus || !c->cpus[rec->cpu].open) {
 		unavailable(out, "CPU %u is offline or unknown to the counter recorder", rec->cpu);
 		return;
@@ -672,6 +723,8 @@ static void counters_status(void *s, struct json_writer *w)
 				first = &c->cpus[cpu];
 		}
 	json_put_u64(w, "cpus", n_open);
+	if (c->budget_note[0])
+		json_put_string(w, "budget", c->budget_note);
 	json_put_u64(w, "interval_usec", c->interval_usec);
 	json_put_u64(w, "history", c->history);
 	json_put_u64(w, "reads", c->n_reads);

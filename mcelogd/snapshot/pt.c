@@ -17,6 +17,7 @@
 
 #include "cpu-list.h"
 #include "daemon-config.h"
+#include "fd-budget.h"
 #include "file-io.h"
 #include "intel-pt-pmu.h"
 #include "json-writer.h"
@@ -49,6 +50,7 @@ struct pt_state {
 	size_t n_cpus;
 	uint64_t n_saved, n_unavailable;
 	char last_error[192];
+	char budget_note[160];         /* why the descriptor budget left no room */
 };
 
 static void read_config(const struct snapshot_params *p, struct pt_recorder_config *c)
@@ -132,6 +134,18 @@ static int pt_open(const struct snapshot_params *p, void **ret)
 	for (size_t i = 0; i < ELEMENTSOF(online); i++)
 		if (online[i])
 			s->n_cpus = i + 1;
+	/* One descriptor per CPU: all or none, since a CPU without its recorder is a gap. */
+	if (p->fds && fd_budget_per_cpu(fd_budget_left(p->fds), s->n_cpus, 1) == 0) {
+		snprintf(s->budget_note, sizeof(s->budget_note), "too few file descriptors left for "
+			 "%zu CPU(s) after the record sources (RLIMIT_NOFILE %" PRIu64 ")",
+			 s->n_cpus, p->fds->limit);
+		s->unavailable = s->budget_note;
+		log_warning("PT flight recorder: off: %s", s->unavailable);
+		*ret = s;
+		return 0;
+	}
+	if (p->fds)
+		fd_budget_take(p->fds, s->n_cpus);
 	s->cpus = calloc(s->n_cpus, sizeof(*s->cpus));
 	if (!s->cpus) {
 		pt_close(s);
