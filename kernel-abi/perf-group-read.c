@@ -58,3 +58,15 @@ int perf_group_read_find(const struct perf_group_read *r, uint64_t id)
 			return (int) i;
 	return -ENOENT;
 }
+
+int perf_group_sample_parse(const void *body, size_t size, uint64_t *ret_id, uint64_t *ret_time,
+			    struct perf_group_read *ret)
+{
+	const unsigned char *p = body;
+
+	if (size < 2 * sizeof(uint64_t))
+		return -EBADMSG;
+	*ret_id = word(p, 0);
+	*ret_time = word(p, 1);
+	return perf_group_read_parse(p + 2 * sizeof(uint64_t), size - 2 * sizeof(uint64_t), ret);
+}

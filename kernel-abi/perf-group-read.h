@@ -39,3 +39,14 @@ int perf_group_read_parse(const void *buf, size_t size, struct perf_group_read *
 
 /* The index of the member with this id in r, or -ENOENT. */
 int perf_group_read_find(const struct perf_group_read *r, uint64_t id);
+
+/*
+ * The body of a PERF_RECORD_SAMPLE of sample_type PERF_SAMPLE_IDENTIFIER |
+ * PERF_SAMPLE_TIME | PERF_SAMPLE_READ from a leader of the read_format above
+ * (uapi linux/perf_event.h, "PERF_RECORD_SAMPLE": id, time, then the group as
+ * read() gives it): the counter recorder's sampler writes these into its
+ * ring.  Returns 0 or perf_group_read_parse()'s errors; -EBADMSG when shorter
+ * than id and time.
+ */
+int perf_group_sample_parse(const void *body, size_t size, uint64_t *ret_id, uint64_t *ret_time,
+			    struct perf_group_read *ret);

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The counter flight recorder: on every online CPU, a perf group of
- * counting events, system-wide (pid -1, cpu N), read every Interval= into
- * that CPU's history (snapshot/counter-history.h), and once more when a
- * record of that CPU is annotated.
+ * counting events, system-wide (pid -1, cpu N), whose values every
+ * Interval= make that CPU's history (snapshot/counter-history.h), and which
+ * is read once more when a record of that CPU is annotated.
+ *
+ * The kernel keeps the history where it can (counter-ring.h): a cpu-clock
+ * sampler leads each group and writes the group's values into an overwrite
+ * ring on its own CPU, and the history is rebuilt from the ring when a record
+ * comes, so an idle daemon costs nothing however many CPUs there are.  Where
+ * the kernel refuses that (no write_backward, a locked-memory limit), a timer
+ * reads every CPU's groups instead.
  *
  * Hardware and software events are two groups: a group is scheduled on the
  * PMU all or nothing, and a hardware group that cannot be (no PMU in a VM,
@@ -21,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -28,6 +36,7 @@
 
 #include "clock.h"
 #include "counter-history.h"
+#include "counter-ring.h"
 #include "cpu-list.h"
 #include "daemon-config.h"
 #include "fd-budget.h"
@@ -100,6 +109,18 @@ struct cpu_counters {
 	int open_error[COUNTER_EVENTS_MAX];  /* negative errno of perf_event_open */
 	struct counter_history *history;
 	int64_t last_read_usec;
+	/* Kernel-kept history: the ring (fd -1: none), each group's sampler id, and the
+	 * read taken at open, which starts the first interval. */
+	struct counter_ring ring;
+	uint64_t sampler_id[_GROUP_MAX];
+	struct counter_reading opened[COUNTER_EVENTS_MAX];
+	int64_t opened_usec;
+};
+
+/* A sample out of a CPU's ring, while the history is rebuilt from them. */
+struct ring_sample {
+	uint64_t sampler_id, time_ns;
+	struct perf_group_read group;
 };
 
 struct counters {
@@ -120,6 +141,12 @@ struct counters {
 
 	uint64_t n_reads, n_read_failures, n_annotated;
 	size_t n_usable;                     /* events encoded and within the descriptor budget */
+	bool kernel_kept;                    /* the history is in per-CPU rings (counter-ring.h) */
+	bool kernel_kept_tried;              /* a sampler opened once: later failures are per CPU */
+	char timer_why[160];                 /* why the history is kept by timer reads */
+	size_t ring_data_size;
+	struct ring_sample *samples;         /* 2 * (history + 1), for the rebuild */
+	size_t n_samples;
 	char budget_note[192];               /* "": every event fits the descriptor budget */
 
 	/* The TSC against CLOCK_MONOTONIC since open: its rate, to turn a record's TSC
@@ -236,7 +263,7 @@ static void open_error_reason(const struct counters *c, int error, char *buf, si
 
 static void cpu_init(struct cpu_counters *pc)
 {
-	*pc = (struct cpu_counters) { .open = false };
+	*pc = (struct cpu_counters) { .open = false, .ring = { .fd = -1 } };
 	for (size_t g = 0; g < _GROUP_MAX; g++)
 		pc->leader[g] = -1;
 	for (size_t e = 0; e < COUNTER_EVENTS_MAX; e++)
@@ -256,8 +283,29 @@ static void cpu_close(struct cpu_counters *pc)
 	for (size_t g = 0; g < _GROUP_MAX; g++)
 		if (pc->leader[g] >= 0)
 			close(pc->leader[g]);
+	counter_ring_unmap(&pc->ring);
 	counter_history_free(pc->history);
 	cpu_init(pc);
+}
+
+/* The values of group g's members in gr, into readings. */
+static void fill_group(const struct counters *c, const struct cpu_counters *pc, enum group g,
+		       const struct perf_group_read *gr, struct counter_reading *readings)
+{
+	for (size_t e = 0; e < c->n_events; e++) {
+		if (c->events[e].group != g || pc->fd[e] < 0)
+			continue;
+		readings[e].absent = false;
+		int i = perf_group_read_find(gr, pc->id[e]);
+		if (i < 0)
+			continue;
+		readings[e] = (struct counter_reading) {
+			.value = gr->values[i].value,
+			.time_enabled = gr->time_enabled,
+			.time_running = gr->time_running,
+			.valid = true,
+		};
+	}
 }
 
 static void read_group(struct counters *c, struct cpu_counters *pc, enum group g,
@@ -268,7 +316,8 @@ static void read_group(struct counters *c, struct cpu_counters *pc, enum group g
 
 	if (pc->leader[g] < 0)
 		return;
-	size_t want = perf_group_read_size(pc->n_members[g]);
+	/* With a sampler the leader is one more member than the events. */
+	size_t want = perf_group_read_size(pc->n_members[g] + (pc->sampler_id[g] != 0));
 	ssize_t n = read(pc->leader[g], buf, want);
 	int r = n < 0 ? negative_errno() : perf_group_read_parse(buf, (size_t) n, &gr);
 	if (r < 0) {
@@ -277,20 +326,7 @@ static void read_group(struct counters *c, struct cpu_counters *pc, enum group g
 		log_debug_errno(r, "Reading the %s counter group failed: %m", group_names[g]);
 		return;
 	}
-	for (size_t e = 0; e < c->n_events; e++) {
-		if (c->events[e].group != g || pc->fd[e] < 0)
-			continue;
-		readings[e].absent = false;
-		int i = perf_group_read_find(&gr, pc->id[e]);
-		if (i < 0)
-			continue;
-		readings[e] = (struct counter_reading) {
-			.value = gr.values[i].value,
-			.time_enabled = gr.time_enabled,
-			.time_running = gr.time_running,
-			.valid = true,
-		};
-	}
+	fill_group(c, pc, g, &gr, readings);
 }
 
 /* provisional: the read for a record, replaced by the next (see counter_history_push). */
@@ -306,12 +342,52 @@ static void cpu_read(struct counters *c, struct cpu_counters *pc, bool provision
 	for (size_t g = 0; g < _GROUP_MAX; g++)
 		read_group(c, pc, g, readings);
 	c->n_reads++;
+	if (pc->opened_usec == 0) {
+		memcpy(pc->opened, readings, sizeof(pc->opened));
+		pc->opened_usec = now;
+	}
 	/* The wall clock stepped back (NTP, an operator): the old reads would lie about spans. */
 	if (counter_history_push(pc->history, now, readings, provisional) < 0) {
 		counter_history_clear(pc->history);
 		(void) counter_history_push(pc->history, now, readings, provisional);
 	}
 	pc->last_read_usec = now;
+}
+
+static bool group_wanted(const struct counters *c, enum group g)
+{
+	for (size_t e = 0; e < c->n_events; e++)
+		if (c->events[e].group == g && !c->events[e].encode_error[0])
+			return true;
+	return false;
+}
+
+/* Group g's sampler on cpu, as its leader; false: this group is read by the timer's way. */
+static bool open_sampler(struct counters *c, struct cpu_counters *pc, unsigned cpu, enum group g)
+{
+	int fd = counter_ring_open_sampler(cpu, c->interval_usec * 1000, c->ring_data_size, &pc->ring);
+
+	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ID, &pc->sampler_id[g]) < 0) {
+		close(fd);
+		fd = negative_errno();
+	}
+	if (fd < 0) {
+		pc->sampler_id[g] = 0;
+		if (!c->kernel_kept_tried) {
+			/* The first one decides: the kernel or its limits will say the same on every CPU. */
+			char why[96];
+			c->kernel_kept = false;
+			snprintf(why, sizeof(why), "%s", strerror(-fd));
+			snprintf(c->timer_why, sizeof(c->timer_why), "the kernel refused a sampling ring: %s", why);
+			log_notice("Counter snapshots: %s; reading every CPU every interval instead", c->timer_why);
+		} else
+			log_warning_errno(fd, "Counter snapshots: no sampling ring on CPU %u: %m; its history starts "
+					  "at each record", cpu);
+		return false;
+	}
+	c->kernel_kept_tried = true;
+	pc->leader[g] = fd;
+	return true;
 }
 
 static void cpu_open(struct counters *c, unsigned cpu)
@@ -326,12 +402,24 @@ static void cpu_open(struct counters *c, unsigned cpu)
 		log_error("Out of memory for the counter history of CPU %u", cpu);
 		return;
 	}
-	for (size_t g = 0; g < _GROUP_MAX; g++)
+	for (size_t g = 0; g < _GROUP_MAX; g++) {
+		bool sampled = false;
+
+		if (!group_wanted(c, g))
+			continue;
+		if (c->kernel_kept)
+			sampled = open_sampler(c, pc, cpu, g);
 		for (size_t e = 0; e < c->n_events; e++) {
 			struct counter_event *ev = &c->events[e];
 			if (ev->group != g || ev->encode_error[0])
 				continue;
-			int fd = open_counter(&ev->attr, cpu, pc->leader[g]);
+			/* A group keeps one clock: the sampler's. */
+			struct perf_event_attr attr = ev->attr;
+			if (sampled) {
+				attr.use_clockid = 1;
+				attr.clockid = COUNTER_RING_CLOCK;
+			}
+			int fd = open_counter(&attr, cpu, pc->leader[g]);
 			if (fd < 0) {
 				pc->open_error[e] = fd;
 				continue;
@@ -346,9 +434,78 @@ static void cpu_open(struct counters *c, unsigned cpu)
 				pc->leader[g] = fd;
 			pc->n_members[g]++;
 		}
+	}
 	pc->open = true;
 	/* The first read: a record in the first interval has a window from here. */
 	cpu_read(c, pc, false);
+}
+
+/* ------------------------------------------------ history from the ring */
+
+static void on_ring_sample(uint64_t sampler_id, uint64_t time_ns, const struct perf_group_read *g, void *userdata)
+{
+	struct counters *c = userdata;
+
+	if (c->n_samples >= 2 * ((size_t) c->history + 1))
+		return;
+	c->samples[c->n_samples++] = (struct ring_sample) { .sampler_id = sampler_id, .time_ns = time_ns, .group = *g };
+}
+
+/* The other group's sample nearest to time_ns, within half an interval; NULL: none. */
+static const struct ring_sample *nearest_sample(const struct counters *c, uint64_t sampler_id, uint64_t time_ns)
+{
+	const struct ring_sample *best = NULL;
+	uint64_t best_d = c->interval_usec * 1000 / 2 + 1;
+
+	for (size_t i = 0; i < c->n_samples; i++) {
+		const struct ring_sample *r = &c->samples[i];
+		uint64_t d = r->time_ns > time_ns ? r->time_ns - time_ns : time_ns - r->time_ns;
+		if (r->sampler_id == sampler_id && d < best_d) {
+			best = r;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * The CPU's history, as the kernel sampled it: the read at open, then each of the
+ * anchor group's samples (the hardware group's where it has any) with the other
+ * group's sample of the same moment.
+ */
+static void cpu_history_from_ring(struct counters *c, struct cpu_counters *pc)
+{
+	enum group anchor = pc->sampler_id[GROUP_HARDWARE] ? GROUP_HARDWARE : GROUP_SOFTWARE;
+	enum group other = anchor == GROUP_HARDWARE ? GROUP_SOFTWARE : GROUP_HARDWARE;
+	int64_t offset = now_realtime_usec() - (int64_t) now_monotonic_usec();
+	int64_t first_usec = INT64_MAX;
+
+	c->n_samples = 0;
+	if (counter_ring_collect(&pc->ring, 2 * ((size_t) c->history + 1), on_ring_sample, c) < 0)
+		return;
+	counter_history_clear(pc->history);
+	for (size_t i = c->n_samples; i-- > 0;)
+		if (c->samples[i].sampler_id == pc->sampler_id[anchor]) {
+			first_usec = (int64_t) (c->samples[i].time_ns / 1000) + offset;
+			break;
+		}
+	if (pc->opened_usec > 0 && pc->opened_usec < first_usec)
+		(void) counter_history_push(pc->history, pc->opened_usec, pc->opened, false);
+	/* Collected newest first: pushed oldest first. */
+	for (size_t i = c->n_samples; i-- > 0;) {
+		const struct ring_sample *a = &c->samples[i], *o;
+		struct counter_reading readings[COUNTER_EVENTS_MAX] = {};
+
+		if (a->sampler_id != pc->sampler_id[anchor])
+			continue;
+		for (size_t e = 0; e < c->n_events; e++)
+			readings[e].absent = pc->fd[e] < 0;
+		fill_group(c, pc, anchor, &a->group, readings);
+		o = pc->sampler_id[other] ? nearest_sample(c, pc->sampler_id[other], a->time_ns) : NULL;
+		if (o)
+			fill_group(c, pc, other, &o->group, readings);
+		(void) counter_history_push(pc->history, (int64_t) (a->time_ns / 1000) + offset, readings, false);
+	}
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -376,6 +533,7 @@ static void counters_close(void *s)
 	for (size_t cpu = 0; c->cpus && cpu < c->n_cpus; cpu++)
 		cpu_close(&c->cpus[cpu]);
 	free(c->cpus);
+	free(c->samples);
 	if (c->pfm_ready)
 		pfm_terminate();
 	free(c);
@@ -414,14 +572,22 @@ static int read_paranoid(void)
  */
 static size_t fit_budget(struct counters *c, struct fd_budget *fds)
 {
-	size_t wanted = 0, fit, kept = 0;
+	size_t wanted = 0, fit, kept = 0, samplers;
 
 	for (size_t e = 0; e < c->n_events; e++)
 		if (!c->events[e].encode_error[0])
 			wanted++;
 	if (!fds)
 		return wanted;
-	fit = fd_budget_per_cpu(fd_budget_left(fds), c->n_cpus, wanted);
+	/* The kernel-kept history costs a sampler per group and CPU: without room for
+	 * them, the timer's way costs none. */
+	if (c->kernel_kept && fd_budget_per_cpu(fd_budget_left(fds), c->n_cpus, wanted + _GROUP_MAX) < wanted + _GROUP_MAX) {
+		c->kernel_kept = false;
+		snprintf(c->timer_why, sizeof(c->timer_why), "no descriptors to spare for a sampler per CPU");
+	}
+	samplers = c->kernel_kept ? _GROUP_MAX : 0;
+	fit = fd_budget_per_cpu(fd_budget_left(fds), c->n_cpus, wanted + samplers);
+	fit = fit > samplers ? fit - samplers : 0;
 	if (fit < wanted) {
 		snprintf(c->budget_note, sizeof(c->budget_note),
 			 "%zu of %zu event(s) per CPU: descriptors for %zu CPU(s) did not fit "
@@ -439,7 +605,7 @@ static size_t fit_budget(struct counters *c, struct fd_budget *fds)
 					 "left out: too few file descriptors (see budget in mcectl status)");
 		}
 	}
-	fd_budget_take(fds, (uint64_t) fit * c->n_cpus);
+	fd_budget_take(fds, (uint64_t) (fit + (fit ? samplers : 0)) * c->n_cpus);
 	return fit;
 }
 
@@ -495,6 +661,16 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
 		cpu_init(&c->cpus[cpu]);
 
+	/* The kernel keeps the history when its ring holds History= samples of both groups
+	 * in at most 64 pages; a longer history is read by the timer. */
+	long page = sysconf(_SC_PAGESIZE);
+	c->ring_data_size = counter_ring_data_size((size_t) c->history + 2, c->n_events, (size_t) page);
+	c->kernel_kept = c->ring_data_size <= 64 * (size_t) page;
+	if (!c->kernel_kept)
+		snprintf(c->timer_why, sizeof(c->timer_why), "History= x events needs a ring over 64 pages per CPU");
+	c->samples = calloc(2 * ((size_t) c->history + 1), sizeof(*c->samples));
+	if (!c->samples)
+		return -ENOMEM;
 	c->n_usable = fit_budget(c, p->fds);
 	if (c->n_usable == 0) {
 		/* Open, with nothing to read and no timer: status and every record say why. */
@@ -510,7 +686,8 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 		if (online[cpu])
 			cpu_open(c, (unsigned) cpu);
 
-	if (c->event) {
+	/* Only the timer's way wakes us: the kernel's needs nothing until a record comes. */
+	if (c->event && !c->kernel_kept) {
 		r = sd_event_add_time_relative(c->event, &c->timer, CLOCK_MONOTONIC, c->interval_usec,
 					       c->interval_usec / 10, on_timer, c);
 		if (r < 0)
@@ -541,8 +718,9 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 		}
 		break;
 	}
-	log_info("Counter snapshots: %zu event(s) on every online CPU, read every %" PRIu64 " ms, "
-		 "%u reads kept", c->n_events, c->interval_usec / 1000, c->history);
+	log_info("Counter snapshots: %zu event(s) on every online CPU, every %" PRIu64 " ms, %u kept, %s",
+		 c->n_usable, c->interval_usec / 1000, c->history,
+		 c->kernel_kept ? "sampled by the kernel into a ring per CPU" : "read by a timer");
 	*ret = TAKE_PTR(c);
 	return 0;
 }
@@ -669,6 +847,8 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 	}
 
 	struct cpu_counters *pc = &c->cpus[rec->cpu];
+	if (pc->ring.fd >= 0)
+		cpu_history_from_ring(c, pc);
 	/* Up to this moment: the error is usually inside the interval this read closes. */
 	cpu_read(c, pc, true);
 	c->n_annotated++;
@@ -726,6 +906,9 @@ static void counters_status(void *s, struct json_writer *w)
 	if (c->budget_note[0])
 		json_put_string(w, "budget", c->budget_note);
 	json_put_u64(w, "interval_usec", c->interval_usec);
+	json_put_string(w, "history_kept_by", c->kernel_kept ? "kernel" : "timer");
+	if (!c->kernel_kept && c->timer_why[0])
+		json_put_string(w, "timer_why", c->timer_why);
 	json_put_u64(w, "history", c->history);
 	json_put_u64(w, "reads", c->n_reads);
 	json_put_u64(w, "read_failures", c->n_read_failures);

@@ -92,12 +92,36 @@ static void test_hostile(void **state)
 	assert_int_equal(perf_group_read_parse(buf, size, &r), -ERANGE);
 }
 
+/* A sampler's PERF_RECORD_SAMPLE body: id, time, then the group read. */
+static void test_sample(void **state)
+{
+	uint64_t buf[2 + 3 + 2 * 3], values[] = { 1000, 2000, 3000 }, ids[] = { 7, 8, 9 };
+	struct perf_group_read r;
+	uint64_t id = 0, time = 0;
+	size_t size;
+
+	(void) state;
+	buf[0] = 7;
+	buf[1] = 123456789;
+	size = 2 * sizeof(uint64_t) + build(buf + 2, 3, 50, 40, values, ids);
+	assert_int_equal(perf_group_sample_parse(buf, size, &id, &time, &r), 0);
+	assert_int_equal(id, 7);
+	assert_int_equal(time, 123456789);
+	assert_int_equal(r.nr, 3);
+	assert_int_equal(r.values[2].value, 3000);
+	assert_int_equal(r.time_running, 40);
+	/* Cut anywhere: refused, never read past. */
+	for (size_t cut = 0; cut < size; cut += 4)
+		assert_int_not_equal(perf_group_sample_parse(buf, cut, &id, &time, &r), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
