@@ -18,6 +18,7 @@
 #include "cpu-list.h"
 #include "daemon-config.h"
 #include "file-io.h"
+#include "keepalive.h"
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
@@ -486,6 +487,7 @@ static int run_live(struct manager *m)
 	/* Records that arrived while we were opening are logged before we claim readiness. */
 	manager_drain_sources(m);
 	sd_notify(false, "READY=1");
+	keepalive_ready();
 	manager_update_status(m);
 
 	r = sd_event_loop(m->event);

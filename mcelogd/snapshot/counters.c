@@ -42,6 +42,7 @@
 #include "fd-budget.h"
 #include "file-io.h"
 #include "json-writer.h"
+#include "keepalive.h"
 #include "log.h"
 #include "macro.h"
 #include "perf-group-read.h"
@@ -683,8 +684,10 @@ static int counters_open(const struct snapshot_params *p, void **ret)
 	if (r <= 0)
 		return log_error_errno(r < 0 ? r : -EINVAL, "Cannot read /sys/devices/system/cpu/online: %m");
 	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
-		if (online[cpu])
+		if (online[cpu]) {
+			keepalive();
 			cpu_open(c, (unsigned) cpu);
+		}
 
 	/* Only the timer's way wakes us: the kernel's needs nothing until a record comes. */
 	if (c->event && !c->kernel_kept) {

@@ -13,6 +13,7 @@
 #include "cpu-list.h"
 #include "daemon-config.h"
 #include "file-io.h"
+#include "keepalive.h"
 #include "log.h"
 #include "mce-trace.h"
 #include "parse-number.h"
@@ -983,6 +984,7 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 	for (unsigned cpu = 0; cpu < ELEMENTSOF(online); cpu++) {
 		if (!online[cpu])
 			continue;
+		keepalive();
 		r = reader_open(s, cpu, false, &s->cpus[cpu]);
 		if (r < 0) {
 			if (!first_error)
@@ -1064,6 +1066,7 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 		 * new reader before draining the old one, so no record falls in
 		 * between (one emitted in that instant may be logged twice).
 		 */
+		keepalive();
 		r = reader_open(s, cpu, s->cpus[cpu] != NULL, &fresh);
 		if (r < 0) {
 			if (ret == 0)

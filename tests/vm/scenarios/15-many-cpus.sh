@@ -16,7 +16,6 @@
 # the daemon's descriptors.
 VM_DESC="64 vCPUs: every source on every CPU under scaled limits, a descriptor budget for snapshots"
 VM_SMP=64
-VM_ALONE=1
 VM_APPEND="mcelogd_vm.check_interval=1"
 
 # with_limit LIMIT: a runtime drop-in with LimitNOFILE=LIMIT ("" removes it), then a restart.
