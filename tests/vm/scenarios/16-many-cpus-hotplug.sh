@@ -5,6 +5,7 @@
 # corrected errors raised afterwards on CPUs across the range are each
 # logged exactly once with their CPU.
 VM_DESC="64 vCPUs: 63 CPUs offline and online, one by one and in a burst; readers right, nothing twice"
+
 VM_SMP=64
 VM_APPEND="mcelogd_vm.check_interval=1"
 
