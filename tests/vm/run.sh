@@ -533,7 +533,8 @@ for k in "${groups[@]}"; do
 	note "boot: $label"
 	vm_start "$g_cpu" "$g_smp" "$g_append" "$g_qemu"
 	booted=
-	for _ in $(seq 900); do
+	# 3 minutes, and 3 seconds more per vCPU: TCG boots a 64-vCPU guest in 3-5 minutes.
+	for _ in $(seq $((900 + 15 * g_smp))); do
 		grep -q '@@MCELOGD-VM-AGENT-READY@@' "$vm_dir/console.log" 2>/dev/null && { booted=1; break; }
 		vm_alive || break
 		sleep 0.2

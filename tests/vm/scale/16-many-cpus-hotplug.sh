@@ -9,15 +9,7 @@ VM_CPU="qemu64,+mce,+mca,vendor=GenuineIntel,family=6,model=63,stepping=2"  # as
 VM_SMP=64
 VM_APPEND="mcelogd_vm.check_interval=1"
 
-# wait_cpus N: until mcelogd's STATUS= says it reads N CPUs (120 s); prints the status.
-wait_cpus() {
-	guest "for i in \$(seq 480); do
-	s=\$(systemctl show -p StatusText --value mcelogd.service)
-	case \$s in *' on $1 CPUs'*) break ;; esac
-	sleep 0.25
-done
-echo \"\$s\"" 200
-}
+. "$srcdir/tests/vm/lib/hotplug.sh"
 
 scenario() {
 	local t s cpu st n
@@ -25,12 +17,12 @@ scenario() {
 	check "many-cpus hotplug: CPUs 1-63 offline one after another" guest '
 		for c in $(seq 1 63); do echo 0 >/sys/devices/system/cpu/cpu$c/online || exit 1; done
 		[ "$(cat /sys/devices/system/cpu/online)" = 0 ]' 600
-	s=$(wait_cpus 1)
+	s=$(hotplug_status 1 120)
 	check "many-cpus hotplug: STATUS= says 1 CPU ($s)" grep -q " on 1 CPUs" <<<"$s"
 	check "many-cpus hotplug: CPUs 1-63 online one after another" guest '
 		for c in $(seq 1 63); do echo 1 >/sys/devices/system/cpu/cpu$c/online || exit 1; done
 		[ "$(cat /sys/devices/system/cpu/online)" = 0-63 ]' 600
-	s=$(wait_cpus 64)
+	s=$(hotplug_status 64 120)
 	check "many-cpus hotplug: STATUS= says 64 CPUs again ($s)" grep -q " on 64 CPUs" <<<"$s"
 	note "many-cpus hotplug: one by one, 63 down and up, took $(( $(date +%s) - t ))s"
 
@@ -40,7 +32,7 @@ scenario() {
 		[ "$(cat /sys/devices/system/cpu/online)" = 0 ] || exit 1
 		for c in $(seq 1 63); do echo 1 >/sys/devices/system/cpu/cpu$c/online & done; wait
 		[ "$(cat /sys/devices/system/cpu/online)" = 0-63 ]' 600
-	s=$(wait_cpus 64)
+	s=$(hotplug_status 64 120)
 	check "many-cpus hotplug: after the burst STATUS= says 64 CPUs ($s)" grep -q " on 64 CPUs" <<<"$s"
 	note "many-cpus hotplug: the burst took $(( $(date +%s) - t ))s"
 	check "many-cpus hotplug: the counter recorder follows: 64 CPUs" guest '

@@ -9,15 +9,7 @@
 VM_DESC="CPU hotplug: readers follow offline/online, records on both CPUs logged once"
 VM_APPEND="mcelogd_vm.check_interval=1"
 
-# hotplug_status N: wait (10 s) until mcelogd's STATUS= says it reads N CPUs; prints the status.
-hotplug_status() {
-	guest "for i in \$(seq 40); do
-	s=\$(systemctl show -p StatusText --value mcelogd.service)
-	case \$s in *' on $1 CPUs'*) break ;; esac
-	sleep 0.25
-done
-echo \"\$s\""
-}
+. "$srcdir/tests/vm/lib/hotplug.sh"
 
 # once ST CPU DESC: exactly one record with status ST, on CPU, with no duplicate after 3 s.
 once() {

@@ -7,6 +7,8 @@
 VM_DESC="uevent queue overrun: the online CPUs are re-read, nothing lost or doubled"
 VM_APPEND="mcelogd_vm.check_interval=1"
 
+. "$srcdir/tests/vm/lib/hotplug.sh"
+
 scenario() {
 	local mark pid s out c=/sys/devices/system/cpu/cpu1
 	local st0=0x9c000040000e0091 st1=0x9c000040000f0091
@@ -22,7 +24,7 @@ cat $c/online")
 	is "$out" 0 "overrun: CPU 1 went offline behind 2,000 queued uevents"
 	check "overrun: mcelogd saw the overrun and re-read the online CPUs" guest "
 		for i in \$(seq 40); do journalctl --cursor='$mark' -u mcelogd.service -o cat | grep -q 'uevents were lost' && exit 0; sleep 0.25; done; exit 1"
-	s=$(guest 'for i in $(seq 40); do s=$(systemctl show -p StatusText --value mcelogd.service); case $s in *" on 1 CPUs"*) break ;; esac; sleep 0.25; done; echo "$s"')
+	s=$(hotplug_status 1)
 	check "overrun: STATUS= says 1 CPU although the offline event was lost ($s)" grep -q " on 1 CPUs" <<<"$s"
 
 	check "overrun: QEMU accepts mce 0 3 $st0" inject_monitor 0 3 $st0 0 0x1e0000 0x86
@@ -32,7 +34,7 @@ cat $c/online")
 		"overrun: CE on CPU 0 (renewed reader) logged once, cpu 0"
 
 	check "overrun: CPU 1 back online" guest "echo 1 >$c/online"
-	s=$(guest 'for i in $(seq 40); do s=$(systemctl show -p StatusText --value mcelogd.service); case $s in *" on 2 CPUs"*) break ;; esac; sleep 0.25; done; echo "$s"')
+	s=$(hotplug_status 2)
 	check "overrun: STATUS= says 2 CPUs again ($s)" grep -q " on 2 CPUs" <<<"$s"
 	check "overrun: QEMU accepts mce 1 3 $st1" inject_monitor 1 3 $st1 0 0x1f0000 0x86
 	wait_records 1 ".status == \"$st1\"" 30 >/dev/null
