@@ -185,7 +185,7 @@ static void key_names(json_object *o, char *buf, size_t size)
 static void format_descriptors(json_object *doc, FILE *out)
 {
 	json_object *d;
-	uint64_t open_now = 0, limit = 0, snapshots = 0, kept = 0;
+	uint64_t open_now = 0, limit = 0, snapshots = 0, kept = 0, ring = 0;
 
 	if (!json_object_object_get_ex(doc, "descriptors", &d) || !json_object_is_type(d, json_type_object) ||
 	    get_u64(d, "open", &open_now) < 0)
@@ -196,9 +196,10 @@ static void format_descriptors(json_object *doc, FILE *out)
 	}
 	(void) get_u64(d, "snapshots", &snapshots);
 	(void) get_u64(d, "kept_back", &kept);
-	fprintf(out, "Descriptors: %llu open of %llu (snapshot providers %llu, %llu kept back)\n",
+	(void) get_u64(d, "perf_ring_bytes", &ring);
+	fprintf(out, "Descriptors: %llu open of %llu (snapshot providers %llu, %llu kept back); perf rings %llu KiB\n",
 		(unsigned long long) open_now, (unsigned long long) limit, (unsigned long long) snapshots,
-		(unsigned long long) kept);
+		(unsigned long long) kept, (unsigned long long) (ring / 1024));
 }
 
 static void format_snapshots(json_object *snapshots, FILE *out)

@@ -23,6 +23,8 @@
 #define CLIENT_TIMEOUT_USEC (2 * 1000000ULL)
 #define MAX_CLIENTS 16
 #define MAX_REQUEST 256
+#define TURNED_AWAY_ANSWER "{\"error\":\"mcelogd has no file descriptor free (RLIMIT_NOFILE): see its log\"}"
+#define ACCEPT_PAUSE_USEC (1000000ULL)
 
 struct client {
 	struct control *control;
@@ -32,6 +34,7 @@ struct client {
 	char request[MAX_REQUEST];
 	size_t len;
 	bool refused;                /* credentials failed: the answer is an error */
+	bool turned_away;            /* served through the spare descriptor: the answer says why not */
 	bool overflow;               /* longer than a request can be: read to its end, then refuse */
 	char *answer;                /* once set, the request is done and this is sent */
 	size_t answer_len, answer_sent;
@@ -64,6 +67,9 @@ static void client_free(struct client *cl)
 	sd_event_source_disable_unref(cl->timer);
 	if (cl->fd >= 0)
 		close(cl->fd);
+	/* Its descriptor was the spare one: hold one again for the next client turned away. */
+	if (cl->turned_away && cl->control->spare_fd < 0)
+		cl->control->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	free(cl->answer);
 	for (unsigned i = 0; i < MAX_CLIENTS; i++)
 		if (cl->control->clients[i] == cl) {
@@ -126,7 +132,9 @@ static void answer(struct client *cl, bool complete)
 	int r;
 
 	req = control_request_parse(cl->request, cl->len, complete, &problem);
-	if (cl->refused)
+	if (cl->turned_away)
+		r = queue_answer(cl, TURNED_AWAY_ANSWER, "\n");
+	else if (cl->refused)
 		r = queue_answer(cl, "{\"error\":\"permission denied\"}", "\n");
 	else if (req == CONTROL_REQUEST_BAD) {
 		log_debug("Control request refused: %s", problem);
@@ -213,8 +221,6 @@ static int on_client_io(sd_event_source *s, int fd, uint32_t revents, void *user
 	return 0;
 }
 
-#define TURNED_AWAY_ANSWER "{\"error\":\"mcelogd has no file descriptor free (RLIMIT_NOFILE): see its log\"}\n"
-#define ACCEPT_PAUSE_USEC (1000000ULL)
 
 static int on_resume(sd_event_source *s, uint64_t usec, void *userdata)
 {
@@ -229,7 +235,9 @@ static int on_resume(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-/* Out of descriptors: answer the waiting client with why, through the spare one. */
+static void serve(struct control *c, int cfd, bool refused, bool turned_away);
+
+/* Out of descriptors: the waiting client is served through the spare one, and told why. */
 static void turn_away(struct control *c, int listen_fd, int error)
 {
 	uint64_t now = now_monotonic_usec();
@@ -237,12 +245,10 @@ static void turn_away(struct control *c, int listen_fd, int error)
 
 	if (c->spare_fd >= 0) {
 		close(c->spare_fd);
+		c->spare_fd = -1;
 		cfd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (cfd >= 0) {
-			(void) !send(cfd, TURNED_AWAY_ANSWER, strlen(TURNED_AWAY_ANSWER), MSG_DONTWAIT | MSG_NOSIGNAL);
-			close(cfd);
-		}
-		c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (cfd < 0)
+			c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
 	c->n_turned_away++;
 	if (c->last_told_usec == 0 || now - c->last_told_usec >= 60 * 1000000ULL) {
@@ -251,10 +257,15 @@ static void turn_away(struct control *c, int listen_fd, int error)
 				  (unsigned long long) c->n_turned_away);
 		c->last_told_usec = now;
 	}
+	if (cfd >= 0) {
+		/* Read its request first, as for any client: closing on it unread would reset
+		 * the connection before it sees the answer. */
+		serve(c, cfd, false, true);
+		return;
+	}
 	/* No client could be taken off the queue: stop listening a moment rather than spin. */
-	if (cfd < 0 && !c->resume &&
-	    sd_event_add_time_relative(c->event, &c->resume, CLOCK_MONOTONIC, ACCEPT_PAUSE_USEC, 0,
-				       on_resume, c) >= 0)
+	if (!c->resume && sd_event_add_time_relative(c->event, &c->resume, CLOCK_MONOTONIC, ACCEPT_PAUSE_USEC, 0,
+						     on_resume, c) >= 0)
 		(void) sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
 }
 
@@ -262,7 +273,6 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 {
 	struct control *c = userdata;
 	struct ucred cred;
-	struct client *cl;
 	int cfd, r;
 
 	(void) s;
@@ -277,6 +287,9 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 			log_warning_errno(negative_errno(), "Control socket accept failed: %m");
 		return 0;
 	}
+	/* Descriptors again: hold the spare before anything else takes the last one. */
+	if (c->spare_fd < 0)
+		c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	r = peer_allowed(c, cfd, &cred);
 	if (r < 0) {
 		log_warning_errno(r, "Cannot read the control client's credentials: %m");
@@ -286,16 +299,27 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	if (r == 0)
 		log_notice("Control request from uid %u (pid %d) refused: not root and not in "
 			   "the control socket's group", (unsigned) cred.uid, (int) cred.pid);
-	cl = calloc(1, sizeof(*cl));
+	serve(c, cfd, r == 0, false);
+	return 0;
+}
+
+static void serve(struct control *c, int cfd, bool refused, bool turned_away)
+{
+	struct client *cl = calloc(1, sizeof(*cl));
+	int r;
+
 	if (!cl) {
 		close(cfd);
-		return 0;
+		if (turned_away && c->spare_fd < 0)
+			c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		return;
 	}
 	cl->control = c;
 	cl->fd = cfd;
 	/* Refused clients still get their request read and an error answered: closing
 	 * with their request unread would reset the connection before they see why. */
-	cl->refused = r == 0;
+	cl->refused = refused;
+	cl->turned_away = turned_away;
 	for (unsigned i = 0; i < MAX_CLIENTS; i++)
 		if (!c->clients[i]) {
 			c->clients[i] = cl;
@@ -314,7 +338,6 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 		log_warning_errno(r, "Cannot serve a control client: %m");
 		client_free(cl);
 	}
-	return 0;
 }
 
 int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status,

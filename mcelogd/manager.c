@@ -496,14 +496,17 @@ void manager_done(struct manager *m)
 {
 	free(m->metrics_text);
 	m->metrics_text = NULL;
+	/* First what only serves the running daemon: at the descriptor limit, what it frees
+	 * (the control socket and its spare, the counters' events) is what saving the
+	 * storms' and rules' state needs. */
+	m->control = control_free(m->control);
+	snapshot_stage_close(&m->snapshots);
 	/* Normally closed at SIGTERM already; counts must reach the sinks before they close. */
 	storm_stage_done(&m->storm);
 	rules_stage_done(&m->rules);
-	m->control = control_free(m->control);
 	m->hotplug = cpu_hotplug_free(m->hotplug);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
 	close_sources(m);
-	snapshot_stage_close(&m->snapshots);
 	close_sinks(m);
 	free(m->dedup);
 	m->dedup = NULL;

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -50,15 +52,36 @@ static void write_sink(struct json_writer *w, const struct sink_slot *k)
 }
 
 /* "journal_entries": the records the journal took, as mcectl status has always shown. */
+/* Bytes of this process's perf mappings (tracepoint and counter rings): what counts
+ * against perf_event_mlock_kb and RLIMIT_MEMLOCK. */
+static int perf_mapped_bytes(uint64_t *ret)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	uint64_t sum = 0;
+
+	if (!f)
+		return negative_errno();
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		if (strstr(line, "[perf_event]") && sscanf(line, "%llx-%llx", &start, &end) == 2 && end > start)
+			sum += end - start;
+	}
+	*ret = sum;
+	return 0;
+}
+
 /* What the machine's CPU count costs in descriptors (fd-budget.h), now and at the
- * snapshot providers' start. */
+ * snapshot providers' start, and in perf ring memory. */
 static void write_descriptors(struct json_writer *w, const struct manager *m)
 {
-	uint64_t open_now = 0;
+	uint64_t open_now = 0, ring = 0;
 
 	json_object_begin(w, "descriptors");
 	if (fd_count_open(&open_now) >= 0)
 		json_put_u64(w, "open", open_now);
+	if (perf_mapped_bytes(&ring) >= 0)
+		json_put_u64(w, "perf_ring_bytes", ring);
 	if (m->fds.limit > 0 && m->fds.limit != UINT64_MAX) {
 		json_put_u64(w, "limit", m->fds.limit);
 		json_put_u64(w, "open_before_snapshots", m->fds.in_use);

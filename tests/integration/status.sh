@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..30"
+echo "1..31"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -173,22 +173,25 @@ for _ in $(seq 100); do [ "$(stat -c %G "$sock" 2>/dev/null)" = adm ] && break; 
 check "with SupplementaryGroups=adm and no CAP_CHOWN the socket is group adm" "660 adm" "$(stat -c '%a %G' "$sock" 2>&1)"
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 
-# Out of descriptors (issue 25): a limit that leaves the snapshot providers nothing and the
-# control socket, with its slots held by idle clients, no free descriptor.  Before, accept()
-# failed with EMFILE on a readable socket and the loop spun; now a client is told why,
-# through the descriptor kept for that, and the daemon stays idle.
-(ulimit -n 15; exec "$mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
+# Out of descriptors (issue 25): a limit that leaves the snapshot providers nothing, then
+# (prlimit on the running daemon) none at all for a new client.  Before, accept() failed
+# with EMFILE on a readable socket and the loop spun; now a client is served through the
+# descriptor kept for that and told why, and the daemon stays idle.
+(ulimit -n 20; exec "$mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
 	--control-socket "$sock" --state-directory "$work" --log-level info) 2>"$work/daemon4.err" &
 pid=$!
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
-holders=()
-for _ in 1 2 3 4; do sleep 20 | socat - "UNIX-CONNECT:$sock" >/dev/null 2>&1 & holders+=($!); done
-sleep 0.5
+for _ in $(seq 100); do "$mcectl" status --socket "$sock" >/dev/null 2>&1 && break; sleep 0.05; done
+# The lowest free descriptor number: with the limit there, the next one fails.
+nfd=0; while [ -e /proc/$pid/fd/$nfd ]; do nfd=$((nfd + 1)); done
+prlimit --pid "$pid" --nofile="$nfd:$nfd"
 read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u0 s0 _ </proc/$pid/stat
 out=$(timeout 5 "$mcectl" status --socket "$sock" 2>&1)
+# More clients while the spare is in use: they wait, and the loop does not spin.
+waiters=()
+for _ in 1 2 3; do timeout 3 "$mcectl" status --socket "$sock" >/dev/null 2>&1 & waiters+=($!); done
 sleep 2
 read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u1 s1 _ </proc/$pid/stat
-kill "${holders[@]}" 2>/dev/null; pkill -P $$ sleep 2>/dev/null
+wait "${waiters[@]}"
 if grep -q "no file descriptor free (RLIMIT_NOFILE)" <<<"$out"; then ok "at EMFILE a client is told the daemon has no descriptor free"
 else not_ok "at EMFILE a client is told the daemon has no descriptor free" "$out"; fi
 # 2 s of a spinning loop is ~200 ticks; an idle daemon takes none or one.
@@ -197,18 +200,22 @@ else not_ok "... and the daemon does not spin" "$(( u1 + s1 - u0 - s0 )) clock t
 if grep -q "Control socket: Too many open files; 1 client(s) turned away" "$work/daemon4.err" &&
 	[ "$(grep -c "turned away" "$work/daemon4.err")" = 1 ]; then ok "... the log says so once"
 else not_ok "... the log says so once" "$(grep -c "turned away" "$work/daemon4.err") lines: $(tail -3 "$work/daemon4.err")"; fi
-if grep -q "Counter snapshots: 0 of [0-9]* event(s) per CPU: descriptors .* did not fit (RLIMIT_NOFILE 15," "$work/daemon4.err"
+kill "$pid"; wait "$pid" 2>/dev/null; pid=
+# At stop the control socket and the counters go first: what they free saves the rules' state.
+if grep -q "Failed to save the rules' state" "$work/daemon4.err"; then
+	not_ok "at the descriptor limit the rules' state is still saved at stop" "$(tail -3 "$work/daemon4.err")"
+else ok "at the descriptor limit the rules' state is still saved at stop"; fi
+if grep -q "Counter snapshots: 0 of [0-9]* event(s) per CPU: descriptors .* did not fit (RLIMIT_NOFILE 20," "$work/daemon4.err"
 then ok "the counter recorder gave up its events to the descriptor budget, and said why"
 else not_ok "the counter recorder gave up its events to the descriptor budget, and said why" "$(cat "$work/daemon4.err")"; fi
-kill "$pid"; wait "$pid" 2>/dev/null; pid=
 rm -f "$sock"
 # With room (the same daemon, the limit raised), status shows the descriptors against the limit.
 (ulimit -n 4096; exec "$mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
 	--control-socket "$sock" --state-directory "$work") 2>"$work/daemon5.err" &
 pid=$!
 for _ in $(seq 100); do out=$("$mcectl" status --socket "$sock" -o json 2>&1) && break; sleep 0.05; done
-check "status's descriptors: the limit in force, and what the snapshots took" "4096 true" \
-	"$(jq -r '"\(.descriptors.limit) \(.descriptors.open > 0 and .descriptors.snapshots >= 0)"' <<<"$out" 2>&1)"
+check "status's descriptors: the limit in force, what the snapshots took, the perf ring memory" "4096 true" \
+	"$(jq -r '"\(.descriptors.limit) \(.descriptors.open > 0 and .descriptors.snapshots >= 0 and .descriptors.perf_ring_bytes >= 0)"' <<<"$out" 2>&1)"
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 "$mcectl" status --socket "$sock" >/dev/null 2>&1
 check "mcectl status exits 3 when mcelogd is not running" 3 $?
