@@ -1,0 +1,42 @@
+#!/bin/sh
+# The DRAM cell from EDAC driver_detail and from Intel iMC MISC, end to end
+# through mcelogd --replay: the record's JSON carries it, and the DRAM
+# fault-pattern classifier sees both kinds of record (TAP).
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MCELOGD="$top_builddir/mcelogd/mcelogd"
+DATA="$top_srcdir/tests/data/dram"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n - $1"
+	sed 's/^/# out: /' "$TMP/out" | cut -c1-300 | head -8
+	sed 's/^/# err: /' "$TMP/err" | head -5
+}
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+has() { grep -q -- "$1" "$TMP/out"; }
+count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
+
+echo "1..6"
+
+mkdir -p "$TMP/rules" "$TMP/state"
+"$MCELOGD" --replay "$DATA/icelake-row.jsonl" --no-journal --output json --rules-directory "$TMP/rules" \
+	--state-directory "$TMP/state" --control-socket "" >"$TMP/out" 2>"$TMP/err"
+check "the replay runs" [ "$?" -eq 0 ]
+check "an EDAC event's driver_detail becomes fields" \
+	has '"socket":0,"memory_controller":3,"channel":0,"dimm":0,"rank":1,"chip_select":1,"bank_group":2,"bank":0,"row":15105,"column":896'
+check "an Ice Lake-SP iMC machine check's MISC names the same cell" \
+	has '"dimm":0,"rank":1,"bank_group":2,"dram_bank":0,"row":15105,"column":896'
+check "the EDAC pair forms a row fault" \
+	has '"rule":"dram-fault-pattern","key":"dimm=CPU_SrcID#0_MC#3_Chan#0_DIMM#0".*single_row fault'
+check "the machine-check pair forms a row fault" \
+	has '"rule":"dram-fault-pattern","key":"dimm=socket=0 mc=3 channel=0 dimm=0 rank=1".*single_row fault'
+check "two alerts, no more" count '"rule":"dram-fault-pattern"' 2
+
+exit "$failed"
