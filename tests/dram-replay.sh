@@ -5,25 +5,8 @@
 # cell (TAP).
 set -u
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-MCELOGD="$top_builddir/mcelogd/mcelogd"
-MCECTL="$top_builddir/mcectl/mcectl"
+. "$(cd "$(dirname "$0")" && pwd)/tap-cli.sh"
 DATA="$top_srcdir/tests/data/dram"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n - $1"
-	sed 's/^/# out: /' "$TMP/out" | cut -c1-300 | head -8
-	sed 's/^/# err: /' "$TMP/err" | head -5
-}
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-has() { grep -q -- "$1" "$TMP/out"; }
-count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
 
 echo "1..7"
 

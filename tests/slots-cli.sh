@@ -4,23 +4,7 @@
 # them, an override file, and broken input named with its path (TAP).
 set -u
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-MCECTL="$top_builddir/mcectl/mcectl"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n - $1"
-	sed 's/^/# out: /' "$TMP/out" | head -12
-	sed 's/^/# err: /' "$TMP/err" | head -5
-}
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-has() { grep -q -- "$1" "$TMP/out"; }
-err_has() { grep -q -- "$1" "$TMP/err"; }
+. "$(cd "$(dirname "$0")" && pwd)/tap-cli.sh"
 
 # memdev DIR HANDLE_LO SIZE_LO SIZE_HI RANK STRING...: one type-17 structure of
 # SMBIOS 2.8 length (0x28), handle 0x11HH, size word SIZE, strings 1 and 2.
