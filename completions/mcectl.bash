@@ -19,13 +19,13 @@ _mcectl() {
 	-o|--output)
 		case $verb in
 		decode|pt) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-		status) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+		status|slots) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
 		esac
 		return ;;
-	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host" -- "$cur")); return ;;
+	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host row" -- "$cur")); return ;;
 	--severity) COMPREPLY=($(compgen -W "corrected deferred uncorrected fatal info" -- "$cur")); return ;;
-	-D|--directory) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	-D|--directory|--dmi-dir|--edac-dir|--slots-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--file|--socket|--test) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-S|--since|-U|--until|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--capture)
 		return ;;

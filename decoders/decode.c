@@ -130,6 +130,10 @@ void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 	d->dimm = -1;
 	d->rank = -1;
 	d->chip_select = -1;
+	d->bank_group = -1;
+	d->dram_bank = -1;
+	d->row = -1;
+	d->column = -1;
 
 	d->has_bank = rec->have & MCE_HAVE_BANK;
 	thermal = x86_thermal_record(rec);

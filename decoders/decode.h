@@ -133,6 +133,11 @@ struct mce_decoded {
 	int dimm;                           /* -1 absent */
 	int rank;                           /* -1 absent */
 	int chip_select;                    /* -1 absent (AMD UMC) */
+	/* The DRAM cell, where the bank's MISC names it (Intel 10 nm and later iMC): -1 absent. */
+	int bank_group;
+	int dram_bank;                      /* the bank within its group (not the MCA bank) */
+	int row;
+	int column;
 	bool has_syndrome;
 	uint64_t syndrome;
 

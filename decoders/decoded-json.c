@@ -112,6 +112,12 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 		json_put_i64_k(w, JSON_KEY("rank"), d->rank);
 	if (d->chip_select >= 0)
 		json_put_i64_k(w, JSON_KEY("chip_select"), d->chip_select);
+	if (d->row >= 0) {
+		json_put_i64_k(w, JSON_KEY("bank_group"), d->bank_group);
+		json_put_i64_k(w, JSON_KEY("dram_bank"), d->dram_bank);
+		json_put_i64_k(w, JSON_KEY("row"), d->row);
+		json_put_i64_k(w, JSON_KEY("column"), d->column);
+	}
 	if (d->has_syndrome)
 		json_put_hex64_k(w, JSON_KEY("syndrome"), d->syndrome);
 

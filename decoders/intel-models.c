@@ -158,6 +158,8 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 	case INTEL_MISC_MIRROR_63_62:
 		break;
 	}
+	if (b->cell)
+		intel_dram_misc_decode(b->cell, rec, d);
 }
 
 #define INTEL_DECODER(var, label, tbl) \

@@ -293,8 +293,10 @@ static const struct intel_code_table i10nm_pcu = CODE_TABLE(i10nm_pcu_rows);
  * into DIMM = bit 58 and rank = bits 57:56 (two DIMMs per channel, up to four
  * ranks each).  The whole 3-bit value is not a rank.
  */
+/* The first two iMC banks of each controller are its channels, whose MISC also names the DRAM cell. */
 #define I10NM_IMC(n) { .first = n, .last = n, .type = "IMC", .name = "Integrated Memory Controller", \
-	.codes = &i10nm_imc, .misc = INTEL_MISC_ICX_DIMM_RANK, .has_imc = true, .imc = ((n) - 12) / 4 }
+	.codes = &i10nm_imc, .misc = INTEL_MISC_ICX_DIMM_RANK, .has_imc = true, .imc = ((n) - 12) / 4, \
+	.cell = ((n) - 13) % 4 < 2 ? &intel_dram_misc_icx : NULL }
 
 static const struct intel_bank icelake_x_banks[] = {
 	CORE_BANKS,
@@ -356,7 +358,8 @@ static const struct intel_code_table spr_m2m = CODE_TABLE(spr_m2m_rows);
  */
 #define SPR_IMC(n, hbm) { .first = n, .last = n, .type = (hbm) ? "HBM" : "IMC", \
 	.name = (hbm) ? "High Bandwidth Memory Controller" : "Integrated Memory Controller", \
-	.codes = &spr_imc, .misc = (hbm) ? INTEL_MISC_NONE : INTEL_MISC_SPR_DIMM_RANK, .has_imc = !(hbm), .imc = ((n) - 13) / 2 }
+	.codes = &spr_imc, .misc = (hbm) ? INTEL_MISC_NONE : INTEL_MISC_SPR_DIMM_RANK, .has_imc = !(hbm), .imc = ((n) - 13) / 2, \
+	.cell = (hbm) ? NULL : &intel_dram_misc_spr }
 
 static const struct intel_bank sapphire_banks[] = {
 	CORE_BANKS,
@@ -420,7 +423,7 @@ static const struct intel_bank granite_banks[] = {
 	{ .first = 6, .last = 6, .type = "PUNIT", .name = "Power Management Unit" },
 	{ .first = 12, .last = 12, .type = "B2CMI", .name = "Mesh to Memory (B2CMI)", .codes = &gnr_b2cmi },
 	{ .first = 13, .last = 24, .type = "MCCHAN", .name = "Memory Controller Channel",
-	  .codes = &gnr_mcchan, .misc = INTEL_MISC_CS_57_55 },
+	  .codes = &gnr_mcchan, .misc = INTEL_MISC_CS_57_55, .cell = &intel_dram_misc_gnr },
 };
 const struct intel_model intel_graniterapids_x = INTEL_MODEL(granite_banks,
 	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Models ADH, AEH, AFH");

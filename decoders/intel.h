@@ -102,12 +102,41 @@ struct intel_field_set {
 #define MCACOD_BUS_MASK  0xf800
 #define MCACOD_BUS_VALUE 0x0800
 
+/*
+ * The DRAM cell in MCi_MISC of a memory-controller channel bank
+ * (intel-dram-misc.c, which names the public record of each layout).
+ */
+struct intel_bit_range {
+	uint8_t lo, hi;                 /* MCi_MISC[hi:lo] */
+};
+
+struct intel_mscod_range {
+	uint16_t first, last;
+};
+
+struct intel_dram_misc {
+	struct intel_bit_range column, row, bank, bank_group;
+	uint8_t column_shift;           /* MISC holds the column in units of this many bits */
+	uint8_t bank_group_bit2;        /* 0, or where the bank group's third bit sits */
+	bool need_addrv;                /* the cell is valid only with STATUS.ADDRV too */
+	bool need_other_info_1;         /* ... only with STATUS[33] (Granite Rapids) */
+	bool ddrt_misc_mode;            /* MISC[62:59] = 8 marks a DDR-T read: no cell */
+	const struct intel_mscod_range *no_cell;   /* MSCODs whose MISC holds no cell */
+	size_t n_no_cell;
+};
+
+extern const struct intel_dram_misc intel_dram_misc_icx, intel_dram_misc_spr, intel_dram_misc_gnr;
+
+/* Fills d's bank_group, dram_bank, row and column; false (d untouched) when MISC holds no cell. */
+bool intel_dram_misc_decode(const struct intel_dram_misc *l, const struct mce_record *rec, struct mce_decoded *d);
+
 struct intel_bank {
 	uint16_t first, last;           /* bank numbers, inclusive */
 	const char *type;               /* bank_type, short (e.g. "IMC") */
 	const char *name;               /* bank_name, long */
 	const struct intel_code_table *codes;   /* NULL: no documented model-specific codes */
 	enum intel_misc_layout misc;
+	const struct intel_dram_misc *cell;     /* NULL: MISC names no DRAM cell */
 	bool has_imc;                   /* memory bank of one controller: report which */
 	uint8_t imc;
 	const struct intel_field_set *fields;   /* NULL: the model's */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cper.h"
+#include "edac-detail.h"
 #include "macro.h"
 #include "ras-trace.h"
 
@@ -564,6 +565,8 @@ static void decode_mc_event(struct ctx *c)
 	if (u(c, "syndrome", &synd))
 		added(c, ras_record_add_hex64(r, "syndrome", synd));
 	add_string_field(c, "driver_detail", "driver_detail");
+	/* The DRAM location the driver printed there, as fields rules and the classifier read. */
+	added(c, ras_record_add_edac_location(r));
 	if (c->error)
 		return;
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "edac-detail.h"
 #include "macro.h"
 #include "ras-record-json.h"
 #include "rfc3339.h"
@@ -202,6 +203,9 @@ int ras_record_parse_json(const char *text, size_t len, struct ras_record *ret, 
 		if (r < 0)
 			break;
 	}
+	/* Records written before the EDAC location was read out of driver_detail: read it as live does. */
+	if (r == 0 && event == RAS_EVENT_MEMORY_CONTROLLER && ras_record_add_edac_location(ret) == -ENOMEM)
+		r = -ENOMEM;
 	if (r < 0) {
 		ras_record_done(ret);
 		return r;

@@ -503,6 +503,16 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		out_lit(out, ", chip select ");
 		out_d(out, d->chip_select);
 	}
+	if (d->row >= 0) {
+		out_lit(out, ", bank group ");
+		out_d(out, d->bank_group);
+		out_lit(out, ", bank ");
+		out_d(out, d->dram_bank);
+		out_lit(out, ", row ");
+		out_d(out, d->row);
+		out_lit(out, ", column ");
+		out_d(out, d->column);
+	}
 	out_lit(out, "\n");
 	if (r->have & MCE_HAVE_ADDR) {
 		out_lit(out, "  Address:  ");

@@ -12,12 +12,13 @@ static const struct verb {
 } verbs[] = {
 	{ "query",  verb_query,  "show machine-check records from the journal" },
 	{ "follow", verb_follow, "show machine-check records as they are logged, until interrupted" },
-	{ "summary", verb_summary, "count records per DIMM, channel, bank, CPU, socket, page, error or host" },
+	{ "summary", verb_summary, "count records per DIMM, channel, bank, CPU, socket, page, error, host or DRAM row" },
 	{ "export", verb_export, "print the running daemon's counters (--prometheus)" },
 	{ "decode", verb_decode, "decode records from text (dmesg, mcelog, EDAC, JSON) or registers" },
 	{ "status", verb_status, "show the running daemon's sources, counters and storms" },
 	{ "rules",  verb_rules,  "show the rules, or try them on recorded input (--test)" },
 	{ "pt",     verb_pt,     "decode an Intel PT snapshot or raw PT stream (libipt)" },
+	{ "slots",  verb_slots,  "show the board's DIMM slots and the slot of each EDAC DIMM" },
 };
 
 static void usage(FILE *f)

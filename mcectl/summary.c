@@ -13,7 +13,7 @@
 static const char *const by_names[_SUMMARY_BY_MAX] = {
 	[SUMMARY_BY_DIMM] = "dimm",     [SUMMARY_BY_CHANNEL] = "channel", [SUMMARY_BY_BANK] = "bank",
 	[SUMMARY_BY_CPU] = "cpu",       [SUMMARY_BY_SOCKET] = "socket",   [SUMMARY_BY_PAGE] = "page",
-	[SUMMARY_BY_ERROR] = "error",   [SUMMARY_BY_HOST] = "host",
+	[SUMMARY_BY_ERROR] = "error",   [SUMMARY_BY_HOST] = "host",     [SUMMARY_BY_ROW] = "row",
 };
 
 enum summary_by summary_by_from_string(const char *s)
@@ -31,7 +31,7 @@ const char *summary_by_to_string(enum summary_by by)
 
 const char *summary_by_choices(void)
 {
-	return "dimm, channel, bank, cpu, socket, page, error or host";
+	return "dimm, channel, bank, cpu, socket, page, error, host or row";
 }
 
 /* Severity columns: corrected apart, everything worse together. */
@@ -195,6 +195,32 @@ enum kind { KIND_MCA, KIND_RAS, KIND_STORM };
 /* Storm entries carry CPU (per-CPU banks), bank and code, nothing finer. */
 #define NOT_ITEMISED "(in storms, not itemised)"
 
+/*
+ * A DRAM row: the DIMM (an EDAC label, else the location numbers the record
+ * has), then bank group, bank and row.  A machine check calls its DRAM bank
+ * "dram_bank" ("bank" is the MCA bank); EDAC and firmware records call it "bank".
+ */
+static void row_key(const struct entry *o, enum kind kind, char *key, size_t ksize)
+{
+	static const char *const dimm_parts[] = { "socket", "node", "memory_controller", "channel", "dimm", "module", "rank" };
+	uint64_t row, bank, v;
+	size_t at = 0;
+	const char *t;
+
+	if (!u64_of(o, "row", &row) || !u64_of(o, kind == KIND_MCA ? "dram_bank" : "bank", &bank))
+		return;
+	if (kind == KIND_RAS && (t = str_of(o, "label")) && t[0] && !streq(t, "unknown") && !streq(t, "any memory"))
+		at = (size_t) snprintf(key, ksize, "%s", t);
+	else
+		for (size_t i = 0; i < ELEMENTSOF(dimm_parts) && at < ksize; i++)
+			if (u64_of(o, dimm_parts[i], &v))
+				at += (size_t) snprintf(key + at, ksize - at, "%s%s %" PRIu64, at ? " " : "", dimm_parts[i], v);
+	if (at < ksize && u64_of(o, "bank_group", &v))
+		at += (size_t) snprintf(key + at, ksize - at, "%sbank_group %" PRIu64, at ? " " : "", v);
+	if (at < ksize)
+		snprintf(key + at, ksize - at, "%sbank %" PRIu64 " row 0x%" PRIx64, at ? " " : "", bank, row);
+}
+
 static void key_of(const struct summary *s, const struct entry *o, enum kind kind, char *key, size_t ksize,
 		   char *label, size_t lsize)
 {
@@ -273,6 +299,12 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 		else if (kind == KIND_RAS && u64_of(o, "mc", &b) && u64_of(o, "top_layer", &c) &&
 			 u64_of(o, "middle_layer", &d) && u64_of(o, "lower_layer", &a))
 			snprintf(key, ksize, "mc %" PRIu64 " location %" PRIu64 ":%" PRIu64 ":%" PRIu64, b, c, d, a);
+		break;
+	case SUMMARY_BY_ROW:
+		if (kind == KIND_STORM)
+			snprintf(key, ksize, NOT_ITEMISED);
+		else
+			row_key(o, kind, key, ksize);
 		break;
 	case SUMMARY_BY_PAGE:
 		if (kind == KIND_STORM)

@@ -3,7 +3,7 @@
 
 /*
  * mcectl summary: records counted per component (DIMM, channel, bank, CPU,
- * socket, page, error or host), with first and last seen, the rate over the
+ * socket, page, error, host or DRAM row), with first and last seen, the rate over the
  * window and the storms, top offenders first.  Fed one journal entry's
  * MCE_JSON at a time (records, other hardware-error records, storm summaries
  * and ends); loss reports and alerts are not records and are left out.
@@ -25,6 +25,7 @@ enum summary_by {
 	SUMMARY_BY_PAGE,
 	SUMMARY_BY_ERROR,
 	SUMMARY_BY_HOST,
+	SUMMARY_BY_ROW,         /* the DRAM row: DIMM, bank group, bank, row (records that name their cell) */
 	_SUMMARY_BY_MAX,
 	_SUMMARY_BY_INVALID = -1,
 };

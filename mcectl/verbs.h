@@ -15,3 +15,4 @@ int verb_decode(int argc, char *argv[]);
 int verb_status(int argc, char *argv[]);
 int verb_rules(int argc, char *argv[]);
 int verb_pt(int argc, char *argv[]);
+int verb_slots(int argc, char *argv[]);

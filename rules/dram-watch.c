@@ -36,9 +36,15 @@ static bool dimm_key(const struct rule_input *in, char *buf, size_t size)
 	return at > 0 && (strstr(buf, "channel=") || strstr(buf, "dimm="));
 }
 
+/*
+ * A cell's bank as one number: the group above the bank, as the UEFI CPER
+ * memory section packs them (group in bits 15:8), so a CPER record that
+ * gives only the packed bank and an EDAC or MISC record that gives both
+ * name the same bank alike.
+ */
 static bool record_cell(const struct rule_input *in, struct dram_cell *c)
 {
-	struct rule_value sev, bank, row, col;
+	struct rule_value sev, bank, group, row, col;
 
 	if (!rule_field_get(in, RULE_FIELD_SEVERITY, &sev) || !sev.is_string || !sev.s || !streq(sev.s, "corrected"))
 		return false;
@@ -48,6 +54,11 @@ static bool record_cell(const struct rule_input *in, struct dram_cell *c)
 		return false;
 	if (bank.u > UINT32_MAX || row.u > UINT32_MAX || col.u > UINT32_MAX)
 		return false;
+	if (rule_field_get(in, RULE_FIELD_BANK_GROUP, &group) && !group.is_string) {
+		if (group.u > 0xffffff || bank.u > 0xff)
+			return false;
+		bank.u |= group.u << 8;
+	}
 	*c = (struct dram_cell) { .bank = (uint32_t) bank.u, .row = (uint32_t) row.u, .column = (uint32_t) col.u };
 	return true;
 }

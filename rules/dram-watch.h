@@ -5,8 +5,10 @@
  * DRAM fault patterns as they form, per DIMM (method and sources: see
  * dram-pattern.h and mcelogd.rules(5) "DRAM FAULT PATTERNS").  Every
  * corrected error whose record names its DRAM cell (bank, row, column: UEFI
- * CPER memory sections, as firmware-first platforms and extlog report them)
- * and its DIMM is added to that DIMM's tracker; when the DIMM's errors
+ * CPER memory sections, as firmware-first platforms and extlog report them;
+ * EDAC mc_events whose driver_detail names them, lib/edac-detail.h; Intel
+ * memory-controller machine checks whose MISC names them,
+ * decoders/intel-dram-misc.c) and its DIMM is added to that DIMM's tracker; when the DIMM's errors
  * widen into a fault the field studies tie to later uncorrectable errors
  * (one row, one column, one bank, several banks), the caller raises an
  * alert.  Each widening is reported once.  Pure: no I/O, no clock.

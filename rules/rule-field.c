@@ -39,6 +39,7 @@ static const struct {
 	[RULE_FIELD_LABEL]            = { "label",            FMT_STRING },
 	[RULE_FIELD_ROW]              = { "row",              FMT_DEC },
 	[RULE_FIELD_COLUMN]           = { "column",           FMT_DEC },
+	[RULE_FIELD_BANK_GROUP]       = { "bank_group",       FMT_DEC },
 	[RULE_FIELD_DRAM_BANK]        = { "dram_bank",        FMT_DEC },
 	[RULE_FIELD_ADDRESS]          = { "address",          FMT_HEX },
 	[RULE_FIELD_PAGE]             = { "page",             FMT_HEX },
@@ -185,6 +186,10 @@ static bool mce_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_DIMM:             return num_opt(d->dimm, ret);
 	case RULE_FIELD_RANK:             return num_opt(d->rank, ret);
 	case RULE_FIELD_CHIP_SELECT:      return num_opt(d->chip_select, ret);
+	case RULE_FIELD_ROW:              return num_opt(d->row, ret);
+	case RULE_FIELD_COLUMN:           return num_opt(d->column, ret);
+	case RULE_FIELD_BANK_GROUP:       return num_opt(d->bank_group, ret);
+	case RULE_FIELD_DRAM_BANK:        return num_opt(d->dram_bank, ret);
 	case RULE_FIELD_ADDRESS:          return mce_address(in, &a) && num(a, ret);
 	case RULE_FIELD_PAGE:             return mce_address(in, &a) && num(a >> PAGE_SHIFT, ret);
 	case RULE_FIELD_MCACOD:           return num_if(r->have & MCE_HAVE_STATUS, d->mcacod, ret);
@@ -245,6 +250,7 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_CHIP_SELECT: return RAS_NUM(r, ret, "chip_select", "chip_id");
 	case RULE_FIELD_ROW:         return RAS_NUM(r, ret, "row");
 	case RULE_FIELD_COLUMN:      return RAS_NUM(r, ret, "column");
+	case RULE_FIELD_BANK_GROUP:  return RAS_NUM(r, ret, "bank_group");
 	case RULE_FIELD_DRAM_BANK:   return RAS_NUM(r, ret, "bank");
 	case RULE_FIELD_SOCKET:      return RAS_NUM(r, ret, "socket", "node");
 	case RULE_FIELD_LABEL:

@@ -39,9 +39,11 @@ enum rule_field {
 	RULE_FIELD_RANK,
 	RULE_FIELD_CHIP_SELECT,
 	RULE_FIELD_LABEL,            /* EDAC DIMM label, e.g. "CPU_SrcID#0_MC#0_Chan#1_DIMM#0" */
-	RULE_FIELD_ROW,              /* DRAM row, where the record has one (CPER memory section) */
+	RULE_FIELD_ROW,              /* DRAM row, where the record has one (CPER memory section,
+				      * EDAC driver_detail, Intel iMC MISC) */
 	RULE_FIELD_COLUMN,
-	RULE_FIELD_DRAM_BANK,
+	RULE_FIELD_BANK_GROUP,       /* DRAM bank group */
+	RULE_FIELD_DRAM_BANK,        /* DRAM bank (within its group when the record gives one) */
 	RULE_FIELD_ADDRESS,          /* physical address, only when the record says it is valid */
 	RULE_FIELD_PAGE,             /* address >> 12: the 4 KiB page the kernel offlines */
 	RULE_FIELD_MCACOD,

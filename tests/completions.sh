@@ -24,9 +24,9 @@ complete_line() {
 }
 
 echo "1..9"
-check "mcectl: the verbs (and the global options)" "--help --version decode export follow pt query rules status summary" "$(complete_line mcectl '')"
-check "mcectl: a verb's prefix" "status summary" "$(complete_line mcectl s)"
-check "mcectl summary --by: the components" "bank channel cpu dimm error host page socket" \
+check "mcectl: the verbs (and the global options)" "--help --version decode export follow pt query rules slots status summary" "$(complete_line mcectl '')"
+check "mcectl: a verb's prefix" "slots status summary" "$(complete_line mcectl s)"
+check "mcectl summary --by: the components" "bank channel cpu dimm error host page row socket" \
 	"$(complete_line mcectl summary --by '')"
 check "mcectl query --output: table, json, csv" "csv json table" "$(complete_line mcectl query --output '')"
 check "mcectl decode --output: text, json" "json text" "$(complete_line mcectl decode -o '')"

@@ -40,7 +40,7 @@
  * each, for send_fields().  Shared by every kind of entry.
  */
 struct journal_fields {
-	struct iovec iov[48];
+	struct iovec iov[56];   /* a record's fixed fields, 16 snapshot figures, the marker, MCE_JSON */
 	unsigned n;
 	char store[4096];
 	size_t used;
@@ -499,6 +499,17 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
+	/* Where in the DRAM, when the bank's MISC says (journalctl MCE_ROW=... finds a row's errors). */
+	if (d->dimm >= 0)
+		journal_fields_add(&f, "MCE_DIMM=%d", d->dimm);
+	if (d->rank >= 0)
+		journal_fields_add(&f, "MCE_RANK=%d", d->rank);
+	if (d->row >= 0) {
+		journal_fields_add(&f, "MCE_BANK_GROUP=%d", d->bank_group);
+		journal_fields_add(&f, "MCE_DRAM_BANK=%d", d->dram_bank);
+		journal_fields_add(&f, "MCE_ROW=%d", d->row);
+		journal_fields_add(&f, "MCE_COLUMN=%d", d->column);
+	}
 	/* The snapshot's most useful figures, flat, so journalctl can match them. */
 	for (size_t i = 0; i < n_snap; i++)
 		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);

@@ -458,6 +458,10 @@ static void test_mc_event(void **state)
 	assert_int_equal(num(&r, "grain"), 64);
 	assert_int_equal(num(&r, "syndrome"), 0x5a);
 	assert_string_equal(str(&r, "driver_detail"), "ProcessorSocketId:0x0 MemoryControllerId:0x1");
+	/* The location in the detail, as numbers rules and the DRAM classifier read (lib/edac-detail.h). */
+	assert_int_equal(num(&r, "socket"), 0);
+	assert_int_equal(num(&r, "memory_controller"), 1);
+	assert_null(ras_record_find(&r, "row"));
 	assert_string_equal(r.summary, "Corrected memory error on CPU_SrcID#0_MC#1_Chan#2_DIMM#0 (memory "
 			    "controller 1, location 2:0:-1, address 0x12345678c0): memory read error");
 	j = json(&r);

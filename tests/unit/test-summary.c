@@ -204,6 +204,50 @@ static void test_ras_storm(void **state)
 	}
 }
 
+/*
+ * By DRAM row: an Ice Lake-SP machine check whose MISC names its cell (its
+ * DRAM bank is "dram_bank"), an EDAC event whose driver_detail named the same
+ * kind of cell under a label, one in another row, and a record without a cell.
+ */
+static void test_by_row(void **state)
+{
+	static const char *const rows[] = {
+		"{\"cpu\":0,\"socket\":0,\"bank\":25,\"status\":\"0x8c00000000800090\",\"severity\":\"corrected\","
+		"\"channel\":0,\"dimm\":0,\"rank\":1,\"bank_group\":2,\"dram_bank\":0,\"row\":15105,\"column\":896}",
+		"{\"cpu\":0,\"socket\":0,\"bank\":25,\"status\":\"0x8c00000000800090\",\"severity\":\"corrected\","
+		"\"channel\":0,\"dimm\":0,\"rank\":1,\"bank_group\":2,\"dram_bank\":0,\"row\":15105,\"column\":64}",
+		"{\"event\":\"memory_controller\",\"source\":\"ras:mc_event\",\"severity\":\"corrected\",\"error_count\":1,"
+		"\"label\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0\",\"mc\":3,\"socket\":0,\"bank_group\":2,\"bank\":0,\"row\":15105}",
+		"{\"event\":\"memory_controller\",\"source\":\"ras:mc_event\",\"severity\":\"corrected\",\"error_count\":1,"
+		"\"label\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0\",\"mc\":3,\"bank_group\":1,\"bank\":0,\"row\":15105}",
+		"{\"cpu\":3,\"socket\":1,\"bank\":4,\"status\":\"0xbd80000000100134\",\"severity\":\"uncorrected\"}",
+	};
+	struct summary *s = summary_new(summary_by_from_string("row"));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void) state;
+	assert_non_null(s);
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_object *o = json_tokener_parse(rows[i]);
+
+		assert_non_null(o);
+		assert_int_equal(summary_add(s, o, T0 + (int64_t) i * HOUR), 1);
+		json_object_put(o);
+	}
+	summary_print_json(s, f, 0, 0);
+	fclose(f);
+	summary_free(s);
+	assert_int_equal(lines(text), 4);
+	assert_non_null(strstr(line(text, 0), "\"key\":\"socket 0 channel 0 dimm 0 rank 1 bank_group 2 bank 0 row 0x3b01\",\"records\":2"));
+	assert_non_null(strstr(text, "\"key\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0 bank_group 2 bank 0 row 0x3b01\",\"records\":1"));
+	assert_non_null(strstr(text, "\"key\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0 bank_group 1 bank 0 row 0x3b01\",\"records\":1"));
+	assert_non_null(strstr(text, "\"key\":\"(unknown)\",\"records\":1"));
+	free(text);
+}
+
 static void test_names(void **state)
 {
 	(void) state;
@@ -213,6 +257,7 @@ static void test_names(void **state)
 	assert_int_equal(summary_by_from_string(""), _SUMMARY_BY_INVALID);
 	assert_int_equal(summary_by_from_string(NULL), _SUMMARY_BY_INVALID);
 	assert_string_equal(summary_by_to_string(SUMMARY_BY_PAGE), "page");
+	assert_int_equal(summary_by_from_string("row"), SUMMARY_BY_ROW);
 }
 
 static void test_many_groups(void **state)
@@ -363,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_by_error_cpu_host),
 		cmocka_unit_test(test_rate_over_window),
 		cmocka_unit_test(test_ras_storm),
+		cmocka_unit_test(test_by_row),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many_groups),
 		cmocka_unit_test(test_merge_split),

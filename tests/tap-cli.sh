@@ -1,0 +1,24 @@
+# Sourced by the command-line TAP tests (tests/*-cli.sh that use it): the
+# paths of the programs, a scratch directory removed at exit, and the checks.
+# A test runs a program with its output in $TMP/out and $TMP/err, then
+# check "what it shows" has 'PATTERN'; a failure prints both, cut short.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MCECTL="$top_builddir/mcectl/mcectl"
+MCELOGD="$top_builddir/mcelogd/mcelogd"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n - $1"
+	sed 's/^/# out: /' "$TMP/out" | cut -c1-300 | head -12
+	sed 's/^/# err: /' "$TMP/err" | head -5
+}
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+has() { grep -q -- "$1" "$TMP/out"; }
+err_has() { grep -q -- "$1" "$TMP/err"; }
+count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
