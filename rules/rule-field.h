@@ -44,6 +44,7 @@ enum rule_field {
 	RULE_FIELD_DRAM_BANK,
 	RULE_FIELD_ADDRESS,          /* physical address, only when the record says it is valid */
 	RULE_FIELD_PAGE,             /* address >> 12: the 4 KiB page the kernel offlines */
+	RULE_FIELD_NO_PAGE,          /* why a record with an address has no page ("normalized_address") */
 	RULE_FIELD_MCACOD,
 	RULE_FIELD_MSCOD,
 	_RULE_FIELD_MAX,

@@ -499,6 +499,11 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_PPIN=0x%016" PRIx64, r->ppin);
 	if (d->channel >= 0)
 		journal_fields_add(&f, "MCE_CHANNEL=%d", d->channel);
+	/* The page rules count, or why there is none: the same names as a ras record's fields. */
+	if (d->has_page)
+		journal_fields_add(&f, "MCE_PAGE=0x%" PRIx64, d->page);
+	if (d->no_page)
+		journal_fields_add(&f, "MCE_NO_PAGE=%s", d->no_page);
 	/* The snapshot's most useful figures, flat, so journalctl can match them. */
 	for (size_t i = 0; i < n_snap; i++)
 		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);

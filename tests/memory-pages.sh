@@ -1,0 +1,93 @@
+#!/bin/sh
+# Memory errors and the shipped page rule, through `mcectl rules --test` and
+# `mcelogd --replay` (issue 26; review of 7618bea C1, I1, I2, I3, M5): a page
+# only from an address that names one, one count per error, replay counting
+# what the live daemon counts, and offlined pages across reboots (TAP).
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MCECTL="$top_builddir/mcectl/mcectl"
+MCELOGD="$top_builddir/mcelogd/mcelogd"
+SHIPPED="$top_srcdir/config/rules.d"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n - $1"
+	sed 's/^/# out: /' "$TMP/out" | head -5
+	sed 's/^/# err: /' "$TMP/err" | head -5
+}
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+run() { want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; [ "$?" -eq "$want" ]; }
+has() { grep -q -- "$1" "$TMP/out"; }
+err_has() { grep -q -- "$1" "$TMP/err"; }
+alerts() { [ "$(grep -c '"event":"alert"' "$TMP/out")" -eq "$1" ]; }
+replay() { f=$1; shift; run 0 "$MCELOGD" --replay "$f" --no-journal --output json --rules-directory "$SHIPPED" "$@"; }
+
+# The README's AMD Family 19h UMC DRAM ECC record (bank 5, IPID of a UMC) at second $1.
+amd_umc() {
+	printf '{"time":"2026-11-20T10:00:%02d.000000Z","source":"tracepoint","cpu":2,"bank":5,' "$1"
+	printf '"vendor":"amd","family":25,"model":1,"stepping":1,"status":"0xdc2040000000011b",'
+	printf '"addr":"0x00000003bd2c8fc0","misc":"0xd01a0ffe00000000","synd":"0x000000005a020001",'
+	printf '"ipid":"0x0000009600050f00"}\n'
+}
+# A Skylake-SP IMC corrected read error (bank 13, MCACOD 0x0090) at hour $1 with STATUS $2, ADDR $3, MISC $4.
+intel_imc() {
+	printf '{"time":"2026-11-20T%02d:00:00.000000Z","source":"tracepoint","cpu":1,"socketid":0,' "$1"
+	printf '"bank":13,"vendor":"intel","family":6,"model":85,"status":"%s","addr":"%s","misc":"%s"}\n' \
+		"$2" "$3" "$4"
+}
+# An EDAC ras:mc_event as the JSON output writes it: hour $1, second $2, address $3.
+edac() {
+	printf '{"time":"2026-11-20T%02d:00:%02d.000000Z","source":"ras:mc_event","event":"memory_controller",' "$1" "$2"
+	printf '"severity":"corrected","error_count":1,"label":"CPU_SrcID#0_MC#0_Chan#0_DIMM#0","mc":0,'
+	printf '"top_layer":0,"middle_layer":0,"address":"%s","grain":64}\n' "$3"
+}
+ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
+
+echo "1..7"
+
+# C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
+ten amd_umc >"$TMP/amd.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/amd.jsonl"
+check "AMD UMC: no page from the normalized MCA_ADDR (C1)" \
+	sh -c '! grep -q "memory-page-ce" "$0" && grep -q "0 firings" "$0"' "$TMP/out"
+replay "$TMP/amd.jsonl"
+check "AMD UMC: the record says why it has no page" has '"no_page":"normalized_address"'
+
+# I2: Intel addresses without MISCV, or good only to 1 GiB, name no page.
+: >"$TMP/i2.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do
+	intel_imc "$h" 0x8400000000000090 0x0000000007000000 0x0000000000000000 >>"$TMP/i2.jsonl"
+	intel_imc "$h" 0x8c00000000000090 0x0000000040000000 0x000000000000009e >>"$TMP/i2.jsonl"
+done
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/i2.jsonl"
+check "Intel: no page without MISCV or with LSB 30 (I2)" \
+	sh -c '! grep -q "memory-page-ce" "$0" && grep -q "20 records, .* 0 firings" "$0"' "$TMP/out"
+# ... while a physical address good to a cache line still counts.
+: >"$TMP/i2-good.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do
+	intel_imc "$h" 0x8c00000000000090 0x0000000012345680 0x0000000000000086 >>"$TMP/i2-good.jsonl"
+done
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/i2-good.jsonl"
+check "Intel: a physical address with LSB 6 still keys its page" has "memory-page-ce \[page=0x12345\]"
+
+# I3 (b) and M5: EDAC events without an address (address 0) do not all count
+# against page 0, while replayed EDAC records with one reach the page rule as
+# live ones do.
+: >"$TMP/edac.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do
+	edac "$h" 0 0x0000000012345000 >>"$TMP/edac.jsonl"
+	edac "$h" 1 0x0000000000000000 >>"$TMP/edac.jsonl"
+done
+replay "$TMP/edac.jsonl"
+check "replayed EDAC records count on their page (M5)" \
+	sh -c 'grep -q "\"rule\":\"memory-page-ce\",\"key\":\"page=0x12345\"" "$0"' "$TMP/out"
+check "EDAC address 0 is no page (I3)" sh -c '! grep -q "page=0x0\"" "$0"' "$TMP/out"
+check "... and the replay says what it would have offlined" err_has "would soft-offline page 0x12345"
+
+exit $failed
