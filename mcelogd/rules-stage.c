@@ -9,9 +9,11 @@
 
 #include "actions/actions.h"
 #include "clock.h"
+#include "decode.h"
 #include "dropin.h"
 #include "file-io.h"
 #include "log.h"
+#include "ras-record.h"
 #include "rules-stage.h"
 #include "sink.h"
 
@@ -384,20 +386,48 @@ static void watch_dram(struct rules_stage *st, const struct rule_input *in, int6
 	});
 }
 
-void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
+/* A memory error that may have a second copy: a memory bank's machine check, or an EDAC event. */
+static bool pairable(const struct rule_input *in, struct error_pair_probe *ret, int64_t time_usec)
+{
+	struct rule_value v;
+
+	if (in->ras ? in->ras->event != RAS_EVENT_MEMORY_CONTROLLER :
+	    !rule_field_get(in, RULE_FIELD_COMPONENT, &v) || !streq(v.s, "memory"))
+		return false;
+	*ret = (struct error_pair_probe) {
+		.is_mce = in->mce != NULL,
+		.severity = in->ras ? (int) in->ras->severity : (int) in->decoded->severity,
+		.time_usec = time_usec > 0 ? (uint64_t) time_usec : 0,
+	};
+	ret->has_page = rule_field_get(in, RULE_FIELD_PAGE, &v);
+	ret->page = ret->has_page ? v.u : 0;
+	return true;
+}
+
+uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
+	struct rule_input counted = *in;
+	struct error_pair_probe probe;
+	bool paired = false;
 	int r;
 
+	if (pairable(in, &probe, time_usec)) {
+		counted.error_id = error_pair_feed(&st->pairs, &probe, &paired);
+		if (paired)
+			log_debug("Memory error 0x%" PRIx64 ": its %s copy, counted once", counted.error_id,
+				  in->mce ? "machine-check" : "EDAC");
+	}
 	if (!st->engine)
-		return;
-	r = rule_engine_feed(st->engine, in, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
+		return counted.error_id;
+	r = rule_engine_feed(st->engine, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
-	watch_dram(st, in, time_usec);
+	watch_dram(st, &counted, time_usec);
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired)
 		(void) rules_stage_save(st);
+	return counted.error_id;
 }
 
 void rules_stage_done(struct rules_stage *st)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "dram-watch.h"
+#include "error-pair.h"
 #include "json-writer.h"
 #include "rule-engine.h"
 #include "rule-state.h"
@@ -52,6 +53,7 @@ struct rules_stage {
 	struct json_writer json;
 	struct trigger_runner *triggers;   /* made at the first trigger */
 	struct dram_watch dram;      /* DRAM fault patterns per DIMM (this run only) */
+	struct error_pair pairs;     /* a memory error's machine check and its EDAC copy */
 	uint64_t n_alerts;
 	uint64_t n_actions_failed;
 };
@@ -78,8 +80,14 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
  */
 int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n_dirs);
 
-/* One record at time_usec (CLOCK_REALTIME): the rules, and the actions of what fires. */
-void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
+/*
+ * One record at time_usec (CLOCK_REALTIME): the rules, and the actions of what
+ * fires.  A memory error (a machine check of a memory bank, an EDAC event) is
+ * given an error id first, shared with its other copy (rules/error-pair.h),
+ * and the rules count the error once.  Returns that id for the record's
+ * entry, 0 for other records.
+ */
+uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
 
 /* Writes the state file now.  Returns 0 or negative errno (logged). */
 int rules_stage_save(struct rules_stage *st);

@@ -48,6 +48,8 @@ struct sink_entry {
 			 * when the record has no snapshot.  Its JSON is inside json. */
 			const struct snapshot_field *snapshot_fields;
 			size_t n_snapshot_fields;
+			/* A memory error's id, shared with its EDAC entry (MCE_ERROR_ID); 0: none. */
+			uint64_t error_id;
 		} mce;
 		const struct ras_record *ras;
 		struct {

@@ -56,6 +56,8 @@ struct rule_input {
 	const struct mce_record *mce;
 	const struct mce_decoded *decoded;  /* with mce */
 	const struct ras_record *ras;
+	/* One memory error's id, shared by its machine check and its EDAC copy (error-pair.h); 0: none. */
+	uint64_t error_id;
 };
 
 struct rule_value {

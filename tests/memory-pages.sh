@@ -49,7 +49,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..7"
+echo "1..11"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -89,5 +89,33 @@ check "replayed EDAC records count on their page (M5)" \
 	sh -c 'grep -q "\"rule\":\"memory-page-ce\",\"key\":\"page=0x12345\"" "$0"' "$TMP/out"
 check "EDAC address 0 is no page (I3)" sh -c '! grep -q "page=0x0\"" "$0"' "$TMP/out"
 check "... and the replay says what it would have offlined" err_has "would soft-offline page 0x12345"
+
+# I3 (a): one DRAM error arrives as the machine check and its EDAC copy; the
+# page rule counts it once.  Five real errors on Intel: no firing; ten: one.
+intel_pair() { # HOUR
+	intel_imc "$1" 0x8c00000000000090 0x0000000012345680 0x0000000000000086
+	edac "$1" 0 0x0000000012345680
+}
+: >"$TMP/pair5.jsonl"
+for h in 0 1 2 3 4; do intel_pair "$h" >>"$TMP/pair5.jsonl"; done
+replay "$TMP/pair5.jsonl" --log-level debug
+check "an MCE and its EDAC copy count once: five errors do not fire (I3)" alerts 0
+check "each EDAC event paired with its machine check" \
+	sh -c '[ "$(grep -c "its EDAC copy, counted once" "$0")" -eq 5 ]' "$TMP/err"
+: >"$TMP/pair10.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do intel_pair "$h" >>"$TMP/pair10.jsonl"; done
+replay "$TMP/pair10.jsonl"
+check "... and ten errors fire once, on their page" \
+	sh -c '[ "$(grep -c "\"rule\":\"memory-page-ce\",\"key\":\"page=0x12345\"" "$0")" -eq 1 ]' "$TMP/out"
+
+# AMD: the page comes from the EDAC copy, which carries the translated address.
+: >"$TMP/amd-pair.jsonl"
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	amd_umc "$i" >>"$TMP/amd-pair.jsonl"
+	edac 10 "$i" 0x0000000071234fc0 >>"$TMP/amd-pair.jsonl"
+done
+replay "$TMP/amd-pair.jsonl"
+check "AMD: the EDAC copy's translated page fires, never the normalized one" \
+	sh -c 'grep -q "\"key\":\"page=0x71234\"" "$0" && ! grep -q "page=0x3bd2c8" "$0"' "$TMP/out"
 
 exit $failed

@@ -448,7 +448,7 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 }
 
 static int write_mce(struct journal_sink *j, const struct mce_record *r, const struct mce_decoded *d,
-		     const struct snapshot_field *snap, size_t n_snap, const char *json)
+		     const struct snapshot_field *snap, size_t n_snap, uint64_t error_id, const char *json)
 {
 	int k;
 	struct journal_fields f = { .n = 0 };
@@ -504,6 +504,8 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_PAGE=0x%" PRIx64, d->page);
 	if (d->no_page)
 		journal_fields_add(&f, "MCE_NO_PAGE=%s", d->no_page);
+	if (error_id)
+		journal_fields_add(&f, "MCE_ERROR_ID=0x%" PRIx64, error_id);
 	/* The snapshot's most useful figures, flat, so journalctl can match them. */
 	for (size_t i = 0; i < n_snap; i++)
 		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
@@ -822,7 +824,7 @@ static int journal_write(void *s, const struct sink_entry *e)
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
 		r = write_mce(j, e->mce.rec, e->mce.decoded, e->mce.snapshot_fields, e->mce.n_snapshot_fields,
-			      e->json);
+			      e->mce.error_id, e->json);
 		break;
 	case SINK_ENTRY_RAS:
 		r = write_ras(j, e->ras, e->json);
