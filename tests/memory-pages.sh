@@ -49,7 +49,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..11"
+echo "1..17"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -117,5 +117,45 @@ done
 replay "$TMP/amd-pair.jsonl"
 check "AMD: the EDAC copy's translated page fires, never the normalized one" \
 	sh -c 'grep -q "\"key\":\"page=0x71234\"" "$0" && ! grep -q "page=0x3bd2c8" "$0"' "$TMP/out"
+
+# I1: offlined pages across reboots.  The kernel forgets offlined pages at a
+# reboot; the state keeps each page's boot, and a start in a new boot offlines
+# the known-bad pages again.  Stand-ins: --sysfs-memory for the kernel's
+# offline files, --procfs for vm.enable_soft_offline, --boot-id for the boot.
+BOOT1=11111111111111111111111111111111
+BOOT2=22222222222222222222222222222222
+BOOT3=33333333333333333333333333333333
+BOOT4=44444444444444444444444444444444
+mkdir -p "$TMP/sys" "$TMP/state" "$TMP/proc/sys/vm"
+: >"$TMP/sys/soft_offline_page"
+: >"$TMP/sys/hard_offline_page"
+: >"$TMP/none.jsonl"
+printf '[Memory]\nOfflineAgainAtBoot=no\n' >"$TMP/again-no.conf"
+boot() { # BOOT_ID INPUT [OPTIONS]: a run of the daemon in that boot, the stand-in emptied first
+	b=$1; f=$2; shift 2
+	: >"$TMP/sys/soft_offline_page"
+	replay "$f" -c /dev/null --state-directory "$TMP/state" --sysfs-memory "$TMP/sys" --boot-id "$b" \
+		--log-level info "$@"
+}
+offlined() { [ "$(cat "$TMP/sys/soft_offline_page")" = "$1" ]; }
+boot "$BOOT1" "$TMP/i2-good.jsonl"
+check "boot 1: ten errors soft-offline the page" offlined 0x12345000
+boot "$BOOT2" "$TMP/none.jsonl"
+check "boot 2: the known-bad page is offlined again at start (I1)" \
+	sh -c '[ "$(cat "$0")" = 0x12345000 ] && grep -q "offlined in an earlier boot, soft-offline again: done" "$1"' \
+	"$TMP/sys/soft_offline_page" "$TMP/err"
+boot "$BOOT2" "$TMP/none.jsonl"
+check "... and not twice in one boot" offlined ""
+boot "$BOOT3" "$TMP/none.jsonl" -c "$TMP/again-no.conf"
+check "OfflineAgainAtBoot=no leaves it to the rules" \
+	sh -c '[ ! -s "$0" ] && grep -q "not again at start (OfflineAgainAtBoot=no)" "$1"' \
+	"$TMP/sys/soft_offline_page" "$TMP/err"
+boot "$BOOT3" "$TMP/i2-good.jsonl" -c "$TMP/again-no.conf"
+check "... whose firing in a new boot offlines it again, not 'already'" offlined 0x12345000
+echo 0 >"$TMP/proc/sys/vm/enable_soft_offline"
+boot "$BOOT4" "$TMP/none.jsonl" --procfs "$TMP/proc"
+check "vm.enable_soft_offline=0: nothing written, an alert names the sysctl" \
+	sh -c '[ ! -s "$0" ] && grep -q "\"rule\":\"page-offline-again\",\"key\":\"page=0x12345\"" "$1" &&
+	       grep -q "vm.enable_soft_offline=0" "$1"' "$TMP/sys/soft_offline_page" "$TMP/out"
 
 exit $failed
