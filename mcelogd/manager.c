@@ -148,6 +148,9 @@ int manager_apply_config(struct manager *m)
 		.live = m->live,
 		.event = m->event,
 		.state_directory = m->paths.state_directory,
+		.read_memory_failure = m->rules.read_memory_failure,
+		.procfs = m->rules.procfs,
+		.sysfs_node = m->rules.sysfs_node,
 	};
 	int r;
 

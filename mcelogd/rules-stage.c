@@ -308,6 +308,35 @@ static void offline_page(struct rules_stage *st, const struct rule_firing *f, st
 	(void) emit_alert(st, a);
 }
 
+void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w)
+{
+	struct memory_failure_view v;
+	uint64_t this_boot = 0;
+
+	rules_stage_memory_failure(st, &v);
+	for (unsigned i = 0; i < st->state.n_pages; i++)
+		if (offlined_this_boot(st, &st->state.pages[i]))
+			this_boot++;
+	json_object_begin(w, "memory");
+	json_put_bool(w, "soft_offline_allowed", memory_failure_soft_offline_allowed(&v));
+	if (v.enable_soft_offline >= 0)
+		json_put_i64(w, "enable_soft_offline", v.enable_soft_offline);
+	if (v.have_hardware_corrupted)
+		json_put_u64(w, "hardware_corrupted_kib", v.hardware_corrupted_kib);
+	if (v.n_nodes > 0) {
+		json_object_begin(w, "memory_failure");
+		json_put_u64(w, "nodes", v.n_nodes);
+		for (unsigned i = 0; i < MEMORY_FAILURE_COUNTERS; i++)
+			json_put_u64(w, memory_failure_counter_names[i], v.counters[i]);
+		json_object_end(w);
+	}
+	json_put_u64(w, "pages_known_bad", st->state.n_pages);
+	json_put_u64(w, "pages_offlined_this_boot", this_boot);
+	json_put_u64(w, "pages_offlined_again_at_start", st->n_offlined_again);
+	json_put_u64(w, "offlinings_refused", st->n_offline_refused);
+	json_object_end(w);
+}
+
 /* The alert of a start that could not offline a known-bad page again. */
 #define OFFLINE_AGAIN_RULE "page-offline-again"
 

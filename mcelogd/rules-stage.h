@@ -108,6 +108,9 @@ unsigned rules_stage_offline_again(struct rules_stage *st);
 struct memory_failure_view;
 void rules_stage_memory_failure(const struct rules_stage *st, struct memory_failure_view *ret);
 
+/* The "memory" object of `mcectl status` (mcectl(1), STATUS FORMAT). */
+void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w);
+
 /* Writes the state file now.  Returns 0 or negative errno (logged). */
 int rules_stage_save(struct rules_stage *st);
 

@@ -74,6 +74,10 @@ struct sink_params {
 	bool live;          /* the daemon, not --replay: every entry reaches a file at once */
 	sd_event *event;    /* NULL when replaying */
 	const char *state_directory;   /* where a sink may keep what it could not deliver yet */
+	/* The kernel's memory-failure figures (memory-failure.h): read only when set; NULL roots:
+	 * the real /proc and /sys/devices/system/node. */
+	bool read_memory_failure;
+	const char *procfs, *sysfs_node;
 };
 
 struct sink_ops {
