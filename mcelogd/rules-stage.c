@@ -9,12 +9,10 @@
 
 #include "actions/actions.h"
 #include "clock.h"
-#include "decode.h"
 #include "dropin.h"
 #include "file-io.h"
 #include "log.h"
 #include "memory-failure.h"
-#include "ras-record.h"
 #include "rules-stage.h"
 #include "sink.h"
 
@@ -502,38 +500,16 @@ static void watch_dram(struct rules_stage *st, const struct rule_input *in, int6
 	});
 }
 
-/* A memory error that may have a second copy: a memory bank's machine check, or an EDAC event. */
-static bool pairable(const struct rule_input *in, struct error_pair_probe *ret, int64_t time_usec)
-{
-	struct rule_value v;
-
-	if (in->ras ? in->ras->event != RAS_EVENT_MEMORY_CONTROLLER :
-	    !rule_field_get(in, RULE_FIELD_COMPONENT, &v) || !streq(v.s, "memory"))
-		return false;
-	*ret = (struct error_pair_probe) {
-		.is_mce = in->mce != NULL,
-		.severity = in->ras ? (int) in->ras->severity : (int) in->decoded->severity,
-		.time_usec = time_usec > 0 ? (uint64_t) time_usec : 0,
-	};
-	ret->has_page = rule_field_get(in, RULE_FIELD_PAGE, &v);
-	ret->page = ret->has_page ? v.u : 0;
-	return true;
-}
-
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
 	struct rule_input counted = *in;
-	struct error_pair_probe probe;
-	bool paired = false;
+	bool paired;
 	int r;
 
-	if (pairable(in, &probe, time_usec)) {
-		counted.error_id = error_pair_feed(&st->pairs, &probe, &paired);
-		if (paired)
-			log_debug("Memory error 0x%" PRIx64 ": its %s copy, counted once", counted.error_id,
-				  in->mce ? "machine-check" : "EDAC");
-	}
+	if (error_pair_input(&st->pairs, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, &paired) && paired)
+		log_debug("Memory error 0x%" PRIx64 ": its %s copy, counted once", counted.error_id,
+			  in->mce ? "machine-check" : "EDAC");
 	if (!st->engine)
 		return counted.error_id;
 	r = rule_engine_feed(st->engine, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include <stddef.h>
 
+#include "decode.h"
 #include "error-pair.h"
+#include "macro.h"
+#include "ras-record.h"
+#include "rule-field.h"
 
 static uint64_t distance(uint64_t a, uint64_t b)
 {
@@ -58,4 +62,32 @@ uint64_t error_pair_feed(struct error_pair *p, const struct error_pair_probe *x,
 		p->used++;
 	*ret_paired = false;
 	return id;
+}
+
+/* A memory error that may have a second copy: a memory bank's machine check, or an EDAC event. */
+static bool probe_of(const struct rule_input *in, uint64_t time_usec, struct error_pair_probe *ret)
+{
+	struct rule_value v;
+
+	if (in->ras ? in->ras->event != RAS_EVENT_MEMORY_CONTROLLER :
+	    !rule_field_get(in, RULE_FIELD_COMPONENT, &v) || !streq(v.s, "memory"))
+		return false;
+	*ret = (struct error_pair_probe) {
+		.is_mce = in->mce != NULL,
+		/* The ras scale is the MCA one plus "info" (ras-record.h). */
+		.severity = in->ras ? (int) in->ras->severity : (int) in->decoded->severity,
+		.time_usec = time_usec,
+	};
+	ret->has_page = rule_field_get(in, RULE_FIELD_PAGE, &v);
+	ret->page = ret->has_page ? v.u : 0;
+	return true;
+}
+
+uint64_t error_pair_input(struct error_pair *p, struct rule_input *in, uint64_t time_usec, bool *ret_paired)
+{
+	struct error_pair_probe x;
+
+	*ret_paired = false;
+	in->error_id = probe_of(in, time_usec, &x) ? error_pair_feed(p, &x, ret_paired) : 0;
+	return in->error_id;
 }

@@ -52,3 +52,12 @@ struct error_pair {
  * and, being at least the record's time, across runs of one machine.
  */
 uint64_t error_pair_feed(struct error_pair *p, const struct error_pair_probe *x, bool *ret_paired);
+
+struct rule_input;
+/*
+ * The same for a record as the rules see it: a memory bank's machine check or
+ * an EDAC memory-controller event gets its id in in->error_id (returned);
+ * any other record keeps 0.  The daemon and `mcectl rules --test` both pair
+ * through this, so that they count alike.
+ */
+uint64_t error_pair_input(struct error_pair *p, struct rule_input *in, uint64_t time_usec, bool *ret_paired);

@@ -49,7 +49,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..17"
+echo "1..21"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -117,6 +117,20 @@ done
 replay "$TMP/amd-pair.jsonl"
 check "AMD: the EDAC copy's translated page fires, never the normalized one" \
 	sh -c 'grep -q "\"key\":\"page=0x71234\"" "$0" && ! grep -q "page=0x3bd2c8" "$0"' "$TMP/out"
+
+# M5 / item 8: `mcectl rules --test` reads the EDAC lines and counts as the daemon does.
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/edac.jsonl"
+check "rules --test counts replayed EDAC lines on their page, never page 0 (M5)" \
+	sh -c 'grep -q "memory-page-ce \[page=0x12345\]" "$0" && ! grep -q "page=0x0\]" "$0" &&
+	       grep -q "^20 records" "$0"' "$TMP/out"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/pair5.jsonl"
+check "rules --test: an MCE and its EDAC copy count once, as live" has "^10 records, .* 0 firings"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/amd-pair.jsonl"
+check "rules --test: the AMD page from the EDAC copy" \
+	sh -c 'grep -q "memory-page-ce \[page=0x71234\]" "$0" && ! grep -q "page=0x3bd2c8" "$0"' "$TMP/out"
+printf '%s\n' '{"event":"memory_controller","severity":"sometimes"}' >"$TMP/bad.jsonl"
+run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/bad.jsonl"
+check "rules --test names a bad EDAC line with its line and key" err_has "bad.jsonl:1: key \"severity\""
 
 # I1: offlined pages across reboots.  The kernel forgets offlined pages at a
 # reboot; the state keeps each page's boot, and a start in a new boot offlines

@@ -107,7 +107,7 @@ check "an unreadable rule file is an error naming it" err_has "x.rules: cannot r
 # 16-17: input without records, and usage errors.
 echo "nothing here" >"$TMP/empty.txt"
 run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/empty.txt"
-check "input without records says so" err_has "no machine-check record found"
+check "input without records says so" err_has "no hardware-error record found"
 check "an unknown option is a usage error" run 2 "$MCECTL" rules --frobnicate
 # 18-22: counts persist across runs (a --state-directory given to --replay),
 # and mcectl rules shows them.  Records of the last hours, so still counted.
