@@ -4,27 +4,7 @@
 set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-MCECTL="$top_builddir/mcectl/mcectl"
-MCELOGD="$top_builddir/mcelogd/mcelogd"
-SHIPPED="$top_srcdir/config/rules.d"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n - $1"
-	sed 's/^/# out: /' "$TMP/out" | head -5
-	sed 's/^/# err: /' "$TMP/err" | head -5
-}
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-# run EXPECTED_RC PROGRAM ARGS...: output in $TMP/out, $TMP/err
-run() { want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; [ "$?" -eq "$want" ]; }
-has() { grep -q -- "$1" "$TMP/out"; }
-err_has() { grep -q -- "$1" "$TMP/err"; }
-count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
+. "$top_srcdir/tests/rules-tap.sh"
 
 # A corrected memory-controller read error on channel 2 at a physical address
 # (Intel, IA32_MCi_STATUS 0x8c00000000000092: VAL MISCV ADDRV, MCACOD 0x92;
