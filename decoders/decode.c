@@ -11,6 +11,7 @@
 
 #include "decode.h"
 #include "internal.h"
+#include "page-address.h"
 
 const char *const mce_severity_names[_MCE_SEV_MAX] = {
 	[MCE_SEV_CORRECTED]   = "corrected",
@@ -144,14 +145,17 @@ void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 
 	if (mce_record_has(rec, MCE_HAVE_VENDOR | MCE_HAVE_CPUID))
 		md = mce_model_decoder_lookup(rec->vendor, rec->family, rec->model);
-	if (!md) {
+	if (!md)
 		d->unknown_model = true;
-		return;
+	else {
+		d->cpu_model = md->name;
+		/* a thermal record is no MCA bank's: no model decoder has a table for it */
+		if (md->decode && !thermal)
+			md->decode(md, rec, d);
 	}
-	d->cpu_model = md->name;
-	/* a thermal record is no MCA bank's: no model decoder has a table for it */
-	if (md->decode && !thermal)
-		md->decode(md, rec, d);
+	/* Last: whether an AMD address is a page depends on the bank type the model decoder found. */
+	if (!thermal)
+		mce_page_decode(rec, d);
 }
 
 /* ---- summary ---- */

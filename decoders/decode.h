@@ -129,6 +129,11 @@ struct mce_decoded {
 	bool has_address_lsb;               /* from MISC (Intel) or ADDR/STATUS (AMD) */
 	uint32_t address_lsb;
 	const char *address_mode;           /* "segment_offset", "linear", "physical", ... */
+	/* The 4 KiB page the address names, where the kernel would trust it (page-address.h);
+	 * else, for a record with an address, why not ("normalized_address", ...). */
+	bool has_page;
+	uint64_t page;
+	const char *no_page;
 
 	int dimm;                           /* -1 absent */
 	int rank;                           /* -1 absent */

@@ -106,6 +106,9 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 	if (d->has_address_lsb)
 		json_put_u64_k(w, JSON_KEY("address_lsb"), d->address_lsb);
 	put_opt_string(w, JSON_KEY("address_mode"), d->address_mode);
+	if (d->has_page)
+		json_put_hex_k(w, JSON_KEY("page"), d->page);
+	put_opt_string(w, JSON_KEY("no_page"), d->no_page);
 	if (d->dimm >= 0)
 		json_put_i64_k(w, JSON_KEY("dimm"), d->dimm);
 	if (d->rank >= 0)

@@ -537,6 +537,13 @@ static void add_guid(struct ctx *c, const char *key, const char *name)
 	added(c, ras_record_add_string(c->r, key, text, SIZE_MAX));
 }
 
+#define EDAC_PAGE_SHIFT 12
+
+static void add_no_page(struct ctx *c, const char *why)
+{
+	added(c, ras_record_add_string(c->r, "no_page", why, SIZE_MAX));
+}
+
 static void decode_mc_event(struct ctx *c)
 {
 	struct ras_record *r = c->r;
@@ -558,10 +565,23 @@ static void decode_mc_event(struct ctx *c)
 		/* -1: the driver does not use this layer. */
 		if (s(c, layer_keys[i], &layer[i]) && layer[i] >= 0)
 			added(c, ras_record_add_int(r, layer_keys[i], layer[i]));
-	if (u(c, "address", &addr))
-		added(c, ras_record_add_hex64(r, "address", addr));
-	if (u(c, "grain_bits", &grain_bits) && grain_bits < 64)
+	/*
+	 * EDAC traces address 0 when the driver does not know it (ghes_edac
+	 * without a valid physical address, amd64_edac when translation
+	 * failed): that is no address, and certainly not page 0.
+	 */
+	if (u(c, "address", &addr)) {
+		if (addr != 0)
+			added(c, ras_record_add_hex64(r, "address", addr));
+		else
+			add_no_page(c, "address_unknown");
+	}
+	if (u(c, "grain_bits", &grain_bits) && grain_bits < 64) {
 		added(c, ras_record_add_uint(r, "grain", UINT64_C(1) << grain_bits));
+		/* An address good only to more than a page names no one page. */
+		if (addr != 0 && grain_bits > EDAC_PAGE_SHIFT)
+			add_no_page(c, "coarse_address");
+	}
 	if (u(c, "syndrome", &synd))
 		added(c, ras_record_add_hex64(r, "syndrome", synd));
 	add_string_field(c, "driver_detail", "driver_detail");

@@ -8,6 +8,7 @@
 
 #include "edac-detail.h"
 #include "macro.h"
+#include "parse-number.h"
 #include "ras-record-json.h"
 #include "rfc3339.h"
 
@@ -125,6 +126,27 @@ static int common_key(struct ras_record *r, const char *key, struct json_object 
 	return 0;
 }
 
+/*
+ * The writer renders registers ("0x" and 16 digits) and hex identifiers
+ * ("0x1f") as strings: read back, they are numbers again, so that a replayed
+ * EDAC address reaches the rules' address and page as a live one does.  Only
+ * the writer's exact forms qualify, so the record writes back byte for byte;
+ * any other text stays text.
+ */
+static int add_string_or_register(struct ras_record *r, const char *key, const char *s, size_t n)
+{
+	uint64_t v;
+
+	if (n > 2 && s[0] == '0' && s[1] == 'x' && strspn(s + 2, "0123456789abcdef") == n - 2 &&
+	    parse_unsigned(s, n, 16, UINT64_MAX, &v) == 0) {
+		if (n == 18)
+			return ras_record_add_hex64(r, key, v);
+		if (s[2] != '0' || n == 3)
+			return ras_record_add_hex(r, key, v);
+	}
+	return ras_record_add_string(r, key, s, n);
+}
+
 static int field_key(struct ras_record *r, const char *key, struct json_object *v, char *why,
 		     size_t why_size)
 {
@@ -151,8 +173,8 @@ static int field_key(struct ras_record *r, const char *key, struct json_object *
 		break;
 	}
 	case json_type_string:
-		ret = ras_record_add_string(r, k, json_object_get_string(v),
-					    (size_t) json_object_get_string_len(v));
+		ret = add_string_or_register(r, k, json_object_get_string(v),
+					     (size_t) json_object_get_string_len(v));
 		break;
 	default:
 		return fail(why, why_size, "key \"%s\": expected a string, an integer or a boolean", key);

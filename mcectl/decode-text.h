@@ -95,6 +95,12 @@ struct text_input {
 	const char *line;                 /* the line being fed, while the parser's callbacks run */
 	size_t line_len;
 	unsigned rejected;                /* lines that could not be read */
+	/*
+	 * Optional: offered each line before the parser; > 0 when it took the line
+	 * (the parser then counts it as empty), 0 to leave it to the parser, or a
+	 * negative errno to stop.  `mcectl rules --test` takes the ras records.
+	 */
+	int (*take_line)(struct text_input *in, const char *line, size_t len);
 };
 
 /*

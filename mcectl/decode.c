@@ -241,6 +241,13 @@ static int input_line(const char *line, size_t len, bool cut, void *userdata)
 		len = 0;   /* the parser still counts the line */
 	}
 	in->lineno++;
+	if (in->take_line && len > 0) {
+		r = in->take_line(in, line, len);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			len = 0;   /* the parser still counts the line */
+	}
 	in->line = line;
 	in->line_len = len;
 	r = mce_text_parser_feed(in->parser, line, len);

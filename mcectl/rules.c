@@ -17,9 +17,12 @@
 #include "decode-text.h"
 #include "decode.h"
 #include "dropin.h"
+#include "error-pair.h"
 #include "line-reader.h"
 #include "macro.h"
 #include "options.h"
+#include "ras-record-json.h"
+#include "ras-record.h"
 #include "read-file.h"
 #include "record-text.h"
 #include "rfc3339.h"
@@ -33,8 +36,9 @@
 #define NEAREST_MAX 10       /* buckets shown, nearest to firing first */
 
 struct test_ctx {
-	struct text_input in;
+	struct text_input in;             /* first: take_ras_line() finds the context from it */
 	struct rule_engine *engine;
+	struct error_pair pairs;          /* a machine check and its EDAC copy count once, as live */
 	unsigned records, untimed, firings;
 	unsigned first_line, last_line; /* of the record being run */
 };
@@ -44,8 +48,9 @@ static void help(void)
 	printf("Usage: mcectl rules [OPTIONS]\n"
 	       "Show the rules mcelogd acts on (mcelogd.rules(5)).\n\n"
 	       "      --test FILE        run the rules over the records in FILE ('-': stdin), any\n"
-	       "                         form 'mcectl decode' reads, and print what would fire;\n"
-	       "                         nothing is done\n"
+	       "                         form 'mcectl decode' reads and the daemon's JSON lines of\n"
+	       "                         other hardware errors (EDAC, ...), and print what would\n"
+	       "                         fire; nothing is done\n"
 	       "      --rules-dir DIR    read rule files from DIR instead of %s/mcelogd/rules.d\n"
 	       "                         and %s (repeatable; the first has priority)\n"
 	       "      --state FILE       the daemon's rules state (default %s): counts\n"
@@ -91,7 +96,7 @@ static void print_time(FILE *f, uint64_t usec, bool known)
 static void on_fire(const struct rule_firing *f, void *userdata)
 {
 	struct test_ctx *c = userdata;
-	bool timed = f->input->mce && (f->input->mce->have & MCE_HAVE_TIME);
+	bool timed = f->input->mce ? f->input->mce->have & MCE_HAVE_TIME : f->input->ras->have_time;
 	char threshold[64], actions[128];
 
 	c->firings++;
@@ -112,23 +117,63 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 	printf(": would %s\n", actions);
 }
 
+/* One record through the rules at its time (0 without one: every such record at once). */
+static int run_record(struct test_ctx *c, struct rule_input *in, bool timed, int64_t time_usec)
+{
+	uint64_t t = timed && time_usec > 0 ? (uint64_t) time_usec : 0;
+	bool paired;
+	int k;
+
+	c->records++;
+	/* Without a time every record counts as at the same moment: say so once, at the end. */
+	if (!timed)
+		c->untimed++;
+	(void) error_pair_input(&c->pairs, in, t, &paired);
+	k = rule_engine_feed(c->engine, in, t, on_fire, c);
+	return k < 0 ? k : 0;
+}
+
 static int on_record(const struct mce_record *r, unsigned first, unsigned last, void *userdata)
 {
 	struct test_ctx *c = userdata;
 	struct mce_decoded d;
 	struct rule_input in = { .mce = r, .decoded = &d };
-	int k;
 
 	mce_decode(r, &d);
-	c->records++;
-	/* Without a time every record counts as at the same moment: say so once, at the end. */
-	if (!(r->have & MCE_HAVE_TIME))
-		c->untimed++;
 	c->first_line = first;
 	c->last_line = last;
-	k = rule_engine_feed(c->engine, &in, (r->have & MCE_HAVE_TIME) && r->time_usec > 0 ?
-			     (uint64_t) r->time_usec : 0, on_fire, c);
-	return k < 0 ? k : 0;
+	return run_record(c, &in, r->have & MCE_HAVE_TIME, r->time_usec);
+}
+
+/*
+ * The daemon's JSON lines of other hardware errors (EDAC, AER, memory
+ * failure, ...: an "event" key), which the MCA text parser does not read: run
+ * as the daemon runs them.  A bad one is named with its line and left out.
+ */
+static int take_ras_line(struct text_input *in, const char *line, size_t len)
+{
+	struct test_ctx *c = (struct test_ctx *) in;
+	struct ras_record r;
+	struct rule_input rin = { .ras = &r };
+	char why[256];
+	int k;
+
+	if (line[0] != '{')
+		return 0;
+	k = ras_record_parse_json(line, len, &r, why, sizeof(why));
+	if (k == -ENOMSG)
+		return 0;   /* no "event": a machine check's, for the parser */
+	if (k == -ENOMEM)
+		return k;
+	if (k < 0) {
+		in->rejected++;
+		fprintf(stderr, "mcectl rules: %s:%u: %s\n", in->name, in->lineno, why);
+		return 1;
+	}
+	c->first_line = c->last_line = in->lineno;
+	k = run_record(c, &rin, r.have_time, r.time_usec);
+	ras_record_done(&r);
+	return k < 0 ? k : 1;
 }
 
 static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, void *userdata)
@@ -148,7 +193,8 @@ static int run_test(const struct rule_set *set, const char *path, bool have_cpu_
 {
 	_cleanup_(rule_engine_freep) struct rule_engine *e = NULL;
 	_cleanup_close_ int fd = -1;
-	struct test_ctx c = { .in = { .verb = "rules", .name = streq(path, "-") ? "<stdin>" : path } };
+	struct test_ctx c = { .in = { .verb = "rules", .name = streq(path, "-") ? "<stdin>" : path,
+				      .take_line = take_ras_line } };
 	int k;
 
 	fd = streq(path, "-") ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
@@ -181,7 +227,7 @@ static int run_test(const struct rule_set *set, const char *path, bool have_cpu_
 		fprintf(stderr, "mcectl rules: warning: %u record%s without a time counted as "
 			"arriving at once\n", c.untimed, c.untimed == 1 ? "" : "s");
 	if (c.records == 0) {
-		fprintf(stderr, "mcectl rules: %s: no machine-check record found (%u line%s read)\n",
+		fprintf(stderr, "mcectl rules: %s: no hardware-error record found (%u line%s read)\n",
 			c.in.name, c.in.lineno, c.in.lineno == 1 ? "" : "s");
 		return 1;
 	}

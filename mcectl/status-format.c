@@ -243,10 +243,52 @@ static void format_snapshots(json_object *snapshots, FILE *out)
 	}
 }
 
+/* The kernel's view of failed memory and what mcelogd's page actions did, on two lines. */
+static void format_memory(json_object *memory, FILE *out)
+{
+	uint64_t kib, sysctl, known = 0, this_boot = 0, again = 0, refused = 0, nodes = 0;
+	json_object *allowed, *mf;
+
+	fprintf(out, "Memory:");
+	if (get_u64(memory, "hardware_corrupted_kib", &kib) >= 0)
+		fprintf(out, " HardwareCorrupted %llu kB;", (unsigned long long) kib);
+	if (json_object_object_get_ex(memory, "memory_failure", &mf) && json_object_is_type(mf, json_type_object) &&
+	    get_u64(mf, "nodes", &nodes) >= 0) {
+		static const char *const names[] = { "total", "recovered", "delayed", "ignored", "failed" };
+
+		fprintf(out, " kernel memory failures on %llu node%s:", (unsigned long long) nodes,
+			nodes == 1 ? "" : "s");
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			uint64_t n = 0;
+
+			(void) get_u64(mf, names[i], &n);
+			fprintf(out, " %s %llu%s", names[i], (unsigned long long) n,
+				i + 1 < sizeof(names) / sizeof(names[0]) ? "," : ";");
+		}
+	}
+	if (json_object_object_get_ex(memory, "soft_offline_allowed", &allowed) &&
+	    json_object_is_type(allowed, json_type_boolean)) {
+		if (json_object_get_boolean(allowed))
+			fprintf(out, " soft offlining allowed");
+		else
+			fprintf(out, " soft offlining FORBIDDEN");
+		if (get_u64(memory, "enable_soft_offline", &sysctl) >= 0)
+			fprintf(out, " (vm.enable_soft_offline=%llu)", (unsigned long long) sysctl);
+	}
+	fprintf(out, "\n");
+	(void) get_u64(memory, "pages_known_bad", &known);
+	(void) get_u64(memory, "pages_offlined_this_boot", &this_boot);
+	(void) get_u64(memory, "pages_offlined_again_at_start", &again);
+	(void) get_u64(memory, "offlinings_refused", &refused);
+	fprintf(out, "Pages offlined by the rules: %llu this boot (%llu again at start), %llu known bad; "
+		"%llu refused\n", (unsigned long long) this_boot, (unsigned long long) again,
+		(unsigned long long) known, (unsigned long long) refused);
+}
+
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots;
+	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots, *memory;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -280,6 +322,8 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 	format_descriptors(doc, out);
 	if (json_object_object_get_ex(doc, "sinks", &sinks) && json_object_is_type(sinks, json_type_array))
 		format_spools(sinks, out);
+	if (json_object_object_get_ex(doc, "memory", &memory) && json_object_is_type(memory, json_type_object))
+		format_memory(memory, out);
 	format_sources(sources, out);
 	if (json_object_object_get_ex(doc, "snapshots", &snapshots) &&
 	    json_object_is_type(snapshots, json_type_array))

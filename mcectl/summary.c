@@ -309,11 +309,17 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 	case SUMMARY_BY_PAGE:
 		if (kind == KIND_STORM)
 			snprintf(key, ksize, NOT_ITEMISED);
-		else if (kind == KIND_MCA && has_flag(o, "ADDRV") && u64_of(o, "addr", &a))
+		/* The record's own verdict (an AMD UMC's address is no page) before its address. */
+		else if ((t = str_of(o, "no_page")) && t[0])
+			snprintf(key, ksize, "(no page: %s)", t);
+		else if (kind == KIND_MCA && u64_of(o, "page", &a) && a < (UINT64_C(1) << 52))
+			snprintf(key, ksize, "0x%" PRIx64, a << 12);
+		/* Entries of a daemon that did not say: its address as it was taken then. */
+		else if (kind == KIND_MCA && !str_of(o, "page") && has_flag(o, "ADDRV") && u64_of(o, "addr", &a))
 			snprintf(key, ksize, "0x%" PRIx64, a & ~UINT64_C(0xfff));
 		else if (kind == KIND_RAS && u64_of(o, "pfn", &a) && a < (UINT64_C(1) << 52))
 			snprintf(key, ksize, "0x%" PRIx64, a << 12);
-		else if (kind == KIND_RAS && u64_of(o, "address", &a))
+		else if (kind == KIND_RAS && u64_of(o, "address", &a) && a != 0)
 			snprintf(key, ksize, "0x%" PRIx64, a & ~UINT64_C(0xfff));
 		break;
 	default:

@@ -26,6 +26,7 @@ void config_set_defaults(struct mcelogd_config *c)
 		.msr_poll = MSR_POLL_AUTO,
 		.msr_poll_interval_usec = MSR_POLL_INTERVAL_DEFAULT_USEC,
 		.storm_enable = true,
+		.offline_again_at_boot = true,
 		.storm = {
 			.burst = STORM_DEFAULT_BURST,
 			.window_usec = STORM_DEFAULT_WINDOW_USEC,
@@ -424,6 +425,7 @@ static const struct config_key {
 	  offsetof(struct mcelogd_config, snapshot.interval_usec) },
 	{ "Snapshot", "History",   parse_snapshot_history, offsetof(struct mcelogd_config, snapshot.history) },
 	{ "Snapshot", "ProcessorTrace", parse_bool,  offsetof(struct mcelogd_config, snapshot.processor_trace) },
+	{ "Memory",  "OfflineAgainAtBoot", parse_bool, offsetof(struct mcelogd_config, offline_again_at_boot) },
 	{ "Snapshot", "PTBufferSize", parse_pt_buffer_size,
 	  offsetof(struct mcelogd_config, snapshot.pt_buffer_size) },
 	{ "Snapshot", "PTMaxFiles", parse_pt_max_files, offsetof(struct mcelogd_config, snapshot.pt_max_files) },

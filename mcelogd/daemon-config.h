@@ -80,6 +80,7 @@ struct mcelogd_config {
 	struct storm_config storm;   /* [Storm] Burst=, Window=, SummaryInterval=, QuietTime=,
 				      * MaxSignatures= */
 	struct snapshot_config snapshot;   /* [Snapshot] */
+	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
 };
 
 void config_set_defaults(struct mcelogd_config *c);

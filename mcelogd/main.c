@@ -52,6 +52,7 @@ static size_t arg_n_rules_dirs;
 /* Hidden, for tests: where soft_offline_page and hard_offline_page, and the CPUs' online
  * files, are; with either, --replay offlines too. */
 static const char *arg_sysfs_memory;
+static const char *arg_procfs, *arg_sysfs_node, *arg_boot_id;
 static const char *arg_sysfs_cpu;
 static bool arg_run_triggers;
 
@@ -100,7 +101,7 @@ static int parse_argv(int argc, char *argv[])
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
-	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS };
+	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -118,6 +119,9 @@ static int parse_argv(int argc, char *argv[])
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
 		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
+		{ "procfs",      required_argument, NULL, ARG_PROCFS },
+		{ "sysfs-node",  required_argument, NULL, ARG_SYSFS_NODE },
+		{ "boot-id",     required_argument, NULL, ARG_BOOT_ID },
 		{ "run-triggers", no_argument,      NULL, ARG_RUN_TRIGGERS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
@@ -204,6 +208,19 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_SYSFS_CPU:
 			arg_sysfs_cpu = optarg;
+			break;
+		case ARG_PROCFS:
+			arg_procfs = optarg;
+			break;
+		case ARG_SYSFS_NODE:
+			arg_sysfs_node = optarg;
+			break;
+		case ARG_BOOT_ID:
+			if (strlen(optarg) != 32 || strspn(optarg, "0123456789abcdef") != 32) {
+				fprintf(stderr, "mcelogd: --boot-id '%s': expected 32 lower-case hex digits\n", optarg);
+				return -EINVAL;
+			}
+			arg_boot_id = optarg;
 			break;
 		case ARG_RUN_TRIGGERS:
 			arg_run_triggers = true;
@@ -591,6 +608,13 @@ int main(int argc, char *argv[])
 		m.rules.act_pages = live || arg_sysfs_memory;
 		m.rules.act_cpus = live || arg_sysfs_cpu;
 		m.rules.run_triggers = live || arg_run_triggers;
+		m.rules.read_memory_failure = live || arg_procfs || arg_sysfs_node;
+		m.rules.procfs = arg_procfs;
+		m.rules.sysfs_node = arg_sysfs_node;
+		m.rules.offline_again_at_boot = m.config.offline_again_at_boot;
+		/* A replay's stand-in for a reboot: which boot the state's pages are compared with. */
+		if (arg_boot_id && !live)
+			memcpy(m.boot_id, arg_boot_id, sizeof(m.boot_id));
 		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
 				      live ? m.paths.state_directory : arg_state_directory);
 	}
@@ -602,6 +626,8 @@ int main(int argc, char *argv[])
 		manager_done(&m);
 		return EXIT_FAILURE;
 	}
+	/* With the sinks open, so that a refusal's alert reaches them. */
+	(void) rules_stage_offline_again(&m.rules);
 	status = live ? run_live(&m) : run_replay(&m);
 	manager_done(&m);
 	return status;

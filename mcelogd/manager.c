@@ -148,6 +148,9 @@ int manager_apply_config(struct manager *m)
 		.live = m->live,
 		.event = m->event,
 		.state_directory = m->paths.state_directory,
+		.read_memory_failure = m->rules.read_memory_failure,
+		.procfs = m->rules.procfs,
+		.sysfs_node = m->rules.sysfs_node,
 	};
 	int r;
 
@@ -256,12 +259,19 @@ static bool snapshot_config_equal(const struct snapshot_config *a, const struct 
 struct snapshot_call {
 	struct manager *m;
 	const struct mce_record *rec;
+	bool snapshot;
+	uint64_t error_id;
 };
 
-static void write_snapshot(struct json_writer *w, void *userdata)
+/* What the daemon adds to a machine check's JSON: the error id of a memory error, the snapshot. */
+static void write_extra(struct json_writer *w, void *userdata)
 {
 	const struct snapshot_call *call = userdata;
-	snapshot_stage_annotate(&call->m->snapshots, call->rec, w);
+
+	if (call->error_id)
+		json_put_hex(w, "error_id", call->error_id);
+	if (call->snapshot)
+		snapshot_stage_annotate(&call->m->snapshots, call->rec, w);
 }
 
 static int submit_record(void *core, struct mce_record *rec, enum record_origin origin)
@@ -269,6 +279,7 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	struct manager *m = core;
 	struct sink_entry e = { .kind = SINK_ENTRY_MCE };
 	struct mce_decoded d;
+	uint64_t error_id;
 
 	if (m->dedup && (rec->source == MCE_SOURCE_TRACEPOINT || rec->source == MCE_SOURCE_DEV_MCELOG) &&
 	    mce_dedup_check(m->dedup, rec)) {
@@ -281,8 +292,10 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 
 	mce_decode(rec, &d);
 	/* Rules see every record, those a storm only counts included. */
-	rules_stage_record(&m->rules, &(struct rule_input) { .mce = rec, .decoded = &d },
-			   rec->have & MCE_HAVE_TIME ? rec->time_usec : now_realtime_usec());
+	error_id = rules_stage_record(&m->rules, &(struct rule_input) { .mce = rec, .decoded = &d },
+				      rec->have & MCE_HAVE_TIME ? rec->time_usec : now_realtime_usec());
+	if (!m->live)
+		error_id = 0;   /* as for ras records: the id is for live entries */
 	/* Counted in a storm: it reaches the sinks in the storm's summaries. */
 	if (origin == RECORD_LIVE && storm_stage_suppress(&m->storm, rec, &d)) {
 		count_record(m, rec->source);
@@ -290,14 +303,15 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	}
 	json_writer_reset(&m->json);
 	/* After decode and storms: a snapshot only for what reaches the sinks on its own. */
-	struct snapshot_call call = { .m = m, .rec = rec };
 	bool snapshot = m->snapshots.n > 0 && origin == RECORD_LIVE && snapshot_stage_wants(rec, m->live);
-	mce_record_write_json_extra(rec, &d, &m->json, snapshot ? write_snapshot : NULL, &call);
+	struct snapshot_call call = { .m = m, .rec = rec, .snapshot = snapshot, .error_id = error_id };
+	mce_record_write_json_extra(rec, &d, &m->json, snapshot || error_id ? write_extra : NULL, &call);
 	if (json_writer_failed(&m->json))
 		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
 	e.json = json_writer_str(&m->json);
 	e.mce.rec = rec;
 	e.mce.decoded = &d;
+	e.mce.error_id = error_id;
 	if (snapshot) {
 		e.mce.snapshot_fields = m->snapshots.out.fields;
 		e.mce.n_snapshot_fields = m->snapshots.out.n_fields;
@@ -310,10 +324,14 @@ static int submit_ras(void *core, struct ras_record *rec)
 {
 	struct manager *m = core;
 	struct sink_entry e = { .kind = SINK_ENTRY_RAS, .ras = rec };
+	uint64_t error_id;
 
 	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
-	rules_stage_record(&m->rules, &(struct rule_input) { .ras = rec },
-			   rec->have_time ? rec->time_usec : now_realtime_usec());
+	error_id = rules_stage_record(&m->rules, &(struct rule_input) { .ras = rec },
+				      rec->have_time ? rec->time_usec : now_realtime_usec());
+	/* A replayed record is written back as it came: the id is for live entries. */
+	if (error_id && m->live)
+		(void) ras_record_add_hex(rec, "error_id", error_id);
 	/* Like a machine check's: counted in a storm, it reaches the sinks in the summaries. */
 	if (storm_stage_suppress_ras(&m->storm, rec)) {
 		count_record(m, rec->source);

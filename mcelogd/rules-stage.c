@@ -12,6 +12,7 @@
 #include "dropin.h"
 #include "file-io.h"
 #include "log.h"
+#include "memory-failure.h"
 #include "rules-stage.h"
 #include "sink.h"
 
@@ -219,6 +220,53 @@ static int emit_alert(struct rules_stage *st, const struct rule_alert *a)
 	return st->emit(st->core, &e);
 }
 
+void rules_stage_memory_failure(const struct rules_stage *st, struct memory_failure_view *ret)
+{
+	if (st->read_memory_failure)
+		memory_failure_read(st->procfs, st->sysfs_node, ret);
+	else
+		*ret = (struct memory_failure_view) { .enable_soft_offline = -1 };
+}
+
+/*
+ * Offlines one page and records the outcome with this boot's id.  Returns 0
+ * or the negative errno; -EPERM when vm.enable_soft_offline forbids it (the
+ * kernel would answer EOPNOTSUPP: saying why is kinder).
+ */
+static int offline_one_page(struct rules_stage *st, uint64_t pfn, bool hard, uint64_t time_usec)
+{
+	struct rule_state_page entry = { .pfn = pfn, .hard = hard, .time_usec = time_usec };
+	struct memory_failure_view kernel;
+	int r;
+
+	rules_stage_memory_failure(st, &kernel);
+	if (!hard && !memory_failure_soft_offline_allowed(&kernel))
+		r = -EPERM;
+	else
+		r = page_offline(st->sysfs_memory, pfn, hard);
+	if (st->acted)
+		st->acted(st->core, hard ? "hard-offline" : "soft-offline", r >= 0);
+	entry.ok = r >= 0;
+	snprintf(entry.boot_id, sizeof(entry.boot_id), "%s", st->boot_id ? st->boot_id : "");
+	(void) rule_state_set_page(&st->state, &entry);
+	if (r < 0) {
+		st->n_actions_failed++;
+		st->n_offline_refused++;
+	}
+	return r;
+}
+
+static const char *offline_error(int r)
+{
+	return r == -EPERM ? "the kernel forbids soft offlining (vm.enable_soft_offline=0)" : strerror(-r);
+}
+
+/* A page counts as offlined only if the kernel took it in this boot: it forgets at a reboot. */
+static bool offlined_this_boot(const struct rules_stage *st, const struct rule_state_page *p)
+{
+	return p && p->ok && st->boot_id && st->boot_id[0] && streq(p->boot_id, st->boot_id);
+}
+
 static void offline_page(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
 {
 	bool hard = f->rule->actions & RULE_ACTION_HARD_OFFLINE;
@@ -232,9 +280,9 @@ static void offline_page(struct rules_stage *st, const struct rule_firing *f, st
 	if (!rule_field_get(f->input, RULE_FIELD_PAGE, &page))
 		return;
 	done = rule_state_find_page(&st->state, page.u);
-	if (done) {
-		log_info("Rule '%s': page 0x%" PRIx64 " was %s-offlined already (%s), not again",
-			 f->rule->name, page.u, done->hard ? "hard" : "soft", done->ok ? "done" : "failed");
+	if (offlined_this_boot(st, done)) {
+		log_info("Rule '%s': page 0x%" PRIx64 " was %s-offlined already in this boot, not again",
+			 f->rule->name, page.u, done->hard ? "hard" : "soft");
 		return;
 	}
 	if (!st->act_pages) {
@@ -242,24 +290,92 @@ static void offline_page(struct rules_stage *st, const struct rule_firing *f, st
 			   f->rule->name, how, page.u);
 		return;
 	}
-	r = page_offline(st->sysfs_memory, page.u, hard);
-	if (st->acted)
-		st->acted(st->core, how, r >= 0);
-	(void) rule_state_add_page(&st->state, &(struct rule_state_page) {
-		.pfn = page.u, .hard = hard, .ok = r >= 0, .time_usec = (uint64_t) a->time_usec });
+	r = offline_one_page(st, page.u, hard, (uint64_t) a->time_usec);
 	if (r >= 0) {
 		log_notice("Rule '%s': page 0x%" PRIx64 " (address 0x%" PRIx64 ") %s: done",
 			   f->rule->name, page.u, page.u << 12, how);
 		return;
 	}
-	st->n_actions_failed++;
-	log_warning_errno(r, "Rule '%s': %s of page 0x%" PRIx64 " failed: %m", f->rule->name, how, page.u);
+	log_warning("Rule '%s': %s of page 0x%" PRIx64 " failed: %s", f->rule->name, how, page.u,
+		    offline_error(r));
 	snprintf(message, sizeof(message), "Rule %s: %s of page 0x%" PRIx64 " failed: %s",
-		 f->rule->name, how, page.u, strerror(-r));
+		 f->rule->name, how, page.u, offline_error(r));
 	a->failed_action = how;
 	a->message = message;
 	a->priority = LOG_ERR;
 	(void) emit_alert(st, a);
+}
+
+void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w)
+{
+	struct memory_failure_view v;
+	uint64_t this_boot = 0;
+
+	rules_stage_memory_failure(st, &v);
+	for (unsigned i = 0; i < st->state.n_pages; i++)
+		if (offlined_this_boot(st, &st->state.pages[i]))
+			this_boot++;
+	json_object_begin(w, "memory");
+	json_put_bool(w, "soft_offline_allowed", memory_failure_soft_offline_allowed(&v));
+	if (v.enable_soft_offline >= 0)
+		json_put_i64(w, "enable_soft_offline", v.enable_soft_offline);
+	if (v.have_hardware_corrupted)
+		json_put_u64(w, "hardware_corrupted_kib", v.hardware_corrupted_kib);
+	if (v.n_nodes > 0) {
+		json_object_begin(w, "memory_failure");
+		json_put_u64(w, "nodes", v.n_nodes);
+		for (unsigned i = 0; i < MEMORY_FAILURE_COUNTERS; i++)
+			json_put_u64(w, memory_failure_counter_names[i], v.counters[i]);
+		json_object_end(w);
+	}
+	json_put_u64(w, "pages_known_bad", st->state.n_pages);
+	json_put_u64(w, "pages_offlined_this_boot", this_boot);
+	json_put_u64(w, "pages_offlined_again_at_start", st->n_offlined_again);
+	json_put_u64(w, "offlinings_refused", st->n_offline_refused);
+	json_object_end(w);
+}
+
+/* The alert of a start that could not offline a known-bad page again. */
+#define OFFLINE_AGAIN_RULE "page-offline-again"
+
+unsigned rules_stage_offline_again(struct rules_stage *st)
+{
+	unsigned again = 0, n = st->state.n_pages;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct rule_state_page p = st->state.pages[i];
+		const char *how = p.hard ? "hard-offline" : "soft-offline";
+		char key[64], message[256];
+		int r;
+
+		/* Failed ones too: a page the kernel could not take then may be takeable now. */
+		if (offlined_this_boot(st, &p))
+			continue;
+		if (!st->offline_again_at_boot || !st->act_pages) {
+			log_info("Page 0x%" PRIx64 " was %s-offlined in an earlier boot; not again at start (%s)",
+				 p.pfn, p.hard ? "hard" : "soft",
+				 st->act_pages ? "OfflineAgainAtBoot=no" : "not done when replaying");
+			continue;
+		}
+		r = offline_one_page(st, p.pfn, p.hard, (uint64_t) now_realtime_usec());
+		if (r >= 0) {
+			again++;
+			st->n_offlined_again++;
+			log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, %s again: done", p.pfn, how);
+			continue;
+		}
+		snprintf(key, sizeof(key), "page=0x%" PRIx64, p.pfn);
+		snprintf(message, sizeof(message), "Page 0x%" PRIx64 ", offlined in an earlier boot for its "
+			 "errors, could not be offlined again: %s", p.pfn, offline_error(r));
+		log_warning("%s", message);
+		(void) emit_alert(st, &(struct rule_alert) {
+			.rule = OFFLINE_AGAIN_RULE, .key = key, .count = 1, .time_usec = now_realtime_usec(),
+			.priority = LOG_ERR, .actions = how, .failed_action = how, .message = message,
+		});
+	}
+	if (again > 0)
+		(void) rules_stage_save(st);
+	return again;
 }
 
 static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
@@ -384,20 +500,26 @@ static void watch_dram(struct rules_stage *st, const struct rule_input *in, int6
 	});
 }
 
-void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
+uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
+	struct rule_input counted = *in;
+	bool paired;
 	int r;
 
+	if (error_pair_input(&st->pairs, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, &paired) && paired)
+		log_debug("Memory error 0x%" PRIx64 ": its %s copy, counted once", counted.error_id,
+			  in->mce ? "machine-check" : "EDAC");
 	if (!st->engine)
-		return;
-	r = rule_engine_feed(st->engine, in, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
+		return counted.error_id;
+	r = rule_engine_feed(st->engine, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
-	watch_dram(st, in, time_usec);
+	watch_dram(st, &counted, time_usec);
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired)
 		(void) rules_stage_save(st);
+	return counted.error_id;
 }
 
 void rules_stage_done(struct rules_stage *st)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "dram-watch.h"
+#include "error-pair.h"
 #include "json-writer.h"
 #include "rule-engine.h"
 #include "rule-state.h"
@@ -43,6 +44,12 @@ struct rules_stage {
 	bool act_pages, act_cpus;
 	bool run_triggers;           /* live, or --replay --run-triggers */
 	const char *sysfs_memory;    /* NULL: /sys/devices/system/memory */
+	/* The kernel's memory-failure controls and counters (memory-failure.h): read live, or in a
+	 * test that points --procfs/--sysfs-node at stand-ins; a replay otherwise assumes none. */
+	bool read_memory_failure;
+	const char *procfs;          /* NULL: /proc */
+	const char *sysfs_node;      /* NULL: /sys/devices/system/node */
+	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
 	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
 
 	struct rule_set set;
@@ -52,8 +59,11 @@ struct rules_stage {
 	struct json_writer json;
 	struct trigger_runner *triggers;   /* made at the first trigger */
 	struct dram_watch dram;      /* DRAM fault patterns per DIMM (this run only) */
+	struct error_pair pairs;     /* a memory error's machine check and its EDAC copy */
 	uint64_t n_alerts;
 	uint64_t n_actions_failed;
+	uint64_t n_offlined_again;   /* known-bad pages of earlier boots offlined at start */
+	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
 };
 
 /*
@@ -78,8 +88,28 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
  */
 int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n_dirs);
 
-/* One record at time_usec (CLOCK_REALTIME): the rules, and the actions of what fires. */
-void rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
+/*
+ * One record at time_usec (CLOCK_REALTIME): the rules, and the actions of what
+ * fires.  A memory error (a machine check of a memory bank, an EDAC event) is
+ * given an error id first, shared with its other copy (rules/error-pair.h),
+ * and the rules count the error once.  Returns that id for the record's
+ * entry, 0 for other records.
+ */
+uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
+
+/*
+ * At start, once the sinks are open: the kernel forgets offlined pages at a
+ * reboot, so the pages offlined in earlier boots are offlined again (with
+ * offline_again_at_boot), each refusal an alert.  Returns how many were.
+ */
+unsigned rules_stage_offline_again(struct rules_stage *st);
+
+/* What the kernel says of memory failures now (memory-failure.h), for status and metrics. */
+struct memory_failure_view;
+void rules_stage_memory_failure(const struct rules_stage *st, struct memory_failure_view *ret);
+
+/* The "memory" object of `mcectl status` (mcectl(1), STATUS FORMAT). */
+void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w);
 
 /* Writes the state file now.  Returns 0 or negative errno (logged). */
 int rules_stage_save(struct rules_stage *st);

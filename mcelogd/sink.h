@@ -48,6 +48,8 @@ struct sink_entry {
 			 * when the record has no snapshot.  Its JSON is inside json. */
 			const struct snapshot_field *snapshot_fields;
 			size_t n_snapshot_fields;
+			/* A memory error's id, shared with its EDAC entry (MCE_ERROR_ID); 0: none. */
+			uint64_t error_id;
 		} mce;
 		const struct ras_record *ras;
 		struct {
@@ -72,6 +74,10 @@ struct sink_params {
 	bool live;          /* the daemon, not --replay: every entry reaches a file at once */
 	sd_event *event;    /* NULL when replaying */
 	const char *state_directory;   /* where a sink may keep what it could not deliver yet */
+	/* The kernel's memory-failure figures (memory-failure.h): read only when set; NULL roots:
+	 * the real /proc and /sys/devices/system/node. */
+	bool read_memory_failure;
+	const char *procfs, *sysfs_node;
 };
 
 struct sink_ops {

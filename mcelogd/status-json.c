@@ -142,6 +142,7 @@ const char *status_json_render(struct manager *m)
 	json_array_end(w);
 	snapshot_stage_status(&m->snapshots, w);
 	storm_stage_write_status(&m->storm, w);
+	rules_stage_write_memory_status(&m->rules, w);
 	json_object_end(w);
 	if (json_writer_failed(w))
 		return NULL;

@@ -163,6 +163,19 @@ static int get_bucket(struct rule_engine *e, unsigned i, const char *key, struct
 	return add_bucket(e, &e->set->rules[i], s, key, h, ret);
 }
 
+/* True if the bucket counted this error already; else remembers it. */
+static bool seen_error(struct rule_bucket *b, uint64_t error_id)
+{
+	if (error_id == 0)
+		return false;
+	for (unsigned k = 0; k < RULE_BUCKET_ERROR_IDS; k++)
+		if (b->error_ids[k] == error_id)
+			return true;
+	b->error_ids[b->next_error_id] = error_id;
+	b->next_error_id = (b->next_error_id + 1) % RULE_BUCKET_ERROR_IDS;
+	return false;
+}
+
 int rule_engine_feed(struct rule_engine *e, const struct rule_input *in, uint64_t now_usec,
 		     rule_fire_fn fire, void *userdata)
 {
@@ -186,6 +199,10 @@ int rule_engine_feed(struct rule_engine *e, const struct rule_input *in, uint64_
 		k = get_bucket(e, i, key, &b);
 		if (k < 0)
 			return k;
+		if (seen_error(b, in->error_id)) {
+			s->stats.copies++;
+			continue;
+		}
 		if (now_usec < b->holdoff_until) {
 			s->stats.held++;
 			b->window.last_usec = b->window.last_usec > now_usec ? b->window.last_usec : now_usec;

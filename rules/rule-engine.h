@@ -13,6 +13,10 @@
  * (it cannot be told apart) but counted as "unkeyed" in the rule's
  * statistics, so that a rule that never fires for that reason shows it.
  *
+ * A record that is a second copy of an error the bucket already counted (the
+ * same rule_input.error_id: a machine check and its EDAC event) is not counted
+ * again: one error, one count.
+ *
  * Memory is bounded: each rule keeps at most max_keys buckets; when full, the
  * bucket seen least recently makes room and the rule's "evicted" count says
  * so.
@@ -40,17 +44,23 @@ struct rule_firing {
 
 typedef void (*rule_fire_fn)(const struct rule_firing *f, void *userdata);
 
+/* Error ids a bucket remembers: a copy arrives moments after the first record, well within these. */
+#define RULE_BUCKET_ERROR_IDS 4
+
 struct rule_bucket {
 	char key[RULE_KEY_MAX];
 	uint64_t hash;
 	uint64_t holdoff_until;           /* Holdoff=: records before this time are not counted */
 	struct rule_window window;
+	uint64_t error_ids[RULE_BUCKET_ERROR_IDS];   /* the last errors counted, to count each once */
+	unsigned next_error_id;
 };
 
 struct rule_stats {
 	uint64_t matched;                 /* records the rule's Match= took */
 	uint64_t unkeyed;                 /* of those, records missing a Key= field */
 	uint64_t held;                    /* of those, records of a key resting after a firing */
+	uint64_t copies;                  /* of those, second copies of an error counted already */
 	uint64_t fired;
 	uint64_t evicted;                 /* buckets dropped to make room */
 };

@@ -10,7 +10,6 @@
 #include "rule-field.h"
 
 #define PAGE_SHIFT 12                    /* the kernel offlines 4 KiB base pages */
-#define STATUS_ADDRV (UINT64_C(1) << 58) /* SDM Vol. 3B 16.3.2.2, IA32_MCi_STATUS.ADDRV */
 
 enum field_format { FMT_STRING, FMT_DEC, FMT_HEX };
 
@@ -43,6 +42,7 @@ static const struct {
 	[RULE_FIELD_DRAM_BANK]        = { "dram_bank",        FMT_DEC },
 	[RULE_FIELD_ADDRESS]          = { "address",          FMT_HEX },
 	[RULE_FIELD_PAGE]             = { "page",             FMT_HEX },
+	[RULE_FIELD_NO_PAGE]          = { "no_page",          FMT_STRING },
 	[RULE_FIELD_MCACOD]           = { "mcacod",           FMT_HEX },
 	[RULE_FIELD_MSCOD]            = { "mscod",            FMT_HEX },
 };
@@ -140,21 +140,12 @@ static const char *const components[] = {
 	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "other",
 };
 
-/*
- * The physical address, only when the hardware says it is valid (ADDRV) and,
- * where MISC gives the address mode (Intel SER), that mode is physical: a
- * linear or segment-offset address names no page of memory.
- */
+/* The address only where it names a page of memory (decoders/page-address.h). */
 static bool mce_address(const struct rule_input *in, uint64_t *ret)
 {
-	const struct mce_record *r = in->mce;
-	const struct mce_decoded *d = in->decoded;
-
-	if (!mce_record_has(r, MCE_HAVE_ADDR | MCE_HAVE_STATUS) || !(r->status & STATUS_ADDRV))
+	if (!in->decoded->has_page)
 		return false;
-	if (d->address_mode && !streq(d->address_mode, "physical"))
-		return false;
-	*ret = r->addr;
+	*ret = in->mce->addr & ~UINT64_C(0xff00000000000000);
 	return true;
 }
 
@@ -191,7 +182,8 @@ static bool mce_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_BANK_GROUP:       return num_opt(d->bank_group, ret);
 	case RULE_FIELD_DRAM_BANK:        return num_opt(d->dram_bank, ret);
 	case RULE_FIELD_ADDRESS:          return mce_address(in, &a) && num(a, ret);
-	case RULE_FIELD_PAGE:             return mce_address(in, &a) && num(a >> PAGE_SHIFT, ret);
+	case RULE_FIELD_PAGE:             return num_if(d->has_page, d->page, ret);
+	case RULE_FIELD_NO_PAGE:          return str(d->no_page, ret);
 	case RULE_FIELD_MCACOD:           return num_if(r->have & MCE_HAVE_STATUS, d->mcacod, ret);
 	case RULE_FIELD_MSCOD:            return num_if(r->have & MCE_HAVE_STATUS, d->mscod, ret);
 	default:                          return false;
@@ -220,11 +212,35 @@ static bool ras_num(const struct ras_record *r, const char *const *keys, struct 
 
 #define RAS_NUM(r, ret, ...) ras_num(r, (const char *const[]) { __VA_ARGS__, NULL }, ret)
 
+/*
+ * Why a ras record's address names no page, NULL if it does or has none.
+ * EDAC traces address 0 when the driver could not find it (ghes_edac without
+ * a valid physical address, amd64_edac when translation failed), and a grain
+ * wider than a page says the address is only good to that grain.  The
+ * producer says so in "no_page" (kernel-abi/ras-trace.c); records written
+ * before it did are judged here the same way.
+ */
+static const char *ras_no_page(const struct ras_record *r)
+{
+	const struct ras_field *x = ras_record_find(r, "no_page");
+	struct rule_value v;
+
+	if (x && x->type == RAS_FIELD_STRING)
+		return x->data;
+	if (r->event != RAS_EVENT_MEMORY_CONTROLLER || !RAS_NUM(r, &v, "address"))
+		return NULL;
+	if (v.u == 0)
+		return "address_unknown";
+	if (RAS_NUM(r, &v, "grain") && v.u > (UINT64_C(1) << PAGE_SHIFT))
+		return "coarse_address";
+	return NULL;
+}
+
 static bool ras_address(const struct ras_record *r, uint64_t *ret)
 {
 	struct rule_value v;
 
-	if (!RAS_NUM(r, &v, "address", "physical_address", "pa"))
+	if (ras_no_page(r) || !RAS_NUM(r, &v, "address", "physical_address", "pa"))
 		return false;
 	*ret = v.u;
 	return true;
@@ -262,6 +278,7 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 		if (RAS_NUM(r, ret, "pfn"))
 			return true;
 		return ras_address(r, &a) && num(a >> PAGE_SHIFT, ret);
+	case RULE_FIELD_NO_PAGE:     return str(ras_no_page(r), ret);
 	default:                     return false;
 	}
 }

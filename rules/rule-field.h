@@ -46,6 +46,7 @@ enum rule_field {
 	RULE_FIELD_DRAM_BANK,        /* DRAM bank (within its group when the record gives one) */
 	RULE_FIELD_ADDRESS,          /* physical address, only when the record says it is valid */
 	RULE_FIELD_PAGE,             /* address >> 12: the 4 KiB page the kernel offlines */
+	RULE_FIELD_NO_PAGE,          /* why a record with an address has no page ("normalized_address") */
 	RULE_FIELD_MCACOD,
 	RULE_FIELD_MSCOD,
 	_RULE_FIELD_MAX,
@@ -57,6 +58,8 @@ struct rule_input {
 	const struct mce_record *mce;
 	const struct mce_decoded *decoded;  /* with mce */
 	const struct ras_record *ras;
+	/* One memory error's id, shared by its machine check and its EDAC copy (error-pair.h); 0: none. */
+	uint64_t error_id;
 };
 
 struct rule_value {

@@ -85,6 +85,16 @@ const struct rule_state_page *rule_state_find_page(const struct rule_state *s, u
 	return NULL;
 }
 
+int rule_state_set_page(struct rule_state *s, const struct rule_state_page *p)
+{
+	for (unsigned i = 0; i < s->n_pages; i++)
+		if (s->pages[i].pfn == p->pfn) {
+			s->pages[i] = *p;
+			return 0;
+		}
+	return rule_state_add_page(s, p);
+}
+
 int rule_state_capture(struct rule_state *s, const struct rule_engine *e, uint64_t now_usec)
 {
 	const struct rule_set *set = rule_engine_rules(e);
@@ -218,8 +228,11 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 	for (unsigned i = 0; i < s->n_pages; i++, lines++) {
 		const struct rule_state_page *p = &s->pages[i];
 
-		put(&o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s\n", p->pfn, p->hard ? "hard" : "soft",
+		put(&o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s", p->pfn, p->hard ? "hard" : "soft",
 		    p->time_usec, p->ok ? "ok" : "failed");
+		if (p->boot_id[0])
+			put(&o, "\t%s", p->boot_id);
+		put(&o, "\n");
 	}
 	for (unsigned i = 0; i < s->n_alerts; i++, lines++) {
 		const struct rule_state_alert *a = &s->alerts[i];
@@ -343,8 +356,14 @@ static int parse_page(struct in *in, struct rule_state *s, char **f, unsigned n)
 	struct rule_state_page p = { 0 };
 	int r;
 
-	if (n != 5)
-		return bad(in, "page: expected 5 fields, got %u", n);
+	if (n != 5 && n != 6)
+		return bad(in, "page: expected 5 or 6 fields, got %u", n);
+	if (n == 6) {
+		if (strlen(f[5]) != sizeof(p.boot_id) - 1 ||
+		    strspn(f[5], "0123456789abcdef") != sizeof(p.boot_id) - 1)
+			return bad(in, "page: boot id '%s' is not 32 lower-case hex digits", f[5]);
+		memcpy(p.boot_id, f[5], sizeof(p.boot_id));
+	}
 	if ((r = number(in, "page frame", f[1], 16, &p.pfn)) < 0 ||
 	    (r = number(in, "time", f[3], 10, &p.time_usec)) < 0)
 		return r;

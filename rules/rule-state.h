@@ -11,11 +11,15 @@
  *
  *	mcelogd-rules-state 1
  *	bucket	RULE	KEY	HOLDOFF_UNTIL	T1,T2,...
- *	page	PFN(hex)	soft|hard	TIME	ok|failed
+ *	page	PFN(hex)	soft|hard	TIME	ok|failed	BOOT_ID
  *	alert	TIME	RULE	KEY
  *	end	LINES	FNV1A64(hex)
  *
  * Times are CLOCK_REALTIME microseconds, so that counts survive reboots.
+ * Offlining does not: a page carries the boot it was offlined in (32 hex
+ * digits; files written before it have none, read as "another boot").  The
+ * pages' boot ids and the kernel's refusals are the daemon's to act on
+ * (mcelogd/page-memory.h).
  * The "end" line counts the lines before it and checksums their bytes: a
  * file cut short or changed by accident is recognised as damaged rather than
  * half-read.
@@ -43,6 +47,7 @@ struct rule_state_page {
 	bool hard;
 	bool ok;                    /* the kernel accepted it */
 	uint64_t time_usec;
+	char boot_id[33];           /* the boot it was offlined in; "" unknown */
 };
 
 struct rule_state_alert {
@@ -69,6 +74,8 @@ int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p);
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a);
 /* The page's entry, NULL if it was never offlined (or tried). */
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn);
+/* Records the outcome of an offlining: the page's entry is updated, or added.  0 or -ENOMEM/-E2BIG. */
+int rule_state_set_page(struct rule_state *s, const struct rule_state_page *p);
 
 /* Replaces s's buckets with the engine's, each with the times still within its window at now. */
 int rule_state_capture(struct rule_state *s, const struct rule_engine *e, uint64_t now_usec);

@@ -4,27 +4,7 @@
 set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-MCECTL="$top_builddir/mcectl/mcectl"
-MCELOGD="$top_builddir/mcelogd/mcelogd"
-SHIPPED="$top_srcdir/config/rules.d"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n - $1"
-	sed 's/^/# out: /' "$TMP/out" | head -5
-	sed 's/^/# err: /' "$TMP/err" | head -5
-}
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
-# run EXPECTED_RC PROGRAM ARGS...: output in $TMP/out, $TMP/err
-run() { want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; [ "$?" -eq "$want" ]; }
-has() { grep -q -- "$1" "$TMP/out"; }
-err_has() { grep -q -- "$1" "$TMP/err"; }
-count() { [ "$(grep -c -- "$1" "$TMP/out")" -eq "$2" ]; }
+. "$top_srcdir/tests/rules-tap.sh"
 
 # A corrected memory-controller read error on channel 2 at a physical address
 # (Intel, IA32_MCi_STATUS 0x8c00000000000092: VAL MISCV ADDRV, MCACOD 0x92;
@@ -107,7 +87,7 @@ check "an unreadable rule file is an error naming it" err_has "x.rules: cannot r
 # 16-17: input without records, and usage errors.
 echo "nothing here" >"$TMP/empty.txt"
 run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/empty.txt"
-check "input without records says so" err_has "no machine-check record found"
+check "input without records says so" err_has "no hardware-error record found"
 check "an unknown option is a usage error" run 2 "$MCECTL" rules --frobnicate
 # 18-22: counts persist across runs (a --state-directory given to --replay),
 # and mcectl rules shows them.  Records of the last hours, so still counted.

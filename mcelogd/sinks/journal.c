@@ -40,7 +40,7 @@
  * each, for send_fields().  Shared by every kind of entry.
  */
 struct journal_fields {
-	struct iovec iov[56];   /* a record's fixed fields, 16 snapshot figures, the marker, MCE_JSON */
+	struct iovec iov[64];   /* a record's fixed fields, its DRAM cell and page, 16 snapshot figures, the marker, MCE_JSON */
 	unsigned n;
 	char store[4096];
 	size_t used;
@@ -448,7 +448,7 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 }
 
 static int write_mce(struct journal_sink *j, const struct mce_record *r, const struct mce_decoded *d,
-		     const struct snapshot_field *snap, size_t n_snap, const char *json)
+		     const struct snapshot_field *snap, size_t n_snap, uint64_t error_id, const char *json)
 {
 	int k;
 	struct journal_fields f = { .n = 0 };
@@ -510,6 +510,13 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_ROW=%d", d->row);
 		journal_fields_add(&f, "MCE_COLUMN=%d", d->column);
 	}
+	/* The page rules count, or why there is none: the same names as a ras record's fields. */
+	if (d->has_page)
+		journal_fields_add(&f, "MCE_PAGE=0x%" PRIx64, d->page);
+	if (d->no_page)
+		journal_fields_add(&f, "MCE_NO_PAGE=%s", d->no_page);
+	if (error_id)
+		journal_fields_add(&f, "MCE_ERROR_ID=0x%" PRIx64, error_id);
 	/* The snapshot's most useful figures, flat, so journalctl can match them. */
 	for (size_t i = 0; i < n_snap; i++)
 		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
@@ -828,7 +835,7 @@ static int journal_write(void *s, const struct sink_entry *e)
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
 		r = write_mce(j, e->mce.rec, e->mce.decoded, e->mce.snapshot_fields, e->mce.n_snapshot_fields,
-			      e->json);
+			      e->mce.error_id, e->json);
 		break;
 	case SINK_ENTRY_RAS:
 		r = write_ras(j, e->ras, e->json);

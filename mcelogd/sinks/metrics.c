@@ -11,6 +11,7 @@
 #include "file-io.h"
 #include "json-writer.h"
 #include "log.h"
+#include "memory-failure.h"
 #include "macro.h"
 #include "prom-text.h"
 #include "sink.h"
@@ -53,6 +54,13 @@ static const struct prom_metric metrics[] = {
 	  "Memory pages mcelogd's rules offlined (or failed to), by mode and result" },
 	{ "mcelogd_cpus_offlined_total", PROM_COUNTER,
 	  "CPUs mcelogd's rules took offline (or failed to), by result" },
+	{ "mcelogd_memory_hardware_corrupted_bytes", PROM_GAUGE,
+	  "Memory the kernel took out of use for hardware errors (HardwareCorrupted in /proc/meminfo)" },
+	{ "mcelogd_kernel_memory_failure_pages_total", PROM_COUNTER,
+	  "Pages the kernel's memory-failure handling saw, by result, summed over NUMA nodes "
+	  "(/sys/devices/system/node/node*/memory_failure)" },
+	{ "mcelogd_soft_offline_allowed", PROM_GAUGE,
+	  "1 unless vm.enable_soft_offline=0 forbids soft offlining pages" },
 	{ "mcelogd_metrics_series_dropped_total", PROM_COUNTER,
 	  "Label sets not counted because the number of series is bounded" },
 	{ "mcelogd_last_update_timestamp_seconds", PROM_GAUGE,
@@ -65,6 +73,8 @@ struct metrics_sink {
 	sd_event_source *timer;
 	uint64_t last_write_usec;     /* CLOCK_MONOTONIC */
 	bool dirty;
+	bool read_memory_failure;
+	const char *procfs, *sysfs_node;
 	uint64_t n_writes, n_write_failures;
 	int last_error;
 };
@@ -212,9 +222,31 @@ static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json
 	}
 }
 
+/* What the kernel says of failed memory now: gauges, and its own counters as they stand. */
+static void set_memory_failure(struct metrics_sink *k)
+{
+	struct memory_failure_view v;
+
+	memory_failure_read(k->procfs, k->sysfs_node, &v);
+	if (v.have_hardware_corrupted)
+		(void) prom_set(k->registry, "mcelogd_memory_hardware_corrupted_bytes", NULL,
+				(double) v.hardware_corrupted_kib * 1024);
+	/* "total" is the sum of the others: Prometheus sums labels itself. */
+	for (unsigned i = 1; v.n_nodes > 0 && i < MEMORY_FAILURE_COUNTERS; i++) {
+		const char *labels[] = { "result", memory_failure_counter_names[i], NULL };
+
+		(void) prom_set(k->registry, "mcelogd_kernel_memory_failure_pages_total", labels,
+				(double) v.counters[i]);
+	}
+	(void) prom_set(k->registry, "mcelogd_soft_offline_allowed", NULL,
+			memory_failure_soft_offline_allowed(&v) ? 1 : 0);
+}
+
 /* The exposition text, with the time of this writing and the dropped series. */
 static int render(struct metrics_sink *k, char **ret)
 {
+	if (k->read_memory_failure)
+		set_memory_failure(k);
 	(void) prom_set(k->registry, "mcelogd_last_update_timestamp_seconds", NULL,
 			(double) now_realtime_usec() / 1e6);
 	if (prom_dropped(k->registry) > 0)
@@ -281,6 +313,9 @@ static int metrics_open(const struct sink_params *p, void **ret)
 	if (!k->registry)
 		return log_error_errno(-ENOMEM, "Out of memory");
 	snprintf(k->path, sizeof(k->path), "%s", p->config->metrics_output);
+	k->read_memory_failure = p->read_memory_failure;
+	k->procfs = p->procfs;
+	k->sysfs_node = p->sysfs_node;
 	if (k->path[0] && p->event) {
 		r = sd_event_add_time_relative(p->event, &k->timer, CLOCK_MONOTONIC, WRITE_MIN_USEC,
 					       USEC_PER_SEC, on_timer, k);

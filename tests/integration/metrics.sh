@@ -15,7 +15,7 @@ exporter=/usr/bin/prometheus-node-exporter
 need_tools prometheus promtool curl jq "$exporter"
 use_workdir
 
-echo "1..19"
+echo "1..21"
 
 # wait_for SECONDS COMMAND...: until the command succeeds.
 wait_for() {
@@ -105,9 +105,18 @@ printf '[Output]\nMetrics=%s\n' "$live" >"$work/live.conf"
 rs_start=$(( ($(date +%s) - 60) * 1000000 ))
 printf 'mcelogd-storms 1\nboot_id %s\nras pcie_aer %s %s 4990 10 dev_name=0000:00:1c.0 correctable_status=0x1\n' \
 	"$(tr -d - </proc/sys/kernel/random/boot_id)" "$rs_start" "$((rs_start + 9000000))" >"$work/live/state/storms.state"
+# The kernel's memory-failure figures, from stand-ins: soft offlining forbidden, 8 kB corrupted,
+# one node's counters.
+mkdir -p "$work/live/proc/sys/vm" "$work/live/node/node0/memory_failure"
+echo 0 >"$work/live/proc/sys/vm/enable_soft_offline"
+printf 'MemTotal:       16318412 kB\nHardwareCorrupted:     8 kB\n' >"$work/live/proc/meminfo"
+for c in total:9 ignored:1 failed:2 delayed:1 recovered:5; do
+	echo "${c#*:}" >"$work/live/node/node0/memory_failure/${c%%:*}"
+done
 # Two records from a boot error region (one machine check, one firmware memory record).
 "$mcelogd" --config "$work/live.conf" --no-journal --tracefs "$work/live/tracefs" --control-socket "$work/live/sock" \
-	--bert "$data/bert-region.bin" --state-directory "$work/live/state" 2>"$work/live.err" &
+	--bert "$data/bert-region.bin" --state-directory "$work/live/state" \
+	--procfs "$work/live/proc" --sysfs-node "$work/live/node" 2>"$work/live.err" &
 live_pid=$!
 started $live_pid
 # Twice a full `make -j2 check` beside two fuzzers saw exit 3 ("not running") here while the
@@ -128,6 +137,11 @@ check "... and prints the daemon's counts" "1 1" \
 	"$(value "$work/export" 'mcelogd_records_total{') $(value "$work/export" 'mcelogd_ras_records_total{')"
 check "... and the ras storm's count under its source, as bank" "4990 1" \
 	"$(value "$work/export" 'mcelogd_storm_records_total{bank="ras:aer_event"}') $(value "$work/export" 'mcelogd_storms_ended_total')"
+check "... and the kernel's memory-failure figures" "8192 0 5 9" \
+	"$(value "$work/export" 'mcelogd_memory_hardware_corrupted_bytes') $(value "$work/export" 'mcelogd_soft_offline_allowed') $(value "$work/export" 'mcelogd_kernel_memory_failure_pages_total{result="recovered"}') $(value "$work/export" 'mcelogd_kernel_memory_failure_pages_total{')"
+"$mcectl" status --socket "$work/live/sock" >"$work/status" 2>&1
+check "mcectl status shows them" yes \
+	"$(grep -q 'Memory: HardwareCorrupted 8 kB; kernel memory failures on 1 node: total 9, recovered 5, delayed 1, ignored 1, failed 2; soft offlining FORBIDDEN (vm.enable_soft_offline=0)' "$work/status" && echo yes || cat "$work/status")"
 in_file() { [ "$(value "$live" 'mcelogd_ras_records_total{')" = 1 ]; }
 if wait_for 15 in_file; then ok "the daemon's file has them within seconds"; else not_ok "the daemon's file has them within seconds" "$(cat "$live")"; fi
 now=$(date +%s)

@@ -66,7 +66,7 @@ records 0x0000000012345000 10 10 >>"$work/in.jsonl"
 	--sysfs-memory "$work/sys" --output-file "$work/out2.jsonl" --log-level info 2>"$work/err2"
 check "20 errors on the page: two alerts" 2 "$(jq -s 'map(select(.event == "alert")) | length' "$work/out2.jsonl")"
 check "but one offlining" "0x12345000" "$(cat "$work/sys/soft_offline_page")"
-if grep -q "was soft-offlined already (done), not again" "$work/err2"; then
+if grep -q "was soft-offlined already in this boot, not again" "$work/err2"; then
 	ok "the second time says so"
 else
 	not_ok "the second time says so" "$(cat "$work/err2")"

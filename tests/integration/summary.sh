@@ -15,7 +15,7 @@ use_workdir
 
 start_private_journald "$work"
 
-echo "1..20"
+echo "1..21"
 
 # Twice the 4 machine checks (CPUs 3, 2, 0, 7 on banks 1, 5, 4, 9), once the 3 other records.
 "$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
@@ -35,6 +35,8 @@ check "--by dimm: the EDAC event's DIMM label" "1" \
 	"$(sum --by dimm | jq -r 'select(.key == "DIMM_A1") | .records')"
 check "--by page: the poisoned page from its pfn" "1" \
 	"$(sum --by page | jq -r 'select(.key == "0x30000000") | .records')"
+check "--by page: the AMD UMC records under why they name no page, not 0x3bd2c8000" "2 0" \
+	"$(sum --by page | jq -r 'select(.key == "(no page: normalized_address)") | .records') $(sum --by page | jq -r 'select(.key == "0x3bd2c8000")' | grep -c .)"
 check "severity columns: bank 4's records are worse than corrected" "0 2" \
 	"$(sum | jq -r 'select(.key == "bank 4") | "\(.corrected) \(.worse)"')"
 check "first and last seen, as RFC 3339" "true" \

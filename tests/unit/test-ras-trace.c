@@ -848,6 +848,71 @@ static void test_json_round_trip(void **state)
 	ras_record_done(&back);
 }
 
+/*
+ * EDAC's address 0 means "unknown" (edac_mc_handle_error() traces
+ * page_frame_number << PAGE_SHIFT | offset, both 0 when the driver could not
+ * find them): no address, and the record says why it has no page.  A grain
+ * wider than a page keeps the address but names no page either.
+ */
+static void test_mc_event_no_page(void **state)
+{
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+
+	(void) state;
+	load(&l, RAS_TP_MC_EVENT, "tracefs/6.1/ras/mc_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "error_type", 0);
+	put(&s, &l, "mc_index", 0);
+	put(&s, &l, "address", 0);
+	put(&s, &l, "grain_bits", 6);
+	put_str(&s, &l, "msg", "");
+	put_str(&s, &l, "label", "");
+	put_str(&s, &l, "driver_detail", "");
+	decode_ok(&l, &s, &r);
+	assert_null(ras_record_find(&r, "address"));
+	assert_string_equal(str(&r, "no_page"), "address_unknown");
+	ras_record_done(&r);
+
+	put(&s, &l, "address", 0x40000000);
+	put(&s, &l, "grain_bits", 30);
+	decode_ok(&l, &s, &r);
+	assert_int_equal(num(&r, "address"), 0x40000000);
+	assert_string_equal(str(&r, "no_page"), "coarse_address");
+	ras_record_done(&r);
+}
+
+/* Replayed registers are numbers again (review M5), and write back unchanged. */
+static void test_json_registers_are_numbers(void **state)
+{
+	static const char line[] =
+		"{\"source\":\"ras:mc_event\",\"event\":\"memory_controller\",\"severity\":\"corrected\","
+		"\"mc\":0,\"address\":\"0x0000000012345000\",\"ident\":\"0x1f\",\"padded\":\"0x001f\","
+		"\"label\":\"0xDIMM\"}";
+	struct ras_record r;
+	const struct ras_field *f;
+	char why[256];
+	char *again;
+
+	(void) state;
+	assert_int_equal(ras_record_parse_json(line, strlen(line), &r, why, sizeof(why)), 0);
+	f = ras_record_find(&r, "address");
+	assert_non_null(f);
+	assert_int_equal(f->type, RAS_FIELD_HEX64);
+	assert_int_equal(f->u, 0x12345000);
+	f = ras_record_find(&r, "ident");
+	assert_int_equal(f->type, RAS_FIELD_HEX);
+	assert_int_equal(f->u, 0x1f);
+	/* Not a form the writer makes: stays text, so it writes back as it came. */
+	assert_int_equal(ras_record_find(&r, "padded")->type, RAS_FIELD_STRING);
+	assert_int_equal(ras_record_find(&r, "label")->type, RAS_FIELD_STRING);
+	again = json(&r);
+	assert_non_null(strstr(again, "\"address\":\"0x0000000012345000\",\"ident\":\"0x1f\",\"padded\":\"0x001f\""));
+	free(again);
+	ras_record_done(&r);
+}
+
 static void test_json_rejects(void **state)
 {
 	static const struct { const char *json; const char *why; } bad[] = {
@@ -896,6 +961,8 @@ int main(void)
 		cmocka_unit_test(test_non_standard_event),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_rejects),
+		cmocka_unit_test(test_mc_event_no_page),
+		cmocka_unit_test(test_json_registers_are_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

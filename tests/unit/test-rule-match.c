@@ -97,7 +97,7 @@ static void test_mce_fields(void **state)
 	assert_false(rule_field_get(&m.in, RULE_FIELD_PAGE, &v));
 }
 
-/* AMD reports DRAM ECC in UMC banks with a cache MCACOD: still memory, with a page. */
+/* AMD reports DRAM ECC in UMC banks with a cache MCACOD: still memory, but without a page. */
 static void test_amd_umc_is_memory(void **state)
 {
 	/* EPYC 7002 MC18 DRAM ECC, from tests/golden/amd-smca.golden.jsonl. */
@@ -110,13 +110,17 @@ static void test_amd_umc_is_memory(void **state)
 	};
 	struct mce_decoded d;
 	struct rule_input in = { .mce = &rec, .decoded = &d };
+	struct rule_value v;
 
 	(void) state;
 	mce_decode(&rec, &d);
 	assert_string_equal(get(&in, RULE_FIELD_ERROR_CLASS).s, "cache");
 	assert_string_equal(get(&in, RULE_FIELD_BANK_TYPE).s, "UMC");
 	assert_string_equal(get(&in, RULE_FIELD_COMPONENT).s, "memory");
-	assert_int_equal(get(&in, RULE_FIELD_PAGE).u, 0x313c7a);
+	/* MCA_ADDR of a UMC is UMC-local: no page, and the record says why. */
+	assert_false(rule_field_get(&in, RULE_FIELD_PAGE, &v));
+	assert_false(rule_field_get(&in, RULE_FIELD_ADDRESS, &v));
+	assert_string_equal(get(&in, RULE_FIELD_NO_PAGE).s, "normalized_address");
 	assert_int_equal(get(&in, RULE_FIELD_CHANNEL).u, 3);
 	assert_int_equal(get(&in, RULE_FIELD_CHIP_SELECT).u, 1);
 }

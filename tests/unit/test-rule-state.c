@@ -27,7 +27,8 @@ static void sample(struct rule_state *s)
 	/* Keys with the separator, a newline and '%' survive. */
 	assert_int_equal(rule_state_add_bucket(s, "edac", "mc=0 label=A\tB\n100%", T0 + HOUR, NULL, 0), 0);
 	assert_int_equal(rule_state_add_page(s, &(struct rule_state_page) {
-		.pfn = 0x12345, .hard = false, .ok = true, .time_usec = T0 + 3 }), 0);
+		.pfn = 0x12345, .hard = false, .ok = true, .time_usec = T0 + 3,
+		.boot_id = "0123456789abcdef0123456789abcdef" }), 0);
 	assert_int_equal(rule_state_add_page(s, &(struct rule_state_page) {
 		.pfn = 0xfffff, .hard = true, .ok = false, .time_usec = T0 + 4 }), 0);
 	assert_int_equal(rule_state_add_alert(s, &(struct rule_state_alert) {
@@ -65,6 +66,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.buckets[1]->holdoff_until, T0 + HOUR);
 	assert_int_equal(b.buckets[1]->n_times, 0);
 	assert_int_equal(b.n_pages, 2);
+	/* The boot a page was offlined in survives; a page without one stays without. */
+	assert_string_equal(b.pages[0].boot_id, "0123456789abcdef0123456789abcdef");
+	assert_string_equal(b.pages[1].boot_id, "");
 	assert_true(b.pages[1].hard);
 	assert_false(b.pages[1].ok);
 	assert_non_null(rule_state_find_page(&b, 0x12345));
@@ -129,11 +133,29 @@ static void test_errors(void **state)
 	expect_bad("mcelogd-rules-state 1\npage\t0x1\tmedium\t0\tok\n", 2, "'medium' is neither soft nor hard");
 	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tmaybe\n", 2, "'maybe' is neither ok nor failed");
 	expect_bad("mcelogd-rules-state 1\npage\tzz\tsoft\t0\tok\n", 2, "page frame 'zz' is not a number");
+	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tok\tBOOT\n", 2, "boot id 'BOOT' is not 32");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\n", 2, "alert: expected 4 fields, got 3");
 	expect_bad("mcelogd-rules-state 1\nfrob\t1\n", 2, "unknown item 'frob'");
 	expect_bad("mcelogd-rules-state 1\nend\t5\t0\n", 2, "end line counts 5 lines, the file has 1");
 	expect_bad("mcelogd-rules-state 1\nend\t1\t0\n", 2, "checksum mismatch");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\tk", 2, "cut short");
+}
+
+/* Offlining again in a new boot replaces the page's entry rather than adding one. */
+static void test_set_page_replaces(void **state)
+{
+	struct rule_state s;
+
+	(void) state;
+	sample(&s);
+	assert_int_equal(rule_state_set_page(&s, &(struct rule_state_page) {
+		.pfn = 0x12345, .ok = false, .time_usec = T0 + 9, .boot_id = "fedcba9876543210fedcba9876543210" }), 0);
+	assert_int_equal(s.n_pages, 2);
+	assert_false(rule_state_find_page(&s, 0x12345)->ok);
+	assert_string_equal(rule_state_find_page(&s, 0x12345)->boot_id, "fedcba9876543210fedcba9876543210");
+	assert_int_equal(rule_state_set_page(&s, &(struct rule_state_page) { .pfn = 0x777, .ok = true }), 0);
+	assert_int_equal(s.n_pages, 3);
+	rule_state_done(&s);
 }
 
 static void test_alerts_bounded(void **state)
@@ -220,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damage_detected),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_set_page_replaces),
 		cmocka_unit_test(test_alerts_bounded),
 		cmocka_unit_test(test_restart_keeps_count),
 	};

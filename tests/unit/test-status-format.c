@@ -94,6 +94,33 @@ static void test_snapshots(void **state)
 	free(out);
 }
 
+static void test_memory(void **state)
+{
+	int r;
+	char *out = render(
+		"{\"version\":\"0.1.0\",\"sources\":[],\"memory\":{\"soft_offline_allowed\":false,"
+		"\"enable_soft_offline\":0,\"hardware_corrupted_kib\":8,\"memory_failure\":{\"nodes\":2,"
+		"\"total\":11,\"ignored\":2,\"failed\":3,\"delayed\":4,\"recovered\":5},"
+		"\"pages_known_bad\":3,\"pages_offlined_this_boot\":2,\"pages_offlined_again_at_start\":1,"
+		"\"offlinings_refused\":1}}",
+		&r);
+
+	(void) state;
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "Memory: HardwareCorrupted 8 kB; kernel memory failures on 2 nodes: total 11, "
+				    "recovered 5, delayed 4, ignored 2, failed 3; soft offlining FORBIDDEN "
+				    "(vm.enable_soft_offline=0)\n"));
+	assert_non_null(strstr(out, "Pages offlined by the rules: 2 this boot (1 again at start), 3 known bad; "
+				    "1 refused\n"));
+	free(out);
+
+	/* A kernel without the sysctl or the counters: only what there is. */
+	out = render("{\"version\":\"0.1.0\",\"sources\":[],\"memory\":{\"soft_offline_allowed\":true}}", &r);
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "Memory: soft offlining allowed\n"));
+	free(out);
+}
+
 static void test_minimal_and_invalid(void **state)
 {
 	int r;
@@ -130,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_document),
 		cmocka_unit_test(test_snapshots),
+		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_minimal_and_invalid),
 	};
 

@@ -1,0 +1,157 @@
+#!/bin/sh
+# Memory errors and the shipped page rule, through `mcectl rules --test` and
+# `mcelogd --replay` (issue 26; review of 7618bea C1, I1, I2, I3, M5): a page
+# only from an address that names one, one count per error, replay counting
+# what the live daemon counts, and offlined pages across reboots (TAP).
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+. "$top_srcdir/tests/rules-tap.sh"
+alerts() { [ "$(grep -c '"event":"alert"' "$TMP/out")" -eq "$1" ]; }
+replay() { f=$1; shift; run 0 "$MCELOGD" --replay "$f" --no-journal --output json --rules-directory "$SHIPPED" "$@"; }
+
+# The README's AMD Family 19h UMC DRAM ECC record (bank 5, IPID of a UMC) at second $1.
+amd_umc() {
+	printf '{"time":"2026-11-20T10:00:%02d.000000Z","source":"tracepoint","cpu":2,"bank":5,' "$1"
+	printf '"vendor":"amd","family":25,"model":1,"stepping":1,"status":"0xdc2040000000011b",'
+	printf '"addr":"0x00000003bd2c8fc0","misc":"0xd01a0ffe00000000","synd":"0x000000005a020001",'
+	printf '"ipid":"0x0000009600050f00"}\n'
+}
+# A Skylake-SP IMC corrected read error (bank 13, MCACOD 0x0090) at hour $1 with STATUS $2, ADDR $3, MISC $4.
+intel_imc() {
+	printf '{"time":"2026-11-20T%02d:00:00.000000Z","source":"tracepoint","cpu":1,"socketid":0,' "$1"
+	printf '"bank":13,"vendor":"intel","family":6,"model":85,"status":"%s","addr":"%s","misc":"%s"}\n' \
+		"$2" "$3" "$4"
+}
+# An EDAC ras:mc_event as the JSON output writes it: hour $1, second $2, address $3.
+edac() {
+	printf '{"time":"2026-11-20T%02d:00:%02d.000000Z","source":"ras:mc_event","event":"memory_controller",' "$1" "$2"
+	printf '"severity":"corrected","error_count":1,"label":"CPU_SrcID#0_MC#0_Chan#0_DIMM#0","mc":0,'
+	printf '"top_layer":0,"middle_layer":0,"address":"%s","grain":64}\n' "$3"
+}
+ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
+
+echo "1..21"
+
+# C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
+ten amd_umc >"$TMP/amd.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/amd.jsonl"
+check "AMD UMC: no page from the normalized MCA_ADDR (C1)" \
+	sh -c '! grep -q "memory-page-ce" "$0" && grep -q "0 firings" "$0"' "$TMP/out"
+replay "$TMP/amd.jsonl"
+check "AMD UMC: the record says why it has no page" has '"no_page":"normalized_address"'
+
+# I2: Intel addresses without MISCV, or good only to 1 GiB, name no page.
+: >"$TMP/i2.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do
+	intel_imc "$h" 0x8400000000000090 0x0000000007000000 0x0000000000000000 >>"$TMP/i2.jsonl"
+	intel_imc "$h" 0x8c00000000000090 0x0000000040000000 0x000000000000009e >>"$TMP/i2.jsonl"
+done
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/i2.jsonl"
+check "Intel: no page without MISCV or with LSB 30 (I2)" \
+	sh -c '! grep -q "memory-page-ce" "$0" && grep -q "20 records, .* 0 firings" "$0"' "$TMP/out"
+# ... while a physical address good to a cache line still counts.
+: >"$TMP/i2-good.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do
+	intel_imc "$h" 0x8c00000000000090 0x0000000012345680 0x0000000000000086 >>"$TMP/i2-good.jsonl"
+done
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/i2-good.jsonl"
+check "Intel: a physical address with LSB 6 still keys its page" has "memory-page-ce \[page=0x12345\]"
+
+# I3 (b) and M5: EDAC events without an address (address 0) do not all count
+# against page 0, while replayed EDAC records with one reach the page rule as
+# live ones do.
+: >"$TMP/edac.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do
+	edac "$h" 0 0x0000000012345000 >>"$TMP/edac.jsonl"
+	edac "$h" 1 0x0000000000000000 >>"$TMP/edac.jsonl"
+done
+replay "$TMP/edac.jsonl"
+check "replayed EDAC records count on their page (M5)" \
+	sh -c 'grep -q "\"rule\":\"memory-page-ce\",\"key\":\"page=0x12345\"" "$0"' "$TMP/out"
+check "EDAC address 0 is no page (I3)" sh -c '! grep -q "page=0x0\"" "$0"' "$TMP/out"
+check "... and the replay says what it would have offlined" err_has "would soft-offline page 0x12345"
+
+# I3 (a): one DRAM error arrives as the machine check and its EDAC copy; the
+# page rule counts it once.  Five real errors on Intel: no firing; ten: one.
+intel_pair() { # HOUR
+	intel_imc "$1" 0x8c00000000000090 0x0000000012345680 0x0000000000000086
+	edac "$1" 0 0x0000000012345680
+}
+: >"$TMP/pair5.jsonl"
+for h in 0 1 2 3 4; do intel_pair "$h" >>"$TMP/pair5.jsonl"; done
+replay "$TMP/pair5.jsonl" --log-level debug
+check "an MCE and its EDAC copy count once: five errors do not fire (I3)" alerts 0
+check "each EDAC event paired with its machine check" \
+	sh -c '[ "$(grep -c "its EDAC copy, counted once" "$0")" -eq 5 ]' "$TMP/err"
+: >"$TMP/pair10.jsonl"
+for h in 0 1 2 3 4 5 6 7 8 9; do intel_pair "$h" >>"$TMP/pair10.jsonl"; done
+replay "$TMP/pair10.jsonl"
+check "... and ten errors fire once, on their page" \
+	sh -c '[ "$(grep -c "\"rule\":\"memory-page-ce\",\"key\":\"page=0x12345\"" "$0")" -eq 1 ]' "$TMP/out"
+
+# AMD: the page comes from the EDAC copy, which carries the translated address.
+: >"$TMP/amd-pair.jsonl"
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	amd_umc "$i" >>"$TMP/amd-pair.jsonl"
+	edac 10 "$i" 0x0000000071234fc0 >>"$TMP/amd-pair.jsonl"
+done
+replay "$TMP/amd-pair.jsonl"
+check "AMD: the EDAC copy's translated page fires, never the normalized one" \
+	sh -c 'grep -q "\"key\":\"page=0x71234\"" "$0" && ! grep -q "page=0x3bd2c8" "$0"' "$TMP/out"
+
+# M5 / item 8: `mcectl rules --test` reads the EDAC lines and counts as the daemon does.
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/edac.jsonl"
+check "rules --test counts replayed EDAC lines on their page, never page 0 (M5)" \
+	sh -c 'grep -q "memory-page-ce \[page=0x12345\]" "$0" && ! grep -q "page=0x0\]" "$0" &&
+	       grep -q "^20 records" "$0"' "$TMP/out"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/pair5.jsonl"
+check "rules --test: an MCE and its EDAC copy count once, as live" has "^10 records, .* 0 firings"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/amd-pair.jsonl"
+check "rules --test: the AMD page from the EDAC copy" \
+	sh -c 'grep -q "memory-page-ce \[page=0x71234\]" "$0" && ! grep -q "page=0x3bd2c8" "$0"' "$TMP/out"
+printf '%s\n' '{"event":"memory_controller","severity":"sometimes"}' >"$TMP/bad.jsonl"
+run 1 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/bad.jsonl"
+check "rules --test names a bad EDAC line with its line and key" err_has "bad.jsonl:1: key \"severity\""
+
+# I1: offlined pages across reboots.  The kernel forgets offlined pages at a
+# reboot; the state keeps each page's boot, and a start in a new boot offlines
+# the known-bad pages again.  Stand-ins: --sysfs-memory for the kernel's
+# offline files, --procfs for vm.enable_soft_offline, --boot-id for the boot.
+BOOT1=11111111111111111111111111111111
+BOOT2=22222222222222222222222222222222
+BOOT3=33333333333333333333333333333333
+BOOT4=44444444444444444444444444444444
+mkdir -p "$TMP/sys" "$TMP/state" "$TMP/proc/sys/vm"
+: >"$TMP/sys/soft_offline_page"
+: >"$TMP/sys/hard_offline_page"
+: >"$TMP/none.jsonl"
+printf '[Memory]\nOfflineAgainAtBoot=no\n' >"$TMP/again-no.conf"
+boot() { # BOOT_ID INPUT [OPTIONS]: a run of the daemon in that boot, the stand-in emptied first
+	b=$1; f=$2; shift 2
+	: >"$TMP/sys/soft_offline_page"
+	replay "$f" -c /dev/null --state-directory "$TMP/state" --sysfs-memory "$TMP/sys" --boot-id "$b" \
+		--log-level info "$@"
+}
+offlined() { [ "$(cat "$TMP/sys/soft_offline_page")" = "$1" ]; }
+boot "$BOOT1" "$TMP/i2-good.jsonl"
+check "boot 1: ten errors soft-offline the page" offlined 0x12345000
+boot "$BOOT2" "$TMP/none.jsonl"
+check "boot 2: the known-bad page is offlined again at start (I1)" \
+	sh -c '[ "$(cat "$0")" = 0x12345000 ] && grep -q "offlined in an earlier boot, soft-offline again: done" "$1"' \
+	"$TMP/sys/soft_offline_page" "$TMP/err"
+boot "$BOOT2" "$TMP/none.jsonl"
+check "... and not twice in one boot" offlined ""
+boot "$BOOT3" "$TMP/none.jsonl" -c "$TMP/again-no.conf"
+check "OfflineAgainAtBoot=no leaves it to the rules" \
+	sh -c '[ ! -s "$0" ] && grep -q "not again at start (OfflineAgainAtBoot=no)" "$1"' \
+	"$TMP/sys/soft_offline_page" "$TMP/err"
+boot "$BOOT3" "$TMP/i2-good.jsonl" -c "$TMP/again-no.conf"
+check "... whose firing in a new boot offlines it again, not 'already'" offlined 0x12345000
+echo 0 >"$TMP/proc/sys/vm/enable_soft_offline"
+boot "$BOOT4" "$TMP/none.jsonl" --procfs "$TMP/proc"
+check "vm.enable_soft_offline=0: nothing written, an alert names the sysctl" \
+	sh -c '[ ! -s "$0" ] && grep -q "\"rule\":\"page-offline-again\",\"key\":\"page=0x12345\"" "$1" &&
+	       grep -q "vm.enable_soft_offline=0" "$1"' "$TMP/sys/soft_offline_page" "$TMP/out"
+
+exit $failed
