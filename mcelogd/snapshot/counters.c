@@ -403,7 +403,10 @@ static void cpu_open(struct counters *c, unsigned cpu)
 		log_error("Out of memory for the counter history of CPU %u", cpu);
 		return;
 	}
-	for (size_t g = 0; g < _GROUP_MAX; g++) {
+	/* Software first: its sampler owns the ring, and its group opens everywhere; a
+	 * hardware sampler left without members (no PMU) is closed again below. */
+	for (int gi = _GROUP_MAX - 1; gi >= 0; gi--) {
+		enum group g = (enum group) gi;
 		bool sampled = false;
 
 		if (!group_wanted(c, g))
@@ -434,6 +437,13 @@ static void cpu_open(struct counters *c, unsigned cpu)
 			if (pc->leader[g] < 0)
 				pc->leader[g] = fd;
 			pc->n_members[g]++;
+		}
+		/* A sampler of nothing costs a descriptor and a timer per CPU: close it,
+		 * unless it owns the ring the other group writes into. */
+		if (sampled && pc->n_members[g] == 0 && pc->leader[g] != pc->ring.fd) {
+			close(pc->leader[g]);
+			pc->leader[g] = -1;
+			pc->sampler_id[g] = 0;
 		}
 	}
 	pc->open = true;
@@ -476,14 +486,22 @@ static const struct ring_sample *nearest_sample(const struct counters *c, uint64
  */
 static void cpu_history_from_ring(struct counters *c, struct cpu_counters *pc)
 {
-	enum group anchor = pc->sampler_id[GROUP_HARDWARE] ? GROUP_HARDWARE : GROUP_SOFTWARE;
-	enum group other = anchor == GROUP_HARDWARE ? GROUP_SOFTWARE : GROUP_HARDWARE;
+	enum group anchor, other;
 	int64_t offset = now_realtime_usec() - (int64_t) now_monotonic_usec();
 	int64_t first_usec = INT64_MAX;
+	size_t n_hw = 0, n_sw = 0;
 
 	c->n_samples = 0;
 	if (counter_ring_collect(&pc->ring, 2 * ((size_t) c->history + 1), on_ring_sample, c) < 0)
 		return;
+	/* The hardware group's moments where it was scheduled; the software group's where a
+	 * PMU shared with someone else kept the hardware one off. */
+	for (size_t i = 0; i < c->n_samples; i++) {
+		n_hw += pc->sampler_id[GROUP_HARDWARE] && c->samples[i].sampler_id == pc->sampler_id[GROUP_HARDWARE];
+		n_sw += c->samples[i].sampler_id == pc->sampler_id[GROUP_SOFTWARE];
+	}
+	anchor = n_hw > 0 && n_hw >= n_sw ? GROUP_HARDWARE : GROUP_SOFTWARE;
+	other = anchor == GROUP_HARDWARE ? GROUP_SOFTWARE : GROUP_HARDWARE;
 	counter_history_clear(pc->history);
 	for (size_t i = c->n_samples; i-- > 0;)
 		if (c->samples[i].sampler_id == pc->sampler_id[anchor]) {

@@ -236,7 +236,8 @@ vm_start() {
 	vm_dir=$work/vm$((++vm_count))
 	mkdir -p "$vm_dir"
 	mkfifo "$vm_dir/to" "$vm_dir/from" "$vm_dir/qto" "$vm_dir/qfrom"
-	timeout -k 5 "$vm_timeout" qemu-system-x86_64 -accel tcg -cpu "$1" -smp "$2" -m 1024 \
+	# A large guest's boot and scenarios take longer under TCG: 30 s more per vCPU.
+	timeout -k 5 "$((vm_timeout + 30 * $2))" qemu-system-x86_64 -accel tcg -cpu "$1" -smp "$2" -m 1024 \
 		-nodefaults -display none -no-reboot \
 		-kernel "$work/vmlinuz" -initrd "$work/initrd" \
 		-append "console=ttyS0 panic=-1 rdinit=/init systemd.show_status=auto $3" \
