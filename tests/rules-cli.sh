@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..36"
+echo "1..38"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -194,7 +194,21 @@ ls "$TMP/trig/running" | wc -l >>"$TMP/trig/slow.max"
 sleep 0.3
 rm "$TMP/trig/running/\$\$"
 EOT
+# A program that leaves a child behind: one holding its output, one not.
+cat >"$TMP/trig/bg-out.sh" <<EOT
+#!/bin/sh
+sleep 30 &
+echo \$! >"$TMP/trig/bg-out.pid"
+EOT
+cat >"$TMP/trig/bg-quiet.sh" <<EOT
+#!/bin/sh
+sleep 30 >/dev/null 2>&1 &
+echo \$! >"$TMP/trig/bg-quiet.pid"
+EOT
 chmod +x "$TMP/trig/"*.sh
+# alive PIDFILE: the process it names still runs (a zombie nobody reaped yet does not).
+alive() { st=$(cut -d' ' -f3 "/proc/$(cat "$1")/stat" 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ]; }
+not_alive() { ! alive "$1"; }
 printf '[Rule]\nName=trig\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=alert trigger\nTrigger=%s a b\n' \
 	"$TMP/trig/t.sh" >"$TMP/trig/t.rules"
 recent 20 10 >"$TMP/two.jsonl"
@@ -223,6 +237,23 @@ check "a hanging trigger is killed at its timeout" \
 	sh -c 'grep -q "still running after 300 ms: killing it" "$0" && grep -q "killed by signal 9 (SIGKILL): it ran past its TriggerTimeout=" "$0" &&
 	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
 rm "$TMP/trig/hang.rules"
+printf '[Rule]\nName=bg\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
+	"$TMP/trig/bg-out.sh" >"$TMP/trig/bg.rules"
+start=$(date +%s)
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+check "a child that keeps the trigger's output open is killed at the timeout too" \
+	sh -c 'grep -q "exited, but what it started still held its output after 300 ms" "$0" &&
+	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
+alive "$TMP/trig/bg-out.pid" && kill "$(cat "$TMP/trig/bg-out.pid")"
+sed -i "s|bg-out.sh|bg-quiet.sh|" "$TMP/trig/bg.rules"
+run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+	--run-triggers
+sleep 0.2
+check "a child left in the background does not outlive the trigger's run" \
+	not_alive "$TMP/trig/bg-quiet.pid"
+alive "$TMP/trig/bg-quiet.pid" && kill "$(cat "$TMP/trig/bg-quiet.pid")"
+rm "$TMP/trig/bg.rules"
 printf '[Rule]\nName=slow\nMatch=severity=corrected\nAction=trigger\nTrigger=%s\n' \
 	"$TMP/trig/slow.sh" >"$TMP/trig/slow.rules"
 mkdir -p "$TMP/trig/running"
