@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..38"
+echo "1..42"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -264,4 +264,27 @@ check "ten triggers, all run" [ "$(grep -c "Trigger of rule 'slow' \[[0-9]*\] ex
 check "never more than 4 at once; the others waited" \
 	sh -c '[ "$(sort -n "$0" | tail -1)" -le 4 ] && grep -q "Trigger of rule .slow. waits: 4 running already" "$1"' \
 	"$TMP/trig/slow.max" "$TMP/err"
+# What runs as root on a rule's word must be root's (a writable rule file is
+# root code execution through Trigger=); a trigger that cannot run is worth a warning.
+mkdir "$TMP/trust"
+printf '#!/bin/sh\nexit 0\n' >"$TMP/trust/notify.sh"
+chmod 755 "$TMP/trust/notify.sh"
+trust_rule() { printf '[Rule]\nName=t\nMatch=severity=corrected\nAction=alert trigger\nTrigger=%s\n' "$1" >"$TMP/trust/t.rules"; }
+trust_rule "$TMP/trust/missing"
+run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+check "--test-config warns of a Trigger= that cannot run, naming rule, file and line" \
+	err_has "t.rules:1: rule 't': Trigger= program '$TMP/trust/missing' cannot run: No such file"
+trust_rule "$TMP/trust/notify.sh"
+chmod 666 "$TMP/trust/t.rules"
+run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+check "--test-config refuses a rule file everyone can write" \
+	err_has "t.rules: refused: '$TMP/trust/t.rules' is writable by everyone (mode 0666)"
+chmod 644 "$TMP/trust/t.rules"
+chmod 757 "$TMP/trust/notify.sh"
+run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+check "--test-config refuses a trigger program everyone can write" \
+	err_has "t.rules:1: rule 't': Trigger= program refused: '$TMP/trust/notify.sh' is writable by everyone"
+chmod 755 "$TMP/trust/notify.sh"
+check "and accepts them when only their owner can write them" \
+	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
 exit $failed
