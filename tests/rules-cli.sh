@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..42"
+echo "1..44"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -287,4 +287,22 @@ check "--test-config refuses a trigger program everyone can write" \
 chmod 755 "$TMP/trust/notify.sh"
 check "and accepts them when only their owner can write them" \
 	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+# A record's strings reach a trigger's environment cleaned, whatever their
+# source: a replayed label cannot add a line or a terminal escape.
+cat >"$TMP/trust/label.sh" <<EOT
+#!/bin/sh
+printf '%s' "\$MCE_LABEL" >"$TMP/trust/label.out"
+EOT
+chmod 755 "$TMP/trust/label.sh"
+printf '[Rule]\nName=lbl\nMatch=severity=corrected\nKey=label\nAction=trigger\nTrigger=%s\n' "$TMP/trust/label.sh" \
+	>"$TMP/trust/t.rules"
+printf '{"time":"2026-11-20T10:00:06.000000Z","source":"ras:mc_event","event":"memory_controller","severity":"corrected",%s\n' \
+	'"description":"x","error_type":"corrected","error_count":1,"label":"DIMM_A1\nMCELOGD_RULE=forged\u001b[31mred","mc":0}' \
+	>"$TMP/trust/label.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/trust/label.jsonl" --no-journal --rules-directory "$TMP/trust" --run-triggers \
+	--log-level info
+check "the trigger ran with the record's label" [ -s "$TMP/trust/label.out" ]
+check "its newline and ESC did not reach the environment" \
+	sh -c '[ "$(wc -l <"$0")" -eq 0 ] && ! grep -q "$(printf "\033")" "$0" && grep -q "DIMM_A1.MCELOGD_RULE=forged.\[31mred" "$0"' \
+	"$TMP/trust/label.out"
 exit $failed
