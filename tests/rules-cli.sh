@@ -35,7 +35,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..44"
+echo "1..47"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -305,4 +305,15 @@ check "the trigger ran with the record's label" [ -s "$TMP/trust/label.out" ]
 check "its newline and ESC did not reach the environment" \
 	sh -c '[ "$(wc -l <"$0")" -eq 0 ] && ! grep -q "$(printf "\033")" "$0" && grep -q "DIMM_A1.MCELOGD_RULE=forged.\[31mred" "$0"' \
 	"$TMP/trust/label.out"
+# The test hooks never make a replay act on this machine.
+run 2 "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" --sysfs-memory /sys/devices/system/memory
+check "a replay refuses --sysfs-memory pointing at the real sysfs" \
+	err_has "--sysfs-memory '/sys/devices/system/memory' is this machine's sysfs: a replay never offlines"
+run 2 "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" --sysfs-cpu /sys/devices/system/cpu/../cpu
+check "and --sysfs-cpu, however spelled" err_has "is this machine's sysfs: a replay never takes its CPUs offline"
+run 2 env STATE_DIRECTORY="$TMP/fakestate" "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" \
+	--bert "$top_srcdir/tests/integration/data/bert-region.bin"
+check "--replay --bert without --state-directory is refused, and marks nothing" \
+	sh -c 'grep -q "bert with --replay needs --state-directory" "$0" && [ ! -e "$1/bert-logged" ]' \
+	"$TMP/err" "$TMP/fakestate"
 exit $failed
