@@ -67,15 +67,16 @@ static void json_object_putp(struct json_object **o)
 }
 
 /*
- * Recorded text is cleaned as the kernel's is when read live (kernel-abi/
- * ras-trace.c): anything but printable ASCII becomes '?', so that a replayed
- * label cannot add a line to a log, a journal field or a trigger's
- * environment, nor carry a terminal escape.
+ * Recorded text loses its control characters, which the kernel's text never
+ * has once read live (kernel-abi/ras-trace.c): each becomes '?', so that a
+ * replayed label cannot add a line to a log, a journal field or a trigger's
+ * environment, nor carry a terminal escape.  Other bytes stay (firmware text
+ * may be UTF-8; the JSON writer escapes what is not).
  */
 static void copy_printable(char *dst, const char *src, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		dst[i] = (unsigned char) src[i] >= 0x20 && (unsigned char) src[i] < 0x7f ? src[i] : '?';
+		dst[i] = (unsigned char) src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
 	dst[n] = '\0';
 }
 
