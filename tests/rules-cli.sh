@@ -228,27 +228,31 @@ check "its output lines are logged" err_has "Trigger of rule 'trig' \[[0-9]*\]: 
 check "its standard error too" err_has "and its stderr"
 check "its exit status is logged" err_has "exited with status 3"
 rm "$TMP/trig/t.rules"
-printf '[Rule]\nName=hang\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
-	"$TMP/trig/hang.sh" >"$TMP/trig/hang.rules"
+# timeout_rule NAME PROGRAM: PROGRAM runs at a page's second error, for at most 300 ms.
+timeout_rule() {
+	printf '[Rule]\nName=%s\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
+		"$1" "$2" >"$TMP/trig/$1.rules"
+}
+replay_two() {
+	run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+		--run-triggers
+}
+timeout_rule hang "$TMP/trig/hang.sh"
 start=$(date +%s)
-run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
-	--run-triggers
+replay_two
 check "a hanging trigger is killed at its timeout" \
 	sh -c 'grep -q "still running after 300 ms: killing it" "$0" && grep -q "killed by signal 9 (SIGKILL): it ran past its TriggerTimeout=" "$0" &&
 	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
 rm "$TMP/trig/hang.rules"
-printf '[Rule]\nName=bg\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
-	"$TMP/trig/bg-out.sh" >"$TMP/trig/bg.rules"
+timeout_rule bg "$TMP/trig/bg-out.sh"
 start=$(date +%s)
-run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
-	--run-triggers
+replay_two
 check "a child that keeps the trigger's output open is killed at the timeout too" \
 	sh -c 'grep -q "exited, but what it started still held its output after 300 ms" "$0" &&
 	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
 alive "$TMP/trig/bg-out.pid" && kill "$(cat "$TMP/trig/bg-out.pid")"
-sed -i "s|bg-out.sh|bg-quiet.sh|" "$TMP/trig/bg.rules"
-run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
-	--run-triggers
+timeout_rule bg "$TMP/trig/bg-quiet.sh"
+replay_two
 sleep 0.2
 check "a child left in the background does not outlive the trigger's run" \
 	not_alive "$TMP/trig/bg-quiet.pid"
