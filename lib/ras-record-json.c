@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "edac-detail.h"
@@ -67,17 +68,31 @@ static void json_object_putp(struct json_object **o)
 		json_object_put(*o);
 }
 
+/*
+ * Recorded text loses its control characters, which the kernel's text never
+ * has once read live (kernel-abi/ras-trace.c): each becomes '?', so that a
+ * replayed label cannot add a line to a log, a journal field or a trigger's
+ * environment, nor carry a terminal escape.  Other bytes stay (firmware text
+ * may be UTF-8; the JSON writer escapes what is not).
+ */
+static void copy_printable(char *dst, const char *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = (unsigned char) src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
+	dst[n] = '\0';
+}
+
 static int get_string(struct json_object *v, const char *key, char *dst, size_t size, char *why,
 		      size_t why_size)
 {
-	const char *s;
+	size_t n;
 
 	if (!json_object_is_type(v, json_type_string))
 		return fail(why, why_size, "key \"%s\": expected a string", key);
-	s = json_object_get_string(v);
-	if (strlen(s) >= size)
+	n = (size_t) json_object_get_string_len(v);
+	if (n >= size)
 		return fail(why, why_size, "key \"%s\": longer than %zu characters", key, size - 1);
-	memcpy(dst, s, strlen(s) + 1);
+	copy_printable(dst, json_object_get_string(v), n);
 	return 0;
 }
 
@@ -172,10 +187,17 @@ static int field_key(struct ras_record *r, const char *key, struct json_object *
 			ret = ras_record_add_uint(r, k, json_object_get_uint64(v));
 		break;
 	}
-	case json_type_string:
-		ret = add_string_or_register(r, k, json_object_get_string(v),
-					     (size_t) json_object_get_string_len(v));
+	case json_type_string: {
+		size_t n = (size_t) json_object_get_string_len(v);
+		_cleanup_free_ char *text = malloc(n + 1);
+
+		if (!text)
+			return -ENOMEM;
+		/* Recorded text is cleaned as live text is, then a register's digits read as one. */
+		copy_printable(text, json_object_get_string(v), n);
+		ret = add_string_or_register(r, k, text, n);
 		break;
+	}
 	default:
 		return fail(why, why_size, "key \"%s\": expected a string, an integer or a boolean", key);
 	}

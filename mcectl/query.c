@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "collector.h"
 #include "decode.h"
 #include "journal-direct.h"
 #include "macro.h"
@@ -57,6 +58,9 @@ struct query_args {
 	unsigned n_files;
 	bool merge;                  /* --merge: every journal there is, collected ones too */
 	const char *host;            /* --host: that machine's entries only (_HOSTNAME) */
+	/* Reading one sender's files on a collector (collector.h): the host of every entry. */
+	const char *sender;
+	bool header_printed;
 	/* The entries mcelogd --replay wrote, found up front (query, summary): asking each
 	 * entry for a field it lacks makes libsystemd decompress its MCE_JSON. */
 	struct replayed { sd_id128_t boot_id; uint64_t monotonic, realtime; } *replayed;
@@ -679,15 +683,33 @@ struct row {
 	char msg[512];
 };
 
-static void row_of(sd_journal *j, uint64_t realtime, struct row *r)
+/*
+ * The host: on a collector the sender its file is named after, then '!' and the
+ * entry's _HOSTNAME (the sender's own word) when that names another host, as
+ * it always does for a sender known by its address only.
+ */
+static void host_of(sd_journal *j, const struct query_args *a, char *buf, size_t size)
+{
+	char claimed[64];
+
+	if (!get_field(j, "_HOSTNAME", claimed, sizeof(claimed)))
+		snprintf(claimed, sizeof(claimed), "-");
+	if (!a->sender)
+		snprintf(buf, size, "%s", claimed);
+	else if (streq(claimed, a->sender))
+		snprintf(buf, size, "%.*s", (int) size - 1, a->sender);
+	else
+		snprintf(buf, size, "%.*s!%.*s", (int) size / 2 - 1, a->sender, (int) size / 2 - 1, claimed);
+}
+
+static void row_of(sd_journal *j, const struct query_args *a, uint64_t realtime, struct row *r)
 {
 	char event[64], rule[80];
 	enum entry_kind kind = kind_of(j);
 	const char *m, *colon;
 
 	format_rfc3339_usec(r->time, sizeof(r->time), (int64_t) realtime);
-	if (!get_field(j, "_HOSTNAME", r->host, sizeof(r->host)))
-		snprintf(r->host, sizeof(r->host), "-");
+	host_of(j, a, r->host, sizeof(r->host));
 	if (!get_field(j, "MCE_CPU", r->cpu, sizeof(r->cpu)))
 		snprintf(r->cpu, sizeof(r->cpu), "-");
 	if (!get_field(j, "MCE_BANK", r->bank, sizeof(r->bank)))
@@ -1181,7 +1203,7 @@ static int show_entries(sd_journal *j, const struct query_args *a, struct shown 
 		} else {
 			struct row row;
 
-			row_of(j, t, &row);
+			row_of(j, a, t, &row);
 			if (a->output == OUTPUT_CSV)
 				print_csv_row(&row);
 			else {
@@ -1245,6 +1267,16 @@ static uint64_t step_time(sd_journal *j, bool forward)
 	return t;
 }
 
+/* A summary (or a part of one, counted by another thread) of the journals a names. */
+static struct summary *new_counts(const struct query_args *a, bool part)
+{
+	struct summary *s = part ? summary_new_part(a->by) : summary_new(a->by);
+
+	if (s)
+		summary_set_host(s, a->sender);
+	return s;
+}
+
 /* Starts the second half, and sets where the first stops.  0 also when not split. */
 static int split_summary(struct query_args *a, struct half *h)
 {
@@ -1255,7 +1287,7 @@ static int split_summary(struct query_args *a, struct half *h)
 	if (!a->summary || a->follow || (no && no[0]))
 		return 0;
 	h->a = *a;
-	h->a.counts = summary_new_part(a->by);
+	h->a.counts = new_counts(a, true);
 	if (!h->a.counts)
 		return -ENOMEM;
 	if (open_journal(&h->a, &h->j) < 0)
@@ -1352,7 +1384,7 @@ static int direct_summary(struct query_args *a, struct shown *n)
 		return 1;
 	/* Half counted: libsystemd starts afresh. */
 	summary_free(a->counts);
-	a->counts = summary_new(a->by);
+	a->counts = new_counts(a, false);
 	n->damaged = 0;
 	return a->counts ? 0 : -ENOMEM;
 }
@@ -1376,10 +1408,11 @@ static int read_journal(struct query_args *a, struct shown *n)
 		return 1;
 	}
 
-	if (a->output == OUTPUT_TABLE && !a->summary)
+	if (a->output == OUTPUT_TABLE && !a->summary && !a->header_printed)
 		print_table_header(a);
-	else if (a->output == OUTPUT_CSV && !a->summary)
+	else if (a->output == OUTPUT_CSV && !a->summary && !a->header_printed)
 		print_csv_header();
+	a->header_printed = true;
 	r = show_entries(j, a, n);
 	if (second.running) {
 		(void) pthread_join(second.thread, NULL);
@@ -1405,6 +1438,71 @@ static int read_journal(struct query_args *a, struct shown *n)
 	return -EAGAIN;
 }
 
+/* The entries of the journals a names: -EAGAIN, on to the totals, or the exit status. */
+static int read_entries(struct query_args *a, struct shown *n)
+{
+	int r = direct_summary(a, n);
+
+	if (r < 0) {
+		fprintf(stderr, "mcectl summary: out of memory\n");
+		return 1;
+	}
+	if (r == 0)
+		return read_journal(a, n);
+	return -EAGAIN;
+}
+
+/*
+ * A collector's files, one sender at a time: every entry of a sender's file is
+ * attributed to that sender, the only name journal-remote vouches for, and
+ * --host picks senders, not _HOSTNAME values.  Files that name no sender keep
+ * their _HOSTNAME.
+ */
+static int read_senders(struct query_args *a, const struct collector *c, struct shown *n)
+{
+	const char *host = a->host;
+	struct summary *total = a->counts;
+	int r = -EAGAIN;
+
+	if (a->follow && !host) {
+		fprintf(stderr, "mcectl follow: a collector's files are followed one sender at a time: "
+			"give --host\n");
+		return 2;
+	}
+	a->directory = NULL;
+	for (size_t i = 0; i < c->n_groups && r == -EAGAIN; i++) {
+		const struct collector_group *g = &c->groups[i];
+
+		if (host && g->sender[0] && !streq(g->sender, host))
+			continue;
+		memcpy(a->files, g->files, (g->n_files + 1) * sizeof(g->files[0]));
+		a->n_files = (unsigned) g->n_files;
+		a->sender = g->sender[0] ? g->sender : NULL;
+		a->host = a->sender ? NULL : host;
+		/* Replayed entries are found per journal read. */
+		free(a->replayed);
+		a->replayed = NULL;
+		a->n_replayed = 0;
+		a->have_replayed = false;
+		if (total && !(a->counts = new_counts(a, false))) {
+			fprintf(stderr, "mcectl summary: out of memory\n");
+			r = 1;
+			break;
+		}
+		r = read_entries(a, n);
+		if (total && r == -EAGAIN && summary_merge(total, a->counts) < 0) {
+			fprintf(stderr, "mcectl summary: out of memory\n");
+			r = 1;
+		}
+		if (total)
+			a->counts = summary_free(a->counts);
+	}
+	a->counts = total;
+	a->host = host;
+	a->sender = NULL;
+	return r;
+}
+
 static int run(struct query_args *a, int argc, char *argv[])
 {
 	struct shown n = {};
@@ -1413,16 +1511,25 @@ static int run(struct query_args *a, int argc, char *argv[])
 	r = parse_query_args(argc, argv, a);
 	if (r <= 0)
 		return r < 0 ? 2 : 0;
-	if (a->summary && !(a->counts = summary_new(a->by))) {
+	if (a->summary && !(a->counts = new_counts(a, false))) {
 		fprintf(stderr, "mcectl summary: out of memory\n");
 		return 1;
 	}
-	r = direct_summary(a, &n);
-	if (r < 0) {
-		fprintf(stderr, "mcectl summary: out of memory\n");
-		return 1;
-	}
-	if (r == 0 && (r = read_journal(a, &n)) != -EAGAIN)
+	if (a->directory || a->n_files) {
+		struct collector c;
+
+		r = collector_scan(a->directory, a->files, a->n_files, &c);
+		if (r < 0) {
+			fprintf(stderr, "mcectl %s: cannot list the journal files%s%s: %s\n", a->verb,
+				a->directory ? " in " : "", a->directory ?: "",
+				r == -E2BIG ? "a sender with more files than can be read at once" : strerror(-r));
+			return 1;
+		}
+		r = collector_has_senders(&c) ? read_senders(a, &c, &n) : read_entries(a, &n);
+		collector_done(&c);
+	} else
+		r = read_entries(a, &n);
+	if (r != -EAGAIN)
 		return r;
 	if (n.damaged)
 		fprintf(stderr, "mcectl %s: %u entr%s without a readable MCE_JSON skipped\n", a->verb, n.damaged,

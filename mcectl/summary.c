@@ -69,6 +69,7 @@ struct summary {
 	bool part;
 	struct storm_note *notes;
 	size_t n_notes, notes_cap;
+	char host[96];        /* summary_set_host(): the host of every entry, "" for their _HOSTNAME */
 };
 
 struct summary *summary_new(enum summary_by by)
@@ -100,6 +101,11 @@ struct summary *summary_free(struct summary *s)
 		free(s);
 	}
 	return NULL;
+}
+
+void summary_set_host(struct summary *s, const char *host)
+{
+	snprintf(s->host, sizeof(s->host), "%.*s", (int) sizeof(s->host) - 1, host ? host : "");
 }
 
 size_t summary_groups(const struct summary *s)
@@ -238,7 +244,7 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 	key[0] = label[0] = '\0';
 	switch (s->by) {
 	case SUMMARY_BY_HOST:
-		snprintf(key, ksize, "%s", (t = str_of(o, "hostname")) ? t : "");
+		snprintf(key, ksize, "%s", s->host[0] ? s->host : (t = str_of(o, "hostname")) ? t : "");
 		break;
 	case SUMMARY_BY_CPU:
 		if (u64_of(o, "cpu", &a))

@@ -45,6 +45,8 @@ struct summary *summary_free(struct summary *s);
  * been added to one summary in order.  -ENOMEM.
  */
 struct summary *summary_new_part(enum summary_by by);
+/* Every entry's host for --by host, whatever its hostname says (a collector's sender); NULL: theirs. */
+void summary_set_host(struct summary *s, const char *host);
 int summary_merge(struct summary *s, const struct summary *later);
 
 /*

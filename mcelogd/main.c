@@ -96,6 +96,42 @@ static int parse_log_level_arg(const char *s)
 	return -EINVAL;
 }
 
+
+/* Whether PATH is the kernel's own sysfs (a stand-in elsewhere is what the test hooks are for). */
+static bool is_real_sysfs(const char *path)
+{
+	_cleanup_free_ char *real = realpath(path, NULL);
+
+	return real && (streq(real, "/sys") || strncmp(real, "/sys/", 5) == 0);
+}
+
+/*
+ * The test hooks must not turn a replay of foreign records into acts on this
+ * machine: "mcelogd --replay never offlines pages" and never marks this boot's
+ * boot error region as logged.  1, or -EINVAL with the reason printed.
+ */
+static int replay_stays_off_this_machine(void)
+{
+	if (!arg_replay)
+		return 1;
+	if (arg_sysfs_memory && is_real_sysfs(arg_sysfs_memory)) {
+		fprintf(stderr, "mcelogd: --sysfs-memory '%s' is this machine's sysfs: a replay never offlines "
+			"its pages (give a stand-in directory)\n", arg_sysfs_memory);
+		return -EINVAL;
+	}
+	if (arg_sysfs_cpu && is_real_sysfs(arg_sysfs_cpu)) {
+		fprintf(stderr, "mcelogd: --sysfs-cpu '%s' is this machine's sysfs: a replay never takes "
+			"its CPUs offline (give a stand-in directory)\n", arg_sysfs_cpu);
+		return -EINVAL;
+	}
+	if (arg_bert && !arg_state_directory) {
+		fprintf(stderr, "mcelogd: --bert with --replay needs --state-directory: the region's "
+			"logged mark would go into the daemon's state and hide this boot's own region\n");
+		return -EINVAL;
+	}
+	return 1;
+}
+
 static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
@@ -244,7 +280,7 @@ static int parse_argv(int argc, char *argv[])
 		fprintf(stderr, "mcelogd: unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
-	return 1;
+	return replay_stays_off_this_machine();
 }
 
 /*

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "log.h"
 #include "memory-failure.h"
 #include "rules-stage.h"
+#include "rules-trust.h"
 #include "sink.h"
 
 #define STATE_MAX (64u << 20)   /* far above what RULE_STATE_MAX_* allow */
@@ -27,6 +29,21 @@ static void log_rule_error(const char *file, unsigned line, const char *msg, voi
 		log_error("%s: %s", file, msg);
 }
 
+/* A rule file is parsed only if nobody but root can have written it (rules-trust.h). */
+static int load_trusted_file(const char *path, const char *text, size_t len, int error, void *userdata)
+{
+	struct rule_load *l = userdata;
+	char why[PATH_MAX + 64];
+
+	if (error == 0 && path_trusted(path, why, sizeof(why)) == -EPERM) {
+		log_error("%s: refused: %s; its rules could run programs as root", path, why);
+		l->files++;
+		l->bad_files++;
+		return 0;
+	}
+	return rule_load_file(path, text, len, error, l);
+}
+
 int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
 {
 	struct rule_set set;
@@ -34,10 +51,14 @@ int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
 	int r;
 
 	rule_set_init(&set);
-	r = dropin_walk(dirs, n, RULE_FILE_SUFFIX, rule_load_file, &l);
+	r = dropin_walk(dirs, n, RULE_FILE_SUFFIX, load_trusted_file, &l);
 	if (r < 0) {
 		rule_set_done(&set);
 		return log_error_errno(r, "Failed to read the rule directories: %m");
+	}
+	if (l.bad_files == 0 && rules_check_triggers(&set) < 0) {
+		rule_set_done(&set);
+		return -EPERM;
 	}
 	if (l.bad_files > 0) {
 		rule_set_done(&set);

@@ -13,7 +13,12 @@ static void expire(struct rule_window *w, unsigned count, uint64_t window_usec, 
 bool rule_window_add(struct rule_window *w, unsigned count, uint64_t window_usec,
 		     uint64_t now_usec, uint64_t *ret_first_usec)
 {
-	if (now_usec < w->last_usec)
+	if (now_usec < w->last_usec && w->last_usec - now_usec > window_usec) {
+		/* More than T back: the newest time was wrong (ahead) or this one is; no record
+		 * counted can share a window with this one, so it starts afresh. */
+		w->n = 0;
+		w->head = 0;
+	} else if (now_usec < w->last_usec)
 		now_usec = w->last_usec;
 	w->last_usec = now_usec;
 	expire(w, count, window_usec, now_usec);

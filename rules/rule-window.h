@@ -13,8 +13,11 @@
  * next firing needs N new records, so a steady error rate gives one alert
  * per N records, not one per record.
  *
- * A time earlier than one already seen counts as that time, so a clock step
- * backwards neither loses records nor fires early.
+ * A time earlier than one already seen counts as that time, so a small clock
+ * step backwards neither loses records nor fires early.  A time more than T
+ * earlier than the latest starts the bucket afresh, as a time T or more later
+ * does: one record dated far ahead (a firmware clock that is wrong) would
+ * otherwise hold every later record at its time for good.
  */
 
 #include <stdbool.h>

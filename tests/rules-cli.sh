@@ -15,7 +15,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..36"
+echo "1..47"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \
@@ -174,7 +174,21 @@ ls "$TMP/trig/running" | wc -l >>"$TMP/trig/slow.max"
 sleep 0.3
 rm "$TMP/trig/running/\$\$"
 EOT
+# A program that leaves a child behind: one holding its output, one not.
+cat >"$TMP/trig/bg-out.sh" <<EOT
+#!/bin/sh
+sleep 30 &
+echo \$! >"$TMP/trig/bg-out.pid"
+EOT
+cat >"$TMP/trig/bg-quiet.sh" <<EOT
+#!/bin/sh
+sleep 30 >/dev/null 2>&1 &
+echo \$! >"$TMP/trig/bg-quiet.pid"
+EOT
 chmod +x "$TMP/trig/"*.sh
+# alive PIDFILE: the process it names still runs (a zombie nobody reaped yet does not).
+alive() { st=$(cut -d' ' -f3 "/proc/$(cat "$1")/stat" 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ]; }
+not_alive() { ! alive "$1"; }
 printf '[Rule]\nName=trig\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=alert trigger\nTrigger=%s a b\n' \
 	"$TMP/trig/t.sh" >"$TMP/trig/t.rules"
 recent 20 10 >"$TMP/two.jsonl"
@@ -194,15 +208,36 @@ check "its output lines are logged" err_has "Trigger of rule 'trig' \[[0-9]*\]: 
 check "its standard error too" err_has "and its stderr"
 check "its exit status is logged" err_has "exited with status 3"
 rm "$TMP/trig/t.rules"
-printf '[Rule]\nName=hang\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
-	"$TMP/trig/hang.sh" >"$TMP/trig/hang.rules"
+# timeout_rule NAME PROGRAM: PROGRAM runs at a page's second error, for at most 300 ms.
+timeout_rule() {
+	printf '[Rule]\nName=%s\nMatch=severity=corrected\nKey=page\nThreshold=2 in 1h\nAction=trigger\nTrigger=%s\nTriggerTimeout=300ms\n' \
+		"$1" "$2" >"$TMP/trig/$1.rules"
+}
+replay_two() {
+	run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
+		--run-triggers
+}
+timeout_rule hang "$TMP/trig/hang.sh"
 start=$(date +%s)
-run 0 "$MCELOGD" --replay "$TMP/two.jsonl" --no-journal --rules-directory "$TMP/trig" --log-level info \
-	--run-triggers
+replay_two
 check "a hanging trigger is killed at its timeout" \
 	sh -c 'grep -q "still running after 300 ms: killing it" "$0" && grep -q "killed by signal 9 (SIGKILL): it ran past its TriggerTimeout=" "$0" &&
 	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
 rm "$TMP/trig/hang.rules"
+timeout_rule bg "$TMP/trig/bg-out.sh"
+start=$(date +%s)
+replay_two
+check "a child that keeps the trigger's output open is killed at the timeout too" \
+	sh -c 'grep -q "exited, but what it started still held its output after 300 ms" "$0" &&
+	       [ $(( $(date +%s) - $1 )) -lt 10 ]' "$TMP/err" "$start"
+alive "$TMP/trig/bg-out.pid" && kill "$(cat "$TMP/trig/bg-out.pid")"
+timeout_rule bg "$TMP/trig/bg-quiet.sh"
+replay_two
+sleep 0.2
+check "a child left in the background does not outlive the trigger's run" \
+	not_alive "$TMP/trig/bg-quiet.pid"
+alive "$TMP/trig/bg-quiet.pid" && kill "$(cat "$TMP/trig/bg-quiet.pid")"
+rm "$TMP/trig/bg.rules"
 printf '[Rule]\nName=slow\nMatch=severity=corrected\nAction=trigger\nTrigger=%s\n' \
 	"$TMP/trig/slow.sh" >"$TMP/trig/slow.rules"
 mkdir -p "$TMP/trig/running"
@@ -213,4 +248,56 @@ check "ten triggers, all run" [ "$(grep -c "Trigger of rule 'slow' \[[0-9]*\] ex
 check "never more than 4 at once; the others waited" \
 	sh -c '[ "$(sort -n "$0" | tail -1)" -le 4 ] && grep -q "Trigger of rule .slow. waits: 4 running already" "$1"' \
 	"$TMP/trig/slow.max" "$TMP/err"
+# What runs as root on a rule's word must be root's (a writable rule file is
+# root code execution through Trigger=); a trigger that cannot run is worth a warning.
+mkdir "$TMP/trust"
+printf '#!/bin/sh\nexit 0\n' >"$TMP/trust/notify.sh"
+chmod 755 "$TMP/trust/notify.sh"
+trust_rule() { printf '[Rule]\nName=t\nMatch=severity=corrected\nAction=alert trigger\nTrigger=%s\n' "$1" >"$TMP/trust/t.rules"; }
+trust_rule "$TMP/trust/missing"
+run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+check "--test-config warns of a Trigger= that cannot run, naming rule, file and line" \
+	err_has "t.rules:1: rule 't': Trigger= program '$TMP/trust/missing' cannot run: No such file"
+trust_rule "$TMP/trust/notify.sh"
+chmod 666 "$TMP/trust/t.rules"
+run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+check "--test-config refuses a rule file everyone can write" \
+	err_has "t.rules: refused: '$TMP/trust/t.rules' is writable by everyone (mode 0666)"
+chmod 644 "$TMP/trust/t.rules"
+chmod 757 "$TMP/trust/notify.sh"
+run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+check "--test-config refuses a trigger program everyone can write" \
+	err_has "t.rules:1: rule 't': Trigger= program refused: '$TMP/trust/notify.sh' is writable by everyone"
+chmod 755 "$TMP/trust/notify.sh"
+check "and accepts them when only their owner can write them" \
+	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+# A record's strings reach a trigger's environment cleaned, whatever their
+# source: a replayed label cannot add a line or a terminal escape.
+cat >"$TMP/trust/label.sh" <<EOT
+#!/bin/sh
+printf '%s' "\$MCE_LABEL" >"$TMP/trust/label.out"
+EOT
+chmod 755 "$TMP/trust/label.sh"
+printf '[Rule]\nName=lbl\nMatch=severity=corrected\nKey=label\nAction=trigger\nTrigger=%s\n' "$TMP/trust/label.sh" \
+	>"$TMP/trust/t.rules"
+printf '{"time":"2026-11-20T10:00:06.000000Z","source":"ras:mc_event","event":"memory_controller","severity":"corrected",%s\n' \
+	'"description":"x","error_type":"corrected","error_count":1,"label":"DIMM_A1\nMCELOGD_RULE=forged\u001b[31mred","mc":0}' \
+	>"$TMP/trust/label.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/trust/label.jsonl" --no-journal --rules-directory "$TMP/trust" --run-triggers \
+	--log-level info
+check "the trigger ran with the record's label" [ -s "$TMP/trust/label.out" ]
+check "its newline and ESC did not reach the environment" \
+	sh -c '[ "$(wc -l <"$0")" -eq 0 ] && ! grep -q "$(printf "\033")" "$0" && grep -q "DIMM_A1.MCELOGD_RULE=forged.\[31mred" "$0"' \
+	"$TMP/trust/label.out"
+# The test hooks never make a replay act on this machine.
+run 2 "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" --sysfs-memory /sys/devices/system/memory
+check "a replay refuses --sysfs-memory pointing at the real sysfs" \
+	err_has "--sysfs-memory '/sys/devices/system/memory' is this machine's sysfs: a replay never offlines"
+run 2 "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" --sysfs-cpu /sys/devices/system/cpu/../cpu
+check "and --sysfs-cpu, however spelled" err_has "is this machine's sysfs: a replay never takes its CPUs offline"
+run 2 env STATE_DIRECTORY="$TMP/fakestate" "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" \
+	--bert "$top_srcdir/tests/integration/data/bert-region.bin"
+check "--replay --bert without --state-directory is refused, and marks nothing" \
+	sh -c 'grep -q "bert with --replay needs --state-directory" "$0" && [ ! -e "$1/bert-logged" ]' \
+	"$TMP/err" "$TMP/fakestate"
 exit $failed

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <systemd/sd-event.h>
@@ -31,9 +32,10 @@ struct trigger_run {
 	char *input;                         /* the alert's JSON, for stdin */
 	uint64_t timeout_usec;
 
-	pid_t pid;
+	pid_t pid;                           /* also its process group's id */
+	int pid_fd;                          /* the program, kept a zombie until the run is over */
 	int out_fd;
-	sd_event_source *child, *output, *timer;
+	sd_event_source *child, *output, *timer;   /* child: the pidfd turns readable at exit */
 	char line[1024];                     /* a partial output line */
 	size_t line_len;
 	size_t logged;                       /* output bytes logged */
@@ -57,6 +59,8 @@ static void run_free(struct trigger_run *r)
 	r->timer = sd_event_source_disable_unref(r->timer);
 	if (r->out_fd >= 0)
 		close(r->out_fd);
+	if (r->pid_fd >= 0)
+		close(r->pid_fd);
 	for (size_t i = 0; r->env[i]; i++)
 		free(r->env[i]);
 	free(r->input);
@@ -128,16 +132,27 @@ static int drain_output(struct trigger_run *r)
 	return 0;
 }
 
-static void finish(struct trigger_run *r)
+/* Kills what is left of the run, reaps its program and frees it.  The program is still a
+ * zombie here, so its process group id cannot have been reused: the kill reaches only
+ * what the trigger started. */
+static void end_run(struct trigger_run *r)
 {
 	struct trigger_runner *t = r->runner;
+	siginfo_t si;
 
-	/* Both the exit and the end of its output: then the run is over. */
-	if (!r->exited || r->output)
-		return;
+	(void) kill(-r->pid, SIGKILL);
+	(void) waitid(P_PIDFD, r->pid_fd, &si, WEXITED);
 	t->running--;
 	run_free(r);
 	start_next(t);
+}
+
+static void finish(struct trigger_run *r)
+{
+	/* Both the exit and the end of its output: then the run is over. */
+	if (!r->exited || r->output)
+		return;
+	end_run(r);
 }
 
 static int on_output(sd_event_source *s, int fd, uint32_t revents, void *userdata)
@@ -154,23 +169,28 @@ static int on_output(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	return 0;
 }
 
-static int on_child(sd_event_source *s, const siginfo_t *si, void *userdata)
+static int on_program_exit(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	struct trigger_run *r = userdata;
+	siginfo_t si = {};
 
 	(void) s;
-	if (si->si_code == CLD_EXITED && si->si_status == 0)
+	(void) fd;
+	(void) revents;
+	/* WNOWAIT: the zombie holds the process group's id until end_run(). */
+	if (waitid(P_PIDFD, r->pid_fd, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
+		return 0;
+	if (si.si_code == CLD_EXITED && si.si_status == 0)
 		log_info("Trigger of rule '%s' [%d] exited with status 0", r->rule, (int) r->pid);
-	else if (si->si_code == CLD_EXITED)
+	else if (si.si_code == CLD_EXITED)
 		log_warning("Trigger of rule '%s' [%d] exited with status %d", r->rule, (int) r->pid,
-			    si->si_status);
+			    si.si_status);
 	else
 		log_warning("Trigger of rule '%s' [%d] %s by signal %d (SIG%s)%s", r->rule, (int) r->pid,
-			    si->si_code == CLD_DUMPED ? "dumped core, killed" : "killed", si->si_status,
-			    sigabbrev_np(si->si_status) ?: "?",
+			    si.si_code == CLD_DUMPED ? "dumped core, killed" : "killed", si.si_status,
+			    sigabbrev_np(si.si_status) ?: "?",
 			    r->timed_out ? ": it ran past its TriggerTimeout=" : "");
 	r->exited = true;
-	r->timer = sd_event_source_disable_unref(r->timer);
 	r->child = sd_event_source_disable_unref(r->child);
 	finish(r);
 	return 0;
@@ -182,14 +202,24 @@ static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 
 	(void) s;
 	(void) usec;
-	if (r->exited)
-		return 0;
 	r->timed_out = true;
-	log_warning("Trigger of rule '%s' [%d] still running after %" PRIu64 " ms: killing it",
-		    r->rule, (int) r->pid, r->timeout_usec / 1000);
+	r->timer = sd_event_source_disable_unref(r->timer);
+	if (!r->exited)
+		log_warning("Trigger of rule '%s' [%d] still running after %" PRIu64 " ms: killing it",
+			    r->rule, (int) r->pid, r->timeout_usec / 1000);
+	else
+		log_warning("Trigger of rule '%s' [%d] exited, but what it started still held its output "
+			    "after %" PRIu64 " ms: killing its process group", r->rule, (int) r->pid,
+			    r->timeout_usec / 1000);
 	/* Its whole process group: a script's children must not outlive it. */
 	(void) kill(-r->pid, SIGKILL);
-	(void) kill(r->pid, SIGKILL);
+	/* A process that left the group (setsid) may still hold the output: the run ends anyway,
+	 * so it does not keep a slot. */
+	if (r->output) {
+		(void) drain_output(r);
+		r->output = sd_event_source_disable_unref(r->output);
+	}
+	finish(r);
 	return 0;
 }
 
@@ -241,7 +271,9 @@ static int start(struct trigger_run *r)
 	close(out[1]);
 	r->out_fd = out[0];
 	(void) fcntl(r->out_fd, F_SETFL, O_NONBLOCK);
-	k = sd_event_add_child(t->event, &r->child, r->pid, WEXITED, on_child, r);
+	r->pid_fd = pidfd_open(r->pid, 0);
+	k = r->pid_fd < 0 ? negative_errno() :
+		sd_event_add_io(t->event, &r->child, r->pid_fd, EPOLLIN, on_program_exit, r);
 	if (k >= 0)
 		k = sd_event_add_io(t->event, &r->output, r->out_fd, EPOLLIN, on_output, r);
 	if (k >= 0)
@@ -333,6 +365,7 @@ static int make_run(const struct rule *rule, const struct rule_alert *a, const c
 	if (!r)
 		return -ENOMEM;
 	r->out_fd = -1;
+	r->pid_fd = -1;
 	snprintf(r->rule, sizeof(r->rule), "%s", rule->name);
 	rule_trigger_argv(rule, r->argv_buf, r->argv);
 	r->timeout_usec = rule->trigger_timeout_usec;

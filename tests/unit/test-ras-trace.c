@@ -940,9 +940,29 @@ static void test_json_rejects(void **state)
 	assert_int_equal(ras_record_parse_json("{\"cpu\":1,\"bank\":2}", 19, &r, why, sizeof(why)), -ENOMSG);
 }
 
+/* Recorded text is cleaned as the kernel's is live: no newline or escape gets through. */
+static void test_json_strings_cleaned(void **state)
+{
+	const char *in = "{\"source\":\"ras:mc_event\",\"event\":\"memory_controller\",\"severity\":\"corrected\","
+			 "\"description\":\"a\\nb\",\"label\":\"DIMM_A1\\nMCELOGD_RULE=x\\u001b[31m\\u00e9\"}";
+	struct ras_record r = {};
+	const struct ras_field *f;
+	char why[256];
+
+	(void) state;
+	assert_int_equal(ras_record_parse_json(in, strlen(in), &r, why, sizeof(why)), 0);
+	assert_string_equal(r.summary, "a?b");
+	f = ras_record_find(&r, "label");
+	assert_non_null(f);
+	/* Control characters go; UTF-8 text (firmware's) stays. */
+	assert_string_equal(f->data, "DIMM_A1?MCELOGD_RULE=x?[31m\xc3\xa9");
+	ras_record_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_strings_cleaned),
 		cmocka_unit_test(test_formats_6_1),
 		cmocka_unit_test(test_format_missing_field),
 		cmocka_unit_test(test_data_loc_reader),

@@ -99,6 +99,31 @@ static void test_time_backwards(void **state)
 	assert_int_equal(first, T0 + HOUR);
 }
 
+/*
+ * One record dated far ahead (a firmware clock that is wrong, as BERT records'
+ * often are) must not freeze the window: records two days apart, after it,
+ * never make 10 in 24h; ten within 24h, after it, do.
+ */
+static void test_future_record_does_not_freeze(void **state)
+{
+	static struct bucket b;
+	const uint64_t future = T0 + 400 * 24 * HOUR;
+	unsigned fired = 0;
+	uint64_t first = 0;
+
+	(void) state;
+	bucket_init(&b);
+	assert_false(rule_window_add(&b.w, 10, 24 * HOUR, future, NULL));
+	for (unsigned i = 0; i < 9; i++)
+		fired += rule_window_add(&b.w, 10, 24 * HOUR, T0 + i * 48 * HOUR, NULL);
+	assert_int_equal(fired, 0);
+	assert_int_equal(rule_window_level(&b.w, 10, 24 * HOUR, T0 + 8 * 48 * HOUR), 1);
+	for (unsigned i = 0; i < 10; i++)
+		fired += rule_window_add(&b.w, 10, 24 * HOUR, T0 + 20 * 24 * HOUR + i * HOUR, &first);
+	assert_int_equal(fired, 1);
+	assert_int_equal(first, T0 + 20 * 24 * HOUR);
+}
+
 /* Without Threshold= (1 record, no window) every record fires. */
 static void test_every_record(void **state)
 {
@@ -137,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_window_boundary),
 		cmocka_unit_test(test_sliding),
 		cmocka_unit_test(test_time_backwards),
+		cmocka_unit_test(test_future_record_does_not_freeze),
 		cmocka_unit_test(test_every_record),
 		cmocka_unit_test(test_large_count_wraps),
 	};

@@ -48,7 +48,7 @@ static const char *const entries[] = {
 };
 
 /* Feeds every entry one hour apart and returns the JSON lines for `by`. */
-static char *summarise(const char *by, int64_t start, int64_t end)
+static char *summarise_as(const char *by, const char *host, int64_t start, int64_t end)
 {
 	struct summary *s = summary_new(summary_by_from_string(by));
 	char *text = NULL;
@@ -58,6 +58,7 @@ static char *summarise(const char *by, int64_t start, int64_t end)
 
 	assert_non_null(s);
 	assert_non_null(f);
+	summary_set_host(s, host);
 	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
 		json_object *o = json_tokener_parse(entries[i]);
 
@@ -70,6 +71,11 @@ static char *summarise(const char *by, int64_t start, int64_t end)
 	fclose(f);
 	summary_free(s);
 	return text;
+}
+
+static char *summarise(const char *by, int64_t start, int64_t end)
+{
+	return summarise_as(by, NULL, start, end);
 }
 
 /* The n-th line (0-based) of text, in a static buffer. */
@@ -145,6 +151,11 @@ static void test_by_error_cpu_host(void **state)
 	t = summarise("host", 0, 0);
 	assert_non_null(strstr(line(t, 0), "\"key\":\"a\",\"records\":14"));
 	assert_non_null(strstr(line(t, 1), "\"key\":\"b\",\"records\":4,\"corrected\":3,\"worse\":1"));
+	free(t);
+	/* A collector's sender: every entry is its, whatever hostname the entries claim. */
+	t = summarise_as("host", "node-a", 0, 0);
+	assert_non_null(strstr(line(t, 0), "\"key\":\"node-a\",\"records\":18"));
+	assert_null(strstr(t, "\"key\":\"a\""));
 	free(t);
 }
 

@@ -27,12 +27,20 @@ cat >/run/crash-storm.sh <<'EOF'
 $(storm_inject $n $st /run/crash-storm.pause)
 EOF
 rm -f /run/crash-storm.out /run/crash-storm.pause
+# A counting instance left by an earlier scenario would be read before this injector clears it.
+rmdir /sys/kernel/tracing/instances/vmcount 2>/dev/null
 systemd-run --quiet --unit=crash-storm bash -c 'bash /run/crash-storm.sh >/run/crash-storm.out 2>&1'"
 	# Kill when the storm has been counting for a while (well past its first
 	# summary), at no particular point between two summaries.
+	# The injector makes the counting instance: wait until it counts (its event
+	# enabled), and read a stats file that is not there yet as 0, never as an
+	# empty number (which once killed mcelogd "at 0", before any storm).
 	out=$(guest "t=/sys/kernel/tracing/instances/vmcount
-count() { c=0; for f in \$t/per_cpu/cpu*/stats; do c=\$((c + \$(sed -n 's/^entries: //p' \$f))); done; }
+for w in \$(seq 600); do [ \"\$(cat \$t/events/mce/mce_record/enable 2>/dev/null)\" = 1 ] && break; sleep 0.05; done
+count() { c=0; local f v; for f in \$t/per_cpu/cpu*/stats; do
+	v=\$(sed -n 's/^entries: //p' \$f 2>/dev/null); c=\$((c + \${v:-0})); done; }
 for w in \$(seq 1200); do count; [ \$c -ge $((n / 2)) ] && break; sleep 0.05; done
+[ \$c -ge $((n / 2)) ] || { echo \"no storm to kill: \$c records counted in \$t\"; exit 0; }
 pending=\$(mcectl status --output json | jq '[.storms.list[]?.pending // 0] | add // 0')
 pid=\$(systemctl show -p MainPID --value mcelogd)
 # The injector waits while mcelogd is down: what happens while it is stopped is
