@@ -31,6 +31,6 @@ make -C "$builddir" install DESTDIR="$destdir" >/dev/null || exit 1
 for n in "${sizes[@]}"; do
 	echo "=== $n vCPUs"
 	MCELOGD_SCALE_SMP=$n MCELOGD_VM_TIMEOUT=${MCELOGD_VM_TIMEOUT:-2400} \
-		"$srcdir/tests/vm/run.sh" --destdir "$destdir" --srcdir "$srcdir" "$srcdir/bench/vm/scale.sh" |
+		bash "$srcdir/tests/vm/run.sh" --destdir "$destdir" --srcdir "$srcdir" "$srcdir/bench/vm/scale.sh" |
 		grep -E '^# SCALE|^not ok|^Bail|boot \[' | sed 's/^# //'
 done
