@@ -227,17 +227,21 @@ static int send_fields(const struct iovec *iov, unsigned n, void *userdata)
 /* Hands journald what waits in the spool, oldest first; stops at its first refusal. */
 static void flush_spool(struct journal_sink *j)
 {
-	int k;
+	int k, cut;
 
 	if (spool_entries(j->spool) == 0)
 		return;
 	j->n_retries++;
-	k = spool_replay(j->spool, send_fields, j);
+	k = spool_replay(j->spool, send_fields, j, &cut);
 	if (k < 0) {
 		log_warning_errno(k, "Cannot replay the spool %s: %m; its entries stay there",
 				  spool_path(j->spool));
 		return;
 	}
+	if (cut < 0)
+		log_warning_errno(cut, "Cannot cut what journald took from the spool %s: %m; this process "
+				  "will not send it again, but after a restart those entries are logged twice",
+				  spool_path(j->spool));
 	j->n_taken += (unsigned) k;
 	if (k > 0)
 		log_notice("journald took %d entr%s kept in the spool while it could not; %llu still wait",
@@ -767,6 +771,20 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 	return deliver(j, &f, false);
 }
 
+/* What opening the spool found wrong with it, said once. */
+static void log_spool_repair(const struct spool *s)
+{
+	const struct spool_repair *rep = spool_repaired(s);
+
+	if (rep->torn_bytes > 0)
+		log_notice("The spool %s ended in an entry cut short by a crash (%" PRIu64 " bytes, never "
+			   "acknowledged): dropped", spool_path(s), rep->torn_bytes);
+	if (rep->set_aside[0])
+		log_error("The spool %s is damaged at byte %" PRIu64 ": the file is kept as %s, and the %" PRIu64
+			  " entr%s that still read stay in the spool; what did not read is only in that file",
+			  spool_path(s), rep->damaged_at, rep->set_aside, rep->kept, rep->kept == 1 ? "y" : "ies");
+}
+
 static int journal_open(const struct sink_params *p, void **ret)
 {
 	struct journal_sink *j;
@@ -787,6 +805,8 @@ static int journal_open(const struct sink_params *p, void **ret)
 		if (r < 0)
 			log_warning_errno(r, "Cannot open the journal spool in %s: %m; records journald "
 					  "cannot take are lost", p->state_directory);
+		else
+			log_spool_repair(j->spool);
 	}
 	if (j->spool && p->event) {
 		r = sd_event_add_time_relative(p->event, &j->retry, CLOCK_MONOTONIC, SPOOL_RETRY_USEC,

@@ -12,8 +12,12 @@
  * "NAME=value\n" for text fields, "NAME\n" + 64-bit little-endian length +
  * bytes + "\n" for a value holding a newline, an empty line after each
  * entry.  So a spool can also be read with systemd-journal-remote.
+ *
+ * Every operation reads the file a window at a time (spool-walk.h): a
+ * spool's size is bounded only by [Output] SpoolSize=, not by memory.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -25,8 +29,24 @@ struct spool;
 /* What replay hands each entry to; a negative return stops the replay there. */
 typedef journal_export_fn spool_send_fn;
 
-/* Opens (or creates) DIR/journal.spool and counts what it holds.  Returns 0 or negative errno. */
+/*
+ * Opens (or creates) DIR/journal.spool and counts what it holds.  A last
+ * entry cut short by a crash mid-append (never acknowledged) is dropped.
+ * Damage anywhere else does not cost the entries after it: the file is
+ * kept as it is, renamed aside, and the spool keeps every entry that still
+ * reads.  spool_repaired() says what was done, for the caller to log.
+ * Returns 0 or negative errno.
+ */
 int spool_open(const char *dir, struct spool **ret);
+
+/* What spool_open() found wrong and did about it; all zero for a sound spool. */
+struct spool_repair {
+	uint64_t torn_bytes;     /* a cut-short last entry, dropped */
+	uint64_t damaged_at;     /* with set_aside: the byte offset where the damage starts */
+	uint64_t kept;           /* with set_aside: the entries that still read, kept in the spool */
+	char set_aside[1152];    /* "": nothing set aside; else where the damaged file is now */
+};
+const struct spool_repair *spool_repaired(const struct spool *s);
 void spool_close(struct spool *s);
 
 uint64_t spool_entries(const struct spool *s);
@@ -57,7 +77,13 @@ int spool_scan(struct spool *s, journal_export_fn fn, void *userdata);
 /*
  * Hands every entry, oldest first, to send.  What send took leaves the
  * spool; at the first refusal the rest stays, in order.  Returns the number
- * of entries sent, or a negative errno (the file could not be read or
- * rewritten; then nothing left it).
+ * of entries sent, or a negative errno (the file could not be read; then
+ * nothing was sent).
+ *
+ * Delivery is at least once, not exactly once: what was sent is cut from
+ * the file only after send returned, so a crash in between sends those
+ * entries again at the next start.  When cutting them off fails
+ * (*ret_cut_error, e.g. -ENOSPC: the copy needs room), they are still never
+ * sent again by this process, only after a restart.
  */
-int spool_replay(struct spool *s, spool_send_fn send, void *userdata);
+int spool_replay(struct spool *s, spool_send_fn send, void *userdata, int *ret_cut_error);
