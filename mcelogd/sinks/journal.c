@@ -55,6 +55,8 @@ struct journal_fields {
  */
 /* Signatures a summary names one by one; the rest are counted together. */
 #define SUMMARY_SIGNATURES 32
+/* How long a replay waits for journald to read its queue before an entry fails. */
+#define REPLAY_WAIT_USEC (30 * 1000000ULL)
 /* While entries wait, journald is asked again this often. */
 #define SPOOL_RETRY_USEC (2 * 1000000ULL)
 
@@ -216,11 +218,34 @@ static int send_fields(const struct iovec *iov, unsigned n, void *userdata)
 	journal_export_encode(iov, n, j->send_buf, need + 1);
 	dgram = (struct iovec) { .iov_base = j->send_buf, .iov_len = need };
 	mh.msg_iov = &dgram;
+	/*
+	 * Never wait for journald here: one that is alive but not reading (stuck
+	 * on its storage, stopped) would stop the event loop, and with it every
+	 * reader and the watchdog.  Its full queue answers -EAGAIN, which the
+	 * daemon treats as any other refusal: the entry goes to the spool.
+	 */
 	for (;;) {
-		if (sendmsg(fd, &mh, MSG_NOSIGNAL) >= 0)
+		if (sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0)
 			return 0;
 		if (errno != EINTR)
 			return (j->last_error = negative_errno());
+	}
+}
+
+/*
+ * A replay has no spool and no event loop to keep going: it waits for a
+ * journald that is slow to read, a bounded time, then fails the entry.
+ */
+static int send_waiting(const struct iovec *iov, unsigned n, struct journal_sink *j)
+{
+	uint64_t deadline = now_monotonic_usec() + REPLAY_WAIT_USEC;
+	int r;
+
+	for (;;) {
+		r = send_fields(iov, n, j);
+		if (r != -EAGAIN || now_monotonic_usec() >= deadline)
+			return r;
+		(void) usleep(10000);
 	}
 }
 
@@ -424,15 +449,19 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 	int r;
 
 	if (spool_entries(j->spool) == 0) {
-		r = send_fields(f->iov, f->n, j);
+		r = j->replay ? send_waiting(f->iov, f->n, j) : send_fields(f->iov, f->n, j);
 		if (r >= 0) {
 			j->n_taken++;
 			return 0;
 		}
 		if (!j->spool)
 			return r;
-		log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it does",
-				  spool_path(j->spool));
+		if (r == -EAGAIN)
+			log_warning("journald is not reading its socket (its queue is full); keeping entries "
+				    "in %s until it does", spool_path(j->spool));
+		else
+			log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it "
+					  "does", spool_path(j->spool));
 	}
 	/* The bound holds after the append: room is made for this entry first. */
 	need = journal_export_encode(f->iov, f->n, NULL, 0);
