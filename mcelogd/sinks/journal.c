@@ -84,9 +84,10 @@ struct journal_sink {
 #define READER_IDLE_USEC (5 * 1000000ULL)
 
 /*
- * Set on every entry --replay writes: the input (another host's history, a
- * pasted log) cannot set or remove it, as no record key becomes a field
- * outside MCE_*.  mcectl query leaves these entries out unless asked.
+ * Set on every entry --replay writes, as its first field: the input
+ * (another host's history, a pasted log) cannot set it, as no record key
+ * becomes a field outside MCE_*, nor push it out of a full entry.  mcectl
+ * query leaves these entries out unless asked.
  */
 #define REPLAY_FIELD "MCELOGD_REPLAY=1"
 
@@ -126,12 +127,26 @@ static int record_message(const struct mce_record *r, const struct mce_decoded *
 }
 
 _printf_(2, 3)
+static void journal_fields_add(struct journal_fields *f, const char *fmt, ...);
+
+/*
+ * Every entry starts here.  A replay's marker comes first, before any field
+ * the replayed input decides the size of, so that no input can leave it out.
+ */
+static void journal_fields_begin(struct journal_fields *f, const struct journal_sink *j)
+{
+	*f = (struct journal_fields) { .n = 0 };
+	if (j->replay)
+		journal_fields_add(f, REPLAY_FIELD);
+}
+
 static void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	if (f->n >= ELEMENTSOF(f->iov) || f->used >= sizeof(f->store))
+	/* The last iovec is MCE_JSON's: whatever the record's fields, the entry holds all of it. */
+	if (f->n >= ELEMENTSOF(f->iov) - 1 || f->used >= sizeof(f->store))
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(f->store + f->used, sizeof(f->store) - f->used, fmt, ap);
@@ -368,9 +383,10 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 {
 	_cleanup_(json_writer_done) struct json_writer w;
 	_cleanup_free_ char *json_field = NULL;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	int r;
 
+	journal_fields_begin(&f, j);
 	json_writer_init(&w);
 	json_object_begin(&w, NULL);
 	json_put_time_usec(&w, "time", now_realtime_usec());
@@ -484,9 +500,10 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		     const struct snapshot_field *snap, size_t n_snap, uint64_t error_id, const char *json)
 {
 	int k;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	char text[400];
 
+	journal_fields_begin(&f, j);
 	record_message(r, d, text, sizeof(text));
 	journal_fields_add(&f, "MESSAGE=%s", text);
 	journal_fields_add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
@@ -553,8 +570,6 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 	/* The snapshot's most useful figures, flat, so journalctl can match them. */
 	for (size_t i = 0; i < n_snap; i++)
 		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	k = journal_fields_add_json(&f, j, json);
 	if (k < 0)
 		return k;
@@ -573,9 +588,10 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 static int write_ras(struct journal_sink *j, const struct ras_record *r, const char *json)
 {
 	int r_json;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	char name[80];
 
+	journal_fields_begin(&f, j);
 	journal_fields_add(&f, "MESSAGE=%s", r->summary[0] ? r->summary : ras_event_to_string(r->event));
 	journal_fields_add(&f, "MESSAGE_ID=%s", ras_event_message_id(r->event));
 	journal_fields_add(&f, "PRIORITY=%d", (unsigned) r->severity < _RAS_SEV_MAX ? ras_priorities[r->severity]
@@ -620,8 +636,6 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 			break;
 		}
 	}
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	r_json = journal_fields_add_json(&f, j, json);
 	if (r_json < 0)
 		return r_json;
@@ -631,9 +645,10 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost, bool at_start,
 		      const char *json)
 {
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	int k;
 
+	journal_fields_begin(&f, j);
 	journal_fields_add(&f, "MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost from %s "
 			   "on CPU %u%s", lost, source, cpu, at_start ? LOSS_AT_START_TEXT : "");
 	if (at_start)
@@ -725,10 +740,11 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 		       const struct storm_output *o, const char *message, const char *json)
 {
 	int k;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	bool summary = ev->type == STORM_EVENT_SUMMARY;
 	char code[19];
 
+	journal_fields_begin(&f, j);
 	storm_code_string(ev->key.code, code);
 	journal_fields_add(&f, "MESSAGE=%s", message);
 	journal_fields_add(&f, "MESSAGE_ID=%s", summary ? MCELOGD_MSGID_STORM : MCELOGD_MSGID_STORM_END);
@@ -763,8 +779,6 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	add_time(&f, "MCE_STORM_START", storm_realtime_usec(o, ev->start_usec));
 	if (!summary)
 		journal_fields_add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	k = journal_fields_add_json(&f, j, json);
 	if (k < 0)
 		return k;
@@ -773,9 +787,10 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 
 static int write_alert(struct journal_sink *j, const struct rule_alert *a, const char *json)
 {
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	int k;
 
+	journal_fields_begin(&f, j);
 	journal_fields_add(&f, "MESSAGE=%s", a->message);
 	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_ALERT);
 	journal_fields_add(&f, "PRIORITY=%d", a->priority);
@@ -790,8 +805,6 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 	journal_fields_add(&f, "MCE_RULE_ACTIONS=%s", a->actions);
 	if (a->failed_action)
 		journal_fields_add(&f, "MCE_RULE_FAILED_ACTION=%s", a->failed_action);
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	if (json) {
 		k = journal_fields_add_json(&f, j, json);
 		if (k < 0)
