@@ -7,8 +7,7 @@
 #include "macro.h"
 #include "spool-walk.h"
 
-/* Reads up to size bytes at offset; fewer only at the end of the file. */
-static ssize_t read_at(int fd, uint8_t *buf, size_t size, uint64_t offset)
+ssize_t spool_read_at(int fd, uint8_t *buf, size_t size, uint64_t offset)
 {
 	size_t got = 0;
 
@@ -55,7 +54,7 @@ int spool_walk(int fd, uint64_t from, journal_export_fn fn, void *userdata, uint
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t len = read_at(fd, buf, cap, at);
+		ssize_t len = spool_read_at(fd, buf, cap, at);
 		size_t consumed = 0;
 		bool eof;
 		int r;
@@ -119,7 +118,7 @@ int64_t spool_resync(int fd, uint64_t from)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t len = read_at(fd, buf, SPOOL_WINDOW_BYTES, at);
+		ssize_t len = spool_read_at(fd, buf, SPOOL_WINDOW_BYTES, at);
 
 		if (len < 0)
 			return len;

@@ -9,6 +9,7 @@
  */
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "journal-export.h"
 
@@ -31,6 +32,9 @@
  * malformed or cut-short entry, or another negative errno.
  */
 int spool_walk(int fd, uint64_t from, journal_export_fn fn, void *userdata, uint64_t *ret_end);
+
+/* Reads up to size bytes at offset; fewer only at the end of the file.  Returns them or negative errno. */
+ssize_t spool_read_at(int fd, uint8_t *buf, size_t size, uint64_t offset);
 
 /*
  * Past damage at byte offset from: the offset of the next place at or after

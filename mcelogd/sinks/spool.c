@@ -83,15 +83,11 @@ static int copy_rest(int from_fd, uint64_t offset, int to_fd)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t k = pread(from_fd, buf, SPOOL_WINDOW_BYTES, (off_t) offset);
+		ssize_t k = spool_read_at(from_fd, buf, SPOOL_WINDOW_BYTES, offset);
 		int r;
 
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return negative_errno();
-		if (k == 0)
-			return 0;
+		if (k <= 0)
+			return (int) k;
 		r = write_all(to_fd, buf, (size_t) k);
 		if (r < 0)
 			return r;
