@@ -423,7 +423,7 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 		return -ENOMEM;
 	}
 	f.iov[f.n++] = (struct iovec) { .iov_base = json_field, .iov_len = (size_t) r };
-	return spool_append(j->spool, f.iov, f.n);
+	return spool_append_kept(j->spool, f.iov, f.n);
 }
 
 /* The spool is full: the oldest corrected records leave it, and one entry keeps their counts. */
@@ -487,7 +487,7 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 		j->n_refused++;
 		return -ENOSPC;
 	}
-	r = spool_append(j->spool, f->iov, f->n);
+	r = may_drop ? spool_append(j->spool, f->iov, f->n) : spool_append_kept(j->spool, f->iov, f->n);
 	if (r < 0)
 		return log_error_errno(r, "Cannot keep an entry in the spool %s: %m", spool_path(j->spool));
 	j->n_spooled++;

@@ -27,6 +27,8 @@ struct spool {
 	 * never sent again in this run.
 	 */
 	uint64_t head;
+	/* The last shrink found no entry that may leave, and none was added since. */
+	bool none_droppable;
 	struct spool_repair repair;
 };
 
@@ -291,6 +293,15 @@ const struct spool_repair *spool_repaired(const struct spool *s)
 
 int spool_append(struct spool *s, const struct iovec *iov, unsigned n)
 {
+	int r = spool_append_kept(s, iov, n);
+
+	if (r >= 0)
+		s->none_droppable = false;
+	return r;
+}
+
+int spool_append_kept(struct spool *s, const struct iovec *iov, unsigned n)
+{
 	size_t need = journal_export_encode(iov, n, NULL, 0);
 	uint64_t size = s->head + s->bytes;
 	int r;
@@ -413,7 +424,7 @@ int spool_shrink(struct spool *s, uint64_t max_bytes, spool_droppable_fn droppab
 	uint64_t end, size;
 	int r;
 
-	if (s->bytes <= max_bytes)
+	if (s->bytes <= max_bytes || s->none_droppable)
 		return 0;
 	c.excess = s->bytes - max_bytes;
 	r = open_new(s, &c.fd);
@@ -423,8 +434,10 @@ int spool_shrink(struct spool *s, uint64_t max_bytes, spool_droppable_fn droppab
 	/* A damaged tail stays, after what was kept, for a person to look at. */
 	if (r == -EBADMSG)
 		r = copy_rest(s->fd, end, c.fd);
-	if (r >= 0 && c.dropped == 0)
+	if (r >= 0 && c.dropped == 0) {
+		s->none_droppable = true;
 		r = -ECANCELED;
+	}
 	if (r >= 0)
 		r = file_size(c.fd, &size);
 	if (r < 0) {

@@ -55,6 +55,8 @@ const char *spool_path(const struct spool *s);
 
 /* Appends one entry ("NAME=value" fields) and syncs it to disk.  Returns 0 or negative errno. */
 int spool_append(struct spool *s, const struct iovec *iov, unsigned n);
+/* The same for an entry that never leaves a full spool (spool_shrink() need not look at it again). */
+int spool_append_kept(struct spool *s, const struct iovec *iov, unsigned n);
 
 /* Whether an entry may leave a full spool (a corrected record); it may note it for a summary. */
 typedef bool (*spool_droppable_fn)(const struct iovec *iov, unsigned n, void *userdata);
@@ -64,7 +66,10 @@ typedef bool (*spool_droppable_fn)(const struct iovec *iov, unsigned n, void *us
  * that droppable() accepts; every other entry stays, in order.  droppable()
  * sees each entry at most once, oldest first, and only while more must go.
  * Returns how many entries left (0: none could), or negative errno (then
- * none left).
+ * none left).  After a shrink that found none that may leave, the next ones
+ * return 0 without reading the spool until spool_append() adds an entry:
+ * a spool at its bound with only entries that stay is not read again for
+ * every new one.  So droppable() must be the same rule at every call.
  */
 int spool_shrink(struct spool *s, uint64_t max_bytes, spool_droppable_fn droppable, void *userdata);
 

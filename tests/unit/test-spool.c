@@ -183,12 +183,23 @@ static void test_shrink(void **state)
 	assert_int_equal(spool_entries(s), 2);
 	/* Nothing more may go. */
 	assert_int_equal(spool_shrink(s, one, corrected, &seen), 0);
+	/* Nor after another entry that stays: the spool is not read again for it. */
+	seen = 0;
+	assert_int_equal(spool_append_kept(s, d, 2), 0);
+	assert_int_equal(spool_shrink(s, one, corrected, &seen), 0);
+	assert_int_equal(seen, 0);
+	/* An entry that may leave makes the next shrink look again, and it goes. */
+	assert_int_equal(spool_append(s, e, 2), 0);
+	assert_int_equal(spool_shrink(s, one, corrected, &seen), 1);
+	assert_int_equal(seen, 4);
+	assert_int_equal(spool_entries(s), 3);
 	spool_close(s);
 	/* What stays is in order, across a restart. */
 	assert_int_equal(spool_open(dir, &s), 0);
-	assert_int_equal(spool_replay(s, collect, &g, &cut), 2);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 3);
 	assert_string_equal(g.text[0], "MESSAGE=b|SEV=fatal");
 	assert_string_equal(g.text[1], "MESSAGE=d|SEV=fatal");
+	assert_string_equal(g.text[2], "MESSAGE=d|SEV=fatal");
 	spool_close(s);
 	snprintf(path, sizeof(path), "%s/journal.spool", dir);
 	unlink(path);
@@ -394,6 +405,9 @@ static void test_stream_shrink(void **state)
 	assert_int_equal(spool_shrink(s, size / 2, corrected, &seen), 0);   /* none droppable */
 	assert_int_equal(seen, 400);
 	assert_int_equal(spool_entries(s), 400);
+	/* Another rule of what may leave: a spool opened anew (the daemon keeps one rule). */
+	spool_close(s);
+	assert_int_equal(spool_open(dir, &s), 0);
 	assert_true(spool_shrink(s, size / 2, always, NULL) > 0);
 	assert_true(spool_bytes(s) <= size / 2);
 	spool_close(s);
