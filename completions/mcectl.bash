@@ -42,7 +42,7 @@ _mcelogd() {
 	case $prev in
 	--log-level) COMPREPLY=($(compgen -W "err warning notice info debug" -- "$cur")); return ;;
 	--output) COMPREPLY=($(compgen -W "json" -- "$cur")); return ;;
-	-c|--config|-r|--replay|--output-file|--control-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-c|--config|-r|--replay|--output-file|--metrics-file|--control-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--tracefs|--state-directory|--rules-directory) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	esac
 	COMPREPLY=($(compgen -W "$(_mcelogd_help_options "${COMP_WORDS[0]}")" -- "$cur"))

@@ -16,6 +16,7 @@
 
 #include "journal-direct.h"
 #include "macro.h"
+#include "sigbus-guard.h"
 
 /* As many files as a directory of rotated journals plausibly holds; more: libsystemd. */
 #define MAX_FILES 1024
@@ -57,6 +58,10 @@ static int map_file(struct mapped *m, const char *path, const char **ret_reason)
 	m->map[m->n] = p;
 	m->size[m->n] = (size_t) st.st_size;
 	m->n++;
+	if (sigbus_guard_add(p, (size_t) st.st_size) < 0) {
+		*ret_reason = "too many files";
+		return -EOPNOTSUPP;
+	}
 	if (journal_file_open(&m->f[m->n - 1], p, (uint64_t) st.st_size, ret_reason) < 0)
 		return -EOPNOTSUPP;
 	return 0;
@@ -371,6 +376,10 @@ int summary_direct(const char *directory, const char *const *files, const struct
 	order = calloc(MAX_FILES, sizeof(*order));
 	if (!m || !order)
 		return -ENOMEM;
+	/* A file may shrink while it is read: what was read then is thrown away, libsystemd reads. */
+	r = sigbus_guard_begin();
+	if (r < 0)
+		return -EOPNOTSUPP;
 	if (directory)
 		r = map_directory(m, directory, &reason);
 	else if (files && files[0])
@@ -386,6 +395,11 @@ int summary_direct(const char *directory, const char *const *files, const struct
 	}
 	n_files = m->n;
 	unmap_all(m);
+	if (sigbus_guard_tripped()) {
+		reason = "a file that shrank while it was read";
+		r = -EOPNOTSUPP;
+	}
+	sigbus_guard_end();
 	if (debug) {
 		if (r >= 0)
 			fprintf(stderr, "mcectl summary: journal files read directly: %zu files, %" PRIu64 " entries\n",

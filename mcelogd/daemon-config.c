@@ -119,6 +119,11 @@ static int parse_metrics_path(const char *v, void *dst, char *why, size_t why_le
 	return 0;
 }
 
+int config_set_metrics_output(struct mcelogd_config *c, const char *path, char *why, size_t why_len)
+{
+	return parse_metrics_path(path, c->metrics_output, why, why_len);
+}
+
 static int parse_spool_size(const char *v, void *dst, char *why, size_t why_len)
 {
 	uint64_t bytes;

@@ -100,3 +100,6 @@ int config_parse_text(const char *text, size_t len, const char *file, struct mce
  * missing_ok (the default path); errors are logged.  Returns 0 or negative errno.
  */
 int config_load(const char *path, bool missing_ok, struct mcelogd_config *c);
+
+/* Checks a Metrics= path (absolute, ending in .prom) and copies it into c; why says what is wrong. */
+int config_set_metrics_output(struct mcelogd_config *c, const char *path, char *why, size_t why_len);

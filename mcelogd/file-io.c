@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,11 @@ int read_cpu_list_file(const char *path, bool *set, size_t max)
 
 int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 {
+	return write_file_atomic_mode(path, data, len, sync, 0600);
+}
+
+int write_file_atomic_mode(const char *path, const void *data, size_t len, bool sync, mode_t mode)
+{
 	char tmp[4200];
 	const char *slash = strrchr(path, '/');
 	size_t done = 0;
@@ -47,7 +53,8 @@ int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return negative_errno();
-	r = 0;
+	/* The mode asked for, whatever the umask (the unit's UMask=0077 would take the reading bits). */
+	r = fchmod(fd, mode) < 0 ? negative_errno() : 0;
 	while (done < len && r == 0) {
 		ssize_t k = write(fd, (const char *) data + done, len - done);
 

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * The whole file at path, NUL-terminated (the NUL is not in *ret_len), in a
@@ -27,6 +28,8 @@ int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len);
  * the temporary is removed.
  */
 int write_file_atomic(const char *path, const void *data, size_t len, bool sync);
+/* The same, the file created with mode (not narrowed by the umask); write_file_atomic() uses 0600. */
+int write_file_atomic_mode(const char *path, const void *data, size_t len, bool sync, mode_t mode);
 
 /* Writes value to an existing kernel file (sysfs, tracefs) in one write(). */
 int write_string_file(const char *path, const char *value);

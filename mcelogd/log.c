@@ -40,6 +40,13 @@ int log_internal(int level, int error, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/*
+	 * Records may be going to standard output (--output json) on the same
+	 * terminal: what it holds goes out first, so that this line never lands
+	 * inside one of them.  The JSON sink writes whole lines, so it holds
+	 * whole lines here.
+	 */
+	fflush(stdout);
 	if (prefix_priority)
 		fprintf(stderr, "<%d>%s\n", level, buf);
 	else

@@ -38,6 +38,7 @@ static bool arg_config_explicit;
 static bool arg_test_config;
 static const char *arg_replay;
 static const char *arg_json_output;
+static const char *arg_metrics_output;
 static bool arg_no_journal;
 static int arg_log_level = -1;
 static const char *arg_tracefs;
@@ -67,6 +68,8 @@ static void help(void)
 	       "                          sources, then exit\n"
 	       "      --output json       also write each record as a JSON line to stdout\n"
 	       "      --output-file FILE  also write each record as a JSON line to FILE\n"
+	       "      --metrics-file FILE  write the Prometheus counters to FILE (*.prom); a\n"
+	       "                          replay writes them only there, never to Metrics=\n"
 	       "      --no-journal        do not write records to the journal\n"
 	       "      --log-level LEVEL   err, warning, notice, info or debug\n"
 	       "      --tracefs DIR       where tracefs is mounted (default: probe)\n"
@@ -134,7 +137,7 @@ static int replay_stays_off_this_machine(void)
 
 static int parse_argv(int argc, char *argv[])
 {
-	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
+	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_METRICS_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
 	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID };
@@ -145,6 +148,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "replay",      required_argument, NULL, 'r' },
 		{ "output",      required_argument, NULL, ARG_OUTPUT },
 		{ "output-file", required_argument, NULL, ARG_OUTPUT_FILE },
+		{ "metrics-file", required_argument, NULL, ARG_METRICS_FILE },
 		{ "no-journal",  no_argument,       NULL, ARG_NO_JOURNAL },
 		{ "log-level",   required_argument, NULL, ARG_LOG_LEVEL },
 		{ "tracefs",     required_argument, NULL, ARG_TRACEFS },
@@ -196,6 +200,18 @@ static int parse_argv(int argc, char *argv[])
 			}
 			arg_json_output = optarg;
 			break;
+		case ARG_METRICS_FILE: {
+			struct mcelogd_config probe;
+			char why[256];
+
+			if (optarg[0] == '\0' || config_set_metrics_output(&probe, optarg, why, sizeof(why)) < 0) {
+				fprintf(stderr, "mcelogd: --metrics-file: %s\n",
+					optarg[0] ? why : "expected a path to a file ending in .prom");
+				return -EINVAL;
+			}
+			arg_metrics_output = optarg;
+			break;
+		}
 		case ARG_NO_JOURNAL:
 			arg_no_journal = true;
 			break;
@@ -566,6 +582,7 @@ int main(int argc, char *argv[])
 	m.config_path = arg_config;
 	m.config_path_explicit = arg_config_explicit;
 	m.arg_json_output = arg_json_output;
+	m.arg_metrics_output = arg_metrics_output;
 	m.arg_no_journal = arg_no_journal;
 	m.arg_log_level = arg_log_level;
 	if (arg_log_level >= 0)

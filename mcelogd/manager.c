@@ -159,6 +159,20 @@ int manager_apply_config(struct manager *m)
 		m->config.sink_journal = false;
 	if (m->arg_json_output)
 		snprintf(m->config.json_output, sizeof(m->config.json_output), "%s", m->arg_json_output);
+	/*
+	 * A replay's records are another host's, or another time's: they never go
+	 * into this host's own files (the configuration's JSON= and Metrics=,
+	 * which collectors and node_exporter read as this host's), only where its
+	 * command line sends them (--output-file, --metrics-file), and to the
+	 * journal, marked.
+	 */
+	if (!m->live) {
+		if (!m->arg_json_output)
+			m->config.json_output[0] = '\0';
+		m->config.metrics_output[0] = '\0';
+	}
+	if (m->arg_metrics_output)
+		snprintf(m->config.metrics_output, sizeof(m->config.metrics_output), "%s", m->arg_metrics_output);
 	log_set_max_level(m->arg_log_level >= 0 ? m->arg_log_level : m->config.log_level);
 
 	close_sinks(m);
@@ -199,11 +213,16 @@ int manager_sync_sinks(struct manager *m, uint64_t timeout_usec)
 
 /* ------------------------------------------------- what sources call */
 
-/* Identity of the machine that logs a record, unless the record already names its own
- * (a replayed record from another host keeps where it came from). */
+/*
+ * Identity of the machine that logs a record, unless the record already names
+ * its own.  A replay stamps nothing: its records keep where they came from, or
+ * say nothing, but never pass for this host's, this boot's.
+ */
 static void stamp_identity(const struct manager *m, char hostname[static MCE_HOSTNAME_MAX],
 			   char boot_id[static MCE_BOOT_ID_LEN + 1], enum mce_source source)
 {
+	if (!m->live)
+		return;
 	if (!hostname[0])
 		memcpy(hostname, m->hostname, MCE_HOSTNAME_MAX);
 	if (!boot_id[0] && source != MCE_SOURCE_REPLAY)

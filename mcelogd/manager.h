@@ -63,6 +63,7 @@ struct manager {
 
 	/* command-line overrides, re-applied after every reload */
 	const char *arg_json_output;
+	const char *arg_metrics_output;   /* --metrics-file: wins over Metrics=; a replay's only one */
 	bool arg_no_journal;
 	int arg_log_level;           /* -1: not given */
 

@@ -20,6 +20,7 @@ struct prom_registry {
 	size_t n_metrics;
 	struct series *series;
 	size_t n, cap, max;
+	size_t n_labelled;   /* the series the bound counts */
 	uint64_t dropped;
 };
 
@@ -118,7 +119,12 @@ static int series_of(struct prom_registry *r, const char *name, const char *cons
 			*ret = &r->series[i];
 			return 0;
 		}
-	if (r->n >= r->max) {
+	/*
+	 * Only series with labels are bounded: their label values come from
+	 * records.  A family has one series without labels, so those are few,
+	 * and among them is the count of dropped series, which must always fit.
+	 */
+	if (labels && labels[0] && r->n_labelled >= r->max) {
 		free(rendered);
 		r->dropped++;
 		return -E2BIG;
@@ -134,6 +140,8 @@ static int series_of(struct prom_registry *r, const char *name, const char *cons
 		r->series = p;
 		r->cap = cap;
 	}
+	if (labels && labels[0])
+		r->n_labelled++;
 	r->series[r->n] = (struct series) { .metric = m, .labels = rendered };
 	*ret = &r->series[r->n++];
 	return 0;

@@ -5,8 +5,10 @@
  * Counters and gauges in Prometheus's text exposition format (version 0.0.4),
  * as node_exporter's textfile collector reads them: "# HELP", "# TYPE", then
  * one line per series, name{label="value",...} value.  Label values are
- * escaped (backslash, double quote, newline).  The number of series is
- * bounded: past it, new series are dropped and counted, never silently.
+ * escaped (backslash, double quote, newline).  The number of series with
+ * labels is bounded: past it, new ones are dropped and counted, never
+ * silently.  Series without labels (one per family at most) always fit, so
+ * the count of dropped series can always be exported.
  *
  * Pure: no I/O, no clock.
  */

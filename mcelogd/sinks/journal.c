@@ -55,6 +55,8 @@ struct journal_fields {
  */
 /* Signatures a summary names one by one; the rest are counted together. */
 #define SUMMARY_SIGNATURES 32
+/* How long a replay waits for journald to read its queue before an entry fails. */
+#define REPLAY_WAIT_USEC (30 * 1000000ULL)
 /* While entries wait, journald is asked again this often. */
 #define SPOOL_RETRY_USEC (2 * 1000000ULL)
 
@@ -82,9 +84,10 @@ struct journal_sink {
 #define READER_IDLE_USEC (5 * 1000000ULL)
 
 /*
- * Set on every entry --replay writes: the input (another host's history, a
- * pasted log) cannot set or remove it, as no record key becomes a field
- * outside MCE_*.  mcectl query leaves these entries out unless asked.
+ * Set on every entry --replay writes, as its first field: the input
+ * (another host's history, a pasted log) cannot set it, as no record key
+ * becomes a field outside MCE_*, nor push it out of a full entry.  mcectl
+ * query leaves these entries out unless asked.
  */
 #define REPLAY_FIELD "MCELOGD_REPLAY=1"
 
@@ -124,12 +127,26 @@ static int record_message(const struct mce_record *r, const struct mce_decoded *
 }
 
 _printf_(2, 3)
+static void journal_fields_add(struct journal_fields *f, const char *fmt, ...);
+
+/*
+ * Every entry starts here.  A replay's marker comes first, before any field
+ * the replayed input decides the size of, so that no input can leave it out.
+ */
+static void journal_fields_begin(struct journal_fields *f, const struct journal_sink *j)
+{
+	*f = (struct journal_fields) { .n = 0 };
+	if (j->replay)
+		journal_fields_add(f, REPLAY_FIELD);
+}
+
 static void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	if (f->n >= ELEMENTSOF(f->iov) || f->used >= sizeof(f->store))
+	/* The last iovec is MCE_JSON's: whatever the record's fields, the entry holds all of it. */
+	if (f->n >= ELEMENTSOF(f->iov) - 1 || f->used >= sizeof(f->store))
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(f->store + f->used, sizeof(f->store) - f->used, fmt, ap);
@@ -216,28 +233,55 @@ static int send_fields(const struct iovec *iov, unsigned n, void *userdata)
 	journal_export_encode(iov, n, j->send_buf, need + 1);
 	dgram = (struct iovec) { .iov_base = j->send_buf, .iov_len = need };
 	mh.msg_iov = &dgram;
+	/*
+	 * Never wait for journald here: one that is alive but not reading (stuck
+	 * on its storage, stopped) would stop the event loop, and with it every
+	 * reader and the watchdog.  Its full queue answers -EAGAIN, which the
+	 * daemon treats as any other refusal: the entry goes to the spool.
+	 */
 	for (;;) {
-		if (sendmsg(fd, &mh, MSG_NOSIGNAL) >= 0)
+		if (sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0)
 			return 0;
 		if (errno != EINTR)
 			return (j->last_error = negative_errno());
 	}
 }
 
+/*
+ * A replay has no spool and no event loop to keep going: it waits for a
+ * journald that is slow to read, a bounded time, then fails the entry.
+ */
+static int send_waiting(const struct iovec *iov, unsigned n, struct journal_sink *j)
+{
+	uint64_t deadline = now_monotonic_usec() + REPLAY_WAIT_USEC;
+	int r;
+
+	for (;;) {
+		r = send_fields(iov, n, j);
+		if (r != -EAGAIN || now_monotonic_usec() >= deadline)
+			return r;
+		(void) usleep(10000);
+	}
+}
+
 /* Hands journald what waits in the spool, oldest first; stops at its first refusal. */
 static void flush_spool(struct journal_sink *j)
 {
-	int k;
+	int k, cut;
 
 	if (spool_entries(j->spool) == 0)
 		return;
 	j->n_retries++;
-	k = spool_replay(j->spool, send_fields, j);
+	k = spool_replay(j->spool, send_fields, j, &cut);
 	if (k < 0) {
 		log_warning_errno(k, "Cannot replay the spool %s: %m; its entries stay there",
 				  spool_path(j->spool));
 		return;
 	}
+	if (cut < 0)
+		log_warning_errno(cut, "Cannot cut what journald took from the spool %s: %m; this process "
+				  "will not send it again, but after a restart those entries are logged twice",
+				  spool_path(j->spool));
 	j->n_taken += (unsigned) k;
 	if (k > 0)
 		log_notice("journald took %d entr%s kept in the spool while it could not; %llu still wait",
@@ -339,9 +383,10 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 {
 	_cleanup_(json_writer_done) struct json_writer w;
 	_cleanup_free_ char *json_field = NULL;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	int r;
 
+	journal_fields_begin(&f, j);
 	json_writer_init(&w);
 	json_object_begin(&w, NULL);
 	json_put_time_usec(&w, "time", now_realtime_usec());
@@ -378,7 +423,7 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 		return -ENOMEM;
 	}
 	f.iov[f.n++] = (struct iovec) { .iov_base = json_field, .iov_len = (size_t) r };
-	return spool_append(j->spool, f.iov, f.n);
+	return spool_append_kept(j->spool, f.iov, f.n);
 }
 
 /* The spool is full: the oldest corrected records leave it, and one entry keeps their counts. */
@@ -420,15 +465,19 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 	int r;
 
 	if (spool_entries(j->spool) == 0) {
-		r = send_fields(f->iov, f->n, j);
+		r = j->replay ? send_waiting(f->iov, f->n, j) : send_fields(f->iov, f->n, j);
 		if (r >= 0) {
 			j->n_taken++;
 			return 0;
 		}
 		if (!j->spool)
 			return r;
-		log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it does",
-				  spool_path(j->spool));
+		if (r == -EAGAIN)
+			log_warning("journald is not reading its socket (its queue is full); keeping entries "
+				    "in %s until it does", spool_path(j->spool));
+		else
+			log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it "
+					  "does", spool_path(j->spool));
 	}
 	/* The bound holds after the append: room is made for this entry first. */
 	need = journal_export_encode(f->iov, f->n, NULL, 0);
@@ -438,7 +487,7 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 		j->n_refused++;
 		return -ENOSPC;
 	}
-	r = spool_append(j->spool, f->iov, f->n);
+	r = may_drop ? spool_append(j->spool, f->iov, f->n) : spool_append_kept(j->spool, f->iov, f->n);
 	if (r < 0)
 		return log_error_errno(r, "Cannot keep an entry in the spool %s: %m", spool_path(j->spool));
 	j->n_spooled++;
@@ -451,9 +500,10 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		     const struct snapshot_field *snap, size_t n_snap, uint64_t error_id, const char *json)
 {
 	int k;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	char text[400];
 
+	journal_fields_begin(&f, j);
 	record_message(r, d, text, sizeof(text));
 	journal_fields_add(&f, "MESSAGE=%s", text);
 	journal_fields_add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
@@ -520,8 +570,6 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 	/* The snapshot's most useful figures, flat, so journalctl can match them. */
 	for (size_t i = 0; i < n_snap; i++)
 		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	k = journal_fields_add_json(&f, j, json);
 	if (k < 0)
 		return k;
@@ -540,9 +588,10 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 static int write_ras(struct journal_sink *j, const struct ras_record *r, const char *json)
 {
 	int r_json;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	char name[80];
 
+	journal_fields_begin(&f, j);
 	journal_fields_add(&f, "MESSAGE=%s", r->summary[0] ? r->summary : ras_event_to_string(r->event));
 	journal_fields_add(&f, "MESSAGE_ID=%s", ras_event_message_id(r->event));
 	journal_fields_add(&f, "PRIORITY=%d", (unsigned) r->severity < _RAS_SEV_MAX ? ras_priorities[r->severity]
@@ -587,8 +636,6 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 			break;
 		}
 	}
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	r_json = journal_fields_add_json(&f, j, json);
 	if (r_json < 0)
 		return r_json;
@@ -598,9 +645,10 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, uint64_t lost, bool at_start,
 		      const char *json)
 {
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	int k;
 
+	journal_fields_begin(&f, j);
 	journal_fields_add(&f, "MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost from %s "
 			   "on CPU %u%s", lost, source, cpu, at_start ? LOSS_AT_START_TEXT : "");
 	if (at_start)
@@ -692,10 +740,11 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 		       const struct storm_output *o, const char *message, const char *json)
 {
 	int k;
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	bool summary = ev->type == STORM_EVENT_SUMMARY;
 	char code[19];
 
+	journal_fields_begin(&f, j);
 	storm_code_string(ev->key.code, code);
 	journal_fields_add(&f, "MESSAGE=%s", message);
 	journal_fields_add(&f, "MESSAGE_ID=%s", summary ? MCELOGD_MSGID_STORM : MCELOGD_MSGID_STORM_END);
@@ -730,8 +779,6 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	add_time(&f, "MCE_STORM_START", storm_realtime_usec(o, ev->start_usec));
 	if (!summary)
 		journal_fields_add(&f, "MCE_STORM_REASON=%s", storm_end_reason_to_string(o->reason));
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	k = journal_fields_add_json(&f, j, json);
 	if (k < 0)
 		return k;
@@ -740,9 +787,10 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 
 static int write_alert(struct journal_sink *j, const struct rule_alert *a, const char *json)
 {
-	struct journal_fields f = { .n = 0 };
+	struct journal_fields f;
 	int k;
 
+	journal_fields_begin(&f, j);
 	journal_fields_add(&f, "MESSAGE=%s", a->message);
 	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_ALERT);
 	journal_fields_add(&f, "PRIORITY=%d", a->priority);
@@ -757,14 +805,26 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 	journal_fields_add(&f, "MCE_RULE_ACTIONS=%s", a->actions);
 	if (a->failed_action)
 		journal_fields_add(&f, "MCE_RULE_FAILED_ACTION=%s", a->failed_action);
-	if (j->replay)
-		journal_fields_add(&f, REPLAY_FIELD);
 	if (json) {
 		k = journal_fields_add_json(&f, j, json);
 		if (k < 0)
 			return k;
 	}
 	return deliver(j, &f, false);
+}
+
+/* What opening the spool found wrong with it, said once. */
+static void log_spool_repair(const struct spool *s)
+{
+	const struct spool_repair *rep = spool_repaired(s);
+
+	if (rep->torn_bytes > 0)
+		log_notice("The spool %s ended in an entry cut short by a crash (%" PRIu64 " bytes, never "
+			   "acknowledged): dropped", spool_path(s), rep->torn_bytes);
+	if (rep->set_aside[0])
+		log_error("The spool %s is damaged at byte %" PRIu64 ": the file is kept as %s, and the %" PRIu64
+			  " entr%s that still read stay in the spool; what did not read is only in that file",
+			  spool_path(s), rep->damaged_at, rep->set_aside, rep->kept, rep->kept == 1 ? "y" : "ies");
 }
 
 static int journal_open(const struct sink_params *p, void **ret)
@@ -787,6 +847,8 @@ static int journal_open(const struct sink_params *p, void **ret)
 		if (r < 0)
 			log_warning_errno(r, "Cannot open the journal spool in %s: %m; records journald "
 					  "cannot take are lost", p->state_directory);
+		else
+			log_spool_repair(j->spool);
 	}
 	if (j->spool && p->event) {
 		r = sd_event_add_time_relative(p->event, &j->retry, CLOCK_MONOTONIC, SPOOL_RETRY_USEC,

@@ -35,6 +35,7 @@
 #define WRITE_MAX_USEC (60 * USEC_PER_SEC)
 /* Labels come from records: bounded, so a flood of distinct DIMMs or pages cannot grow us. */
 #define MAX_SERIES 4096
+#define METRICS_FILE_MODE 0644
 
 static const struct prom_metric metrics[] = {
 	{ "mcelogd_records_total", PROM_COUNTER,
@@ -263,7 +264,8 @@ static void write_now(struct metrics_sink *k)
 	if (!k->path[0])
 		return;
 	n = render(k, &text);
-	r = n < 0 ? n : write_file_atomic(k->path, text, (size_t) n, false);
+	/* Readable by all: node_exporter runs as its own user (Debian: prometheus); counts are not secret. */
+	r = n < 0 ? n : write_file_atomic_mode(k->path, text, (size_t) n, false, METRICS_FILE_MODE);
 	if (r < 0) {
 		/* Said once per kind of failure, not at every attempt. */
 		if (r != k->last_error)

@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..66"
+echo "1..68"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -94,7 +94,9 @@ check "identity fields kept" "intel 6 143 0 2026-11-20T10:00:00.000000Z replay" 
 	"$(jq -r 'select(.cpu == 3) | "\(.vendor) \(.family) \(.model) \(.socket) \(.time) \(.source)"' "$work/all.json")"
 check "severities decoded" "corrected,corrected,uncorrected,fatal" \
 	"$(jq -rs 'sort_by(.time) | map(.severity) | join(",")' "$work/all.json")"
-check "hostname added by the daemon" "$(hostname)" "$(jq -r 'select(.cpu == 3) | .hostname' "$work/all.json")"
+# A replay's record is not this host's: it gets neither this host's name nor its boot id.
+check "a replay stamps no host name or boot id of this host" "null null" \
+	"$(jq -r 'select(.cpu == 3) | "\(.hostname) \(.boot_id)"' "$work/all.json")"
 
 # The journal entry itself carries the structured fields pipelines read.
 journalctl -o json MESSAGE_ID=d90772f9176e45e88ae80c46f01c0915 _COMM=mcelogd >"$work/entries.json"
@@ -274,6 +276,20 @@ ras_state 7 "dev_name=0000:00:1c.0 correctable_status=0x40"
 run_recover crash3
 check "another signature with the same start is not taken for it: its 7 are written" "4990 7" \
 	"$(ras_storms | jq -rs 'map(select(.MCE_STORM_COUNT) | .MCE_STORM_COUNT) | join(" ")')"
+
+# --- the replay marker comes first: an input whose own fields fill the entry cannot push it out ---
+jq -nc '{time: "2026-11-20T10:00:00.000000Z", source: "ras:mc_event", event: "memory_controller",
+	 severity: "uncorrected", label: "DIMM_B2", mc: 1} +
+	([range(16)] | map({key: "note_\(.)", value: ("x" * 240)}) | from_entries) +
+	([range(10)] | map({key: "z\(.)", value: "y"}) | from_entries)' >"$work/full-entry.jsonl"
+jq -nc '{time: "2026-11-20T10:00:00.000000Z", source: "ras:mc_event", event: "memory_controller",
+	 severity: "uncorrected", label: "DIMM_B3", mc: 1} +
+	([range(60)] | map({key: "z\(.)", value: "y"}) | from_entries)' >>"$work/full-entry.jsonl"
+"$mcelogd" --replay "$work/full-entry.jsonl" --rules-directory "$work" >/dev/null 2>"$work/full-entry.err"
+check "a replay whose input fills the entries succeeds" 0 "$?"
+check "... and every entry still carries MCELOGD_REPLAY=1 and MCE_JSON" "2 2 2" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_LABEL=DIMM_B2 + _COMM=mcelogd MCE_LABEL=DIMM_B3 |
+	   jq -rs '"\(length) \(map(select(.MCELOGD_REPLAY == "1")) | length) \(map(select(.MCE_JSON)) | length)"')"
 
 # --- journald gone: libsystemd says "sent", so the sink must see for itself (issue 14 #2) ---
 kill "$journald_pid" 2>/dev/null; wait "$journald_pid" 2>/dev/null; journald_pid=

@@ -26,7 +26,8 @@ check() { # check DESCRIPTION EXPECTED ACTUAL
 # enter_journal_namespace SCRIPT ARGS...: skips the whole test unless root,
 # unshare, jq and systemd-journald are there; then runs SCRIPT again in a
 # private mount namespace (once), and a private UTS namespace too with
-# MCELOGD_NS_UTS=1 (a test that sets its own host name).
+# MCELOGD_NS_UTS=1 (a test that sets its own host name), a private network
+# namespace with MCELOGD_NS_NET=1 (a test that sets net.* sysctls).
 enter_journal_namespace() {
 	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || [ ! -x /lib/systemd/systemd-journald ] ||
 	   ! command -v jq >/dev/null; then
@@ -34,7 +35,7 @@ enter_journal_namespace() {
 		exit 0
 	fi
 	if [ -z "${MCELOGD_IN_NAMESPACE:-}" ]; then
-		MCELOGD_IN_NAMESPACE=1 exec unshare -m ${MCELOGD_NS_UTS:+-u} --propagation private "$BASH" "$@"
+		MCELOGD_IN_NAMESPACE=1 exec unshare -m ${MCELOGD_NS_UTS:+-u} ${MCELOGD_NS_NET:+-n} --propagation private "$BASH" "$@"
 	fi
 }
 

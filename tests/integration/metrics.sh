@@ -1,9 +1,9 @@
 #!/bin/bash
 # Integration test: mcelogd's metrics (issue 12, item 3) through the real
-# components.  Known records are replayed with [Output] Metrics= set; Debian's
+# components.  Known records are replayed with --metrics-file; Debian's
 # prometheus-node-exporter serves the file with its textfile collector; a real
 # Prometheus scrapes that node_exporter, and its HTTP API must return the
-# counts.  promtool checks and unit-tests the shipped alerting rules.  A live
+# counts.  node_exporter runs as Debian runs it, as user prometheus.  promtool checks and unit-tests the shipped alerting rules.  A live
 # daemon answers `mcectl export --prometheus` and keeps its file current.
 # Everything listens on 127.0.0.1 and lives in a temporary directory.  Prints TAP.
 
@@ -12,10 +12,14 @@ srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
 
 exporter=/usr/bin/prometheus-node-exporter
-need_tools prometheus promtool curl jq "$exporter"
+need_tools prometheus promtool curl jq setpriv "$exporter"
+if ! id prometheus >/dev/null 2>&1; then
+	echo "1..0 # SKIP needs the user prometheus (the prometheus-node-exporter package creates it)"
+	exit 0
+fi
 use_workdir
 
-echo "1..21"
+echo "1..24"
 
 # wait_for SECONDS COMMAND...: until the command succeeds.
 wait_for() {
@@ -37,12 +41,26 @@ free_port() {
 value() { grep -F "$2" "$1" | grep -v '^#' | awk '{ s += $NF } END { print s + 0 }'; }
 
 # --- the file, from a replay of known records ---
+# The textfile directory as Debian ships it: root's, 0755, so that node_exporter (user
+# prometheus) can read in it.
 mkdir -p "$work/textfile"
+chmod 0755 "$work" "$work/textfile"
 prom=$work/textfile/mcelogd.prom
-printf '[Output]\nMetrics=%s\n' "$prom" >"$work/replay.conf"
 cat "$data/replay-mixed.txt" "$data/replay-mixed.txt" "$data/replay-ras.txt" >"$work/records.txt"
+# A replay never writes this host's own outputs (Metrics=, JSON= of the configuration):
+# node_exporter would serve another host's errors as this one's.
+printf '[Output]\nMetrics=%s\nJSON=%s\n' "$prom" "$work/host.jsonl" >"$work/replay.conf"
 "$mcelogd" --config "$work/replay.conf" --replay "$work/records.txt" --no-journal >/dev/null 2>"$work/replay.err"
-check "replay with Metrics= writes the file" yes "$([ -s "$prom" ] && echo yes || echo no)"
+check "a replay leaves the configuration's Metrics= and JSON= files alone" "no no" \
+	"$([ -e "$prom" ] && echo yes || echo no) $([ -e "$work/host.jsonl" ] && echo yes || echo no)"
+"$mcelogd" --config "$work/replay.conf" --replay "$work/records.txt" --no-journal --output json 2>/dev/null |
+	jq -r '"\(.hostname) \(.boot_id)"' | sort -u >"$work/identity"
+check "... and stamps no host name or boot id of this host on the replayed records" "null null" \
+	"$(cat "$work/identity")"
+"$mcelogd" --config "$work/replay.conf" --replay "$work/records.txt" --no-journal --metrics-file "$prom" \
+	>/dev/null 2>"$work/replay.err"
+check "replay with --metrics-file writes the file" yes "$([ -s "$prom" ] && echo yes || echo no)"
+check "... readable by all (node_exporter's own user), whatever the umask" 644 "$(stat -c %a "$prom")"
 check "8 machine checks counted (2 x 4 replayed)" 8 "$(value "$prom" 'mcelogd_records_total{')"
 check "... 2 of them fatal (the Ice Lake record with PCC, replayed twice)" 2 \
 	"$(value "$prom" 'mcelogd_records_total{severity="fatal"')"
@@ -54,6 +72,8 @@ check "the format's TYPE lines" 1 "$(grep -c '^# TYPE mcelogd_records_total coun
 
 # --- node_exporter's textfile collector serves it ---
 port=$(free_port)
+# As Debian's prometheus-node-exporter.service runs it: User=prometheus.
+setpriv --reuid=prometheus --regid=prometheus --clear-groups \
 "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$work/textfile" >"$work/exporter.log" 2>&1 &
 started $!

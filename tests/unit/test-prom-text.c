@@ -67,11 +67,32 @@ static void test_bound(void **state)
 	prom_registry_free(r);
 }
 
+/* A full registry still takes a series without labels: the count of dropped ones must show. */
+static void test_bound_spares_unlabelled(void **state)
+{
+	struct prom_registry *r = prom_registry_new(families, 3, 1);
+	const char *x[] = { "k", "1", NULL }, *y[] = { "k", "2", NULL };
+	char *text = NULL;
+	(void) state;
+
+	assert_int_equal(prom_add(r, "t_records_total", x, 1), 0);
+	assert_int_equal(prom_add(r, "t_records_total", y, 1), -E2BIG);
+	assert_int_equal(prom_set(r, "t_last_seconds", NULL, (double) prom_dropped(r)), 0);
+	assert_int_equal(prom_add(r, "t_empty_total", NULL, 1), 0);
+	assert_int_equal(prom_dropped(r), 1);
+	assert_true(prom_format(r, &text) > 0);
+	assert_non_null(strstr(text, "\nt_last_seconds 1\n"));
+	assert_non_null(strstr(text, "\nt_empty_total 1\n"));
+	free(text);
+	prom_registry_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_bound_spares_unlabelled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

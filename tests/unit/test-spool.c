@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "spool-walk.h"
 #include "spool.h"
 
 #define IOV(s) { .iov_base = (void *) (s), .iov_len = sizeof(s) - 1 }
@@ -71,6 +73,7 @@ static void test_append_replay_in_order(void **state)
 	struct spool *s;
 	struct got g = { .refuse_after = 2 };
 	char path[64];
+	int cut;
 
 	(void) state;
 	assert_non_null(mkdtemp(dir));
@@ -80,14 +83,14 @@ static void test_append_replay_in_order(void **state)
 	assert_int_equal(spool_append(s, c, 1), 0);
 	assert_int_equal(spool_entries(s), 3);
 	/* journald takes two, then refuses: the third stays, and a new one goes behind it. */
-	assert_int_equal(spool_replay(s, collect, &g), 2);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 2);
 	assert_string_equal(g.text[0], "MESSAGE=first");
 	assert_string_equal(g.text[1], "MESSAGE=second");
 	assert_int_equal(spool_entries(s), 1);
 	assert_int_equal(spool_append(s, d, 1), 0);
 	/* The rewritten spool is read again within the same run (the daemon's retry timer). */
 	g = (struct got) { .refuse_after = 1 };
-	assert_int_equal(spool_replay(s, collect, &g), 1);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 1);
 	assert_string_equal(g.text[0], "MESSAGE=third");
 	assert_int_equal(spool_append(s, c, 1), 0);
 	spool_close(s);
@@ -96,14 +99,14 @@ static void test_append_replay_in_order(void **state)
 	assert_int_equal(spool_open(dir, &s), 0);
 	assert_int_equal(spool_entries(s), 2);
 	g = (struct got) { 0 };
-	assert_int_equal(spool_replay(s, collect, &g), 2);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 2);
 	assert_int_equal(g.n_entries, 2);
 	assert_string_equal(g.text[0], "MESSAGE=fourth");
 	assert_string_equal(g.text[1], "MESSAGE=third");
 	assert_int_equal(spool_entries(s), 0);
 	assert_int_equal(spool_bytes(s), 0);
 	g = (struct got) { 0 };
-	assert_int_equal(spool_replay(s, collect, &g), 0);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 0);
 	assert_int_equal(g.n_entries, 0);
 	spool_close(s);
 
@@ -121,8 +124,10 @@ static void test_append_replay_in_order(void **state)
 	}
 	assert_int_equal(spool_open(dir, &s), 0);
 	assert_int_equal(spool_entries(s), 1);
+	assert_int_equal(spool_repaired(s)->torn_bytes, 12);
+	assert_string_equal(spool_repaired(s)->set_aside, "");
 	g = (struct got) { 0 };
-	assert_int_equal(spool_replay(s, collect, &g), 1);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 1);
 	assert_string_equal(g.text[0], "MESSAGE=first");
 	spool_close(s);
 	unlink(path);
@@ -154,6 +159,7 @@ static void test_shrink(void **state)
 	unsigned seen = 0;
 	struct spool *s;
 	char path[64];
+	int cut;
 
 	(void) state;
 	assert_non_null(mkdtemp(dir));
@@ -177,12 +183,23 @@ static void test_shrink(void **state)
 	assert_int_equal(spool_entries(s), 2);
 	/* Nothing more may go. */
 	assert_int_equal(spool_shrink(s, one, corrected, &seen), 0);
+	/* Nor after another entry that stays: the spool is not read again for it. */
+	seen = 0;
+	assert_int_equal(spool_append_kept(s, d, 2), 0);
+	assert_int_equal(spool_shrink(s, one, corrected, &seen), 0);
+	assert_int_equal(seen, 0);
+	/* An entry that may leave makes the next shrink look again, and it goes. */
+	assert_int_equal(spool_append(s, e, 2), 0);
+	assert_int_equal(spool_shrink(s, one, corrected, &seen), 1);
+	assert_int_equal(seen, 4);
+	assert_int_equal(spool_entries(s), 3);
 	spool_close(s);
 	/* What stays is in order, across a restart. */
 	assert_int_equal(spool_open(dir, &s), 0);
-	assert_int_equal(spool_replay(s, collect, &g), 2);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 3);
 	assert_string_equal(g.text[0], "MESSAGE=b|SEV=fatal");
 	assert_string_equal(g.text[1], "MESSAGE=d|SEV=fatal");
+	assert_string_equal(g.text[2], "MESSAGE=d|SEV=fatal");
 	spool_close(s);
 	snprintf(path, sizeof(path), "%s/journal.spool", dir);
 	unlink(path);
@@ -255,6 +272,251 @@ static void test_shrink_many(void **state)
 	rmdir(dir);
 }
 
+/* A spool's file, for tests that write or damage it behind the spool's back. */
+static void spool_file(const char *dir, char *path, size_t size)
+{
+	snprintf(path, size, "%s/journal.spool", dir);
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Entry i of the big spools below: its size varies, some are larger than a read window. */
+static void big_entry(unsigned i, char field[3][20000], struct iovec iov[3])
+{
+	unsigned pad = i % 97 == 0 ? 3 * SPOOL_WINDOW_BYTES : 40 + (i * 37) % 900;
+
+	assert_true(pad < sizeof(field[2]) - 64);
+	snprintf(field[0], sizeof(field[0]), "MESSAGE=record %u\nsecond line", i);
+	snprintf(field[1], sizeof(field[1]), "MCE_STATUS=%u", i);
+	snprintf(field[2], sizeof(field[2]), "MCE_JSON={\"status\":%u,\"pad\":\"%0*u\"}", i, (int) pad, i);
+	for (unsigned k = 0; k < 3; k++)
+		iov[k] = (struct iovec) { .iov_base = field[k], .iov_len = strlen(field[k]) };
+}
+
+/* Writes n entries to the spool file directly (spool_append syncs each: too slow for many). */
+static uint64_t write_big_spool(const char *path, unsigned n)
+{
+	static char field[3][20000];
+	static uint8_t buf[70000];
+	struct iovec iov[3];
+	uint64_t total = 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	for (unsigned i = 0; i < n; i++) {
+		size_t len;
+
+		big_entry(i, field, iov);
+		len = journal_export_encode(iov, 3, buf, sizeof(buf));
+		assert_true(len <= sizeof(buf));
+		assert_int_equal(write(fd, buf, len), (ssize_t) len);
+		total += len;
+	}
+	close(fd);
+	return total;
+}
+
+struct seq {
+	unsigned next, refuse_at;   /* refuse_at 0: take all */
+	bool ok;
+};
+
+static int check_seq(const struct iovec *iov, unsigned n, void *userdata)
+{
+	static char field[3][20000];
+	struct seq *q = userdata;
+	struct iovec want[3];
+
+	if (q->refuse_at && q->next == q->refuse_at)
+		return -EAGAIN;
+	big_entry(q->next, field, want);
+	if (n != 3)
+		q->ok = false;
+	for (unsigned k = 0; k < 3 && k < n; k++)
+		if (iov[k].iov_len != want[k].iov_len || memcmp(iov[k].iov_base, want[k].iov_base, want[k].iov_len))
+			q->ok = false;
+	q->next++;
+	return 0;
+}
+
+/*
+ * A spool many times larger than what is read at once (the test builds the
+ * spool with a 4 KiB window and a 64 KiB entry bound; the daemon reads 1 MiB
+ * at a time): opened, replayed in two parts, every entry whole and in order.
+ * Reading it whole, as before, refused spools over 256 MiB for good.
+ */
+static void test_stream_big(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX", path[64];
+	struct seq q = { .refuse_at = 700, .ok = true };
+	struct spool *s;
+	uint64_t size;
+	int cut;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	spool_file(dir, path, sizeof(path));
+	size = write_big_spool(path, 1000);
+	assert_true(size > 8 * SPOOL_ENTRY_MAX);
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_entries(s), 1000);
+	assert_int_equal(spool_bytes(s), size);
+	assert_string_equal(spool_repaired(s)->set_aside, "");
+	/* journald takes 700 and then its queue is full. */
+	assert_int_equal(spool_replay(s, check_seq, &q, &cut), 700);
+	assert_int_equal(cut, 0);
+	assert_true(q.ok);
+	assert_int_equal(spool_entries(s), 300);
+	spool_close(s);
+	/* The rest, after a restart: from 700 on. */
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_entries(s), 300);
+	q.refuse_at = 0;
+	assert_int_equal(spool_replay(s, check_seq, &q, &cut), 300);
+	assert_true(q.ok);
+	assert_int_equal(q.next, 1000);
+	assert_int_equal(spool_entries(s), 0);
+	assert_int_equal(spool_bytes(s), 0);
+	spool_close(s);
+	remove_dir(dir);
+}
+
+/* Shrinking a spool larger than a window keeps what may not go, whole and in order. */
+static void test_stream_shrink(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX", path[64];
+	struct seq q = { .ok = true };
+	struct spool *s;
+	uint64_t size;
+	unsigned seen = 0, left;
+	int cut;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	spool_file(dir, path, sizeof(path));
+	size = write_big_spool(path, 400);
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_shrink(s, size / 2, corrected, &seen), 0);   /* none droppable */
+	assert_int_equal(seen, 400);
+	assert_int_equal(spool_entries(s), 400);
+	/* Another rule of what may leave: a spool opened anew (the daemon keeps one rule). */
+	spool_close(s);
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_true(spool_shrink(s, size / 2, always, NULL) > 0);
+	assert_true(spool_bytes(s) <= size / 2);
+	spool_close(s);
+	assert_int_equal(spool_open(dir, &s), 0);
+	/* What stays is the newest, from some entry on, each whole and in order. */
+	left = (unsigned) spool_entries(s);
+	assert_true(left > 0 && left < 400);
+	q.next = 400 - left;
+	assert_int_equal(spool_replay(s, check_seq, &q, &cut), (int) left);
+	assert_true(q.ok);
+	assert_int_equal(q.next, 400);
+	spool_close(s);
+	remove_dir(dir);
+}
+
+static bool file_equal(const char *path, const uint8_t *data, size_t len)
+{
+	uint8_t buf[4096];
+	int fd = open(path, O_RDONLY);
+	ssize_t k;
+
+	if (fd < 0)
+		return false;
+	k = read(fd, buf, sizeof(buf));
+	close(fd);
+	return k == (ssize_t) len && memcmp(buf, data, len) == 0;
+}
+
+/*
+ * One damaged byte in the first of three acknowledged entries: the file is
+ * kept aside as it was, and the two others still read.  Before, the spool
+ * was cut at the damage, losing both, without a word.
+ */
+static void test_damaged_set_aside(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX", path[64];
+	const struct iovec a[] = { IOV("MESSAGE=first\nbinary"), IOV("MCE_CPU=1") },
+			   b[] = { IOV("MESSAGE=second"), IOV("MCE_CPU=2") },
+			   c[] = { IOV("MESSAGE=third"), IOV("MCE_CPU=3") };
+	uint8_t before[4096];
+	struct got g = { 0 };
+	struct spool *s;
+	ssize_t len;
+	int fd, cut;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_append(s, a, 2), 0);
+	assert_int_equal(spool_append(s, b, 2), 0);
+	assert_int_equal(spool_append(s, c, 2), 0);
+	spool_close(s);
+	spool_file(dir, path, sizeof(path));
+	/* "MESSAGE\n" then the value's 64-bit length: a bit of it flipped. */
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "\x7f", 1, 8 + 3), 1);
+	len = pread(fd, before, sizeof(before), 0);
+	assert_true(len > 0);
+	close(fd);
+
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_entries(s), 2);
+	assert_int_equal(spool_repaired(s)->damaged_at, 0);
+	assert_int_equal(spool_repaired(s)->kept, 2);
+	assert_int_equal(spool_repaired(s)->torn_bytes, 0);
+	assert_non_null(strstr(spool_repaired(s)->set_aside, "/journal.spool.damaged-"));
+	assert_true(file_equal(spool_repaired(s)->set_aside, before, (size_t) len));
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 2);
+	assert_string_equal(g.text[0], "MESSAGE=second|MCE_CPU=2");
+	assert_string_equal(g.text[1], "MESSAGE=third|MCE_CPU=3");
+	spool_close(s);
+	remove_dir(dir);
+}
+
+/*
+ * What journald took is not sent again by this process when the file cannot
+ * be cut (here the replacement cannot be created, as on a full disk).
+ */
+static void test_cut_fails(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX", path[80];
+	const struct iovec a[] = { IOV("MESSAGE=a") }, b[] = { IOV("MESSAGE=b") }, c[] = { IOV("MESSAGE=c") };
+	struct got g = { .refuse_after = 1 };
+	struct spool *s;
+	int cut;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(spool_open(dir, &s), 0);
+	assert_int_equal(spool_append(s, a, 1), 0);
+	assert_int_equal(spool_append(s, b, 1), 0);
+	snprintf(path, sizeof(path), "%s/journal.spool.new", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 1);
+	assert_true(cut < 0);
+	assert_int_equal(spool_entries(s), 1);
+	assert_int_equal(spool_append(s, c, 1), 0);
+	assert_int_equal(spool_entries(s), 2);
+	g = (struct got) { 0 };
+	assert_int_equal(spool_replay(s, collect, &g, &cut), 2);
+	assert_string_equal(g.text[0], "MESSAGE=b");
+	assert_string_equal(g.text[1], "MESSAGE=c");
+	assert_int_equal(cut, 0);
+	assert_int_equal(spool_entries(s), 0);
+	spool_close(s);
+	remove_dir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +524,10 @@ int main(void)
 		cmocka_unit_test(test_append_replay_in_order),
 		cmocka_unit_test(test_shrink),
 		cmocka_unit_test(test_shrink_many),
+		cmocka_unit_test(test_stream_big),
+		cmocka_unit_test(test_stream_shrink),
+		cmocka_unit_test(test_damaged_set_aside),
+		cmocka_unit_test(test_cut_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
