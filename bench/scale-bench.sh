@@ -15,6 +15,7 @@
 #
 #   bench/scale-bench.sh [SIZES...]     (from a build directory, as root; default 2 16 32 64)
 #   MCELOGD_SCALE_IDLE=SECONDS          idle window (default 30)
+#   the rig's whole output per size: scale-bench-N.log in the build directory
 #
 # TCG runs every vCPU on the host's cores: cross-CPU calls wait for the target
 # vCPU's thread, so under TCG start-up grows faster than on hardware.  The
@@ -32,5 +33,5 @@ for n in "${sizes[@]}"; do
 	echo "=== $n vCPUs"
 	MCELOGD_SCALE_SMP=$n MCELOGD_VM_TIMEOUT=${MCELOGD_VM_TIMEOUT:-2400} \
 		bash "$srcdir/tests/vm/run.sh" --destdir "$destdir" --srcdir "$srcdir" "$srcdir/bench/vm/scale.sh" |
-		grep -E '^# SCALE|^not ok|^Bail|boot \[' | sed 's/^# //'
+		tee "$builddir/scale-bench-$n.log" | grep -E '^# SCALE|^not ok|^Bail|boot \[' | sed 's/^# //'
 done

@@ -10,8 +10,10 @@ IDLE_SECONDS=${MCELOGD_SCALE_IDLE:-30}
 measure() {
 	local counters=$1 row
 	row=$(guest "
-	mkdir -p /etc/mcelogd
-	printf '[Snapshot]\nCounters=%s\n' '$counters' >/etc/mcelogd/mcelogd.conf
+	conf=\$(mcelogd --help | sed -n 's/.*configuration file (default \\(.*\\))\$/\\1/p')
+	mkdir -p \$(dirname \$conf)
+	# yes: the default events (Counters= unset); no: the recorder off.
+	if [ '$counters' = no ]; then printf '[Snapshot]\nCounters=no\n'; else printf '[Snapshot]\n'; fi >\$conf
 	cal() { awk '/^ *CAL:/ { s = 0; for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\$/) s += \$i; print s }' /proc/interrupts; }
 	c0=\$(cal)
 	systemctl restart mcelogd.service || exit 1
