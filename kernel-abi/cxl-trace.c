@@ -176,28 +176,6 @@ static const char *const poison_flag_names[32] = {
 
 #define NAME_OF(table, v) ((v) < ELEMENTSOF(table) ? (table)[v] : NULL)
 
-/* "A|B" for the set bits a table names, "bit N" for the rest; "" for none. */
-static void flag_names(const char *const names[32], uint32_t bits, const char *sep, char *buf,
-		       size_t size)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (unsigned bit = 0; bit < 32; bit++) {
-		int n;
-
-		if (!(bits & (UINT32_C(1) << bit)))
-			continue;
-		if (names[bit])
-			n = snprintf(buf + used, size - used, "%s%s", used ? sep : "", names[bit]);
-		else
-			n = snprintf(buf + used, size - used, "%sbit %u", used ? sep : "", bit);
-		if (n < 0 || (size_t) n >= size - used)
-			break;
-		used += (size_t) n;
-	}
-}
-
 static void add_flags(struct ras_tp_ctx *c, const char *key, const char *field,
 		      const char *const names[32])
 {
@@ -206,7 +184,7 @@ static void add_flags(struct ras_tp_ctx *c, const char *key, const char *field,
 
 	if (!tp_u(c, field, &v) || v == 0)
 		return;
-	flag_names(names, (uint32_t) v, "|", buf, sizeof(buf));
+	tp_flag_names(names, (uint32_t) v, "|", buf, sizeof(buf));
 	tp_added(c, ras_record_add_string(c->r, key, buf, SIZE_MAX));
 }
 
@@ -341,7 +319,7 @@ static void decode_aer(struct ras_tp_ctx *c, bool uncorrectable)
 	tp_u(c, "status", &status);
 	tp_added(c, ras_record_add_hex(c->r, uncorrectable ? "uncorrectable_status" : "correctable_status",
 				       status));
-	flag_names(names, (uint32_t) status, ", ", errors, sizeof(errors));
+	tp_flag_names(names, (uint32_t) status, ", ", errors, sizeof(errors));
 	if (errors[0])
 		tp_added(c, ras_record_add_string(c->r, "errors", errors, SIZE_MAX));
 	if (uncorrectable && tp_u(c, "first_error", &first)) {
@@ -355,7 +333,7 @@ static void decode_aer(struct ras_tp_ctx *c, bool uncorrectable)
 	}
 	if (c->error)
 		return;
-	snprintf(c->r->summary, sizeof(c->r->summary), "%s CXL error on %s: %.180s",
+	snprintf(c->r->summary, sizeof(c->r->summary), "%s CXL error on %s: %.200s",
 		 tp_severity_word(c->r->severity), dev, errors[0] ? errors : "no status bit set");
 }
 

@@ -53,6 +53,9 @@ void tp_add_no_page(struct ras_tp_ctx *c, const char *why);
 void tp_set_severity(struct ras_tp_ctx *c, const char *key, const struct sev_name *table, size_t n,
 		     uint64_t v);
 
+/* "A|B" (with sep) for the set bits a table names, "bit N" for the rest; "" for none. */
+void tp_flag_names(const char *const names[32], uint32_t bits, const char *sep, char *buf, size_t size);
+
 const char *tp_text_of(const struct ras_record *r, const char *key);
 /* "Corrected", "Uncorrected", ...: the first word of a summary. */
 const char *tp_severity_word(enum ras_severity sev);

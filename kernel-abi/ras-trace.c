@@ -633,7 +633,7 @@ static void decode_mc_event(struct ras_tp_ctx *c)
 		 where, addr, msg ? ": " : "", msg ? msg : "");
 }
 
-static void aer_error_names(const char *const names[32], uint32_t status, char *buf, size_t size)
+void tp_flag_names(const char *const names[32], uint32_t bits, const char *sep, char *buf, size_t size)
 {
 	size_t used = 0;
 
@@ -641,12 +641,12 @@ static void aer_error_names(const char *const names[32], uint32_t status, char *
 	for (unsigned bit = 0; bit < 32; bit++) {
 		int n;
 
-		if (!(status & (UINT32_C(1) << bit)))
+		if (!(bits & (UINT32_C(1) << bit)))
 			continue;
 		if (names[bit])
-			n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", names[bit]);
+			n = snprintf(buf + used, size - used, "%s%s", used ? sep : "", names[bit]);
 		else
-			n = snprintf(buf + used, size - used, "%sbit %u", used ? ", " : "", bit);
+			n = snprintf(buf + used, size - used, "%sbit %u", used ? sep : "", bit);
 		if (n < 0 || (size_t) n >= size - used)
 			break;
 		used += (size_t) n;
@@ -667,8 +667,8 @@ static void decode_aer_event(struct ras_tp_ctx *c)
 	if (tp_u(c, "status", &status))
 		tp_added(c, ras_record_add_hex(r, sev == AER_CORRECTABLE ? "correctable_status"
 								     : "uncorrectable_status", status));
-	aer_error_names(sev == AER_CORRECTABLE ? aer_correctable_bits : aer_uncorrectable_bits,
-			(uint32_t) status, errors, sizeof(errors));
+	tp_flag_names(sev == AER_CORRECTABLE ? aer_correctable_bits : aer_uncorrectable_bits,
+		      (uint32_t) status, ", ", errors, sizeof(errors));
 	if (errors[0])
 		tp_added(c, ras_record_add_string(r, "errors", errors, SIZE_MAX));
 	if (tp_u(c, "tlp_header_valid", &tlp_valid) && tlp_valid) {
@@ -682,7 +682,7 @@ static void decode_aer_event(struct ras_tp_ctx *c)
 	if (c->error)
 		return;
 	dev = tp_text_of(r, "dev_name");
-	snprintf(r->summary, sizeof(r->summary), "%s PCIe error on %s: %s", tp_severity_word(r->severity),
+	snprintf(r->summary, sizeof(r->summary), "%s PCIe error on %s: %.200s", tp_severity_word(r->severity),
 		 dev ? dev : "unknown device", errors[0] ? errors : "no status bit set");
 }
 
