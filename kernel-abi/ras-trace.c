@@ -9,6 +9,7 @@
 #include "edac-detail.h"
 #include "macro.h"
 #include "ras-trace.h"
+#include "ras-trace-ctx.h"
 
 struct tp_info {
 	const char *name;
@@ -46,6 +47,52 @@ static const struct tp_info tp_info[_RAS_TP_MAX] = {
 		"non_standard_event", MCE_SOURCE_RAS_NON_STANDARD_EVENT, RAS_EVENT_VENDOR_SECTION,
 		FIELDS("sec_type", "fru_id", "fru_text", "sev", "len", "buf"),
 	},
+	/*
+	 * cxl:*: only what every kernel since the event appeared has had (6.1
+	 * for the AER pair, 6.3 for the event records, 6.5 for poison); what
+	 * later kernels added is read when present.  The device's name is
+	 * "dev_name" on 6.1 and "memdev" later, so neither is required.
+	 */
+	[RAS_TP_CXL_AER_UNCORRECTABLE] = {
+		"cxl_aer_uncorrectable_error", MCE_SOURCE_CXL_AER_UNCORRECTABLE, RAS_EVENT_CXL_AER,
+		FIELDS("status", "first_error"),
+	},
+	[RAS_TP_CXL_AER_CORRECTABLE] = {
+		"cxl_aer_correctable_error", MCE_SOURCE_CXL_AER_CORRECTABLE, RAS_EVENT_CXL_AER,
+		FIELDS("status"),
+	},
+	[RAS_TP_CXL_PORT_AER_UNCORRECTABLE] = {
+		"cxl_port_aer_uncorrectable_error", MCE_SOURCE_CXL_PORT_AER_UNCORRECTABLE, RAS_EVENT_CXL_AER,
+		FIELDS("device", "status", "first_error"),
+	},
+	[RAS_TP_CXL_PORT_AER_CORRECTABLE] = {
+		"cxl_port_aer_correctable_error", MCE_SOURCE_CXL_PORT_AER_CORRECTABLE, RAS_EVENT_CXL_AER,
+		FIELDS("device", "status"),
+	},
+	[RAS_TP_CXL_OVERFLOW] = {
+		"cxl_overflow", MCE_SOURCE_CXL_OVERFLOW, RAS_EVENT_CXL_OVERFLOW,
+		FIELDS("log", "count"),
+	},
+	[RAS_TP_CXL_GENERIC_EVENT] = {
+		"cxl_generic_event", MCE_SOURCE_CXL_GENERIC_EVENT, RAS_EVENT_CXL_GENERIC,
+		FIELDS("log", "hdr_uuid", "data"),
+	},
+	[RAS_TP_CXL_GENERAL_MEDIA] = {
+		"cxl_general_media", MCE_SOURCE_CXL_GENERAL_MEDIA, RAS_EVENT_CXL_GENERAL_MEDIA,
+		FIELDS("log", "dpa", "descriptor", "type"),
+	},
+	[RAS_TP_CXL_DRAM] = {
+		"cxl_dram", MCE_SOURCE_CXL_DRAM, RAS_EVENT_CXL_DRAM,
+		FIELDS("log", "dpa", "descriptor", "type"),
+	},
+	[RAS_TP_CXL_MEMORY_MODULE] = {
+		"cxl_memory_module", MCE_SOURCE_CXL_MEMORY_MODULE, RAS_EVENT_CXL_MEMORY_MODULE,
+		FIELDS("log", "event_type", "health_status", "media_status"),
+	},
+	[RAS_TP_CXL_POISON] = {
+		"cxl_poison", MCE_SOURCE_CXL_POISON, RAS_EVENT_CXL_POISON,
+		FIELDS("dpa", "trace_type"),
+	},
 };
 
 const char *ras_tp_name(enum ras_tp tp)
@@ -59,11 +106,6 @@ enum mce_source ras_tp_source(enum ras_tp tp)
 }
 
 /* ------------------------------------------------------------ value tables */
-
-struct sev_name {
-	const char *name;
-	enum ras_severity severity;
-};
 
 /*
  * ras:mc_event error_type: enum hw_event_mc_err_type, include/linux/edac.h.
@@ -342,18 +384,8 @@ int ras_tp_layout_init(struct ras_tp_layout *l, enum ras_tp tp, const char *text
 
 /* ------------------------------------------------------------ decoding */
 
-struct ctx {
-	const struct ras_tp_layout *l;
-	const unsigned char *raw;
-	size_t size;
-	struct ras_record *r;
-	char *why;
-	size_t why_size;
-	int error;
-};
-
 _printf_(2, 3)
-static void fail(struct ctx *c, const char *fmt, ...)
+void tp_fail(struct ras_tp_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -365,14 +397,14 @@ static void fail(struct ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void outside(struct ctx *c, const struct trace_field *f)
+static void outside(struct ras_tp_ctx *c, const struct trace_field *f)
 {
-	fail(c, "field '%s' (offset %u, size %u) lies beyond the %zu-byte sample", f->name, f->offset,
+	tp_fail(c, "field '%s' (offset %u, size %u) lies beyond the %zu-byte sample", f->name, f->offset,
 	     f->size, c->size);
 }
 
 /* Reads an integer field.  false: absent (optional) or unreadable (c->error set). */
-static bool integer(struct ctx *c, const char *name, bool is_signed, uint64_t *u, int64_t *s)
+static bool integer(struct ras_tp_ctx *c, const char *name, bool is_signed, uint64_t *u, int64_t *s)
 {
 	const struct trace_field *f = trace_format_field(&c->l->format, name);
 	int r;
@@ -380,7 +412,7 @@ static bool integer(struct ctx *c, const char *name, bool is_signed, uint64_t *u
 	if (!f || c->error)
 		return false;
 	if (f->size > 8 || (f->size & (f->size - 1))) {
-		fail(c, "field '%s' has size %u, not an integer's", name, f->size);
+		tp_fail(c, "field '%s' has size %u, not an integer's", name, f->size);
 		return false;
 	}
 	r = is_signed ? trace_field_read_s64(f, c->raw, c->size, s)
@@ -392,18 +424,18 @@ static bool integer(struct ctx *c, const char *name, bool is_signed, uint64_t *u
 	return true;
 }
 
-static bool u(struct ctx *c, const char *name, uint64_t *v)
+bool tp_u(struct ras_tp_ctx *c, const char *name, uint64_t *v)
 {
 	return integer(c, name, false, v, NULL);
 }
 
-static bool s(struct ctx *c, const char *name, int64_t *v)
+bool tp_s(struct ras_tp_ctx *c, const char *name, int64_t *v)
 {
 	return integer(c, name, true, NULL, v);
 }
 
 /* A fixed-size field of at least min bytes. */
-static const unsigned char *bytes(struct ctx *c, const char *name, size_t min, size_t *ret_size)
+const unsigned char *tp_bytes(struct ras_tp_ctx *c, const char *name, size_t min, size_t *ret_size)
 {
 	const struct trace_field *f = trace_format_field(&c->l->format, name);
 	const unsigned char *p;
@@ -411,7 +443,7 @@ static const unsigned char *bytes(struct ctx *c, const char *name, size_t min, s
 	if (!f || c->error)
 		return NULL;
 	if (f->size < min) {
-		fail(c, "field '%s' is %u bytes, expected at least %zu", name, f->size, min);
+		tp_fail(c, "field '%s' is %u bytes, expected at least %zu", name, f->size, min);
 		return NULL;
 	}
 	if (trace_field_bytes(f, c->raw, c->size, &p) < 0) {
@@ -424,7 +456,7 @@ static const unsigned char *bytes(struct ctx *c, const char *name, size_t min, s
 }
 
 /* A __data_loc field's payload. */
-static const unsigned char *dynamic(struct ctx *c, const char *name, size_t *ret_len)
+const unsigned char *tp_dynamic(struct ras_tp_ctx *c, const char *name, size_t *ret_len)
 {
 	const struct trace_field *f = trace_format_field(&c->l->format, name);
 	const unsigned char *p;
@@ -434,20 +466,20 @@ static const unsigned char *dynamic(struct ctx *c, const char *name, size_t *ret
 		return NULL;
 	r = trace_field_data_loc(f, c->raw, c->size, &p, ret_len);
 	if (r == -ENOENT)
-		fail(c, "field '%s' is not a __data_loc field", name);
+		tp_fail(c, "field '%s' is not a __data_loc field", name);
 	else if (r == -EBADMSG)
 		outside(c, f);
 	else if (r == -ERANGE) {
 		uint64_t loc = 0;
 
 		(void) trace_field_read_u64(f, c->raw, c->size, &loc);
-		fail(c, "field '%s' names %u bytes at offset %u, outside the %zu-byte sample", name,
+		tp_fail(c, "field '%s' names %u bytes at offset %u, outside the %zu-byte sample", name,
 		     (unsigned) (loc >> 16), (unsigned) (loc & 0xffff), c->size);
 	}
 	return r < 0 ? NULL : p;
 }
 
-static void added(struct ctx *c, int r)
+void tp_added(struct ras_tp_ctx *c, int r)
 {
 	/* -E2BIG: the record is full and says so ("truncated"); keep what fits. */
 	if (r == -ENOMEM && !c->error) {
@@ -461,7 +493,7 @@ static void added(struct ctx *c, int r)
  * with anything but printable ASCII replaced, so that no journal field or
  * JSON string carries control bytes or broken UTF-8.  Empty text is omitted.
  */
-static void add_text(struct ctx *c, const char *key, const unsigned char *p, size_t n)
+void tp_add_text(struct ras_tp_ctx *c, const char *key, const unsigned char *p, size_t n)
 {
 	char buf[1024];
 	size_t len = 0;
@@ -472,59 +504,59 @@ static void add_text(struct ctx *c, const char *key, const unsigned char *p, siz
 		buf[len] = p[len] >= 0x20 && p[len] < 0x7f ? (char) p[len] : '?';
 	buf[len] = '\0';
 	if (len > 0)
-		added(c, ras_record_add_string(c->r, key, buf, len));
+		tp_added(c, ras_record_add_string(c->r, key, buf, len));
 }
 
-static void add_string_field(struct ctx *c, const char *key, const char *name)
+void tp_add_string_field(struct ras_tp_ctx *c, const char *key, const char *name)
 {
 	size_t n = 0;
-	const unsigned char *p = dynamic(c, name, &n);
+	const unsigned char *p = tp_dynamic(c, name, &n);
 
-	add_text(c, key, p, n);
+	tp_add_text(c, key, p, n);
 }
 
-static const char *text_of(const struct ras_record *r, const char *key)
+const char *tp_text_of(const struct ras_record *r, const char *key)
 {
 	const struct ras_field *f = ras_record_find(r, key);
 
 	return f && f->type == RAS_FIELD_STRING ? f->data : NULL;
 }
 
-static const char *severity_word(enum ras_severity sev)
+const char *tp_severity_word(enum ras_severity sev)
 {
 	return (unsigned) sev < _RAS_SEV_MAX ? severity_words[sev] : "Uncorrected";
 }
 
 /* Sets severity and a "<key>" naming the kernel's value; unknown values are uncorrected. */
-static void set_severity(struct ctx *c, const char *key, const struct sev_name *table, size_t n,
+void tp_set_severity(struct ras_tp_ctx *c, const char *key, const struct sev_name *table, size_t n,
 			 uint64_t v)
 {
 	if (v < n && table[v].name) {
 		c->r->severity = table[v].severity;
-		added(c, ras_record_add_string(c->r, key, table[v].name, SIZE_MAX));
+		tp_added(c, ras_record_add_string(c->r, key, table[v].name, SIZE_MAX));
 	} else {
 		/* A value this table does not know is never reported as harmless. */
 		c->r->severity = RAS_SEV_UNCORRECTED;
-		added(c, ras_record_add_uint(c->r, key, v));
+		tp_added(c, ras_record_add_uint(c->r, key, v));
 	}
 }
 
 /* CPER severity (UEFI N.2.1), carried by extlog_mem_event, non_standard_event and the newer arm_event. */
-static void set_cper_severity(struct ctx *c, uint64_t v)
+static void set_cper_severity(struct ras_tp_ctx *c, uint64_t v)
 {
 	const char *name = cper_severity_name(v);
 
 	/* Unknown: cper_severity_to_ras() says uncorrected, never harmless. */
 	c->r->severity = cper_severity_to_ras(v);
 	if (name)
-		added(c, ras_record_add_string(c->r, "cper_severity", name, SIZE_MAX));
+		tp_added(c, ras_record_add_string(c->r, "cper_severity", name, SIZE_MAX));
 	else
-		added(c, ras_record_add_uint(c->r, "cper_severity", v));
+		tp_added(c, ras_record_add_uint(c->r, "cper_severity", v));
 }
 
-static void add_guid(struct ctx *c, const char *key, const char *name)
+static void add_guid(struct ras_tp_ctx *c, const char *key, const char *name)
 {
-	const unsigned char *g = bytes(c, name, 16, NULL);
+	const unsigned char *g = tp_bytes(c, name, 16, NULL);
 	static const unsigned char zero[16];
 	char text[CPER_GUID_STRING_MAX];
 	struct cper_guid guid;
@@ -534,17 +566,17 @@ static void add_guid(struct ctx *c, const char *key, const char *name)
 		return;
 	cper_guid_from_bytes(&guid, g);
 	cper_guid_to_string(&guid, text);
-	added(c, ras_record_add_string(c->r, key, text, SIZE_MAX));
+	tp_added(c, ras_record_add_string(c->r, key, text, SIZE_MAX));
 }
 
 #define EDAC_PAGE_SHIFT 12
 
-static void add_no_page(struct ctx *c, const char *why)
+void tp_add_no_page(struct ras_tp_ctx *c, const char *why)
 {
-	added(c, ras_record_add_string(c->r, "no_page", why, SIZE_MAX));
+	tp_added(c, ras_record_add_string(c->r, "no_page", why, SIZE_MAX));
 }
 
-static void decode_mc_event(struct ctx *c)
+static void decode_mc_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t type = 0, count = 0, mc = 0, addr = 0, grain_bits = 0, synd = 0;
@@ -553,55 +585,55 @@ static void decode_mc_event(struct ctx *c)
 	const char *label, *msg;
 	char where[64] = "";
 
-	u(c, "error_type", &type);
-	set_severity(c, "error_type", mc_error_types, ELEMENTSOF(mc_error_types), type);
-	if (u(c, "error_count", &count))
-		added(c, ras_record_add_uint(r, "error_count", count));
-	add_string_field(c, "label", "label");
-	add_string_field(c, "message", "msg");
-	if (u(c, "mc_index", &mc))
-		added(c, ras_record_add_uint(r, "mc", mc));
+	tp_u(c, "error_type", &type);
+	tp_set_severity(c, "error_type", mc_error_types, ELEMENTSOF(mc_error_types), type);
+	if (tp_u(c, "error_count", &count))
+		tp_added(c, ras_record_add_uint(r, "error_count", count));
+	tp_add_string_field(c, "label", "label");
+	tp_add_string_field(c, "message", "msg");
+	if (tp_u(c, "mc_index", &mc))
+		tp_added(c, ras_record_add_uint(r, "mc", mc));
 	for (unsigned i = 0; i < 3; i++)
 		/* -1: the driver does not use this layer. */
-		if (s(c, layer_keys[i], &layer[i]) && layer[i] >= 0)
-			added(c, ras_record_add_int(r, layer_keys[i], layer[i]));
+		if (tp_s(c, layer_keys[i], &layer[i]) && layer[i] >= 0)
+			tp_added(c, ras_record_add_int(r, layer_keys[i], layer[i]));
 	/*
 	 * EDAC traces address 0 when the driver does not know it (ghes_edac
 	 * without a valid physical address, amd64_edac when translation
 	 * failed): that is no address, and certainly not page 0.
 	 */
-	if (u(c, "address", &addr)) {
+	if (tp_u(c, "address", &addr)) {
 		if (addr != 0)
-			added(c, ras_record_add_hex64(r, "address", addr));
+			tp_added(c, ras_record_add_hex64(r, "address", addr));
 		else
-			add_no_page(c, "address_unknown");
+			tp_add_no_page(c, "address_unknown");
 	}
-	if (u(c, "grain_bits", &grain_bits) && grain_bits < 64) {
-		added(c, ras_record_add_uint(r, "grain", UINT64_C(1) << grain_bits));
+	if (tp_u(c, "grain_bits", &grain_bits) && grain_bits < 64) {
+		tp_added(c, ras_record_add_uint(r, "grain", UINT64_C(1) << grain_bits));
 		/* An address good only to more than a page names no one page. */
 		if (addr != 0 && grain_bits > EDAC_PAGE_SHIFT)
-			add_no_page(c, "coarse_address");
+			tp_add_no_page(c, "coarse_address");
 	}
-	if (u(c, "syndrome", &synd))
-		added(c, ras_record_add_hex64(r, "syndrome", synd));
-	add_string_field(c, "driver_detail", "driver_detail");
+	if (tp_u(c, "syndrome", &synd))
+		tp_added(c, ras_record_add_hex64(r, "syndrome", synd));
+	tp_add_string_field(c, "driver_detail", "driver_detail");
 	/* The DRAM location the driver printed there, as fields rules and the classifier read. */
-	added(c, ras_record_add_edac_location(r));
+	tp_added(c, ras_record_add_edac_location(r));
 	if (c->error)
 		return;
 
-	label = text_of(r, "label");
-	msg = text_of(r, "message");
+	label = tp_text_of(r, "label");
+	msg = tp_text_of(r, "message");
 	if (layer[0] >= 0)
 		snprintf(where, sizeof(where), ", location %" PRId64 ":%" PRId64 ":%" PRId64,
 			 layer[0], layer[1], layer[2]);
 	snprintf(r->summary, sizeof(r->summary),
 		 "%s memory error%s on %s (memory controller %" PRIu64 "%s, address 0x%" PRIx64 ")%s%s",
-		 severity_word(r->severity), count > 1 ? "s" : "", label ? label : "unknown DIMM", mc,
+		 tp_severity_word(r->severity), count > 1 ? "s" : "", label ? label : "unknown DIMM", mc,
 		 where, addr, msg ? ": " : "", msg ? msg : "");
 }
 
-static void aer_error_names(const char *const names[32], uint32_t status, char *buf, size_t size)
+void tp_flag_names(const char *const names[32], uint32_t bits, const char *sep, char *buf, size_t size)
 {
 	size_t used = 0;
 
@@ -609,48 +641,48 @@ static void aer_error_names(const char *const names[32], uint32_t status, char *
 	for (unsigned bit = 0; bit < 32; bit++) {
 		int n;
 
-		if (!(status & (UINT32_C(1) << bit)))
+		if (!(bits & (UINT32_C(1) << bit)))
 			continue;
 		if (names[bit])
-			n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", names[bit]);
+			n = snprintf(buf + used, size - used, "%s%s", used ? sep : "", names[bit]);
 		else
-			n = snprintf(buf + used, size - used, "%sbit %u", used ? ", " : "", bit);
+			n = snprintf(buf + used, size - used, "%sbit %u", used ? sep : "", bit);
 		if (n < 0 || (size_t) n >= size - used)
 			break;
 		used += (size_t) n;
 	}
 }
 
-static void decode_aer_event(struct ctx *c)
+static void decode_aer_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t status = 0, sev = 0, tlp_valid = 0;
 	char errors[512];
 	const char *dev;
 
-	add_string_field(c, "dev_name", "dev_name");
-	u(c, "severity", &sev);
-	set_severity(c, "aer_severity", aer_severities, ELEMENTSOF(aer_severities), sev);
+	tp_add_string_field(c, "dev_name", "dev_name");
+	tp_u(c, "severity", &sev);
+	tp_set_severity(c, "aer_severity", aer_severities, ELEMENTSOF(aer_severities), sev);
 	/* Named as in the firmware's PCIe section: which of the two registers it is. */
-	if (u(c, "status", &status))
-		added(c, ras_record_add_hex(r, sev == AER_CORRECTABLE ? "correctable_status"
+	if (tp_u(c, "status", &status))
+		tp_added(c, ras_record_add_hex(r, sev == AER_CORRECTABLE ? "correctable_status"
 								     : "uncorrectable_status", status));
-	aer_error_names(sev == AER_CORRECTABLE ? aer_correctable_bits : aer_uncorrectable_bits,
-			(uint32_t) status, errors, sizeof(errors));
+	tp_flag_names(sev == AER_CORRECTABLE ? aer_correctable_bits : aer_uncorrectable_bits,
+		      (uint32_t) status, ", ", errors, sizeof(errors));
 	if (errors[0])
-		added(c, ras_record_add_string(r, "errors", errors, SIZE_MAX));
-	if (u(c, "tlp_header_valid", &tlp_valid) && tlp_valid) {
+		tp_added(c, ras_record_add_string(r, "errors", errors, SIZE_MAX));
+	if (tp_u(c, "tlp_header_valid", &tlp_valid) && tlp_valid) {
 		size_t n = 0;
-		const unsigned char *p = bytes(c, "tlp_header", 4, &n);
+		const unsigned char *p = tp_bytes(c, "tlp_header", 4, &n);
 
 		/* The header log's bytes as they are in memory, as the firmware records give it. */
 		if (p)
-			added(c, ras_record_add_bytes(r, "tlp_header", p, n));
+			tp_added(c, ras_record_add_bytes(r, "tlp_header", p, n));
 	}
 	if (c->error)
 		return;
-	dev = text_of(r, "dev_name");
-	snprintf(r->summary, sizeof(r->summary), "%s PCIe error on %s: %s", severity_word(r->severity),
+	dev = tp_text_of(r, "dev_name");
+	snprintf(r->summary, sizeof(r->summary), "%s PCIe error on %s: %.200s", tp_severity_word(r->severity),
 		 dev ? dev : "unknown device", errors[0] ? errors : "no status bit set");
 }
 
@@ -672,24 +704,24 @@ static const char *page_type_name(const struct ras_tp_layout *l, int64_t v)
 	return NULL;
 }
 
-static void decode_memory_failure_event(struct ctx *c)
+static void decode_memory_failure_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t pfn = 0;
 	int64_t type = -1, result = -1;
 	const char *type_name = NULL;
 
-	if (u(c, "pfn", &pfn))
-		added(c, ras_record_add_hex(r, "pfn", pfn));
-	if (s(c, "type", &type)) {
+	if (tp_u(c, "pfn", &pfn))
+		tp_added(c, ras_record_add_hex(r, "pfn", pfn));
+	if (tp_s(c, "type", &type)) {
 		type_name = page_type_name(c->l, type);
 		if (type_name)
-			added(c, ras_record_add_string(r, "page_type", type_name, SIZE_MAX));
+			tp_added(c, ras_record_add_string(r, "page_type", type_name, SIZE_MAX));
 		else
-			added(c, ras_record_add_int(r, "page_type_code", type));
+			tp_added(c, ras_record_add_int(r, "page_type_code", type));
 	}
-	s(c, "result", &result);
-	set_severity(c, "result", mf_results, ELEMENTSOF(mf_results), (uint64_t) result);
+	tp_s(c, "result", &result);
+	tp_set_severity(c, "result", mf_results, ELEMENTSOF(mf_results), (uint64_t) result);
 	if (c->error)
 		return;
 	snprintf(r->summary, sizeof(r->summary), "Memory failure at pfn 0x%" PRIx64 ", page type %s: %s",
@@ -714,7 +746,7 @@ static uint64_t le64(const unsigned char *p)
 	return v;
 }
 
-static void decode_cper_mem_compact(struct ctx *c, const unsigned char *d, size_t n)
+static void decode_cper_mem_compact(struct ras_tp_ctx *c, const unsigned char *d, size_t n)
 {
 	struct ras_record *r = c->r;
 	uint64_t valid = le64(d + CMEM_VALIDATION);
@@ -722,30 +754,30 @@ static void decode_cper_mem_compact(struct ctx *c, const unsigned char *d, size_
 
 	for (size_t i = 0; i < ELEMENTSOF(cmem_u16_fields); i++)
 		if (valid & cmem_u16_fields[i].valid)
-			added(c, ras_record_add_uint(r, cmem_u16_fields[i].key,
+			tp_added(c, ras_record_add_uint(r, cmem_u16_fields[i].key,
 						     le16(d + cmem_u16_fields[i].offset)));
 	if (valid & (CPER_MEM_VALID_BANK_GROUP | CPER_MEM_VALID_BANK_ADDRESS)) {
 		if (valid & CPER_MEM_VALID_BANK_GROUP)
-			added(c, ras_record_add_uint(r, "bank_group", le16(d + CMEM_BANK) >> 8));
+			tp_added(c, ras_record_add_uint(r, "bank_group", le16(d + CMEM_BANK) >> 8));
 		if (valid & CPER_MEM_VALID_BANK_ADDRESS)
-			added(c, ras_record_add_uint(r, "bank_address", le16(d + CMEM_BANK) & 0xff));
+			tp_added(c, ras_record_add_uint(r, "bank_address", le16(d + CMEM_BANK) & 0xff));
 	} else if (valid & CPER_MEM_VALID_BANK)
-		added(c, ras_record_add_uint(r, "bank", le16(d + CMEM_BANK)));
+		tp_added(c, ras_record_add_uint(r, "bank", le16(d + CMEM_BANK)));
 	if (valid & CPER_MEM_VALID_ROW) {
 		row = le16(d + CMEM_ROW);
 		if (n > CMEM_EXTENDED && (valid & CPER_MEM_VALID_ROW_EXT))
 			row |= (uint64_t) (d[CMEM_EXTENDED] & 0x3) << 16;
-		added(c, ras_record_add_uint(r, "row", row));
+		tp_added(c, ras_record_add_uint(r, "row", row));
 	}
 	if (n > CMEM_EXTENDED && (valid & CPER_MEM_VALID_CHIP_ID))
-		added(c, ras_record_add_uint(r, "chip_id", d[CMEM_EXTENDED] >> 5));
+		tp_added(c, ras_record_add_uint(r, "chip_id", d[CMEM_EXTENDED] >> 5));
 	for (size_t i = 0; i < ELEMENTSOF(cmem_u64_fields); i++)
 		if (valid & cmem_u64_fields[i].valid)
-			added(c, ras_record_add_hex64(r, cmem_u64_fields[i].key,
+			tp_added(c, ras_record_add_hex64(r, cmem_u64_fields[i].key,
 						      le64(d + cmem_u64_fields[i].offset)));
 }
 
-static void decode_extlog_mem_event(struct ctx *c)
+static void decode_extlog_mem_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t seq = 0, etype = 0xff, sev = 0, pa = UINT64_MAX, lsb = 0xff;
@@ -754,25 +786,25 @@ static void decode_extlog_mem_event(struct ctx *c)
 	size_t n = 0;
 	char where[48] = "";
 
-	u(c, "sev", &sev);
+	tp_u(c, "sev", &sev);
 	set_cper_severity(c, sev);
-	if (u(c, "err_seq", &seq))
-		added(c, ras_record_add_uint(r, "error_sequence", seq));
+	if (tp_u(c, "err_seq", &seq))
+		tp_added(c, ras_record_add_uint(r, "error_sequence", seq));
 	/* ~0 in etype, pa and pa_mask_lsb: firmware did not mark them valid. */
-	if (u(c, "etype", &etype) && etype != 0xff) {
+	if (tp_u(c, "etype", &etype) && etype != 0xff) {
 		type_name = cper_mem_error_type_name(etype);
 		if (type_name)
-			added(c, ras_record_add_string(r, "error_type", type_name, SIZE_MAX));
+			tp_added(c, ras_record_add_string(r, "error_type", type_name, SIZE_MAX));
 		else
-			added(c, ras_record_add_uint(r, "error_type", etype));
+			tp_added(c, ras_record_add_uint(r, "error_type", etype));
 	}
-	if (u(c, "pa", &pa) && pa != UINT64_MAX)
-		added(c, ras_record_add_hex64(r, "physical_address", pa));
-	if (u(c, "pa_mask_lsb", &lsb) && lsb != 0xff)
-		added(c, ras_record_add_uint(r, "physical_address_mask_lsb", lsb));
+	if (tp_u(c, "pa", &pa) && pa != UINT64_MAX)
+		tp_added(c, ras_record_add_hex64(r, "physical_address", pa));
+	if (tp_u(c, "pa_mask_lsb", &lsb) && lsb != 0xff)
+		tp_added(c, ras_record_add_uint(r, "physical_address_mask_lsb", lsb));
 	add_guid(c, "fru_id", "fru_id");
-	add_string_field(c, "fru_text", "fru_text");
-	data = bytes(c, "data", CMEM_MIN_SIZE, &n);
+	tp_add_string_field(c, "fru_text", "fru_text");
+	data = tp_bytes(c, "data", CMEM_MIN_SIZE, &n);
 	if (data)
 		decode_cper_mem_compact(c, data, n);
 	if (c->error)
@@ -780,30 +812,30 @@ static void decode_extlog_mem_event(struct ctx *c)
 	if (pa != UINT64_MAX)
 		snprintf(where, sizeof(where), " at 0x%" PRIx64, pa);
 	snprintf(r->summary, sizeof(r->summary), "%s firmware-reported memory error%s%s%s",
-		 severity_word(r->severity), where, type_name ? ": " : "", type_name ? type_name : "");
+		 tp_severity_word(r->severity), where, type_name ? ": " : "", type_name ? type_name : "");
 }
 
 /* A length field and the __data_loc array it sizes must agree. */
-static void add_sized_array(struct ctx *c, const char *key, const char *len_name, const char *buf_name)
+static void add_sized_array(struct ras_tp_ctx *c, const char *key, const char *len_name, const char *buf_name)
 {
 	uint64_t len = 0;
 	size_t n = 0;
 	const unsigned char *p;
 
-	if (!u(c, len_name, &len))
+	if (!tp_u(c, len_name, &len))
 		return;
-	p = dynamic(c, buf_name, &n);
+	p = tp_dynamic(c, buf_name, &n);
 	if (!p)
 		return;
 	if (len != n) {
-		fail(c, "field '%s' says %" PRIu64 " bytes but '%s' holds %zu", len_name, len, buf_name, n);
+		tp_fail(c, "field '%s' says %" PRIu64 " bytes but '%s' holds %zu", len_name, len, buf_name, n);
 		return;
 	}
 	if (n > 0)
-		added(c, ras_record_add_bytes(c->r, key, p, n));
+		tp_added(c, ras_record_add_bytes(c->r, key, p, n));
 }
 
-static void decode_arm_event(struct ctx *c)
+static void decode_arm_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t mpidr = 0, midr = 0, running = UINT32_MAX, psci = 0, affinity = 0xff, sev;
@@ -813,23 +845,23 @@ static void decode_arm_event(struct ctx *c)
 	 * Kernels before the event carried "sev" give no severity at all; an
 	 * error of unknown severity is never reported as harmless: uncorrected.
 	 */
-	if (u(c, "sev", &sev))
+	if (tp_u(c, "sev", &sev))
 		set_cper_severity(c, sev);
-	if (s(c, "cpu", &cpu) && cpu >= 0 && cpu <= UINT32_MAX) {
+	if (tp_s(c, "cpu", &cpu) && cpu >= 0 && cpu <= UINT32_MAX) {
 		r->have_cpu = true;
 		r->cpu = (uint32_t) cpu;
 	}
 	/* ~0 in affinity, running_state and psci_state: not valid in the CPER section. */
-	if (u(c, "affinity", &affinity) && affinity != 0xff)
-		added(c, ras_record_add_uint(r, "affinity", affinity));
-	if (u(c, "mpidr", &mpidr))
-		added(c, ras_record_add_hex64(r, "mpidr", mpidr));
-	if (u(c, "midr", &midr))
-		added(c, ras_record_add_hex64(r, "midr", midr));
-	if (u(c, "running_state", &running) && running != UINT32_MAX) {
-		added(c, ras_record_add_hex(r, "running_state", running));
-		if (u(c, "psci_state", &psci))
-			added(c, ras_record_add_hex(r, "psci_state", psci));
+	if (tp_u(c, "affinity", &affinity) && affinity != 0xff)
+		tp_added(c, ras_record_add_uint(r, "affinity", affinity));
+	if (tp_u(c, "mpidr", &mpidr))
+		tp_added(c, ras_record_add_hex64(r, "mpidr", mpidr));
+	if (tp_u(c, "midr", &midr))
+		tp_added(c, ras_record_add_hex64(r, "midr", midr));
+	if (tp_u(c, "running_state", &running) && running != UINT32_MAX) {
+		tp_added(c, ras_record_add_hex(r, "running_state", running));
+		if (tp_u(c, "psci_state", &psci))
+			tp_added(c, ras_record_add_hex(r, "psci_state", psci));
 	}
 	/* Raw, under the names the firmware (BERT) ARM records use. */
 	add_sized_array(c, "pei", "pei_len", "pei_buf");
@@ -839,47 +871,57 @@ static void decode_arm_event(struct ctx *c)
 		return;
 	if (r->have_cpu)
 		snprintf(r->summary, sizeof(r->summary), "%s ARM processor error on CPU %" PRIu32
-			 " (MPIDR 0x%" PRIx64 ", MIDR 0x%" PRIx64 ")", severity_word(r->severity), r->cpu,
+			 " (MPIDR 0x%" PRIx64 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), r->cpu,
 			 mpidr, midr);
 	else
 		snprintf(r->summary, sizeof(r->summary), "%s ARM processor error (MPIDR 0x%" PRIx64
-			 ", MIDR 0x%" PRIx64 ")", severity_word(r->severity), mpidr, midr);
+			 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), mpidr, midr);
 }
 
-static void decode_non_standard_event(struct ctx *c)
+static void decode_non_standard_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t sev = 0;
 	const struct ras_field *data;
 	const char *type;
 
-	u(c, "sev", &sev);
+	tp_u(c, "sev", &sev);
 	set_cper_severity(c, sev);
 	add_guid(c, "section_type", "sec_type");
 	add_guid(c, "fru_id", "fru_id");
-	add_string_field(c, "fru_text", "fru_text");
+	tp_add_string_field(c, "fru_text", "fru_text");
 	add_sized_array(c, "data", "len", "buf");
 	if (c->error)
 		return;
-	type = text_of(r, "section_type");
+	type = tp_text_of(r, "section_type");
 	data = ras_record_find(r, "data");
 	snprintf(r->summary, sizeof(r->summary), "%s hardware error in a vendor section (type %s, %zu bytes)",
-		 severity_word(r->severity), type ? type : "unknown", data ? data->len : (size_t) 0);
+		 tp_severity_word(r->severity), type ? type : "unknown", data ? data->len : (size_t) 0);
 }
 
-static void (*const decoders[_RAS_TP_MAX])(struct ctx *c) = {
+static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {
 	[RAS_TP_MC_EVENT]             = decode_mc_event,
 	[RAS_TP_AER_EVENT]            = decode_aer_event,
 	[RAS_TP_MEMORY_FAILURE_EVENT] = decode_memory_failure_event,
 	[RAS_TP_EXTLOG_MEM_EVENT]     = decode_extlog_mem_event,
 	[RAS_TP_ARM_EVENT]            = decode_arm_event,
 	[RAS_TP_NON_STANDARD_EVENT]   = decode_non_standard_event,
+	[RAS_TP_CXL_AER_UNCORRECTABLE]      = cxl_decode_aer_uncorrectable,
+	[RAS_TP_CXL_AER_CORRECTABLE]        = cxl_decode_aer_correctable,
+	[RAS_TP_CXL_PORT_AER_UNCORRECTABLE] = cxl_decode_aer_uncorrectable,
+	[RAS_TP_CXL_PORT_AER_CORRECTABLE]   = cxl_decode_aer_correctable,
+	[RAS_TP_CXL_OVERFLOW]               = cxl_decode_overflow,
+	[RAS_TP_CXL_GENERIC_EVENT]          = cxl_decode_generic,
+	[RAS_TP_CXL_GENERAL_MEDIA]          = cxl_decode_general_media,
+	[RAS_TP_CXL_DRAM]                   = cxl_decode_dram,
+	[RAS_TP_CXL_MEMORY_MODULE]          = cxl_decode_memory_module,
+	[RAS_TP_CXL_POISON]                 = cxl_decode_poison,
 };
 
 int ras_tp_decode(const struct ras_tp_layout *l, const void *raw, size_t raw_size,
 		  struct ras_record *ret, char *why, size_t why_size)
 {
-	struct ctx c = {
+	struct ras_tp_ctx c = {
 		.l = l, .raw = raw, .size = raw_size, .r = ret, .why = why, .why_size = why_size,
 	};
 

@@ -22,10 +22,21 @@ enum ras_tp {
 	RAS_TP_EXTLOG_MEM_EVENT,
 	RAS_TP_ARM_EVENT,
 	RAS_TP_NON_STANDARD_EVENT,
+	/* The kernel's cxl:* events (drivers/cxl/core/trace.h), decoded in cxl-trace.c. */
+	RAS_TP_CXL_AER_UNCORRECTABLE,
+	RAS_TP_CXL_AER_CORRECTABLE,
+	RAS_TP_CXL_PORT_AER_UNCORRECTABLE,
+	RAS_TP_CXL_PORT_AER_CORRECTABLE,
+	RAS_TP_CXL_OVERFLOW,
+	RAS_TP_CXL_GENERIC_EVENT,
+	RAS_TP_CXL_GENERAL_MEDIA,
+	RAS_TP_CXL_DRAM,
+	RAS_TP_CXL_MEMORY_MODULE,
+	RAS_TP_CXL_POISON,
 	_RAS_TP_MAX,
 };
 
-/* "mc_event", ... : the name under events/ras/ in tracefs. */
+/* "mc_event", "cxl_dram", ... : the name under events/<system>/ in tracefs. */
 const char *ras_tp_name(enum ras_tp tp);
 /* MCE_SOURCE_RAS_MC_EVENT, ... */
 enum mce_source ras_tp_source(enum ras_tp tp);

@@ -16,6 +16,13 @@ static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_ARM_PROCESSOR]     = "arm_processor",
 	[RAS_EVENT_VENDOR_SECTION]    = "vendor_section",
 	[RAS_EVENT_X86_PROCESSOR]     = "x86_processor",
+	[RAS_EVENT_CXL_GENERAL_MEDIA] = "cxl_general_media",
+	[RAS_EVENT_CXL_DRAM] = "cxl_dram",
+	[RAS_EVENT_CXL_MEMORY_MODULE] = "cxl_memory_module",
+	[RAS_EVENT_CXL_POISON] = "cxl_poison",
+	[RAS_EVENT_CXL_AER] = "cxl_aer",
+	[RAS_EVENT_CXL_OVERFLOW] = "cxl_overflow",
+	[RAS_EVENT_CXL_GENERIC] = "cxl_generic",
 };
 
 static const char *const severity_names[_RAS_SEV_MAX] = {

@@ -32,6 +32,13 @@ enum ras_event {
 	RAS_EVENT_ARM_PROCESSOR,      /* CPER ARM processor error (ras:arm_event, BERT) */
 	RAS_EVENT_VENDOR_SECTION,     /* CPER section of a type we do not decode (ras:non_standard_event, BERT) */
 	RAS_EVENT_X86_PROCESSOR,      /* CPER IA32/X64 section without MCA bank registers (BERT) */
+	RAS_EVENT_CXL_GENERAL_MEDIA,  /* CXL general media event record (cxl:cxl_general_media) */
+	RAS_EVENT_CXL_DRAM,           /* CXL DRAM event record (cxl:cxl_dram) */
+	RAS_EVENT_CXL_MEMORY_MODULE,  /* CXL memory module (device health) record (cxl:cxl_memory_module) */
+	RAS_EVENT_CXL_POISON,         /* CXL poison list entry (cxl:cxl_poison) */
+	RAS_EVENT_CXL_AER,            /* CXL RAS capability error of a memdev or port (cxl:cxl_*aer_*_error) */
+	RAS_EVENT_CXL_OVERFLOW,       /* a CXL device's event log overflowed (cxl:cxl_overflow) */
+	RAS_EVENT_CXL_GENERIC,        /* CXL event record of a type the kernel does not decode (cxl:cxl_generic_event) */
 	_RAS_EVENT_MAX,
 	_RAS_EVENT_INVALID = -1,
 };

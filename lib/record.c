@@ -29,6 +29,16 @@ const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_RAS_EXTLOG_MEM_EVENT]     = "ras:extlog_mem_event",
 	[MCE_SOURCE_RAS_ARM_EVENT]            = "ras:arm_event",
 	[MCE_SOURCE_RAS_NON_STANDARD_EVENT]   = "ras:non_standard_event",
+	[MCE_SOURCE_CXL_AER_UNCORRECTABLE] = "cxl:cxl_aer_uncorrectable_error",
+	[MCE_SOURCE_CXL_AER_CORRECTABLE] = "cxl:cxl_aer_correctable_error",
+	[MCE_SOURCE_CXL_PORT_AER_UNCORRECTABLE] = "cxl:cxl_port_aer_uncorrectable_error",
+	[MCE_SOURCE_CXL_PORT_AER_CORRECTABLE] = "cxl:cxl_port_aer_correctable_error",
+	[MCE_SOURCE_CXL_OVERFLOW] = "cxl:cxl_overflow",
+	[MCE_SOURCE_CXL_GENERIC_EVENT] = "cxl:cxl_generic_event",
+	[MCE_SOURCE_CXL_GENERAL_MEDIA] = "cxl:cxl_general_media",
+	[MCE_SOURCE_CXL_DRAM] = "cxl:cxl_dram",
+	[MCE_SOURCE_CXL_MEMORY_MODULE] = "cxl:cxl_memory_module",
+	[MCE_SOURCE_CXL_POISON] = "cxl:cxl_poison",
 };
 
 /*

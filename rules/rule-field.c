@@ -134,6 +134,13 @@ static const char *const ras_components[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_ARM_PROCESSOR]     = "processor",
 	[RAS_EVENT_VENDOR_SECTION]    = "other",
 	[RAS_EVENT_X86_PROCESSOR]     = "processor",
+	[RAS_EVENT_CXL_GENERAL_MEDIA] = "memory",
+	[RAS_EVENT_CXL_DRAM] = "memory",
+	[RAS_EVENT_CXL_MEMORY_MODULE] = "memory",
+	[RAS_EVENT_CXL_POISON] = "memory",
+	[RAS_EVENT_CXL_AER] = "cxl",
+	[RAS_EVENT_CXL_OVERFLOW] = "cxl",
+	[RAS_EVENT_CXL_GENERIC] = "cxl",
 };
 
 static const char *const components[] = {
@@ -240,7 +247,7 @@ static bool ras_address(const struct ras_record *r, uint64_t *ret)
 {
 	struct rule_value v;
 
-	if (ras_no_page(r) || !RAS_NUM(r, &v, "address", "physical_address", "pa"))
+	if (ras_no_page(r) || !RAS_NUM(r, &v, "address", "physical_address", "pa", "hpa"))
 		return false;
 	*ret = v.u;
 	return true;
@@ -270,7 +277,8 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_DRAM_BANK:   return RAS_NUM(r, ret, "bank");
 	case RULE_FIELD_SOCKET:      return RAS_NUM(r, ret, "socket", "node");
 	case RULE_FIELD_LABEL:
-		x = ras_record_find(r, "label");
+		/* A CXL memory device is its own DIMM: its name is its label. */
+		x = ras_record_find(r, "label") ?: ras_record_find(r, "memdev");
 		return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
 	case RULE_FIELD_ADDRESS:     return ras_address(r, &a) && num(a, ret);
 	case RULE_FIELD_PAGE:

@@ -71,6 +71,36 @@ static const struct tracepoint_def {
 	[TP_RAS_FIRST + RAS_TP_NON_STANDARD_EVENT] = {
 		"ras", "non_standard_event", MCE_SOURCE_RAS_NON_STANDARD_EVENT,
 		"kernel built without CONFIG_RAS" },
+	[TP_RAS_FIRST + RAS_TP_CXL_AER_UNCORRECTABLE] = {
+		"cxl", "cxl_aer_uncorrectable_error", MCE_SOURCE_CXL_AER_UNCORRECTABLE,
+		"cxl_core not loaded (CONFIG_CXL_BUS)" },
+	[TP_RAS_FIRST + RAS_TP_CXL_AER_CORRECTABLE] = {
+		"cxl", "cxl_aer_correctable_error", MCE_SOURCE_CXL_AER_CORRECTABLE,
+		"cxl_core not loaded (CONFIG_CXL_BUS)" },
+	[TP_RAS_FIRST + RAS_TP_CXL_PORT_AER_UNCORRECTABLE] = {
+		"cxl", "cxl_port_aer_uncorrectable_error", MCE_SOURCE_CXL_PORT_AER_UNCORRECTABLE,
+		"cxl_core not loaded, or a kernel before the CXL port AER events" },
+	[TP_RAS_FIRST + RAS_TP_CXL_PORT_AER_CORRECTABLE] = {
+		"cxl", "cxl_port_aer_correctable_error", MCE_SOURCE_CXL_PORT_AER_CORRECTABLE,
+		"cxl_core not loaded, or a kernel before the CXL port AER events" },
+	[TP_RAS_FIRST + RAS_TP_CXL_OVERFLOW] = {
+		"cxl", "cxl_overflow", MCE_SOURCE_CXL_OVERFLOW,
+		"cxl_core not loaded, or a kernel before 6.3" },
+	[TP_RAS_FIRST + RAS_TP_CXL_GENERIC_EVENT] = {
+		"cxl", "cxl_generic_event", MCE_SOURCE_CXL_GENERIC_EVENT,
+		"cxl_core not loaded, or a kernel before 6.3" },
+	[TP_RAS_FIRST + RAS_TP_CXL_GENERAL_MEDIA] = {
+		"cxl", "cxl_general_media", MCE_SOURCE_CXL_GENERAL_MEDIA,
+		"cxl_core not loaded, or a kernel before 6.3" },
+	[TP_RAS_FIRST + RAS_TP_CXL_DRAM] = {
+		"cxl", "cxl_dram", MCE_SOURCE_CXL_DRAM,
+		"cxl_core not loaded, or a kernel before 6.3" },
+	[TP_RAS_FIRST + RAS_TP_CXL_MEMORY_MODULE] = {
+		"cxl", "cxl_memory_module", MCE_SOURCE_CXL_MEMORY_MODULE,
+		"cxl_core not loaded, or a kernel before 6.3" },
+	[TP_RAS_FIRST + RAS_TP_CXL_POISON] = {
+		"cxl", "cxl_poison", MCE_SOURCE_CXL_POISON,
+		"cxl_core not loaded, or a kernel before 6.5" },
 };
 
 struct tracepoint {

@@ -203,6 +203,44 @@ static void test_edac(void **state)
 	ras_record_done(&r);
 }
 
+/* A CXL DRAM record: a valid HPA is its page, a memdev its DIMM, its cell the classifier's. */
+static void test_cxl_dram(void **state)
+{
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+	struct rule_value v;
+
+	(void) state;
+	ras_record_init(&r, RAS_EVENT_CXL_DRAM, MCE_SOURCE_CXL_DRAM);
+	r.severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_string(&r, "memdev", "mem0", SIZE_MAX), 0);
+	assert_int_equal(ras_record_add_hex64(&r, "dpa", 0x2000), 0);
+	assert_int_equal(ras_record_add_uint(&r, "bank_group", 1), 0);
+	assert_int_equal(ras_record_add_uint(&r, "bank", 3), 0);
+	assert_int_equal(ras_record_add_uint(&r, "row", 1234), 0);
+	assert_int_equal(ras_record_add_hex64(&r, "hpa", 0x1080002040), 0);
+	assert_page(&in, 0x1080002);
+	/* the device address is no host address: never a page */
+	assert_true(rule_field_get(&in, RULE_FIELD_ADDRESS, &v));
+	assert_int_equal(v.u, 0x1080002040);
+	assert_true(rule_field_get(&in, RULE_FIELD_LABEL, &v));
+	assert_string_equal(v.s, "mem0");
+	assert_true(rule_field_get(&in, RULE_FIELD_ROW, &v));
+	assert_int_equal(v.u, 1234);
+	assert_true(rule_field_get(&in, RULE_FIELD_BANK_GROUP, &v));
+	assert_int_equal(v.u, 1);
+	assert_true(rule_field_get(&in, RULE_FIELD_COMPONENT, &v));
+	assert_string_equal(v.s, "memory");
+	ras_record_done(&r);
+
+	/* outside any region the kernel traces all ones, and the decoder says so */
+	ras_record_init(&r, RAS_EVENT_CXL_DRAM, MCE_SOURCE_CXL_DRAM);
+	assert_int_equal(ras_record_add_hex64(&r, "dpa", 0x2000), 0);
+	assert_int_equal(ras_record_add_string(&r, "no_page", "not_in_region", SIZE_MAX), 0);
+	assert_no_page(&in, "not_in_region");
+	ras_record_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_amd_legacy_northbridge),
 		cmocka_unit_test(test_no_vendor),
 		cmocka_unit_test(test_edac),
+		cmocka_unit_test(test_cxl_dram),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
