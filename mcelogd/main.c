@@ -153,6 +153,8 @@ static int parse_argv(int argc, char *argv[])
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
+		/* mcectl rules' older spelling, so the same command line works in both. */
+		{ "rules-dir",   required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
 		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
 		{ "procfs",      required_argument, NULL, ARG_PROCFS },
