@@ -25,7 +25,7 @@ _mcectl() {
 		return ;;
 	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host row" -- "$cur")); return ;;
 	--severity) COMPREPLY=($(compgen -W "corrected deferred uncorrected fatal info" -- "$cur")); return ;;
-	-D|--directory|--dmi-dir|--edac-dir|--slots-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	-D|--directory|--dmi-dir|--edac-dir|--slots-dir|--rules-directory|--rules-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--file|--socket|--test) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-S|--since|-U|--until|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--capture)
 		return ;;

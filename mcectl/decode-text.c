@@ -310,6 +310,22 @@ static void out_x(struct decode_text_out *o, uint64_t v, unsigned width)
 	o->n += 2 + n;
 }
 
+static const struct mce_detail *find_detail(const struct mce_decoded *d, const char *name)
+{
+	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++)
+		if (streq(d->details[i].name, name))
+			return &d->details[i];
+	return NULL;
+}
+
+/* A detail that says how the decode was made ("bank_type_from"), not what the
+ * hardware reported: JSON keeps it for tools; text says it in words.  from:
+ * the provenance it must name, or NULL for any. */
+static bool is_provenance(const struct mce_detail *x, const char *from)
+{
+	return x && streq(x->name, "bank_type_from") && (!from || (x->text && streq(x->text, from)));
+}
+
 /* lit: a string literal ("" n makes anything else an error) */
 #define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
 
@@ -484,6 +500,8 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 			out_lit(out, ", ");
 		if (d->bank_type)
 			out_static(out, d->bank_type);
+		if (is_provenance(find_detail(d, "bank_type_from"), "text_bank_name"))
+			out_lit(out, ", known from the bank's name: the record has no MCA_IPID");
 		out_lit(out, ")");
 	} else
 		out_lit(out, " (bank unknown to the decoder)");
@@ -580,14 +598,22 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 	}
 	out_lit(out, "\n");
 	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
+		const struct mce_detail *x = &d->details[i];
+
+		/* Where the bank type came from is said on the bank line, not as a field. */
+		if (is_provenance(x, NULL))
+			continue;
 		out_lit(out, "  Detail:   ");
-		out_static(out, d->details[i].name);
+		out_static(out, x->name);
 		out_lit(out, " = ");
-		out_x(out, d->details[i].value, 0);
-		if (d->details[i].text) {
-			out_lit(out, " ");
-			out_static(out, d->details[i].text);
+		/* The meaning first, the raw field value after it: "DramEccErr (0x0)". */
+		if (x->text) {
+			out_static(out, x->text);
+			out_lit(out, " (");
 		}
+		out_x(out, x->value, 0);
+		if (x->text)
+			out_lit(out, ")");
 		out_lit(out, "\n");
 	}
 

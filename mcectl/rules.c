@@ -51,7 +51,7 @@ static void help(void)
 	       "                         form 'mcectl decode' reads and the daemon's JSON lines of\n"
 	       "                         other hardware errors (EDAC, ...), and print what would\n"
 	       "                         fire; nothing is done\n"
-	       "      --rules-dir DIR    read rule files from DIR instead of %s/mcelogd/rules.d\n"
+	       "      --rules-directory DIR  read rule files from DIR instead of %s/mcelogd/rules.d\n"
 	       "                         and %s (repeatable; the first has priority)\n"
 	       "      --state FILE       the daemon's rules state (default %s): counts\n"
 	       "                         nearest to firing, offlined pages, recent alerts\n"
@@ -376,6 +376,8 @@ int verb_rules(int argc, char *argv[])
 	enum { ARG_TEST = 0x100, ARG_RULES_DIR, ARG_STATE };
 	static const struct option options[] = {
 		{ "test",      required_argument, NULL, ARG_TEST },
+		{ "rules-directory", required_argument, NULL, ARG_RULES_DIR },
+		/* mcectl's own older spelling; mcelogd takes both too. */
 		{ "rules-dir", required_argument, NULL, ARG_RULES_DIR },
 		{ "state",     required_argument, NULL, ARG_STATE },
 		{ "cpu-id",    required_argument, NULL, 'c' },
@@ -404,7 +406,7 @@ int verb_rules(int argc, char *argv[])
 			break;
 		case ARG_RULES_DIR:
 			if (n_dirs == MAX_RULE_DIRS) {
-				fprintf(stderr, "mcectl rules: more than %u --rules-dir\n", MAX_RULE_DIRS);
+				fprintf(stderr, "mcectl rules: more than %u --rules-directory\n", MAX_RULE_DIRS);
 				return 2;
 			}
 			dirs[n_dirs++] = optarg;

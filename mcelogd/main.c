@@ -157,6 +157,8 @@ static int parse_argv(int argc, char *argv[])
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
+		/* mcectl rules' older spelling, so the same command line works in both. */
+		{ "rules-dir",   required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
 		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
 		{ "procfs",      required_argument, NULL, ARG_PROCFS },
@@ -425,10 +427,11 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 {
 	struct manager *m = userdata;
 	struct mcelogd_config old = m->config;
-	int r;
+	int r, rules;
 
 	(void) s;
 	(void) si;
+	/* MONOTONIC_USEC= ties this RELOADING=1 to the reload systemd asked for (253 and later). */
 	sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading configuration",
 		   (unsigned long long) now_monotonic_usec());
 	r = load_config(m);
@@ -448,9 +451,11 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 		log_info("Configuration reloaded from %s", m->config_path);
 	}
 	/* Rules reload on their own: a bad rule file keeps the running rules, whatever the config. */
-	(void) rules_stage_reload(&m->rules, rules_dirs(), n_rules_dirs());
-	sd_notify(false, "READY=1");
-	manager_update_status(m);
+	rules = rules_stage_reload(&m->rules, rules_dirs(), n_rules_dirs());
+	/* READY=1 ends the reload either way (the daemon runs on, on what it had); the STATUS=
+	 * in the same message is what tells a failed reload from a good one. */
+	m->reload_failed = r < 0 || rules < 0;
+	manager_notify(m, "READY=1");
 	return 0;
 }
 

@@ -708,7 +708,7 @@ static void count_record(struct manager *m, enum mce_source source)
 	m->last_record_usec = now;
 }
 
-void manager_update_status(struct manager *m)
+void manager_notify(struct manager *m, const char *state)
 {
 	char what[160] = "";
 	size_t n = 0;
@@ -725,6 +725,12 @@ void manager_update_status(struct manager *m)
 	}
 	if (n == 0)
 		snprintf(what, sizeof(what), "No machine-check source active");
-	sd_notifyf(false, "STATUS=%s; %llu records logged%s", what, (unsigned long long) m->n_records,
-		   m->hotplug ? "" : "; CPU hotplug not followed");
+	sd_notifyf(false, "%s%sSTATUS=%s%s; %llu records logged%s", state ?: "", state ? "\n" : "",
+		   m->reload_failed ? "Reload failed, previous configuration kept (see the log); " : "",
+		   what, (unsigned long long) m->n_records, m->hotplug ? "" : "; CPU hotplug not followed");
+}
+
+void manager_update_status(struct manager *m)
+{
+	manager_notify(m, NULL);
 }

@@ -100,6 +100,9 @@ struct manager {
 
 	uint64_t n_records;
 	uint64_t n_sink_failures;
+	/* The last SIGHUP left the previous settings or rules running: STATUS= says so until
+	 * a reload succeeds, or a glance at systemctl status would call it done. */
+	bool reload_failed;
 	char *metrics_text;          /* the last answer to a "metrics" request */
 };
 
@@ -134,7 +137,9 @@ void manager_open_snapshots(struct manager *m, const struct snapshot_ops *const 
 void manager_cpu_changed(struct manager *m, unsigned cpu, bool online);
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online);
 
-/* Human status for systemd's STATUS= and the log. */
+/* Human status for systemd's STATUS= and the log.  manager_notify() sends it in the same
+ * message as STATE (say "READY=1"), so the two never reach systemd apart; NULL: STATUS= alone. */
+void manager_notify(struct manager *m, const char *state);
 void manager_update_status(struct manager *m);
 /* The counters in Prometheus's text format (kept until the next call); NULL: none or out of memory. */
 const char *manager_metrics_text(struct manager *m);

@@ -105,7 +105,14 @@ void snapshot_stage_status(const struct snapshot_stage *st, struct json_writer *
 		const struct snapshot_slot *k = &st->slots[i];
 		json_object_begin(w, NULL);
 		json_put_string(w, "name", k->ops->name);
-		if (k->state) {
+		const char *useless = k->state && k->ops->unavailable ? k->ops->unavailable(k->state) : NULL;
+
+		if (useless) {
+			json_put_string(w, "state", "unavailable");
+			json_put_string(w, "reason", useless);
+			if (k->ops->status)
+				k->ops->status(k->state, w);
+		} else if (k->state) {
 			json_put_string(w, "state", "active");
 			/* What works and what does not inside it (the hardware events in a VM). */
 			if (k->ops->status)

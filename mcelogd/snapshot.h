@@ -62,6 +62,10 @@ struct snapshot_ops {
 	void (*cpu_offline)(void *s, unsigned cpu);
 	/* Its own keys in its object of `mcectl status`'s "snapshots" array; optional. */
 	void (*status)(void *s, struct json_writer *w);
+	/* Why this open provider can record nothing at all here (no Intel PT on an AMD CPU or
+	 * in a VM), or NULL while it works; optional.  Status then says "unavailable", as the
+	 * log does, not "active". */
+	const char *(*unavailable)(void *s);
 };
 
 /* Adds one flat field; silently full at SNAPSHOT_FIELDS_MAX (the JSON still has everything). */

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..109"
+echo "1..111"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -75,6 +75,10 @@ ROWS
 check "ras-mc-ctl AMD rows: four records" eval 'run 0 --output json "$TMP/rasmc-amd.txt" && lines 4 && cp "$TMP/out" "$TMP/rasmc-amd.json"'
 check "ras-mc-ctl AMD rows: UMC by its name, with the code's meaning, said to come from the name" \
 	eval 'sed -n 1p "$TMP/rasmc-amd.json" | grep -q "\"text_bank_name\":\"Unified Memory Controller\".*\"bank_name\":\"Unified Memory Controller\",\"bank_type\":\"UMC\",\"description\":\"DRAM ECC error\".*\"bank_type_from\":\"text_bank_name\""'
+check "ras-mc-ctl AMD rows as text: the bank line says the type came from the name, no internal field shown" \
+	eval 'run 0 "$TMP/rasmc-amd.txt" && has "(Unified Memory Controller, UMC, known from the bank.s name: the record has no MCA_IPID)" && ! has bank_type_from'
+check "ras-mc-ctl AMD rows as text: a detail's meaning first, its raw value after" \
+	eval 'run 0 "$TMP/rasmc-amd.txt" && has "Detail:   mnemonic = DramEccErr (0x0)$"'
 check "ras-mc-ctl AMD rows: a name with commas (PIE)" \
 	eval 'sed -n 2p "$TMP/rasmc-amd.json" | grep -q "\"text_bank_name\":\"Power, Interrupts, etc.\".*\"bank_type\":\"PIE\""'
 check "ras-mc-ctl AMD rows: a name no bank has decodes as before" \

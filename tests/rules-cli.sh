@@ -15,7 +15,12 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..47"
+echo "1..49"
+
+# Both spellings of the rule directory option, in both programs (one documented).
+check "mcectl rules --rules-directory, as mcelogd spells it" run 0 "$MCECTL" rules --rules-directory "$SHIPPED"
+check "mcelogd --rules-dir, as mcectl rules once spelt it" \
+	run 0 "$MCELOGD" --test-config -c /dev/null --rules-dir "$SHIPPED" --rules-dir "$SHIPPED"
 
 # 1-3: the shipped rules load and show.
 check "mcelogd --test-config accepts the shipped rules" \

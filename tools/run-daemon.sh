@@ -17,6 +17,10 @@ cd "$build"
 [ -f Makefile ] || "$top/configure" --enable-werror >/dev/null
 make -j"$(nproc)" >/dev/null
 
+# The build tree's daemon looks for rules where an installed one would
+# (/etc/mcelogd/rules.d, ...), where nothing is yet: give it the shipped ones.
+rules=(--rules-directory "$top/config/rules.d")
+
 journal=()
 if [ ! -S /run/systemd/journal/socket ]; then
 	echo "(no journald on this machine: records go to standard output only)"
@@ -36,7 +40,7 @@ if [ -n "$tracefs" ] && [ "${MCELOGD_RUN_DAEMON:-}" != replay ]; then
 	echo "This kernel reports machine checks: mcelogd is watching it (Ctrl-C stops it)."
 	echo "Each record is printed below as JSON and logged to the journal; see them with"
 	echo "  $build/mcectl/mcectl query --since 1h"
-	exec ./mcelogd/mcelogd --foreground --output json "${journal[@]}"
+	exec ./mcelogd/mcelogd --foreground --output json "${rules[@]}" "${journal[@]}"
 fi
 
 sample=$top/tests/data/real-records.txt
@@ -47,7 +51,7 @@ else
 fi
 echo "Replaying the bundled sample of real records: $sample"
 echo
-./mcelogd/mcelogd --replay "$sample" --output json "${journal[@]}"
+./mcelogd/mcelogd --replay "$sample" --output json "${rules[@]}" "${journal[@]}"
 echo
 echo "The same records, decoded for a person (mcectl decode):"
 echo

@@ -130,10 +130,13 @@ static void rtit_status(void *p, struct json_writer *w)
 {
 	struct rtit_state *s = p;
 
-	if (s->unavailable)
-		json_put_string(w, "unavailable", s->unavailable);
 	json_put_u64(w, "annotated", s->n_annotated);
 	json_put_u64(w, "unavailable_records", s->n_unavailable);
+}
+
+static const char *rtit_unavailable(void *p)
+{
+	return ((struct rtit_state *) p)->unavailable;
 }
 
 const struct snapshot_ops snapshot_rtit_ops = {
@@ -142,4 +145,5 @@ const struct snapshot_ops snapshot_rtit_ops = {
 	.close = rtit_close,
 	.annotate = rtit_annotate,
 	.status = rtit_status,
+	.unavailable = rtit_unavailable,
 };

@@ -50,6 +50,11 @@ static const struct snapshot_ops alpha_ops = {
 	.cpu_online = alpha_online, .cpu_offline = alpha_offline, .status = alpha_status,
 };
 
+/* Opens, but can record nothing here (rtit without Intel PT). */
+static int blind_open(const struct snapshot_params *p, void **ret) { (void) p; *ret = &alpha_state; return 0; }
+static const char *blind_unavailable(void *s) { (void) s; return "no Intel PT on this CPU"; }
+static void blind_status(void *s, struct json_writer *w) { (void) s; json_put_u64(w, "annotated", 0); }
+
 static int off_open(const struct snapshot_params *p, void **ret) { (void) p; *ret = NULL; return 0; }
 static int failing_open(const struct snapshot_params *p, void **ret) { (void) p; *ret = NULL; return -EACCES; }
 static void never_close(void *s) { (void) s; fail(); }
@@ -136,6 +141,33 @@ static void test_annotate_and_status(void **state)
 	json_writer_done(&w);
 }
 
+/* `mcectl status` says what the log says: a provider that opened but has nothing to
+ * record from is unavailable, with why, not active. */
+static void test_status_of_an_open_but_useless_provider(void **state)
+{
+	static const struct snapshot_ops blind_ops = {
+		.name = "blind", .open = blind_open, .close = alpha_close, .annotate = never_annotate,
+		.status = blind_status, .unavailable = blind_unavailable,
+	};
+	static const struct snapshot_ops *const blind_table[] = { &blind_ops };
+	struct snapshot_stage st = {};
+	struct snapshot_params p = {};
+	struct json_writer w;
+
+	(void) state;
+	assert_int_equal(snapshot_stage_set(&st, blind_table, 1), 0);
+	snapshot_stage_open(&st, &p);
+	json_writer_init(&w);
+	json_object_begin(&w, NULL);
+	snapshot_stage_status(&st, &w);
+	json_object_end(&w);
+	assert_string_equal(json_writer_str(&w),
+		"{\"snapshots\":[{\"name\":\"blind\",\"state\":\"unavailable\","
+		"\"reason\":\"no Intel PT on this CPU\",\"annotated\":0}]}");
+	snapshot_stage_close(&st);
+	json_writer_done(&w);
+}
+
 static void test_limits(void **state)
 {
 	(void) state;
@@ -159,6 +191,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wants),
 		cmocka_unit_test(test_annotate_and_status),
+		cmocka_unit_test(test_status_of_an_open_but_useless_provider),
 		cmocka_unit_test(test_limits),
 	};
 
