@@ -46,6 +46,12 @@ trixie) clang_rt=libclang-rt-19-dev ;;
 	clang_rt=libclang-rt-dev ;;
 esac
 packages=$(printf '%s\n' "$packages" | sed -e 's/  .*//' -e "s/@CLANG_RT@/$clang_rt/" | tr '\n' ' ')
+# Debian builds libipt for x86 only (Intel PT is x86 hardware); configure
+# builds without it elsewhere.
+case $(dpkg --print-architecture) in
+amd64|i386|x32) ;;
+*) packages=$(echo "$packages" | sed 's/ libipt-dev / /') ;;
+esac
 
 # syslog-ng-core: tests/integration/pipelines.sh.  Debian lets only one syslog
 # daemon be installed: on a machine that runs rsyslog, installing syslog-ng
