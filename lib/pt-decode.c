@@ -2,7 +2,9 @@
 /* The Intel PT stream summary shared by `mcectl pt` and mcelogd's PT snapshots; see pt-decode.h. */
 #include <errno.h>
 #include <inttypes.h>
+#ifdef HAVE_LIBIPT
 #include <intel-pt.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ const char *const pt_ip_kind_names[_PT_IP_KIND_MAX] = {
 	[PT_IP_FUP]     = "fup",
 };
 
+#ifdef HAVE_LIBIPT
 static const char *const packet_names[PT_PACKET_TYPES] = {
 	[ppt_invalid]  = "invalid",
 	[ppt_unknown]  = "unknown",
@@ -52,6 +55,15 @@ const char *pt_packet_type_name(unsigned type)
 {
 	return type < PT_PACKET_TYPES && packet_names[type] ? packet_names[type] : "other";
 }
+#else
+/* Built without libipt (configure: Debian builds it for x86 only, where
+ * Intel PT exists): no stream is decoded, so no packet has a type. */
+const char *pt_packet_type_name(unsigned type)
+{
+	(void) type;
+	return "other";
+}
+#endif
 
 /* SDM, "IP Compression": IPBytes says how many low bytes the payload replaces
  * in the last IP, or that it is a sign-extended 48-bit or a full 64-bit IP. */
@@ -88,6 +100,7 @@ int pt_ip_reconstruct(struct pt_last_ip *last, unsigned ipc, uint64_t payload, u
 	return 1;
 }
 
+#ifdef HAVE_LIBIPT
 static int list_push(struct pt_event_list *l, const void *e, size_t size)
 {
 	if (l->n == l->cap) {
@@ -303,6 +316,14 @@ int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
 			return r;
 	}
 }
+#else
+int pt_summarize(const uint8_t *buf, size_t len, struct pt_summary *s)
+{
+	(void) buf;
+	*s = (struct pt_summary) { .bytes = len };
+	return -EOPNOTSUPP;
+}
+#endif
 
 void pt_summary_done(struct pt_summary *s)
 {
@@ -313,6 +334,7 @@ void pt_summary_done(struct pt_summary *s)
 	*s = (struct pt_summary) {};
 }
 
+#ifdef HAVE_LIBIPT
 int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
 {
 	_cleanup_(free_decoder) struct pt_packet_decoder *d = NULL;
@@ -341,3 +363,10 @@ int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
 		resume = (size_t) offset + 1;
 	}
 }
+#else
+int pt_first_tsc(const uint8_t *buf, size_t len, uint64_t *ret_tsc)
+{
+	(void) buf, (void) len, (void) ret_tsc;
+	return -EOPNOTSUPP;
+}
+#endif

@@ -1,14 +1,19 @@
 #!/bin/bash
-# Runs a command in a fresh Debian 12 root holding this checkout, as a new
+# Runs a command in a fresh Debian root holding this checkout, as a new
 # machine would run it: what the project's own files do not install is not
 # there.  CI (.ci/run) runs the README's commands this way.
 #
-#   tools/fresh-root.sh [--keep] COMMAND [ARG...]
+#   tools/fresh-root.sh [--keep] [--release bookworm|trixie] COMMAND [ARG...]
 #   e.g. tools/fresh-root.sh tools/run-tests.sh
+#        tools/fresh-root.sh --release trixie tools/run-tests.sh
 #
-# 1. mmdebstrap --mode=root --variant=minbase bookworm: the essential and
-#    required packages plus apt, nothing else, from this host's Debian
+# 1. mmdebstrap --mode=root --variant=minbase RELEASE (default bookworm,
+#    Debian 12; 12 and 13 are taken for bookworm and trixie): the essential
+#    and required packages plus apt, nothing else, from this host's Debian
 #    sources (and its apt settings for proxies and Release dates, if any).
+#    Where no host sources file names RELEASE, the ones naming the host's
+#    own release are used with its name replaced: the same mirrors, and
+#    RELEASE-updates and RELEASE-security with them.
 # 2. The checkout is copied to /root/mcelogd in the root: the files git
 #    tracks plus untracked ones it does not ignore; no build output.
 # 3. COMMAND runs there as root, chrooted, from /root/mcelogd, in its own
@@ -31,6 +36,7 @@
 #   MCELOGD_FRESH_ROOT_DIR   where the root is made (default /var/tmp)
 #   MCELOGD_FRESH_ROOT_TIMES a file to append "PHASE SECONDS" lines to
 #   --keep, MCELOGD_FRESH_ROOT_KEEP=1: keep the root (unmounted) to look at.
+#   --release, MCELOGD_FRESH_ROOT_RELEASE: the Debian release of the root.
 set -uo pipefail
 self=$(realpath "$0")
 top=$(cd "$(dirname "$self")/.." && pwd)
@@ -55,7 +61,21 @@ sync_debs() {
 if [ "${1:-}" = --sync-debs ]; then sync_debs "$2" "$3"; exit 0; fi
 
 keep=${MCELOGD_FRESH_ROOT_KEEP:-}
-[ "${1:-}" = --keep ] && { keep=1; shift; }
+suite=${MCELOGD_FRESH_ROOT_RELEASE:-$suite}
+while :; do
+	case ${1:-} in
+	--keep) keep=1; shift ;;
+	--release) [ $# -ge 2 ] || die "--release needs a release name"; suite=$2; shift 2 ;;
+	--release=*) suite=${1#--release=}; shift ;;
+	*) break ;;
+	esac
+done
+case $suite in
+12) suite=bookworm ;;
+13) suite=trixie ;;
+bookworm|trixie) ;;
+*) die "unknown release '$suite' (bookworm or trixie)" ;;
+esac
 case ${1:-} in ''|-h|--help) sed -n '2,/^[^#]/{/^#/p}' "$self"; [ $# -gt 0 ]; exit ;; esac
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap --mode=root, chroot, mounts)"
 
@@ -72,6 +92,20 @@ sources=() aptopts=()
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 	[ -f "$f" ] && grep -qE "^[^#]*[[:space:]]$suite([[:space:]]|$)" "$f" && sources+=("$f")
 done
+# Another release than the host's: its sources, renamed, in a file of the
+# same format (.list or deb822 .sources) for mmdebstrap.
+host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+renamed=
+if [ ${#sources[@]} = 0 ] && [ -n "$host_suite" ] && [ "$host_suite" != "$suite" ]; then
+	renamed=$(mktemp -d /tmp/mcelogd-sources.XXXXXX) || die "cannot create a temporary directory"
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && grep -qE "^[^#]*[[:space:]]$host_suite([[:space:]]|-|$)" "$f" || continue
+		to=$renamed/$(echo "$f" | tr / _)
+		sed -E "/^[^#]/s/\<$host_suite(-[a-z]+)?\>/$suite\1/g" "$f" >"$to"
+		sources+=("$to")
+	done
+	[ ${#sources[@]} = 0 ] || say "$suite from this host's $host_suite sources, renamed"
+fi
 [ ${#sources[@]} -gt 0 ] || say "no apt sources file here names $suite: mmdebstrap picks its default mirror"
 for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
 	[ -f "$f" ] && grep -qiE '^[^#/]*Acquire::([a-z]+::Proxy|Check-Valid-Until|Check-Date)' "$f" && aptopts+=("--aptopt=$f")
@@ -126,6 +160,7 @@ cleanup() {
 	local rc=$? m
 	trap - EXIT INT TERM HUP
 	stop_namespace
+	[ -z "$renamed" ] || rm -rf "$renamed"
 	[ -z "$debs" ] || sync_debs "$root/var/cache/apt/archives" "$debs"
 	[ -z "$debs" ] || find "$debs" -maxdepth 1 -name '*.deb' -mtime +30 -delete 2>/dev/null
 	m=$(mounted)

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs everything mcelogd needs to build and test on Debian 12 (run as
-# root): every program the build, tools/run-daemon.sh, tools/run-tests.sh and
+# Installs everything mcelogd needs to build and test on Debian 12 or 13 (run
+# as root): every program the build, tools/run-daemon.sh, tools/run-tests.sh and
 # the tests call, beyond what a minimal Debian (mmdebstrap --variant=minbase)
 # has.  tools/fresh-root.sh checks exactly that: CI runs the README's
 # commands in such a root, so a tool missing here fails there.
@@ -17,7 +17,7 @@ libsystemd-dev libjson-c-dev libmnl-dev   the libraries
 libcmocka-dev         the unit tests
 libipt-dev            mcectl pt (Intel PT decoding) and its tests
 libpfm4-dev           the counter snapshot: PMU event names of Counters= (mcelogd)
-clang libclang-rt-14-dev   the clang build; make fuzz (libFuzzer)
+clang @CLANG_RT@      the clang build; make fuzz (libFuzzer)
 systemd               systemd-journald and journalctl: tests/integration, tests/catalog.sh
 jq                    tests/integration/*.sh
 socat                 tests/integration/status.sh (raw clients of the control socket)
@@ -36,7 +36,22 @@ zsh                   tests/completions.sh (zsh -n on the zsh completion)
 curl                  tests/integration/metrics.sh, fleet.sh (HTTP to node_exporter, Prometheus, journal-remote)
 systemd-journal-remote   systemd-journal-upload and -remote: tests/integration/fleet.sh
 "
-packages=$(printf '%s\n' "$packages" | sed 's/  .*//' | tr '\n' ' ')
+# libFuzzer and the sanitizer runtimes ship apart from clang, under the
+# release's clang version: Debian 12's clang is 14, Debian 13's 19.
+. /etc/os-release
+case ${VERSION_CODENAME:-} in
+bookworm) clang_rt=libclang-rt-14-dev ;;
+trixie) clang_rt=libclang-rt-19-dev ;;
+*) echo "Debian ${VERSION_CODENAME:-?}: not Debian 12 or 13; taking libclang-rt-dev, whatever clang it follows"
+	clang_rt=libclang-rt-dev ;;
+esac
+packages=$(printf '%s\n' "$packages" | sed -e 's/  .*//' -e "s/@CLANG_RT@/$clang_rt/" | tr '\n' ' ')
+# Debian builds libipt for x86 only (Intel PT is x86 hardware); configure
+# builds without it elsewhere.
+case $(dpkg --print-architecture) in
+amd64|i386|x32) ;;
+*) packages=$(echo "$packages" | sed 's/ libipt-dev / /') ;;
+esac
 
 # syslog-ng-core: tests/integration/pipelines.sh.  Debian lets only one syslog
 # daemon be installed: on a machine that runs rsyslog, installing syslog-ng
