@@ -35,6 +35,7 @@ prometheus-node-exporter   its textfile collector: tests/integration/metrics.sh
 zsh                   tests/completions.sh (zsh -n on the zsh completion)
 curl                  tests/integration/metrics.sh, fleet.sh (HTTP to node_exporter, Prometheus, journal-remote)
 systemd-journal-remote   systemd-journal-upload and -remote: tests/integration/fleet.sh
+python3-minimal       tests/integration/rules-daemon.sh (a NOTIFY_SOCKET listener for RELOADING=1/READY=1)
 "
 # libFuzzer and the sanitizer runtimes ship apart from clang, under the
 # release's clang version: Debian 12's clang is 14, Debian 13's 19.
