@@ -6,6 +6,8 @@
 VM_DESC="Intel iMC record via mce-inject sw, decoded in the guest as on the host"
 VM_CPU="qemu64,+mce,+mca,vendor=GenuineIntel,family=6,model=63,stepping=2"
 VM_SMP=2
+# As 80-rules-page-offline, so that the two share one boot.
+VM_APPEND="mcelogd_vm.check_interval=1"
 
 scenario() {
 	local st=0x8c000040000800c0 addr=0x0000000012345000 misc=0x0000000000140686 bank=9 rec
