@@ -17,7 +17,8 @@
 #   MCELOGD_VM_CACHE    cache of downloads and guest images
 #                       (default /var/cache/mcelogd-vm)
 #   MCELOGD_VM_KEEP=1   keep the work directory (console logs, initrd)
-#   MCELOGD_VM_TIMEOUT  hard limit for one guest boot in seconds (default 900)
+#   MCELOGD_VM_TIMEOUT  hard limit for one guest boot in seconds (default 1800,
+#                       and 30 s more per vCPU)
 #
 # See tests/vm/README.md for the scenario API.
 
@@ -43,7 +44,7 @@ for i in "${!scenarios[@]}"; do # a bare name means tests/vm/scenarios/NAME.sh
 	scenarios[i]=$f
 done
 cache=${MCELOGD_VM_CACHE:-/var/cache/mcelogd-vm}
-vm_timeout=${MCELOGD_VM_TIMEOUT:-900}
+vm_timeout=${MCELOGD_VM_TIMEOUT:-1800}
 t_start=$(date +%s)
 
 # ---------------------------------------------------------------- TAP output
