@@ -6,7 +6,7 @@
 set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-. "$top_srcdir/tests/rules-tap.sh"
+. "$top_srcdir/tests/tap-cli.sh"
 alerts() { [ "$(grep -c '"event":"alert"' "$TMP/out")" -eq "$1" ]; }
 replay() { f=$1; shift; run 0 "$MCELOGD" --replay "$f" --no-journal --output json --rules-directory "$SHIPPED" "$@"; }
 

@@ -4,7 +4,7 @@
 set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-. "$top_srcdir/tests/rules-tap.sh"
+. "$top_srcdir/tests/tap-cli.sh"
 
 # A corrected memory-controller read error on channel 2 at a physical address
 # (Intel, IA32_MCi_STATUS 0x8c00000000000092: VAL MISCV ADDRV, MCACOD 0x92;
