@@ -447,9 +447,10 @@ host_mcectl() {
 context_keys='["time","source","hostname","boot_id","cpu","socket","apicid","microcode","ppin","ip","tsc","walltime","cs","cpuid","stepping"]'
 input_keys='["vendor","family","model","bank","mcgcap","mcgstatus","status","addr","misc","synd","ipid"]'
 # Keys of a guest record that say what its CPU was doing when mcelogd read it
-# (issue 10's snapshots): observations, not a decode, so mcectl decode of the
-# registers has none of them.
-capture_keys='["snapshot"]'
+# (issue 10's snapshots), or which other record tells of the same error (the
+# error_id an EDAC copy joins on, issue 26): observations of the live daemon,
+# not a decode, so mcectl decode of the registers has none of them.
+capture_keys='["snapshot","error_id"]'
 # json_diff A B IGNORE: the keys whose values differ between two objects.
 json_diff() {
 	jq -nc --argjson a "$1" --argjson b "$2" --argjson ign "$3" \
