@@ -177,7 +177,10 @@ kill "$pid"; wait "$pid" 2>/dev/null; pid=
 # (prlimit on the running daemon) none at all for a new client.  Before, accept() failed
 # with EMFILE on a readable socket and the loop spun; now a client is served through the
 # descriptor kept for that and told why, and the daemon stays idle.
-(ulimit -n 20; exec "$mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
+# Bare, even under make check-valgrind: memcheck keeps descriptors of its own at the top
+# of the limit, and these checks are about the daemon's.
+bare_mcelogd=${MCELOGD_VALGRIND_TARGET:-$mcelogd}
+(ulimit -n 20; exec "$bare_mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
 	--control-socket "$sock" --state-directory "$work" --log-level info) 2>"$work/daemon4.err" &
 pid=$!
 for _ in $(seq 100); do "$mcectl" status --socket "$sock" >/dev/null 2>&1 && break; sleep 0.05; done
@@ -210,7 +213,7 @@ then ok "the counter recorder gave up its events to the descriptor budget, and s
 else not_ok "the counter recorder gave up its events to the descriptor budget, and said why" "$(cat "$work/daemon4.err")"; fi
 rm -f "$sock"
 # With room (the same daemon, the limit raised), status shows the descriptors against the limit.
-(ulimit -n 4096; exec "$mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
+(ulimit -n 4096; exec "$bare_mcelogd" --config /dev/null --no-journal --tracefs "$work/tracefs" \
 	--control-socket "$sock" --state-directory "$work") 2>"$work/daemon5.err" &
 pid=$!
 for _ in $(seq 100); do out=$("$mcectl" status --socket "$sock" -o json 2>&1) && break; sleep 0.05; done
