@@ -16,7 +16,8 @@ mkdir -p "$out"
 for ((i = 1; i <= rounds; i++)); do
 	for which in old new; do
 		if [ $which = old ]; then b=$old; else b=$new; fi
-		flock /tmp/mcelogd-vm.lock make -C "$b" check-vm VM_SCENARIOS=46-rasdaemon >/dev/null 2>&1 ||
+		MCELOGD_VM_RASDAEMON_STORM=${MCELOGD_VM_RASDAEMON_STORM:-20000} \
+			flock /tmp/mcelogd-vm.lock make -C "$b" check-vm VM_SCENARIOS=46-rasdaemon >/dev/null 2>&1 ||
 			echo "storm-ab: check-vm failed in $b" >&2
 		cp "$b/tests/vm/check-vm.log" "$out/$i-$which.log"
 		echo "== $which ($b), round $i: $out/$i-$which.log"
