@@ -16,9 +16,9 @@
 #include "keepalive.h"
 #include "log.h"
 #include "mce-trace.h"
-#include "parse-number.h"
 #include "perf-ring-merge.h"
 #include "perf-ring.h"
+#include "ring-size.h"
 #include "ras-buffer.h"
 #include "ras-record.h"
 #include "ras-trace.h"
@@ -28,13 +28,12 @@
 #include "tracefs-roots.h"
 
 /*
- * Pages of one CPU's ring: sized from the kernel's MCE pool by
- * perf_ring_pages() (the reasoning is there).  MCELOGD_RING_PAGES overrides
- * it, for tests that must overflow a ring on purpose to see the kernel's
- * loss report; nothing else should set it.
+ * Pages of one CPU's ring: a flat size, the same on every machine
+ * (ring-size.c says why).  MCELOGD_RING_PAGES overrides it, for tests that
+ * must overflow a ring on purpose to see the kernel's loss report; nothing
+ * else should set it.
  */
 #define RING_PAGES_ENV "MCELOGD_RING_PAGES"
-#define RING_PAGES_ENV_MAX 1024
 
 
 /*
@@ -140,7 +139,7 @@ struct tracepoint_source {
 	 * cpus[] only that far, not over all CPU_LIST_MAX slots. */
 	unsigned cpus_end;
 	unsigned n_open;
-	unsigned ring_pages;
+	struct ring_size ring;
 	uint64_t n_lost;
 	uint64_t n_bad;
 	size_t page_size;
@@ -389,7 +388,7 @@ static void read_rings(struct tracepoint_source *s, bool flush);
 /* Over half full: read whole, held-back records too (HOLD_BACK_NS). */
 static bool ring_crowded(const struct tracepoint_source *s, uint64_t head, uint64_t tail)
 {
-	return head - tail >= (uint64_t) s->ring_pages * s->page_size / 2;
+	return head - tail >= (uint64_t) s->ring.data_pages * s->page_size / 2;
 }
 
 static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
@@ -443,7 +442,7 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 {
 	struct perf_ring_cursor *cur = s->batch;
 	struct cpu_reader **who = s->batch_reader;
-	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
+	uint64_t size = (uint64_t) s->ring.data_pages * s->page_size;
 	/* Sample stamps are CLOCK_MONOTONIC only with a clockid; a replay has no loop for a timer. */
 	bool hold = !flush && !no_clockid && s->host->event;
 	uint64_t held = UINT64_MAX;
@@ -675,7 +674,7 @@ static int reader_add(struct tracepoint_source *s, struct cpu_reader *c, unsigne
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return negative_errno();
 	if (c->fd < 0) {
-		c->map_size = (1 + s->ring_pages) * s->page_size;
+		c->map_size = (size_t) s->ring.map_bytes;
 		c->map = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (c->map == MAP_FAILED) {
 			c->map = NULL;
@@ -761,29 +760,34 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, st
 }
 
 
-static unsigned ring_pages(size_t page_size)
+/* One CPU's ring (ring-size.h), with MCELOGD_RING_PAGES if it is set and valid. */
+static int plan_ring(size_t page_size, struct ring_size *ret)
 {
 	static bool possible[CPU_LIST_MAX];
 	const char *env = getenv(RING_PAGES_ENV);
-	uint64_t v;
-	int n;
+	unsigned override = 0;
+	int n, r;
 
-	if (env) {
-		if (parse_unsigned(env, strlen(env), 10, RING_PAGES_ENV_MAX, &v) >= 0 && v > 0 &&
-		    (v & (v - 1)) == 0) {
-			log_notice("Ring of %llu page(s) per CPU, as $%s says (a testing aid)",
-				   (unsigned long long) v, RING_PAGES_ENV);
-			return (unsigned) v;
-		}
+	if (env && ring_size_parse_override(env, &override) < 0)
 		log_error("$%s='%s' is not a power of two from 1 to %u, ignored", RING_PAGES_ENV, env,
-			  RING_PAGES_ENV_MAX);
-	}
+			  RING_PAGES_OVERRIDE_MAX);
+	/* The possible CPUs size the kernel's MCE pool: only for the note below. */
 	n = read_cpu_list_file("/sys/devices/system/cpu/possible", possible, ELEMENTSOF(possible));
-	if (n <= 0) {
-		log_debug("Cannot read /sys/devices/system/cpu/possible, sizing rings for a small machine");
+	if (n <= 0)
 		n = 0;
-	}
-	return perf_ring_pages((unsigned) n, page_size);
+	r = ring_size_plan((unsigned) n, page_size, override, ret);
+	if (r < 0)
+		return log_error_errno(r, "Cannot size the tracepoint rings for a page of %zu bytes: %m",
+				       page_size);
+	if (ret->overridden)
+		log_notice("Ring of %u page(s) per CPU, as $%s says (a testing aid)", ret->data_pages,
+			   RING_PAGES_ENV);
+	else if (ring_size_pool_exceeds_ring(ret))
+		log_info("The kernel's machine-check pool holds up to %llu records on %d possible CPUs, "
+			 "more than one CPU's ring (%llu): a pool drained at once is read as it arrives, "
+			 "and what a ring drops is logged from the trace instance",
+			 (unsigned long long) ret->pool_records, n, (unsigned long long) ret->samples);
+	return 0;
 }
 
 static int find_format(const char *tracefs_root, const struct tracepoint_def *def, char **text,
@@ -895,7 +899,7 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 		log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online "
 			 "CPUs, %u KiB ring each", s->format.id, s->format.n_fields,
 			 s->layout.ppin ? ", with ppin" : "", s->layout.microcode ? ", with microcode" : "",
-			 tp->n_cpus, n_online, (unsigned) (s->ring_pages * s->page_size / 1024));
+			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
 	else
 		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
 			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
@@ -999,7 +1003,9 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 	if (n <= 0)
 		return log_error_errno(n < 0 ? n : -EINVAL, "Cannot read /sys/devices/system/cpu/online: %m");
 
-	s->ring_pages = ring_pages(s->page_size);
+	r = plan_ring(s->page_size, &s->ring);
+	if (r < 0)
+		return r;
 	opened_ns = now_monotonic_usec() * 1000;
 	s->scratch = malloc(PERF_RING_RECORD_MAX);
 	s->batch = calloc(CPU_LIST_MAX, sizeof(*s->batch));
