@@ -37,7 +37,7 @@
  * A larger pool drained in one pass is read while it arrives: perf wakes the
  * reader at every sample, and a ring over half full is read whole at once
  * (tracepoint.c, HOLD_BACK_NS); a reader gone quiet in a storm is read by
- * the hold-back timer within some 25 ms.  If mcelogd is not scheduled for
+ * the hold-back timer within some 15 ms.  If mcelogd is not scheduled for
  * all of that, the machine checks its ring drops are logged from the trace
  * instance (trace-buffer.h: 128 KiB per CPU of kernel memory, about 850
  * records, not counted against the perf limits), and anything neither has
