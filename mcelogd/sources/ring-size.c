@@ -36,8 +36,11 @@
  *
  * A larger pool drained in one pass is read while it arrives: perf wakes the
  * reader at every sample, and a ring over half full is read whole at once
- * (tracepoint.c, HOLD_BACK_NS); a reader gone quiet in a storm is read by
- * the hold-back timer within some 15 ms.  If mcelogd is not scheduled for
+ * (tracepoint.c, HOLD_BACK_NS).  A reader in a storm may sleep until the
+ * hold-back timer (some 15 ms), but only while its ring, at the rate it has
+ * been filling, stays under half full until then (ring_size_half_full_by());
+ * a pool emitted back to back fills far faster, so its reader stays awake.
+ * If mcelogd is not scheduled for
  * all of that, the machine checks its ring drops are logged from the trace
  * instance (trace-buffer.h: 128 KiB per CPU of kernel memory, about 850
  * records, not counted against the perf limits), and anything neither has
@@ -94,6 +97,21 @@ uint64_t ring_size_total(const struct ring_size *r, unsigned n_cpus)
 bool ring_size_pool_exceeds_ring(const struct ring_size *r)
 {
 	return r->pool_records > r->samples;
+}
+
+bool ring_size_half_full_by(const struct ring_size *r, uint64_t used, uint64_t arrived, uint64_t over_ns,
+			    uint64_t ahead_ns)
+{
+	uint64_t half = (uint64_t) r->data_pages * r->page_size / 2;
+
+	if (used >= half)
+		return true;
+	if (arrived == 0 || ahead_ns == 0)
+		return false;
+	/* It all came in no measurable time: the rate is unknown, so assume the worst. */
+	if (over_ns == 0)
+		return true;
+	return (double) used + (double) arrived * (double) ahead_ns / (double) over_ns >= (double) half;
 }
 
 int ring_size_parse_override(const char *text, unsigned *ret)

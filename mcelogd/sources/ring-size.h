@@ -47,6 +47,16 @@ uint64_t ring_size_total(const struct ring_size *r, unsigned n_cpus);
 bool ring_size_pool_exceeds_ring(const struct ring_size *r);
 
 /*
+ * Whether a ring with `used` bytes unread would be over half full (where it
+ * is read whole) ahead_ns from now, should records keep coming as fast as
+ * the last `arrived` bytes did, over over_ns.  A reader may sleep until the
+ * hold-back timer only when this is false for the time until it, so that a
+ * ring filling fast is read as it fills.
+ */
+bool ring_size_half_full_by(const struct ring_size *r, uint64_t used, uint64_t arrived, uint64_t over_ns,
+			    uint64_t ahead_ns);
+
+/*
  * MCELOGD_RING_PAGES' text: a power of two from 1 to RING_PAGES_OVERRIDE_MAX.
  * Returns 0, or -EINVAL (not a number, or not a power of two in range).
  */

@@ -122,6 +122,9 @@ struct cpu_reader {
 	uint64_t n_lost;
 	bool holding;           /* records stamped too recently to take were left in its ring */
 	bool quiet;             /* io off until the hold-back timer reads the rings (on_readable) */
+	/* The ring's head when last looked at for going quiet, and when (CLOCK_MONOTONIC ns):
+	 * how fast it is filling (keeps_up_until()). */
+	uint64_t seen_head, seen_ns;
 };
 
 struct tracepoint_source {
@@ -171,7 +174,11 @@ struct tracepoint_source {
  * not one per record.  The timer fires at most HOLD_TIMER_SLACK_US late;
  * with the gap, that bounds how long a quiet ring goes unread (15 ms).  A
  * ring over half full is read whole at once: losing records would be worse
- * than their order.
+ * than their order.  So a reader goes quiet only if its ring, filling as fast
+ * as it has lately, stays under half full until the timer comes, and the
+ * timer wakes a quiet reader whose ring began to fill faster than that
+ * (keeps_up_until()): a burst larger than the ring, such as a whole MCE pool
+ * emitted on one CPU, is read while it arrives, at a wake-up per record.
  */
 #define HOLD_BACK_NS (20 * 1000 * 1000ull)
 #define HOLD_READ_GAP_NS (10 * 1000 * 1000ull)
@@ -384,6 +391,36 @@ static void handle_record(struct cpu_reader *c, const struct perf_ring_record *r
 }
 
 static void read_rings(struct tracepoint_source *s, bool flush);
+static bool keeps_up_until(struct cpu_reader *c, uint64_t due_usec);
+
+/* The hold-back timer is due to read the rings (at *ret_usec). */
+static bool hold_timer_due(const struct tracepoint_source *s, uint64_t *ret_usec)
+{
+	int enabled;
+
+	return s->hold_timer && sd_event_source_get_enabled(s->hold_timer, &enabled) > 0 &&
+	       sd_event_source_get_time(s->hold_timer, ret_usec) >= 0;
+}
+
+/*
+ * After the hold-back timer's read, with the timer coming back: a quiet reader
+ * whose ring filled, since the timer last looked, fast enough to pass half
+ * full before it comes back wakes again (a burst that began while it slept).
+ */
+static void wake_outpaced(struct tracepoint_source *s)
+{
+	uint64_t due_usec;
+
+	if (!hold_timer_due(s, &due_usec))
+		return;
+	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++) {
+		struct cpu_reader *c = s->cpus[cpu];
+
+		if (c && c->quiet && !keeps_up_until(c, due_usec) &&
+		    sd_event_source_set_enabled(c->io, SD_EVENT_ON) >= 0)
+			c->quiet = false;
+	}
+}
 
 /* Over half full: read whole, held-back records too (HOLD_BACK_NS). */
 static bool ring_crowded(const struct tracepoint_source *s, uint64_t head, uint64_t tail)
@@ -396,6 +433,7 @@ static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
 	(void) es;
 	(void) usec;
 	read_rings(userdata, false);
+	wake_outpaced(userdata);
 	return 0;
 }
 
@@ -596,18 +634,34 @@ static void reader_retire(struct tracepoint_source *s, unsigned cpu)
 }
 
 /*
- * The hold-back timer is due to read the rings, and c's has room for what comes
- * until then: its reader can go quiet (see HOLD_BACK_NS).
+ * Whether c's ring, filling as fast as it has since it was last looked at,
+ * stays under half full until due_usec (the hold-back timer): only then may
+ * its reader sleep until the timer.  Otherwise a burst larger than the ring (a
+ * whole MCE pool emitted on this CPU) would overflow it unread (ring-size.c).
  */
-static bool hold_timer_reads_soon(const struct cpu_reader *c)
+static bool keeps_up_until(struct cpu_reader *c, uint64_t due_usec)
 {
 	const struct tracepoint_source *s = c->owner;
 	const struct perf_event_mmap_page *pc = c->map;
-	int enabled;
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), tail = pc->data_tail;
+	uint64_t now_ns = now_monotonic_usec() * 1000, due_ns = due_usec * 1000;
+	uint64_t arrived = head - c->seen_head, over_ns = now_ns - c->seen_ns;
+	bool fills;
 
-	if (!s->hold_timer || sd_event_source_get_enabled(s->hold_timer, &enabled) <= 0)
-		return false;
-	return !ring_crowded(s, __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), pc->data_tail);
+	fills = ring_size_half_full_by(&s->ring, head > tail ? head - tail : 0, arrived, over_ns,
+				       due_ns > now_ns ? due_ns - now_ns : 0);
+	c->seen_head = head;
+	c->seen_ns = now_ns;
+	return !fills;
+}
+
+/* The hold-back timer is due to read the rings, and c's keeps up until then:
+ * its reader can go quiet (see HOLD_BACK_NS). */
+static bool hold_timer_reads_soon(struct cpu_reader *c)
+{
+	uint64_t due_usec;
+
+	return hold_timer_due(c->owner, &due_usec) && keeps_up_until(c, due_usec);
 }
 
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)

@@ -129,6 +129,41 @@ static void test_override(void **state)
 	assert_int_equal(v, 99);
 }
 
+/*
+ * Whether a reader may sleep until the hold-back timer.  Sample sizes are 6.10's
+ * mce_record, 176 bytes; the ring is the flat 64 KiB one, read whole at 32 KiB.
+ */
+static void test_half_full_by(void **state)
+{
+	struct ring_size r = plan(512, 4096, 0);
+	const uint64_t ms = 1000 * 1000, us = 1000, sample = 176;
+
+	(void) state;
+	/* A pool emitted back to back, a sample every 10 us: 32 KiB in under 2 ms, long before
+	 * a timer 20 ms away.  The reader stays awake. */
+	assert_true(ring_size_half_full_by(&r, 2 * sample, sample, 10 * us, 20 * ms));
+	/* The 45-storm's pace, at most 16 records in flight, some 1 ms apart: 20 ms of it is
+	 * 3.5 KiB.  The reader may sleep. */
+	assert_false(ring_size_half_full_by(&r, 2 * sample, sample, 1 * ms, 20 * ms));
+	/* ... but not if the timer were a second away: 176 KiB would come meanwhile. */
+	assert_true(ring_size_half_full_by(&r, 2 * sample, sample, 1 * ms, 1000 * ms));
+	/* The edge: 16 KiB unread, 16 KiB more in time is exactly half. */
+	assert_true(ring_size_half_full_by(&r, 16 * KiB, 1 * KiB, 1 * ms, 16 * ms));
+	assert_false(ring_size_half_full_by(&r, 16 * KiB, 1 * KiB, 1 * ms, 16 * ms - 1));
+	/* Already half full: read now, whatever the rate. */
+	assert_true(ring_size_half_full_by(&r, 32 * KiB, 0, 1 * ms, 0));
+	/* Nothing came since the last look, or no time is left: no more will come before the timer. */
+	assert_false(ring_size_half_full_by(&r, 8 * KiB, 0, 1 * ms, 20 * ms));
+	assert_false(ring_size_half_full_by(&r, 8 * KiB, 8 * KiB, 1 * ms, 0));
+	/* Bytes in no measurable time: the rate is unknown, assumed the worst. */
+	assert_true(ring_size_half_full_by(&r, sample, sample, 0, 20 * ms));
+	/* The first look at a reader, its last one taken at time 0: a rate over the whole uptime. */
+	assert_false(ring_size_half_full_by(&r, sample, sample, 3600000 * ms, 20 * ms));
+	/* A ring of one page (41-ring-loss) is read whole at 2 KiB: the storm's pace fills it. */
+	struct ring_size one = plan(2, 4096, 1);
+	assert_true(ring_size_half_full_by(&one, 2 * sample, sample, 1 * ms, 20 * ms));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_page_sizes),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_half_full_by),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
