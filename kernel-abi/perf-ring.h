@@ -7,7 +7,7 @@
  * records between data_tail and data_head, the PERF_RECORD_SAMPLE body for
  * PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW
  * (the identifier says which of the tracepoints sharing a ring it is),
- * PERF_RECORD_LOST, and the ring's size.  Pure: the mmap, the atomics and the
+ * PERF_RECORD_LOST.  Pure: the mmap, the atomics and the
  * event loop are in mcelogd/sources/tracepoint.c.
  */
 
@@ -56,10 +56,3 @@ int perf_sample_parse(const unsigned char *body, size_t size, struct perf_sample
 
 /* A PERF_RECORD_LOST body (u64 id, u64 lost, ...): whose and how many, or -EBADMSG if too short. */
 int perf_lost_parse(const unsigned char *body, size_t size, uint64_t *ret_id, uint64_t *ret_lost);
-
-/*
- * Data pages for one CPU's ring, sized from the kernel's MCE record pool:
- * see the reasoning in perf-ring.c.  possible_cpus: the count in
- * /sys/devices/system/cpu/possible (0: unknown).
- */
-unsigned perf_ring_pages(unsigned possible_cpus, size_t page_size);

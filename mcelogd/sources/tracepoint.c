@@ -16,9 +16,9 @@
 #include "keepalive.h"
 #include "log.h"
 #include "mce-trace.h"
-#include "parse-number.h"
 #include "perf-ring-merge.h"
 #include "perf-ring.h"
+#include "ring-size.h"
 #include "ras-buffer.h"
 #include "ras-record.h"
 #include "ras-trace.h"
@@ -28,13 +28,12 @@
 #include "tracefs-roots.h"
 
 /*
- * Pages of one CPU's ring: sized from the kernel's MCE pool by
- * perf_ring_pages() (the reasoning is there).  MCELOGD_RING_PAGES overrides
- * it, for tests that must overflow a ring on purpose to see the kernel's
- * loss report; nothing else should set it.
+ * Pages of one CPU's ring: a flat size, the same on every machine
+ * (ring-size.c says why).  MCELOGD_RING_PAGES overrides it, for tests that
+ * must overflow a ring on purpose to see the kernel's loss report; nothing
+ * else should set it.
  */
 #define RING_PAGES_ENV "MCELOGD_RING_PAGES"
-#define RING_PAGES_ENV_MAX 1024
 
 
 /*
@@ -123,6 +122,9 @@ struct cpu_reader {
 	uint64_t n_lost;
 	bool holding;           /* records stamped too recently to take were left in its ring */
 	bool quiet;             /* io off until the hold-back timer reads the rings (on_readable) */
+	/* The ring's head when last looked at for going quiet, and when (CLOCK_MONOTONIC ns):
+	 * how fast it is filling (keeps_up_until()). */
+	uint64_t seen_head, seen_ns;
 };
 
 struct tracepoint_source {
@@ -140,7 +142,7 @@ struct tracepoint_source {
 	 * cpus[] only that far, not over all CPU_LIST_MAX slots. */
 	unsigned cpus_end;
 	unsigned n_open;
-	unsigned ring_pages;
+	struct ring_size ring;
 	uint64_t n_lost;
 	uint64_t n_bad;
 	size_t page_size;
@@ -172,7 +174,11 @@ struct tracepoint_source {
  * not one per record.  The timer fires at most HOLD_TIMER_SLACK_US late;
  * with the gap, that bounds how long a quiet ring goes unread (15 ms).  A
  * ring over half full is read whole at once: losing records would be worse
- * than their order.
+ * than their order.  So a reader goes quiet only if its ring, filling as fast
+ * as it has lately, stays under half full until the timer comes, and the
+ * timer wakes a quiet reader whose ring began to fill faster than that
+ * (keeps_up_until()): a burst larger than the ring, such as a whole MCE pool
+ * emitted on one CPU, is read while it arrives, at a wake-up per record.
  */
 #define HOLD_BACK_NS (20 * 1000 * 1000ull)
 #define HOLD_READ_GAP_NS (10 * 1000 * 1000ull)
@@ -385,11 +391,41 @@ static void handle_record(struct cpu_reader *c, const struct perf_ring_record *r
 }
 
 static void read_rings(struct tracepoint_source *s, bool flush);
+static bool keeps_up_until(struct cpu_reader *c, uint64_t due_usec);
+
+/* The hold-back timer is due to read the rings (at *ret_usec). */
+static bool hold_timer_due(const struct tracepoint_source *s, uint64_t *ret_usec)
+{
+	int enabled;
+
+	return s->hold_timer && sd_event_source_get_enabled(s->hold_timer, &enabled) > 0 &&
+	       sd_event_source_get_time(s->hold_timer, ret_usec) >= 0;
+}
+
+/*
+ * After the hold-back timer's read, with the timer coming back: a quiet reader
+ * whose ring filled, since the timer last looked, fast enough to pass half
+ * full before it comes back wakes again (a burst that began while it slept).
+ */
+static void wake_outpaced(struct tracepoint_source *s)
+{
+	uint64_t due_usec;
+
+	if (!hold_timer_due(s, &due_usec))
+		return;
+	for (unsigned cpu = 0; cpu < s->cpus_end; cpu++) {
+		struct cpu_reader *c = s->cpus[cpu];
+
+		if (c && c->quiet && !keeps_up_until(c, due_usec) &&
+		    sd_event_source_set_enabled(c->io, SD_EVENT_ON) >= 0)
+			c->quiet = false;
+	}
+}
 
 /* Over half full: read whole, held-back records too (HOLD_BACK_NS). */
 static bool ring_crowded(const struct tracepoint_source *s, uint64_t head, uint64_t tail)
 {
-	return head - tail >= (uint64_t) s->ring_pages * s->page_size / 2;
+	return head - tail >= (uint64_t) s->ring.data_pages * s->page_size / 2;
 }
 
 static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
@@ -397,6 +433,7 @@ static int on_hold_timer(sd_event_source *es, uint64_t usec, void *userdata)
 	(void) es;
 	(void) usec;
 	read_rings(userdata, false);
+	wake_outpaced(userdata);
 	return 0;
 }
 
@@ -443,7 +480,7 @@ static void read_rings(struct tracepoint_source *s, bool flush)
 {
 	struct perf_ring_cursor *cur = s->batch;
 	struct cpu_reader **who = s->batch_reader;
-	uint64_t size = (uint64_t) s->ring_pages * s->page_size;
+	uint64_t size = (uint64_t) s->ring.data_pages * s->page_size;
 	/* Sample stamps are CLOCK_MONOTONIC only with a clockid; a replay has no loop for a timer. */
 	bool hold = !flush && !no_clockid && s->host->event;
 	uint64_t held = UINT64_MAX;
@@ -597,18 +634,34 @@ static void reader_retire(struct tracepoint_source *s, unsigned cpu)
 }
 
 /*
- * The hold-back timer is due to read the rings, and c's has room for what comes
- * until then: its reader can go quiet (see HOLD_BACK_NS).
+ * Whether c's ring, filling as fast as it has since it was last looked at,
+ * stays under half full until due_usec (the hold-back timer): only then may
+ * its reader sleep until the timer.  Otherwise a burst larger than the ring (a
+ * whole MCE pool emitted on this CPU) would overflow it unread (ring-size.c).
  */
-static bool hold_timer_reads_soon(const struct cpu_reader *c)
+static bool keeps_up_until(struct cpu_reader *c, uint64_t due_usec)
 {
 	const struct tracepoint_source *s = c->owner;
 	const struct perf_event_mmap_page *pc = c->map;
-	int enabled;
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), tail = pc->data_tail;
+	uint64_t now_ns = now_monotonic_usec() * 1000, due_ns = due_usec * 1000;
+	uint64_t arrived = head - c->seen_head, over_ns = now_ns - c->seen_ns;
+	bool fills;
 
-	if (!s->hold_timer || sd_event_source_get_enabled(s->hold_timer, &enabled) <= 0)
-		return false;
-	return !ring_crowded(s, __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), pc->data_tail);
+	fills = ring_size_half_full_by(&s->ring, head > tail ? head - tail : 0, arrived, over_ns,
+				       due_ns > now_ns ? due_ns - now_ns : 0);
+	c->seen_head = head;
+	c->seen_ns = now_ns;
+	return !fills;
+}
+
+/* The hold-back timer is due to read the rings, and c's keeps up until then:
+ * its reader can go quiet (see HOLD_BACK_NS). */
+static bool hold_timer_reads_soon(struct cpu_reader *c)
+{
+	uint64_t due_usec;
+
+	return hold_timer_due(c->owner, &due_usec) && keeps_up_until(c, due_usec);
 }
 
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)
@@ -675,7 +728,7 @@ static int reader_add(struct tracepoint_source *s, struct cpu_reader *c, unsigne
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return negative_errno();
 	if (c->fd < 0) {
-		c->map_size = (1 + s->ring_pages) * s->page_size;
+		c->map_size = (size_t) s->ring.map_bytes;
 		c->map = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (c->map == MAP_FAILED) {
 			c->map = NULL;
@@ -761,29 +814,34 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, st
 }
 
 
-static unsigned ring_pages(size_t page_size)
+/* One CPU's ring (ring-size.h), with MCELOGD_RING_PAGES if it is set and valid. */
+static int plan_ring(size_t page_size, struct ring_size *ret)
 {
 	static bool possible[CPU_LIST_MAX];
 	const char *env = getenv(RING_PAGES_ENV);
-	uint64_t v;
-	int n;
+	unsigned override = 0;
+	int n, r;
 
-	if (env) {
-		if (parse_unsigned(env, strlen(env), 10, RING_PAGES_ENV_MAX, &v) >= 0 && v > 0 &&
-		    (v & (v - 1)) == 0) {
-			log_notice("Ring of %llu page(s) per CPU, as $%s says (a testing aid)",
-				   (unsigned long long) v, RING_PAGES_ENV);
-			return (unsigned) v;
-		}
+	if (env && ring_size_parse_override(env, &override) < 0)
 		log_error("$%s='%s' is not a power of two from 1 to %u, ignored", RING_PAGES_ENV, env,
-			  RING_PAGES_ENV_MAX);
-	}
+			  RING_PAGES_OVERRIDE_MAX);
+	/* The possible CPUs size the kernel's MCE pool: only for the note below. */
 	n = read_cpu_list_file("/sys/devices/system/cpu/possible", possible, ELEMENTSOF(possible));
-	if (n <= 0) {
-		log_debug("Cannot read /sys/devices/system/cpu/possible, sizing rings for a small machine");
+	if (n <= 0)
 		n = 0;
-	}
-	return perf_ring_pages((unsigned) n, page_size);
+	r = ring_size_plan((unsigned) n, page_size, override, ret);
+	if (r < 0)
+		return log_error_errno(r, "Cannot size the tracepoint rings for a page of %zu bytes: %m",
+				       page_size);
+	if (ret->overridden)
+		log_notice("Ring of %u page(s) per CPU, as $%s says (a testing aid)", ret->data_pages,
+			   RING_PAGES_ENV);
+	else if (ring_size_pool_exceeds_ring(ret))
+		log_info("The kernel's machine-check pool holds up to %llu records on %d possible CPUs, "
+			 "more than one CPU's ring (%llu): a pool drained at once is read as it arrives, "
+			 "and what a ring drops is logged from the trace instance",
+			 (unsigned long long) ret->pool_records, n, (unsigned long long) ret->samples);
+	return 0;
 }
 
 static int find_format(const char *tracefs_root, const struct tracepoint_def *def, char **text,
@@ -895,7 +953,7 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 		log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online "
 			 "CPUs, %u KiB ring each", s->format.id, s->format.n_fields,
 			 s->layout.ppin ? ", with ppin" : "", s->layout.microcode ? ", with microcode" : "",
-			 tp->n_cpus, n_online, (unsigned) (s->ring_pages * s->page_size / 1024));
+			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
 	else
 		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
 			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
@@ -999,7 +1057,9 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 	if (n <= 0)
 		return log_error_errno(n < 0 ? n : -EINVAL, "Cannot read /sys/devices/system/cpu/online: %m");
 
-	s->ring_pages = ring_pages(s->page_size);
+	r = plan_ring(s->page_size, &s->ring);
+	if (r < 0)
+		return r;
 	opened_ns = now_monotonic_usec() * 1000;
 	s->scratch = malloc(PERF_RING_RECORD_MAX);
 	s->batch = calloc(CPU_LIST_MAX, sizeof(*s->batch));

@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..31"
+echo "1..32"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -219,6 +219,16 @@ pid=$!
 for _ in $(seq 100); do out=$("$mcectl" status --socket "$sock" -o json 2>&1) && break; sleep 0.05; done
 check "status's descriptors: the limit in force, what the snapshots took, the perf ring memory" "4096 true" \
 	"$(jq -r '"\(.descriptors.limit) \(.descriptors.open > 0 and .descriptors.snapshots >= 0 and .descriptors.perf_ring_bytes >= 0)"' <<<"$out" 2>&1)"
+# perf_ring_bytes is what the process has mapped of perf events (the counter rings here,
+# where the counters can be opened; the tracepoint rings too on a real kernel), summed
+# here from its maps independently of the daemon.
+mapped=0
+while read -r range _ _ _ _ name; do
+	[ "$name" = "anon_inode:[perf_event]" ] || continue
+	mapped=$(( mapped + 16#${range#*-} - 16#${range%-*} ))
+done </proc/$pid/maps
+check "status's perf_ring_bytes is the daemon's perf mappings in /proc/PID/maps" "$mapped" \
+	"$(jq -r .descriptors.perf_ring_bytes <<<"$out" 2>&1)"
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 "$mcectl" status --socket "$sock" >/dev/null 2>&1
 check "mcectl status exits 3 when mcelogd is not running" 3 $?

@@ -108,24 +108,6 @@ static void test_lost_bounds(void **state)
 	assert_int_equal(id, 1);
 }
 
-static void test_ring_pages(void **state)
-{
-	(void) state;
-	/* small machines: the 64 KiB floor (the kernel pool's minimum of 80 records needs 20 KiB) */
-	assert_int_equal(perf_ring_pages(0, 4096), 16);
-	assert_int_equal(perf_ring_pages(2, 4096), 16);
-	assert_int_equal(perf_ring_pages(128, 4096), 16);
-	/* 2 records per possible CPU x 256 bytes, rounded up to a power of two */
-	assert_int_equal(perf_ring_pages(129, 4096), 32);
-	assert_int_equal(perf_ring_pages(256, 4096), 32);
-	assert_int_equal(perf_ring_pages(257, 4096), 64);
-	assert_int_equal(perf_ring_pages(1024, 4096), 128);
-	/* the ceiling: 512 KiB, within the default perf_event_mlock_kb per CPU */
-	assert_int_equal(perf_ring_pages(8192, 4096), 128);
-	assert_int_equal(perf_ring_pages(8192, 65536), 8);
-	assert_int_equal(perf_ring_pages(2, 65536), 1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,7 +115,6 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_sample_bounds),
 		cmocka_unit_test(test_lost_bounds),
-		cmocka_unit_test(test_ring_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
