@@ -64,6 +64,10 @@ struct rules_stage {
 	uint64_t n_actions_failed;
 	uint64_t n_offlined_again;   /* known-bad pages of earlier boots offlined at start */
 	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
+	/* The record being run, for a row's page offlined at once (row-pages.h). */
+	const struct rule_input *record;
+	int64_t record_time_usec;
+	bool row_page_acted;
 };
 
 /*

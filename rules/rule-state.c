@@ -19,6 +19,7 @@ void rule_state_done(struct rule_state *s)
 	free(s->buckets);
 	free(s->pages);
 	free(s->alerts);
+	free(s->rows);
 	*s = (struct rule_state) { 0 };
 }
 
@@ -74,6 +75,20 @@ int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
 		s->n_alerts--;
 	}
 	s->alerts[s->n_alerts++] = *a;
+	return 0;
+}
+
+int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r)
+{
+	struct rule_state_row *grown;
+
+	if (s->n_rows >= RULE_STATE_MAX_ROWS)
+		return -E2BIG;
+	grown = realloc(s->rows, (s->n_rows + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	s->rows = grown;
+	s->rows[s->n_rows++] = *r;
 	return 0;
 }
 
@@ -243,6 +258,18 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 		put_escaped(&o, a->key);
 		put(&o, "\n");
 	}
+	for (unsigned i = 0; i < s->n_rows; i++, lines++) {
+		const struct rule_state_row *r = &s->rows[i];
+
+		put(&o, "row\t");
+		put_escaped(&o, r->rule);
+		put(&o, "\t");
+		put_escaped(&o, r->key);
+		put(&o, "\t%" PRIu64 "\t%" PRIu64 "\t", r->isolated_usec, r->last_usec);
+		for (unsigned k = 0; k < r->n_pages; k++)
+			put(&o, "%s0x%" PRIx64 "@%" PRIu64, k ? "," : "", r->pages[k].pfn, r->pages[k].seen_usec);
+		put(&o, "\n");
+	}
 	if (!o.failed)
 		put(&o, "end\t%u\t%016" PRIx64 "\n", lines, fnv1a(o.buf, o.len));
 	if (o.failed) {
@@ -391,6 +418,51 @@ static int parse_alert(struct in *in, struct rule_state *s, char **f, unsigned n
 	return rule_state_add_alert(s, &a);
 }
 
+/* "0x1234@1700000000000000": a page of a row and when it was last seen. */
+static int parse_row_page(struct in *in, char *item, struct rule_state_row *r)
+{
+	char *at = strchr(item, '@');
+	int k;
+
+	if (!at)
+		return bad(in, "row: page '%s' is not PFN@TIME", item);
+	*at = '\0';
+	if (r->n_pages == RULE_STATE_ROW_PAGES)
+		return bad(in, "row: more than %u pages", RULE_STATE_ROW_PAGES);
+	if ((k = number(in, "page frame", item, 16, &r->pages[r->n_pages].pfn)) < 0 ||
+	    (k = number(in, "time", at + 1, 10, &r->pages[r->n_pages].seen_usec)) < 0)
+		return k;
+	r->n_pages++;
+	return 0;
+}
+
+static int parse_row(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	struct rule_state_row r = { 0 };
+	int k;
+
+	if (n != 6)
+		return bad(in, "row: expected 6 fields, got %u", n);
+	if ((k = unescape(in, "rule name", f[1], r.rule, sizeof(r.rule))) < 0 ||
+	    (k = unescape(in, "key", f[2], r.key, sizeof(r.key))) < 0 ||
+	    (k = number(in, "isolation time", f[3], 10, &r.isolated_usec)) < 0 ||
+	    (k = number(in, "time", f[4], 10, &r.last_usec)) < 0)
+		return k;
+	for (char *t = f[5]; *t;) {
+		char *comma = strchr(t, ',');
+
+		if (comma)
+			*comma = '\0';
+		if ((k = parse_row_page(in, t, &r)) < 0)
+			return k;
+		if (!comma)
+			break;
+		t = comma + 1;
+	}
+	k = rule_state_add_row(s, &r);
+	return k == -E2BIG ? bad(in, "more than %u rows", RULE_STATE_MAX_ROWS) : k;
+}
+
 static int parse_lines(struct in *in, const char *text, size_t len, struct rule_state *s)
 {
 	const char *p = text, *end = text + len;
@@ -427,6 +499,8 @@ static int parse_lines(struct in *in, const char *text, size_t len, struct rule_
 			r = parse_page(in, s, f, nf);
 		else if (streq(f[0], "alert"))
 			r = parse_alert(in, s, f, nf);
+		else if (streq(f[0], "row"))
+			r = parse_row(in, s, f, nf);
 		else if (streq(f[0], "end")) {
 			uint64_t lines, sum;
 
