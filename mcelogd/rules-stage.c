@@ -125,6 +125,11 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
 	r = rule_engine_new(&st->set, 0, &st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory");
+	if (st->read_slots) {
+		r = slot_names_load(&st->slots, st->dmi_dir, st->slots_dir);
+		if (r < 0)
+			return r;
+	}
 	if (state_directory) {
 		if (asprintf(&st->state_path, "%s/%s", state_directory, RULES_STATE_FILE) < 0) {
 			st->state_path = NULL;
@@ -160,6 +165,9 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
 	struct rule_set set, old;
 	int r;
 
+	/* The slot names first: a bad rule file keeps the running rules, not the old names. */
+	if (st->read_slots)
+		(void) slot_names_load(&st->slots, st->dmi_dir, st->slots_dir);
 	r = rules_load(dirs, n_dirs, &set);
 	if (r < 0) {
 		log_error("Rules not reloaded: keeping the %u running rule%s and their counts",
@@ -585,6 +593,12 @@ static void watch_dram(struct rules_stage *st, const struct rule_input *in, int6
 	});
 }
 
+void rules_stage_name_slot(struct rules_stage *st, struct ras_record *rec)
+{
+	if (st->read_slots)
+		slot_names_annotate(&st->slots, rec);
+}
+
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
@@ -622,6 +636,7 @@ void rules_stage_done(struct rules_stage *st)
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
 	dram_watch_done(&st->dram);
+	slot_names_done(&st->slots);
 	rule_set_done(&st->set);
 	rule_state_done(&st->state);
 	free(st->state_path);
