@@ -383,6 +383,21 @@ static int show_state(const struct rule_set *set, const char *path, uint64_t now
 		print_time(stdout, p->time_usec, true);
 		printf("\n");
 	}
+	printf("\nDRAM rows past their threshold (offline-row):\n");
+	n = 0;
+	for (unsigned i = 0; i < st.n_rows; i++) {
+		const struct rule_state_row *row = &st.rows[i];
+
+		if (!row->isolated_usec)
+			continue;
+		n++;
+		printf("  %s %s: since ", row->rule, row->key);
+		print_time(stdout, row->isolated_usec, true);
+		printf(", %u page%s\n", row->n_pages, row->n_pages == 1 ? "" : "s");
+	}
+	if (n == 0)
+		printf("  none\n");
+	printf("  (%u row%s followed in all)\n", st.n_rows, st.n_rows == 1 ? "" : "s");
 	printf("\nRecent alerts: %u\n", st.n_alerts);
 	for (unsigned i = st.n_alerts > NEAREST_MAX ? st.n_alerts - NEAREST_MAX : 0; i < st.n_alerts; i++) {
 		printf("  ");

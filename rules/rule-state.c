@@ -49,18 +49,31 @@ int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *ke
 	return 0;
 }
 
-int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p)
+/*
+ * Appends item (size bytes) to the array whose pointer is at array_ptr, of *n
+ * items, at most max of them: 0, -E2BIG or -ENOMEM.  The pointer is read and
+ * written with memcpy, so any array's pointer can be passed.
+ */
+static int append(void *array_ptr, unsigned *n, unsigned max, size_t size, const void *item)
 {
-	struct rule_state_page *grown;
+	void *items;
+	char *grown;
 
-	if (s->n_pages >= RULE_STATE_MAX_PAGES)
+	if (*n >= max)
 		return -E2BIG;
-	grown = realloc(s->pages, (s->n_pages + 1) * sizeof(*grown));
+	memcpy(&items, array_ptr, sizeof(items));
+	grown = realloc(items, (*n + 1) * size);
 	if (!grown)
 		return -ENOMEM;
-	s->pages = grown;
-	s->pages[s->n_pages++] = *p;
+	memcpy(array_ptr, &grown, sizeof(grown));
+	memcpy(grown + *n * size, item, size);
+	(*n)++;
 	return 0;
+}
+
+int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p)
+{
+	return append(&s->pages, &s->n_pages, RULE_STATE_MAX_PAGES, sizeof(*p), p);
 }
 
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
@@ -80,16 +93,7 @@ int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
 
 int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r)
 {
-	struct rule_state_row *grown;
-
-	if (s->n_rows >= RULE_STATE_MAX_ROWS)
-		return -E2BIG;
-	grown = realloc(s->rows, (s->n_rows + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	s->rows = grown;
-	s->rows[s->n_rows++] = *r;
-	return 0;
+	return append(&s->rows, &s->n_rows, RULE_STATE_MAX_ROWS, sizeof(*r), r);
 }
 
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)

@@ -32,7 +32,7 @@ head -4 "$TMP/row5.jsonl" >"$TMP/row4.jsonl"
 { edac 30 0x7e0261400 0x240; edac 31 0x7e0261440 0x250; edac 32 0x7e0300400 0x10 0x3b02; } >"$TMP/later.jsonl"
 cat "$TMP/row5.jsonl" "$TMP/later.jsonl" >"$TMP/all.jsonl"
 
-echo "1..15"
+echo "1..16"
 
 run 0 "$MCELOGD" --replay "$TMP/row4.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
 	--control-socket ""
@@ -92,6 +92,9 @@ check "the crossing offlines the three pages, each recorded with its boot" \
 check "the state keeps the row, crossed, with its pages" \
 	sh -c 'grep -q "^row	memory-row-ce	$1	[1-9][0-9]*	[0-9]*	0x7e025e@[0-9]*,0x7e025f@[0-9]*,0x7e0260@[0-9]*$" "$0"' \
 	"$TMP/state/rules.state" "$KEY"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --state "$TMP/state/rules.state"
+check "mcectl rules shows the row past its threshold, with its pages" \
+	has "^  memory-row-ce $KEY: since 2026-11-20T10:04:00.000000Z, 3 pages$"
 boot "$BOOT1" "$TMP/later.jsonl"
 check "after a restart a new page on the row is offlined at once" \
 	sh -c '[ "$(cat "$0")" = 0x7e0261000 ] && grep -q "page 0x7e0261 (address 0x7e0261000) soft-offline: done" "$1"' \
