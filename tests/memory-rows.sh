@@ -32,7 +32,7 @@ head -4 "$TMP/row5.jsonl" >"$TMP/row4.jsonl"
 { edac 30 0x7e0261400 0x240; edac 31 0x7e0261440 0x250; edac 32 0x7e0300400 0x10 0x3b02; } >"$TMP/later.jsonl"
 cat "$TMP/row5.jsonl" "$TMP/later.jsonl" >"$TMP/all.jsonl"
 
-echo "1..16"
+echo "1..17"
 
 run 0 "$MCELOGD" --replay "$TMP/row4.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
 	--control-socket ""
@@ -72,6 +72,18 @@ run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/cper.jsonl"
 check "CPER memory sections: the firmware row rule, its three pages" \
 	sh -c 'grep -q "firmware-memory-row-ce \[socket=1 dimm=2 rank=0 dram_bank=517 row=100\]: 5 in 24h" "$0" &&
 	       [ "$(grep -c "^  would soft-offline page 0x12345[012], seen on the row" "$0")" -eq 3 ]' "$TMP/out"
+
+# A CXL DRAM event (cxl_dram, as kernel-abi/cxl-trace.c records it): the memory device, channel,
+# rank, bank group, bank and row, and the host physical address when the kernel knows it.
+for i in 0 1 2 3 4; do
+	printf '{"time":"2026-11-20T10:0%d:00.000000Z","event":"cxl_dram","source":"tracepoint",' "$i"
+	printf '"severity":"corrected","memdev":"mem0","channel":1,"rank":0,"bank_group":1,"bank":2,"row":100,'
+	printf '"column":%d,"hpa":"0x000000088000%d000"}\n' "$i" "$((i % 2))"
+done >"$TMP/cxl.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/cxl.jsonl"
+check "CXL DRAM events: the CXL row rule, the row's two pages" \
+	sh -c 'grep -q "cxl-dram-row-ce \[label=mem0 channel=1 rank=0 bank_group=1 dram_bank=2 row=100\]: 5 in 24h" "$0" &&
+	       [ "$(grep -c "^  would soft-offline page 0x88000[01], seen on the row" "$0")" -eq 2 ]' "$TMP/out"
 
 # The daemon's own runs: a stand-in for the kernel's offline files
 # (--sysfs-memory), a state directory, and a boot id each.
