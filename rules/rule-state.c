@@ -49,6 +49,20 @@ int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *ke
 	return 0;
 }
 
+static uint64_t fnv1a(const char *p, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char) p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+uint64_t rule_state_key_hash(const char *key)
+{
+	return fnv1a(key, strlen(key));
+}
+
 /*
  * Appends item (size bytes) to the array whose pointer is at array_ptr, of *n
  * items, at most max of them: 0, -E2BIG or -ENOMEM.  The pointer is read and
@@ -93,7 +107,11 @@ int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
 
 int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r)
 {
-	return append(&s->rows, &s->n_rows, RULE_STATE_MAX_ROWS, sizeof(*r), r);
+	int k = append(&s->rows, &s->n_rows, RULE_STATE_MAX_ROWS, sizeof(*r), r);
+
+	if (k >= 0)
+		s->rows[s->n_rows - 1].hash = rule_state_key_hash(r->key);
+	return k;
 }
 
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)
@@ -217,14 +235,6 @@ static void put_escaped(struct out *o, const char *s)
 			put(o, "%c", *s);
 }
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char) p[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
 
 int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 {

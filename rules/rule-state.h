@@ -70,6 +70,7 @@ struct rule_state_row_page {
 struct rule_state_row {
 	char rule[RULE_NAME_MAX];
 	char key[RULE_KEY_MAX];
+	uint64_t hash;              /* rule_state_key_hash(key), for lookups; not saved */
 	uint64_t isolated_usec;     /* when it crossed its threshold; 0: not yet */
 	uint64_t last_usec;         /* its latest record */
 	unsigned n_pages;
@@ -97,8 +98,10 @@ int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *ke
 			  uint64_t holdoff_until, const uint64_t *times, unsigned n_times);
 int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p);
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a);
-/* Appends a row (the state file's); past RULE_STATE_MAX_ROWS -E2BIG. */
+/* Appends a row (the state file's), its hash set; past RULE_STATE_MAX_ROWS -E2BIG. */
 int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r);
+/* FNV-1a of a key: rows are looked up by it before their keys are compared. */
+uint64_t rule_state_key_hash(const char *key);
 /* The page's entry, NULL if it was never offlined (or tried). */
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn);
 /* Records the outcome of an offlining: the page's entry is updated, or added.  0 or -ENOMEM/-E2BIG. */
