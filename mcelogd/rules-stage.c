@@ -223,6 +223,8 @@ int rules_stage_save(struct rules_stage *st)
 
 	if (!st->state_path || !st->engine)
 		return 0;
+	/* Rows whose pages have all expired, or whose rule is gone, carry nothing worth a line. */
+	(void) row_pages_prune(&st->state, &st->set, (uint64_t) now_realtime_usec());
 	r = rule_state_capture(&st->state, st->engine, (uint64_t) now_realtime_usec());
 	if (r >= 0)
 		r = rule_state_format(&st->state, &text, &len);

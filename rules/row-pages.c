@@ -137,3 +137,28 @@ int row_pages_input(struct rule_state *s, const struct rule_set *set, const stru
 	}
 	return 0;
 }
+
+static const struct rule *row_rule(const struct rule_set *set, const char *name)
+{
+	for (unsigned i = 0; i < set->n_rules; i++)
+		if (streq(set->rules[i].name, name))
+			return (set->rules[i].actions & RULE_ACTION_OFFLINE_ROW) ? &set->rules[i] : NULL;
+	return NULL;
+}
+
+unsigned row_pages_prune(struct rule_state *s, const struct rule_set *set, uint64_t now_usec)
+{
+	unsigned kept = 0, n = s->n_rows;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct rule_state_row *r = &s->rows[i];
+		const struct rule *rule = row_rule(set, r->rule);
+		bool stale = !rule || (!r->isolated_usec && now_usec >= r->last_usec &&
+				       now_usec - r->last_usec >= rule->window_usec);
+
+		if (!stale)
+			s->rows[kept++] = *r;
+	}
+	s->n_rows = kept;
+	return n - kept;
+}

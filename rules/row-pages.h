@@ -53,6 +53,15 @@ int row_pages_note(struct rule_state *s, const char *rule, const char *key, uint
 struct rule_state_row *row_pages_isolate(struct rule_state *s, const char *rule, const char *key,
 					  uint64_t now_usec, uint64_t window_usec);
 
+/*
+ * Drops the rows that no longer count: a row not isolated whose latest
+ * record is the rule's window or more before now_usec (its pages would all
+ * have expired), and any row of a rule set no longer defines or no longer
+ * gives offline-row.  Isolated rows of live rules stay.  Returns how many
+ * went.  The daemon calls it before it saves the state.
+ */
+unsigned row_pages_prune(struct rule_state *s, const struct rule_set *set, uint64_t now_usec);
+
 /* The row, NULL if unknown. */
 struct rule_state_row *row_pages_find(const struct rule_state *s, const char *rule, const char *key);
 

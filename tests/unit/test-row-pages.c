@@ -261,6 +261,30 @@ static void test_state_round_trip(void **state)
 	stop(&r);
 }
 
+/* Before a save: rows whose pages have all expired, or whose rule is gone, are dropped; crossed rows stay. */
+static void test_prune(void **state)
+{
+	struct run r;
+
+	(void) state;
+	start(&r);
+	error_at(&r, 0x3b01, 0x7e025e400, T0);
+	error_at(&r, 0x3b01, 0x7e025f400, T0);
+	error_at(&r, 0x3b01, 0x7e0260400, T0);                   /* crossed */
+	error_at(&r, 0x3b02, 0x7e0300400, T0 + HOUR);            /* not crossed */
+	assert_int_equal(r.state.n_rows, 2);
+	assert_int_equal(row_pages_prune(&r.state, &r.set, T0 + HOUR + DAY - 1), 0);
+	assert_int_equal(row_pages_prune(&r.state, &r.set, T0 + HOUR + DAY), 1);
+	assert_int_equal(r.state.n_rows, 1);
+	assert_non_null(row_pages_find(&r.state, "row", ROW_KEY));
+	assert_int_equal(row_pages_prune(&r.state, &r.set, T0 + 365 * DAY), 0);
+	/* A rule set without the rule (removed, or no longer offline-row): its rows go. */
+	r.set.rules[0].actions &= ~RULE_ACTION_OFFLINE_ROW;
+	assert_int_equal(row_pages_prune(&r.state, &r.set, T0 + HOUR), 1);
+	assert_int_equal(r.state.n_rows, 0);
+	stop(&r);
+}
+
 static void expect_bad(const char *row_line, const char *want)
 {
 	char text[1024], why[256];
@@ -295,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_page_bound),
 		cmocka_unit_test(test_row_bound),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_bad_rows),
 	};
 
