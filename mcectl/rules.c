@@ -26,6 +26,7 @@
 #include "read-file.h"
 #include "record-text.h"
 #include "rfc3339.h"
+#include "row-pages.h"
 #include "rule-engine.h"
 #include "rule-state.h"
 #include "verbs.h"
@@ -39,6 +40,7 @@ struct test_ctx {
 	struct text_input in;             /* first: take_ras_line() finds the context from it */
 	struct rule_engine *engine;
 	struct error_pair pairs;          /* a machine check and its EDAC copy count once, as live */
+	struct rule_state rows;           /* the pages of offline-row rules' rows, as live */
 	unsigned records, untimed, firings;
 	unsigned first_line, last_line; /* of the record being run */
 };
@@ -115,6 +117,22 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 	else
 		printf(", %s:%u-%u", c->in.name, c->first_line, c->last_line);
 	printf(": would %s\n", actions);
+	if (f->rule->actions & RULE_ACTION_OFFLINE_ROW) {
+		const struct rule_state_row *row = row_pages_isolate(&c->rows, f->rule->name, f->key,
+								     f->now_usec, f->window_usec);
+
+		for (unsigned i = 0; row && i < row->n_pages; i++)
+			printf("  would soft-offline page 0x%" PRIx64 ", seen on the row\n", row->pages[i].pfn);
+	}
+}
+
+/* A page first seen on a row that crossed its threshold before. */
+static void on_row_page(const struct rule *r, const struct rule_state_row *row, uint64_t pfn, void *userdata)
+{
+	struct test_ctx *c = userdata;
+
+	printf("%s [%s]: page 0x%" PRIx64 " on a row past its threshold, %s:%u: would soft-offline it at once\n",
+	       r->name, row ? row->key : "", pfn, c->in.name, c->first_line);
 }
 
 /* One record through the rules at its time (0 without one: every such record at once). */
@@ -129,6 +147,9 @@ static int run_record(struct test_ctx *c, struct rule_input *in, bool timed, int
 	if (!timed)
 		c->untimed++;
 	(void) error_pair_input(&c->pairs, in, t, &paired);
+	k = row_pages_input(&c->rows, rule_engine_rules(c->engine), in, t, on_row_page, c);
+	if (k < 0)
+		return k;
 	k = rule_engine_feed(c->engine, in, t, on_fire, c);
 	return k < 0 ? k : 0;
 }
@@ -214,6 +235,7 @@ static int run_test(const struct rule_set *set, const char *path, bool have_cpu_
 		mce_text_parser_set_default_cpu(c.in.parser, vendor, family, model);
 	k = text_input_read(&c.in, fd);
 	c.in.parser = mce_text_parser_free(c.in.parser);
+	rule_state_done(&c.rows);
 	if (k == -ENOMEM)
 		goto oom;
 	if (k < 0) {
@@ -361,6 +383,21 @@ static int show_state(const struct rule_set *set, const char *path, uint64_t now
 		print_time(stdout, p->time_usec, true);
 		printf("\n");
 	}
+	printf("\nDRAM rows past their threshold (offline-row):\n");
+	n = 0;
+	for (unsigned i = 0; i < st.n_rows; i++) {
+		const struct rule_state_row *row = &st.rows[i];
+
+		if (!row->isolated_usec)
+			continue;
+		n++;
+		printf("  %s %s: since ", row->rule, row->key);
+		print_time(stdout, row->isolated_usec, true);
+		printf(", %u page%s\n", row->n_pages, row->n_pages == 1 ? "" : "s");
+	}
+	if (n == 0)
+		printf("  none\n");
+	printf("  (%u row%s followed in all)\n", st.n_rows, st.n_rows == 1 ? "" : "s");
 	printf("\nRecent alerts: %u\n", st.n_alerts);
 	for (unsigned i = st.n_alerts > NEAREST_MAX ? st.n_alerts - NEAREST_MAX : 0; i < st.n_alerts; i++) {
 		printf("  ");

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dimm-slot-files.h"
 #include "dimm-slots.h"
-#include "dropin.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "options.h"
@@ -23,13 +23,11 @@
 #include "smbios-memdev.h"
 #include "verbs.h"
 
-#define DMI_DIR_DEFAULT   "/sys/firmware/dmi/entries"
+#define DMI_DIR_DEFAULT   DMI_ENTRIES_DEFAULT
 #define EDAC_DIR_DEFAULT  "/sys/devices/system/edac/mc"
 #define SLOTS_DIR_DEFAULT SYSCONFDIR "/mcelogd/slots.d"
-#define SLOTS_SUFFIX      ".conf"
-#define MAX_DEVICES       1024     /* SMBIOS structures of type 17 read; far above any board */
+#define SLOTS_SUFFIX      DIMM_SLOTS_SUFFIX
 #define MAX_DIMMS         4096
-#define RAW_MAX           4096     /* one structure: 255 formatted bytes and its strings */
 
 struct edac_dimm {
 	char name[64];                 /* "mc0/dimm3" */
@@ -73,62 +71,15 @@ static void read_line(const char *path, char *dst, size_t size)
 	dst[n] = '\0';
 }
 
-static int by_name_number(const struct dirent **a, const struct dirent **b)
+static void on_problem(const char *path, unsigned line, const char *what, void *userdata)
 {
-	const char *x = strchr((*a)->d_name, '-'), *y = strchr((*b)->d_name, '-');
-	unsigned long p = x ? strtoul(x + 1, NULL, 10) : 0, q = y ? strtoul(y + 1, NULL, 10) : 0;
+	struct slots_ctx *c = userdata;
 
-	return p < q ? -1 : p > q;
-}
-
-static int is_memdev_entry(const struct dirent *e)
-{
-	return strncmp(e->d_name, "17-", 3) == 0;
-}
-
-static int read_devices(struct slots_ctx *c, const char *dir)
-{
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, is_memdev_entry, by_name_number);
-
-	if (n < 0) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "mcectl slots: %s: %s\n", dir, strerror(errno));
-		c->problems++;
-		return 0;
-	}
-	c->devs = calloc((size_t) n ? (size_t) n : 1, sizeof(*c->devs));
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-		_cleanup_free_ char *raw = NULL;
-		size_t len = 0;
-		int r;
-
-		snprintf(path, sizeof(path), "%s/%s/raw", dir, names[i]->d_name);
-		free(names[i]);
-		if (!c->devs || c->n_devs >= MAX_DEVICES)
-			continue;
-		r = read_whole_file(path, RAW_MAX, &raw, &len);
-		if (r < 0) {
-			fprintf(stderr, "mcectl slots: %s: %s\n", path, strerror(-r));
-			c->problems++;
-			continue;
-		}
-		r = smbios_memdev_parse((const uint8_t *) raw, len, &c->devs[c->n_devs]);
-		if (c->devs[c->n_devs].n_problems) {
-			fprintf(stderr, "mcectl slots: %s: %s\n", path, c->devs[c->n_devs].problem);
-			c->problems++;
-		}
-		if (r == 0)
-			c->n_devs++;
-	}
-	free(names);
-	if (!c->devs)
-		return -ENOMEM;
-	if ((size_t) n > MAX_DEVICES)
-		fprintf(stderr, "mcectl slots: %s: %d memory devices, only the first %d shown\n", dir, n, MAX_DEVICES);
-	return 0;
+	if (line > 0)
+		fprintf(stderr, "mcectl slots: %s:%u: %s\n", path, line, what);
+	else
+		fprintf(stderr, "mcectl slots: %s: %s\n", path, what);
+	c->problems++;
 }
 
 static int is_numbered(const struct dirent *e, const char *prefix)
@@ -184,26 +135,6 @@ static int read_dimms(struct slots_ctx *c, const char *dir)
 	}
 	free(mcs);
 	return c->dimms ? 0 : -ENOMEM;
-}
-
-static void on_override_problem(const char *path, unsigned line, const char *what, void *userdata)
-{
-	struct slots_ctx *c = userdata;
-
-	fprintf(stderr, "mcectl slots: %s:%u: %s\n", path, line, what);
-	c->problems++;
-}
-
-static int on_override_file(const char *path, const char *text, size_t len, int error, void *userdata)
-{
-	struct slots_ctx *c = userdata;
-
-	if (error < 0) {
-		fprintf(stderr, "mcectl slots: %s: %s\n", path, strerror(-error));
-		c->problems++;
-		return 0;
-	}
-	return dimm_slots_parse(&c->overrides, path, text, len, on_override_problem, c);
 }
 
 static void size_text(const struct smbios_memdev *d, char *buf, size_t size)
@@ -332,12 +263,8 @@ int verb_slots(int argc, char *argv[])
 	if (no_arguments_left("slots", argc, argv))
 		return 2;
 
-	r = dropin_walk(&slots_dir, 1, SLOTS_SUFFIX, on_override_file, &c);
-	if (r < 0 && r != -ENOMEM) {
-		fprintf(stderr, "mcectl slots: %s: %s\n", slots_dir, strerror(-r));
-		c.problems++;
-	}
-	if (r == -ENOMEM || read_devices(&c, dmi) < 0 || read_dimms(&c, edac) < 0) {
+	if (dimm_slots_read_dir(&c.overrides, slots_dir, on_problem, &c) < 0 ||
+	    smbios_memdevs_read(dmi, &c.devs, &c.n_devs, on_problem, &c) < 0 || read_dimms(&c, edac) < 0) {
 		fprintf(stderr, "mcectl slots: out of memory\n");
 		r = 1;
 	} else {

@@ -54,6 +54,7 @@ static size_t arg_n_rules_dirs;
  * files, are; with either, --replay offlines too. */
 static const char *arg_sysfs_memory;
 static const char *arg_procfs, *arg_sysfs_node, *arg_boot_id;
+static const char *arg_dmi_dir, *arg_slots_dir;
 static const char *arg_sysfs_cpu;
 static bool arg_run_triggers;
 
@@ -140,7 +141,8 @@ static int parse_argv(int argc, char *argv[])
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_METRICS_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
-	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID };
+	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
+	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -164,6 +166,8 @@ static int parse_argv(int argc, char *argv[])
 		{ "procfs",      required_argument, NULL, ARG_PROCFS },
 		{ "sysfs-node",  required_argument, NULL, ARG_SYSFS_NODE },
 		{ "boot-id",     required_argument, NULL, ARG_BOOT_ID },
+		{ "dmi-dir",     required_argument, NULL, ARG_DMI_DIR },
+		{ "slots-directory", required_argument, NULL, ARG_SLOTS_DIRECTORY },
 		{ "run-triggers", no_argument,      NULL, ARG_RUN_TRIGGERS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
@@ -268,6 +272,12 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_SYSFS_NODE:
 			arg_sysfs_node = optarg;
+			break;
+		case ARG_DMI_DIR:
+			arg_dmi_dir = optarg;
+			break;
+		case ARG_SLOTS_DIRECTORY:
+			arg_slots_dir = optarg;
 			break;
 		case ARG_BOOT_ID:
 			if (strlen(optarg) != 32 || strspn(optarg, "0123456789abcdef") != 32) {
@@ -669,6 +679,10 @@ int main(int argc, char *argv[])
 		m.rules.read_memory_failure = live || arg_procfs || arg_sysfs_node;
 		m.rules.procfs = arg_procfs;
 		m.rules.sysfs_node = arg_sysfs_node;
+		/* The recording machine's slots are not this one's: a replay names them only when told where. */
+		m.rules.read_slots = live || arg_dmi_dir || arg_slots_dir;
+		m.rules.dmi_dir = arg_dmi_dir;
+		m.rules.slots_dir = arg_slots_dir;
 		m.rules.offline_again_at_boot = m.config.offline_again_at_boot;
 		/* A replay's stand-in for a reboot: which boot the state's pages are compared with. */
 		if (arg_boot_id && !live)

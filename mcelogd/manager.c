@@ -346,6 +346,7 @@ static int submit_ras(void *core, struct ras_record *rec)
 	uint64_t error_id;
 
 	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
+	rules_stage_name_slot(&m->rules, rec);
 	error_id = rules_stage_record(&m->rules, &(struct rule_input) { .ras = rec },
 				      rec->have_time ? rec->time_usec : now_realtime_usec());
 	/* A replayed record is written back as it came: the id is for live entries. */

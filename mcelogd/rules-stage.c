@@ -14,6 +14,7 @@
 #include "file-io.h"
 #include "log.h"
 #include "memory-failure.h"
+#include "row-pages.h"
 #include "rules-stage.h"
 #include "rules-trust.h"
 #include "sink.h"
@@ -105,10 +106,10 @@ static int load_state(struct rules_stage *st)
 	r = rule_state_restore(&st->state, st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory restoring the rules' counts");
-	log_info("Restored %u rule count%s, %u offlined page%s, %u alert%s from %s",
+	log_info("Restored %u rule count%s, %u offlined page%s, %u DRAM row%s, %u alert%s from %s",
 		 st->state.n_buckets, st->state.n_buckets == 1 ? "" : "s", st->state.n_pages,
-		 st->state.n_pages == 1 ? "" : "s", st->state.n_alerts, st->state.n_alerts == 1 ? "" : "s",
-		 st->state_path);
+		 st->state.n_pages == 1 ? "" : "s", st->state.n_rows, st->state.n_rows == 1 ? "" : "s",
+		 st->state.n_alerts, st->state.n_alerts == 1 ? "" : "s", st->state_path);
 	return 0;
 }
 
@@ -124,6 +125,11 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
 	r = rule_engine_new(&st->set, 0, &st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory");
+	if (st->read_slots) {
+		r = slot_names_load(&st->slots, st->dmi_dir, st->slots_dir);
+		if (r < 0)
+			return r;
+	}
 	if (state_directory) {
 		if (asprintf(&st->state_path, "%s/%s", state_directory, RULES_STATE_FILE) < 0) {
 			st->state_path = NULL;
@@ -159,6 +165,9 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
 	struct rule_set set, old;
 	int r;
 
+	/* The slot names first: a bad rule file keeps the running rules, not the old names. */
+	if (st->read_slots)
+		(void) slot_names_load(&st->slots, st->dmi_dir, st->slots_dir);
 	r = rules_load(dirs, n_dirs, &set);
 	if (r < 0) {
 		log_error("Rules not reloaded: keeping the %u running rule%s and their counts",
@@ -214,6 +223,8 @@ int rules_stage_save(struct rules_stage *st)
 
 	if (!st->state_path || !st->engine)
 		return 0;
+	/* Rows whose pages have all expired, or whose rule is gone, carry nothing worth a line. */
+	(void) row_pages_prune(&st->state, &st->set, (uint64_t) now_realtime_usec());
 	r = rule_state_capture(&st->state, st->engine, (uint64_t) now_realtime_usec());
 	if (r >= 0)
 		r = rule_state_format(&st->state, &text, &len);
@@ -288,51 +299,99 @@ static bool offlined_this_boot(const struct rules_stage *st, const struct rule_s
 	return p && p->ok && st->boot_id && st->boot_id[0] && streq(p->boot_id, st->boot_id);
 }
 
-static void offline_page(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
+/*
+ * Offlines one page for rule `rule` (a firing's, or a row's page seen after
+ * it crossed): never twice in a boot, only "would" when replaying; a refusal
+ * raises alert a (the firing's, its message replaced) at err.
+ */
+static void act_on_page(struct rules_stage *st, const char *rule, uint64_t pfn, bool hard,
+			struct rule_alert *a)
 {
-	bool hard = f->rule->actions & RULE_ACTION_HARD_OFFLINE;
 	const char *how = hard ? "hard-offline" : "soft-offline";
-	const struct rule_state_page *done;
-	struct rule_value page;
+	const struct rule_state_page *done = rule_state_find_page(&st->state, pfn);
 	char message[256];
 	int r;
 
-	/* Key= includes page (the parser insists), so the record has one. */
-	if (!rule_field_get(f->input, RULE_FIELD_PAGE, &page))
-		return;
-	done = rule_state_find_page(&st->state, page.u);
 	if (offlined_this_boot(st, done)) {
 		log_info("Rule '%s': page 0x%" PRIx64 " was %s-offlined already in this boot, not again",
-			 f->rule->name, page.u, done->hard ? "hard" : "soft");
+			 rule, pfn, done->hard ? "hard" : "soft");
 		return;
 	}
 	if (!st->act_pages) {
-		log_notice("Rule '%s': would %s page 0x%" PRIx64 " (not done when replaying)",
-			   f->rule->name, how, page.u);
+		log_notice("Rule '%s': would %s page 0x%" PRIx64 " (not done when replaying)", rule, how, pfn);
 		return;
 	}
-	r = offline_one_page(st, page.u, hard, (uint64_t) a->time_usec);
+	r = offline_one_page(st, pfn, hard, (uint64_t) a->time_usec);
 	if (r >= 0) {
-		log_notice("Rule '%s': page 0x%" PRIx64 " (address 0x%" PRIx64 ") %s: done",
-			   f->rule->name, page.u, page.u << 12, how);
+		log_notice("Rule '%s': page 0x%" PRIx64 " (address 0x%" PRIx64 ") %s: done", rule, pfn,
+			   pfn << 12, how);
 		return;
 	}
-	log_warning("Rule '%s': %s of page 0x%" PRIx64 " failed: %s", f->rule->name, how, page.u,
-		    offline_error(r));
-	snprintf(message, sizeof(message), "Rule %s: %s of page 0x%" PRIx64 " failed: %s",
-		 f->rule->name, how, page.u, offline_error(r));
+	log_warning("Rule '%s': %s of page 0x%" PRIx64 " failed: %s", rule, how, pfn, offline_error(r));
+	snprintf(message, sizeof(message), "Rule %s: %s of page 0x%" PRIx64 " failed: %s", rule, how, pfn,
+		 offline_error(r));
 	a->failed_action = how;
 	a->message = message;
 	a->priority = LOG_ERR;
 	(void) emit_alert(st, a);
 }
 
+static void offline_page(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
+{
+	struct rule_value page;
+
+	/* Key= includes page (the parser insists), so the record has one. */
+	if (!rule_field_get(f->input, RULE_FIELD_PAGE, &page))
+		return;
+	act_on_page(st, f->rule->name, page.u, f->rule->actions & RULE_ACTION_HARD_OFFLINE, a);
+}
+
+/* The row crossed its threshold: every page seen on it, soft-offlined (row-pages.h). */
+static void offline_row(struct rules_stage *st, const struct rule_state_row *row, struct rule_alert *a)
+{
+	uint64_t pfns[RULE_STATE_ROW_PAGES];
+	unsigned n = row ? row->n_pages : 0;
+
+	/* Copied: a refusal's alert changes the state the row lives in. */
+	for (unsigned i = 0; i < n; i++)
+		pfns[i] = row->pages[i].pfn;
+	if (n == 0)
+		log_info("Rule '%s': row %s crossed its threshold; no page seen on it yet (its records "
+			 "named none), any seen later is offlined at once", a->rule, a->key);
+	for (unsigned i = 0; i < n; i++)
+		act_on_page(st, a->rule, pfns[i], false, a);
+}
+
+/* A page first seen on a row that crossed its threshold before: offlined at once. */
+static void offline_row_page_now(const struct rule *r, const struct rule_state_row *row, uint64_t pfn,
+				 void *userdata)
+{
+	struct rules_stage *st = userdata;
+	char message[512];
+	struct rule_alert a = {
+		.rule = r->name, .key = row ? row->key : "", .count = r->count, .window_usec = r->window_usec,
+		.time_usec = st->record_time_usec, .priority = r->priority, .actions = "offline-row",
+		.message = message, .input = st->record,
+	};
+
+	snprintf(message, sizeof(message), "Rule %s: page 0x%" PRIx64 " is on row %s, which crossed its "
+		 "threshold before: a page seen on it later is soft-offlined at once", r->name, pfn, a.key);
+	log_notice("%s", message);
+	if (r->actions & RULE_ACTION_ALERT)
+		(void) emit_alert(st, &a);
+	act_on_page(st, r->name, pfn, false, &a);
+	st->row_page_acted = true;
+}
+
 void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w)
 {
 	struct memory_failure_view v;
-	uint64_t this_boot = 0;
+	uint64_t this_boot = 0, rows_crossed = 0;
 
 	rules_stage_memory_failure(st, &v);
+	for (unsigned i = 0; i < st->state.n_rows; i++)
+		if (st->state.rows[i].isolated_usec)
+			rows_crossed++;
 	for (unsigned i = 0; i < st->state.n_pages; i++)
 		if (offlined_this_boot(st, &st->state.pages[i]))
 			this_boot++;
@@ -353,6 +412,11 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	json_put_u64(w, "pages_offlined_this_boot", this_boot);
 	json_put_u64(w, "pages_offlined_again_at_start", st->n_offlined_again);
 	json_put_u64(w, "offlinings_refused", st->n_offline_refused);
+	json_put_u64(w, "rows_tracked", st->state.n_rows);
+	json_put_u64(w, "rows_crossed", rows_crossed);
+	/* What the bounds cost (rule-state.h): rows pushed out, pages a full row did not keep. */
+	json_put_u64(w, "rows_evicted", st->state.rows_evicted);
+	json_put_u64(w, "row_pages_dropped", st->state.row_pages_dropped);
 	json_object_end(w);
 }
 
@@ -470,14 +534,22 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 {
 	struct fire_ctx *c = userdata;
 	struct rules_stage *st = c->st;
-	char actions[128], threshold[64], message[512];
+	char actions[128], threshold[64], message[512], row_text[96] = "";
+	const struct rule_state_row *row = NULL;
 	struct rule_alert a;
 
 	c->fired = true;
 	rule_format_actions(f->rule, actions, sizeof(actions));
 	rule_format_threshold(f->rule, threshold, sizeof(threshold));
-	snprintf(message, sizeof(message), "Rule %s fired%s%s: %s", f->rule->name,
-		 f->key[0] ? " for " : "", f->key, threshold);
+	if (f->rule->actions & RULE_ACTION_OFFLINE_ROW) {
+		row = row_pages_isolate(&st->state, f->rule->name, f->key, f->now_usec, f->window_usec);
+		if (!row)
+			log_error("Rule '%s': cannot keep row %s: %s", f->rule->name, f->key, strerror(errno));
+		snprintf(row_text, sizeof(row_text), "; offlining the %u page%s seen on the row, and any seen "
+			 "on it later", row ? row->n_pages : 0, row && row->n_pages == 1 ? "" : "s");
+	}
+	snprintf(message, sizeof(message), "Rule %s fired%s%s: %s%s", f->rule->name,
+		 f->key[0] ? " for " : "", f->key, threshold, row_text);
 	a = (struct rule_alert) {
 		.rule = f->rule->name, .key = f->key, .count = f->count, .window_usec = f->window_usec,
 		.first_usec = (int64_t) f->first_usec, .time_usec = c->time_usec,
@@ -494,6 +566,8 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		offline_page(st, f, &a);
 	if (f->rule->actions & RULE_ACTION_CPU_OFFLINE)
 		offline_cpu(st, f, &a);
+	if (f->rule->actions & RULE_ACTION_OFFLINE_ROW)
+		offline_row(st, row, &a);
 }
 
 /* The built-in watch of DRAM fault patterns: an alert when a DIMM's errors widen past one cell. */
@@ -521,6 +595,12 @@ static void watch_dram(struct rules_stage *st, const struct rule_input *in, int6
 	});
 }
 
+void rules_stage_name_slot(struct rules_stage *st, struct ras_record *rec)
+{
+	if (st->read_slots)
+		slot_names_annotate(&st->slots, rec);
+}
+
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
@@ -533,13 +613,22 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 			  in->mce ? "machine-check" : "EDAC");
 	if (!st->engine)
 		return counted.error_id;
+	/* Pages onto their rows first, so that the row's firing includes this record's page. */
+	st->record = &counted;
+	st->record_time_usec = time_usec;
+	st->row_page_acted = false;
+	r = row_pages_input(&st->state, &st->set, &counted, time_usec > 0 ? (uint64_t) time_usec : 0,
+			    offline_row_page_now, st);
+	if (r < 0)
+		log_error_errno(r, "Out of memory noting a page on its DRAM row: %m");
 	r = rule_engine_feed(st->engine, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
 	watch_dram(st, &counted, time_usec);
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
-	if (c.fired)
+	if (c.fired || st->row_page_acted)
 		(void) rules_stage_save(st);
+	st->record = NULL;
 	return counted.error_id;
 }
 
@@ -549,6 +638,7 @@ void rules_stage_done(struct rules_stage *st)
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
 	dram_watch_done(&st->dram);
+	slot_names_done(&st->slots);
 	rule_set_done(&st->set);
 	rule_state_done(&st->state);
 	free(st->state_path);

@@ -23,7 +23,9 @@
 #include "rule-engine.h"
 #include "rule-state.h"
 #include "rule.h"
+#include "slot-names.h"
 
+struct ras_record;
 struct sink_entry;
 struct trigger_runner;
 typedef struct sd_event sd_event;
@@ -51,6 +53,10 @@ struct rules_stage {
 	const char *sysfs_node;      /* NULL: /sys/devices/system/node */
 	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
 	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
+	/* Name the board slot of memory records (slot-names.h): live, or a replay given the paths. */
+	bool read_slots;
+	const char *dmi_dir;         /* NULL: /sys/firmware/dmi/entries */
+	const char *slots_dir;       /* NULL: /etc/mcelogd/slots.d */
 
 	struct rule_set set;
 	struct rule_engine *engine;
@@ -60,10 +66,15 @@ struct rules_stage {
 	struct trigger_runner *triggers;   /* made at the first trigger */
 	struct dram_watch dram;      /* DRAM fault patterns per DIMM (this run only) */
 	struct error_pair pairs;     /* a memory error's machine check and its EDAC copy */
+	struct slot_names slots;     /* SMBIOS and override slot names, read at setup and reload */
 	uint64_t n_alerts;
 	uint64_t n_actions_failed;
 	uint64_t n_offlined_again;   /* known-bad pages of earlier boots offlined at start */
 	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
+	/* The record being run, for a row's page offlined at once (row-pages.h). */
+	const struct rule_input *record;
+	int64_t record_time_usec;
+	bool row_page_acted;
 };
 
 /*
@@ -96,6 +107,12 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
  * entry, 0 for other records.
  */
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
+
+/*
+ * Adds the board slot a memory record names to it (before the rules see it,
+ * so that alerts name it too), with read_slots.
+ */
+void rules_stage_name_slot(struct rules_stage *st, struct ras_record *rec);
 
 /*
  * At start, once the sinks are open: the kernel forgets offlined pages at a

@@ -36,6 +36,7 @@ static const struct {
 	[RULE_FIELD_RANK]             = { "rank",             FMT_DEC },
 	[RULE_FIELD_CHIP_SELECT]      = { "chip_select",      FMT_DEC },
 	[RULE_FIELD_LABEL]            = { "label",            FMT_STRING },
+	[RULE_FIELD_SLOT]             = { "slot",             FMT_STRING },
 	[RULE_FIELD_ROW]              = { "row",              FMT_DEC },
 	[RULE_FIELD_COLUMN]           = { "column",           FMT_DEC },
 	[RULE_FIELD_BANK_GROUP]       = { "bank_group",       FMT_DEC },
@@ -279,6 +280,9 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_LABEL:
 		/* A CXL memory device is its own DIMM: its name is its label. */
 		x = ras_record_find(r, "label") ?: ras_record_find(r, "memdev");
+		return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
+	case RULE_FIELD_SLOT:
+		x = ras_record_find(r, "dimm_slot");
 		return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
 	case RULE_FIELD_ADDRESS:     return ras_address(r, &a) && num(a, ret);
 	case RULE_FIELD_PAGE:

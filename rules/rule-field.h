@@ -39,6 +39,7 @@ enum rule_field {
 	RULE_FIELD_RANK,
 	RULE_FIELD_CHIP_SELECT,
 	RULE_FIELD_LABEL,            /* EDAC DIMM label, e.g. "CPU_SrcID#0_MC#0_Chan#1_DIMM#0" */
+	RULE_FIELD_SLOT,             /* the board slot, SMBIOS Locator or override (dimm-slot-record.h) */
 	RULE_FIELD_ROW,              /* DRAM row, where the record has one (CPER memory section,
 				      * EDAC driver_detail, Intel iMC MISC) */
 	RULE_FIELD_COLUMN,

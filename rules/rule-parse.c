@@ -14,7 +14,7 @@
 #define LINE_MAX_LEN 4096
 
 static const char *const action_names[] = {
-	"alert", "soft-offline", "hard-offline", "cpu-offline", "trigger",
+	"alert", "soft-offline", "hard-offline", "cpu-offline", "trigger", "offline-row",
 };
 
 const char *rule_action_to_string(enum rule_action a)
@@ -279,7 +279,7 @@ static int parse_action(struct parser *p, struct rule *r, char *v)
 				break;
 		if (i == ELEMENTSOF(action_names)) {
 			report(p, p->line, "Action=: unknown action '%s'; expected alert, soft-offline, "
-			       "hard-offline, cpu-offline or trigger", word);
+			       "hard-offline, cpu-offline, trigger or offline-row", word);
 			return -EINVAL;
 		}
 		r->actions |= 1u << i;
@@ -425,6 +425,15 @@ static void finish_rule(struct parser *p)
 	    !key_has(r, RULE_FIELD_PAGE))
 		report(p, line, "rule '%s': page offlining needs Key= to include page, so that one "
 		       "page's errors decide about that page", r->name);
+	/* A row is a row of one bank: the same row number in two banks is two rows. */
+	if ((r->actions & RULE_ACTION_OFFLINE_ROW) &&
+	    (!key_has(r, RULE_FIELD_ROW) || !key_has(r, RULE_FIELD_DRAM_BANK)))
+		report(p, line, "rule '%s': offline-row needs Key= to include row and dram_bank (and the "
+		       "fields that name the DIMM), so that one row's errors decide about that row", r->name);
+	if ((r->actions & RULE_ACTION_OFFLINE_ROW) &&
+	    (key_has(r, RULE_FIELD_PAGE) || (r->actions & (RULE_ACTION_SOFT_OFFLINE | RULE_ACTION_HARD_OFFLINE))))
+		report(p, line, "rule '%s': offline-row counts a row, not a page: Key= without page, and "
+		       "no soft-offline or hard-offline in the same rule", r->name);
 	if ((r->actions & RULE_ACTION_CPU_OFFLINE) && !key_has(r, RULE_FIELD_CPU))
 		report(p, line, "rule '%s': cpu-offline needs Key= to include cpu", r->name);
 	if ((r->actions & RULE_ACTION_TRIGGER) && !p->seen_trigger)

@@ -19,6 +19,7 @@ void rule_state_done(struct rule_state *s)
 	free(s->buckets);
 	free(s->pages);
 	free(s->alerts);
+	free(s->rows);
 	*s = (struct rule_state) { 0 };
 }
 
@@ -48,18 +49,45 @@ int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *ke
 	return 0;
 }
 
-int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p)
+static uint64_t fnv1a(const char *p, size_t n)
 {
-	struct rule_state_page *grown;
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
 
-	if (s->n_pages >= RULE_STATE_MAX_PAGES)
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char) p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+uint64_t rule_state_key_hash(const char *key)
+{
+	return fnv1a(key, strlen(key));
+}
+
+/*
+ * Appends item (size bytes) to the array whose pointer is at array_ptr, of *n
+ * items, at most max of them: 0, -E2BIG or -ENOMEM.  The pointer is read and
+ * written with memcpy, so any array's pointer can be passed.
+ */
+static int append(void *array_ptr, unsigned *n, unsigned max, size_t size, const void *item)
+{
+	void *items;
+	char *grown;
+
+	if (*n >= max)
 		return -E2BIG;
-	grown = realloc(s->pages, (s->n_pages + 1) * sizeof(*grown));
+	memcpy(&items, array_ptr, sizeof(items));
+	grown = realloc(items, (*n + 1) * size);
 	if (!grown)
 		return -ENOMEM;
-	s->pages = grown;
-	s->pages[s->n_pages++] = *p;
+	memcpy(array_ptr, &grown, sizeof(grown));
+	memcpy(grown + *n * size, item, size);
+	(*n)++;
 	return 0;
+}
+
+int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p)
+{
+	return append(&s->pages, &s->n_pages, RULE_STATE_MAX_PAGES, sizeof(*p), p);
 }
 
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
@@ -75,6 +103,15 @@ int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
 	}
 	s->alerts[s->n_alerts++] = *a;
 	return 0;
+}
+
+int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r)
+{
+	int k = append(&s->rows, &s->n_rows, RULE_STATE_MAX_ROWS, sizeof(*r), r);
+
+	if (k >= 0)
+		s->rows[s->n_rows - 1].hash = rule_state_key_hash(r->key);
+	return k;
 }
 
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)
@@ -198,14 +235,6 @@ static void put_escaped(struct out *o, const char *s)
 			put(o, "%c", *s);
 }
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char) p[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
 
 int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 {
@@ -241,6 +270,18 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 		put_escaped(&o, a->rule);
 		put(&o, "\t");
 		put_escaped(&o, a->key);
+		put(&o, "\n");
+	}
+	for (unsigned i = 0; i < s->n_rows; i++, lines++) {
+		const struct rule_state_row *r = &s->rows[i];
+
+		put(&o, "row\t");
+		put_escaped(&o, r->rule);
+		put(&o, "\t");
+		put_escaped(&o, r->key);
+		put(&o, "\t%" PRIu64 "\t%" PRIu64 "\t", r->isolated_usec, r->last_usec);
+		for (unsigned k = 0; k < r->n_pages; k++)
+			put(&o, "%s0x%" PRIx64 "@%" PRIu64, k ? "," : "", r->pages[k].pfn, r->pages[k].seen_usec);
 		put(&o, "\n");
 	}
 	if (!o.failed)
@@ -391,6 +432,51 @@ static int parse_alert(struct in *in, struct rule_state *s, char **f, unsigned n
 	return rule_state_add_alert(s, &a);
 }
 
+/* "0x1234@1700000000000000": a page of a row and when it was last seen. */
+static int parse_row_page(struct in *in, char *item, struct rule_state_row *r)
+{
+	char *at = strchr(item, '@');
+	int k;
+
+	if (!at)
+		return bad(in, "row: page '%s' is not PFN@TIME", item);
+	*at = '\0';
+	if (r->n_pages == RULE_STATE_ROW_PAGES)
+		return bad(in, "row: more than %u pages", RULE_STATE_ROW_PAGES);
+	if ((k = number(in, "page frame", item, 16, &r->pages[r->n_pages].pfn)) < 0 ||
+	    (k = number(in, "time", at + 1, 10, &r->pages[r->n_pages].seen_usec)) < 0)
+		return k;
+	r->n_pages++;
+	return 0;
+}
+
+static int parse_row(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	struct rule_state_row r = { 0 };
+	int k;
+
+	if (n != 6)
+		return bad(in, "row: expected 6 fields, got %u", n);
+	if ((k = unescape(in, "rule name", f[1], r.rule, sizeof(r.rule))) < 0 ||
+	    (k = unescape(in, "key", f[2], r.key, sizeof(r.key))) < 0 ||
+	    (k = number(in, "isolation time", f[3], 10, &r.isolated_usec)) < 0 ||
+	    (k = number(in, "time", f[4], 10, &r.last_usec)) < 0)
+		return k;
+	for (char *t = f[5]; *t;) {
+		char *comma = strchr(t, ',');
+
+		if (comma)
+			*comma = '\0';
+		if ((k = parse_row_page(in, t, &r)) < 0)
+			return k;
+		if (!comma)
+			break;
+		t = comma + 1;
+	}
+	k = rule_state_add_row(s, &r);
+	return k == -E2BIG ? bad(in, "more than %u rows", RULE_STATE_MAX_ROWS) : k;
+}
+
 static int parse_lines(struct in *in, const char *text, size_t len, struct rule_state *s)
 {
 	const char *p = text, *end = text + len;
@@ -427,6 +513,8 @@ static int parse_lines(struct in *in, const char *text, size_t len, struct rule_
 			r = parse_page(in, s, f, nf);
 		else if (streq(f[0], "alert"))
 			r = parse_alert(in, s, f, nf);
+		else if (streq(f[0], "row"))
+			r = parse_row(in, s, f, nf);
 		else if (streq(f[0], "end")) {
 			uint64_t lines, sum;
 

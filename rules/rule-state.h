@@ -13,6 +13,7 @@
  *	bucket	RULE	KEY	HOLDOFF_UNTIL	T1,T2,...
  *	page	PFN(hex)	soft|hard	TIME	ok|failed	BOOT_ID
  *	alert	TIME	RULE	KEY
+ *	row	RULE	KEY	ISOLATED	LAST	PFN(hex)@TIME,...
  *	end	LINES	FNV1A64(hex)
  *
  * Times are CLOCK_REALTIME microseconds, so that counts survive reboots.
@@ -20,6 +21,9 @@
  * digits; files written before it have none, read as "another boot").  The
  * pages' boot ids and the kernel's refusals are the daemon's to act on
  * (mcelogd/page-memory.h).
+ * A row (rules/row-pages.h) is a DRAM row an offline-row rule counts: the
+ * time it crossed its threshold (0: not yet), the time it was last seen,
+ * and the pages seen on it with when each was last seen.
  * The "end" line counts the lines before it and checksums their bytes: a
  * file cut short or changed by accident is recognised as damaged rather than
  * half-read.
@@ -33,6 +37,8 @@
 
 #define RULE_STATE_MAX_ALERTS 256   /* the most recent are kept */
 #define RULE_STATE_MAX_PAGES  65536 /* far beyond what a machine can offline and keep running */
+#define RULE_STATE_ROW_PAGES  32    /* pages kept per row: a row spans a few pages, interleaved */
+#define RULE_STATE_MAX_ROWS   4096  /* rows kept; the least recently seen makes room */
 
 struct rule_state_bucket {
 	char rule[RULE_NAME_MAX];
@@ -56,6 +62,21 @@ struct rule_state_alert {
 	char key[RULE_KEY_MAX];
 };
 
+struct rule_state_row_page {
+	uint64_t pfn;
+	uint64_t seen_usec;         /* when a record last named it */
+};
+
+struct rule_state_row {
+	char rule[RULE_NAME_MAX];
+	char key[RULE_KEY_MAX];
+	uint64_t hash;              /* rule_state_key_hash(key), for lookups; not saved */
+	uint64_t isolated_usec;     /* when it crossed its threshold; 0: not yet */
+	uint64_t last_usec;         /* its latest record */
+	unsigned n_pages;
+	struct rule_state_row_page pages[RULE_STATE_ROW_PAGES];
+};
+
 struct rule_state {
 	struct rule_state_bucket **buckets;
 	unsigned n_buckets;
@@ -63,6 +84,11 @@ struct rule_state {
 	unsigned n_pages;
 	struct rule_state_alert *alerts;
 	unsigned n_alerts;
+	struct rule_state_row *rows;
+	unsigned n_rows;
+	/* This run's losses to the bounds (not saved): rows pushed out, pages a full row did not keep. */
+	uint64_t rows_evicted;
+	uint64_t row_pages_dropped;
 };
 
 void rule_state_done(struct rule_state *s);
@@ -72,6 +98,10 @@ int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *ke
 			  uint64_t holdoff_until, const uint64_t *times, unsigned n_times);
 int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p);
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a);
+/* Appends a row (the state file's), its hash set; past RULE_STATE_MAX_ROWS -E2BIG. */
+int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r);
+/* FNV-1a of a key: rows are looked up by it before their keys are compared. */
+uint64_t rule_state_key_hash(const char *key);
 /* The page's entry, NULL if it was never offlined (or tried). */
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn);
 /* Records the outcome of an offlining: the page's entry is updated, or added.  0 or -ENOMEM/-E2BIG. */

@@ -30,7 +30,7 @@
 #define RULE_MAX_TERMS       16      /* Match= terms per rule, all lines together */
 #define RULE_MAX_VALUES      8       /* alternatives per term: severity=uncorrected|fatal */
 #define RULE_VALUE_MAX       64      /* one string value */
-#define RULE_MAX_KEY_FIELDS  6
+#define RULE_MAX_KEY_FIELDS  8       /* a DRAM row: socket mc channel dimm rank bank_group dram_bank row */
 #define RULE_MAX_COUNT       10000U  /* Threshold= N: the engine keeps N times per key */
 #define RULE_MAX_WINDOW_USEC (UINT64_C(366) * 86400 * 1000000)  /* a year */
 #define RULE_TRIGGER_MAX     1024    /* Trigger= command line */
@@ -44,6 +44,7 @@ enum rule_action {
 	RULE_ACTION_HARD_OFFLINE = 1 << 2,   /* the record's page, via hard_offline_page */
 	RULE_ACTION_CPU_OFFLINE  = 1 << 3,   /* the record's CPU */
 	RULE_ACTION_TRIGGER      = 1 << 4,   /* run Trigger= */
+	RULE_ACTION_OFFLINE_ROW  = 1 << 5,   /* every page seen on the key's DRAM row (row-pages.h) */
 };
 
 struct rule_term {

@@ -47,14 +47,14 @@ check "the page rule fires once, for the page that had 10" \
 	sh -c 'grep -c "memory-page-ce" "$0" | grep -qx 1 &&
 	       grep -q "^2026-11-20T09:00:00.000000Z memory-page-ce \[page=0x12345\]: 10 in 24h (first 2026-11-20T00:00:00.000000Z), .*ten.jsonl:19: would alert soft-offline$" "$0"' "$TMP/out"
 check "the summary counts records, rules and firings, and says nothing was done" \
-	has "^19 records, 6 rules, 1 firing (nothing was done)$"
+	has "^19 records, 9 rules, 1 firing (nothing was done)$"
 
 # 7: the 10th record 24h after the first is not within 24h.
 : >"$TMP/late.jsonl"
 for h in 00 02 04 06 08 10 12 14 16; do record "$h" 0x1000 >>"$TMP/late.jsonl"; done
 sed 's/2026-11-20T00/2026-11-21T00/' "$TMP/late.jsonl" | head -1 >>"$TMP/late.jsonl"
 run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/late.jsonl"
-check "ten records spanning exactly 24h do not fire" has "^10 records, 6 rules, 0 firings"
+check "ten records spanning exactly 24h do not fire" has "^10 records, 9 rules, 0 firings"
 
 # 8-10: the admin's directory overrides a shipped file by name, masks with
 # /dev/null or an empty file.

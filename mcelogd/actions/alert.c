@@ -6,11 +6,16 @@
 #include "rule-field.h"
 #include "rule.h"
 
-/* The tripping record's identifying fields, as the rules saw them. */
+/*
+ * The tripping record's identifying fields, as the rules saw them: where the
+ * error is down to the DRAM row where the record says, so that a row alert
+ * names socket, channel, DIMM, its slot, rank, bank group, bank and row.
+ */
 static const enum rule_field record_fields[] = {
 	RULE_FIELD_KIND, RULE_FIELD_SOURCE, RULE_FIELD_SEVERITY, RULE_FIELD_COMPONENT,
 	RULE_FIELD_CPU, RULE_FIELD_SOCKET, RULE_FIELD_BANK, RULE_FIELD_BANK_TYPE, RULE_FIELD_MC,
-	RULE_FIELD_CHANNEL, RULE_FIELD_DIMM, RULE_FIELD_LABEL, RULE_FIELD_ADDRESS, RULE_FIELD_PAGE,
+	RULE_FIELD_CHANNEL, RULE_FIELD_DIMM, RULE_FIELD_LABEL, RULE_FIELD_SLOT, RULE_FIELD_RANK, RULE_FIELD_BANK_GROUP,
+	RULE_FIELD_DRAM_BANK, RULE_FIELD_ROW, RULE_FIELD_COLUMN, RULE_FIELD_ADDRESS, RULE_FIELD_PAGE,
 };
 
 void alert_write_json(const struct rule_alert *a, const char *hostname, const char *boot_id,

@@ -21,8 +21,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void same_state(const struct rule_state *a, const struct rule_state *b)
 {
-	if (a->n_buckets != b->n_buckets || a->n_pages != b->n_pages || a->n_alerts != b->n_alerts)
+	if (a->n_buckets != b->n_buckets || a->n_pages != b->n_pages || a->n_alerts != b->n_alerts ||
+	    a->n_rows != b->n_rows)
 		abort();
+	for (unsigned i = 0; i < a->n_rows; i++) {
+		const struct rule_state_row *x = &a->rows[i], *y = &b->rows[i];
+
+		if (strcmp(x->rule, y->rule) != 0 || strcmp(x->key, y->key) != 0 ||
+		    x->isolated_usec != y->isolated_usec || x->last_usec != y->last_usec ||
+		    x->n_pages != y->n_pages || memcmp(x->pages, y->pages, x->n_pages * sizeof(x->pages[0])) != 0)
+			abort();
+	}
 	for (unsigned i = 0; i < a->n_buckets; i++) {
 		const struct rule_state_bucket *x = a->buckets[i], *y = b->buckets[i];
 
@@ -53,8 +62,8 @@ static void check(const char *data, size_t size)
 
 	r = rule_state_parse(data, size, &s, why, sizeof(why), &line);
 	if (r < 0) {
-		if (r != -EINVAL || !why[0] || s.n_buckets || s.n_pages || s.n_alerts || s.buckets ||
-		    s.pages || s.alerts)
+		if (r != -EINVAL || !why[0] || s.n_buckets || s.n_pages || s.n_alerts || s.n_rows || s.buckets ||
+		    s.pages || s.alerts || s.rows)
 			abort();
 		return;
 	}

@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..68"
+echo "1..70"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -290,6 +290,18 @@ check "a replay whose input fills the entries succeeds" 0 "$?"
 check "... and every entry still carries MCELOGD_REPLAY=1 and MCE_JSON" "2 2 2" \
 	"$(journalctl --all -o json _COMM=mcelogd MCE_LABEL=DIMM_B2 + _COMM=mcelogd MCE_LABEL=DIMM_B3 |
 	   jq -rs '"\(length) \(map(select(.MCELOGD_REPLAY == "1")) | length) \(map(select(.MCE_JSON)) | length)"')"
+
+# --- the board slot of a memory record, as a journal field (issue 26 item 6) ---
+. "$srcdir/tests/smbios-fake.sh"
+memdev "$work/dmi/17-0" 000 000 100 002 "P1-DIMMA1" "P0_Node0_Channel0_Dimm0"
+jq -nc '{time: "2026-11-20T10:00:00.000000Z", source: "ras:mc_event", event: "memory_controller",
+	 severity: "corrected", label: "P0_Node0_Channel0_Dimm0 P1-DIMMA1", mc: 0}' >"$work/slot.jsonl"
+"$mcelogd" --replay "$work/slot.jsonl" --rules-directory "$work" --dmi-dir "$work/dmi" \
+	--slots-directory "$work/none" >/dev/null 2>"$work/slot.err"
+check "a replay told where the SMBIOS tree is succeeds" 0 "$?"
+check "... and its EDAC entry carries MCE_DIMM_SLOT and MCE_DIMM_BANK_LOCATOR" "P1-DIMMA1 P0_Node0_Channel0_Dimm0" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_DIMM_SLOT=P1-DIMMA1 |
+	   jq -rs 'map("\(.MCE_DIMM_SLOT) \(.MCE_DIMM_BANK_LOCATOR)") | join(",")')"
 
 # --- journald gone: libsystemd says "sent", so the sink must see for itself (issue 14 #2) ---
 kill "$journald_pid" 2>/dev/null; wait "$journald_pid" 2>/dev/null; journald_pid=

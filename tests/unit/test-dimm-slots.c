@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dimm-slot-record.h"
 #include "dimm-slots.h"
+#include "ras-record.h"
 
 static char said[1024];
 
@@ -131,12 +133,77 @@ static void test_limits(void **state)
 	dimm_slots_done(&s);
 }
 
+/* The string field key of rec, NULL if it has none. */
+static const char *text_of(const struct ras_record *rec, const char *key)
+{
+	const struct ras_field *f = ras_record_find(rec, key);
+
+	return f && f->type == RAS_FIELD_STRING ? f->data : NULL;
+}
+
+/* A record names its slot: an EDAC event by its label, a CPER section by its module handle. */
+static void test_records(void **state)
+{
+	static const char i10nm[] = "CPU_SrcID#0_MC#0_Chan#0_DIMM#0", ghes[] = "P0_Node0_Channel1_Dimm0 P1-DIMMB1";
+	static const char file[] = "CPU_SrcID#0_MC#0_Chan#0_DIMM#0 = P1-DIMMA1\n";
+	struct dimm_slots o = {};
+	struct ras_record rec;
+
+	(void) state;
+	assert_int_equal(dimm_slots_parse(&o, "board.conf", file, sizeof(file) - 1, NULL, NULL), 0);
+
+	ras_record_init(&rec, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_string(&rec, "label", i10nm, sizeof(i10nm)), 0);
+	assert_int_equal(dimm_slot_annotate(&o, devs, 3, &rec), 1);
+	assert_string_equal(text_of(&rec, "dimm_slot"), "P1-DIMMA1");
+	assert_string_equal(text_of(&rec, "dimm_bank_locator"), "P0_Node0_Channel0_Dimm0");
+	/* Once: a record that has its slot (a replayed one) keeps it. */
+	assert_int_equal(dimm_slot_annotate(&o, devs, 3, &rec), 0);
+	ras_record_done(&rec);
+
+	/* Without the override the numbered label names no slot, and nothing is added. */
+	ras_record_init(&rec, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_string(&rec, "label", i10nm, sizeof(i10nm)), 0);
+	assert_int_equal(dimm_slot_annotate(NULL, devs, 3, &rec), 0);
+	assert_null(ras_record_find(&rec, "dimm_slot"));
+	ras_record_done(&rec);
+
+	ras_record_init(&rec, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_string(&rec, "label", ghes, sizeof(ghes)), 0);
+	assert_int_equal(dimm_slot_annotate(NULL, devs, 3, &rec), 1);
+	assert_string_equal(text_of(&rec, "dimm_slot"), "P1-DIMMB1");
+	ras_record_done(&rec);
+
+	/* CPER: the module's SMBIOS handle; a handle of no structure, or of one without a Locator, names none. */
+	ras_record_init(&rec, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_hex(&rec, "module_handle", 0x1101), 0);
+	assert_int_equal(dimm_slot_of_record(NULL, devs, 3, &rec).from, DIMM_SLOT_SMBIOS);
+	assert_string_equal(dimm_slot_of_record(NULL, devs, 3, &rec).slot, "P1-DIMMB1");
+	ras_record_done(&rec);
+	ras_record_init(&rec, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_hex(&rec, "module_handle", 0x1102), 0);
+	assert_int_equal(dimm_slot_of_record(NULL, devs, 3, &rec).from, DIMM_SLOT_UNKNOWN);
+	ras_record_done(&rec);
+	ras_record_init(&rec, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_hex(&rec, "module_handle", 0x2000), 0);
+	assert_int_equal(dimm_slot_annotate(NULL, devs, 3, &rec), 0);
+	ras_record_done(&rec);
+
+	/* Other records (PCIe AER) name no DIMM, whatever their fields. */
+	ras_record_init(&rec, RAS_EVENT_PCIE_AER, MCE_SOURCE_REPLAY);
+	assert_int_equal(ras_record_add_string(&rec, "label", ghes, sizeof(ghes)), 0);
+	assert_int_equal(dimm_slot_annotate(NULL, devs, 3, &rec), 0);
+	ras_record_done(&rec);
+	dimm_slots_done(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_smbios_matches),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

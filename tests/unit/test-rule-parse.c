@@ -210,9 +210,9 @@ static void test_limits(void **state)
 	assert_int_equal(parse(&s, "[Rule]\nName=a\nAction=alert\nMatch=cpu=1|2|3|4|5|6|7|8|9\n"),
 			 -EINVAL);
 	assert_non_null(strstr(errors, "more than 8 values for 'cpu'"));
-	assert_int_equal(parse(&s, "[Rule]\nName=a\nAction=alert\nKey=cpu socket bank mc channel dimm rank\n"),
+	assert_int_equal(parse(&s, "[Rule]\nName=a\nAction=alert\nKey=cpu socket bank mc channel dimm rank row label\n"),
 			 -EINVAL);
-	assert_non_null(strstr(errors, "Key=: more than 6 fields"));
+	assert_non_null(strstr(errors, "Key=: more than 8 fields"));
 	rule_set_done(&s);
 }
 
@@ -250,6 +250,35 @@ static void test_format_round_trip(void **state)
 	rule_set_done(&s);
 }
 
+/* offline-row: a rule about one DRAM row, which the key must name; never a page rule at once. */
+static void test_offline_row(void **state)
+{
+	struct rule_set s;
+
+	(void) state;
+	rule_set_init(&s);
+	assert_int_equal(parse(&s, "[Rule]\nName=row\nMatch=kind=memory_controller\n"
+			       "Key=label rank bank_group dram_bank row\nThreshold=5 in 24h\n"
+			       "Action=alert offline-row\n"), 0);
+	assert_int_equal(s.n_rules, 1);
+	assert_int_equal(s.rules[0].actions, RULE_ACTION_ALERT | RULE_ACTION_OFFLINE_ROW);
+	assert_int_equal(s.rules[0].n_key, 5);
+	assert_string_equal(rule_action_to_string(RULE_ACTION_OFFLINE_ROW), "offline-row");
+	/* The row number alone, without its bank, is many rows. */
+	assert_int_equal(parse(&s, "[Rule]\nName=r2\nKey=label row\nAction=offline-row\n"), -EINVAL);
+	assert_non_null(strstr(errors, "offline-row needs Key= to include row and dram_bank"));
+	assert_int_equal(parse(&s, "[Rule]\nName=r3\nKey=label dram_bank\nAction=offline-row\n"), -EINVAL);
+	assert_non_null(strstr(errors, "offline-row needs Key= to include row and dram_bank"));
+	/* Keyed by page, each page would be its own "row". */
+	assert_int_equal(parse(&s, "[Rule]\nName=r4\nKey=dram_bank row page\nAction=offline-row\n"), -EINVAL);
+	assert_non_null(strstr(errors, "offline-row counts a row, not a page"));
+	assert_int_equal(parse(&s, "[Rule]\nName=r5\nKey=dram_bank row\nAction=offline-row hard-offline\n"),
+			 -EINVAL);
+	assert_non_null(strstr(errors, "offline-row counts a row, not a page"));
+	assert_int_equal(s.n_rules, 1);
+	rule_set_done(&s);
+}
+
 static void test_names(void **state)
 {
 	(void) state;
@@ -270,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_across_files),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_offline_row),
 		cmocka_unit_test(test_names),
 	};
 
