@@ -14,9 +14,44 @@ enum mce_record_line {
 };
 
 /*
+ * The vendor data as __print_array() prints a u8 array (kernel/trace/
+ * trace_output.c trace_print_array_seq): "{0x41,0x4d,0x0}", each byte "0x%x".
+ */
+#define VENDOR_DATA_MAX 64
+
+static enum kv_result text_vendor_data(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	unsigned char bytes[VENDOR_DATA_MAX];
+	size_t n = 0;
+	uint64_t v;
+
+	span_trim(&s);
+	if (span_len(s) < 2 || s.p[0] != '{' || s.end[-1] != '}')
+		return text_bad(p, "vendor data: expected '{0x..,0x..}'");
+	s.p++;
+	s.end--;
+	while (span_len(s) > 0) {
+		const char *comma = memchr(s.p, ',', span_len(s));
+		struct span item = { s.p, comma ? comma : s.end };
+
+		s.p = comma ? comma + 1 : s.end;
+		span_trim(&item);
+		if (n >= sizeof(bytes))
+			return text_bad(p, "vendor data: more than %d bytes", VENDOR_DATA_MAX);
+		if (text_num(p, "vendor data byte", item, 16, UINT8_MAX, &v) != KV_OK)
+			return KV_BAD;
+		bytes[n++] = (unsigned char) v;
+	}
+	if (mce_record_set_vendor_data(r, bytes, n) < 0)
+		return text_bad(p, "vendor data: %zu bytes, fewer than MCA_SYND1 and MCA_SYND2 take (16)", n);
+	return KV_OK;
+}
+
+/*
  * The kernel's: "mce_record: CPU: 0, MCGc/s: 0/0, MC5: 9c2040000000011b,
  * IPID: ..., ADDR: ..., MISC: ..., SYND: ..., RIP: 00:<0>, TSC: ..., PPIN: ...,
  * vendor: 2, CPUID: a20f10, time: 1700000000, socket: 0, APIC: 6, microcode: a201016"
+ * and, from 6.13, ", vendor data: {0x..,...}" (AMD's MCA_SYND1 and MCA_SYND2).
  * Older kernels print "ADDR/MISC/SYND: a/b/c" and "PROCESSOR: 2:a20f10".
  */
 static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, struct mce_record *r)
@@ -52,8 +87,12 @@ static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, stru
 		span_trim(&key);
 		span_trim(&val);
 
-		if (span_eq_case(key, "vendor data"))
-			break;      /* newest kernels: an array with commas of its own, last */
+		if (span_eq_case(key, "vendor data")) {
+			/* 6.13 and later: an array with commas of its own, last */
+			if (text_vendor_data(p, (struct span) { colon + 1, s.end }, r) != KV_OK)
+				return KV_BAD;
+			break;
+		}
 		if (span_eq(key, "CPU")) {
 			if (text_num(p, "CPU", val, 10, UINT32_MAX, &v) != KV_OK)
 				return KV_BAD;

@@ -1815,6 +1815,43 @@ static void mcelog_decoded(void **state)
 	assert_int_equal(s.rec[1].family, 19);
 }
 
+/*
+ * 6.13 and later print the vendor data last, as __print_array() prints a u8
+ * array: on AMD, MCA_SYND1 and MCA_SYND2 (here FRU text, illustrative).  An
+ * AMD record whose array cannot hold both registers, or is not the
+ * kernel's "{0x..,...}", is refused by name.
+ */
+static void trace_pipe_vendor_data(void **state)
+{
+	struct seen s = { 0 };
+	static const char head[] =
+		"     kworker/3:1-211     [003] d..1.  77.000001: mce_record: CPU: 3, MCGc/s: 11c/0, "
+		"MC17: 9c2040000000011b, IPID: 0000009600150f00, ADDR: 0000000abcd00000, MISC: d01a0ffe00000000, "
+		"SYND: 000000005a020001, RIP: 00:<0000000000000000>, TSC: 0, PPIN: 2b5a3f0c9d1e, vendor: 2, "
+		"CPUID: a10f11, time: 1700000000, socket: 0, APIC: 6, microcode: a0011d1, vendor data: ";
+	char text[2048];
+
+	(void) state;
+	snprintf(text, sizeof(text),
+		 "%s{0x43,0x50,0x55,0x30,0x5f,0x44,0x49,0x4d,0x4d,0x5f,0x41,0x31,0x0,0x0,0x0,0x0}\n"
+		 "%s{0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0}\n"
+		 "%s{0x43,0x50}\n"
+		 "%s0x43 0x50\n", head, head, head, head);
+	parse(&s, text);
+	assert_int_equal(s.n, 2);
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_SYND1 | MCE_HAVE_SYND2 | MCE_HAVE_MICROCODE));
+	assert_true(s.rec[0].synd1 == 0x4d49445f30555043ull);
+	assert_true(s.rec[0].synd2 == 0x31415f4dull);
+	assert_int_equal(s.rec[0].microcode, 0xa0011d1);
+	/* all zero: the kernel read neither register */
+	assert_false(s.rec[1].have & (MCE_HAVE_SYND1 | MCE_HAVE_SYND2));
+	assert_int_equal(s.nd, 2);
+	assert_int_equal(s.dline[0], 3);
+	assert_non_null(strstr(s.dmsg[0], "vendor data: 2 bytes"));
+	assert_int_equal(s.dline[1], 4);
+	assert_non_null(strstr(s.dmsg[1], "vendor data: expected"));
+}
+
 static void trace_pipe(void **state)
 {
 	struct seen s = { 0 };
@@ -2136,6 +2173,7 @@ int main(void)
 		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
+		cmocka_unit_test(trace_pipe_vendor_data),
 		cmocka_unit_test(rasdaemon),
 		cmocka_unit_test(rasdaemon_cpu_type),
 		cmocka_unit_test(json_lines),
