@@ -2,7 +2,7 @@
 /*
  * tracefs format parsing and mce_record sample → record, for every kernel
  * layout in tests/data/tracefs (6.1; 6.10 and 6.12 with ppin and microcode;
- * 7.3 with the vendor data), the vendor data read from ring bytes built to
+ * 7.3 with the vendor data; 6.12 and 7.3 captured from real kernels), the vendor data read from ring bytes built to
  * the __data_loc ABI, and format files with fields we do not know.
  */
 #include <errno.h>
@@ -71,7 +71,7 @@ static void test_format_6_1(void **state)
 
 static void test_format_with_ppin(void **state)
 {
-	static const char *const files[] = { "mce_record-6.10.format", "mce_record-6.12.format" };
+	static const char *const files[] = { "mce_record-6.10.format", "6.12/mce/mce_record.format" };
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -90,13 +90,13 @@ static void test_format_with_ppin(void **state)
 	}
 }
 
-/* 7.3: the 24 fields a real 7.3 guest showed, the last the vendor data. */
+/* 7.3 (captured in the VM rig): 24 fields, the last the vendor data. */
 static void test_format_with_v_data(void **state)
 {
 	struct trace_format f;
 	struct mce_trace_layout l;
 	size_t len;
-	char *text = slurp("mce_record-7.3.format", &len);
+	char *text = slurp("7.3/mce/mce_record.format", &len);
 
 	(void) state;
 	assert_int_equal(trace_format_parse(text, len, &f, NULL), 0);
@@ -189,8 +189,8 @@ static void roundtrip(const char *file)
 
 static void test_record_6_1(void **state) { (void) state; roundtrip("mce_record-6.1.format"); }
 static void test_record_6_10(void **state) { (void) state; roundtrip("mce_record-6.10.format"); }
-static void test_record_6_12(void **state) { (void) state; roundtrip("mce_record-6.12.format"); }
-static void test_record_7_3(void **state) { (void) state; roundtrip("mce_record-7.3.format"); }
+static void test_record_6_12(void **state) { (void) state; roundtrip("6.12/mce/mce_record.format"); }
+static void test_record_7_3(void **state) { (void) state; roundtrip("7.3/mce/mce_record.format"); }
 
 /* A walltime whose microseconds overflow an int64_t is no time (fuzz-mce-trace's first find). */
 static void test_walltime_out_of_range(void **state)
@@ -320,7 +320,7 @@ static void v_sample_init(struct v_sample *s, struct mce_trace_layout *l, struct
 			  unsigned vendor, uint32_t cpuid, const void *v_data, size_t v_len)
 {
 	size_t len;
-	char *text = slurp("mce_record-7.3.format", &len);
+	char *text = slurp("7.3/mce/mce_record.format", &len);
 	uint32_t loc;
 
 	assert_int_equal(trace_format_parse(text, len, f, NULL), 0);
