@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pci:pci_hp_event and pci:pcie_link_event samples → struct ras_record, and
- * what newer kernels added to ras:aer_event (bus_type), against format files
- * laid out from include/trace/events/pci.h (tests/data/tracefs/7.3/pci, not
- * captured: see its README).  Samples are built byte by byte to the format's
+ * what newer kernels added to ras:aer_event (bus_type, in 7.3's captured
+ * format), against format files laid out from include/trace/events/pci.h
+ * (tests/data/tracefs/7.3/pci, not captured: see its README).  Samples are built byte by byte to the format's
  * offsets, __data_loc payloads behind the fixed fields, as the kernel does.
  */
 #include <errno.h>
@@ -225,6 +225,22 @@ static void test_aer_bus_type_and_unknown_fields(void **state)
 	assert_null(ras_record_find(&r, "future_blob"));
 	assert_null(ras_record_find(&r, "future_first"));
 	assert_string_equal(r.summary, "Corrected CXL error on 0000:0d:00.0: Bad TLP");
+	ras_record_done(&r);
+
+	/* 7.3's real event (captured): bus_type after the 14-dword TLP log. */
+	load(&l, RAS_TP_AER_EVENT, "tracefs/7.3/ras/aer_event.format");
+	assert_int_equal(field(&l, "bus_type")->offset, 76);
+	sample_init(&s, &l);
+	put_str(&s, &l, "dev_name", "0000:00:1c.0");
+	put_str(&s, &l, "bus_type", "PCIe");
+	put(&s, &l, "status", 0x100000);      /* Unsupported Request */
+	put(&s, &l, "severity", 0);           /* AER_NONFATAL */
+	put(&s, &l, "tlp_header_valid", 1);
+	put_bytes(&s, &l, "tlp_header", blob, sizeof(blob));
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "bus_type"), "PCIe");
+	assert_int_equal(ras_record_find(&r, "tlp_header")->len, 56);
+	assert_string_equal(r.summary, "Uncorrected PCIe error on 0000:00:1c.0: Unsupported Request Error");
 	ras_record_done(&r);
 
 	/* 6.1's event, without bus_type: a PCIe error, as ever. */
