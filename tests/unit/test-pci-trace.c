@@ -80,6 +80,21 @@ static void test_hotplug(void **state)
 	ras_record_done(&r);
 }
 
+/* A pcie_link_event sample: the port, its type, why, the two speeds (enum pci_bus_speed), lanes, flit mode. */
+static void link_sample(struct ras_tp_layout *l, struct sample *s, const char *port, unsigned type,
+			unsigned reason, unsigned cur, unsigned max, unsigned width, unsigned flit)
+{
+	load(l, RAS_TP_PCIE_LINK_EVENT, LINK);
+	sample_init(s, l);
+	put_str(s, l, "port_name", port);
+	put(s, l, "type", type);
+	put(s, l, "reason", reason);
+	put(s, l, "cur_bus_speed", cur);
+	put(s, l, "max_bus_speed", max);
+	put(s, l, "width", width);
+	put(s, l, "flit_mode", flit);
+}
+
 /* A link that came back at 8 GT/s x4 where it can run 16 GT/s: downtrained, said so. */
 static void test_link_degraded(void **state)
 {
@@ -88,15 +103,8 @@ static void test_link_degraded(void **state)
 	struct ras_record r;
 
 	(void) state;
-	load(&l, RAS_TP_PCIE_LINK_EVENT, LINK);
-	sample_init(&s, &l);
-	put_str(&s, &l, "port_name", "0000:00:02.0");
-	put(&s, &l, "type", 4);             /* PCI_EXP_TYPE_ROOT_PORT */
-	put(&s, &l, "reason", 3);           /* PCIE_BWCTRL_IRQ */
-	put(&s, &l, "cur_bus_speed", 0x16); /* PCIE_SPEED_8_0GT */
-	put(&s, &l, "max_bus_speed", 0x17); /* PCIE_SPEED_16_0GT */
-	put(&s, &l, "width", 4);
-	put(&s, &l, "flit_mode", 0);
+	/* a root port (PCI_EXP_TYPE_ROOT_PORT), PCIE_BWCTRL_IRQ, PCIE_SPEED_8_0GT of PCIE_SPEED_16_0GT, x4 */
+	link_sample(&l, &s, "0000:00:02.0", 4, 3, 0x16, 0x17, 4, 0);
 	put(&s, &l, "link_status", 0x2000 | 0x4000 | 0x4);   /* DLLLA, LBMS; Current Link Speed 4 */
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.event, RAS_EVENT_PCIE_LINK);
@@ -123,15 +131,8 @@ static void test_link_full_and_unknown(void **state)
 	struct ras_record r;
 
 	(void) state;
-	load(&l, RAS_TP_PCIE_LINK_EVENT, LINK);
-	sample_init(&s, &l);
-	put_str(&s, &l, "port_name", "0000:40:01.1");
-	put(&s, &l, "type", 6);
-	put(&s, &l, "reason", 4);
-	put(&s, &l, "cur_bus_speed", 0x19);
-	put(&s, &l, "max_bus_speed", 0x19);
-	put(&s, &l, "width", 16);
-	put(&s, &l, "flit_mode", 1);
+	/* a downstream port, PCIE_HOTPLUG, 64 GT/s of 64, x16, flit mode */
+	link_sample(&l, &s, "0000:40:01.1", 6, 4, 0x19, 0x19, 16, 1);
 	decode_ok(&l, &s, &r);
 	assert_false(ras_record_find(&r, "degraded")->b);
 	assert_true(ras_record_find(&r, "flit_mode")->b);
@@ -140,11 +141,8 @@ static void test_link_full_and_unknown(void **state)
 	assert_string_equal(r.summary, "PCIe link of 0000:40:01.1 trained: 64.0 GT/s x16 (hotplug)");
 	ras_record_done(&r);
 
-	sample_init(&s, &l);
-	put_str(&s, &l, "port_name", "0000:40:01.1");
-	put(&s, &l, "cur_bus_speed", 0xff);     /* PCI_SPEED_UNKNOWN: the link is down */
-	put(&s, &l, "max_bus_speed", 0x18);
-	put(&s, &l, "reason", 17);
+	/* PCI_SPEED_UNKNOWN (the link is down) of 32 GT/s, a reason newer than our table */
+	link_sample(&l, &s, "0000:40:01.1", 0, 17, 0xff, 0x18, 0, 0);
 	decode_ok(&l, &s, &r);
 	assert_null(ras_record_find(&r, "speed"));
 	assert_int_equal(num(&r, "speed_code"), 0xff);

@@ -345,6 +345,15 @@ static void v_sample_init(struct v_sample *s, struct mce_trace_layout *l, struct
 	s->size += v_len;
 }
 
+/* A 7.3 sample with this vendor data, read to a record as the source reads it: both steps succeed. */
+static void read_v_sample(struct v_sample *s, struct mce_trace_layout *l, struct trace_format *f,
+			  unsigned vendor, uint32_t cpuid, const void *v_data, size_t v_len, struct mce_record *r)
+{
+	v_sample_init(s, l, f, vendor, cpuid, v_data, v_len);
+	assert_int_equal(mce_trace_to_record(l, s->raw, s->size, r), 0);
+	assert_int_equal(mce_trace_vendor_data(l, s->raw, s->size, r, NULL, 0), 0);
+}
+
 /*
  * AMD: the vendor data is MCA_SYND1, MCA_SYND2.  Here they hold FRU text,
  * 16 ASCII bytes NUL-padded, SYND1 first (illustrative: no real published
@@ -413,18 +422,14 @@ static void test_vendor_data_amd_not_text(void **state)
 	struct mce_decoded d;
 
 	(void) state;
-	v_sample_init(&s, &l, &f, 2, 0xa10f11, regs, sizeof(regs));
-	assert_int_equal(mce_trace_to_record(&l, s.raw, s.size, &r), 0);
-	assert_int_equal(mce_trace_vendor_data(&l, s.raw, s.size, &r, NULL, 0), 0);
+	read_v_sample(&s, &l, &f, 2, 0xa10f11, regs, sizeof(regs), &r);
 	assert_int_equal(r.synd1, 0x8001);
 	assert_int_equal(r.synd2, 0x0200000000000000ull);
 	mce_decode(&r, &d);
 	assert_string_equal(d.fru_text, "");
 
 	/* Text, a NUL, then more text: no NUL-padded name either. */
-	v_sample_init(&s, &l, &f, 2, 0xa10f11, gap, sizeof(gap));
-	assert_int_equal(mce_trace_to_record(&l, s.raw, s.size, &r), 0);
-	assert_int_equal(mce_trace_vendor_data(&l, s.raw, s.size, &r, NULL, 0), 0);
+	read_v_sample(&s, &l, &f, 2, 0xa10f11, gap, sizeof(gap), &r);
 	assert_true(r.have & MCE_HAVE_SYND1);
 	mce_decode(&r, &d);
 	assert_string_equal(d.fru_text, "");
@@ -444,9 +449,7 @@ static void test_vendor_data_not_amd(void **state)
 	struct mce_record r;
 
 	(void) state;
-	v_sample_init(&s, &l, &f, 2, 0xa10f11, zero, sizeof(zero));
-	assert_int_equal(mce_trace_to_record(&l, s.raw, s.size, &r), 0);
-	assert_int_equal(mce_trace_vendor_data(&l, s.raw, s.size, &r, NULL, 0), 0);
+	read_v_sample(&s, &l, &f, 2, 0xa10f11, zero, sizeof(zero), &r);
 	assert_false(r.have & (MCE_HAVE_SYND1 | MCE_HAVE_SYND2));
 
 	v_sample_init(&s, &l, &f, 0, 0x806f8, some, sizeof(some));   /* X86_VENDOR_INTEL */
