@@ -16,18 +16,22 @@ enum mce_record_line {
 /*
  * The vendor data as __print_array() prints a u8 array (kernel/trace/
  * trace_output.c trace_print_array_seq): "{0x41,0x4d,0x0}", each byte "0x%x".
+ * An array that is not that, or on AMD too short for MCA_SYND1 and
+ * MCA_SYND2, is said (its line named), and costs the record only those two.
  */
 #define VENDOR_DATA_MAX 64
 
-static enum kv_result text_vendor_data(struct mce_text_parser *p, struct span s, struct mce_record *r)
+static void text_vendor_data(struct mce_text_parser *p, struct span s, struct mce_record *r)
 {
 	unsigned char bytes[VENDOR_DATA_MAX];
 	size_t n = 0;
 	uint64_t v;
 
 	span_trim(&s);
-	if (span_len(s) < 2 || s.p[0] != '{' || s.end[-1] != '}')
-		return text_bad(p, "vendor data: expected '{0x..,0x..}'");
+	if (span_len(s) < 2 || s.p[0] != '{' || s.end[-1] != '}') {
+		(void) text_reject_with(p, "vendor data: expected '{0x..,0x..}'; record kept without it");
+		return;
+	}
 	s.p++;
 	s.end--;
 	while (span_len(s) > 0) {
@@ -36,15 +40,20 @@ static enum kv_result text_vendor_data(struct mce_text_parser *p, struct span s,
 
 		s.p = comma ? comma + 1 : s.end;
 		span_trim(&item);
-		if (n >= sizeof(bytes))
-			return text_bad(p, "vendor data: more than %d bytes", VENDOR_DATA_MAX);
-		if (text_num(p, "vendor data byte", item, 16, UINT8_MAX, &v) != KV_OK)
-			return KV_BAD;
+		if (n >= sizeof(bytes)) {
+			(void) text_reject_with(p, "vendor data: more than %d bytes; record kept without it",
+						VENDOR_DATA_MAX);
+			return;
+		}
+		if (text_num(p, "vendor data byte", item, 16, UINT8_MAX, &v) != KV_OK) {
+			text_reject(p);
+			return;
+		}
 		bytes[n++] = (unsigned char) v;
 	}
 	if (mce_record_set_vendor_data(r, bytes, n) < 0)
-		return text_bad(p, "vendor data: %zu bytes, fewer than MCA_SYND1 and MCA_SYND2 take (16)", n);
-	return KV_OK;
+		(void) text_reject_with(p, "vendor data: %zu bytes, fewer than MCA_SYND1 and MCA_SYND2 take "
+					"(16); record kept without them", n);
 }
 
 /*
@@ -89,8 +98,7 @@ static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, stru
 
 		if (span_eq_case(key, "vendor data")) {
 			/* 6.13 and later: an array with commas of its own, last */
-			if (text_vendor_data(p, (struct span) { colon + 1, s.end }, r) != KV_OK)
-				return KV_BAD;
+			text_vendor_data(p, (struct span) { colon + 1, s.end }, r);
 			break;
 		}
 		if (span_eq(key, "CPU")) {
