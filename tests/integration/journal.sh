@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..73"
+echo "1..74"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -302,6 +302,9 @@ check "MCE_SYND1, MCE_SYND2 and MCE_FRU_TEXT on its journal entry" \
 	"0x4d49445f30555043 0x0000000031415f4d CPU0_DIMM_A1" \
 	"$(journalctl --all -o json _COMM=mcelogd MCE_FRU_TEXT=CPU0_DIMM_A1 |
 	   jq -r '"\(.MCE_SYND1) \(.MCE_SYND2) \(.MCE_FRU_TEXT)"')"
+check "... and the MESSAGE names the part" \
+	"Corrected machine check on CPU 3 bank 17 (Unified Memory Controller): Generic-level cache read error, channel 1, FRU CPU0_DIMM_A1: DRAM ECC error" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_FRU_TEXT=CPU0_DIMM_A1 | jq -r .MESSAGE)"
 check "mcectl query gives the registers and the FRU text back" \
 	"0x4d49445f30555043 0x0000000031415f4d CPU0_DIMM_A1" \
 	"$("$mcectl" query --include-replayed --since "@$since_fru" --output json |

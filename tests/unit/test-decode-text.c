@@ -129,6 +129,9 @@ static void test_fru_text(void **state)
 	out.buf[out.n < sizeof(out.buf) ? out.n : sizeof(out.buf) - 1] = '\0';
 	assert_non_null(strstr(out.buf, "(Unified Memory Controller, UMC), channel 1, chip select 1, FRU \"CPU0_DIMM_A1\"\n"));
 	assert_non_null(strstr(out.buf, " SYND1 0x4d49445f30555043 SYND2 0x0000000031415f4d "));
+	/* the summary (the journal's MESSAGE too) names it */
+	assert_non_null(strstr(out.buf, ": corrected: Generic-level cache read error, channel 1, FRU CPU0_DIMM_A1: "
+				       "DRAM ECC error\n"));
 	check_same(&known, 2, &r);
 }
 
