@@ -291,12 +291,15 @@ check "... and every entry still carries MCELOGD_REPLAY=1 and MCE_JSON" "2 2 2" 
 	"$(journalctl --all -o json _COMM=mcelogd MCE_LABEL=DIMM_B2 + _COMM=mcelogd MCE_LABEL=DIMM_B3 |
 	   jq -rs '"\(length) \(map(select(.MCELOGD_REPLAY == "1")) | length) \(map(select(.MCE_JSON)) | length)"')"
 
+# replay_one JSON ERRFILE: one record through mcelogd --replay; its exit status
+replay_one() { printf '%s\n' "$1" | "$mcelogd" --replay - 2>"$2"; }
+
 # --- AMD's MCA_SYND1/2 (6.13+'s vendor data): through journald as fields, the FRU text decoded ---
 sleep 1.1
 since_fru=$(date +%s)
 sleep 1.1
-printf '%s\n' '{"time":"2026-11-27T23:00:00.000000Z","cpu":3,"bank":17,"vendor":"amd","family":25,"model":17,"stepping":1,"status":"0x9c2040000000011b","addr":"0x0000000abcd00000","synd":"0x000000005a020001","synd1":"0x4d49445f30555043","synd2":"0x0000000031415f4d","ipid":"0x0000009600150f00"}' |
-	"$mcelogd" --replay - 2>"$work/fru.err"
+replay_one '{"time":"2026-11-27T23:00:00.000000Z","cpu":3,"bank":17,"vendor":"amd","family":25,"model":17,"stepping":1,"status":"0x9c2040000000011b","addr":"0x0000000abcd00000","synd":"0x000000005a020001","synd1":"0x4d49445f30555043","synd2":"0x0000000031415f4d","ipid":"0x0000009600150f00"}' \
+	"$work/fru.err"
 check "a record with SYND1/SYND2 replays with exit 0" 0 "$?"
 check "MCE_SYND1, MCE_SYND2 and MCE_FRU_TEXT on its journal entry" \
 	"0x4d49445f30555043 0x0000000031415f4d CPU0_DIMM_A1" \
@@ -311,8 +314,8 @@ check "mcectl query gives the registers and the FRU text back" \
 	   jq -r '"\(.synd1) \(.synd2) \(.fru_text)"')"
 
 # --- a PCIe link event (pci:pcie_link_event): its own MESSAGE_ID, the downtraining as a field ---
-printf '%s\n' '{"time":"2026-11-27T23:00:01.000000Z","source":"pci:pcie_link_event","event":"pcie_link","severity":"info","summary":"PCIe link of 0000:00:02.0 trained: 8.0 GT/s x4, below its maximum of 16.0 GT/s (bwctrl_irq)","port_name":"0000:00:02.0","reason":"bwctrl_irq","speed":"8.0 GT/s","max_speed":"16.0 GT/s","width":4,"degraded":true}' |
-	"$mcelogd" --replay - 2>"$work/link.err"
+replay_one '{"time":"2026-11-27T23:00:01.000000Z","source":"pci:pcie_link_event","event":"pcie_link","severity":"info","summary":"PCIe link of 0000:00:02.0 trained: 8.0 GT/s x4, below its maximum of 16.0 GT/s (bwctrl_irq)","port_name":"0000:00:02.0","reason":"bwctrl_irq","speed":"8.0 GT/s","max_speed":"16.0 GT/s","width":4,"degraded":true}' \
+	"$work/link.err"
 check "a pcie_link record replays with exit 0" 0 "$?"
 check "its entry: the link class's MESSAGE_ID, PRIORITY notice, MCE_DEGRADED" \
 	"ac56d7120cb54bff9694695a6dcd6944 5 yes 0000:00:02.0" \
