@@ -5,8 +5,9 @@
  * Runs after the architectural decode and adds what only SMCA defines: the
  * bank's identity from MCA_IPID, the extended error code and its meaning, the
  * memory channel and chip select of UMC errors, MCA_SYND, and the address
- * granularity.  Register layouts: AMD PPR for Family 19h Model 11h (pub.
- * 55901), sections "MCA_STATUS", "MCA_ADDR", "MCA_IPID", "MCA_SYND".
+ * granularity, and the FRU text of MCA_SYND1/2.  Register layouts: AMD PPR
+ * for Family 19h Model 11h (pub. 55901), sections "MCA_STATUS", "MCA_ADDR",
+ * "MCA_IPID", "MCA_SYND"; the FRU text as cited at smca_fru_text().
  */
 #include <string.h>
 
@@ -206,6 +207,38 @@ static void smca_decode_by_name(const struct smca_profile *p, const struct mce_r
 		amd_add_detail(d, "mnemonic", xec, agreed(mnemonic, n));
 }
 
+/*
+ * FRU text: on banks with MCA_CONFIG[9] McaFruTextInMca, MCA_SYND1 and
+ * MCA_SYND2 hold the name of the field-replaceable unit the error is in, 16
+ * ASCII bytes in register (little-endian) order, SYND1 first, NUL-padded
+ * (Linux drivers/edac/mce_amd.c, "EDAC/mce_amd: Add support for FRU text in
+ * MCA", Y. Ghannam, 2024: "If SYND1 and SYND2 are !NULL, then userspace can
+ * assume that they contain FRU text information").  The kernel does not
+ * export MCA_CONFIG, so that is the rule: registers that are not all
+ * printable text up to their first NUL are some other information, kept as
+ * the registers only.
+ */
+static void smca_fru_text(const struct mce_record *rec, struct mce_decoded *d)
+{
+	unsigned char bytes[16];
+	size_t n;
+
+	if (!mce_record_has(rec, MCE_HAVE_SYND1 | MCE_HAVE_SYND2))
+		return;
+	for (unsigned i = 0; i < 8; i++) {
+		bytes[i] = (unsigned char) (rec->synd1 >> (8 * i));
+		bytes[8 + i] = (unsigned char) (rec->synd2 >> (8 * i));
+	}
+	for (n = 0; n < sizeof(bytes) && bytes[n]; n++)
+		if (bytes[n] < 0x20 || bytes[n] > 0x7e)
+			return;
+	for (size_t i = n; i < sizeof(bytes); i++)
+		if (bytes[i])
+			return;     /* text, a NUL, then more: not the NUL-padded name */
+	memcpy(d->fru_text, bytes, n);
+	d->fru_text[n] = '\0';
+}
+
 void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
 		     struct mce_decoded *d)
 {
@@ -227,6 +260,7 @@ void amd_smca_decode(const struct mce_model_decoder *self, const struct mce_reco
 		d->has_syndrome = true;
 		d->syndrome = rec->synd;
 	}
+	smca_fru_text(rec, d);
 
 	/* MCA_MISC0 on AMD is the error thresholding register, not the SDM's MISC layout. */
 	d->has_address_lsb = smca_address_lsb(rec, &lsb);

@@ -308,6 +308,11 @@ int mce_decoded_summary(const struct mce_decoded *d, char *buf, size_t size)
 		put_lit(&s, ", channel ");
 		put_int(&s, d->channel);
 	}
+	/* The part to replace, as the CPU names it: what the operator acts on. */
+	if (d->fru_text[0]) {
+		put_lit(&s, ", FRU ");
+		put(&s, d->fru_text);
+	}
 	if (d->description) {
 		put_lit(&s, ": ");
 		put(&s, d->description);

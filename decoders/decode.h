@@ -150,6 +150,13 @@ struct mce_decoded {
 	unsigned n_details;
 
 	bool unknown_model;                 /* no model-specific table matched */
+
+	/*
+	 * AMD "FRU Text in MCA": the name of the part to replace, which Zen 4
+	 * and later banks put in MCA_SYND1 and MCA_SYND2 (amd-smca.c).  Empty:
+	 * none.  Printable ASCII, NUL-terminated.
+	 */
+	char fru_text[17];
 };
 
 /* Decode one record.  Never fails for a record it cannot fully decode: it

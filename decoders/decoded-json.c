@@ -123,6 +123,8 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 	}
 	if (d->has_syndrome)
 		json_put_hex64_k(w, JSON_KEY("syndrome"), d->syndrome);
+	if (d->fru_text[0])
+		json_put_string_k(w, JSON_KEY("fru_text"), d->fru_text);
 
 	if (d->n_details) {
 		json_object_begin_k(w, JSON_KEY("details"));

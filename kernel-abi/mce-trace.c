@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 
 #include "mce-trace.h"
 
@@ -33,7 +34,11 @@ int mce_trace_layout_init(struct mce_trace_layout *l, const struct trace_format 
 		.bank = trace_format_field(f, "bank"),
 		.cpuvendor = trace_format_field(f, "cpuvendor"),
 		.microcode = trace_format_field(f, "microcode"),
+		.v_data = trace_format_field(f, "v_data"),
 	};
+	/* Only a __data_loc array is the vendor data the kernel defines; anything else, unread. */
+	if (l->v_data && !(l->v_data->is_data_loc && l->v_data->size == 4))
+		l->v_data = NULL;
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
 		const struct trace_field *field = trace_format_field(f, required[i]);
 
@@ -134,5 +139,30 @@ int mce_trace_to_record(const struct mce_trace_layout *l, const void *raw, size_
 		r.have |= MCE_HAVE_MICROCODE;
 	}
 	*ret = r;
+	return 0;
+}
+
+int mce_trace_vendor_data(const struct mce_trace_layout *l, const void *raw, size_t raw_size,
+			  struct mce_record *r, char *why, size_t why_size)
+{
+	const unsigned char *p;
+	uint64_t loc = 0;
+	size_t len;
+
+	if (why_size > 0)
+		why[0] = '\0';
+	if (!l->v_data)
+		return 0;
+	if (trace_field_data_loc(l->v_data, raw, raw_size, &p, &len) < 0) {
+		(void) trace_field_read_u64(l->v_data, raw, raw_size, &loc);
+		snprintf(why, why_size, "v_data names %u bytes at offset %u, outside the %zu-byte sample",
+			 (unsigned) (loc >> 16), (unsigned) (loc & 0xffff), raw_size);
+		return -ERANGE;
+	}
+	if (mce_record_set_vendor_data(r, p, len) < 0) {
+		snprintf(why, why_size, "v_data holds %zu bytes, fewer than MCA_SYND1 and MCA_SYND2 take (16)",
+			 len);
+		return -EMSGSIZE;
+	}
 	return 0;
 }

@@ -16,6 +16,8 @@ struct mce_trace_layout {
 	const struct trace_field *mcgcap, *mcgstatus, *status, *addr, *misc, *synd, *ipid,
 				 *ip, *tsc, *ppin, *walltime, *cpu, *cpuid, *apicid, *socketid,
 				 *cs, *bank, *cpuvendor, *microcode;
+	/* The vendor data (6.13 and later): a __data_loc u8[], NULL if absent or not one. */
+	const struct trace_field *v_data;
 	uint32_t min_size;   /* a sample shorter than this cannot hold the required fields */
 };
 
@@ -28,6 +30,21 @@ struct mce_trace_layout {
 int mce_trace_layout_init(struct mce_trace_layout *l, const struct trace_format *f,
 			  const char **ret_missing);
 
-/* Returns 0, or -EBADMSG if raw is too short for a required field. */
+/*
+ * Returns 0, or -EBADMSG if raw is too short for a required field.  The
+ * vendor data is not read here: mce_trace_vendor_data() does that.
+ */
 int mce_trace_to_record(const struct mce_trace_layout *l, const void *raw, size_t raw_size,
 			struct mce_record *ret);
+
+/*
+ * The vendor data of a sample (v_data, the kernel's struct mce_hw_err vendor
+ * union copied whole) into r, which mce_trace_to_record() filled from the
+ * same sample: AMD's MCA_SYND1 and MCA_SYND2, as mce_record_set_vendor_data()
+ * reads them.  Returns 0 (r has them, or there were none: all zero, another
+ * vendor's, a kernel without v_data); -ERANGE or -EMSGSIZE with the reason
+ * in why when v_data names bytes outside the sample or is shorter than the
+ * two registers: r is then unchanged and still good.
+ */
+int mce_trace_vendor_data(const struct mce_trace_layout *l, const void *raw, size_t raw_size,
+			  struct mce_record *r, char *why, size_t why_size);

@@ -93,6 +93,15 @@ static const struct tp_info tp_info[_RAS_TP_MAX] = {
 		"cxl_poison", MCE_SOURCE_CXL_POISON, RAS_EVENT_CXL_POISON,
 		FIELDS("dpa", "trace_type"),
 	},
+	/* pci:*: both came with the same series (7.0-era, include/trace/events/pci.h). */
+	[RAS_TP_PCI_HP_EVENT] = {
+		"pci_hp_event", MCE_SOURCE_PCI_HP_EVENT, RAS_EVENT_PCI_HOTPLUG,
+		FIELDS("port_name", "slot", "event"),
+	},
+	[RAS_TP_PCIE_LINK_EVENT] = {
+		"pcie_link_event", MCE_SOURCE_PCIE_LINK_EVENT, RAS_EVENT_PCIE_LINK,
+		FIELDS("port_name", "cur_bus_speed", "max_bus_speed", "width"),
+	},
 };
 
 const char *ras_tp_name(enum ras_tp tp)
@@ -658,9 +667,11 @@ static void decode_aer_event(struct ras_tp_ctx *c)
 	struct ras_record *r = c->r;
 	uint64_t status = 0, sev = 0, tlp_valid = 0;
 	char errors[512];
-	const char *dev;
+	const char *dev, *bus;
 
 	tp_add_string_field(c, "dev_name", "dev_name");
+	/* Newer kernels say which protocol the link runs, "PCIe" or "CXL" (the CXL AER series). */
+	tp_add_string_field(c, "bus_type", "bus_type");
 	tp_u(c, "severity", &sev);
 	tp_set_severity(c, "aer_severity", aer_severities, ELEMENTSOF(aer_severities), sev);
 	/* Named as in the firmware's PCIe section: which of the two registers it is. */
@@ -682,8 +693,9 @@ static void decode_aer_event(struct ras_tp_ctx *c)
 	if (c->error)
 		return;
 	dev = tp_text_of(r, "dev_name");
-	snprintf(r->summary, sizeof(r->summary), "%s PCIe error on %s: %.200s", tp_severity_word(r->severity),
-		 dev ? dev : "unknown device", errors[0] ? errors : "no status bit set");
+	bus = tp_text_of(r, "bus_type");
+	snprintf(r->summary, sizeof(r->summary), "%s %.8s error on %s: %.200s", tp_severity_word(r->severity),
+		 bus ? bus : "PCIe", dev ? dev : "unknown device", errors[0] ? errors : "no status bit set");
 }
 
 static const char *page_type_name(const struct ras_tp_layout *l, int64_t v)
@@ -916,6 +928,8 @@ static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {
 	[RAS_TP_CXL_DRAM]                   = cxl_decode_dram,
 	[RAS_TP_CXL_MEMORY_MODULE]          = cxl_decode_memory_module,
 	[RAS_TP_CXL_POISON]                 = cxl_decode_poison,
+	[RAS_TP_PCI_HP_EVENT]               = pci_decode_hp_event,
+	[RAS_TP_PCIE_LINK_EVENT]            = pci_decode_link_event,
 };
 
 int ras_tp_decode(const struct ras_tp_layout *l, const void *raw, size_t raw_size,

@@ -33,6 +33,9 @@ enum ras_tp {
 	RAS_TP_CXL_DRAM,
 	RAS_TP_CXL_MEMORY_MODULE,
 	RAS_TP_CXL_POISON,
+	/* The kernel's pci:* events (include/trace/events/pci.h), decoded in pci-trace.c. */
+	RAS_TP_PCI_HP_EVENT,
+	RAS_TP_PCIE_LINK_EVENT,
 	_RAS_TP_MAX,
 };
 

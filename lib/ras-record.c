@@ -23,6 +23,8 @@ static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_AER] = "cxl_aer",
 	[RAS_EVENT_CXL_OVERFLOW] = "cxl_overflow",
 	[RAS_EVENT_CXL_GENERIC] = "cxl_generic",
+	[RAS_EVENT_PCI_HOTPLUG] = "pci_hotplug",
+	[RAS_EVENT_PCIE_LINK] = "pcie_link",
 };
 
 static const char *const severity_names[_RAS_SEV_MAX] = {

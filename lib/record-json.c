@@ -75,7 +75,7 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 	}
 	if (r->have & MCE_HAVE_MICROCODE)
 		json_put_hex_k(w, JSON_KEY("microcode"), r->microcode);
-	if (json_members_begin(w, &m, 16 * (1 + sizeof("\"dimm_channel\":") + 20))) {
+	if (json_members_begin(w, &m, 18 * (1 + sizeof("\"dimm_channel\":") + 20))) {
 		if (r->have & MCE_HAVE_PPIN)
 			json_member_hex64(&m, JSON_KEY("ppin"), r->ppin);
 		if (r->have & MCE_HAVE_MCGCAP)
@@ -90,6 +90,11 @@ void mce_record_write_json_extra(const struct mce_record *r, const struct mce_de
 			json_member_hex64(&m, JSON_KEY("misc"), r->misc);
 		if (r->have & MCE_HAVE_SYND)
 			json_member_hex64(&m, JSON_KEY("synd"), r->synd);
+		/* AMD MCA_SYND1/2, from the kernel's vendor data */
+		if (r->have & MCE_HAVE_SYND1)
+			json_member_hex64(&m, JSON_KEY("synd1"), r->synd1);
+		if (r->have & MCE_HAVE_SYND2)
+			json_member_hex64(&m, JSON_KEY("synd2"), r->synd2);
 		if (r->have & MCE_HAVE_IPID)
 			json_member_hex64(&m, JSON_KEY("ipid"), r->ipid);
 		if (r->have & MCE_HAVE_IP)
@@ -166,6 +171,8 @@ static const struct key_u64 numeric_keys[] = {
 	U64_FIELD("addr",      MCE_HAVE_ADDR,      addr),
 	U64_FIELD("misc",      MCE_HAVE_MISC,      misc),
 	U64_FIELD("synd",      MCE_HAVE_SYND,      synd),
+	U64_FIELD("synd1",     MCE_HAVE_SYND1,     synd1),
+	U64_FIELD("synd2",     MCE_HAVE_SYND2,     synd2),
 	U64_FIELD("ipid",      MCE_HAVE_IPID,      ipid),
 	U64_FIELD("ip",        MCE_HAVE_IP,        ip),
 	U64_FIELD("tsc",       MCE_HAVE_TSC,       tsc),

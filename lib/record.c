@@ -39,6 +39,8 @@ const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_CXL_DRAM] = "cxl:cxl_dram",
 	[MCE_SOURCE_CXL_MEMORY_MODULE] = "cxl:cxl_memory_module",
 	[MCE_SOURCE_CXL_POISON] = "cxl:cxl_poison",
+	[MCE_SOURCE_PCI_HP_EVENT] = "pci:pci_hp_event",
+	[MCE_SOURCE_PCIE_LINK_EVENT] = "pci:pcie_link_event",
 };
 
 /*
@@ -125,5 +127,39 @@ int mce_record_set_bank_name(struct mce_record *r, const char *name, size_t len)
 	memcpy(r->bank_name, name, len);
 	r->bank_name[len] = '\0';
 	r->have |= MCE_HAVE_BANK_NAME;
+	return 0;
+}
+
+/* struct mce_hw_err's vendor union, AMD's member: u64 synd1, u64 synd2, in this order. */
+#define VENDOR_AMD_SYND1 0
+#define VENDOR_AMD_SYND2 8
+#define VENDOR_AMD_SIZE  16
+
+static uint64_t le64_at(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		v |= (uint64_t) p[i] << (8 * i);
+	return v;
+}
+
+int mce_record_set_vendor_data(struct mce_record *r, const unsigned char *p, size_t len)
+{
+	uint64_t synd1, synd2;
+
+	/* The union is AMD's only on AMD and Hygon (Hygon runs the kernel's AMD MCA code). */
+	if (!(r->have & MCE_HAVE_VENDOR) || (r->vendor != MCE_VENDOR_AMD && r->vendor != MCE_VENDOR_HYGON))
+		return 0;
+	if (len < VENDOR_AMD_SIZE)
+		return -EMSGSIZE;
+	synd1 = le64_at(p + VENDOR_AMD_SYND1);
+	synd2 = le64_at(p + VENDOR_AMD_SYND2);
+	/* Both zero: the kernel read neither (no SYNDV, or a bank before Zen 4 has none). */
+	if (synd1 == 0 && synd2 == 0)
+		return 0;
+	r->synd1 = synd1;
+	r->synd2 = synd2;
+	r->have |= MCE_HAVE_SYND1 | MCE_HAVE_SYND2;
 	return 0;
 }

@@ -51,6 +51,9 @@ enum mce_source {
 	MCE_SOURCE_CXL_DRAM,
 	MCE_SOURCE_CXL_MEMORY_MODULE,
 	MCE_SOURCE_CXL_POISON,
+	/* The kernel's pci:* tracepoints (struct ras_record). */
+	MCE_SOURCE_PCI_HP_EVENT,
+	MCE_SOURCE_PCIE_LINK_EVENT,
 	_MCE_SOURCE_MAX,
 };
 
@@ -92,6 +95,13 @@ enum mce_have {
 	 * the family, which is otherwise what tells those bits' meaning.
 	 */
 	MCE_HAVE_AMD_ECC_NAMED = 1u << 25,
+	/*
+	 * AMD MCA_SYND1 and MCA_SYND2 (Zen 4 and later SMCA banks), which the
+	 * kernel exports since 6.13 as mce_record's vendor data (v_data).  They
+	 * come together: the kernel reads both or neither.
+	 */
+	MCE_HAVE_SYND1        = 1u << 26,
+	MCE_HAVE_SYND2        = 1u << 27,
 };
 
 #define MCE_HOSTNAME_MAX 64
@@ -125,6 +135,8 @@ struct mce_record {
 	uint64_t addr;
 	uint64_t misc;
 	uint64_t synd;
+	uint64_t synd1;                 /* MCE_HAVE_SYND1: AMD MCA_SYND1 */
+	uint64_t synd2;                 /* MCE_HAVE_SYND2: AMD MCA_SYND2 */
 	uint64_t ipid;
 	uint64_t ip;
 	uint64_t tsc;
@@ -167,6 +179,18 @@ enum mce_source mce_source_from_string(const char *s);
 
 /* CPUID(1).EAX → family/model/stepping, with the SDM's extended-field rules. */
 void mce_record_set_cpuid(struct mce_record *r, uint32_t cpuid_eax);
+
+/*
+ * The kernel's mce_record vendor data (v_data: struct mce_hw_err's vendor
+ * union, 6.13 and later) of LEN bytes.  On AMD and Hygon (r->vendor must be
+ * known) its first 16 bytes are MCA_SYND1 and MCA_SYND2, little-endian
+ * (arch/x86/include/asm/mce.h: "only add new fields at the end of AMD's
+ * vendor structure"), and set them unless both are zero (the kernel read
+ * neither); bytes after them no kernel defines yet, and they are not read.
+ * Other vendors' kernels leave the union zero: nothing is set.  Returns 0,
+ * or -EMSGSIZE (r unchanged) when an AMD record's data is shorter than 16.
+ */
+int mce_record_set_vendor_data(struct mce_record *r, const unsigned char *p, size_t len);
 
 /*
  * The bank's name as a text printed it, NAME[0..LEN): -ENAMETOOLONG when it

@@ -521,6 +521,12 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		out_lit(out, ", chip select ");
 		out_d(out, d->chip_select);
 	}
+	/* The part to replace, in the CPU's own words (AMD FRU text). */
+	if (d->fru_text[0]) {
+		out_lit(out, ", FRU \"");
+		out_s(out, d->fru_text);
+		out_lit(out, "\"");
+	}
 	if (d->row >= 0) {
 		out_lit(out, ", bank group ");
 		out_d(out, d->bank_group);
@@ -635,6 +641,10 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		reg(out, &any, "MISC", r->misc);
 	if (r->have & MCE_HAVE_SYND)
 		reg(out, &any, "SYND", r->synd);
+	if (r->have & MCE_HAVE_SYND1)
+		reg(out, &any, "SYND1", r->synd1);
+	if (r->have & MCE_HAVE_SYND2)
+		reg(out, &any, "SYND2", r->synd2);
 	if (r->have & MCE_HAVE_IPID)
 		reg(out, &any, "IPID", r->ipid);
 	out_lit(out, "\n");

@@ -32,6 +32,8 @@ static const enum mce_source live_sources[] = {
 	MCE_SOURCE_CXL_DRAM,
 	MCE_SOURCE_CXL_MEMORY_MODULE,
 	MCE_SOURCE_CXL_POISON,
+	MCE_SOURCE_PCI_HP_EVENT,
+	MCE_SOURCE_PCIE_LINK_EVENT,
 };
 
 static void write_source(struct json_writer *w, enum mce_source id, const struct source_status *st)

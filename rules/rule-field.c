@@ -142,6 +142,8 @@ static const char *const ras_components[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_AER] = "cxl",
 	[RAS_EVENT_CXL_OVERFLOW] = "cxl",
 	[RAS_EVENT_CXL_GENERIC] = "cxl",
+	[RAS_EVENT_PCI_HOTPLUG] = "pcie",
+	[RAS_EVENT_PCIE_LINK] = "pcie",
 };
 
 static const char *const components[] = {

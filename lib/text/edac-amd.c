@@ -7,6 +7,7 @@
  *   [Hardware Error]: CPU:2 (19:21:0) MC5_STATUS[Over|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b
  *   [Hardware Error]: Error Addr: 0x0000000abcd00000
  *   [Hardware Error]: IPID: 0x0000009600050f00, Syndrome: 0x000000005a020001
+ *   [Hardware Error]: FRU Text: CPU0_DIMM_A1      (6.13 and later, when the bank has it)
  *   [Hardware Error]: Unified Memory Controller Ext. Error Code: 0, DRAM ECC error.
  *   [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD
  *
@@ -33,6 +34,7 @@ enum edac_line {
 	EDAC_REG_REST,        /* "0x..." on the next line: the value of a cut register line's last key */
 	EDAC_LAST_REST,       /* "mem-tx: ..." on the next line: the rest of a cut "cache level:" line */
 	EDAC_DIMM,            /* amd64_edac's "EDAC MCm: 1 CE ... on mc#m... (csrow:c channel:h ...)" */
+	EDAC_FRU,             /* "FRU Text: ...": MCA_SYND1 and MCA_SYND2 as the text they hold */
 };
 
 /* The columns mailers wrap at. */
@@ -208,6 +210,30 @@ static enum kv_result parse_regs(struct mce_text_parser *p, struct span s, struc
 		if (text_field_read(p, f, val, f->base, r) != KV_OK)
 			return KV_BAD;
 	}
+	return KV_OK;
+}
+
+/*
+ * "FRU Text: %s": the kernel prints MCA_SYND1 and MCA_SYND2 as the string
+ * their 16 bytes hold (drivers/edac/mce_amd.c, MCA_CONFIG[9] McaFruTextInMca
+ * set).  The registers are made again from it, NUL-padded in register
+ * order, as mce_record_set_vendor_data() reads them from the tracepoint.
+ */
+static enum kv_result parse_fru(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	unsigned char bytes[16] = { 0 };
+	char buf[48];
+
+	span_eat(&s, "FRU Text:");
+	if (s.p < s.end && *s.p == ' ')
+		s.p++;
+	while (s.end > s.p && (s.end[-1] == '\r' || s.end[-1] == '\n'))
+		s.end--;
+	if (span_len(s) == 0 || span_len(s) > sizeof(bytes))
+		return text_bad(p, "FRU Text: expected 1 to 16 characters, got '%s'", span_show(s, buf, sizeof(buf)));
+	memcpy(bytes, s.p, span_len(s));
+	if (mce_record_set_vendor_data(r, bytes, sizeof(bytes)) < 0 || !(r->have & MCE_HAVE_SYND1))
+		return text_bad(p, "FRU Text outside an AMD record");
 	return KV_OK;
 }
 
@@ -420,6 +446,8 @@ unsigned text_edac_amd_recognise(const struct mce_text_parser *p, const struct t
 		return span_starts(s, "Deferred error") ? EDAC_SEVERITY : 0;
 	case 'E':
 		return span_starts(s, "Error Addr:") ? EDAC_REGS : 0;
+	case 'F':
+		return p->open == OPEN_EDAC_AMD && span_starts(s, "FRU Text:") ? EDAC_FRU : 0;
 	case 'I':
 		return span_starts(s, "IPID:") ? EDAC_REGS : 0;
 	case 'P':
@@ -500,6 +528,8 @@ int text_edac_amd_parse(struct mce_text_parser *p, const struct text_line *l, un
 		return text_flush(p);
 	case EDAC_DIMM:
 		return parse_dimm(p, body);
+	case EDAC_FRU:
+		return read_regs(p, body, parse_fru);
 	case EDAC_CPU_CUT:
 		if (!(p->open == OPEN_EDAC_AMD && !(p->rec.have & MCE_HAVE_STATUS))) {
 			k = text_begin(p, OPEN_EDAC_AMD, l->have_time, l->time_usec);

@@ -11,6 +11,7 @@
 enum kv_key {
 	K_TSC, K_ADDR, K_MISC, K_PPIN, K_SOCKET, K_APIC, K_MICROCODE_LC, K_SYND, K_IPID,
 	K_STATUS, K_MCGSTATUS, K_MCGCAP, K_APICID, K_SOCKETID, K_MICROCODE, K_BANK,
+	K_SYND1, K_SYND2,
 	N_NUMBER_KEYS,
 	K_CPU = N_NUMBER_KEYS, K_RIP, K_PROCESSOR, K_CPUID, K_TIME,
 	N_KEYS,
@@ -34,6 +35,9 @@ static const struct text_field kv_keys[N_NUMBER_KEYS] = {
 	[K_SOCKETID]     = TEXT_FIELD("SOCKETID",  MCE_HAVE_SOCKET,    socket,    10),
 	[K_MICROCODE]    = TEXT_FIELD("MICROCODE", MCE_HAVE_MICROCODE, microcode, 16),
 	[K_BANK]         = TEXT_FIELD("BANK",      MCE_HAVE_BANK,      bank,      10),
+	/* AMD MCA_SYND1/2, which __print_mce() prints after SYND from 6.13 on */
+	[K_SYND1]        = TEXT_FIELD("SYND1",     MCE_HAVE_SYND1,     synd1,     16),
+	[K_SYND2]        = TEXT_FIELD("SYND2",     MCE_HAVE_SYND2,     synd2,     16),
 };
 
 /* The keys whose values are read their own way: only their names here. */
@@ -76,6 +80,8 @@ static const struct text_field *key_of(enum kv_key k)
 	X('S', 'D', 8, K_SOCKETID) \
 	X('M', 'E', 9, K_MICROCODE) \
 	X('B', 'K', 4, K_BANK) \
+	X('S', '1', 5, K_SYND1) \
+	X('S', '2', 5, K_SYND2) \
 	X('C', 'U', 3, K_CPU) \
 	X('R', 'P', 3, K_RIP) \
 	X('P', 'R', 9, K_PROCESSOR) \
@@ -127,7 +133,8 @@ static inline __attribute__((always_inline)) bool same_key(const char *a, const 
 /*
  * The key that most often follows each, 1 + its number (0: none
  * foreseen): the kernel prints its pairs in one order (__print_mce():
- * "TSC ADDR MISC PPIN SYND IPID", "PROCESSOR TIME SOCKET APIC
+ * "TSC ADDR MISC PPIN SYND IPID", on AMD from 6.13 "SYND SYND1 SYND2 IPID"
+ * when they are non-zero, "PROCESSOR TIME SOCKET APIC
  * microcode"), and so does mcelog ("STATUS MCGSTATUS", "MCGCAP APICID
  * SOCKETID").  A line that keeps to it has each next key checked in
  * place rather than cut out and looked up; any other goes the long way.
@@ -135,7 +142,7 @@ static inline __attribute__((always_inline)) bool same_key(const char *a, const 
 #define NEXT(a, b) [a] = (b) + 1
 static const uint8_t kv_next[N_KEYS] = {
 	NEXT(K_TSC, K_ADDR), NEXT(K_ADDR, K_MISC), NEXT(K_MISC, K_PPIN), NEXT(K_PPIN, K_SYND),
-	NEXT(K_SYND, K_IPID),
+	NEXT(K_SYND, K_IPID), NEXT(K_SYND1, K_SYND2), NEXT(K_SYND2, K_IPID),
 	NEXT(K_PROCESSOR, K_TIME), NEXT(K_TIME, K_SOCKET), NEXT(K_SOCKET, K_APIC),
 	NEXT(K_APIC, K_MICROCODE_LC),
 	NEXT(K_STATUS, K_MCGSTATUS), NEXT(K_MCGCAP, K_APICID), NEXT(K_APICID, K_SOCKETID),

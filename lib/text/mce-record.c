@@ -14,9 +14,53 @@ enum mce_record_line {
 };
 
 /*
+ * The vendor data as __print_array() prints a u8 array (kernel/trace/
+ * trace_output.c trace_print_array_seq): "{0x41,0x4d,0x0}", each byte "0x%x".
+ * An array that is not that, or on AMD too short for MCA_SYND1 and
+ * MCA_SYND2, is said (its line named), and costs the record only those two.
+ */
+#define VENDOR_DATA_MAX 64
+
+static void text_vendor_data(struct mce_text_parser *p, struct span s, struct mce_record *r)
+{
+	unsigned char bytes[VENDOR_DATA_MAX];
+	size_t n = 0;
+	uint64_t v;
+
+	span_trim(&s);
+	if (span_len(s) < 2 || s.p[0] != '{' || s.end[-1] != '}') {
+		(void) text_reject_with(p, "vendor data: expected '{0x..,0x..}'; record kept without it");
+		return;
+	}
+	s.p++;
+	s.end--;
+	while (span_len(s) > 0) {
+		const char *comma = memchr(s.p, ',', span_len(s));
+		struct span item = { s.p, comma ? comma : s.end };
+
+		s.p = comma ? comma + 1 : s.end;
+		span_trim(&item);
+		if (n >= sizeof(bytes)) {
+			(void) text_reject_with(p, "vendor data: more than %d bytes; record kept without it",
+						VENDOR_DATA_MAX);
+			return;
+		}
+		if (text_num(p, "vendor data byte", item, 16, UINT8_MAX, &v) != KV_OK) {
+			text_reject(p);
+			return;
+		}
+		bytes[n++] = (unsigned char) v;
+	}
+	if (mce_record_set_vendor_data(r, bytes, n) < 0)
+		(void) text_reject_with(p, "vendor data: %zu bytes, fewer than MCA_SYND1 and MCA_SYND2 take "
+					"(16); record kept without them", n);
+}
+
+/*
  * The kernel's: "mce_record: CPU: 0, MCGc/s: 0/0, MC5: 9c2040000000011b,
  * IPID: ..., ADDR: ..., MISC: ..., SYND: ..., RIP: 00:<0>, TSC: ..., PPIN: ...,
  * vendor: 2, CPUID: a20f10, time: 1700000000, socket: 0, APIC: 6, microcode: a201016"
+ * and, from 6.13, ", vendor data: {0x..,...}" (AMD's MCA_SYND1 and MCA_SYND2).
  * Older kernels print "ADDR/MISC/SYND: a/b/c" and "PROCESSOR: 2:a20f10".
  */
 static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, struct mce_record *r)
@@ -52,8 +96,11 @@ static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, stru
 		span_trim(&key);
 		span_trim(&val);
 
-		if (span_eq_case(key, "vendor data"))
-			break;      /* newest kernels: an array with commas of its own, last */
+		if (span_eq_case(key, "vendor data")) {
+			/* 6.13 and later: an array with commas of its own, last */
+			text_vendor_data(p, (struct span) { colon + 1, s.end }, r);
+			break;
+		}
 		if (span_eq(key, "CPU")) {
 			if (text_num(p, "CPU", val, 10, UINT32_MAX, &v) != KV_OK)
 				return KV_BAD;

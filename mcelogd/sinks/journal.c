@@ -538,6 +538,13 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 		journal_fields_add(&f, "MCE_MISC=0x%016" PRIx64, r->misc);
 	if (r->have & MCE_HAVE_SYND)
 		journal_fields_add(&f, "MCE_SYND=0x%016" PRIx64, r->synd);
+	if (r->have & MCE_HAVE_SYND1)
+		journal_fields_add(&f, "MCE_SYND1=0x%016" PRIx64, r->synd1);
+	if (r->have & MCE_HAVE_SYND2)
+		journal_fields_add(&f, "MCE_SYND2=0x%016" PRIx64, r->synd2);
+	/* The part to replace, as the CPU names it: journalctl MCE_FRU_TEXT=... finds its errors. */
+	if (d->fru_text[0])
+		journal_fields_add(&f, "MCE_FRU_TEXT=%s", d->fru_text);
 	if (r->have & MCE_HAVE_IPID)
 		journal_fields_add(&f, "MCE_IPID=0x%016" PRIx64, r->ipid);
 	if (r->have & MCE_HAVE_MCGSTATUS)

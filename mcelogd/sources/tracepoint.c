@@ -100,6 +100,12 @@ static const struct tracepoint_def {
 	[TP_RAS_FIRST + RAS_TP_CXL_POISON] = {
 		"cxl", "cxl_poison", MCE_SOURCE_CXL_POISON,
 		"cxl_core not loaded, or a kernel before 6.5" },
+	[TP_RAS_FIRST + RAS_TP_PCI_HP_EVENT] = {
+		"pci", "pci_hp_event", MCE_SOURCE_PCI_HP_EVENT,
+		"a kernel before the pci:* RAS events (7.0-era), or built without CONFIG_PCI" },
+	[TP_RAS_FIRST + RAS_TP_PCIE_LINK_EVENT] = {
+		"pci", "pcie_link_event", MCE_SOURCE_PCIE_LINK_EVENT,
+		"a kernel before the pci:* RAS events (7.0-era), or built without CONFIG_PCI" },
 };
 
 struct tracepoint {
@@ -218,6 +224,7 @@ static void handle_mce_record(struct cpu_reader *c, const unsigned char *raw, ui
 {
 	struct tracepoint_source *s = c->owner;
 	struct mce_record rec;
+	char why[160];
 
 	if (mce_trace_to_record(&s->layout, raw, raw_size, &rec) < 0) {
 		s->n_bad++;
@@ -225,6 +232,10 @@ static void handle_mce_record(struct cpu_reader *c, const unsigned char *raw, ui
 			    "skipped", c->cpu, raw_size);
 		return;
 	}
+	/* Bad vendor data costs SYND1 and SYND2, never the machine check itself. */
+	if (mce_trace_vendor_data(&s->layout, raw, raw_size, &rec, why, sizeof(why)) < 0)
+		log_warning("mce_record sample on CPU %u: %s; the record is kept without MCA_SYND1/2",
+			    c->cpu, why);
 	c->n_samples++;
 	submit_from_ring(s, c->cpu, &rec);
 }
@@ -950,10 +961,15 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 	if (tp->n_cpus == 0)
 		log_error("No CPU's %s:%s could be opened; that source is off", def->system, def->name);
 	else if (t == TP_MCE_RECORD)
-		log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s) on %u of %u online "
+		log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s%s) on %u of %u online "
 			 "CPUs, %u KiB ring each", s->format.id, s->format.n_fields,
 			 s->layout.ppin ? ", with ppin" : "", s->layout.microcode ? ", with microcode" : "",
+<<<<<<< HEAD
 			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
+=======
+			 s->layout.v_data ? ", with vendor data" : "",
+			 tp->n_cpus, n_online, (unsigned) (s->ring_pages * s->page_size / 1024));
+>>>>>>> newkfields
 	else
 		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
 			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);

@@ -42,6 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();       /* only a sample too short is refused */
 		goto out;
 	}
+	if (mce_trace_vendor_data(&l, s.raw, s.raw_size, &r, buf, sizeof(buf)) < 0 && !buf[0])
+		__builtin_trap();       /* a refused v_data says why */
 	mce_decode(&r, &d);
 	(void) mce_decoded_summary(&d, buf, sizeof(buf));
 	json_writer_reset(&writer);

@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..70"
+echo "1..76"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -302,6 +302,37 @@ check "a replay told where the SMBIOS tree is succeeds" 0 "$?"
 check "... and its EDAC entry carries MCE_DIMM_SLOT and MCE_DIMM_BANK_LOCATOR" "P1-DIMMA1 P0_Node0_Channel0_Dimm0" \
 	"$(journalctl --all -o json _COMM=mcelogd MCE_DIMM_SLOT=P1-DIMMA1 |
 	   jq -rs 'map("\(.MCE_DIMM_SLOT) \(.MCE_DIMM_BANK_LOCATOR)") | join(",")')"
+
+# replay_one JSON ERRFILE: one record through mcelogd --replay; its exit status
+replay_one() { printf '%s\n' "$1" | "$mcelogd" --replay - 2>"$2"; }
+
+# --- AMD's MCA_SYND1/2 (6.13+'s vendor data): through journald as fields, the FRU text decoded ---
+sleep 1.1
+since_fru=$(date +%s)
+sleep 1.1
+replay_one '{"time":"2026-11-27T23:00:00.000000Z","cpu":3,"bank":17,"vendor":"amd","family":25,"model":17,"stepping":1,"status":"0x9c2040000000011b","addr":"0x0000000abcd00000","synd":"0x000000005a020001","synd1":"0x4d49445f30555043","synd2":"0x0000000031415f4d","ipid":"0x0000009600150f00"}' \
+	"$work/fru.err"
+check "a record with SYND1/SYND2 replays with exit 0" 0 "$?"
+check "MCE_SYND1, MCE_SYND2 and MCE_FRU_TEXT on its journal entry" \
+	"0x4d49445f30555043 0x0000000031415f4d CPU0_DIMM_A1" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_FRU_TEXT=CPU0_DIMM_A1 |
+	   jq -r '"\(.MCE_SYND1) \(.MCE_SYND2) \(.MCE_FRU_TEXT)"')"
+check "... and the MESSAGE names the part" \
+	"Corrected machine check on CPU 3 bank 17 (Unified Memory Controller): Generic-level cache read error, channel 1, FRU CPU0_DIMM_A1: DRAM ECC error" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_FRU_TEXT=CPU0_DIMM_A1 | jq -r .MESSAGE)"
+check "mcectl query gives the registers and the FRU text back" \
+	"0x4d49445f30555043 0x0000000031415f4d CPU0_DIMM_A1" \
+	"$("$mcectl" query --include-replayed --since "@$since_fru" --output json |
+	   jq -r '"\(.synd1) \(.synd2) \(.fru_text)"')"
+
+# --- a PCIe link event (pci:pcie_link_event): its own MESSAGE_ID, the downtraining as a field ---
+replay_one '{"time":"2026-11-27T23:00:01.000000Z","source":"pci:pcie_link_event","event":"pcie_link","severity":"info","summary":"PCIe link of 0000:00:02.0 trained: 8.0 GT/s x4, below its maximum of 16.0 GT/s (bwctrl_irq)","port_name":"0000:00:02.0","reason":"bwctrl_irq","speed":"8.0 GT/s","max_speed":"16.0 GT/s","width":4,"degraded":true}' \
+	"$work/link.err"
+check "a pcie_link record replays with exit 0" 0 "$?"
+check "its entry: the link class's MESSAGE_ID, PRIORITY notice, MCE_DEGRADED" \
+	"ac56d7120cb54bff9694695a6dcd6944 5 yes 0000:00:02.0" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=pcie_link |
+	   jq -r '"\(.MESSAGE_ID) \(.PRIORITY) \(.MCE_DEGRADED) \(.MCE_PORT_NAME)"')"
 
 # --- journald gone: libsystemd says "sent", so the sink must see for itself (issue 14 #2) ---
 kill "$journald_pid" 2>/dev/null; wait "$journald_pid" 2>/dev/null; journald_pid=

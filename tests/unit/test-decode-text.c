@@ -107,11 +107,40 @@ static void test_strings(void **state)
 	}
 }
 
+/* An AMD UMC record with FRU text in MCA_SYND1/2: the Where line names the part, the registers show both. */
+static void test_fru_text(void **state)
+{
+	static struct decode_text_known known;
+	static struct decode_text_out out = { .fd = -1 };
+	struct mce_record r = record(MCE_VENDOR_AMD, 0x19, 0x11, 17, 0x9c2040000000011bull);
+	struct mce_decoded d;
+
+	(void) state;
+	r.have |= MCE_HAVE_IPID | MCE_HAVE_SYND | MCE_HAVE_SYND1 | MCE_HAVE_SYND2;
+	r.ipid = 0x0000009600150f00ull;
+	r.synd = 0x5a020001;
+	r.synd1 = 0x4d49445f30555043ull;   /* "CPU0_DIM" */
+	r.synd2 = 0x31415f4d;              /* "M_A1" */
+	mce_decode(&r, &d);
+	out.known = &known;
+	out.n = 0;
+	decode_print_text(&out, 1, &r, &d, 1, 1, NULL);
+	assert_int_equal(out.error, 0);
+	out.buf[out.n < sizeof(out.buf) ? out.n : sizeof(out.buf) - 1] = '\0';
+	assert_non_null(strstr(out.buf, "(Unified Memory Controller, UMC), channel 1, chip select 1, FRU \"CPU0_DIMM_A1\"\n"));
+	assert_non_null(strstr(out.buf, " SYND1 0x4d49445f30555043 SYND2 0x0000000031415f4d "));
+	/* the summary (the journal's MESSAGE too) names it */
+	assert_non_null(strstr(out.buf, ": corrected: Generic-level cache read error, channel 1, FRU CPU0_DIMM_A1: "
+				       "DRAM ECC error\n"));
+	check_same(&known, 2, &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_fru_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

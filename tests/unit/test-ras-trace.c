@@ -49,6 +49,42 @@ static size_t parse_hex(const char *text, unsigned char *out, size_t size)
 
 /* ------------------------------------------------------------------ format */
 
+/* Every ras:* and cxl:* format of the captured 6.12 and 7.3 kernels loads, with its required fields. */
+static void test_formats_6_12_and_7_3(void **state)
+{
+	static const struct { enum ras_tp tp; const char *dir, *name; } events[] = {
+		{ RAS_TP_MC_EVENT, "ras", "mc_event" },
+		{ RAS_TP_AER_EVENT, "ras", "aer_event" },
+		{ RAS_TP_MEMORY_FAILURE_EVENT, "ras", "memory_failure_event" },
+		{ RAS_TP_EXTLOG_MEM_EVENT, "ras", "extlog_mem_event" },
+		{ RAS_TP_ARM_EVENT, "ras", "arm_event" },
+		{ RAS_TP_NON_STANDARD_EVENT, "ras", "non_standard_event" },
+		{ RAS_TP_CXL_AER_UNCORRECTABLE, "cxl", "cxl_aer_uncorrectable_error" },
+		{ RAS_TP_CXL_AER_CORRECTABLE, "cxl", "cxl_aer_correctable_error" },
+		{ RAS_TP_CXL_OVERFLOW, "cxl", "cxl_overflow" },
+		{ RAS_TP_CXL_GENERIC_EVENT, "cxl", "cxl_generic_event" },
+		{ RAS_TP_CXL_GENERAL_MEDIA, "cxl", "cxl_general_media" },
+		{ RAS_TP_CXL_DRAM, "cxl", "cxl_dram" },
+		{ RAS_TP_CXL_MEMORY_MODULE, "cxl", "cxl_memory_module" },
+		{ RAS_TP_CXL_POISON, "cxl", "cxl_poison" },
+	};
+	static const char *const kernels[] = { "6.12", "7.3" };
+	struct ras_tp_layout l;
+	char path[128];
+
+	(void) state;
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++)
+		for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+			snprintf(path, sizeof(path), "tracefs/%s/%s/%s.format", kernels[k], events[i].dir,
+				 events[i].name);
+			load(&l, events[i].tp, path);
+			assert_string_equal(ras_tp_name(events[i].tp), events[i].name);
+		}
+	/* 7.3's port AER events, which 6.12 lacks */
+	load(&l, RAS_TP_CXL_PORT_AER_UNCORRECTABLE, "tracefs/7.3/cxl/cxl_port_aer_uncorrectable_error.format");
+	load(&l, RAS_TP_CXL_PORT_AER_CORRECTABLE, "tracefs/7.3/cxl/cxl_port_aer_correctable_error.format");
+}
+
 static void test_formats_6_1(void **state)
 {
 	static const struct { enum ras_tp tp; const char *file; uint32_t id; } files[] = {
@@ -825,6 +861,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_strings_cleaned),
 		cmocka_unit_test(test_formats_6_1),
+		cmocka_unit_test(test_formats_6_12_and_7_3),
 		cmocka_unit_test(test_format_missing_field),
 		cmocka_unit_test(test_data_loc_reader),
 		cmocka_unit_test(test_signed_reader),

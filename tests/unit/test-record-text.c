@@ -20,6 +20,7 @@
 #include "text/scanner.h"
 #include "text/span.h"
 
+#include "decode.h"
 #include "text-seen.h"
 
 /* One of the sample files of tests/data/decode (its name relative to there). */
@@ -1815,6 +1816,97 @@ static void mcelog_decoded(void **state)
 	assert_int_equal(s.rec[1].family, 19);
 }
 
+/*
+ * 6.13 and later print the vendor data last, as __print_array() prints a u8
+ * array: on AMD, MCA_SYND1 and MCA_SYND2 (here FRU text, illustrative).  An
+ * AMD record whose array cannot hold both registers, or is not the
+ * kernel's "{0x..,...}", is said by name, and the record kept without them.
+ */
+static void trace_pipe_vendor_data(void **state)
+{
+	struct seen s = { 0 };
+	static const char head[] =
+		"     kworker/3:1-211     [003] d..1.  77.000001: mce_record: CPU: 3, MCGc/s: 11c/0, "
+		"MC17: 9c2040000000011b, IPID: 0000009600150f00, ADDR: 0000000abcd00000, MISC: d01a0ffe00000000, "
+		"SYND: 000000005a020001, RIP: 00:<0000000000000000>, TSC: 0, PPIN: 2b5a3f0c9d1e, vendor: 2, "
+		"CPUID: a10f11, time: 1700000000, socket: 0, APIC: 6, microcode: a0011d1, vendor data: ";
+	char text[2048];
+
+	(void) state;
+	snprintf(text, sizeof(text),
+		 "%s{0x43,0x50,0x55,0x30,0x5f,0x44,0x49,0x4d,0x4d,0x5f,0x41,0x31,0x0,0x0,0x0,0x0}\n"
+		 "%s{0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0,0x0}\n"
+		 "%s{0x43,0x50}\n"
+		 "%s0x43 0x50\n", head, head, head, head);
+	parse(&s, text);
+	assert_int_equal(s.n, 4);
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_SYND1 | MCE_HAVE_SYND2 | MCE_HAVE_MICROCODE));
+	assert_true(s.rec[0].synd1 == 0x4d49445f30555043ull);
+	assert_true(s.rec[0].synd2 == 0x31415f4dull);
+	assert_int_equal(s.rec[0].microcode, 0xa0011d1);
+	/* all zero: the kernel read neither register */
+	assert_false(s.rec[1].have & (MCE_HAVE_SYND1 | MCE_HAVE_SYND2));
+	for (unsigned i = 2; i < 4; i++) {
+		assert_false(s.rec[i].have & (MCE_HAVE_SYND1 | MCE_HAVE_SYND2));
+		assert_int_equal(s.rec[i].microcode, 0xa0011d1);
+	}
+	assert_int_equal(s.nd, 2);
+	assert_int_equal(s.dline[0], 3);
+	assert_non_null(strstr(s.dmsg[0], "vendor data: 2 bytes"));
+	assert_int_equal(s.dline[1], 4);
+	assert_non_null(strstr(s.dmsg[1], "vendor data: expected"));
+}
+
+/*
+ * 6.13 and later: the AMD EDAC decoder prints MCA_SYND1/2 as "FRU Text:"
+ * when the bank holds FRU text (illustrative text; the line as
+ * drivers/edac/mce_amd.c prints it), and __print_mce() prints them as
+ * "SYND1"/"SYND2" pairs.  Both give the registers back; the first record
+ * then decodes to its FRU text.  A "FRU Text:" longer than the 16 bytes
+ * the registers hold is no kernel's: that line is refused by name, its
+ * record kept without the registers.
+ */
+static void amd_fru_text_and_synd12(void **state)
+{
+	struct seen s = { 0 };
+	struct mce_decoded d;
+
+	(void) state;
+	parse(&s,
+	      "[ 77.000001] [Hardware Error]: Corrected error, no action required.\n"
+	      "[ 77.000002] [Hardware Error]: CPU:3 (19:11:1) MC17_STATUS[-|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	      "[ 77.000003] [Hardware Error]: Error Addr: 0x0000000abcd00000\n"
+	      "[ 77.000004] [Hardware Error]: IPID: 0x0000009600150f00, Syndrome: 0x000000005a020001\n"
+	      "[ 77.000005] [Hardware Error]: FRU Text: CPU0_DIMM_A1\n"
+	      "[ 77.000006] [Hardware Error]: Unified Memory Controller Ext. Error Code: 0, DRAM ECC error.\n"
+	      "[ 77.000007] [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD\n"
+	      "[ 78.000001] mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 17: 9c2040000000011b\n"
+	      "[ 78.000002] mce: [Hardware Error]: TSC 0 ADDR abcd00000 MISC d01a0ffe00000000 "
+	      "SYND 5a020001 SYND1 4d49445f30555043 SYND2 31415f4d IPID 9600150f00\n"
+	      "[ 78.000003] mce: [Hardware Error]: PROCESSOR 2:a10f11 TIME 1700000000 SOCKET 0 APIC 6 microcode a0011d1\n"
+	      "[ 79.000001] [Hardware Error]: Corrected error, no action required.\n"
+	      "[ 79.000002] [Hardware Error]: CPU:3 (19:11:1) MC17_STATUS[-|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	      "[ 79.000003] [Hardware Error]: FRU Text: CPU0_DIMM_A1_TOO_LONG\n"
+	      "[ 79.000004] [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD\n");
+	assert_int_equal(s.n, 3);
+	assert_true(mce_record_has(&s.rec[0], MCE_HAVE_SYND1 | MCE_HAVE_SYND2));
+	assert_true(s.rec[0].synd1 == 0x4d49445f30555043ull);
+	assert_true(s.rec[0].synd2 == 0x31415f4dull);
+	mce_decode(&s.rec[0], &d);
+	assert_string_equal(d.fru_text, "CPU0_DIMM_A1");
+	assert_true(mce_record_has(&s.rec[1], MCE_HAVE_SYND1 | MCE_HAVE_SYND2 | MCE_HAVE_IPID));
+	assert_true(s.rec[1].synd1 == 0x4d49445f30555043ull);
+	assert_true(s.rec[1].synd2 == 0x31415f4dull);
+	assert_true(s.rec[1].ipid == 0x9600150f00ull);
+	mce_decode(&s.rec[1], &d);
+	assert_string_equal(d.fru_text, "CPU0_DIMM_A1");
+	assert_true(s.rec[2].status == 0x9c2040000000011bull);
+	assert_false(s.rec[2].have & (MCE_HAVE_SYND1 | MCE_HAVE_SYND2));
+	assert_int_equal(s.nd, 1);
+	assert_int_equal(s.dline[0], 13);
+	assert_non_null(strstr(s.dmsg[0], "FRU Text: expected 1 to 16 characters"));
+}
+
 static void trace_pipe(void **state)
 {
 	struct seen s = { 0 };
@@ -2136,6 +2228,8 @@ int main(void)
 		cmocka_unit_test(kernel_noise_logged_anywhere),
 		cmocka_unit_test(mcelog_decoded),
 		cmocka_unit_test(trace_pipe),
+		cmocka_unit_test(amd_fru_text_and_synd12),
+		cmocka_unit_test(trace_pipe_vendor_data),
 		cmocka_unit_test(rasdaemon),
 		cmocka_unit_test(rasdaemon_cpu_type),
 		cmocka_unit_test(json_lines),
