@@ -964,12 +964,8 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 		log_info("Reading mce:mce_record (tracepoint id %u, %u fields%s%s%s) on %u of %u online "
 			 "CPUs, %u KiB ring each", s->format.id, s->format.n_fields,
 			 s->layout.ppin ? ", with ppin" : "", s->layout.microcode ? ", with microcode" : "",
-<<<<<<< HEAD
-			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
-=======
 			 s->layout.v_data ? ", with vendor data" : "",
-			 tp->n_cpus, n_online, (unsigned) (s->ring_pages * s->page_size / 1024));
->>>>>>> newkfields
+			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
 	else
 		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
 			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
