@@ -221,6 +221,7 @@ int rules_stage_save(struct rules_stage *st)
 		r = write_file_atomic(st->state_path, text, len, true);
 	if (r < 0)
 		return log_error_errno(r, "Failed to save the rules' state to %s: %m", st->state_path);
+	rules_save_done(&st->save, st->engine);
 	return 0;
 }
 
@@ -540,12 +541,15 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired)
 		(void) rules_stage_save(st);
+	else
+		rules_save_after_record(st);
 	return counted.error_id;
 }
 
 void rules_stage_done(struct rules_stage *st)
 {
 	st->triggers = trigger_runner_free(st->triggers);
+	rules_save_free(&st->save);
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
 	dram_watch_done(&st->dram);
