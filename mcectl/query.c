@@ -113,9 +113,10 @@ static void query_help(const struct query_args *a)
 	else
 		printf("Usage: mcectl query [OPTIONS]\n"
 		       "Show machine-check records that mcelogd logged to the journal.\n\n"
-		       "  -S, --since TIME      records at or after TIME (e.g. '1h', '-30min', 'yesterday',\n"
-		       "                        '2026-11-20 10:00', '@1790000000')\n"
-		       "  -U, --until TIME      records before or at TIME\n");
+		       "  -S, --since TIME      records whose error is at or after TIME (e.g. '1h',\n"
+		       "                        '-30min', 'yesterday', '2026-11-20 10:00', '@1790000000'),\n"
+		       "                        however late they reached the journal\n"
+		       "  -U, --until TIME      records whose error is before or at TIME\n");
 	printf("      --cpu N           only records from CPU N\n"
 	       "      --bank N          only records from bank N (machine checks only)\n"
 	       "      --severity S      corrected, deferred, uncorrected, fatal or info (corrected\n"
