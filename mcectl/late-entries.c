@@ -8,9 +8,9 @@
 #include "macro.h"
 #include "message-ids.h"
 
-static int cmp_stamps(const void *x, const void *y)
+int entry_stamps_cmp(const void *x, const void *y)
 {
-	const struct late_entry *a = x, *b = y;
+	const struct entry_stamps *a = x, *b = y;
 	int c = memcmp(&a->boot_id, &b->boot_id, sizeof(a->boot_id));
 
 	if (!c)
@@ -24,14 +24,14 @@ static int cmp_time(const void *x, const void *y)
 	int c = (a->time > b->time) - (a->time < b->time);
 
 	/* Equal times keep the order they arrived in. */
-	return c ? c : (a->realtime > b->realtime) - (a->realtime < b->realtime);
+	return c ? c : (a->stamps.realtime > b->stamps.realtime) - (a->stamps.realtime < b->stamps.realtime);
 }
 
-static int stamps_of(sd_journal *j, struct late_entry *e)
+int entry_stamps_of(sd_journal *j, struct entry_stamps *ret)
 {
-	int r = sd_journal_get_monotonic_usec(j, &e->monotonic, &e->boot_id);
+	int r = sd_journal_get_monotonic_usec(j, &ret->monotonic, &ret->boot_id);
 
-	return r < 0 ? r : sd_journal_get_realtime_usec(j, &e->realtime);
+	return r < 0 ? r : sd_journal_get_realtime_usec(j, &ret->realtime);
 }
 
 static int add_current(sd_journal *j, struct late_entries *l, size_t *cap)
@@ -40,13 +40,13 @@ static int add_current(sd_journal *j, struct late_entries *l, size_t *cap)
 	const void *data;
 	size_t len;
 
-	if (stamps_of(j, &e) < 0)
+	if (entry_stamps_of(j, &e.stamps) < 0)
 		return 0;
 	if (sd_journal_get_data(j, ENTRY_TIME_FIELD, &data, &len) >= 0 && len > strlen(ENTRY_TIME_FIELD "="))
 		e.time = entry_time_of((const char *) data + strlen(ENTRY_TIME_FIELD "="),
-				       len - strlen(ENTRY_TIME_FIELD "="), e.realtime);
+				       len - strlen(ENTRY_TIME_FIELD "="), e.stamps.realtime);
 	else
-		e.time = entry_time_of(NULL, 0, e.realtime);
+		e.time = entry_time_of(NULL, 0, e.stamps.realtime);
 	if (sd_journal_get_cursor(j, &e.cursor) < 0)
 		return 0;
 	if (l->n == *cap) {
@@ -87,7 +87,7 @@ int late_entries_find(sd_journal *j, struct late_entries **ret)
 			r = -ENOMEM;
 		else {
 			memcpy(l->by_stamp, l->v, l->n * sizeof(*l->by_stamp));
-			qsort(l->by_stamp, l->n, sizeof(*l->by_stamp), cmp_stamps);
+			qsort(l->by_stamp, l->n, sizeof(*l->by_stamp), entry_stamps_cmp);
 		}
 	}
 	if (r < 0) {
@@ -104,7 +104,7 @@ bool late_entries_has(const struct late_entries *l, sd_journal *j)
 
 	if (!l || l->n == 0)
 		return false;
-	if (stamps_of(j, &x) < 0 || !bsearch(&x, l->by_stamp, l->n, sizeof(x), cmp_stamps))
+	if (entry_stamps_of(j, &x.stamps) < 0 || !bsearch(&x, l->by_stamp, l->n, sizeof(x), entry_stamps_cmp))
 		return false;
 	/* Stamps are not unique for sure: one that matches is asked for the mark after all. */
 	return sd_journal_get_data(j, ENTRY_LATE_FIELD, &(const void *) { NULL }, &(size_t) { 0 }) >= 0;

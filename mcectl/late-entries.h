@@ -13,9 +13,17 @@
 #include <stdint.h>
 #include <systemd/sd-journal.h>
 
-struct late_entry {
+/* An entry's stamps, from its header (no field read): which entry it is, but for a rare tie. */
+struct entry_stamps {
 	sd_id128_t boot_id;
-	uint64_t monotonic, realtime;   /* the entry's stamps: which entry it is */
+	uint64_t monotonic, realtime;
+};
+int entry_stamps_of(sd_journal *j, struct entry_stamps *ret);
+/* qsort/bsearch order of struct entry_stamps, or of anything that begins with one. */
+int entry_stamps_cmp(const void *a, const void *b);
+
+struct late_entry {
+	struct entry_stamps stamps;     /* first: entry_stamps_cmp() orders these too */
 	int64_t time;                   /* the error's */
 	char *cursor;
 };

@@ -65,7 +65,7 @@ struct query_args {
 	bool header_printed;
 	/* The entries mcelogd --replay wrote, found up front (query, summary): asking each
 	 * entry for a field it lacks makes libsystemd decompress its MCE_JSON. */
-	struct replayed { sd_id128_t boot_id; uint64_t monotonic, realtime; } *replayed;
+	struct entry_stamps *replayed;
 	size_t n_replayed;
 	bool have_replayed;
 	/*
@@ -1050,24 +1050,6 @@ static int wait_journal(sd_journal *j, const sigset_t *wait_mask)
 	return r < 0 ? r : 0;
 }
 
-static int cmp_replayed(const void *x, const void *y)
-{
-	const struct replayed *a = x, *b = y;
-	int c = memcmp(&a->boot_id, &b->boot_id, sizeof(a->boot_id));
-
-	if (!c)
-		c = (a->monotonic > b->monotonic) - (a->monotonic < b->monotonic);
-	return c ? c : (a->realtime > b->realtime) - (a->realtime < b->realtime);
-}
-
-/* An entry's stamps: its boot, monotonic and wall time, from its header (no field read). */
-static int stamps_of(sd_journal *j, struct replayed *ret)
-{
-	int r = sd_journal_get_monotonic_usec(j, &ret->monotonic, &ret->boot_id);
-
-	return r < 0 ? r : sd_journal_get_realtime_usec(j, &ret->realtime);
-}
-
 /* The entries mcelogd --replay wrote: a match finds them without reading the others. */
 static int find_replayed(sd_journal *j, struct query_args *a)
 {
@@ -1080,12 +1062,12 @@ static int find_replayed(sd_journal *j, struct query_args *a)
 	if (r >= 0)
 		r = sd_journal_seek_head(j);
 	while (r >= 0 && (r = sd_journal_next(j)) > 0) {
-		struct replayed x;
+		struct entry_stamps x;
 
-		if (stamps_of(j, &x) < 0)
+		if (entry_stamps_of(j, &x) < 0)
 			continue;
 		if (a->n_replayed == cap) {
-			struct replayed *p = realloc(a->replayed, (cap = cap ? cap * 2 : 64) * sizeof(*p));
+			struct entry_stamps *p = realloc(a->replayed, (cap = cap ? cap * 2 : 64) * sizeof(*p));
 
 			if (!p)
 				return -ENOMEM;
@@ -1098,18 +1080,18 @@ static int find_replayed(sd_journal *j, struct query_args *a)
 		return r;
 	/* (None found: no array, which qsort and bsearch may not be given.) */
 	if (a->n_replayed > 1)
-		qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
+		qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), entry_stamps_cmp);
 	a->have_replayed = true;
 	return 0;
 }
 
 static bool is_replayed(sd_journal *j, const struct query_args *a)
 {
-	struct replayed x;
+	struct entry_stamps x;
 
 	/* Stamps are not unique for sure: one that matches is asked for the field after all. */
-	if (a->have_replayed && stamps_of(j, &x) >= 0 &&
-	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed)))
+	if (a->have_replayed && entry_stamps_of(j, &x) >= 0 &&
+	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), entry_stamps_cmp)))
 		return false;
 	return sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL }, &(size_t) { 0 }) >= 0;
 }

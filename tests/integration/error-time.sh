@@ -13,11 +13,8 @@
 set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
-shim=$builddir/tests/integration/fake-dev-mcelog.so
-if [ -e /dev/mcelog ]; then
-	echo "1..0 # SKIP needs a machine without a real /dev/mcelog"
-	exit 0
-fi
+use_dev_mcelog_shim
+need_tools python3
 enter_journal_namespace "$0" "$@"
 use_workdir
 start_private_journald "$work"
@@ -26,13 +23,7 @@ echo "1..14"
 
 now=$(date +%s)
 old=$((now - 3 * 3600))
-# record TSC TIME: the 88-byte record of dev-mcelog.sh, its TSC (offset 40) and time (offset 48) replaced.
-record() {
-	head -c 40 "$data/dev-mcelog-88.bin"
-	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<QQ", int(sys.argv[1]), int(sys.argv[2])))' "$1" "$2"
-	head -c 88 "$data/dev-mcelog-88.bin" | tail -c +57
-}
-{ record 1 "$now"; record 2 "$old"; } >"$work/records.bin"
+{ dev_mcelog_record 1 "$now"; dev_mcelog_record 2 "$old"; } >"$work/records.bin"
 printf '[Sources]\nTracepoint=no\nTraceBuffer=no\nDevMcelog=yes\nRAS=no\n[Storm]\nEnable=no\n' >"$work/mcelogd.conf"
 mkdir "$work/state" "$work/empty"
 

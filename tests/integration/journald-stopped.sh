@@ -9,11 +9,8 @@
 set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
-shim=$builddir/tests/integration/fake-dev-mcelog.so
-if [ -e /dev/mcelog ]; then
-	echo "1..0 # SKIP needs a machine without a real /dev/mcelog"
-	exit 0
-fi
+use_dev_mcelog_shim
+need_tools python3
 # A private network namespace: the datagram queue length is its own (the
 # kernel's 10, whatever the host's sysctl.d says), so it fills quickly.
 MCELOGD_NS_NET=1 enter_journal_namespace "$0" "$@"
@@ -25,12 +22,9 @@ echo "1..8"
 
 # 32 corrected records (the shim's whole buffer), each its own TSC, all
 # stamped now: only the spool makes them late (entry-time.h).
-rec=$data/dev-mcelog-88.bin
 now=$(date +%s)
 for i in $(seq 1 32); do
-	head -c 40 "$rec"
-	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<QQ", int(sys.argv[1]), int(sys.argv[2])))' "$i" "$now"
-	head -c 88 "$rec" | tail -c +57
+	dev_mcelog_record "$i" "$now"
 done >"$work/records.bin"
 printf '[Sources]\nTracepoint=no\nTraceBuffer=no\nDevMcelog=yes\nRAS=no\n[Storm]\nEnable=no\n' >"$work/mcelogd.conf"
 mkdir "$work/state" "$work/empty"

@@ -8,16 +8,10 @@
 # SIGKILL lost all three counts.  Prints TAP.
 
 set -u
-builddir=${top_builddir:-$(pwd)}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-mcelogd=$builddir/mcelogd/mcelogd
 . "$srcdir/tests/integration/lib.sh"
-shim=$builddir/tests/integration/fake-dev-mcelog.so
-
-if [ -e /dev/mcelog ] || ! command -v python3 >/dev/null; then
-	echo "1..0 # SKIP needs python3, and a machine without a real /dev/mcelog"
-	exit 0
-fi
+use_dev_mcelog_shim
+need_tools python3
 work=$(mktemp -d)
 trap '[ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir "$work/state" "$work/rules"
@@ -28,13 +22,11 @@ chmod -R go-w "$work/rules"
 
 echo "1..6"
 
-# records FIRST N: N records of dev-mcelog-88.bin, TSCs FIRST.., stamped now.
+# records FIRST N: N records, TSCs FIRST.., stamped now.
 records() {
 	local i
 	for i in $(seq "$1" $(($1 + $2 - 1))); do
-		head -c 40 "$srcdir/tests/integration/data/dev-mcelog-88.bin"
-		python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<QQ", int(sys.argv[1]), int(sys.argv[2])))' "$i" "$(date +%s)"
-		head -c 88 "$srcdir/tests/integration/data/dev-mcelog-88.bin" | tail -c +57
+		dev_mcelog_record "$i" "$(date +%s)"
 	done >"$work/records.bin"
 }
 # times: how many record times the rule's bucket holds in the state file.
