@@ -1212,6 +1212,10 @@ static bool keep_late(void *userdata, const struct late_entry *e)
 
 	if ((a->have_since && e->time < a->since) || (a->have_until && e->time > a->until))
 		return false;
+	/* Every replayed entry is late: those are left out by their stamps, without a seek each. */
+	if (!a->include_replayed && a->n_replayed > 0 &&
+	    bsearch(&e->stamps, a->replayed, a->n_replayed, sizeof(*a->replayed), entry_stamps_cmp))
+		return false;
 	if (sd_journal_seek_cursor(j, e->cursor) < 0 || sd_journal_next(j) <= 0 ||
 	    sd_journal_test_cursor(j, e->cursor) <= 0)
 		return false;

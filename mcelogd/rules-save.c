@@ -5,7 +5,6 @@
 #include "log.h"
 #include "rule-engine.h"
 #include "rules-save.h"
-#include "rules-stage.h"
 
 uint64_t rules_save_counted(const struct rule_engine *e)
 {
@@ -33,25 +32,26 @@ void rules_save_done(struct rules_save *s, const struct rule_engine *e)
 
 static int on_save_timer(sd_event_source *es, uint64_t usec, void *userdata)
 {
+	struct rules_save *s = userdata;
+
 	(void) es;
 	(void) usec;
-	(void) rules_stage_save(userdata);
+	(void) s->save(s->userdata);
 	return 0;
 }
 
-void rules_save_after_record(struct rules_stage *st)
+void rules_save_after_record(struct rules_save *s, const struct rule_engine *e, sd_event *event)
 {
-	struct rules_save *s = &st->save;
-	uint64_t counted = rules_save_counted(st->engine), now, due;
+	uint64_t counted = rules_save_counted(e), now, due;
 	int r;
 
-	if (counted == s->counted || !st->state_path || !st->event)
+	if (counted == s->counted || !s->save || !event)
 		return;
 	s->counted = counted;
 	now = now_monotonic_usec();
 	due = s->last_usec + RULES_SAVE_INTERVAL_USEC;
 	if (s->last_usec == 0 || now >= due) {
-		(void) rules_stage_save(st);
+		(void) s->save(s->userdata);
 		return;
 	}
 	if (s->timer) {
@@ -64,11 +64,11 @@ void rules_save_after_record(struct rules_stage *st)
 		if (r >= 0)
 			r = sd_event_source_set_enabled(s->timer, SD_EVENT_ONESHOT);
 	} else
-		r = sd_event_add_time(st->event, &s->timer, CLOCK_MONOTONIC, due, 0, on_save_timer, st);
+		r = sd_event_add_time(event, &s->timer, CLOCK_MONOTONIC, due, 0, on_save_timer, s);
 	if (r < 0) {
 		/* No timer: write now rather than lose the count at a crash. */
 		log_warning_errno(r, "Cannot schedule writing the rules' state: %m; writing it now");
-		(void) rules_stage_save(st);
+		(void) s->save(s->userdata);
 	}
 }
 

@@ -112,12 +112,18 @@ static int load_state(struct rules_stage *st)
 	return 0;
 }
 
+static int save_state(void *userdata)
+{
+	return rules_stage_save(userdata);
+}
+
 int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_dirs,
 		      const char *state_directory)
 {
 	int r;
 
 	json_writer_init(&st->json);
+	st->save = (struct rules_save) { .save = save_state, .userdata = st };
 	r = rules_load(dirs, n_dirs, &st->set);
 	if (r < 0)
 		return r;
@@ -541,8 +547,8 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired)
 		(void) rules_stage_save(st);
-	else
-		rules_save_after_record(st);
+	else if (st->state_path)
+		rules_save_after_record(&st->save, st->engine, st->event);
 	return counted.error_id;
 }
 
