@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes N journal entries shaped like mcelogd's (the fields and the MCE_JSON
 # of a corrected memory-controller record, CPU, bank, status and address
-# varying) in journal export format, evenly spread over the DAYS days before
+# varying; MCE_TIME a second before the entry's arrival, lib/entry-time.h) in journal export format, evenly spread over the DAYS days before
 # now, so that the last hour holds N/(24*DAYS) of them.  Import with
 #   sh bench/journal-gen.sh 1000000 30 | /lib/systemd/systemd-journal-remote -o DIR/bench.journal -
 # (bench/journal-bench.sh does that and the measurements).
@@ -22,7 +22,7 @@ exec awk -v n="$n" -v span=$((days * 86400)) -v now="$now" 'BEGIN {
 		status = sprintf("0x%s000040%08x", sev[s] == "corrected" ? "8c" : "bd", 0x800c0 + (i % 16));
 		addr = sprintf("0x%016x", 0x100000000 + (i % 50000) * 4096);
 		printf "__CURSOR=s=%s;i=%x\n__REALTIME_TIMESTAMP=%.0f\n__MONOTONIC_TIMESTAMP=%.0f\n_BOOT_ID=%s\n_MACHINE_ID=%s\n_HOSTNAME=bench\n", machine, i + 1, t, t - start + 1000000, boot, machine;
-		printf "_COMM=mcelogd\n_UID=0\n_GID=0\n_PID=1234\nSYSLOG_IDENTIFIER=mcelogd\nPRIORITY=%d\nMESSAGE_ID=%s\n", sev[s] == "corrected" ? 4 : 3, id[s];
+		printf "_COMM=mcelogd\n_UID=0\n_GID=0\n_PID=1234\nMCE_TIME=%.0f\nSYSLOG_IDENTIFIER=mcelogd\nPRIORITY=%d\nMESSAGE_ID=%s\n", t - 1000000, sev[s] == "corrected" ? 4 : 3, id[s];
 		printf "MESSAGE=%s machine check on CPU %d bank %d (Integrated Memory Controller): Corrected patrol scrub error\n", sev[s] == "corrected" ? "Corrected" : "Uncorrected", cpu, bank;
 		printf "MCE_CPU=%d\nMCE_BANK=%d\nMCE_SOCKET=%d\nMCE_SEVERITY=%s\nMCE_STATUS=%s\nMCE_ADDR=%s\nMCE_BANK_NAME=Integrated Memory Controller\nMCE_BANK_TYPE=IMC\nMCE_ERROR_CLASS=memory_controller\nMCE_CHANNEL=%d\nMCE_SOURCE=tracepoint\n", cpu, bank, int(cpu / 32), sev[s], status, addr, i % 4;
 		printf "MCE_JSON={\"time\":\"2026-11-01T00:00:00.000000Z\",\"source\":\"tracepoint\",\"hostname\":\"bench\",\"boot_id\":\"%s\",\"cpu\":%d,\"socket\":%d,\"apicid\":%d,\"bank\":%d,\"vendor\":\"intel\",\"family\":6,\"model\":106,\"stepping\":6,\"mcgcap\":\"0x0000000007000c16\",\"mcgstatus\":\"0x0000000000000000\",\"status\":\"%s\",\"addr\":\"%s\",\"misc\":\"0x0000000000140686\",\"synd\":\"0x0000000000000000\",\"ipid\":\"0x0000000000000000\",\"tsc\":\"0x0000a1b2c3d4e5f6\",\"severity\":\"%s\",\"flags\":[\"VAL\",\"MISCV\",\"ADDRV\"],\"error_class\":\"memory_controller\",\"cpu_model\":\"Ice Lake-SP\",\"bank_name\":\"Integrated Memory Controller\",\"bank_type\":\"IMC\",\"description\":\"Corrected patrol scrub error\",\"memory_transaction\":\"memory_scrubbing\",\"channel\":%d,\"model_specific_code\":8,\"details\":{\"memory_controller\":%d}}\n\n", boot, cpu, int(cpu / 32), cpu * 2, bank, status, addr, sev[s], i % 4, bank - 7;

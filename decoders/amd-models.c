@@ -35,6 +35,8 @@ SMCA(dec_f19h_hbm3, "AMD Family 19h", smca_profile_hbm3);
 SMCA(dec_f1ah, "AMD Family 1Ah", smca_profile_plain);
 SMCA(dec_f1ah_e1384, "AMD Family 1Ah", smca_profile_cs_erratum_1384);
 SMCA(dec_hygon_f18h, "Hygon Family 18h", smca_profile_plain);
+/* No family given, but an MCA_IPID: no model's errata overrides can apply. */
+SMCA(dec_smca_any, "AMD Scalable MCA (family not given)", smca_profile_plain);
 
 #define M(v, fam, first, last, dec) \
 	{ .vendor = MCE_VENDOR_##v, .family = (fam), .model_first = (first), \
@@ -67,3 +69,17 @@ const struct mce_model_match amd_model_matches[] = {
 
 	{ .vendor = MCE_VENDOR_UNKNOWN, .decoder = NULL },
 };
+
+/*
+ * MCA_IPID exists only on Scalable MCA parts (AMD's PPRs for families 17h and
+ * later, "MCA_IPID"; Linux's struct mce: "only valid on SMCA systems"), and it
+ * names the bank's hardware block whatever the family: a non-zero one is
+ * enough to name the bank.
+ */
+const struct mce_model_decoder *amd_model_without_cpuid(const struct mce_record *rec)
+{
+	if (!mce_record_has(rec, MCE_HAVE_VENDOR | MCE_HAVE_IPID) || rec->ipid == 0 ||
+	    (rec->vendor != MCE_VENDOR_AMD && rec->vendor != MCE_VENDOR_HYGON))
+		return NULL;
+	return &dec_smca_any;
+}

@@ -145,6 +145,8 @@ void mce_decode(const struct mce_record *rec, struct mce_decoded *d)
 
 	if (mce_record_has(rec, MCE_HAVE_VENDOR | MCE_HAVE_CPUID))
 		md = mce_model_decoder_lookup(rec->vendor, rec->family, rec->model);
+	else
+		md = amd_model_without_cpuid(rec);
 	if (!md)
 		d->unknown_model = true;
 	else {

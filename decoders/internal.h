@@ -33,6 +33,13 @@ struct mce_model_match {
 extern const struct mce_model_match intel_model_matches[];   /* intel-models.c */
 extern const struct mce_model_match amd_model_matches[];     /* amd-models.c (AMD and Hygon) */
 
+/*
+ * A record whose CPU family the source did not give (rasdaemon's mce_record
+ * lines name only "AMD Scalable MCA"): the decoder that its registers alone
+ * still identify, or NULL (amd-models.c).
+ */
+const struct mce_model_decoder *amd_model_without_cpuid(const struct mce_record *rec);
+
 /* The architectural x86 decode every record gets first (x86-arch.c). */
 void x86_arch_decode(const struct mce_record *rec, struct mce_decoded *d);
 

@@ -327,7 +327,9 @@ static int walk_files(const struct journal_file *const *order, size_t n, const s
 	/* Where the entries before are nearest half of them. */
 	while (k < n && half + order[k]->n_entries / 2 < total / 2)
 		half += order[k++]->n_entries;
-	if ((one && one[0]) || total < SPLIT_MIN_ENTRIES || k == 0 || k == n) {
+	/* With --until, the entries after the window count only if marked late: a
+	 * second part could not know where the window ended before it. */
+	if ((one && one[0]) || a->have_until || total < SPLIT_MIN_ENTRIES || k == 0 || k == n) {
 		walk_part(&first);
 		*res = first.res;
 		return first.r;

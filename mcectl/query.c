@@ -27,7 +27,9 @@
 #include "clock.h"
 #include "collector.h"
 #include "decode.h"
+#include "entry-time.h"
 #include "journal-direct.h"
+#include "late-entries.h"
 #include "macro.h"
 #include "options.h"
 #include "message-ids.h"
@@ -63,9 +65,18 @@ struct query_args {
 	bool header_printed;
 	/* The entries mcelogd --replay wrote, found up front (query, summary): asking each
 	 * entry for a field it lacks makes libsystemd decompress its MCE_JSON. */
-	struct replayed { sd_id128_t boot_id; uint64_t monotonic, realtime; } *replayed;
+	struct entry_stamps *replayed;
 	size_t n_replayed;
 	bool have_replayed;
+	/*
+	 * The entries marked late (entry-time.h), found up front through the
+	 * journal's index of the mark: the main pass reads only the arrival
+	 * window and leaves them out (stamps, sorted), and they are shown or
+	 * counted from their own list (late.c), merged by the error's time.
+	 */
+	struct late_entries *late;
+	sd_journal *late_j;          /* where they are read from: the same matches */
+	bool catching_up;            /* the entries before following: the time filters hold */
 	unsigned trusted_uid;
 	char trusted_uid_text[16];   /* as _UID spells it: compared on every entry */
 	bool include_replayed;
@@ -102,9 +113,10 @@ static void query_help(const struct query_args *a)
 	else
 		printf("Usage: mcectl query [OPTIONS]\n"
 		       "Show machine-check records that mcelogd logged to the journal.\n\n"
-		       "  -S, --since TIME      records at or after TIME (e.g. '1h', '-30min', 'yesterday',\n"
-		       "                        '2026-11-20 10:00', '@1790000000')\n"
-		       "  -U, --until TIME      records before or at TIME\n");
+		       "  -S, --since TIME      records whose error is at or after TIME (e.g. '1h',\n"
+		       "                        '-30min', 'yesterday', '2026-11-20 10:00', '@1790000000'),\n"
+		       "                        however late they reached the journal\n"
+		       "  -U, --until TIME      records whose error is before or at TIME\n");
 	printf("      --cpu N           only records from CPU N\n"
 	       "      --bank N          only records from bank N (machine checks only)\n"
 	       "      --severity S      corrected, deferred, uncorrected, fatal or info (corrected\n"
@@ -453,7 +465,7 @@ static const struct {
 	const char *name;
 	size_t len;
 } cached_fields[] = {
-	CACHED("_UID"), CACHED("_HOSTNAME"), CACHED("MESSAGE_ID"), CACHED("MCE_CPU"), CACHED("MCE_BANK"),
+	CACHED(ENTRY_TIME_FIELD), CACHED("_UID"), CACHED("_HOSTNAME"), CACHED("MESSAGE_ID"), CACHED("MCE_CPU"), CACHED("MCE_BANK"),
 	CACHED("MCE_SEVERITY"), CACHED("MCE_BANK_NAME"), CACHED("MCE_STATUS"), CACHED("MCE_SOCKET"),
 	CACHED("MCE_SOURCE"), CACHED("MCE_EVENT"), CACHED("MCE_STORM_COUNT"), CACHED("MCE_STORM_START"),
 	CACHED("MCE_STORM_CODE"), CACHED("MCE_RULE"), CACHED("MCE_SNAPSHOT_CPU"),
@@ -702,13 +714,13 @@ static void host_of(sd_journal *j, const struct query_args *a, char *buf, size_t
 		snprintf(buf, size, "%.*s!%.*s", (int) size / 2 - 1, a->sender, (int) size / 2 - 1, claimed);
 }
 
-static void row_of(sd_journal *j, const struct query_args *a, uint64_t realtime, struct row *r)
+static void row_of(sd_journal *j, const struct query_args *a, int64_t time, struct row *r)
 {
 	char event[64], rule[80];
 	enum entry_kind kind = kind_of(j);
 	const char *m, *colon;
 
-	format_rfc3339_usec(r->time, sizeof(r->time), (int64_t) realtime);
+	format_rfc3339_usec(r->time, sizeof(r->time), time);
 	host_of(j, a, r->host, sizeof(r->host));
 	if (!get_field(j, "MCE_CPU", r->cpu, sizeof(r->cpu)))
 		snprintf(r->cpu, sizeof(r->cpu), "-");
@@ -969,11 +981,11 @@ static const char *entry_get(void *userdata, const char *key)
 	return (summary_json_fields(e->json).get)(e->json, key);
 }
 
-static int count_entry(sd_journal *j, const struct query_args *a, uint64_t t)
+static int count_entry(sd_journal *j, const struct query_args *a, int64_t t)
 {
 	struct entry_fields e = { .j = j };
 	const struct summary_fields f = { .get = entry_get, .userdata = &e };
-	int r = summary_add_fields(a->counts, &f, (int64_t) t);
+	int r = summary_add_fields(a->counts, &f, t);
 
 	json_object_put(e.json);
 	if (r >= 0 && e.damaged)
@@ -1038,24 +1050,6 @@ static int wait_journal(sd_journal *j, const sigset_t *wait_mask)
 	return r < 0 ? r : 0;
 }
 
-static int cmp_replayed(const void *x, const void *y)
-{
-	const struct replayed *a = x, *b = y;
-	int c = memcmp(&a->boot_id, &b->boot_id, sizeof(a->boot_id));
-
-	if (!c)
-		c = (a->monotonic > b->monotonic) - (a->monotonic < b->monotonic);
-	return c ? c : (a->realtime > b->realtime) - (a->realtime < b->realtime);
-}
-
-/* An entry's stamps: its boot, monotonic and wall time, from its header (no field read). */
-static int stamps_of(sd_journal *j, struct replayed *ret)
-{
-	int r = sd_journal_get_monotonic_usec(j, &ret->monotonic, &ret->boot_id);
-
-	return r < 0 ? r : sd_journal_get_realtime_usec(j, &ret->realtime);
-}
-
 /* The entries mcelogd --replay wrote: a match finds them without reading the others. */
 static int find_replayed(sd_journal *j, struct query_args *a)
 {
@@ -1068,12 +1062,12 @@ static int find_replayed(sd_journal *j, struct query_args *a)
 	if (r >= 0)
 		r = sd_journal_seek_head(j);
 	while (r >= 0 && (r = sd_journal_next(j)) > 0) {
-		struct replayed x;
+		struct entry_stamps x;
 
-		if (stamps_of(j, &x) < 0)
+		if (entry_stamps_of(j, &x) < 0)
 			continue;
 		if (a->n_replayed == cap) {
-			struct replayed *p = realloc(a->replayed, (cap = cap ? cap * 2 : 64) * sizeof(*p));
+			struct entry_stamps *p = realloc(a->replayed, (cap = cap ? cap * 2 : 64) * sizeof(*p));
 
 			if (!p)
 				return -ENOMEM;
@@ -1086,18 +1080,18 @@ static int find_replayed(sd_journal *j, struct query_args *a)
 		return r;
 	/* (None found: no array, which qsort and bsearch may not be given.) */
 	if (a->n_replayed > 1)
-		qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), cmp_replayed);
+		qsort(a->replayed, a->n_replayed, sizeof(*a->replayed), entry_stamps_cmp);
 	a->have_replayed = true;
 	return 0;
 }
 
 static bool is_replayed(sd_journal *j, const struct query_args *a)
 {
-	struct replayed x;
+	struct entry_stamps x;
 
 	/* Stamps are not unique for sure: one that matches is asked for the field after all. */
-	if (a->have_replayed && stamps_of(j, &x) >= 0 &&
-	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), cmp_replayed)))
+	if (a->have_replayed && entry_stamps_of(j, &x) >= 0 &&
+	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), entry_stamps_cmp)))
 		return false;
 	return sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL }, &(size_t) { 0 }) >= 0;
 }
@@ -1128,14 +1122,25 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 			return r;
 		}
 	}
+	/* (Following from now on, nothing before is read.) */
+	if (!a->late && (!a->follow || a->have_since)) {
+		r = late_entries_find(j, &a->late);
+		if (r < 0) {
+			fprintf(stderr, "mcectl %s: cannot read the journal: %s\n", a->verb, strerror(-r));
+			return r;
+		}
+	}
 	plan_id_check(a);
 	r = add_matches(j, a);
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: cannot set up journal matches: %s\n", a->verb, strerror(-r));
 		return r;
 	}
+	/* The journal is indexed by arrival: an entry not marked late arrived
+	 * within the slack of its time (entry-time.h). */
 	if (a->have_since)
-		r = sd_journal_seek_realtime_usec(j, a->since > 0 ? (uint64_t) a->since : 0);
+		r = sd_journal_seek_realtime_usec(j, a->since > ENTRY_TIME_SLACK_USEC ?
+						  (uint64_t) (a->since - ENTRY_TIME_SLACK_USEC) : 0);
 	else if (a->follow) {
 		/* From now on: the next entry after the newest one there is. */
 		r = sd_journal_seek_tail(j);
@@ -1157,63 +1162,169 @@ struct shown {
 	bool at_stop;        /* reached a->stop_cursor */
 };
 
-/* Prints the matching entries after the current position.  Returns 0 or negative errno. */
+/* The error's time of the current entry (entry-time.h); arrival: its journal stamp. */
+static int64_t entry_time(sd_journal *j, uint64_t arrival)
+{
+	char v[32];
+	const char *t = get_field(j, ENTRY_TIME_FIELD, v, sizeof(v));
+
+	return entry_time_of(t, t ? strlen(t) : 0, arrival);
+}
+
+/* One entry that passed the filters, shown or counted.  Negative errno only for -ENOMEM. */
+static int show_one(sd_journal *j, const struct query_args *a, int64_t t, struct shown *n)
+{
+	int r;
+
+	if (a->summary) {
+		r = count_entry(j, a, t);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			n->damaged++;
+		if (r <= 0)
+			return 0;
+	} else if (a->output == OUTPUT_JSON) {
+		if (print_json_row(j) < 0) {
+			n->damaged++;
+			return 0;
+		}
+	} else {
+		struct row row;
+
+		row_of(j, a, t, &row);
+		if (a->output == OUTPUT_CSV)
+			print_csv_row(&row);
+		else {
+			print_table_row(a, &row);
+			print_snapshot_line(j);
+		}
+	}
+	n->shown++;
+	return 0;
+}
+
+/* Whether a late entry is one the filters let through: read where it is, with the matches. */
+static bool keep_late(void *userdata, const struct late_entry *e)
+{
+	struct query_args *a = userdata;
+	sd_journal *j = a->late_j;
+
+	if ((a->have_since && e->time < a->since) || (a->have_until && e->time > a->until))
+		return false;
+	/* Every replayed entry is late: those are left out by their stamps, without a seek each. */
+	if (!a->include_replayed && a->n_replayed > 0 &&
+	    bsearch(&e->stamps, a->replayed, a->n_replayed, sizeof(*a->replayed), entry_stamps_cmp))
+		return false;
+	if (sd_journal_seek_cursor(j, e->cursor) < 0 || sd_journal_next(j) <= 0 ||
+	    sd_journal_test_cursor(j, e->cursor) <= 0)
+		return false;
+	forget_entry(j);
+	if (a->check_ids && !wanted_entry(j, a))
+		return false;
+	return a->include_replayed || !is_replayed(j, a);
+}
+
+/* The kept late entries up to time limit, in time order, from where the last call stopped. */
+static int show_late(const struct query_args *a, int64_t limit, struct shown *n)
+{
+	struct late_entries *l = a->late;
+	int r;
+
+	for (; l && a->late_j && l->next < l->n_kept && l->v[l->next].time <= limit; l->next++) {
+		const struct late_entry *e = &l->v[l->next];
+
+		if (sd_journal_seek_cursor(a->late_j, e->cursor) < 0 || sd_journal_next(a->late_j) <= 0)
+			continue;
+		forget_entry(a->late_j);
+		r = show_one(a->late_j, a, e->time, n);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * Prints the matching entries after the current position.  Returns 0 or
+ * negative errno.  Catching up (not yet following), only those whose error
+ * time is in --since..--until, read from the arrival window around it; the
+ * late entries are merged in by time (show_late).
+ */
 static int show_entries(sd_journal *j, const struct query_args *a, struct shown *n)
 {
 	int r;
 
 	while ((r = sd_journal_next(j)) > 0) {
-		uint64_t t;
+		uint64_t arrival;
+		int64_t t;
 
 		forget_entry(j);
 
 		if (stop_following)
 			return 0;
-		if (sd_journal_get_realtime_usec(j, &t) < 0)
+		if (sd_journal_get_realtime_usec(j, &arrival) < 0)
 			continue;
-		if (a->stop_cursor && t == a->stop_usec && sd_journal_test_cursor(j, a->stop_cursor) > 0) {
+		if (a->stop_cursor && arrival == a->stop_usec && sd_journal_test_cursor(j, a->stop_cursor) > 0) {
 			n->at_stop = true;
 			return 0;
 		}
-		/* Seeking lands near, not exactly at, the time: re-check both ends. */
-		if (a->have_since && (int64_t) t < a->since)
-			continue;
-		if (a->have_until && (int64_t) t > a->until) {
-			n->past_until = true;
-			return 0;
+		if (a->catching_up) {
+			/* Seeking lands near, not exactly at, the time: re-check both ends. */
+			if (a->have_since && (int64_t) arrival < a->since - ENTRY_TIME_SLACK_USEC)
+				continue;
+			if (a->have_until && (int64_t) arrival > a->until + ENTRY_TIME_SLACK_USEC) {
+				n->past_until = true;
+				return 0;
+			}
 		}
+		/* Read from their own list, by time. */
+		if (late_entries_has(a->late, j))
+			continue;
+		forget_entry(j);
+		t = entry_time(j, arrival);
+		if (a->catching_up && ((a->have_since && t < a->since) || (a->have_until && t > a->until)))
+			continue;
 		if (a->check_ids && !wanted_entry(j, a))
 			continue;
 		/* Written by mcelogd --replay: recorded input, not an error of this machine. */
 		if (!a->include_replayed && is_replayed(j, a))
 			continue;
-		if (a->summary) {
-			r = count_entry(j, a, t);
-			if (r == -ENOMEM)
-				return r;
+		if (!a->summary && a->late && a->late->next < a->late->n_kept) {
+			r = show_late(a, t, n);
 			if (r < 0)
-				n->damaged++;
-			if (r <= 0)
-				continue;
-		} else if (a->output == OUTPUT_JSON) {
-			if (print_json_row(j) < 0) {
-				n->damaged++;
-				continue;
-			}
-		} else {
-			struct row row;
-
-			row_of(j, a, t, &row);
-			if (a->output == OUTPUT_CSV)
-				print_csv_row(&row);
-			else {
-				print_table_row(a, &row);
-				print_snapshot_line(j);
-			}
+				return r;
+			forget_entry(j);
 		}
-		n->shown++;
+		r = show_one(j, a, t, n);
+		if (r < 0)
+			return r;
 	}
 	return r;
+}
+
+/*
+ * The late entries the filters keep, in time order, and a journal to read
+ * them from (a->late_j).  Counted or shown as the main pass meets their time,
+ * the rest at its end.
+ */
+static int prepare_late(struct query_args *a)
+{
+	int r;
+
+	if (!a->late || a->late->n_kept == 0)
+		return 0;
+	r = open_journal(a, &a->late_j);
+	if (r < 0)
+		return r;
+	late_entries_order(a->late, keep_late, a);
+	return 0;
+}
+
+static void late_done(struct query_args *a)
+{
+	sd_journal_close(a->late_j);
+	a->late_j = NULL;
+	a->late = late_entries_free(a->late);
 }
 
 /*
@@ -1293,12 +1404,13 @@ static int split_summary(struct query_args *a, struct half *h)
 	if (open_journal(&h->a, &h->j) < 0)
 		return -EIO;
 	/* The time span of the entries the summary will read. */
-	lo = a->have_since ? since : step_time(h->j, true);
+	/* (By arrival: the window's slack included, entry-time.h.) */
+	lo = a->have_since ? (since > ENTRY_TIME_SLACK_USEC ? since - ENTRY_TIME_SLACK_USEC : 1) : step_time(h->j, true);
 	if (sd_journal_seek_tail(h->j) < 0)
 		return 0;
 	hi = step_time(h->j, false);
-	if (a->have_until && until < hi)
-		hi = until;
+	if (a->have_until && until + ENTRY_TIME_SLACK_USEC < hi)
+		hi = until + ENTRY_TIME_SLACK_USEC;
 	if (!lo || hi <= lo)
 		return 0;
 	mid = lo + (hi - lo) / 2;
@@ -1314,11 +1426,13 @@ static int split_summary(struct query_args *a, struct half *h)
 }
 
 /* Waits for new entries and shows them until a signal or a closed output. */
-static int follow_journal(sd_journal *j, const struct query_args *a, struct shown *n)
+static int follow_journal(sd_journal *j, struct query_args *a, struct shown *n)
 {
 	sigset_t wait_mask;
 	int r;
 
+	/* New entries: all shown as they come, whatever time they carry. */
+	a->catching_up = false;
 	follow_signals(&wait_mask);
 	while (!stop_following) {
 		/* Each batch reaches a pipe as it comes, not when a buffer fills. */
@@ -1402,6 +1516,9 @@ static int read_journal(struct query_args *a, struct shown *n)
 
 	if (open_journal(a, &j) < 0)
 		return 1;
+	if (prepare_late(a) < 0)
+		return 1;
+	a->catching_up = true;
 
 	if (split_summary(a, &second) == -ENOMEM) {
 		fprintf(stderr, "mcectl summary: out of memory\n");
@@ -1425,6 +1542,9 @@ static int read_journal(struct query_args *a, struct shown *n)
 			n->damaged += second.n.damaged;
 		}
 	}
+	/* The late entries after the last one shown, or all of them for a summary. */
+	if (r >= 0)
+		r = show_late(a, INT64_MAX, n);
 	if (r < 0) {
 		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
 		return 1;
@@ -1479,7 +1599,8 @@ static int read_senders(struct query_args *a, const struct collector *c, struct 
 		a->n_files = (unsigned) g->n_files;
 		a->sender = g->sender[0] ? g->sender : NULL;
 		a->host = a->sender ? NULL : host;
-		/* Replayed entries are found per journal read. */
+		/* Replayed and late entries are found per journal read. */
+		late_done(a);
 		free(a->replayed);
 		a->replayed = NULL;
 		a->n_replayed = 0;
@@ -1563,6 +1684,7 @@ int verb_query(int argc, char *argv[])
 	int r = run(&a, argc, argv);
 
 	free(a.replayed);
+	late_done(&a);
 	free_entry_cache();
 	return r;
 }
@@ -1575,6 +1697,7 @@ int verb_summary(int argc, char *argv[])
 
 	r = run(&a, argc, argv);
 	a.counts = summary_free(a.counts);
+	late_done(&a);
 	free(a.replayed);
 	free_entry_cache();
 	return r;
@@ -1585,6 +1708,7 @@ int verb_follow(int argc, char *argv[])
 	struct query_args a = { .verb = "follow", .follow = true, .output = OUTPUT_TABLE, .trusted_uid = 0 };
 	int r = run(&a, argc, argv);
 
+	late_done(&a);
 	free_entry_cache();
 	return r;
 }

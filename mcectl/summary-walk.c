@@ -14,13 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entry-time.h"
 #include "macro.h"
 #include "message-ids.h"
 #include "summary-walk.h"
 
 /* The fields the walk reads; every other is skipped unread when shared. */
 enum field {
-	F_COMM, F_UID, F_MESSAGE_ID, F_HOSTNAME, F_REPLAY,
+	F_COMM, F_UID, F_MESSAGE_ID, F_HOSTNAME, F_REPLAY, F_TIME, F_LATE,
 	/* The flat fields the summary asks for (query.c's flat_fields). */
 	F_CPU, F_BANK, F_BANK_NAME, F_SEVERITY, F_STATUS, F_SOCKET, F_SOURCE, F_EVENT,
 	F_STORM_COUNT, F_STORM_START, F_STORM_CODE,
@@ -37,6 +38,7 @@ static const struct {
 } field_names[_F_MAX + 1] = {
 	[F_COMM] = NAME("_COMM"), [F_UID] = NAME("_UID"), [F_MESSAGE_ID] = NAME("MESSAGE_ID"),
 	[F_HOSTNAME] = NAME("_HOSTNAME"), [F_REPLAY] = NAME("MCELOGD_REPLAY"),
+	[F_TIME] = NAME(ENTRY_TIME_FIELD), [F_LATE] = NAME(ENTRY_LATE_FIELD),
 	[F_CPU] = NAME("MCE_CPU"), [F_BANK] = NAME("MCE_BANK"), [F_BANK_NAME] = NAME("MCE_BANK_NAME"),
 	[F_SEVERITY] = NAME("MCE_SEVERITY"), [F_STATUS] = NAME("MCE_STATUS"), [F_SOCKET] = NAME("MCE_SOCKET"),
 	[F_SOURCE] = NAME("MCE_SOURCE"), [F_EVENT] = NAME("MCE_EVENT"), [F_STORM_COUNT] = NAME("MCE_STORM_COUNT"),
@@ -73,7 +75,7 @@ struct object {
 	const uint8_t *value;       /* after '=' */
 	uint32_t len;
 	/* The answers, once an object: matched as libsystemd matches (the whole value) ... */
-	bool comm, uid, host, id_wanted, replay_one;
+	bool comm, uid, host, id_wanted, replay_one, late_one;
 	/* ... and as query.c reads a first value (a string of at most 63 bytes). */
 	bool first_uid, first_id_wanted;
 	enum kind kind;
@@ -250,6 +252,9 @@ static void classify(const struct walk *w, struct object *o, const struct journa
 		break;
 	case F_REPLAY:
 		o->replay_one = value_is(o, "1");
+		break;
+	case F_LATE:
+		o->late_one = value_is(o, "1");
 		break;
 	default:
 		break;
@@ -484,7 +489,7 @@ static const char *entry_get(void *userdata, const char *key)
 
 /* An entry's first values, and the matches' answers over all its items. */
 struct items {
-	bool comm, uid, host, id_wanted, replay, replay_one;
+	bool comm, uid, host, id_wanted, replay, replay_one, late;
 };
 
 static int read_items(struct walk *w, struct entry *x, struct items *m)
@@ -505,6 +510,7 @@ static int read_items(struct walk *w, struct entry *x, struct items *m)
 		m->id_wanted |= o->id_wanted;
 		m->replay |= o->field == F_REPLAY;
 		m->replay_one |= o->replay_one;
+		m->late |= o->late_one;
 		if (!(x->have & 1u << o->field)) {
 			x->first[o->field] = *o;
 			x->have |= 1u << o->field;
@@ -545,6 +551,7 @@ static int walk_file(struct walk *w, struct summary *s, struct position *pos, st
 	while ((r = journal_file_next_entry(w->f, &it, &offset, &w->reason)) > 0) {
 		struct journal_entry e;
 		struct items m = {};
+		int64_t t;
 		const struct summary_fields fields = { .get = entry_get, .userdata = x };
 
 		if (offset <= prev_offset) {
@@ -589,12 +596,22 @@ static int walk_file(struct walk *w, struct summary *s, struct position *pos, st
 			pos->first_realtime = e.realtime;
 		pos->matched = true;
 		pos->realtime = e.realtime;
-		if (a->have_since && (int64_t) e.realtime < a->since)
+		/*
+		 * By the error's time (entry-time.h), as query.c's libsystemd path: an
+		 * entry marked late wherever it arrived, every other one only if it
+		 * arrived within the slack of the window (that path seeks there, and
+		 * stops at the first entry past it).
+		 */
+		if (!m.late && a->have_since && (int64_t) e.realtime < a->since - ENTRY_TIME_SLACK_USEC)
 			continue;
-		if (a->have_until && (int64_t) e.realtime > a->until) {
+		if (!m.late && a->have_until && (int64_t) e.realtime > a->until + ENTRY_TIME_SLACK_USEC)
 			pos->past_until = true;
-			return 0;
-		}
+		if (!m.late && pos->past_until)
+			continue;
+		t = entry_time_of((x->have & 1u << F_TIME) ? (const char *) x->first[F_TIME].value : NULL,
+				  (x->have & 1u << F_TIME) ? x->first[F_TIME].len : 0, e.realtime);
+		if ((a->have_since && t < a->since) || (a->have_until && t > a->until))
+			continue;
 		if (a->host ? !(m.uid && m.host && m.id_wanted) : !wanted_first(x))
 			continue;
 		if (!a->include_replayed && m.replay) {
@@ -604,7 +621,7 @@ static int walk_file(struct walk *w, struct summary *s, struct position *pos, st
 			w->reason = "an MCELOGD_REPLAY field that is not 1";
 			return -EOPNOTSUPP;
 		}
-		r = summary_add_fields(s, &fields, (int64_t) e.realtime);
+		r = summary_add_fields(s, &fields, t);
 		json_object_put(x->json);
 		x->json = NULL;
 		if (x->error)
@@ -666,7 +683,8 @@ int summary_walk(const struct journal_file *const *files, size_t n, const struct
 		table_free(&w.t);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n && !pos.past_until; i++) {
+	/* Past --until, on to the end for the entries marked late. */
+	for (size_t i = 0; i < n; i++) {
 		w.f = files[i];
 		r = walk_file(&w, s, &pos, result, x);
 		if (r < 0)

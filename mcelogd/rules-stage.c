@@ -113,12 +113,18 @@ static int load_state(struct rules_stage *st)
 	return 0;
 }
 
+static int save_state(void *userdata)
+{
+	return rules_stage_save(userdata);
+}
+
 int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_dirs,
 		      const char *state_directory)
 {
 	int r;
 
 	json_writer_init(&st->json);
+	st->save = (struct rules_save) { .save = save_state, .userdata = st };
 	r = rules_load(dirs, n_dirs, &st->set);
 	if (r < 0)
 		return r;
@@ -232,6 +238,7 @@ int rules_stage_save(struct rules_stage *st)
 		r = write_file_atomic(st->state_path, text, len, true);
 	if (r < 0)
 		return log_error_errno(r, "Failed to save the rules' state to %s: %m", st->state_path);
+	rules_save_done(&st->save, st->engine);
 	return 0;
 }
 
@@ -628,6 +635,8 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired || st->row_page_acted)
 		(void) rules_stage_save(st);
+	else if (st->state_path)
+		rules_save_after_record(&st->save, st->engine, st->event);
 	st->record = NULL;
 	return counted.error_id;
 }
@@ -635,6 +644,7 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 void rules_stage_done(struct rules_stage *st)
 {
 	st->triggers = trigger_runner_free(st->triggers);
+	rules_save_free(&st->save);
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
 	dram_watch_done(&st->dram);

@@ -9,7 +9,8 @@
  * the state (/var/lib/mcelogd/rules.state) across restarts.
  *
  * The state file is written atomically (temporary file, fsync, rename) after
- * every firing and at stop.  A damaged one is logged, renamed aside
+ * every firing, at most a second after any other count (rules-save.h), and at
+ * stop.  A damaged one is logged, renamed aside
  * (rules.state.damaged) and the daemon starts counting afresh: never fatal.
  */
 
@@ -23,6 +24,7 @@
 #include "rule-engine.h"
 #include "rule-state.h"
 #include "rule.h"
+#include "rules-save.h"
 #include "slot-names.h"
 
 struct ras_record;
@@ -62,6 +64,7 @@ struct rules_stage {
 	struct rule_engine *engine;
 	struct rule_state state;     /* pages and alerts; buckets captured when saved */
 	char *state_path;            /* NULL: nothing is persisted (replay) */
+	struct rules_save save;      /* when counts are written between firings */
 	struct json_writer json;
 	struct trigger_runner *triggers;   /* made at the first trigger */
 	struct dram_watch dram;      /* DRAM fault patterns per DIMM (this run only) */

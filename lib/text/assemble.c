@@ -67,7 +67,13 @@ static int emit_now(struct mce_text_parser *p, struct mce_record *r, unsigned fi
 			r->model = p->def_model;
 			r->stepping = 0;
 			r->have |= MCE_HAVE_VENDOR | MCE_HAVE_CPUID;
-		} else if (vendor_known)
+		} else if (vendor_known && (r->vendor == MCE_VENDOR_AMD || r->vendor == MCE_VENDOR_HYGON) &&
+			   (r->have & MCE_HAVE_IPID) && r->ipid)
+			/* The decoder names an SMCA bank from MCA_IPID alone (decoders/amd-models.c). */
+			text_diag(p, MCE_TEXT_PARTIAL, first,
+				  "record (lines %u-%u) has no CPU family/model: its bank named from MCA_IPID, "
+				  "no model's errata applied (give the CPU with --cpu-id)", first, last);
+		else if (vendor_known)
 			text_diag(p, MCE_TEXT_PARTIAL, first,
 				  "record (lines %u-%u) has no CPU family/model: decoding architectural "
 				  "fields only (give the CPU with --cpu-id)", first, last);

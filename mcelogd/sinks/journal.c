@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "log.h"
 #include "daemon-config.h"
+#include "entry-time.h"
 #include "decode.h"
 #include "json-writer.h"
 #include "macro.h"
@@ -132,12 +133,32 @@ static void journal_fields_add(struct journal_fields *f, const char *fmt, ...);
 /*
  * Every entry starts here.  A replay's marker comes first, before any field
  * the replayed input decides the size of, so that no input can leave it out.
+ * Then the error's own time (entry-time.h), early so that a reader's pass
+ * over the entry's fields meets it before MCE_JSON, and the mark of an entry
+ * that arrives far from it.  have_time false: what mcelogd reports now.
  */
-static void journal_fields_begin(struct journal_fields *f, const struct journal_sink *j)
+static void journal_fields_begin(struct journal_fields *f, const struct journal_sink *j, bool have_time,
+				 int64_t time_usec)
 {
+	int64_t now = (int64_t) now_realtime_usec();
+
 	*f = (struct journal_fields) { .n = 0 };
 	if (j->replay)
 		journal_fields_add(f, REPLAY_FIELD);
+	if (!have_time)
+		time_usec = now;
+	journal_fields_add(f, ENTRY_TIME_FIELD "=%" PRId64, time_usec);
+	if (time_usec < now - ENTRY_TIME_SLACK_USEC || time_usec > now + ENTRY_TIME_SLACK_USEC)
+		journal_fields_add(f, ENTRY_LATE_MATCH);
+}
+
+static bool fields_late(const struct journal_fields *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->iov[i].iov_len == strlen(ENTRY_LATE_MATCH) &&
+		    memcmp(f->iov[i].iov_base, ENTRY_LATE_MATCH, strlen(ENTRY_LATE_MATCH)) == 0)
+			return true;
+	return false;
 }
 
 static void journal_fields_add(struct journal_fields *f, const char *fmt, ...)
@@ -386,7 +407,10 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 	struct journal_fields f;
 	int r;
 
-	journal_fields_begin(&f, j);
+	journal_fields_begin(&f, j, false, 0);
+	/* Always to the spool, delivered whenever journald is back. */
+	if (!fields_late(&f))
+		journal_fields_add(&f, ENTRY_LATE_MATCH);
 	json_writer_init(&w);
 	json_object_begin(&w, NULL);
 	json_put_time_usec(&w, "time", now_realtime_usec());
@@ -461,6 +485,8 @@ static void make_room(struct journal_sink *j, size_t need)
  */
 static int deliver(struct journal_sink *j, const struct journal_fields *f, bool may_drop)
 {
+	struct iovec iov[ELEMENTSOF(f->iov) + 1];
+	unsigned n;
 	size_t need;
 	int r;
 
@@ -479,15 +505,20 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 			log_warning_errno(r, "journald does not take entries (%m); keeping them in %s until it "
 					  "does", spool_path(j->spool));
 	}
+	/* Delivered whenever journald is back: marked late (entry-time.h). */
+	n = f->n;
+	memcpy(iov, f->iov, n * sizeof(iov[0]));
+	if (!fields_late(f))
+		iov[n++] = (struct iovec) { .iov_base = (void *) ENTRY_LATE_MATCH, .iov_len = strlen(ENTRY_LATE_MATCH) };
 	/* The bound holds after the append: room is made for this entry first. */
-	need = journal_export_encode(f->iov, f->n, NULL, 0);
+	need = journal_export_encode(iov, n, NULL, 0);
 	if (spool_bytes(j->spool) + need > j->spool_max)
 		make_room(j, need);
 	if (may_drop && spool_bytes(j->spool) + need > j->spool_max) {
 		j->n_refused++;
 		return -ENOSPC;
 	}
-	r = may_drop ? spool_append(j->spool, f->iov, f->n) : spool_append_kept(j->spool, f->iov, f->n);
+	r = may_drop ? spool_append(j->spool, iov, n) : spool_append_kept(j->spool, iov, n);
 	if (r < 0)
 		return log_error_errno(r, "Cannot keep an entry in the spool %s: %m", spool_path(j->spool));
 	j->n_spooled++;
@@ -503,7 +534,7 @@ static int write_mce(struct journal_sink *j, const struct mce_record *r, const s
 	struct journal_fields f;
 	char text[400];
 
-	journal_fields_begin(&f, j);
+	journal_fields_begin(&f, j, r->have & MCE_HAVE_TIME, r->time_usec);
 	record_message(r, d, text, sizeof(text));
 	journal_fields_add(&f, "MESSAGE=%s", text);
 	journal_fields_add(&f, "MESSAGE_ID=%s", severity_message_id(d->severity));
@@ -598,7 +629,7 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 	struct journal_fields f;
 	char name[80];
 
-	journal_fields_begin(&f, j);
+	journal_fields_begin(&f, j, r->have_time, r->time_usec);
 	journal_fields_add(&f, "MESSAGE=%s", r->summary[0] ? r->summary : ras_event_to_string(r->event));
 	journal_fields_add(&f, "MESSAGE_ID=%s", ras_event_message_id(r->event));
 	journal_fields_add(&f, "PRIORITY=%d", (unsigned) r->severity < _RAS_SEV_MAX ? ras_priorities[r->severity]
@@ -655,7 +686,7 @@ static int write_loss(struct journal_sink *j, const char *source, unsigned cpu, 
 	struct journal_fields f;
 	int k;
 
-	journal_fields_begin(&f, j);
+	journal_fields_begin(&f, j, false, 0);
 	journal_fields_add(&f, "MESSAGE=Kernel reported %" PRIu64 " machine-check record(s) lost from %s "
 			   "on CPU %u%s", lost, source, cpu, at_start ? LOSS_AT_START_TEXT : "");
 	if (at_start)
@@ -751,7 +782,7 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	bool summary = ev->type == STORM_EVENT_SUMMARY;
 	char code[19];
 
-	journal_fields_begin(&f, j);
+	journal_fields_begin(&f, j, false, 0);
 	storm_code_string(ev->key.code, code);
 	journal_fields_add(&f, "MESSAGE=%s", message);
 	journal_fields_add(&f, "MESSAGE_ID=%s", summary ? MCELOGD_MSGID_STORM : MCELOGD_MSGID_STORM_END);
@@ -797,7 +828,7 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 	struct journal_fields f;
 	int k;
 
-	journal_fields_begin(&f, j);
+	journal_fields_begin(&f, j, false, 0);
 	journal_fields_add(&f, "MESSAGE=%s", a->message);
 	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_ALERT);
 	journal_fields_add(&f, "PRIORITY=%d", a->priority);

@@ -55,17 +55,17 @@ check "SIGTERM ends it with exit status 0" 0 "$?"
 pids=
 
 # --since: first what is there, then the new ones; the table has its header.
-"$mcectl" follow --include-replayed --since 1h >"$work/table" 2>&1 &
+"$mcectl" follow --include-replayed --since @1 >"$work/table" 2>&1 &
 follower=$!
 started $follower
-check "--since 1h: the 12 records already logged, in the table" 13 "$(wait_lines "$work/table" 13)"
+check "--since @1: the 12 records already logged, in the table" 13 "$(wait_lines "$work/table" 13)"
 kill -INT "$follower"
 wait "$follower"
 pids=
 check "the table starts with its header" 1 "$(head -n 1 "$work/table" | grep -c 'TIME')"
 
 # A reader that goes away (head -n 1): follow ends at its next write, with status 0.
-( "$mcectl" follow --include-replayed --since 1h --output json; echo "rc=$?" >"$work/rc" ) | head -n 1 >"$work/head" &
+( "$mcectl" follow --include-replayed --since @1 --output json; echo "rc=$?" >"$work/rc" ) | head -n 1 >"$work/head" &
 check "the reader got its line" 1 "$(wait_lines "$work/head" 1)"
 "$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
 for _ in $(seq 100); do [ -s "$work/rc" ] && break; sleep 0.05; done

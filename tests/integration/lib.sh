@@ -56,6 +56,24 @@ start_private_journald() {
 	fi
 }
 
+# use_dev_mcelog_shim: sets shim, the LD_PRELOAD library that plays /dev/mcelog
+# (fake-dev-mcelog.c); skips the whole test on a machine with a real one.
+use_dev_mcelog_shim() {
+	shim=$builddir/tests/integration/fake-dev-mcelog.so
+	if [ -e /dev/mcelog ]; then
+		echo "1..0 # SKIP needs a machine without a real /dev/mcelog"
+		exit 0
+	fi
+}
+
+# dev_mcelog_record TSC TIME: the 88-byte record of data/dev-mcelog-88.bin on
+# stdout, its TSC (offset 40) and wall time in seconds (offset 48) replaced.
+dev_mcelog_record() {
+	head -c 40 "$data/dev-mcelog-88.bin"
+	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<QQ", int(sys.argv[1]), int(sys.argv[2])))' "$1" "$2"
+	head -c 88 "$data/dev-mcelog-88.bin" | tail -c +57
+}
+
 # need_tools TOOL...: skips the whole test, naming what is missing.
 need_tools() {
 	local tool

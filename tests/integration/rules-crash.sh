@@ -1,0 +1,79 @@
+#!/bin/bash
+# Integration test: a crash loses at most the rules' counts of the last
+# second (mcelogd.rules(5), STATE; mcelogd/rules-save.h).  The daemon runs
+# live on records from the fake-dev-mcelog.so shim (see dev-mcelog.sh) with
+# one rule, 5 corrected errors on a CPU in 24h: 3 records, SIGKILL; 1 record,
+# SIGKILL; 1 record: the rule must fire at that fifth error, in the third run,
+# and not before.  Before the state was written between firings, the first
+# SIGKILL lost all three counts.  Prints TAP.
+
+set -u
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$srcdir/tests/integration/lib.sh"
+use_dev_mcelog_shim
+need_tools python3
+work=$(mktemp -d)
+trap '[ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+mkdir "$work/state" "$work/rules"
+printf '[Sources]\nTracepoint=no\nTraceBuffer=no\nDevMcelog=yes\nRAS=no\n[Storm]\nEnable=no\n' >"$work/mcelogd.conf"
+printf '[Rule]\nName=crash-test\nMatch=severity=corrected\nKey=cpu\nThreshold=5 in 24h\nAction=alert\n' \
+	>"$work/rules/50-crash-test.rules"
+chmod -R go-w "$work/rules"
+
+echo "1..6"
+
+# records FIRST N: N records, TSCs FIRST.., stamped now.
+records() {
+	local i
+	for i in $(seq "$1" $(($1 + $2 - 1))); do
+		dev_mcelog_record "$i" "$(date +%s)"
+	done >"$work/records.bin"
+}
+# times: how many record times the rule's bucket holds in the state file.
+times() { awk -F'\t' '$1 == "bucket" && $2 == "crash-test" { print split($5, t, ",") }' "$work/state/rules.state" 2>/dev/null; }
+alerts() { grep -c "^alert	[0-9]*	crash-test	" "$work/state/rules.state" 2>/dev/null; }
+# run NAME: the daemon on records.bin, live, until the log says it took them all.
+run() {
+	: >"$work/$1.jsonl"
+	FAKE_DEV_MCELOG_PATH=/dev/mcelog FAKE_DEV_MCELOG_RECORDS=$work/records.bin FAKE_DEV_MCELOG_RECORD_LEN=88 \
+	ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$shim \
+		"$mcelogd" -c "$work/mcelogd.conf" --no-journal --output-file "$work/$1.jsonl" --control-socket '' \
+		--state-directory "$work/state" --rules-directory "$work/rules" --bert "$work/no-bert" \
+		--log-level info 2>"$work/$1.err" &
+	pid=$!
+	local want=$(($(wc -c <"$work/records.bin") / 88)) i
+	for i in $(seq 100); do
+		[ "$(grep -c '"tsc"' "$work/$1.jsonl")" -ge "$want" ] && break
+		sleep 0.05
+	done
+}
+# crash: SIGKILL once a second has passed since the last record (the bound).
+crash() {
+	sleep 1.5
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	pid=
+}
+
+records 1 3
+run first
+crash
+check "after SIGKILL, the state holds the 3 counted errors" 3 "$(times)"
+check "... and no firing" 0 "$(alerts)"
+records 4 1
+run second
+crash
+check "a second SIGKILL: 4 counted, across both runs" 4 "$(times)"
+check "... still no firing at the fourth" 0 "$(alerts)"
+records 5 1
+run third
+kill "$pid"
+wait "$pid"
+pid=
+check "the fifth error, after two crashes, fires the rule once" 1 "$(alerts)"
+if grep -q "Rule crash-test fired" "$work/third.err" "$work/third.jsonl"; then
+	ok "the third run says the rule fired"
+else
+	not_ok "the third run says the rule fired" "$(cat "$work/third.err")"
+fi
+exit $((failed > 0))
