@@ -210,6 +210,23 @@ static bool is_pt_file(const char *name, size_t *ret_stamp_at)
 	return true;
 }
 
+/*
+ * ".cpuN-STAMP.pt.tmp": a save's temporary.  Saves run one at a time, on the
+ * main loop, and each renames or removes its own before pruning; one still
+ * there is what a crash mid-write left, and nothing will ever finish it.
+ */
+static bool is_pt_temporary(const char *name)
+{
+	size_t n = strlen(name), at;
+	char stem[64];
+
+	if (name[0] != '.' || n < 9 || n - 5 >= sizeof(stem) || strcmp(name + n - 4, ".tmp") != 0)
+		return false;
+	memcpy(stem, name + 1, n - 5);
+	stem[n - 5] = '\0';
+	return is_pt_file(stem, &at);
+}
+
 static int cmp_by_stamp(const void *a, const void *b)
 {
 	const char *x = ((const struct saved *) a)->name, *y = ((const struct saved *) b)->name;
@@ -217,7 +234,8 @@ static int cmp_by_stamp(const void *a, const void *b)
 	return strcmp(strchr(x, '-'), strchr(y, '-'));
 }
 
-/* Deletes the oldest files (by the timestamp in their names) over the bounds, never keep. */
+/* Deletes the oldest files (by the timestamp in their names) over the bounds, never keep,
+ * and the temporaries of saves a crash cut short (is_pt_temporary()). */
 static void prune(const char *dir, int dfd, const char *keep, unsigned max_files, uint64_t max_bytes)
 {
 	DIR *d = fdopendir(dfd);
@@ -235,6 +253,10 @@ static void prune(const char *dir, int dfd, const char *keep, unsigned max_files
 		struct stat st;
 		size_t at;
 
+		if (is_pt_temporary(e->d_name)) {
+			(void) unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		if (!is_pt_file(e->d_name, &at) || strlen(e->d_name) >= sizeof(v->name))
 			continue;
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))

@@ -167,6 +167,22 @@ static void test_save_bounds(void **state)
 		unlink(path);
 	}
 	rmdir(dir);
+	/* a crash mid-write left a temporary: the next save removes it, and only ours */
+	assert_int_equal(mkdir(dir, 0750), 0);
+	snprintf(path, sizeof(path), "%s/.cpu4-00000000000000000001.pt.tmp", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(first, sizeof(first), "%s/.notes.tmp", dir);
+	f = fopen(first, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(pt_file_save(dir, 4, header, 6, trace, 10, 3, UINT64_MAX, names[0], sizeof(names[0])), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(first, F_OK), 0);
+	unlink(first);
+	unlink(names[0]);
+	rmdir(dir);
 	rmdir(base);
 	/* a directory that cannot be made: the errno */
 	assert_int_equal(pt_file_save("/proc/no/such", 0, header, 6, trace, 1, 1, 1, path, sizeof(path)), -ENOENT);
