@@ -113,6 +113,7 @@ struct tracepoint {
 	uint32_t id;            /* tracefs id: perf_event_attr.config */
 	unsigned n_cpus;        /* CPUs it is open on */
 	int first_error;        /* of perf_event_open on some CPU */
+	bool said_out_of_fds;   /* EMFILE/ENFILE logged once, not per CPU */
 };
 
 struct cpu_reader {
@@ -774,26 +775,43 @@ static void log_open_failure(int r, unsigned t, unsigned cpu)
 }
 
 /*
- * A reader for one CPU with every available tracepoint on it; fails only if
- * none could be opened.  quiet: no log per failure (the caller says it once).
+ * Which tracepoints open first.  Each is one descriptor per CPU, and a kernel
+ * with every cxl:* and pci:* event has 19 of them: at 64 CPUs and a low
+ * RLIMIT_NOFILE, opening CPU by CPU would leave the last CPUs without even
+ * mce:mce_record.  So the machine-check path (mce:mce_record and the ras:*
+ * events) is opened on every CPU first, and the device events (cxl:*, pci:*)
+ * after, where descriptors are left.
  */
-static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, struct cpu_reader **ret)
-{
-	struct cpu_reader *c;
-	int r, first = 0;
+enum tp_tier {
+	TIER_CORE = 1 << 0,
+	TIER_DEVICE = 1 << 1,
+	TIERS_ALL = TIER_CORE | TIER_DEVICE,
+};
 
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
-	for (unsigned t = 0; t < _TP_MAX; t++)
-		c->tp_fd[t] = -1;
-	int err[_TP_MAX] = {};
+static enum tp_tier tp_tier(unsigned t)
+{
+	return t >= TP_RAS_FIRST && t - TP_RAS_FIRST >= RAS_TP_CXL_AER_UNCORRECTABLE ? TIER_DEVICE : TIER_CORE;
+}
+
+static bool out_of_descriptors(int r)
+{
+	return r == -EMFILE || r == -ENFILE;
+}
+
+/*
+ * Adds the available tracepoints of the given tiers to c; returns how many
+ * failed of how many tried.  Logs each failure unless quiet, but one line
+ * per tracepoint for running out of descriptors, not one per CPU.
+ */
+static void reader_add_tiers(struct tracepoint_source *s, struct cpu_reader *c, enum tp_tier tiers, bool quiet,
+			     unsigned *ret_tried, unsigned *ret_failed, int *ret_first)
+{
+	int err[_TP_MAX] = {}, first = 0, r;
 	unsigned n_failed = 0, n_tried = 0;
 	bool same = true;
 
 	for (unsigned t = 0; t < _TP_MAX; t++) {
-		if (!s->tps[t].available)
+		if (!s->tps[t].available || !(tp_tier(t) & tiers) || c->tp_fd[t] >= 0)
 			continue;
 		n_tried++;
 		r = reader_add(s, c, t);
@@ -807,15 +825,49 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, st
 			n_failed++;
 		}
 	}
-	if (!quiet && n_failed > 1 && n_failed == n_tried && same)
+	if (!quiet && n_failed > 1 && n_failed == n_tried && same && !out_of_descriptors(first))
 		/* One cause (typically a sandbox without CAP_PERFMON): one line per CPU. */
 		log_warning_errno(first, "perf_event_open of all %u tracepoints on CPU %u failed: %m%s",
-				  n_tried, cpu, first == -EACCES || first == -EPERM ?
+				  n_tried, c->cpu, first == -EACCES || first == -EPERM ?
 				  " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
 	else if (!quiet)
-		for (unsigned t = 0; t < _TP_MAX; t++)
-			if (err[t] < 0)
-				log_open_failure(err[t], t, cpu);
+		for (unsigned t = 0; t < _TP_MAX; t++) {
+			if (err[t] >= 0)
+				continue;
+			if (!out_of_descriptors(err[t]))
+				log_open_failure(err[t], t, c->cpu);
+			else if (!s->tps[t].said_out_of_fds) {
+				s->tps[t].said_out_of_fds = true;
+				log_warning_errno(err[t], "Cannot read %s:%s on CPU %u and maybe others: %m; records "
+						  "the kernel emits there are not logged (raise LimitNOFILE=; "
+						  "mcectl status shows the descriptors)",
+						  tracepoint_defs[t].system, tracepoint_defs[t].name, c->cpu);
+			}
+		}
+	*ret_tried = n_tried;
+	*ret_failed = n_failed;
+	*ret_first = first;
+}
+
+/*
+ * A reader for one CPU with every available tracepoint of the given tiers on
+ * it; fails only if none could be opened.  quiet: no log per failure (the
+ * caller says it once).
+ */
+static int reader_open(struct tracepoint_source *s, unsigned cpu, enum tp_tier tiers, bool quiet,
+		       struct cpu_reader **ret)
+{
+	struct cpu_reader *c;
+	unsigned n_tried, n_failed;
+	int first;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
+	for (unsigned t = 0; t < _TP_MAX; t++)
+		c->tp_fd[t] = -1;
+	reader_add_tiers(s, c, tiers, quiet, &n_tried, &n_failed, &first);
 	if (c->fd < 0) {
 		reader_free(c);
 		return first ? first : -ENODEV;
@@ -823,7 +875,6 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, bool quiet, st
 	*ret = c;
 	return 0;
 }
-
 
 /* One CPU's ring (ring-size.h), with MCELOGD_RING_PAGES if it is set and valid. */
 static int plan_ring(size_t page_size, struct ring_size *ret)
@@ -1087,7 +1138,7 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 		if (!online[cpu])
 			continue;
 		keepalive();
-		r = reader_open(s, cpu, false, &s->cpus[cpu]);
+		r = reader_open(s, cpu, TIER_CORE, false, &s->cpus[cpu]);
 		if (r < 0) {
 			if (!first_error)
 				first_error = r;
@@ -1095,6 +1146,16 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 		}
 		reader_placed(s, cpu);
 		s->n_open++;
+	}
+	/* The device events, on the CPUs that have a reader, with what is left (enum tp_tier). */
+	for (unsigned cpu = 0; cpu < ELEMENTSOF(online); cpu++) {
+		unsigned n_tried, n_failed;
+		int first;
+
+		if (!s->cpus[cpu])
+			continue;
+		keepalive();
+		reader_add_tiers(s, s->cpus[cpu], TIER_DEVICE, false, &n_tried, &n_failed, &first);
 	}
 	publish_state(s);
 	/* With no reader at all, the one line below says it for every tracepoint. */
@@ -1133,7 +1194,7 @@ static int cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online)
 	/* A reader opened after the event was sent is already current. */
 	if (s->cpus[cpu])
 		return 0;
-	r = reader_open(s, cpu, false, &s->cpus[cpu]);
+	r = reader_open(s, cpu, TIERS_ALL, false, &s->cpus[cpu]);
 	if (r < 0)
 		return r;
 	reader_placed(s, cpu);
@@ -1169,7 +1230,7 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 		 * between (one emitted in that instant may be logged twice).
 		 */
 		keepalive();
-		r = reader_open(s, cpu, s->cpus[cpu] != NULL, &fresh);
+		r = reader_open(s, cpu, TIERS_ALL, s->cpus[cpu] != NULL, &fresh);
 		if (r < 0) {
 			if (ret == 0)
 				ret = r;
