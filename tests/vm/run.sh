@@ -301,6 +301,17 @@ hmp() {
 	[ -z "$out" ]
 }
 
+# qmp COMMAND [ARGUMENTS-JSON]: a QMP command (e.g. cxl-inject-poison);
+# prints QEMU's error and fails if QEMU refused it.
+qmp() {
+	local reply
+	vm_alive || { echo "VM not running"; return 1; }
+	jq -nc --arg c "$1" --argjson a "${2:-{\}}" '{execute: $c, arguments: $a}' >&5 || return 1
+	reply=$(qmp_read) || { echo "no reply from QMP"; return 1; }
+	jq -r 'if .error then "error: " + .error.desc else empty end' <<<"$reply" | grep . && return 1
+	return 0
+}
+
 # guest SCRIPT [TIMEOUT]: run a bash script in the guest as root; its output
 # (stdout and stderr) on stdout, its exit status as ours (255: no answer).
 req_n=0
@@ -412,7 +423,8 @@ mcelogd_warnings() {
 	# kernel's, or a full spool's counts) and rule alerts are not warnings about
 	# mcelogd; scenarios check those
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
-		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT; do msgid $m; done |
+		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT \
+		CXL_GENERAL_MEDIA CXL_DRAM CXL_MEMORY_MODULE CXL_POISON CXL_AER CXL_OVERFLOW CXL_GENERIC; do msgid $m; done |
 		jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
