@@ -5,7 +5,8 @@
 # has.  tools/fresh-root.sh checks exactly that: CI runs the README's
 # commands in such a root, so a tool missing here fails there.
 # The VM rig (tests/vm/run.sh) installs its own host packages (QEMU,
-# mmdebstrap, cpio, socat, jq) when make check-vm runs it.
+# mmdebstrap, cpio, socat, jq, and kmod and xz-utils for the guest kernels'
+# modules) when make check-vm runs it.
 set -eu
 
 # package             what calls it

@@ -23,7 +23,7 @@
 # See tests/vm/README.md for the scenario API.
 
 set -uo pipefail
-RIG_IMAGE_VERSION=2            # bump when the image recipe below changes
+RIG_IMAGE_VERSION=3            # bump when the image recipe below changes
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 destdir=
@@ -70,7 +70,8 @@ is() {
 [ "$(id -u)" = 0 ] || bail "the VM rig needs root (apt-get, mmdebstrap, chroot)"
 
 # ------------------------------------------------------------ host packages
-host_packages="qemu-system-x86 socat mmdebstrap cpio jq"
+# kmod, xz-utils: depmod and unpacking the guest kernels' modules (kernels.sh).
+host_packages="qemu-system-x86 socat mmdebstrap cpio jq kmod xz-utils"
 need_pkgs() {
 	local p missing=
 	for p in $host_packages; do
@@ -89,14 +90,9 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null || bail "cannot install$missing"
 fi
 
-# ------------------------------------------------------------------ kernel
-# The kernel Debian's linux-image-amd64 points at, and its exact version.
-kernel_pkg() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'; }
-kpkg=$(kernel_pkg)
-[ -n "$kpkg" ] || { apt_update; kpkg=$(kernel_pkg); }
-[ -n "$kpkg" ] || bail "cannot find Debian's kernel package (apt-cache depends linux-image-amd64)"
-kpkg_ver=$(apt-cache policy "$kpkg" | awk '/Candidate:/ {print $2}')
-kver=${kpkg#linux-image-}
+# ------------------------------------------------------ kernels and QEMU
+# VM_KERNEL lanes (6.1, 6.12, 7.3) and QEMU 10: kernels.sh.
+. "$here/kernels.sh"
 
 # ----------------------------------------------------- the guest's packages
 # Base system plus the shared libraries the installed binaries need (found
@@ -104,7 +100,8 @@ kver=${kpkg#linux-image-}
 # strace: 37-crash-burst kills mcelogd at the exact point of a cursor save (strace's syscall fault injection).
 # rasdaemon (and sqlite3, to count what it stored): 46-rasdaemon runs it beside mcelogd under one storm;
 # it is not started in any other boot.
-guest_packages="systemd systemd-sysv kmod procps jq strace rasdaemon sqlite3 rsyslog"
+# ndctl: its cxl tool creates a region over 6x-cxl-events' CXL memory device.
+guest_packages="systemd systemd-sysv kmod procps jq strace rasdaemon sqlite3 rsyslog ndctl"
 dest_packages() {
 	local f lib pkg
 	for f in "$destdir"/usr/bin/* "$destdir"/usr/sbin/* "$destdir"/usr/local/bin/* "$destdir"/usr/local/sbin/* \
@@ -142,19 +139,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$cache"
-key=$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$kpkg=$kpkg_ver" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
+# The image holds no kernel: each boot appends its kernel's modules.cpio.
+key=$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
 image=$cache/image-$key
 build_image() {
-	local tmp=$cache/tmp-$key.$$ root deb src mirrors=()
-	rm -rf "$tmp" && mkdir -p "$tmp/k" "$cache/debs" || return 1
+	local tmp=$cache/tmp-$key.$$ root src mirrors=()
+	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	root=$tmp/root
-	deb=$(ls "$cache"/debs/"${kpkg}_${kpkg_ver//:/%3a}"_amd64.deb 2>/dev/null)
-	if [ -z "$deb" ]; then
-		(cd "$cache/debs" && apt-get download "$kpkg=$kpkg_ver" 2>&1 | grep -v unsandboxed) >&2
-		deb=$(ls "$cache"/debs/"${kpkg}"_*.deb | tail -n1)
-	fi
-	[ -f "$deb" ] || { echo "cannot download $kpkg" >&2; return 1; }
-	dpkg -x "$deb" "$tmp/k" || return 1
 	for src in $(debian_sources); do mirrors+=("$src"); done
 	# The host's apt proxy settings, if any, apply to the guest's downloads.
 	local aptopts=()
@@ -169,13 +160,7 @@ build_image() {
 		--dpkgopt='path-exclude=/usr/share/info/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' "${aptopts[@]}" \
 		"$suite" "$root" "${mirrors[@]}" >&2 || return 1
-	# Injector modules only (the whole module tree is 400 MB).
-	local m mdir=$root/usr/lib/modules/$kver
-	for m in kernel/arch/x86/kernel/msr.ko kernel/arch/x86/kernel/cpu/mce/mce-inject.ko; do
-		install -D -m644 "$tmp/k/lib/modules/$kver/$m" "$mdir/$m" || return 1
-	done
-	cp "$tmp/k/lib/modules/$kver"/modules.{builtin,builtin.modinfo,order} "$mdir/" 2>/dev/null
-	chroot "$root" depmod -a "$kver" || return 1
+	local m
 	# systemd as PID 1 straight from the initramfs: it becomes the real root.
 	ln -sf /sbin/init "$root/init"
 	echo mcelogd-vm >"$root/etc/hostname"
@@ -189,26 +174,37 @@ build_image() {
 	rm -f "$root"/etc/systemd/system/*.wants/rasdaemon.service
 	mkdir -p "$root/etc/systemd/journald.conf.d"
 	printf '[Journal]\nStorage=volatile\nRuntimeMaxUse=64M\n' >"$root/etc/systemd/journald.conf.d/vm.conf"
-	install -m644 "$tmp/k/boot/vmlinuz-$kver" "$tmp/vmlinuz" || return 1
 	(cd "$root" && find . -xdev -path ./dev -prune -o -print | cpio -o -H newc --quiet) >"$tmp/base.cpio" || return 1
-	echo "$kver" >"$tmp/kver"
-	rm -rf "$root" "$tmp/k"
+	rm -rf "$root"
 	rm -rf "$image" && mv "$tmp" "$image" && touch "$image/ok"
 }
 exec 9>"$cache/lock"
 flock -w 900 9 || bail "cannot lock $cache/lock"
 if [ ! -f "$image/ok" ]; then
-	note "building guest image $image ($kpkg $kpkg_ver; $guest_packages)"
+	note "building guest image $image ($guest_packages)"
 	t0=$(date +%s)
 	build_image || bail "guest image build failed"
 	note "guest image built in $(( $(date +%s) - t0 ))s"
-	# Older images and kernel packages are of no further use.
+	# Older images (and a kernel package the old recipe kept) are of no further use.
 	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || rm -rf "$d"; done
-	find "$cache/debs" -name 'linux-image-*.deb' ! -name "${kpkg}_*" -delete
+	rm -f "$cache"/debs/linux-image-*.deb
 fi
 # Our own copy, taken under the lock: another run may replace the image.
-cp "$image/vmlinuz" "$work/vmlinuz" && cp "$image/base.cpio" "$work/initrd" || bail "cannot copy $image"
-flock -u 9
+cp "$image/base.cpio" "$work/base.cpio" || bail "cannot copy $image"
+# Each boot's kernel and QEMU, prepared (downloaded, unpacked) once, under the
+# lock, and copied here: boot_media LANE QEMU-VERSION.
+declare -A kernel_dir=() qemu_cmd=()
+boot_media() {
+	local d
+	if [ -z "${kernel_dir[$1]+x}" ]; then
+		d=$(kernel_prepare "$1") || return 1
+		mkdir -p "$work/kernel-$1" && cp "$d/vmlinuz" "$d/modules.cpio" "$d/kver" "$d/packages" "$work/kernel-$1/" || return 1
+		kernel_dir[$1]=$work/kernel-$1
+	fi
+	if [ -z "${qemu_cmd[$2]+x}" ]; then
+		qemu_cmd[$2]=$(qemu_prepare "$2") || return 1
+	fi
+}
 
 # ------------------------------------------ per-run overlay: the project
 stage=$work/stage
@@ -228,19 +224,22 @@ for u in mcelogd-vm-agent.service mcelogd-vm-setup.service; do
 	ln -sf "../$u" "$stage/etc/systemd/system/sysinit.target.wants/$u"
 done
 (cd "$stage" && find . -mindepth 1 | cpio -o -H newc --quiet -R 0:0) >"$work/overlay.cpio" || bail "cpio failed"
-cat "$work/overlay.cpio" >>"$work/initrd" && rm -f "$work/overlay.cpio"
 
 # ------------------------------------------------------------- the guest VM
 vm_pid= vm_dir= vm_socat=()
-# vm_start CPU SMP APPEND [QEMU-ARGS]
+# vm_start CPU SMP APPEND QEMU-ARGS KERNEL-LANE QEMU-VERSION MEMORY
 vm_start() {
 	vm_dir=$work/vm$((++vm_count))
 	mkdir -p "$vm_dir"
 	mkfifo "$vm_dir/to" "$vm_dir/from" "$vm_dir/qto" "$vm_dir/qfrom"
+	# The initramfs: the image, the lane's kernel modules, the build under test.
+	local k=${kernel_dir[$5]}
+	cat "$work/base.cpio" "$k/modules.cpio" "$work/overlay.cpio" >"$vm_dir/initrd" || return 1
 	# A large guest's boot and scenarios take longer under TCG: 30 s more per vCPU.
-	timeout -k 5 "$((vm_timeout + 30 * $2))" qemu-system-x86_64 -accel tcg -cpu "$1" -smp "$2" -m 1024 \
+	# shellcheck disable=SC2086
+	timeout -k 5 "$((vm_timeout + 30 * $2))" ${qemu_cmd[$6]} -accel tcg -cpu "$1" -smp "$2" -m "$7" \
 		-nodefaults -display none -no-reboot \
-		-kernel "$work/vmlinuz" -initrd "$work/initrd" \
+		-kernel "$k/vmlinuz" -initrd "$vm_dir/initrd" \
 		-append "console=ttyS0 panic=-1 rdinit=/init systemd.show_status=auto $3" \
 		-serial "file:$vm_dir/console.log" \
 		-chardev "socket,id=cmd,path=$vm_dir/cmd.sock,server=on,wait=off" -serial chardev:cmd \
@@ -300,6 +299,17 @@ hmp() {
 	out=$(jq -r 'if .error then "error: " + .error.desc else .return end' <<<"$reply")
 	printf '%s' "$out"
 	[ -z "$out" ]
+}
+
+# qmp COMMAND [ARGUMENTS-JSON]: a QMP command (e.g. cxl-inject-poison);
+# prints QEMU's error and fails if QEMU refused it.
+qmp() {
+	local reply
+	vm_alive || { echo "VM not running"; return 1; }
+	jq -nc --arg c "$1" --argjson a "${2:-{\}}" '{execute: $c, arguments: $a}' >&5 || return 1
+	reply=$(qmp_read) || { echo "no reply from QMP"; return 1; }
+	jq -r 'if .error then "error: " + .error.desc else empty end' <<<"$reply" | grep . && return 1
+	return 0
 }
 
 # guest SCRIPT [TIMEOUT]: run a bash script in the guest as root; its output
@@ -413,7 +423,8 @@ mcelogd_warnings() {
 	# kernel's, or a full spool's counts) and rule alerts are not warnings about
 	# mcelogd; scenarios check those
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
-		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT; do msgid $m; done |
+		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT \
+		CXL_GENERAL_MEDIA CXL_DRAM CXL_MEMORY_MODULE CXL_POISON CXL_AER CXL_OVERFLOW CXL_GENERIC; do msgid $m; done |
 		jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
@@ -483,13 +494,23 @@ compare_decode() {
 
 # ------------------------------------------------------------- scenarios
 default_cpu='qemu64,+mce,+mca'
+# VM_KERNEL: the run's lane (make check-vm VM_KERNEL=7.3) unless a scenario
+# names its own; VM_QEMU_VERSION: host's QEMU on 6.1, QEMU 10 on newer lanes.
+run_kernel=${VM_KERNEL:-6.1}
 scenario_vars() {
 	VM_DESC= VM_CPU=$default_cpu VM_SMP=2 VM_APPEND= VM_ALONE= VM_LAST= VM_QEMU=
+	VM_KERNEL=$run_kernel VM_QEMU_VERSION= VM_MEM=1024
 	unset -f scenario
+}
+# scenario_qemu: the QEMU a scenario's boot uses.
+scenario_qemu() {
+	if [ -n "$VM_QEMU_VERSION" ]; then echo "$VM_QEMU_VERSION"
+	elif [ "$VM_KERNEL" = 6.1 ]; then echo host
+	else echo 10; fi
 }
 group_key() {
 	( scenario_vars; . "$1" || exit 1
-	  k="$VM_CPU|$VM_SMP|$VM_APPEND|$VM_QEMU"
+	  k="$VM_CPU|$VM_SMP|$VM_APPEND|$VM_QEMU|$VM_KERNEL|$(scenario_qemu)|$VM_MEM"
 	  [ -n "$VM_ALONE" ] && k+="|alone=$(basename "$1")"
 	  echo "${VM_LAST:+last}|$k" )
 }
@@ -502,6 +523,13 @@ for f in "${scenarios[@]}"; do
 	if [ -z "${group_of[$k]+x}" ]; then groups+=("$k"); group_of[$k]= group_last[$k]=; fi
 	if [ -n "$last" ]; then group_last[$k]+="$f"$'\n'; else group_of[$k]+="$f"$'\n'; fi
 done
+
+# Every boot's kernel and QEMU, fetched under the cache lock (still held).
+for k in "${groups[@]}"; do
+	IFS='|' read -r _ _ _ _ g_kernel g_qemuv _ <<<"$k"
+	boot_media "$g_kernel" "$g_qemuv" || bail "cannot prepare kernel $g_kernel / QEMU $g_qemuv"
+done
+flock -u 9
 
 dump_guest() {
 	note "---- guest console (last 150 lines) ----"
@@ -529,12 +557,13 @@ systemctl is-active mcelogd.service'
 
 vm_count=0
 for k in "${groups[@]}"; do
-	IFS='|' read -r g_cpu g_smp g_append g_qemu _ <<<"$k"
-	label="-cpu $g_cpu -smp $g_smp${g_append:+ $g_append}"
+	IFS='|' read -r g_cpu g_smp g_append g_qemu g_kernel g_qemuv g_mem _ <<<"$k"
+	label="kernel $g_kernel, -cpu $g_cpu -smp $g_smp${g_append:+ $g_append}"
 	group_failed=0
 	t0=$(date +%s)
 	note "boot: $label"
-	vm_start "$g_cpu" "$g_smp" "$g_append" "$g_qemu"
+	note "kernel $(cat "${kernel_dir[$g_kernel]}/kver") ($(tr '\n' ' ' <"${kernel_dir[$g_kernel]}/packages")), QEMU ${qemu_cmd[$g_qemuv]%% *}"
+	vm_start "$g_cpu" "$g_smp" "$g_append" "$g_qemu" "$g_kernel" "$g_qemuv" "$g_mem"
 	booted=
 	# 3 minutes, and 3 seconds more per vCPU: TCG boots a 64-vCPU guest in 3-5 minutes.
 	for _ in $(seq $((900 + 15 * g_smp))); do

@@ -4,6 +4,11 @@
 # mcelogd must notice the overrun, re-read /sys/devices/system/cpu/online
 # and close CPU 1's reader all the same; CPU 0's reader is renewed and must
 # neither lose nor repeat a record; CPU 1 coming back is then seen as usual.
+# On Linux 7.3 (make check-vm-kernels, 2026-11-28) "mcelogd saw the overrun"
+# failed while the checks after it passed (STATUS= 1 CPU, then 2): mcelogd
+# followed CPU 1 all the same, so the 2,000 uevents most likely no longer
+# overflowed its queue there (the guest's journal was not kept to show it).
+# Not yet explained; 6.1, which CI runs, overflows as intended.
 VM_DESC="uevent queue overrun: the online CPUs are re-read, nothing lost or doubled"
 VM_APPEND="mcelogd_vm.check_interval=1"
 

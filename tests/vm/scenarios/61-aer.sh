@@ -4,6 +4,13 @@
 # makes the port report an uncorrectable non-fatal Poisoned TLP with a TLP
 # header, as hardware would.  mcelogd logs exactly one record with the
 # device, severity, status bits and header the kernel itself printed.
+# On Linux 7.3 (make check-vm-kernels, 2026-11-28) two checks fail, not fixed
+# yet: that kernel prints the AER error in dmesg differently (the scenario's
+# reading of the kernel's line finds no uncorrected non-fatal report and
+# garbles its TLP header), and its ras:aer_event has tlp_header as u32[14]
+# (56 bytes, tests/data/tracefs/7.3/ras/aer_event.format; 6.1: u32[4]) and a
+# bus_type field: mcelogd's record carries all 56 bytes (the 16 injected, then
+# zeros) where 6.1 gives 16.
 VM_DESC="ras:aer_event from QEMU's pcie_aer_inject_error: logged once, as the kernel reported it"
 VM_SMP=1
 VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1"

@@ -17,38 +17,7 @@ VM_APPEND="mcelogd_vm.check_interval=1"
 # Restarts mcelogd: after the boot's no-restart checks.
 VM_LAST=1
 
-. "$srcdir/tests/vm/lib/free-page.sh"
-# hwpoison PFN: 1 if the kernel marked the page poisoned (KPF_HWPOISON, bit 19),
-# waiting up to 5 s (the alert is logged just before the page is offlined).
-hwpoison() {
-	guest "for i in \$(seq 50); do
-	f=\$(od -An -tu8 -j \$(($1 * 8)) -N 8 /proc/kpageflags | awk '{ print int(\$1 / 524288) % 2 }')
-	[ \"\$f\" = 1 ] && break; sleep 0.1; done; echo \$f"
-}
-corrupted_kb() { guest "awk '/^HardwareCorrupted:/ { print \$2 }' /proc/meminfo"; }
-alerts_for() { # alerts_for KEY: alert entries of this boot for that rule key
-	guest "journalctl -b -o json --no-pager MESSAGE_ID=$(msgid ALERT) MCE_RULE_KEY=$1"
-}
-# wait_alert KEY: how many alerts for KEY this boot, once there is one (10 s at most).
-wait_alert() {
-	local n=0 i
-	for i in $(seq 20); do
-		n=$(alerts_for "$1" | grep -c .)
-		[ "$n" -ge 1 ] && break
-		sleep 0.5
-	done
-	echo "$n"
-}
-# inject_ce N ADDR [BANK]: the Nth corrected memory-controller read error at
-# ADDR (MCi_STATUS VAL EN MISCV ADDRV, MCACOD 0x0092; MISC 0x86: physical
-# address) in BANK (default 3), and wait until mcelogd logged it, so that no
-# two share the bank registers.
-inject_ce() {
-	local st=0x9c00004000010092 a
-	a=$(printf '0x%016x' "$2")
-	inject_monitor 1 "${3:-3}" $st 0 "$a" 0x0000000000000086 >/dev/null &&
-		wait_records "$1" ".status == \"$st\" and .addr == \"$a\"" 30 >/dev/null
-}
+. "$srcdir/tests/vm/lib/page-rule.sh"
 # unit_log_has TEXT [SECONDS]: mcelogd's log of this boot has TEXT (a grep -E pattern) within SECONDS.
 unit_log_has() {
 	guest "for i in \$(seq $((${2:-10} * 2))); do

@@ -1,0 +1,196 @@
+# Sourced by tests/vm/run.sh: the guest kernels and the QEMU that boots them.
+#
+# VM_KERNEL names a lane, each a Debian suite's linux-image-amd64:
+#   6.1   Debian 12's own kernel (the host's apt sources)
+#   6.12  bookworm-backports' linux-image-amd64
+#   7.3   trixie-backports' linux-image-amd64: the newest backported kernel,
+#         whatever version the metapackage points at today
+# A lane other than 6.1 boots with QEMU 10 from bookworm-backports (QEMU 7.2,
+# the host's, has no CXL event injection); VM_QEMU_VERSION=10 asks for it on
+# 6.1 too.  The backports come from deb.debian.org through a private apt
+# configuration under the cache (its own sources list and lists directory;
+# nothing is installed on the host), verified with bookworm's
+# debian-archive-keyring, which holds the trixie archive keys as well.
+# Everything unpacked is kept under $cache keyed by package version, so a
+# second run downloads nothing (the lists are refreshed at most every 12 h).
+#
+# Uses from run.sh: $cache, note, bail, apt_update.
+
+backports_mirror=${MCELOGD_VM_BACKPORTS_MIRROR:-http://deb.debian.org/debian}
+backports_keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# bpo_apt SUITE ARGS...: apt-get ARGS (apt-cache when ARGS starts with
+# "cache") over SUITE alone, through the private configuration.
+bpo_apt() {
+	local suite=$1 dir=$cache/apt/$1 tool=apt-get
+	shift
+	[ "$1" = cache ] && { tool=apt-cache; shift; }
+	"$tool" -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o Dir::State::status=/dev/null \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null "$@"
+}
+# bpo_update SUITE: fetch SUITE's lists unless they are younger than 12 h;
+# apt checks the InRelease signature against the Debian archive keyring.
+bpo_update() {
+	local suite=$1 dir=$cache/apt/$1
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" || return 1
+	[ -f "$backports_keyring" ] || { echo "no $backports_keyring (debian-archive-keyring)" >&2; return 1; }
+	printf 'deb [signed-by=%s] %s %s main\n' "$backports_keyring" "$backports_mirror" "$suite" >"$dir/sources.list"
+	if [ -n "$(find "$dir/lists" -maxdepth 1 -name '*_InRelease' -mmin -720 2>/dev/null)" ]; then return 0; fi
+	bpo_apt "$suite" update -qq -o Acquire::Languages=none >&2
+}
+# pkg_candidate SUITE PACKAGE: the version SUITE offers.
+pkg_candidate() { bpo_apt "$1" cache policy "$2" 2>/dev/null | awk '/Candidate:/ {print $2}'; }
+# deb_path PACKAGE VERSION: where the cache keeps that package's .deb.
+deb_path() { ls "$cache"/debs/"$1_${2//:/%3a}"_*.deb 2>/dev/null | head -n1; }
+# fetch_deb SUITE|host PACKAGE VERSION: download it into the cache unless
+# it is there already; prints its path.
+fetch_deb() {
+	local suite=$1 pkg=$2 ver=$3 deb
+	mkdir -p "$cache/debs"
+	deb=$(deb_path "$pkg" "$ver")
+	if [ -z "$deb" ]; then
+		if [ "$suite" = host ]; then
+			(cd "$cache/debs" && apt-get download "$pkg=$ver" 2>&1 | grep -v unsandboxed) >&2
+		else
+			(cd "$cache/debs" && bpo_apt "$suite" download "$pkg=$ver" 2>&1 | grep -v unsandboxed) >&2
+		fi
+		deb=$(deb_path "$pkg" "$ver")
+	fi
+	[ -n "$deb" ] || { echo "cannot download $pkg $ver${suite:+ from $suite}" >&2; return 1; }
+	echo "$deb"
+}
+
+# kernel_suite LANE: the suite whose linux-image-amd64 the lane boots.
+kernel_suite() {
+	case $1 in
+	6.1) echo host ;;
+	6.12) echo bookworm-backports ;;
+	7.3) echo trixie-backports ;;
+	*) return 1 ;;
+	esac
+}
+# kernel_packages LANE: "PACKAGE=VERSION" lines: the image the suite's
+# metapackage points at, and the linux-binary-*/linux-modules-* packages
+# newer kernels split it into.
+kernel_packages() {
+	local suite img ver dep
+	suite=$(kernel_suite "$1") || { echo "unknown VM_KERNEL=$1 (6.1, 6.12, 7.3)" >&2; return 1; }
+	if [ "$suite" = host ]; then
+		img=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+		[ -n "$img" ] || { apt_update; img=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'); }
+		ver=$(apt-cache policy "$img" 2>/dev/null | awk '/Candidate:/ {print $2}')
+		[ -n "$img" ] && [ -n "$ver" ] || { echo "cannot find Debian's kernel package (apt-cache depends linux-image-amd64)" >&2; return 1; }
+		echo "$img=$ver"
+		return
+	fi
+	bpo_update "$suite" || { echo "cannot read $suite's lists" >&2; return 1; }
+	img=$(bpo_apt "$suite" cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+	ver=$(pkg_candidate "$suite" "$img")
+	[ -n "$img" ] && [ -n "$ver" ] || { echo "no linux-image-amd64 in $suite" >&2; return 1; }
+	echo "$img=$ver"
+	for dep in $(bpo_apt "$suite" cache depends "$img=$ver" 2>/dev/null | awk '/Depends: linux-(binary|modules)-[0-9]/ {print $2}'); do
+		echo "$dep=$ver"
+	done
+}
+
+# Modules the guest gets (the whole tree is 400 MB): the injectors, and the
+# CXL and NVDIMM drivers with everything they depend on.
+guest_modules='kernel/arch/x86/kernel/msr.ko* kernel/arch/x86/kernel/cpu/mce/mce-inject.ko*
+kernel/drivers/cxl/*.ko* kernel/drivers/nvdimm/*.ko* kernel/drivers/dax/*.ko* kernel/drivers/dax/*/*.ko*'
+
+# kernel_prepare LANE: the lane's kernel unpacked in the cache once: vmlinuz,
+# kver, and modules.cpio (the guest modules, decompressed so that any kmod
+# loads them, with depmod's indexes).  Prints the directory.
+kernel_prepare() {
+	local lane=$1 suite pkgs p key dir tmp deb kver mods m f
+	suite=$(kernel_suite "$lane") || { echo "unknown VM_KERNEL=$lane (6.1, 6.12, 7.3)" >&2; return 1; }
+	pkgs=$(kernel_packages "$lane") || return 1
+	key=$(printf '%s\n' "kernel-2" $pkgs | sha256sum | cut -c1-16)
+	dir=$cache/kernel-$lane-$key
+	[ -f "$dir/ok" ] && { echo "$dir"; return 0; }
+	note "preparing kernel $lane: $(echo $pkgs)" >&2
+	tmp=$dir.tmp.$$
+	rm -rf "$tmp" && mkdir -p "$tmp/x" "$tmp/m" || return 1
+	for p in $pkgs; do
+		deb=$(fetch_deb "$suite" "${p%%=*}" "${p#*=}") || return 1
+		dpkg-deb -x "$deb" "$tmp/x" || return 1
+	done
+	# Debian 12's packages: boot/vmlinuz-KVER, lib/modules/KVER; the split
+	# 7.x packages: usr/lib/modules/KVER/vmlinuz.
+	mods=$(ls -d "$tmp"/x/lib/modules/*/ "$tmp"/x/usr/lib/modules/*/ 2>/dev/null | head -n1)
+	[ -n "$mods" ] || { echo "no lib/modules in $pkgs" >&2; return 1; }
+	mods=${mods%/}
+	kver=$(basename "$mods")
+	f=$(ls "$tmp/x/boot/vmlinuz-$kver" "$mods/vmlinuz" 2>/dev/null | head -n1)
+	[ -n "$f" ] || { echo "no vmlinuz for $kver in $pkgs" >&2; return 1; }
+	install -m644 "$f" "$tmp/vmlinuz" || return 1
+	# Dependencies from depmod over the whole tree, then the closure.
+	depmod -b "${mods%/lib/modules/*}" "$kver" || return 1
+	local want=() seen=" " queue=()
+	for m in $guest_modules; do
+		for f in "$mods"/$m; do [ -f "$f" ] && queue+=("${f#"$mods"}"); done
+	done
+	while [ ${#queue[@]} -gt 0 ]; do
+		m=${queue[0]#/}; queue=("${queue[@]:1}")
+		case $seen in *" $m "*) continue ;; esac
+		seen+="$m "
+		want+=("$m")
+		for f in $(awk -v m="$m:" '$1 == m { $1 = ""; print }' "$mods/modules.dep"); do queue+=("$f"); done
+	done
+	local out=$tmp/m/usr/lib/modules/$kver
+	for m in "${want[@]}"; do
+		case $m in
+		*.ko.xz) install -D -m644 /dev/null "$out/${m%.xz}" && xz -dc "$mods/$m" >"$out/${m%.xz}" ;;
+		*.ko.zst) install -D -m644 /dev/null "$out/${m%.zst}" && zstd -qdc "$mods/$m" >"$out/${m%.zst}" ;;
+		*) install -D -m644 "$mods/$m" "$out/$m" ;;
+		esac || return 1
+	done
+	cp "$mods"/modules.{builtin,builtin.modinfo,order} "$out/" 2>/dev/null
+	# (7.x packages ship no modules.order or modules.builtin: depmod says so)
+	depmod -b "$tmp/m/usr" "$kver" 2>&1 | grep -v 'WARNING: could not open modules\.' >&2
+	[ -s "$out/modules.dep" ] || { echo "depmod wrote no modules.dep for $kver" >&2; return 1; }
+	(cd "$tmp/m" && find . -mindepth 1 | cpio -o -H newc --quiet -R 0:0) >"$tmp/modules.cpio" || return 1
+	echo "$kver" >"$tmp/kver"
+	printf '%s\n' $pkgs >"$tmp/packages"
+	rm -rf "$tmp/x" "$tmp/m"
+	rm -rf "$dir" && mv "$tmp" "$dir" && touch "$dir/ok" || return 1
+	# The unpacked kernel is what the cache keeps; its packages are not needed again.
+	for p in $pkgs; do rm -f "$(deb_path "${p%%=*}" "${p#*=}")"; done
+	# Older unpacked kernels of this lane are of no further use.
+	for f in "$cache"/kernel-"$lane"-*; do [ "$f" = "$dir" ] || rm -rf "$f"; done
+	echo "$dir"
+}
+
+# qemu_prepare VERSION: "host" (the host's qemu-system-x86_64) or 10 (QEMU
+# 10 from bookworm-backports, unpacked in the cache; it runs on bookworm's
+# libraries, which the host's qemu-system-x86 pulls in).  Prints the command
+# and its firmware options.
+qemu_prepare() {
+	local want=$1 suite=bookworm-backports ver dir tmp p deb
+	case $want in
+	host) echo qemu-system-x86_64; return 0 ;;
+	10) ;;
+	*) echo "unknown VM_QEMU_VERSION=$want (host, 10)" >&2; return 1 ;;
+	esac
+	bpo_update "$suite" || return 1
+	ver=$(pkg_candidate "$suite" qemu-system-x86)
+	case $ver in 1:10.*) ;; *) echo "$suite offers qemu-system-x86 '$ver', not 10.x" >&2; return 1 ;; esac
+	dir=$cache/qemu-${ver//[:~+]/_}
+	if [ ! -f "$dir/ok" ]; then
+		note "preparing QEMU $ver from $suite" >&2
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+		for p in qemu-system-x86 qemu-system-common qemu-system-data seabios; do
+			deb=$(fetch_deb "$suite" "$p" "$(pkg_candidate "$suite" "$p")") || return 1
+			dpkg-deb -x "$deb" "$tmp" || return 1
+		done
+		rm -rf "$tmp/usr/share/doc" "$tmp/usr/share/man"
+		rm -rf "$dir" && mv "$tmp" "$dir" && touch "$dir/ok" || return 1
+		for p in qemu-system-x86 qemu-system-common qemu-system-data seabios; do
+			rm -f "$(deb_path "$p" "$(pkg_candidate "$suite" "$p")")"
+		done
+		for p in "$cache"/qemu-*; do [ "$p" = "$dir" ] || rm -rf "$p"; done
+	fi
+	echo "$dir/usr/bin/qemu-system-x86_64 -L $dir/usr/share/qemu -L $dir/usr/share/seabios"
+}
