@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "cpu-list.h"
 #include "daemon-config.h"
+#include "fd-budget.h"
 #include "file-io.h"
 #include "keepalive.h"
 #include "log.h"
@@ -1073,6 +1074,53 @@ static void recover_ras_buffer(struct tracepoint_source *s, const char *tracefs_
 	(void) ras_buffer_recover(s->ras_buffer, opened_ns, submit_kept_ras, s);
 }
 
+/*
+ * The device events (enum tp_tier) on every CPU that has a reader, each one
+ * only if it fits on all of them with FD_RESERVE_BASE descriptors still left
+ * for the rest of the daemon: an event read on some CPUs would lose what the
+ * kernel emits on the others, at random, and one that took the last
+ * descriptors would leave no room for the journal, the control socket or
+ * the snapshots.  What does not fit is said once, with its cost.
+ */
+static void open_device_events(struct tracepoint_source *s)
+{
+	struct fd_budget budget;
+	uint64_t left;
+
+	if (s->n_open == 0)
+		return;
+	if (fd_budget_measure(&budget, FD_RESERVE_BASE) < 0)
+		budget = (struct fd_budget) { .limit = UINT64_MAX };
+	left = fd_budget_left(&budget);
+	for (unsigned t = 0; t < _TP_MAX; t++) {
+		const struct tracepoint_def *def = &tracepoint_defs[t];
+		int r = 0;
+
+		if (!s->tps[t].available || tp_tier(t) != TIER_DEVICE)
+			continue;
+		if (left < s->n_open) {
+			log_warning("Not reading %s:%s: it needs %u descriptors (one per CPU), and %llu are left "
+				    "beyond the %d kept back (RLIMIT_NOFILE %llu; raise LimitNOFILE=)",
+				    def->system, def->name, s->n_open, (unsigned long long) left, FD_RESERVE_BASE,
+				    (unsigned long long) budget.limit);
+			s->tps[t].said_out_of_fds = true;
+			continue;
+		}
+		for (unsigned cpu = 0; cpu < s->cpus_end && r >= 0; cpu++) {
+			if (!s->cpus[cpu])
+				continue;
+			keepalive();
+			r = reader_add(s, s->cpus[cpu], t);
+			if (r < 0) {
+				if (!s->tps[t].first_error)
+					s->tps[t].first_error = r;
+				log_open_failure(r, t, cpu);
+			}
+		}
+		left -= s->n_open;
+	}
+}
+
 static int tracepoint_open(const struct source_host *h, void **ret)
 {
 	const char *tracefs_root = h->paths->tracefs;
@@ -1147,16 +1195,7 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 		reader_placed(s, cpu);
 		s->n_open++;
 	}
-	/* The device events, on the CPUs that have a reader, with what is left (enum tp_tier). */
-	for (unsigned cpu = 0; cpu < ELEMENTSOF(online); cpu++) {
-		unsigned n_tried, n_failed;
-		int first;
-
-		if (!s->cpus[cpu])
-			continue;
-		keepalive();
-		reader_add_tiers(s, s->cpus[cpu], TIER_DEVICE, false, &n_tried, &n_failed, &first);
-	}
+	open_device_events(s);
 	publish_state(s);
 	/* With no reader at all, the one line below says it for every tracepoint. */
 	for (unsigned t = 0; s->n_open > 0 && t < _TP_MAX; t++)
