@@ -59,7 +59,8 @@ echo \$ind \$(cat /run/sum) \$(cat /run/end) \$all"
 # mcectl query selects by the error's time, and a storm's first record can be
 # dated before SINCE (seen: 9 of 10 individual records after SINCE by error
 # time, all 10 by arrival), so the view starts an hour earlier: each storm
-# scenario's STATUS and CODE are its own.
+# scenario's STATUS and CODE must be its own in the boot (45's are outside
+# the range 40-burst injects).
 storm_view() {
 	guest "mcectl query --since @\$(( ${1#@} - 3600 )) --output json | jq -s -r '[
 		(map(select(.status == \"$3\")) | length),

@@ -1,5 +1,6 @@
 # Issue 5, "Storms": a corrected-error storm of 20,000 records of one
-# signature (CPU 1, bank 1, STATUS[31:0] 0x00a50094) through the kernel's
+# signature (CPU 1, bank 1, STATUS[31:0] 0x04a50094: outside 40-burst's
+# 0x0000..0x03e7 in STATUS[31:16], so that no burst record shares it) through the kernel's
 # logging path (mce-inject flags=sw).  mcelogd must log the first records
 # individually and then only summaries with exact counts and one storm end:
 # a few dozen journal entries instead of 20,000, and every record the kernel
@@ -23,7 +24,7 @@ VM_APPEND="mcelogd_vm.check_interval=1"
 . "$srcdir/tests/vm/lib/storm.sh"
 
 scenario() {
-	local n=20000 st=0x9c00004000a50094 code=0x00a50094 conf out kernel counts
+	local n=20000 st=0x9c00004004a50094 code=0x04a50094 conf out kernel counts
 	local ind nsum sum nend etotal reason all q since
 	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
 	note "configuration: $conf"
@@ -75,25 +76,25 @@ cp /run/mcelogd.conf.saved '$conf' && printf '[Storm]\nSummaryInterval=1min\nQui
 systemctl reload mcelogd.service"
 	# Times, not cursors: journalctl 252 --after-cursor with matches skips the first match.
 	since=@$(guest 'date +%s')
-	out=$(guest "$(storm_inject 500 0x9c00004000a60094)" 300)
+	out=$(guest "$(storm_inject 500 0x9c00004004a60094)" 300)
 	note "$out"
 	kernel=$(sed -n 's/.* kernel=\([0-9]*\).*/\1/p' <<<"$out")
 	# mcectl status: the storm in progress, with its count, once mcelogd has read every record.
 	q=$(guest "for i in \$(seq 60); do
-	q=\$(mcectl status --output json | jq -r '[.storms.active, (.storms.list[] | select(.code == \"0x00a60094\") | .suppressed)] | @tsv')
+	q=\$(mcectl status --output json | jq -r '[.storms.active, (.storms.list[] | select(.code == \"0x04a60094\") | .suppressed)] | @tsv')
 	[ \"\$q\" = \"\$(printf '1\t%s' $((kernel - 10)))\" ] && break
 	sleep 0.5
 done; echo \"\$q\"; mcectl status | grep -A2 '^Storms'" 60)
 	is "$(head -n 1 <<<"$q")" "$(printf '1\t%s' $((kernel - 10)))" "storm: mcectl status shows the storm in progress and its count"
 	tail -n +2 <<<"$q" | diag
 	check "storm: restart mcelogd in the middle of a storm" guest "systemctl restart mcelogd.service"
-	check "storm: stopped mid-storm: mcectl query shows the storm's end" wait_storm_end "$since" 0x00a60094 120
-	counts=$(storm_counts "$since" 0x00a60094 0x9c00004000a60094)
+	check "storm: stopped mid-storm: mcectl query shows the storm's end" wait_storm_end "$since" 0x04a60094 120
+	counts=$(storm_counts "$since" 0x04a60094 0x9c00004004a60094)
 	note "journal after the stop: $counts"
 	read -r ind nsum sum nend etotal reason all <<<"$counts"
 	is "$((ind + sum))" "$kernel" "storm: stopped mid-storm: individual + summarised == the kernel's count ($kernel)"
 	is "$nend $etotal $reason" "1 $sum stop" "storm: stopped mid-storm: one storm end with reason stop"
-	is "$(storm_view "$since" 0x00a60094 0x9c00004000a60094)" "$ind $nsum $sum $nend $etotal" \
+	is "$(storm_view "$since" 0x04a60094 0x9c00004004a60094)" "$ind $nsum $sum $nend $etotal" \
 		"storm: stopped mid-storm: mcectl query shows the same"
 
 	check "storm: configuration restored" guest "cp /run/mcelogd.conf.saved '$conf' && systemctl reload mcelogd.service"
