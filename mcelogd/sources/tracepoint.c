@@ -115,6 +115,8 @@ struct tracepoint {
 	unsigned n_cpus;        /* CPUs it is open on */
 	int first_error;        /* of perf_event_open on some CPU */
 	bool said_out_of_fds;   /* EMFILE/ENFILE logged once, not per CPU */
+	bool declined;          /* a device event left closed for want of descriptors: on no CPU,
+				 * not even one that comes online later (open_device_events()) */
 };
 
 struct cpu_reader {
@@ -800,19 +802,18 @@ static bool out_of_descriptors(int r)
 }
 
 /*
- * Adds the available tracepoints of the given tiers to c; returns how many
- * failed of how many tried.  Logs each failure unless quiet, but one line
- * per tracepoint for running out of descriptors, not one per CPU.
+ * Adds the available tracepoints of the given tiers to c, a new reader;
+ * returns the first error, or 0.  Logs each failure unless quiet, but one
+ * line per tracepoint for running out of descriptors, not one per CPU.
  */
-static void reader_add_tiers(struct tracepoint_source *s, struct cpu_reader *c, enum tp_tier tiers, bool quiet,
-			     unsigned *ret_tried, unsigned *ret_failed, int *ret_first)
+static int reader_add_tiers(struct tracepoint_source *s, struct cpu_reader *c, enum tp_tier tiers, bool quiet)
 {
 	int err[_TP_MAX] = {}, first = 0, r;
 	unsigned n_failed = 0, n_tried = 0;
 	bool same = true;
 
 	for (unsigned t = 0; t < _TP_MAX; t++) {
-		if (!s->tps[t].available || !(tp_tier(t) & tiers) || c->tp_fd[t] >= 0)
+		if (!s->tps[t].available || s->tps[t].declined || !(tp_tier(t) & tiers))
 			continue;
 		n_tried++;
 		r = reader_add(s, c, t);
@@ -845,9 +846,7 @@ static void reader_add_tiers(struct tracepoint_source *s, struct cpu_reader *c, 
 						  tracepoint_defs[t].system, tracepoint_defs[t].name, c->cpu);
 			}
 		}
-	*ret_tried = n_tried;
-	*ret_failed = n_failed;
-	*ret_first = first;
+	return first;
 }
 
 /*
@@ -859,7 +858,6 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, enum tp_tier t
 		       struct cpu_reader **ret)
 {
 	struct cpu_reader *c;
-	unsigned n_tried, n_failed;
 	int first;
 
 	c = calloc(1, sizeof(*c));
@@ -868,7 +866,7 @@ static int reader_open(struct tracepoint_source *s, unsigned cpu, enum tp_tier t
 	*c = (struct cpu_reader) { .owner = s, .cpu = cpu, .fd = -1 };
 	for (unsigned t = 0; t < _TP_MAX; t++)
 		c->tp_fd[t] = -1;
-	reader_add_tiers(s, c, tiers, quiet, &n_tried, &n_failed, &first);
+	first = reader_add_tiers(s, c, tiers, quiet);
 	if (c->fd < 0) {
 		reader_free(c);
 		return first ? first : -ENODEV;
@@ -1008,7 +1006,7 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 	const struct tracepoint_def *def = &tracepoint_defs[t];
 	const struct tracepoint *tp = &s->tps[t];
 
-	if (!tp->available)
+	if (!tp->available || tp->declined)  /* a declined one was said with its cost */
 		return;
 	if (tp->n_cpus == 0)
 		log_error("No CPU's %s:%s could be opened; that source is off", def->system, def->name);
@@ -1103,7 +1101,7 @@ static void open_device_events(struct tracepoint_source *s)
 				    "beyond the %d kept back (RLIMIT_NOFILE %llu; raise LimitNOFILE=)",
 				    def->system, def->name, s->n_open, (unsigned long long) left, FD_RESERVE_BASE,
 				    (unsigned long long) budget.limit);
-			s->tps[t].said_out_of_fds = true;
+			s->tps[t].declined = true;
 			continue;
 		}
 		for (unsigned cpu = 0; cpu < s->cpus_end && r >= 0; cpu++) {
