@@ -77,6 +77,54 @@ static bool all_enabled(const char *path)
 	return read_full_file(path, 64, &text, &len) >= 0 && text[0] == '1';
 }
 
+/*
+ * The events the instance keeps: every ras:* event, and the device events
+ * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE: all of
+ * cxl:*, and the two PCIe events of pci:*).  NULL: the whole system.  The
+ * ras system must be there; the others come with newer kernels and drivers.
+ */
+static const struct kept_system {
+	const char *system, *event;
+	bool required;
+} kept_systems[] = {
+	{ "ras", NULL, true },
+	{ "cxl", NULL, false },
+	{ "pci", "pci_hp_event", false },
+	{ "pci", "pcie_link_event", false },
+};
+
+static int enable_kept_events(const char *dir)
+{
+	char path[900];
+	int r;
+
+	for (size_t i = 0; i < sizeof(kept_systems) / sizeof(kept_systems[0]); i++) {
+		const struct kept_system *k = &kept_systems[i];
+		const char *what = k->event ? k->event : "*";
+
+		snprintf(path, sizeof(path), "%s/events/%s%s%s/enable", dir, k->system, k->event ? "/" : "",
+			 k->event ? k->event : "");
+		if (all_enabled(path))
+			continue;   /* already set up, e.g. by the unit's ExecStartPre=+ */
+		r = write_string_file(path, "1");
+		if (r == -ENOENT && k->required)
+			return log_notice_errno(r, "The kernel has no ras:* tracepoints; no ras trace instance needed");
+		if (r == -ENOENT)
+			continue;
+		if (r < 0 && k->required)
+			return log_warning_errno(r, "Cannot enable ras:* events in %s: %m; ras events while "
+						 "mcelogd is stopped will not be recovered", dir);
+		if (r < 0) {
+			log_warning_errno(r, "Cannot enable %s:%s in %s: %m; those events while mcelogd is "
+					  "stopped will not be recovered", k->system, what, dir);
+			continue;
+		}
+		log_debug("Trace instance %s keeps %s:%s events (%u KiB per CPU)", dir, k->system, what,
+			  RAS_BUFFER_KB_PER_CPU);
+	}
+	return 0;
+}
+
 int ras_buffer_setup(const char *tracefs_root)
 {
 	const char *root = tracefs_instances_root(tracefs_root);
@@ -109,17 +157,7 @@ int ras_buffer_setup(const char *tracefs_root)
 			log_warning("The trace clock of %s was changed; set back to " CLOCK_NAME ", which "
 				    "discarded the ras events it held", dir);
 	}
-	snprintf(path, sizeof(path), "%s/events/ras/enable", dir);
-	if (all_enabled(path))
-		return 0;   /* already set up, e.g. by the unit's ExecStartPre=+ */
-	r = write_string_file(path, "1");
-	if (r == -ENOENT)
-		return log_notice_errno(r, "The kernel has no ras:* tracepoints; no ras trace instance needed");
-	if (r < 0)
-		return log_warning_errno(r, "Cannot enable ras:* events in %s: %m; ras events while "
-					 "mcelogd is stopped will not be recovered", dir);
-	log_debug("Trace instance %s keeps ras:* events (%u KiB per CPU)", dir, RAS_BUFFER_KB_PER_CPU);
-	return 0;
+	return enable_kept_events(dir);
 }
 
 static int on_save_later(sd_event_source *s, void *userdata)

@@ -2,7 +2,7 @@
 #pragma once
 
 /*
- * No ras:* event lost across restarts and reloads: a tracefs instance of its
+ * No ras:* (or cxl:*, PCIe hotplug and link) event lost across restarts and reloads: a tracefs instance of its
  * own (instances/mcelogd-ras, stamped by CLOCK_MONOTONIC like our perf
  * samples) keeps every ras event while mcelogd is not reading, and a cursor
  * in the state directory says what was logged (ras-cursor.h: how events are
@@ -38,7 +38,8 @@ struct ras_buffer;
 
 /*
  * Creates the instance (CLOCK_MONOTONIC stamps) and enables every ras:*
- * event the kernel has.  Needs write access to tracefs: the unit's
+ * event the kernel has, and the device events read beside them (cxl:*,
+ * pci:pci_hp_event, pci:pcie_link_event) where the kernel has them.  Needs write access to tracefs: the unit's
  * ExecStartPre=+.  tracefs_root NULL: probe.  Returns 0 or negative errno (logged).
  */
 int ras_buffer_setup(const char *tracefs_root);
