@@ -169,6 +169,30 @@ static const char *const poison_flag_names[32] = {
 	[2] = "Scanning",
 };
 
+/*
+ * Memory Sparing Event Record (CXL r3.2; the kernel's trace_cxl_memory_sparing,
+ * Linux 6.16 and later): the flags of the sparing operation and the validity
+ * flags of the DRAM coordinates it names.  Its validity bits number the
+ * fields differently from the DRAM record's (sub-channel is bit 9 here).
+ */
+static const char *const sparing_flag_names[32] = {
+	[0] = "Query Resources",
+	[1] = "Hard Sparing",
+	[2] = "Device Initiated Sparing",
+};
+
+static const struct valid_field sparing_valid_fields[] = {
+	{ 1u << 0, "channel",     "channel",     false },
+	{ 1u << 1, "rank",        "rank",        false },
+	{ 1u << 2, "nibble_mask", "nibble_mask", true },
+	{ 1u << 3, "bank_group",  "bank_group",  false },
+	{ 1u << 4, "bank",        "bank",        false },
+	{ 1u << 5, "row",         "row",         false },
+	{ 1u << 6, "column",      "column",      false },
+	{ 1u << 9, "sub_channel", "sub_channel", false },
+};
+#define SPARING_VALID_COMPONENT_ID (1u << 7)
+
 /* The kernel's "no host address": no region maps this device address (ULLONG_MAX). */
 #define CXL_HPA_INVALID UINT64_MAX
 
@@ -216,6 +240,19 @@ static void add_hex(struct ras_tp_ctx *c, const char *key, const char *field)
 
 	if (tp_u(c, field, &v))
 		tp_added(c, ras_record_add_hex(c->r, key, v));
+}
+
+/* The DRAM coordinates a record's validity flags say it holds. */
+static void add_valid_fields(struct ras_tp_ctx *c, uint64_t valid, const struct valid_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(valid & fields[i].bit))
+			continue;
+		if (fields[i].hex)
+			add_hex(c, fields[i].key, fields[i].field);
+		else
+			add_uint(c, fields[i].key, fields[i].field);
+	}
 }
 
 /* uuid_t is in byte order (RFC 4122), as the kernel prints it with %pUb; all zero: none. */
@@ -456,16 +493,7 @@ void cxl_decode_dram(struct ras_tp_ctx *c)
 
 	dpa = add_media_common(c, dram_types, ELEMENTSOF(dram_types));
 	tp_u(c, "validity_flags", &valid);
-	for (size_t i = 0; i < ELEMENTSOF(dram_valid_fields); i++) {
-		const struct valid_field *v = &dram_valid_fields[i];
-
-		if (!(valid & v->bit))
-			continue;
-		if (v->hex)
-			add_hex(c, v->key, v->field);
-		else
-			add_uint(c, v->key, v->field);
-	}
+	add_valid_fields(c, valid, dram_valid_fields, ELEMENTSOF(dram_valid_fields));
 	add_uint(c, "cvme_count", "cvme_count");
 	add_hpa(c, "region_name");
 	if (c->error)
@@ -521,4 +549,31 @@ void cxl_decode_poison(struct ras_tp_ctx *c)
 	trace_type = tp_text_of(c->r, "trace_type");
 	snprintf(c->r->summary, sizeof(c->r->summary), "CXL poison (%s) on %s at DPA 0x%" PRIx64 ", 0x%" PRIx64
 		 " bytes", trace_type ? trace_type : "unknown", dev, dpa, len);
+}
+
+void cxl_decode_memory_sparing(struct ras_tp_ctx *c)
+{
+	const char *dev = add_device(c), *flags;
+	uint64_t valid = 0, result = 0, row = 0, bank = 0;
+	const unsigned char *comp;
+	char where[96] = "";
+
+	set_log_severity(c, add_log(c));
+	add_header(c);
+	add_flags(c, "sparing_flags", "flags", sparing_flag_names);
+	if (tp_u(c, "result", &result))
+		tp_added(c, ras_record_add_uint(c->r, "sparing_result", result));
+	add_uint(c, "spare_resources_available", "res_avail");
+	tp_u(c, "validity_flags", &valid);
+	add_valid_fields(c, valid, sparing_valid_fields, ELEMENTSOF(sparing_valid_fields));
+	comp = valid & SPARING_VALID_COMPONENT_ID ? tp_bytes(c, "comp_id", 16, NULL) : NULL;
+	if (comp)
+		tp_added(c, ras_record_add_bytes(c->r, "component_id", comp, 16));
+	if (c->error)
+		return;
+	flags = tp_text_of(c->r, "sparing_flags");
+	if ((valid & (1u << 4)) && (valid & (1u << 5)) && tp_u(c, "bank", &bank) && tp_u(c, "row", &row))
+		snprintf(where, sizeof(where), " at bank %" PRIu64 ", row %" PRIu64, bank, row);
+	snprintf(c->r->summary, sizeof(c->r->summary), "CXL memory sparing on %s%s (%s), result %" PRIu64,
+		 dev, where, flags ? flags : "no flags", result);
 }

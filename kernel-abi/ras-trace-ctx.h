@@ -69,6 +69,7 @@ void cxl_decode_general_media(struct ras_tp_ctx *c);
 void cxl_decode_dram(struct ras_tp_ctx *c);
 void cxl_decode_memory_module(struct ras_tp_ctx *c);
 void cxl_decode_poison(struct ras_tp_ctx *c);
+void cxl_decode_memory_sparing(struct ras_tp_ctx *c);
 
 /* The pci:* decoders (kernel-abi/pci-trace.c). */
 void pci_decode_hp_event(struct ras_tp_ctx *c);

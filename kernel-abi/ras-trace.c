@@ -93,6 +93,10 @@ static const struct tp_info tp_info[_RAS_TP_MAX] = {
 		"cxl_poison", MCE_SOURCE_CXL_POISON, RAS_EVENT_CXL_POISON,
 		FIELDS("dpa", "trace_type"),
 	},
+	[RAS_TP_CXL_MEMORY_SPARING] = {
+		"cxl_memory_sparing", MCE_SOURCE_CXL_MEMORY_SPARING, RAS_EVENT_CXL_MEMORY_SPARING,
+		FIELDS("log", "flags", "result", "validity_flags"),
+	},
 	/* pci:*: both came with the same series (7.0-era, include/trace/events/pci.h). */
 	[RAS_TP_PCI_HP_EVENT] = {
 		"pci_hp_event", MCE_SOURCE_PCI_HP_EVENT, RAS_EVENT_PCI_HOTPLUG,
@@ -928,6 +932,7 @@ static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {
 	[RAS_TP_CXL_DRAM]                   = cxl_decode_dram,
 	[RAS_TP_CXL_MEMORY_MODULE]          = cxl_decode_memory_module,
 	[RAS_TP_CXL_POISON]                 = cxl_decode_poison,
+	[RAS_TP_CXL_MEMORY_SPARING]         = cxl_decode_memory_sparing,
 	[RAS_TP_PCI_HP_EVENT]               = pci_decode_hp_event,
 	[RAS_TP_PCIE_LINK_EVENT]            = pci_decode_link_event,
 };

@@ -33,6 +33,7 @@ enum ras_tp {
 	RAS_TP_CXL_DRAM,
 	RAS_TP_CXL_MEMORY_MODULE,
 	RAS_TP_CXL_POISON,
+	RAS_TP_CXL_MEMORY_SPARING,
 	/* The kernel's pci:* events (include/trace/events/pci.h), decoded in pci-trace.c. */
 	RAS_TP_PCI_HP_EVENT,
 	RAS_TP_PCIE_LINK_EVENT,

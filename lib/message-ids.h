@@ -37,6 +37,7 @@
 #define MCELOGD_MSGID_CXL_GENERIC             "7c11497348c843fbb16dd38e5d4c1523"
 /* The kernel's pci:* events: a hotplug slot's changes, a PCIe link's (re)training. */
 #define MCELOGD_MSGID_PCI_HOTPLUG             "f0b1e4ee675948f79f1ce4c60515fbdd"
+#define MCELOGD_MSGID_CXL_MEMORY_SPARING      "a7db221323b840b3918c6b81d9ba9362"
 #define MCELOGD_MSGID_PCIE_LINK               "ac56d7120cb54bff9694695a6dcd6944"
 
 /* The ids whose entries carry a struct ras_record in MCE_JSON. */
@@ -46,6 +47,7 @@
 	MCELOGD_MSGID_X86_PROCESSOR, \
 	MCELOGD_MSGID_CXL_GENERAL_MEDIA, MCELOGD_MSGID_CXL_DRAM, MCELOGD_MSGID_CXL_MEMORY_MODULE, \
 	MCELOGD_MSGID_CXL_POISON, MCELOGD_MSGID_CXL_AER, MCELOGD_MSGID_CXL_OVERFLOW, MCELOGD_MSGID_CXL_GENERIC, \
+	MCELOGD_MSGID_CXL_MEMORY_SPARING, \
 	MCELOGD_MSGID_PCI_HOTPLUG, MCELOGD_MSGID_PCIE_LINK
 
 /* The record class of a severity, shared by the journal sink and mcectl query. */

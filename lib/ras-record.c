@@ -20,6 +20,7 @@ static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_DRAM] = "cxl_dram",
 	[RAS_EVENT_CXL_MEMORY_MODULE] = "cxl_memory_module",
 	[RAS_EVENT_CXL_POISON] = "cxl_poison",
+	[RAS_EVENT_CXL_MEMORY_SPARING] = "cxl_memory_sparing",
 	[RAS_EVENT_CXL_AER] = "cxl_aer",
 	[RAS_EVENT_CXL_OVERFLOW] = "cxl_overflow",
 	[RAS_EVENT_CXL_GENERIC] = "cxl_generic",

@@ -39,6 +39,7 @@ enum ras_event {
 	RAS_EVENT_CXL_AER,            /* CXL RAS capability error of a memdev or port (cxl:cxl_*aer_*_error) */
 	RAS_EVENT_CXL_OVERFLOW,       /* a CXL device's event log overflowed (cxl:cxl_overflow) */
 	RAS_EVENT_CXL_GENERIC,        /* CXL event record of a type the kernel does not decode (cxl:cxl_generic_event) */
+	RAS_EVENT_CXL_MEMORY_SPARING, /* a CXL device spared (or was asked to spare) memory (cxl:cxl_memory_sparing) */
 	RAS_EVENT_PCI_HOTPLUG,        /* a PCI hotplug slot's link or card came or went (pci:pci_hp_event) */
 	RAS_EVENT_PCIE_LINK,          /* a PCIe link's speed or width was (re)negotiated (pci:pcie_link_event) */
 	_RAS_EVENT_MAX,

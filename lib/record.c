@@ -39,6 +39,7 @@ const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_CXL_DRAM] = "cxl:cxl_dram",
 	[MCE_SOURCE_CXL_MEMORY_MODULE] = "cxl:cxl_memory_module",
 	[MCE_SOURCE_CXL_POISON] = "cxl:cxl_poison",
+	[MCE_SOURCE_CXL_MEMORY_SPARING] = "cxl:cxl_memory_sparing",
 	[MCE_SOURCE_PCI_HP_EVENT] = "pci:pci_hp_event",
 	[MCE_SOURCE_PCIE_LINK_EVENT] = "pci:pcie_link_event",
 };

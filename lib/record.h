@@ -51,6 +51,7 @@ enum mce_source {
 	MCE_SOURCE_CXL_DRAM,
 	MCE_SOURCE_CXL_MEMORY_MODULE,
 	MCE_SOURCE_CXL_POISON,
+	MCE_SOURCE_CXL_MEMORY_SPARING,
 	/* The kernel's pci:* tracepoints (struct ras_record). */
 	MCE_SOURCE_PCI_HP_EVENT,
 	MCE_SOURCE_PCIE_LINK_EVENT,

@@ -139,6 +139,7 @@ static const char *const ras_components[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_DRAM] = "memory",
 	[RAS_EVENT_CXL_MEMORY_MODULE] = "memory",
 	[RAS_EVENT_CXL_POISON] = "memory",
+	[RAS_EVENT_CXL_MEMORY_SPARING] = "memory",
 	[RAS_EVENT_CXL_AER] = "cxl",
 	[RAS_EVENT_CXL_OVERFLOW] = "cxl",
 	[RAS_EVENT_CXL_GENERIC] = "cxl",

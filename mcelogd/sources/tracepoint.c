@@ -101,6 +101,9 @@ static const struct tracepoint_def {
 	[TP_RAS_FIRST + RAS_TP_CXL_POISON] = {
 		"cxl", "cxl_poison", MCE_SOURCE_CXL_POISON,
 		"cxl_core not loaded, or a kernel before 6.5" },
+	[TP_RAS_FIRST + RAS_TP_CXL_MEMORY_SPARING] = {
+		"cxl", "cxl_memory_sparing", MCE_SOURCE_CXL_MEMORY_SPARING,
+		"cxl_core not loaded, or a kernel before 6.16" },
 	[TP_RAS_FIRST + RAS_TP_PCI_HP_EVENT] = {
 		"pci", "pci_hp_event", MCE_SOURCE_PCI_HP_EVENT,
 		"a kernel before the pci:* RAS events (7.0-era), or built without CONFIG_PCI" },

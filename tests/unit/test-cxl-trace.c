@@ -300,6 +300,77 @@ static void test_poison(void **state)
  * kernel printed (cxl_dram: ... bank_group=1 bank=3 row=1234 column=56;
  * cxl_memory_module: ... life_used=30 device_temp=-15 dirty_shutdown_cnt=4).
  */
+/*
+ * cxl_memory_sparing (Linux 6.16 and later), against the format captured
+ * from 7.3 (tests/data/tracefs/7.3/cxl): a hard sparing the device did,
+ * with the validity flags saying which coordinates it names.  The
+ * sub-channel's validity bit is 9 here (10 in the DRAM record).
+ */
+static void test_memory_sparing(void **state)
+{
+	static const unsigned char comp[16] = { 0x03, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 1, 2, 3, 4 };
+	const struct ras_field *f;
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+
+	(void) state;
+	load(&l, RAS_TP_CXL_MEMORY_SPARING, "tracefs/7.3/cxl/cxl_memory_sparing.format");
+	assert_int_equal(ras_tp_source(RAS_TP_CXL_MEMORY_SPARING), MCE_SOURCE_CXL_MEMORY_SPARING);
+	sample_init(&s, &l);
+	put_device(&s, &l);
+	put(&s, &l, "log", 1);                  /* Warning */
+	put(&s, &l, "hdr_flags", 1u << 3);      /* MAINTENANCE_NEEDED */
+	put(&s, &l, "flags", 0x6);              /* Hard Sparing | Device Initiated Sparing */
+	put(&s, &l, "result", 0);
+	put(&s, &l, "res_avail", 2);
+	/* channel, rank, bank group, bank, row, sub-channel valid; column and nibble mask not */
+	put(&s, &l, "validity_flags", 0x1u | 0x2u | 0x8u | 0x10u | 0x20u | (1u << 9));
+	put(&s, &l, "channel", 1);
+	put(&s, &l, "rank", 2);
+	put(&s, &l, "nibble_mask", 0x30);
+	put(&s, &l, "bank_group", 3);
+	put(&s, &l, "bank", 1);
+	put(&s, &l, "row", 0x2345);
+	put(&s, &l, "column", 77);
+	put(&s, &l, "sub_channel", 1);
+	put_bytes(&s, &l, "comp_id", comp, sizeof(comp));
+	decode_ok(&l, &s, &r);
+	assert_int_equal(r.event, RAS_EVENT_CXL_MEMORY_SPARING);
+	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
+	assert_string_equal(str(&r, "sparing_flags"), "Hard Sparing|Device Initiated Sparing");
+	assert_int_equal(num(&r, "sparing_result"), 0);
+	assert_int_equal(num(&r, "spare_resources_available"), 2);
+	assert_int_equal(num(&r, "channel"), 1);
+	assert_int_equal(num(&r, "rank"), 2);
+	assert_int_equal(num(&r, "bank_group"), 3);
+	assert_int_equal(num(&r, "bank"), 1);
+	assert_int_equal(num(&r, "row"), 0x2345);
+	assert_int_equal(num(&r, "sub_channel"), 1);
+	assert_null(ras_record_find(&r, "column"));
+	assert_null(ras_record_find(&r, "nibble_mask"));
+	assert_null(ras_record_find(&r, "component_id"));
+	assert_string_equal(r.summary,
+			    "CXL memory sparing on mem0 at bank 1, row 9029 (Hard Sparing|Device Initiated Sparing), result 0");
+	ras_record_done(&r);
+
+	/* the component id only when its validity bit is set; a fatal log is fatal */
+	put(&s, &l, "validity_flags", 1u << 7);
+	put(&s, &l, "log", 3);
+	put(&s, &l, "flags", 0);
+	decode_ok(&l, &s, &r);
+	assert_int_equal(r.severity, RAS_SEV_FATAL);
+	f = ras_record_find(&r, "component_id");
+	assert_non_null(f);
+	assert_int_equal(f->type, RAS_FIELD_BYTES);
+	assert_int_equal(f->len, sizeof(comp));
+	assert_memory_equal(f->data, comp, sizeof(comp));
+	assert_null(ras_record_find(&r, "row"));
+	assert_null(ras_record_find(&r, "sparing_flags"));
+	assert_string_equal(r.summary, "CXL memory sparing on mem0 (no flags), result 0");
+	ras_record_done(&r);
+}
+
 static void test_real_kernels(void **state)
 {
 	static const char *const kernels[] = { "7.3", "6.12" };
@@ -543,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_general_media),
 		cmocka_unit_test(test_memory_module),
 		cmocka_unit_test(test_poison),
+		cmocka_unit_test(test_memory_sparing),
 		cmocka_unit_test(test_real_kernels),
 		cmocka_unit_test(test_aer),
 		cmocka_unit_test(test_overflow_and_generic),
