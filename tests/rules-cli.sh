@@ -15,7 +15,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..49"
+echo "1..52"
 
 # Both spellings of the rule directory option, in both programs (one documented).
 check "mcectl rules --rules-directory, as mcelogd spells it" run 0 "$MCECTL" rules --rules-directory "$SHIPPED"
@@ -47,14 +47,14 @@ check "the page rule fires once, for the page that had 10" \
 	sh -c 'grep -c "memory-page-ce" "$0" | grep -qx 1 &&
 	       grep -q "^2026-11-20T09:00:00.000000Z memory-page-ce \[page=0x12345\]: 10 in 24h (first 2026-11-20T00:00:00.000000Z), .*ten.jsonl:19: would alert soft-offline$" "$0"' "$TMP/out"
 check "the summary counts records, rules and firings, and says nothing was done" \
-	has "^19 records, 9 rules, 1 firing (nothing was done)$"
+	has "^19 records, 10 rules, 1 firing (nothing was done)$"
 
 # 7: the 10th record 24h after the first is not within 24h.
 : >"$TMP/late.jsonl"
 for h in 00 02 04 06 08 10 12 14 16; do record "$h" 0x1000 >>"$TMP/late.jsonl"; done
 sed 's/2026-11-20T00/2026-11-21T00/' "$TMP/late.jsonl" | head -1 >>"$TMP/late.jsonl"
 run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/late.jsonl"
-check "ten records spanning exactly 24h do not fire" has "^10 records, 9 rules, 0 firings"
+check "ten records spanning exactly 24h do not fire" has "^10 records, 10 rules, 0 firings"
 
 # 8-10: the admin's directory overrides a shipped file by name, masks with
 # /dev/null or an empty file.
@@ -305,4 +305,19 @@ run 2 env STATE_DIRECTORY="$TMP/fakestate" "$MCELOGD" --replay /dev/null --no-jo
 check "--replay --bert without --state-directory is refused, and marks nothing" \
 	sh -c 'grep -q "bert with --replay needs --state-directory" "$0" && [ ! -e "$1/bert-logged" ]' \
 	"$TMP/err" "$TMP/fakestate"
+# The shipped cxl-device-health rule: a CXL device's health report in its
+# failure log alerts once a day per device; one in its warning log does
+# not; and memory-uncorrected leaves it alone while still taking poison.
+cxl() {
+	printf '{"time":"2026-11-27T21:%s:00.000000Z","source":"cxl:%s","event":"%s","severity":"%s",' "$1" "$2" "$2" "$3"
+	printf '"description":"x","memdev":"%s","log":"%s"}\n' "$4" "$5"
+}
+{ cxl 10 cxl_memory_module uncorrected mem0 failure; cxl 11 cxl_memory_module uncorrected mem0 failure
+  cxl 12 cxl_memory_module corrected mem1 warning; cxl 13 cxl_poison uncorrected mem0 failure; } >"$TMP/cxl.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/cxl.jsonl"
+check "cxl-device-health alerts once for mem0's failure-log health reports" \
+	sh -c '[ "$(grep -c "cxl-device-health \[label=mem0\]: .*cxl.jsonl:1: would alert" "$0")" = 1 ] && ! grep -q "label=mem1" "$0"' "$TMP/out"
+check "memory-uncorrected takes the poison, not the health reports" \
+	sh -c '[ "$(grep -c "memory-uncorrected" "$0")" = 1 ] && grep -q "memory-uncorrected: .*cxl.jsonl:4: would alert" "$0"' "$TMP/out"
+check "four records, two firings" has "^4 records, 10 rules, 2 firings"
 exit $failed
