@@ -43,6 +43,14 @@
 
 enum output_mode { OUTPUT_TABLE, OUTPUT_JSON, OUTPUT_CSV };
 
+/*
+ * Every id plan_id_check() may list: the machine-check classes, the other
+ * records' kinds, and storm, storm end, loss and alert.  Sized from the
+ * lists themselves, so that a new kind of record cannot overrun it.
+ */
+#define QUERY_IDS_MAX \
+	(sizeof((const char *[]) { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS }) / sizeof(const char *) + 4)
+
 struct query_args {
 	const char *verb;            /* "query", "follow" or "summary": for messages */
 	bool follow;                 /* mcectl follow: then wait for new entries */
@@ -88,7 +96,7 @@ struct query_args {
 	 * _UID are checked here: libsystemd 252 walks ORed and ANDed matches several
 	 * times slower than one match (bench/journal-bench.sh). */
 	bool check_ids;
-	const char *ids[24];
+	const char *ids[QUERY_IDS_MAX];
 	size_t n_ids;
 };
 
@@ -437,6 +445,8 @@ static void plan_id_check(struct query_args *a)
 	const size_t sizes[] = { ELEMENTSOF(mca_ids), ELEMENTSOF(storm_ids), ELEMENTSOF(lost_ids),
 				 ELEMENTSOF(alert_ids), ELEMENTSOF(ras_msgids) };
 
+	_Static_assert(ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids) + ELEMENTSOF(alert_ids) == 4,
+		       "QUERY_IDS_MAX counts four ids beside the record and ras ones");
 	if (a->host || a->severity || a->have_cpu || a->have_bank)
 		return;
 	a->n_ids = 0;

@@ -18,6 +18,7 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$work/tracefs" "$work/state" "$work/rules"
 cp "$srcdir"/config/rules.d/*.rules "$work/rules/"
+shipped=$(cat "$work"/rules/*.rules | grep -c '^Name=')
 : >"$work/mcelogd.conf"
 
 # systemd's side of sd_notify(): each datagram on one line of $work/notify, '|' for its newlines.
@@ -78,14 +79,14 @@ kill -HUP "$pid"
 for _ in $(seq 100); do grep -q "Rules not reloaded" "$work/log" && break; sleep 0.05; done
 log_has "a reload with a bad rule file names file and line and keeps the rules" \
 	"60-broken.rules:4: Threshold=: 'a while' is not a time span" \
-	"Rules not reloaded: keeping the 9 running rules and their counts"
+	"Rules not reloaded: keeping the $shipped running rules and their counts"
 grep -q "RELOADING=1|MONOTONIC_USEC=[0-9]" "$work/notify" 2>/dev/null || [ -z "${NOTIFY_SOCKET:-}" ] &&
 	ok "a reload starts with RELOADING=1 and its MONOTONIC_USEC=" || not_ok "RELOADING=1 with MONOTONIC_USEC=" "$(cat "$work/notify")"
 notified "the READY=1 that ends a failed reload says it failed" "STATUS=Reload failed"
 printf '[Rule]\nName=fixed\nAction=alert\nThreshold=5 in 1h\n' >"$work/rules/60-broken.rules"
 kill -HUP "$pid"
 for _ in $(seq 100); do grep -q "Rules reloaded" "$work/log" && break; sleep 0.05; done
-log_has "once fixed, the reload takes it" "Rules reloaded: 10 rules in effect"
+log_has "once fixed, the reload takes it" "Rules reloaded: $((shipped + 1)) rules in effect"
 for _ in $(seq 100); do [ "$(sed -n '/RELOADING=1/,$p' "$work/notify" 2>/dev/null | grep -c '^READY=1')" -ge 2 ] && break; sleep 0.05; done
 notified "and its READY=1 no longer says failed" "!Reload failed"
 
