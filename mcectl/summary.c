@@ -14,6 +14,7 @@ static const char *const by_names[_SUMMARY_BY_MAX] = {
 	[SUMMARY_BY_DIMM] = "dimm",     [SUMMARY_BY_CHANNEL] = "channel", [SUMMARY_BY_BANK] = "bank",
 	[SUMMARY_BY_CPU] = "cpu",       [SUMMARY_BY_SOCKET] = "socket",   [SUMMARY_BY_PAGE] = "page",
 	[SUMMARY_BY_ERROR] = "error",   [SUMMARY_BY_HOST] = "host",     [SUMMARY_BY_ROW] = "row",
+	[SUMMARY_BY_MEMDEV] = "memdev",
 };
 
 enum summary_by summary_by_from_string(const char *s)
@@ -206,6 +207,25 @@ enum kind { KIND_MCA, KIND_RAS, KIND_STORM };
  * has), then bank group, bank and row.  A machine check calls its DRAM bank
  * "dram_bank" ("bank" is the MCA bank); EDAC and firmware records call it "bank".
  */
+/*
+ * A CXL memory device: its name, and its serial, which stays when the name
+ * does not (memN is numbered at probe).  0 when the record names none.
+ */
+static size_t memdev_key(const struct entry *o, enum kind kind, char *key, size_t ksize)
+{
+	const char *t;
+	uint64_t serial;
+	int n;
+
+	if (kind != KIND_RAS || !(t = str_of(o, "memdev")) || !t[0])
+		return 0;
+	if (u64_of(o, "serial", &serial))
+		n = snprintf(key, ksize, "%s serial %" PRIu64, t, serial);
+	else
+		n = snprintf(key, ksize, "%s", t);
+	return n < 0 ? 0 : (size_t) n < ksize ? (size_t) n : ksize - 1;
+}
+
 static void row_key(const struct entry *o, enum kind kind, char *key, size_t ksize)
 {
 	static const char *const dimm_parts[] = { "socket", "node", "memory_controller", "channel", "dimm", "module", "rank" };
@@ -217,10 +237,13 @@ static void row_key(const struct entry *o, enum kind kind, char *key, size_t ksi
 		return;
 	if (kind == KIND_RAS && (t = str_of(o, "label")) && t[0] && !streq(t, "unknown") && !streq(t, "any memory"))
 		at = (size_t) snprintf(key, ksize, "%s", t);
-	else
+	else {
+		/* A CXL device is its own DIMM: its name first, then its channel and rank. */
+		at = memdev_key(o, kind, key, ksize);
 		for (size_t i = 0; i < ELEMENTSOF(dimm_parts) && at < ksize; i++)
 			if (u64_of(o, dimm_parts[i], &v))
 				at += (size_t) snprintf(key + at, ksize - at, "%s%s %" PRIu64, at ? " " : "", dimm_parts[i], v);
+	}
 	if (at < ksize && u64_of(o, "bank_group", &v))
 		at += (size_t) snprintf(key + at, ksize - at, "%sbank_group %" PRIu64, at ? " " : "", v);
 	if (at < ksize)
@@ -302,9 +325,17 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 		else if (kind == KIND_RAS && (t = str_of(o, "label")) && t[0] && !streq(t, "unknown") &&
 			 !streq(t, "any memory"))
 			snprintf(key, ksize, "%s", t);
+		else if (memdev_key(o, kind, key, ksize) > 0)
+			break;
 		else if (kind == KIND_RAS && u64_of(o, "mc", &b) && u64_of(o, "top_layer", &c) &&
 			 u64_of(o, "middle_layer", &d) && u64_of(o, "lower_layer", &a))
 			snprintf(key, ksize, "mc %" PRIu64 " location %" PRIu64 ":%" PRIu64 ":%" PRIu64, b, c, d, a);
+		break;
+	case SUMMARY_BY_MEMDEV:
+		if (kind == KIND_STORM)
+			snprintf(key, ksize, NOT_ITEMISED);
+		else
+			memdev_key(o, kind, key, ksize);
 		break;
 	case SUMMARY_BY_ROW:
 		if (kind == KIND_STORM)

@@ -26,6 +26,7 @@ enum summary_by {
 	SUMMARY_BY_ERROR,
 	SUMMARY_BY_HOST,
 	SUMMARY_BY_ROW,         /* the DRAM row: DIMM, bank group, bank, row (records that name their cell) */
+	SUMMARY_BY_MEMDEV,      /* the CXL memory device: its name and serial */
 	_SUMMARY_BY_MAX,
 	_SUMMARY_BY_INVALID = -1,
 };

@@ -259,6 +259,61 @@ static void test_by_row(void **state)
 	free(text);
 }
 
+/*
+ * CXL records: --by memdev counts each device by name and serial; --by dimm
+ * takes the device as the DIMM; --by row puts the device before its channel
+ * and rank, so that two devices' rows with the same numbers stay apart.
+ */
+static void test_by_memdev(void **state)
+{
+	static const char *const cxl[] = {
+		"{\"event\":\"cxl_dram\",\"source\":\"cxl:cxl_dram\",\"severity\":\"corrected\",\"memdev\":\"mem0\","
+		"\"serial\":4660,\"channel\":2,\"rank\":0,\"bank_group\":1,\"bank\":3,\"row\":1234,\"column\":56}",
+		"{\"event\":\"cxl_dram\",\"source\":\"cxl:cxl_dram\",\"severity\":\"corrected\",\"memdev\":\"mem0\","
+		"\"serial\":4660,\"channel\":2,\"rank\":0,\"bank_group\":1,\"bank\":3,\"row\":1234,\"column\":57}",
+		"{\"event\":\"cxl_dram\",\"source\":\"cxl:cxl_dram\",\"severity\":\"corrected\",\"memdev\":\"mem1\","
+		"\"serial\":4661,\"channel\":2,\"rank\":0,\"bank_group\":1,\"bank\":3,\"row\":1234,\"column\":56}",
+		"{\"event\":\"cxl_memory_module\",\"source\":\"cxl:cxl_memory_module\",\"severity\":\"uncorrected\","
+		"\"memdev\":\"mem1\"}",
+		"{\"cpu\":3,\"socket\":1,\"bank\":4,\"status\":\"0xbd80000000100134\",\"severity\":\"uncorrected\"}",
+	};
+	static const struct { const char *by; const char *const keys[4]; } want[] = {
+		{ "memdev", { "\"key\":\"mem0 serial 4660\",\"records\":2", "\"key\":\"mem1 serial 4661\",\"records\":1",
+			      "\"key\":\"mem1\",\"records\":1", "\"key\":\"(unknown)\",\"records\":1" } },
+		{ "dimm", { "\"key\":\"mem0 serial 4660\",\"records\":2", "\"key\":\"mem1 serial 4661\",\"records\":1",
+			    "\"key\":\"mem1\",\"records\":1", NULL } },
+		{ "row", { "\"key\":\"mem0 serial 4660 channel 2 rank 0 bank_group 1 bank 3 row 0x4d2\",\"records\":2",
+			   "\"key\":\"mem1 serial 4661 channel 2 rank 0 bank_group 1 bank 3 row 0x4d2\",\"records\":1",
+			   "\"key\":\"(unknown)\",\"records\":2", NULL } },
+	};
+
+	(void) state;
+	assert_int_equal(summary_by_from_string("memdev"), SUMMARY_BY_MEMDEV);
+	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+		struct summary *s = summary_new(summary_by_from_string(want[w].by));
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(s);
+		assert_non_null(f);
+		for (size_t i = 0; i < sizeof(cxl) / sizeof(cxl[0]); i++) {
+			json_object *o = json_tokener_parse(cxl[i]);
+
+			assert_non_null(o);
+			assert_int_equal(summary_add(s, o, T0 + (int64_t) i * HOUR), 1);
+			json_object_put(o);
+		}
+		summary_print_json(s, f, 0, 0);
+		fclose(f);
+		summary_free(s);
+		for (size_t k = 0; k < 4 && want[w].keys[k]; k++)
+			if (!strstr(text, want[w].keys[k]))
+				fail_msg("--by %s: no %s in\n%s", want[w].by, want[w].keys[k], text);
+		free(text);
+	}
+}
+
 static void test_names(void **state)
 {
 	(void) state;
@@ -420,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_rate_over_window),
 		cmocka_unit_test(test_ras_storm),
 		cmocka_unit_test(test_by_row),
+		cmocka_unit_test(test_by_memdev),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many_groups),
 		cmocka_unit_test(test_merge_split),
