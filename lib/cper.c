@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arm-processor.h"
+#include "arm-vendor.h"
 #include "cper.h"
 #include "macro.h"
 #include "ras-record.h"
@@ -563,22 +565,30 @@ static void parse_memory(struct parser *p, const struct entry *e)
 	ras_emit(p, &r);
 }
 
-/* ---- ARM processor (UEFI N.2.4.4) ---- */
+/* ---- ARM processor (UEFI N.2.4.4), its blocks decoded by decoders/arm-processor.c ---- */
 
 #define ARM_HDR_LEN      40
-#define ARM_ERRINFO_LEN  32
 
-static const char *const arm_error_types[] = {
-	[0] = "cache", [1] = "tlb", [2] = "bus", [3] = "micro-architectural",
-};
+/* A block the Arm decoders found wrong: reported where it lies in the region; the raw bytes stay. */
+static void arm_block_problem(struct parser *p, const struct entry *e, size_t block_off, int r,
+			      const struct arm_problem *pb)
+{
+	if (r == -ENOMEM)
+		p->oom = true;
+	else if (r == -EBADMSG)
+		problem(p, e->data_off + block_off + pb->offset, "ARM section: %s", pb->what);
+}
 
 static void parse_arm(struct parser *p, const struct entry *e)
 {
 	const uint8_t *d = e->data;
 	uint32_t v = get32(d);
 	unsigned n_info = get16(d + 4), n_ctx = get16(d + 6);
-	size_t off = ARM_HDR_LEN, info_len, ctx_start;
+	size_t off = ARM_HDR_LEN, info_len, ctx_len = 0;
+	struct arm_problem pb;
 	struct ras_record r;
+	char what[96] = "processor error";
+	int k;
 
 	ras_begin(p, e, &r, RAS_EVENT_ARM_PROCESSOR);
 	if (v & (1u << 0))
@@ -591,56 +601,34 @@ static void parse_arm(struct parser *p, const struct entry *e)
 		check_add(p, ras_record_add_hex(&r, "psci_state", get32(d + 36)));
 	}
 	check_add(p, ras_record_add_uint(&r, "pei_count", n_info));
-	info_len = (size_t) n_info * ARM_ERRINFO_LEN;
+	info_len = (size_t) n_info * ARM_ERROR_INFO_LEN;
 	if (info_len > e->len - off) {
-		problem(p, e->data_off + 4, "ARM section: %u error information structures need %zu bytes, "
-			"the section has %zu", n_info, info_len, e->len - off);
-		info_len = (e->len - off) / ARM_ERRINFO_LEN * ARM_ERRINFO_LEN;
+		info_len = (e->len - off) / ARM_ERROR_INFO_LEN * ARM_ERROR_INFO_LEN;
+		/* Where the contexts begin is unknown once the structures before them are cut. */
 		n_ctx = 0;
 	}
-	if (info_len >= ARM_ERRINFO_LEN) {
-		const uint8_t *ei = d + off;
-		uint16_t ev = get16(ei + 2);
-
-		ADD_ENUM(p, &r, "error_type", arm_error_types, ei[4]);
-		if (ev & (1u << 0))
-			check_add(p, ras_record_add_uint(&r, "multiple_error", get16(ei + 5)));
-		if (ev & (1u << 1))
-			check_add(p, ras_record_add_hex(&r, "error_flags", ei[7]));
-		if (ev & (1u << 2))
-			check_add(p, ras_record_add_hex64(&r, "error_info", get64(ei + 8)));
-		if (ev & (1u << 3))
-			check_add(p, ras_record_add_hex64(&r, "virtual_fault_address", get64(ei + 16)));
-		if (ev & (1u << 4))
-			check_add(p, ras_record_add_hex64(&r, "physical_fault_address", get64(ei + 24)));
-		add_raw(p, &r, "pei", ei, info_len);
+	if (n_info > 0) {
+		k = arm_error_info_decode(&r, d + off, e->len - off, n_info, &pb);
+		arm_block_problem(p, e, off, k, &pb);
 	}
+	if (info_len > 0)
+		add_raw(p, &r, "pei", d + off, info_len);
 	off += info_len;
-	ctx_start = off;
-	for (unsigned i = 0; i < n_ctx; i++) {
-		uint32_t size;
-
-		if (e->len - off < 8) {
-			problem(p, e->data_off + off, "ARM section: context %u of %u: header needs 8 bytes, "
-				"%zu left in the section", i + 1, n_ctx, e->len - off);
-			break;
-		}
-		size = get32(d + off + 4);
-		if (size > e->len - off - 8) {
-			problem(p, e->data_off + off + 4, "ARM section: context %u of %u: register array of "
-				"%u bytes runs past the end of the section (%zu bytes left)",
-				i + 1, n_ctx, size, e->len - off - 8);
-			break;
-		}
-		off += 8 + size;
+	if (n_ctx > 0) {
+		/* Walked within the section: what follows the contexts is the vendor's. */
+		k = arm_context_decode(&r, d + off, e->len - off, n_ctx, &ctx_len, &pb);
+		arm_block_problem(p, e, off, k, &pb);
+		/* A context that does not fit: the rest of the section is kept as it stands. */
+		if (k == -EBADMSG)
+			ctx_len = e->len - off;
+		if (ctx_len > 0)
+			add_raw(p, &r, "ctx", d + off, ctx_len);
 	}
-	if (off > ctx_start) {
-		check_add(p, ras_record_add_uint(&r, "ctx_count", n_ctx));
-		add_raw(p, &r, "ctx", d + ctx_start, off - ctx_start);
-	}
+	off += ctx_len;
 	if (v & (1u << 3) && off < e->len)
 		add_raw(p, &r, "oem", d + off, e->len - off);
-	snprintf(r.summary, sizeof(r.summary), "ARM processor error (%s) reported by firmware",
+	arm_error_describe(&r, what, sizeof(what));
+	snprintf(r.summary, sizeof(r.summary), "ARM %s (%s) reported by firmware", what,
 		 ras_severity_to_string(r.severity));
 	ras_emit(p, &r);
 }
@@ -708,13 +696,25 @@ static void parse_vendor(struct parser *p, const struct entry *e)
 {
 	struct ras_record r;
 	const char *name = cper_section_name(&e->type);
+	struct arm_problem pb;
+	char what[160];
+	int k;
 
 	ras_begin(p, e, &r, RAS_EVENT_VENDOR_SECTION);
 	check_add(p, ras_record_add_uint(&r, "length", e->len));
 	add_raw(p, &r, "data", e->data, e->len);
-	snprintf(r.summary, sizeof(r.summary), "%s%s (%s) reported by firmware",
-		 name ? name : "Firmware error section ", name ? "" : "of a vendor type",
-		 ras_severity_to_string(r.severity));
+	k = arm_vendor_decode(&e->type, &r, e->data, e->len, what, sizeof(what), &pb);
+	if (k == -ENOMEM)
+		p->oom = true;
+	else if (k == -EBADMSG)
+		problem(p, e->data_off + pb.offset, "%s", pb.what);
+	if (what[0])
+		snprintf(r.summary, sizeof(r.summary), "%s (%s) reported by firmware", what,
+			 ras_severity_to_string(r.severity));
+	else
+		snprintf(r.summary, sizeof(r.summary), "%s%s (%s) reported by firmware",
+			 name ? name : "Firmware error section ", name ? "" : "of a vendor type",
+			 ras_severity_to_string(r.severity));
 	ras_emit(p, &r);
 }
 
@@ -758,7 +758,7 @@ const char *cper_section_name(const struct cper_guid *g)
 {
 	const struct section_type *t = find_section_type(g);
 
-	return t ? t->name : NULL;
+	return t ? t->name : arm_vendor_section_name(g);
 }
 
 #define ENTRY_HDR_LEN     64

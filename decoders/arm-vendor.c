@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Section type GUID → the vendor layout that decodes it.  Each row's file
+ * names the public source its layout follows.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "arm-internal.h"
+#include "arm-vendor.h"
+#include "cper.h"
+
+static const struct vendor_section {
+	struct cper_guid guid;
+	const char *name;
+	void (*decode)(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+} vendor_sections[] = {
+	/* e8ed898d-df16-43cc-8ecc-54f060ef157f */
+	{ { 0xe8ed898d, 0xdf16, 0x43cc, { 0x8e, 0xcc, 0x54, 0xf0, 0x60, 0xef, 0x15, 0x7f } },
+	  "Ampere RAS error", arm_vendor_ampere_decode },
+	/* 6d5244f2-2712-11ec-bea7-cb3fdb95c786 */
+	{ { 0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } },
+	  "NVIDIA Grace error", arm_vendor_nvidia_grace_decode },
+};
+
+static const struct vendor_section *find(const struct cper_guid *type)
+{
+	for (size_t i = 0; i < ELEMENTSOF(vendor_sections); i++)
+		if (cper_guid_equal(type, &vendor_sections[i].guid))
+			return &vendor_sections[i];
+	return NULL;
+}
+
+const char *arm_vendor_section_name(const struct cper_guid *type)
+{
+	const struct vendor_section *v = find(type);
+
+	return v ? v->name : NULL;
+}
+
+int arm_vendor_decode(const struct cper_guid *type, struct ras_record *r, const uint8_t *d, size_t n,
+		      char *what, size_t what_size, struct arm_problem *problem)
+{
+	const struct vendor_section *v = find(type);
+	struct arm_out o = { .r = r, .problem = problem };
+
+	*problem = (struct arm_problem) {};
+	if (what_size > 0)
+		what[0] = '\0';
+	if (!v)
+		return 0;
+	v->decode(&o, d, n, what, what_size);
+	return o.oom || o.problem->found ? arm_result(&o) : 1;
+}

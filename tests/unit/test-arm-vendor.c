@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vendor CPER sections of Arm servers (decoders/arm-vendor*.c).
+ *
+ * Golden: [ALTRA] Aristeu Rozanski, "Error reports at boot time in Ampere
+ * Altra machines since c733ebb7c", linux-kernel, 2 Mar 2023,
+ * https://lore.kernel.org/all/20230302201732.pwnhg46mum6st2bv@redhat.com/
+ * Two 0x30-byte sections of type e8ed898d-df16-43cc-8ecc-54f060ef157f as the
+ * kernel dumped them (32-bit little-endian words), on real Altra machines.
+ * The NVIDIA Grace layout is built from its published structure (see
+ * decoders/arm-vendor-nvidia.c): no raw Grace section has been published.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arm-vendor.h"
+#include "cper.h"
+#include "ras-record.h"
+
+static const struct cper_guid ampere = {
+	0xe8ed898d, 0xdf16, 0x43cc, { 0x8e, 0xcc, 0x54, 0xf0, 0x60, 0xef, 0x15, 0x7f } };
+static const struct cper_guid grace = {
+	0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } };
+
+static const char *text(const struct ras_record *r, const char *key)
+{
+	const struct ras_field *f = ras_record_find(r, key);
+
+	if (!f)
+		fail_msg("no field \"%s\"", key);
+	assert_int_equal(f->type, RAS_FIELD_STRING);
+	return f->data;
+}
+
+static uint64_t number(const struct ras_record *r, const char *key)
+{
+	const struct ras_field *f = ras_record_find(r, key);
+
+	if (!f)
+		fail_msg("no field \"%s\"", key);
+	return f->u;
+}
+
+/* print_hex_dump()'s 32-bit words back to the bytes they were read from. */
+static void words(uint8_t *p, const uint32_t *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 4; b++)
+			p[4 * i + b] = (uint8_t) (w[i] >> (8 * b));
+}
+
+static void test_golden_altra_gic(void **state)
+{
+	/* [ALTRA] sections {1} (source 0) and {2} (source 3), 0x30 bytes each */
+	static const uint32_t first[12] = { 0x00000005, 0xec30000e, 0x00080110, 0x80001001, 0x00000300 };
+	static const uint32_t second[12] = { 0x40000005, 0xec30000e, 0x00080110, 0x80005001, 0x00000300 };
+	uint8_t d[48];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&ampere), "Ampere RAS error");
+	words(d, first, 12);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "vendor"), "Ampere");
+	assert_string_equal(text(&r, "error_source"), "GIC");
+	assert_string_equal(text(&r, "payload_type"), "Arm RAS error record");
+	assert_int_equal(number(&r, "socket"), 0);
+	assert_int_equal(number(&r, "instance"), 0);
+	assert_int_equal(number(&r, "err_status"), 0xec30000e);
+	/* AV V UE OF MV, UET 0b11, SERR 0x0e: an uncorrected, recoverable illegal access */
+	assert_string_equal(text(&r, "err_status_flags"), "MV|OF|UE|V|AV");
+	assert_string_equal(text(&r, "err_status_uet"), "signaled or recoverable (UER)");
+	assert_string_equal(text(&r, "err_status_serr"), "illegal access (software fault)");
+	assert_int_equal(number(&r, "err_addr"), 0x8000100100080110ULL);
+	assert_int_equal(number(&r, "err_misc0"), 0x300);
+	assert_int_equal(number(&r, "err_misc3"), 0);
+	assert_string_equal(what, "Ampere GIC error, socket 0, instance 0: illegal access (software fault)");
+	ras_record_done(&r);
+
+	words(d, second, 12);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_int_equal(number(&r, "socket"), 1);
+	assert_int_equal(number(&r, "err_addr"), 0x8000500100080110ULL);
+	assert_string_equal(what, "Ampere GIC error, socket 1, instance 0: illegal access (software fault)");
+	ras_record_done(&r);
+}
+
+/* Payload type 1 (bits 7:6 of byte 0): PCIe AER registers under the CPER PCIe section's keys. */
+static void test_ampere_pcie_aer(void **state)
+{
+	static const uint32_t sec[12] = {
+		0x00a10047, 0x00004000, 0x00400000, 0x00462030, 0x00000041, 0x0000e000, 0x7, 0x0000007c, 0x00300008,
+	};
+	uint8_t d[48];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	words(d, sec, 12);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "error_source"), "PCIe AER");
+	assert_string_equal(text(&r, "payload_type"), "PCIe AER");
+	assert_int_equal(number(&r, "instance"), 0xa1);
+	assert_int_equal(number(&r, "uncorrectable_status"), 0x4000);
+	assert_int_equal(number(&r, "uncorrectable_severity"), 0x462030);
+	assert_int_equal(number(&r, "correctable_status"), 0x41);
+	assert_int_equal(number(&r, "error_source_id"), 0x300008);
+	assert_null(ras_record_find(&r, "err_status"));
+	assert_string_equal(what, "Ampere PCIe AER error, socket 0, instance 161");
+	ras_record_done(&r);
+}
+
+static void test_ampere_hostile(void **state)
+{
+	uint8_t d[48] = { 0x05 };
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	/* the header alone: it is decoded, the missing payload named */
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, 20, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 4);
+	assert_string_equal(pb.what, "Ampere section: payload type 0 needs 48 bytes, the section has 20");
+	assert_string_equal(text(&r, "error_source"), "GIC");
+	assert_null(ras_record_find(&r, "err_status"));
+	ras_record_done(&r);
+
+	/* less than a header; and nothing at all */
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, 3, what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "Ampere section: the header needs 4 bytes, the section has 3");
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, 0, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(r.n_fields, 0);
+	ras_record_done(&r);
+
+	/* a source type Ampere does not name, firmware payload: header only */
+	d[0] = 3 << 6 | 40;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&ampere, &r, d, 4, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "error_source"), "reserved (40)");
+	assert_string_equal(text(&r, "payload_type"), "firmware-specific data");
+	assert_string_equal(what, "Ampere error from source 40, socket 0, instance 0");
+	ras_record_done(&r);
+}
+
+static size_t grace_section(uint8_t *d, const char *sig, uint8_t regs, size_t pairs)
+{
+	memset(d, 0, 32 + 16 * pairs);
+	memcpy(d, sig, strlen(sig));
+	d[16] = 0x12; d[17] = 0x00;   /* error type 0x12 */
+	d[18] = 0x03;                 /* instance 3 */
+	d[20] = 2;                    /* severity */
+	d[21] = 1;                    /* socket 1 */
+	d[22] = regs;
+	for (int b = 0; b < 8; b++)
+		d[24 + b] = (uint8_t) (0x0000001140000000ULL >> (8 * b));
+	for (size_t i = 0; i < pairs; i++)
+		for (int b = 0; b < 8; b++) {
+			d[32 + 16 * i + b] = (uint8_t) ((0x1000 + 8 * i) >> (8 * b));
+			d[40 + 16 * i + b] = (uint8_t) ((0xa0 + i) >> (8 * b));
+		}
+	return 32 + 16 * pairs;
+}
+
+static void test_nvidia_grace(void **state)
+{
+	uint8_t d[32 + 16 * 3];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+	size_t n;
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&grace), "NVIDIA Grace error");
+	n = grace_section(d, "MCF-SOC\x01", 3, 3);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&grace, &r, d, n, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "vendor"), "NVIDIA");
+	/* a control byte in the signature never reaches the journal as it is */
+	assert_string_equal(text(&r, "signature"), "MCF-SOC?");
+	assert_int_equal(number(&r, "vendor_error_type"), 0x12);
+	assert_int_equal(number(&r, "error_instance"), 3);
+	assert_int_equal(number(&r, "vendor_severity"), 2);
+	assert_int_equal(number(&r, "socket"), 1);
+	assert_int_equal(number(&r, "register_count"), 3);
+	assert_int_equal(number(&r, "instance_base"), 0x1140000000ULL);
+	assert_string_equal(text(&r, "registers"), "0x1000=0xa0 0x1008=0xa1 0x1010=0xa2");
+	assert_string_equal(what, "NVIDIA MCF-SOC? error type 18, instance 3, socket 1");
+	ras_record_done(&r);
+
+	/* the count says 5 pairs, the section holds 3: those 3 decoded, the count named */
+	d[22] = 5;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&grace, &r, d, n, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 22);
+	assert_string_equal(pb.what, "NVIDIA section: 5 register pairs need 112 bytes, the section has 80");
+	assert_string_equal(text(&r, "registers"), "0x1000=0xa0 0x1008=0xa1 0x1010=0xa2");
+	ras_record_done(&r);
+
+	/* shorter than the header */
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&grace, &r, d, 31, what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "NVIDIA section: the header needs 32 bytes, the section has 31");
+	assert_int_equal(r.n_fields, 0);
+	ras_record_done(&r);
+}
+
+/* A 255-pair section: the text is bounded and says it was cut. */
+static void test_nvidia_many_registers(void **state)
+{
+	static uint8_t d[32 + 16 * 255];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+	const char *t;
+	size_t n;
+
+	(void) state;
+	n = grace_section(d, "", 255, 255);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&grace, &r, d, n, what, sizeof(what), &pb), 1);
+	assert_null(ras_record_find(&r, "signature"));
+	t = text(&r, "registers");
+	assert_true(strlen(t) < 2048);
+	assert_string_equal(t + strlen(t) - 3, "...");
+	assert_string_equal(what, "NVIDIA (no signature) error type 18, instance 3, socket 1");
+	ras_record_done(&r);
+}
+
+/* A type no row names: nothing added, raw hex stays the caller's. */
+static void test_unknown_type(void **state)
+{
+	static const struct cper_guid other = { 0x12345678, 0x1, 0x2, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+	uint8_t d[48] = {};
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160] = "x";
+
+	(void) state;
+	assert_null(arm_vendor_section_name(&other));
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&other, &r, d, sizeof(d), what, sizeof(what), &pb), 0);
+	assert_int_equal(r.n_fields, 0);
+	assert_string_equal(what, "");
+	ras_record_done(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_altra_gic),
+		cmocka_unit_test(test_ampere_pcie_aer),
+		cmocka_unit_test(test_ampere_hostile),
+		cmocka_unit_test(test_nvidia_grace),
+		cmocka_unit_test(test_nvidia_many_registers),
+		cmocka_unit_test(test_unknown_type),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
