@@ -607,12 +607,13 @@ static void parse_arm(struct parser *p, const struct entry *e)
 		/* Where the contexts begin is unknown once the structures before them are cut. */
 		n_ctx = 0;
 	}
+	/* The raw bytes first: a record that fills up keeps them before what is decoded from them. */
+	if (info_len > 0)
+		add_raw(p, &r, "pei", d + off, info_len);
 	if (n_info > 0) {
 		k = arm_error_info_decode(&r, d + off, e->len - off, n_info, &pb);
 		arm_block_problem(p, e, off, k, &pb);
 	}
-	if (info_len > 0)
-		add_raw(p, &r, "pei", d + off, info_len);
 	off += info_len;
 	if (n_ctx > 0) {
 		/* Walked within the section: what follows the contexts is the vendor's. */

@@ -742,6 +742,62 @@ static void test_arm_event_hostile_blocks(void **state)
 	ras_record_done(&r);
 }
 
+/* Every block of an arm_event decoded at once still fits one record: nothing truncated, oem kept. */
+static void test_arm_event_every_field(void **state)
+{
+	unsigned char pei[64] = {}, ctx[8 + 136 + 8 + 70] = {}, oem[16] = { 0xaa };
+	uint64_t info = 0xfff | 1ULL << 16 | 3ULL << 18 | 2ULL << 22 | 1ULL << 26 | 1ULL << 31 | 1ULL << 43;
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+	size_t off;
+
+	(void) state;
+	for (int i = 0; i < 2; i++) {
+		pei[32 * i + 1] = 32;
+		pei[32 * i + 2] = 0x1f;
+		pei[32 * i + 4] = 0x08;
+		for (int b = 0; b < 8; b++)
+			pei[32 * i + 8 + b] = (unsigned char) (info >> (8 * b));
+	}
+	ctx[2] = 5;
+	ctx[4] = 136;
+	off = 8 + 136;
+	ctx[off + 2] = 8;
+	ctx[off + 4] = 70;
+	off += 8;
+	for (unsigned k = 0; k < 7; k++) {
+		/* ERRSELR, ERXFR, ERXCTLR, ERXSTATUS, ERXADDR, ERXMISC0, ERXMISC1 */
+		static const uint16_t enc[7] = { 0x4299, 0x42a0, 0x42a1, 0x42a2, 0x42a3, 0x42a8, 0x42a9 };
+
+		ctx[off + 10 * k] = (unsigned char) enc[k];
+		ctx[off + 10 * k + 1] = (unsigned char) (enc[k] >> 8);
+		ctx[off + 10 * k + 5] = 0xe4;   /* status bits 31:24 = AV, V, UE, MV */
+	}
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.16/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000003);
+	put(&s, &l, "running_state", 1);
+	put(&s, &l, "affinity", 1);
+	put(&s, &l, "sev", 2);
+	put(&s, &l, "cpu", 3);
+	put(&s, &l, "pei_len", sizeof(pei));
+	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
+	put(&s, &l, "ctx_len", sizeof(ctx));
+	put_dyn(&s, &l, "ctx_buf", ctx, sizeof(ctx));
+	put(&s, &l, "oem_len", sizeof(oem));
+	put_dyn(&s, &l, "oem_buf", oem, sizeof(oem));
+	decode_ok(&l, &s, &r);
+	assert_false(r.truncated);
+	assert_int_equal(ras_record_find(&r, "oem")->len, 16);
+	assert_string_equal(str(&r, "access_mode"), "normal");
+	assert_string_equal(str(&r, "err_status_uet"), "uncontainable (UC)");
+	assert_non_null(ras_record_find(&r, "err_misc1"));
+	assert_non_null(ras_record_find(&r, "far_el1"));
+	assert_string_equal(r.summary, "Corrected ARM bus error, level 2, on CPU 3 (MPIDR 0x80000003, MIDR 0x0)");
+	ras_record_done(&r);
+}
+
 /* An Ampere Altra section through ras:non_standard_event: the bytes of the report cited in test-arm-vendor.c. */
 static void test_non_standard_event_ampere(void **state)
 {
@@ -1003,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_arm_event_newer),
 		cmocka_unit_test(test_arm_event_golden_qemu),
 		cmocka_unit_test(test_arm_event_hostile_blocks),
+		cmocka_unit_test(test_arm_event_every_field),
 		cmocka_unit_test(test_non_standard_event_ampere),
 		cmocka_unit_test(test_non_standard_event),
 		cmocka_unit_test(test_json_round_trip),
