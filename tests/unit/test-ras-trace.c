@@ -617,6 +617,18 @@ static void test_arm_event_6_1(void **state)
 	ras_record_done(&r);
 }
 
+/* The three blocks of an arm_event with the length fields that size them. */
+static void put_arm_blocks(struct sample *s, const struct ras_tp_layout *l, const void *pei, size_t pei_n,
+			   const void *ctx, size_t ctx_n, const void *oem, size_t oem_n)
+{
+	put(s, l, "pei_len", pei_n);
+	put_dyn(s, l, "pei_buf", pei, pei_n);
+	put(s, l, "ctx_len", ctx_n);
+	put_dyn(s, l, "ctx_buf", ctx, ctx_n);
+	put(s, l, "oem_len", oem_n);
+	put_dyn(s, l, "oem_buf", oem, oem_n);
+}
+
 static void test_arm_event_newer(void **state)
 {
 	struct ras_tp_layout l;
@@ -635,12 +647,7 @@ static void test_arm_event_newer(void **state)
 	put(&s, &l, "affinity", 0xff);
 	put(&s, &l, "sev", 2);
 	put(&s, &l, "cpu", 3);
-	put(&s, &l, "pei_len", sizeof(pei));
-	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
-	put(&s, &l, "ctx_len", sizeof(ctx));
-	put_dyn(&s, &l, "ctx_buf", ctx, sizeof(ctx));
-	put(&s, &l, "oem_len", sizeof(oem));
-	put_dyn(&s, &l, "oem_buf", oem, sizeof(oem));
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
 	assert_true(r.have_cpu);
@@ -690,12 +697,7 @@ static void test_arm_event_golden_qemu(void **state)
 	put(&s, &l, "affinity", 255);
 	put(&s, &l, "sev", 2);
 	put(&s, &l, "cpu", 0);
-	put(&s, &l, "pei_len", sizeof(pei));
-	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
-	put(&s, &l, "ctx_len", 0);
-	put_dyn(&s, &l, "ctx_buf", "", 0);
-	put(&s, &l, "oem_len", 0);
-	put_dyn(&s, &l, "oem_buf", "", 0);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), "", 0, "", 0);
 	decode_ok(&l, &s, &r);
 	assert_string_equal(str(&r, "error_type"), "cache");
 	assert_string_equal(str(&r, "operation"), "instruction fetch");
@@ -725,11 +727,7 @@ static void test_arm_event_hostile_blocks(void **state)
 	sample_init(&s, &l);
 	put(&s, &l, "sev", 0);
 	put(&s, &l, "cpu", 7);
-	put(&s, &l, "pei_len", sizeof(pei));
-	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
-	put(&s, &l, "ctx_len", sizeof(ctx));
-	put_dyn(&s, &l, "ctx_buf", ctx, sizeof(ctx));
-	put_dyn(&s, &l, "oem_buf", "", 0);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
 	decode_ok(&l, &s, &r);
 	assert_string_equal(str(&r, "pei_problem"), "pei_buf byte 32: error information: 36 bytes are not a whole "
 			    "number of 32-byte structures; 4 bytes left over");
@@ -781,12 +779,7 @@ static void test_arm_event_every_field(void **state)
 	put(&s, &l, "affinity", 1);
 	put(&s, &l, "sev", 2);
 	put(&s, &l, "cpu", 3);
-	put(&s, &l, "pei_len", sizeof(pei));
-	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
-	put(&s, &l, "ctx_len", sizeof(ctx));
-	put_dyn(&s, &l, "ctx_buf", ctx, sizeof(ctx));
-	put(&s, &l, "oem_len", sizeof(oem));
-	put_dyn(&s, &l, "oem_buf", oem, sizeof(oem));
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
 	decode_ok(&l, &s, &r);
 	assert_false(r.truncated);
 	assert_int_equal(ras_record_find(&r, "oem")->len, 16);
