@@ -37,9 +37,18 @@ void arm_add_name(struct arm_out *o, const char *key, const char *const *names, 
 /* "a|b" for the set bits of v that names[] names, "bit N" for the others; "" for none. */
 void arm_bit_names(const char *const *names, size_t n, uint64_t v, char *buf, size_t size);
 
+/* A vendor's register at a fixed offset of its section: 4 or 8 bytes, added as hex under key. */
+struct arm_reg {
+	const char *key;
+	unsigned offset, width;
+};
+/* The caller has checked that d holds every register of the table. */
+void arm_add_registers(struct arm_out *o, const uint8_t *d, const struct arm_reg *regs, size_t n);
+
 /* Arm RAS ERR<n>STATUS and its companions (arm-ras-status.c). */
 void arm_ras_status_add(struct arm_out *o, uint64_t status);
 
 /* The vendor sections (arm-vendor.c's table): fields added to o, a few words in what. */
 void arm_vendor_ampere_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_nvidia_grace_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_yitian_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);

@@ -83,6 +83,18 @@ void arm_bit_names(const char *const *names, size_t n, uint64_t v, char *buf, si
 	}
 }
 
+void arm_add_registers(struct arm_out *o, const uint8_t *d, const struct arm_reg *regs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct arm_reg *g = &regs[i];
+
+		if (g->width == 8)
+			arm_added(o, ras_record_add_hex64(o->r, g->key, arm_le64(d + g->offset)));
+		else
+			arm_added(o, ras_record_add_hex(o->r, g->key, arm_le32(d + g->offset)));
+	}
+}
+
 /* ---- Error Information structures ---- */
 
 #define EI_VALID_MULTIPLE  (1u << 0)

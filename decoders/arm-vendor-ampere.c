@@ -37,19 +37,13 @@ static const char *const payload_types[] = {
 	[3] = "firmware-specific data",
 };
 
-/* A payload's registers: key, offset, width in bytes. */
-struct reg {
-	const char *key;
-	unsigned offset, width;
-};
-
-static const struct reg ras_record_regs[] = {
+static const struct arm_reg ras_record_regs[] = {
 	{ "err_addr", 8, 8 }, { "err_misc0", 16, 8 }, { "err_misc1", 24, 8 },
 	{ "err_misc2", 32, 8 }, { "err_misc3", 40, 8 },
 };
 
 /* The same keys as a CPER PCI Express section's AER registers (lib/cper.c). */
-static const struct reg pcie_aer_regs[] = {
+static const struct arm_reg pcie_aer_regs[] = {
 	{ "uncorrectable_status", 4, 4 }, { "uncorrectable_mask", 8, 4 },
 	{ "uncorrectable_severity", 12, 4 }, { "correctable_status", 16, 4 },
 	{ "correctable_mask", 20, 4 }, { "root_error_command", 24, 4 },
@@ -57,7 +51,7 @@ static const struct reg pcie_aer_regs[] = {
 };
 
 static const struct payload {
-	const struct reg *regs;
+	const struct arm_reg *regs;
 	size_t n_regs;
 	size_t len;
 } payloads[] = {
@@ -111,12 +105,5 @@ void arm_vendor_ampere_decode(struct arm_out *o, const uint8_t *d, size_t n, cha
 			snprintf(what + len, what_size - len, ": %s", serr->data);
 		}
 	}
-	for (size_t i = 0; i < p->n_regs; i++) {
-		const struct reg *g = &p->regs[i];
-
-		if (g->width == 8)
-			arm_added(o, ras_record_add_hex64(o->r, g->key, arm_le64(d + g->offset)));
-		else
-			arm_added(o, ras_record_add_hex(o->r, g->key, arm_le32(d + g->offset)));
-	}
+	arm_add_registers(o, d, p->regs, p->n_regs);
 }

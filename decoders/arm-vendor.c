@@ -21,6 +21,9 @@ static const struct vendor_section {
 	/* 6d5244f2-2712-11ec-bea7-cb3fdb95c786 */
 	{ { 0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } },
 	  "NVIDIA Grace error", arm_vendor_nvidia_grace_decode },
+	/* a6980811-16ea-4e4d-b936-fb00a23ff29c */
+	{ { 0xa6980811, 0x16ea, 0x4e4d, { 0xb9, 0x36, 0xfb, 0x00, 0xa2, 0x3f, 0xf2, 0x9c } },
+	  "Alibaba Yitian error", arm_vendor_yitian_decode },
 };
 
 static const struct vendor_section *find(const struct cper_guid *type)

@@ -25,6 +25,8 @@
 
 static const struct cper_guid ampere = {
 	0xe8ed898d, 0xdf16, 0x43cc, { 0x8e, 0xcc, 0x54, 0xf0, 0x60, 0xef, 0x15, 0x7f } };
+static const struct cper_guid yitian = {
+	0xa6980811, 0x16ea, 0x4e4d, { 0xb9, 0x36, 0xfb, 0x00, 0xa2, 0x3f, 0xf2, 0x9c } };
 static const struct cper_guid grace = {
 	0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } };
 
@@ -241,6 +243,54 @@ static void test_nvidia_many_registers(void **state)
 	ras_record_done(&r);
 }
 
+/* Yitian's DDR payload: the ECC block's registers by name, at the published offsets. */
+static void test_yitian_ddr(void **state)
+{
+	uint32_t w[32];
+	uint8_t d[128];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&yitian), "Alibaba Yitian error");
+	for (unsigned i = 0; i < 32; i++)
+		w[i] = 0x1000 + i;
+	w[0] = 0x00070150;    /* type 0x50 (DDR), subtype 1, instance 7 */
+	words(d, w, 32);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&yitian, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "vendor"), "Alibaba");
+	assert_string_equal(text(&r, "error_source"), "DDR");
+	assert_int_equal(number(&r, "subtype"), 1);
+	assert_int_equal(number(&r, "instance"), 7);
+	assert_int_equal(number(&r, "ecccfg0"), 0x1001);
+	assert_int_equal(number(&r, "eccstat"), 0x1003);
+	assert_int_equal(number(&r, "ecccaddr0"), 0x1005);
+	assert_int_equal(number(&r, "eccerrcnt1"), 0x101c);
+	assert_null(ras_record_find(&r, "reserved0"));
+	assert_string_equal(what, "Alibaba Yitian DDR error, subtype 1, instance 7");
+	ras_record_done(&r);
+
+	/* cut short: the header stays, the payload is named */
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&yitian, &r, d, 100, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 4);
+	assert_string_equal(pb.what, "Yitian section: the DDR payload needs 128 bytes, the section has 100");
+	assert_int_equal(number(&r, "instance"), 7);
+	assert_null(ras_record_find(&r, "ecccfg0"));
+	ras_record_done(&r);
+
+	/* a type Alibaba has not published: header only */
+	d[0] = 0x51;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&yitian, &r, d, 4, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "error_source"), "type 0x51");
+	assert_string_equal(what, "Alibaba Yitian error of type 0x51, instance 7");
+	assert_int_equal(arm_vendor_decode(&yitian, &r, d, 3, what, sizeof(what), &pb), -EBADMSG);
+	ras_record_done(&r);
+}
+
 /* A type no row names: nothing added, raw hex stays the caller's. */
 static void test_unknown_type(void **state)
 {
@@ -267,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_ampere_hostile),
 		cmocka_unit_test(test_nvidia_grace),
 		cmocka_unit_test(test_nvidia_many_registers),
+		cmocka_unit_test(test_yitian_ddr),
 		cmocka_unit_test(test_unknown_type),
 	};
 
