@@ -27,6 +27,8 @@ static const struct cper_guid ampere = {
 	0xe8ed898d, 0xdf16, 0x43cc, { 0x8e, 0xcc, 0x54, 0xf0, 0x60, 0xef, 0x15, 0x7f } };
 static const struct cper_guid yitian = {
 	0xa6980811, 0x16ea, 0x4e4d, { 0xb9, 0x36, 0xfb, 0x00, 0xa2, 0x3f, 0xf2, 0x9c } };
+static const struct cper_guid hisilicon = {
+	0xc8b328a8, 0x9917, 0x4af6, { 0x9a, 0x13, 0x2e, 0x08, 0xab, 0x2e, 0x75, 0x86 } };
 static const struct cper_guid grace = {
 	0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } };
 
@@ -291,6 +293,81 @@ static void test_yitian_ddr(void **state)
 	ras_record_done(&r);
 }
 
+/* HiSilicon's common section: every header field under its validation bit, then the register array. */
+static void test_hisilicon_common(void **state)
+{
+	uint8_t d[32 + 12] = {};
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&hisilicon), "HiSilicon common error");
+	d[0] = 0xff; d[1] = 0x1f;                    /* validation: bits 0..12 */
+	d[4] = 2;                                    /* version */
+	d[5] = 1;                                    /* Kunpeng920 */
+	d[6] = 1; d[7] = 3; d[8] = 4; d[9] = 5;      /* socket, totem, nimbus, subsystem */
+	d[10] = 16;                                  /* module: DDRC */
+	d[11] = 6; d[12] = 47; d[13] = 9;            /* submodule, core, port */
+	d[14] = 0x34; d[15] = 0x12;                  /* error type 0x1234 */
+	d[16] = 3; d[17] = 4; d[18] = 0x23; d[19] = 0x01; d[20] = 0x56;  /* 0123:56:04.3 */
+	d[24] = 2;                                   /* corrected */
+	d[28] = 12;                                  /* 12 bytes of registers */
+	d[32] = 0x78; d[33] = 0x56; d[34] = 0x34; d[35] = 0x12;
+	d[36] = 0x01; d[37] = 0xef; d[38] = 0xcd; d[39] = 0xab;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&hisilicon, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "vendor"), "HiSilicon");
+	assert_int_equal(number(&r, "vendor_section_version"), 2);
+	assert_string_equal(text(&r, "soc"), "Kunpeng920");
+	assert_int_equal(number(&r, "socket"), 1);
+	assert_int_equal(number(&r, "totem"), 3);
+	assert_int_equal(number(&r, "subsystem"), 5);
+	assert_string_equal(text(&r, "module"), "DDRC");
+	assert_int_equal(number(&r, "core"), 47);
+	assert_int_equal(number(&r, "vendor_error_type"), 0x1234);
+	assert_string_equal(text(&r, "dev_name"), "0123:56:04.3");
+	assert_string_equal(text(&r, "vendor_severity"), "corrected");
+	assert_string_equal(text(&r, "registers"), "reg00=0x12345678 reg01=0xabcdef01 reg02=0x00000000");
+	assert_string_equal(what, "HiSilicon DDRC error, socket 1, core 47");
+	ras_record_done(&r);
+
+	/* only the module valid, a module number past the list */
+	d[0] = 1u << 5; d[1] = 0;
+	d[10] = 200;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&hisilicon, &r, d, 32, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "module"), "reserved (200)");
+	assert_null(ras_record_find(&r, "socket"));
+	assert_null(ras_record_find(&r, "registers"));
+	assert_string_equal(what, "HiSilicon SoC error");
+	ras_record_done(&r);
+}
+
+/* A register array larger than the section: what is there is shown, the size named. */
+static void test_hisilicon_hostile(void **state)
+{
+	uint8_t d[32 + 8] = { [1] = 0x10, [28] = 0xff, [29] = 0xff, [30] = 0xff, [31] = 0xff, [32] = 1, [36] = 2 };
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&hisilicon, &r, d, sizeof(d), what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 28);
+	assert_string_equal(pb.what, "HiSilicon section: register array of 4294967295 bytes runs past the end "
+			    "(8 bytes left)");
+	assert_string_equal(text(&r, "registers"), "reg00=0x00000001 reg01=0x00000002");
+	ras_record_done(&r);
+
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&hisilicon, &r, d, 31, what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "HiSilicon section: the header needs 32 bytes, the section has 31");
+	assert_int_equal(r.n_fields, 0);
+	ras_record_done(&r);
+}
+
 /* A type no row names: nothing added, raw hex stays the caller's. */
 static void test_unknown_type(void **state)
 {
@@ -318,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_nvidia_grace),
 		cmocka_unit_test(test_nvidia_many_registers),
 		cmocka_unit_test(test_yitian_ddr),
+		cmocka_unit_test(test_hisilicon_common),
+		cmocka_unit_test(test_hisilicon_hostile),
 		cmocka_unit_test(test_unknown_type),
 	};
 
