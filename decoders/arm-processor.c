@@ -89,6 +89,9 @@ struct info_field {
 #define NAMED(v, s, w, k, t) { v, s, w, k, INFO_NAME, t, ELEMENTSOF(t) }
 #define PLAIN(v, s, w, k, kind) { v, s, w, k, kind, NULL, 0 }
 
+/* The rows every layout begins with, in this order (describe_one() reads them by position). */
+enum { F_TRANSACTION, F_OPERATION, F_LEVEL, F_CONTEXT_CORRUPT, F_CORRECTED };
+
 #define COMMON_FIELDS(ops) \
 	NAMED(0, 16, 2, "transaction_type", transaction_types), \
 	NAMED(1, 18, 4, "operation", ops), \
@@ -174,7 +177,8 @@ static size_t describe_one(const uint8_t *ei, char *buf, size_t size)
 	arm_bit_names(error_types, ELEMENTSOF(error_types), type, names, sizeof(names));
 	len = (size_t) snprintf(buf, size, "%s", names[0] ? names : "no type");
 	if ((valid & EI_VALID_INFO) && layout) {
-		const struct info_field *op = &layout[1], *level = &layout[2], *corr = &layout[4];
+		const struct info_field *op = &layout[F_OPERATION], *level = &layout[F_LEVEL];
+		const struct info_field *corr = &layout[F_CORRECTED];
 
 		if (len < size && (info & (1u << level->valid_bit)))
 			len += (size_t) snprintf(buf + len, size - len, " level %u",
