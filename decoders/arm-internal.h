@@ -51,5 +51,6 @@ void arm_ras_status_add(struct arm_out *o, uint64_t status);
 /* The vendor sections (arm-vendor.c's table): fields added to o, a few words in what. */
 void arm_vendor_ampere_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_nvidia_grace_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_nvidia_vera_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_hisilicon_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_yitian_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);

@@ -29,6 +29,8 @@ static const struct cper_guid yitian = {
 	0xa6980811, 0x16ea, 0x4e4d, { 0xb9, 0x36, 0xfb, 0x00, 0xa2, 0x3f, 0xf2, 0x9c } };
 static const struct cper_guid hisilicon = {
 	0xc8b328a8, 0x9917, 0x4af6, { 0x9a, 0x13, 0x2e, 0x08, 0xab, 0x2e, 0x75, 0x86 } };
+static const struct cper_guid vera = {
+	0x9068e568, 0x6ca0, 0x11f0, { 0xae, 0xaf, 0x15, 0x93, 0x43, 0x59, 0x1e, 0xac } };
 static const struct cper_guid grace = {
 	0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } };
 
@@ -368,6 +370,118 @@ static void test_hisilicon_hostile(void **state)
 	ras_record_done(&r);
 }
 
+static void le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned b = 0; b < n; b++)
+		p[b] = (uint8_t) (v >> (8 * b));
+}
+
+/* A Vera section: event header, CPU information, then count contexts of the given formats. */
+static size_t vera_section(uint8_t *d, unsigned count)
+{
+	size_t off = 64;
+
+	memset(d, 0, 256);
+	d[0] = 1;                          /* version */
+	d[1] = (uint8_t) count;
+	le(d + 4, 7, 2);                   /* event type 7 */
+	le(d + 6, 2, 2);                   /* subtype 2 */
+	le(d + 8, 0xfeed, 8);              /* link id */
+	memcpy(d + 16, "VERA-CORE", 9);
+	d[32 + 2] = 32;                    /* CPU information size */
+	d[32 + 3] = 1;                     /* socket 1 */
+	le(d + 32 + 4, 0x41, 4);           /* architecture */
+	d[32 + 8] = 0xab;                  /* serial number */
+	le(d + 32 + 24, 0x2000000000ULL, 8);
+	/* context 0: two 64-bit address/value pairs, size = the header alone */
+	le(d + off, 16, 4); le(d + off + 8, 1, 2); le(d + off + 12, 32, 4);
+	le(d + off + 16, 0x1000, 8); le(d + off + 24, 0xa0, 8); le(d + off + 32, 0x1008, 8); le(d + off + 40, 0xa1, 8);
+	off += 48;
+	/* context 1: two 32-bit values, with 4 bytes of padding inside its size */
+	le(d + off, 28, 4); le(d + off + 8, 4, 2); le(d + off + 12, 8, 4);
+	le(d + off + 16, 0x11, 4); le(d + off + 20, 0x22, 4);
+	off += 28;
+	/* context 2: 5 opaque bytes */
+	le(d + off, 16, 4); le(d + off + 8, 0, 2); le(d + off + 12, 5, 4);
+	memset(d + off + 16, 0xee, 5);
+	return off + 21;
+}
+
+static void test_nvidia_vera(void **state)
+{
+	uint8_t d[256];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+	size_t n;
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&vera), "NVIDIA Vera error");
+	n = vera_section(d, 3);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, n, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "signature"), "VERA-CORE");
+	assert_int_equal(number(&r, "vendor_error_type"), 7);
+	assert_int_equal(number(&r, "vendor_error_subtype"), 2);
+	assert_int_equal(number(&r, "event_link_id"), 0xfeed);
+	assert_int_equal(number(&r, "socket"), 1);
+	assert_int_equal(number(&r, "architecture"), 0x41);
+	assert_int_equal(number(&r, "instance_base"), 0x2000000000ULL);
+	assert_int_equal(ras_record_find(&r, "chip_serial_number")->len, 16);
+	assert_string_equal(text(&r, "registers"), "c0:0x1000=0xa0 c0:0x1008=0xa1 c1:0x11 c1:0x22");
+	assert_string_equal(what, "NVIDIA Vera VERA-CORE error type 7.2, socket 1");
+	ras_record_done(&r);
+
+	/* the count says 5, the section holds 3 */
+	d[1] = 5;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, n, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, n);
+	assert_string_equal(pb.what, "NVIDIA Vera section: context 4 of 5: header needs 16 bytes, 0 left");
+	assert_string_equal(text(&r, "registers"), "c0:0x1000=0xa0 c0:0x1008=0xa1 c1:0x11 c1:0x22");
+	ras_record_done(&r);
+
+	/* context 1's size is smaller than its data */
+	n = vera_section(d, 3);
+	le(d + 64 + 48, 20, 4);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, n, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 64 + 48);
+	assert_string_equal(pb.what, "NVIDIA Vera section: context 2: size 20 does not hold its 8 data bytes "
+			    "within the section");
+	assert_string_equal(text(&r, "registers"), "c0:0x1000=0xa0 c0:0x1008=0xa1");
+	ras_record_done(&r);
+
+	/* context 0's data runs past the section */
+	n = vera_section(d, 3);
+	le(d + 64 + 12, 0xffffffff, 4);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, n, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 64 + 12);
+	assert_null(ras_record_find(&r, "registers"));
+	ras_record_done(&r);
+
+	/* CPU information size below its layout; a version not published; too short for the headers */
+	n = vera_section(d, 3);
+	d[32 + 2] = 10;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, n, what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "NVIDIA Vera section: CPU information size 10 is not between 32 and the "
+			    "129 bytes left");
+	ras_record_done(&r);
+	d[32 + 2] = 32;
+	d[0] = 2;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, n, what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "NVIDIA Vera section: version 2, only version 1 is known");
+	assert_int_equal(number(&r, "vendor_section_version"), 2);
+	ras_record_done(&r);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&vera, &r, d, 63, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(r.n_fields, 0);
+	ras_record_done(&r);
+}
+
 /* A type no row names: nothing added, raw hex stays the caller's. */
 static void test_unknown_type(void **state)
 {
@@ -395,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_nvidia_grace),
 		cmocka_unit_test(test_nvidia_many_registers),
 		cmocka_unit_test(test_yitian_ddr),
+		cmocka_unit_test(test_nvidia_vera),
 		cmocka_unit_test(test_hisilicon_common),
 		cmocka_unit_test(test_hisilicon_hostile),
 		cmocka_unit_test(test_unknown_type),
