@@ -53,4 +53,5 @@ void arm_vendor_ampere_decode(struct arm_out *o, const uint8_t *d, size_t n, cha
 void arm_vendor_nvidia_grace_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_nvidia_vera_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_hisilicon_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_hisilicon_pcie_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_yitian_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);

@@ -14,6 +14,15 @@
  *   16 PCIe device: function, device (u8), segment (u16), bus (u8)
  *   24 severity (0 recoverable, 1 fatal, 2 corrected, 3 none)
  *   28 register array size in bytes (u32), 32 the 32-bit registers
+ *
+ * HiSilicon HIP PCIe controller ("PCIe local") error section (type
+ * b2889fc9-e7d7-4f9d-a867-af42e98be772), as Linux reads it
+ * (drivers/pci/controller/pcie-hisi-error.c, struct hisi_pcie_error_data):
+ *   0  validation bits (u64): 0 version, 1 SoC, 2 socket, 3 nimbus,
+ *      4 submodule, 5 core, 6 port, 7 error type, 8 severity, 9 + i misc[i]
+ *   8 version, 9 SoC, 10 socket, 11 nimbus, 12 submodule (0 AP, 1 TL, 2 MAC,
+ *   3 DL, 4 SDI layer), 13 core, 14 port, 15 severity (u8 each),
+ *   16 error type (u16), 20 33 error-misc registers (u32)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -111,4 +120,62 @@ void arm_vendor_hisilicon_decode(struct arm_out *o, const uint8_t *d, size_t n, 
 
 	if (valid & (1u << V_REG_SIZE))
 		add_registers(o, d, n, arm_le32(d + 28));
+}
+
+/* ---- PCIe local ---- */
+
+#define PCIE_LEN (20 + 4 * PCIE_MISC_REGS)
+#define PCIE_MISC_REGS 33
+
+enum {
+	P_VERSION, P_SOC, P_SOCKET, P_NIMBUS, P_SUBMODULE, P_CORE, P_PORT, P_ERR_TYPE, P_SEVERITY, P_MISC0,
+};
+
+static const char *const pcie_layers[] = { "AP layer", "TL layer", "MAC layer", "DL layer", "SDI layer" };
+
+static const struct {
+	unsigned valid_bit, offset;
+	const char *key;
+} pcie_ids[] = {
+	{ P_VERSION, 8, "vendor_section_version" }, { P_SOC, 9, "soc_id" }, { P_SOCKET, 10, "socket" },
+	{ P_NIMBUS, 11, "nimbus" }, { P_CORE, 13, "core" }, { P_PORT, 14, "port" },
+};
+
+void arm_vendor_hisilicon_pcie_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size)
+{
+	uint64_t valid;
+	char text[PCIE_MISC_REGS * 20];
+	size_t len = 0;
+
+	if (n < PCIE_LEN) {
+		arm_problem(o, 0, "HiSilicon PCIe section: the layout needs %d bytes, the section has %zu", PCIE_LEN, n);
+		return;
+	}
+	valid = arm_le64(d);
+	arm_added(o, ras_record_add_string(o->r, "vendor", "HiSilicon", SIZE_MAX));
+	for (size_t i = 0; i < ELEMENTSOF(pcie_ids); i++)
+		if (valid & (UINT64_C(1) << pcie_ids[i].valid_bit))
+			arm_added(o, ras_record_add_uint(o->r, pcie_ids[i].key, d[pcie_ids[i].offset]));
+	if (valid & (UINT64_C(1) << P_SUBMODULE))
+		ARM_ADD_NAME(o, "submodule", pcie_layers, d[12]);
+	if (valid & (UINT64_C(1) << P_ERR_TYPE))
+		arm_added(o, ras_record_add_hex(o->r, "vendor_error_type", arm_le16(d + 16)));
+	if (valid & (UINT64_C(1) << P_SEVERITY))
+		ARM_ADD_NAME(o, "vendor_severity", severities, d[15]);
+	for (unsigned i = 0; i < PCIE_MISC_REGS; i++)
+		if (valid & (UINT64_C(1) << (P_MISC0 + i)))
+			len += (size_t) snprintf(text + len, sizeof(text) - len, "%smisc%02u=0x%08" PRIx32,
+						 len ? " " : "", i, arm_le32(d + 20 + 4 * i));
+	if (len)
+		arm_added(o, ras_record_add_string(o->r, "registers", text, SIZE_MAX));
+
+	len = (size_t) snprintf(what, what_size, "HiSilicon PCIe controller error");
+	if ((valid & (UINT64_C(1) << P_SOCKET)) && len < what_size)
+		len += (size_t) snprintf(what + len, what_size - len, ", socket %u", d[10]);
+	if ((valid & (UINT64_C(1) << P_CORE)) && len < what_size)
+		len += (size_t) snprintf(what + len, what_size - len, ", core %u", d[13]);
+	if ((valid & (UINT64_C(1) << P_PORT)) && len < what_size)
+		len += (size_t) snprintf(what + len, what_size - len, ", port %u", d[14]);
+	if ((valid & (UINT64_C(1) << P_SUBMODULE)) && d[12] < ELEMENTSOF(pcie_layers) && len < what_size)
+		snprintf(what + len, what_size - len, ": %s", pcie_layers[d[12]]);
 }

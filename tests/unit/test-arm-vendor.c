@@ -31,6 +31,8 @@ static const struct cper_guid hisilicon = {
 	0xc8b328a8, 0x9917, 0x4af6, { 0x9a, 0x13, 0x2e, 0x08, 0xab, 0x2e, 0x75, 0x86 } };
 static const struct cper_guid vera = {
 	0x9068e568, 0x6ca0, 0x11f0, { 0xae, 0xaf, 0x15, 0x93, 0x43, 0x59, 0x1e, 0xac } };
+static const struct cper_guid hisilicon_pcie = {
+	0xb2889fc9, 0xe7d7, 0x4f9d, { 0xa8, 0x67, 0xaf, 0x42, 0xe9, 0x8b, 0xe7, 0x72 } };
 static const struct cper_guid grace = {
 	0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } };
 
@@ -482,6 +484,42 @@ static void test_nvidia_vera(void **state)
 	ras_record_done(&r);
 }
 
+/* The PCIe controller section Linux's pcie-hisi-error.c reads: ids, layer, and the misc registers marked valid. */
+static void test_hisilicon_pcie(void **state)
+{
+	uint8_t d[152] = {};
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&hisilicon_pcie), "HiSilicon PCIe controller error");
+	le(d, 0x1ff | 1u << 9 | 1u << 11, 8);     /* ids, type, severity; misc0 and misc2 */
+	d[8] = 1; d[9] = 1; d[10] = 0; d[11] = 2; d[12] = 1; d[13] = 3; d[14] = 5; d[15] = 0;
+	le(d + 16, 0x95, 2);
+	le(d + 20, 0xdeadbeef, 4);
+	le(d + 24, 0x11111111, 4);                /* misc1, not marked valid */
+	le(d + 28, 0x2, 4);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&hisilicon_pcie, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_int_equal(number(&r, "socket"), 0);
+	assert_int_equal(number(&r, "nimbus"), 2);
+	assert_string_equal(text(&r, "submodule"), "TL layer");
+	assert_int_equal(number(&r, "core"), 3);
+	assert_int_equal(number(&r, "port"), 5);
+	assert_int_equal(number(&r, "vendor_error_type"), 0x95);
+	assert_string_equal(text(&r, "vendor_severity"), "recoverable");
+	assert_string_equal(text(&r, "registers"), "misc00=0xdeadbeef misc02=0x00000002");
+	assert_string_equal(what, "HiSilicon PCIe controller error, socket 0, core 3, port 5: TL layer");
+	ras_record_done(&r);
+
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&hisilicon_pcie, &r, d, 151, what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "HiSilicon PCIe section: the layout needs 152 bytes, the section has 151");
+	assert_int_equal(r.n_fields, 0);
+	ras_record_done(&r);
+}
+
 /* A type no row names: nothing added, raw hex stays the caller's. */
 static void test_unknown_type(void **state)
 {
@@ -512,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_nvidia_vera),
 		cmocka_unit_test(test_hisilicon_common),
 		cmocka_unit_test(test_hisilicon_hostile),
+		cmocka_unit_test(test_hisilicon_pcie),
 		cmocka_unit_test(test_unknown_type),
 	};
 
