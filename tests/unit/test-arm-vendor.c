@@ -7,8 +7,9 @@
  * https://lore.kernel.org/all/20230302201732.pwnhg46mum6st2bv@redhat.com/
  * Two 0x30-byte sections of type e8ed898d-df16-43cc-8ecc-54f060ef157f as the
  * kernel dumped them (32-bit little-endian words), on real Altra machines.
- * The NVIDIA Grace layout is built from its published structure (see
- * decoders/arm-vendor-nvidia.c): no raw Grace section has been published.
+ * The NVIDIA Grace and Vera, Alibaba Yitian and HiSilicon sections are built
+ * from their published layouts (each decoder's file names its source): no raw
+ * section of theirs has been published that we could find.
  */
 #include <errno.h>
 #include <setjmp.h>
