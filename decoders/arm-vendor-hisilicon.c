@@ -51,11 +51,20 @@ static const char *const modules[] = {
 
 static const char *const severities[] = { "recoverable", "fatal", "corrected", "none" };
 
-/* The one-byte ids, each under its validation bit. */
-static const struct {
+/* A one-byte id at offset, present when its validation bit is set. */
+struct hisi_id {
 	unsigned valid_bit, offset;
 	const char *key;
-} ids[] = {
+};
+
+static void add_ids(struct arm_out *o, const uint8_t *d, uint64_t valid, const struct hisi_id *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (valid & (UINT64_C(1) << ids[i].valid_bit))
+			arm_added(o, ras_record_add_uint(o->r, ids[i].key, d[ids[i].offset]));
+}
+
+static const struct hisi_id ids[] = {
 	{ V_SOCKET, 6, "socket" }, { V_TOTEM, 7, "totem" }, { V_NIMBUS, 8, "nimbus" },
 	{ V_SUBSYSTEM, 9, "subsystem" }, { V_SUBMODULE, 11, "submodule" }, { V_CORE, 12, "core" },
 	{ V_PORT, 13, "port" },
@@ -94,9 +103,7 @@ void arm_vendor_hisilicon_decode(struct arm_out *o, const uint8_t *d, size_t n, 
 	arm_added(o, ras_record_add_uint(o->r, "vendor_section_version", d[4]));
 	if (valid & (1u << V_SOC))
 		ARM_ADD_NAME(o, "soc", socs, d[5]);
-	for (size_t i = 0; i < ELEMENTSOF(ids); i++)
-		if (valid & (1u << ids[i].valid_bit))
-			arm_added(o, ras_record_add_uint(o->r, ids[i].key, d[ids[i].offset]));
+	add_ids(o, d, valid, ids, ELEMENTSOF(ids));
 	if (valid & (1u << V_MODULE))
 		ARM_ADD_NAME(o, "module", modules, d[10]);
 	if (valid & (1u << V_ERR_TYPE))
@@ -133,10 +140,7 @@ enum {
 
 static const char *const pcie_layers[] = { "AP layer", "TL layer", "MAC layer", "DL layer", "SDI layer" };
 
-static const struct {
-	unsigned valid_bit, offset;
-	const char *key;
-} pcie_ids[] = {
+static const struct hisi_id pcie_ids[] = {
 	{ P_VERSION, 8, "vendor_section_version" }, { P_SOC, 9, "soc_id" }, { P_SOCKET, 10, "socket" },
 	{ P_NIMBUS, 11, "nimbus" }, { P_CORE, 13, "core" }, { P_PORT, 14, "port" },
 };
@@ -153,9 +157,7 @@ void arm_vendor_hisilicon_pcie_decode(struct arm_out *o, const uint8_t *d, size_
 	}
 	valid = arm_le64(d);
 	arm_added(o, ras_record_add_string(o->r, "vendor", "HiSilicon", SIZE_MAX));
-	for (size_t i = 0; i < ELEMENTSOF(pcie_ids); i++)
-		if (valid & (UINT64_C(1) << pcie_ids[i].valid_bit))
-			arm_added(o, ras_record_add_uint(o->r, pcie_ids[i].key, d[pcie_ids[i].offset]));
+	add_ids(o, d, valid, pcie_ids, ELEMENTSOF(pcie_ids));
 	if (valid & (UINT64_C(1) << P_SUBMODULE))
 		ARM_ADD_NAME(o, "submodule", pcie_layers, d[12]);
 	if (valid & (UINT64_C(1) << P_ERR_TYPE))
