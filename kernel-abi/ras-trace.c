@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arm-processor.h"
+#include "arm-vendor.h"
 #include "cper.h"
 #include "edac-detail.h"
 #include "macro.h"
@@ -831,24 +833,44 @@ static void decode_extlog_mem_event(struct ras_tp_ctx *c)
 		 tp_severity_word(r->severity), where, type_name ? ": " : "", type_name ? type_name : "");
 }
 
-/* A length field and the __data_loc array it sizes must agree. */
-static void add_sized_array(struct ras_tp_ctx *c, const char *key, const char *len_name, const char *buf_name)
+/* A length field and the __data_loc array it sizes must agree.  Returns the array (NULL: none). */
+static const unsigned char *add_sized_array(struct ras_tp_ctx *c, const char *key, const char *len_name,
+					    const char *buf_name, size_t *ret_n)
 {
 	uint64_t len = 0;
 	size_t n = 0;
 	const unsigned char *p;
 
 	if (!tp_u(c, len_name, &len))
-		return;
+		return NULL;
 	p = tp_dynamic(c, buf_name, &n);
 	if (!p)
-		return;
+		return NULL;
 	if (len != n) {
 		tp_fail(c, "field '%s' says %" PRIu64 " bytes but '%s' holds %zu", len_name, len, buf_name, n);
-		return;
+		return NULL;
 	}
 	if (n > 0)
 		tp_added(c, ras_record_add_bytes(c->r, key, p, n));
+	*ret_n = n;
+	return p;
+}
+
+/*
+ * What a decoder of the bytes in buf_name found wrong: a field of its own
+ * (key), never a failed sample: the record and its raw bytes are kept.
+ */
+static void block_problem(struct ras_tp_ctx *c, const char *key, const char *buf_name, int r,
+			  const struct arm_problem *problem)
+{
+	char text[300];
+
+	if (r == -ENOMEM)
+		tp_added(c, -ENOMEM);
+	else if (r == -EBADMSG) {
+		snprintf(text, sizeof(text), "%s byte %zu: %s", buf_name, problem->offset, problem->what);
+		tp_added(c, ras_record_add_string(c->r, key, text, SIZE_MAX));
+	}
 }
 
 static void decode_arm_event(struct ras_tp_ctx *c)
@@ -856,6 +878,10 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 	struct ras_record *r = c->r;
 	uint64_t mpidr = 0, midr = 0, running = UINT32_MAX, psci = 0, affinity = 0xff, sev;
 	int64_t cpu;
+	const unsigned char *pei, *ctx;
+	size_t pei_n = 0, ctx_n = 0, oem_n = 0, used;
+	struct arm_problem problem;
+	char what[96] = "processor error";
 
 	/*
 	 * Kernels before the event carried "sev" give no severity at all; an
@@ -879,40 +905,69 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 		if (tp_u(c, "psci_state", &psci))
 			tp_added(c, ras_record_add_hex(r, "psci_state", psci));
 	}
-	/* Raw, under the names the firmware (BERT) ARM records use. */
-	add_sized_array(c, "pei", "pei_len", "pei_buf");
-	add_sized_array(c, "ctx", "ctx_len", "ctx_buf");
-	add_sized_array(c, "oem", "oem_len", "oem_buf");
+	/* Raw, under the names the firmware (BERT) ARM records use, then decoded beside them. */
+	pei = add_sized_array(c, "pei", "pei_len", "pei_buf", &pei_n);
+	ctx = add_sized_array(c, "ctx", "ctx_len", "ctx_buf", &ctx_n);
+	add_sized_array(c, "oem", "oem_len", "oem_buf", &oem_n);
 	if (c->error)
 		return;
+	if (pei && pei_n > 0)
+		block_problem(c, "pei_problem", "pei_buf",
+			      arm_error_info_decode(r, pei, pei_n, ARM_COUNT_FROM_LENGTH, &problem), &problem);
+	if (ctx && ctx_n > 0)
+		block_problem(c, "ctx_problem", "ctx_buf",
+			      arm_context_decode(r, ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &used, &problem), &problem);
+	if (c->error)
+		return;
+	arm_error_describe(r, what, sizeof(what));
+	/* "cache error, level 2, on CPU 3": a comma after a level, none after "processor error" */
 	if (r->have_cpu)
-		snprintf(r->summary, sizeof(r->summary), "%s ARM processor error on CPU %" PRIu32
-			 " (MPIDR 0x%" PRIx64 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), r->cpu,
-			 mpidr, midr);
+		snprintf(r->summary, sizeof(r->summary), "%s ARM %s%s on CPU %" PRIu32
+			 " (MPIDR 0x%" PRIx64 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), what,
+			 strchr(what, ',') ? "," : "", r->cpu, mpidr, midr);
 	else
-		snprintf(r->summary, sizeof(r->summary), "%s ARM processor error (MPIDR 0x%" PRIx64
-			 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), mpidr, midr);
+		snprintf(r->summary, sizeof(r->summary), "%s ARM %s (MPIDR 0x%" PRIx64
+			 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), what, mpidr, midr);
 }
 
 static void decode_non_standard_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t sev = 0;
-	const struct ras_field *data;
-	const char *type;
+	const unsigned char *d, *g;
+	const char *type, *name = NULL;
+	size_t n = 0;
+	struct arm_problem problem;
+	struct cper_guid guid;
+	char what[160] = "";
+	int k = 0;
 
 	tp_u(c, "sev", &sev);
 	set_cper_severity(c, sev);
 	add_guid(c, "section_type", "sec_type");
 	add_guid(c, "fru_id", "fru_id");
 	tp_add_string_field(c, "fru_text", "fru_text");
-	add_sized_array(c, "data", "len", "buf");
+	d = add_sized_array(c, "data", "len", "buf", &n);
+	g = tp_bytes(c, "sec_type", 16, NULL);
+	if (c->error)
+		return;
+	if (g && d) {
+		cper_guid_from_bytes(&guid, g);
+		name = arm_vendor_section_name(&guid);
+		if (name)
+			tp_added(c, ras_record_add_string(r, "section_name", name, SIZE_MAX));
+		k = arm_vendor_decode(&guid, r, d, n, what, sizeof(what), &problem);
+		block_problem(c, "data_problem", "buf", k, &problem);
+	}
 	if (c->error)
 		return;
 	type = tp_text_of(r, "section_type");
-	data = ras_record_find(r, "data");
-	snprintf(r->summary, sizeof(r->summary), "%s hardware error in a vendor section (type %s, %zu bytes)",
-		 tp_severity_word(r->severity), type ? type : "unknown", data ? data->len : (size_t) 0);
+	if (what[0])
+		snprintf(r->summary, sizeof(r->summary), "%s %s (vendor section %s, %zu bytes)",
+			 tp_severity_word(r->severity), what, type ? type : "unknown", n);
+	else
+		snprintf(r->summary, sizeof(r->summary), "%s hardware error in a vendor section (type %s, %zu bytes)",
+			 tp_severity_word(r->severity), type ? type : "unknown", n);
 }
 
 static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arm-processor.h"
+#include "arm-vendor.h"
 #include "cper.h"
 #include "macro.h"
 #include "ras-record.h"
@@ -21,25 +23,6 @@
 static uint16_t get16(const uint8_t *p) { return (uint16_t) (p[0] | p[1] << 8); }
 static uint32_t get32(const uint8_t *p) { return (uint32_t) get16(p) | (uint32_t) get16(p + 2) << 16; }
 static uint64_t get64(const uint8_t *p) { return (uint64_t) get32(p) | (uint64_t) get32(p + 4) << 32; }
-
-void cper_guid_from_bytes(struct cper_guid *g, const uint8_t p[16])
-{
-	g->a = get32(p);
-	g->b = get16(p + 4);
-	g->c = get16(p + 6);
-	memcpy(g->d, p + 8, 8);
-}
-
-void cper_guid_to_string(const struct cper_guid *g, char buf[CPER_GUID_STRING_MAX])
-{
-	snprintf(buf, CPER_GUID_STRING_MAX, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 g->a, g->b, g->c, g->d[0], g->d[1], g->d[2], g->d[3], g->d[4], g->d[5], g->d[6], g->d[7]);
-}
-
-bool cper_guid_equal(const struct cper_guid *a, const struct cper_guid *b)
-{
-	return a->a == b->a && a->b == b->b && a->c == b->c && memcmp(a->d, b->d, 8) == 0;
-}
 
 uint64_t cper_region_digest(const void *buf, size_t len)
 {
@@ -563,22 +546,30 @@ static void parse_memory(struct parser *p, const struct entry *e)
 	ras_emit(p, &r);
 }
 
-/* ---- ARM processor (UEFI N.2.4.4) ---- */
+/* ---- ARM processor (UEFI N.2.4.4), its blocks decoded by decoders/arm-processor.c ---- */
 
 #define ARM_HDR_LEN      40
-#define ARM_ERRINFO_LEN  32
 
-static const char *const arm_error_types[] = {
-	[0] = "cache", [1] = "tlb", [2] = "bus", [3] = "micro-architectural",
-};
+/* A block the Arm decoders found wrong: reported where it lies in the region; the raw bytes stay. */
+static void arm_block_problem(struct parser *p, const struct entry *e, size_t block_off, int r,
+			      const struct arm_problem *pb)
+{
+	if (r == -ENOMEM)
+		p->oom = true;
+	else if (r == -EBADMSG)
+		problem(p, e->data_off + block_off + pb->offset, "ARM section: %s", pb->what);
+}
 
 static void parse_arm(struct parser *p, const struct entry *e)
 {
 	const uint8_t *d = e->data;
 	uint32_t v = get32(d);
 	unsigned n_info = get16(d + 4), n_ctx = get16(d + 6);
-	size_t off = ARM_HDR_LEN, info_len, ctx_start;
+	size_t off = ARM_HDR_LEN, info_len, ctx_len = 0;
+	struct arm_problem pb;
 	struct ras_record r;
+	char what[96] = "processor error";
+	int k;
 
 	ras_begin(p, e, &r, RAS_EVENT_ARM_PROCESSOR);
 	if (v & (1u << 0))
@@ -591,56 +582,35 @@ static void parse_arm(struct parser *p, const struct entry *e)
 		check_add(p, ras_record_add_hex(&r, "psci_state", get32(d + 36)));
 	}
 	check_add(p, ras_record_add_uint(&r, "pei_count", n_info));
-	info_len = (size_t) n_info * ARM_ERRINFO_LEN;
+	info_len = (size_t) n_info * ARM_ERROR_INFO_LEN;
 	if (info_len > e->len - off) {
-		problem(p, e->data_off + 4, "ARM section: %u error information structures need %zu bytes, "
-			"the section has %zu", n_info, info_len, e->len - off);
-		info_len = (e->len - off) / ARM_ERRINFO_LEN * ARM_ERRINFO_LEN;
+		info_len = (e->len - off) / ARM_ERROR_INFO_LEN * ARM_ERROR_INFO_LEN;
+		/* Where the contexts begin is unknown once the structures before them are cut. */
 		n_ctx = 0;
 	}
-	if (info_len >= ARM_ERRINFO_LEN) {
-		const uint8_t *ei = d + off;
-		uint16_t ev = get16(ei + 2);
-
-		ADD_ENUM(p, &r, "error_type", arm_error_types, ei[4]);
-		if (ev & (1u << 0))
-			check_add(p, ras_record_add_uint(&r, "multiple_error", get16(ei + 5)));
-		if (ev & (1u << 1))
-			check_add(p, ras_record_add_hex(&r, "error_flags", ei[7]));
-		if (ev & (1u << 2))
-			check_add(p, ras_record_add_hex64(&r, "error_info", get64(ei + 8)));
-		if (ev & (1u << 3))
-			check_add(p, ras_record_add_hex64(&r, "virtual_fault_address", get64(ei + 16)));
-		if (ev & (1u << 4))
-			check_add(p, ras_record_add_hex64(&r, "physical_fault_address", get64(ei + 24)));
-		add_raw(p, &r, "pei", ei, info_len);
+	/* The raw bytes first: a record that fills up keeps them before what is decoded from them. */
+	if (info_len > 0)
+		add_raw(p, &r, "pei", d + off, info_len);
+	if (n_info > 0) {
+		k = arm_error_info_decode(&r, d + off, e->len - off, n_info, &pb);
+		arm_block_problem(p, e, off, k, &pb);
 	}
 	off += info_len;
-	ctx_start = off;
-	for (unsigned i = 0; i < n_ctx; i++) {
-		uint32_t size;
-
-		if (e->len - off < 8) {
-			problem(p, e->data_off + off, "ARM section: context %u of %u: header needs 8 bytes, "
-				"%zu left in the section", i + 1, n_ctx, e->len - off);
-			break;
-		}
-		size = get32(d + off + 4);
-		if (size > e->len - off - 8) {
-			problem(p, e->data_off + off + 4, "ARM section: context %u of %u: register array of "
-				"%u bytes runs past the end of the section (%zu bytes left)",
-				i + 1, n_ctx, size, e->len - off - 8);
-			break;
-		}
-		off += 8 + size;
+	if (n_ctx > 0) {
+		/* Walked within the section: what follows the contexts is the vendor's. */
+		k = arm_context_decode(&r, d + off, e->len - off, n_ctx, &ctx_len, &pb);
+		arm_block_problem(p, e, off, k, &pb);
+		/* A context that does not fit: the rest of the section is kept as it stands. */
+		if (k == -EBADMSG)
+			ctx_len = e->len - off;
+		if (ctx_len > 0)
+			add_raw(p, &r, "ctx", d + off, ctx_len);
 	}
-	if (off > ctx_start) {
-		check_add(p, ras_record_add_uint(&r, "ctx_count", n_ctx));
-		add_raw(p, &r, "ctx", d + ctx_start, off - ctx_start);
-	}
+	off += ctx_len;
 	if (v & (1u << 3) && off < e->len)
 		add_raw(p, &r, "oem", d + off, e->len - off);
-	snprintf(r.summary, sizeof(r.summary), "ARM processor error (%s) reported by firmware",
+	arm_error_describe(&r, what, sizeof(what));
+	snprintf(r.summary, sizeof(r.summary), "ARM %s (%s) reported by firmware", what,
 		 ras_severity_to_string(r.severity));
 	ras_emit(p, &r);
 }
@@ -708,13 +678,25 @@ static void parse_vendor(struct parser *p, const struct entry *e)
 {
 	struct ras_record r;
 	const char *name = cper_section_name(&e->type);
+	struct arm_problem pb;
+	char what[160];
+	int k;
 
 	ras_begin(p, e, &r, RAS_EVENT_VENDOR_SECTION);
 	check_add(p, ras_record_add_uint(&r, "length", e->len));
 	add_raw(p, &r, "data", e->data, e->len);
-	snprintf(r.summary, sizeof(r.summary), "%s%s (%s) reported by firmware",
-		 name ? name : "Firmware error section ", name ? "" : "of a vendor type",
-		 ras_severity_to_string(r.severity));
+	k = arm_vendor_decode(&e->type, &r, e->data, e->len, what, sizeof(what), &pb);
+	if (k == -ENOMEM)
+		p->oom = true;
+	else if (k == -EBADMSG)
+		problem(p, e->data_off + pb.offset, "%s", pb.what);
+	if (what[0])
+		snprintf(r.summary, sizeof(r.summary), "%s (%s) reported by firmware", what,
+			 ras_severity_to_string(r.severity));
+	else
+		snprintf(r.summary, sizeof(r.summary), "%s%s (%s) reported by firmware",
+			 name ? name : "Firmware error section ", name ? "" : "of a vendor type",
+			 ras_severity_to_string(r.severity));
 	ras_emit(p, &r);
 }
 
@@ -758,7 +740,7 @@ const char *cper_section_name(const struct cper_guid *g)
 {
 	const struct section_type *t = find_section_type(g);
 
-	return t ? t->name : NULL;
+	return t ? t->name : arm_vendor_section_name(g);
 }
 
 #define ENTRY_HDR_LEN     64

@@ -80,7 +80,9 @@ struct ras_field {
 	size_t len;                 /* STRING: strlen; BYTES: byte count */
 };
 
-#define RAS_RECORD_MAX_FIELDS 48
+/* An ARM processor section with every block decoded (error information, EL and
+ * RAS-register contexts, vendor data) takes about 52 fields. */
+#define RAS_RECORD_MAX_FIELDS 64
 /* Keeps a hostile or broken producer from making one record unbounded. */
 #define RAS_RECORD_MAX_DATA   (64 * 1024)
 

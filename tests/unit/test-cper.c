@@ -436,7 +436,7 @@ static void test_arm_section(void **state)
 {
 	struct buf b = {};
 	struct got g = { .want_u = { "mpidr", "midr", "physical_fault_address", "pei_count", "ctx_count" },
-			 .want_s = { "error_type" } };
+			 .want_s = { "error_type", "context_types", "pei_decoded" } };
 	size_t blk = begin_block(&b, 0), e;
 
 	(void) state;
@@ -451,11 +451,11 @@ static void test_arm_section(void **state)
 	put(&b, 0x413fd0c1, 8);       /* MIDR_EL1 */
 	put(&b, 1, 4);
 	put(&b, 0, 4);
-	/* error info: version 0, length 32, PA valid, type bus */
+	/* error info: version 0, length 32, PA valid, type bus (bit 3: the type is a bitmap since UEFI 2.9A) */
 	put(&b, 0, 1);
 	put(&b, 32, 1);
 	put(&b, 1u << 4, 2);
-	put(&b, 2, 1);
+	put(&b, 1u << 3, 1);
 	put(&b, 0, 2);
 	put(&b, 0, 1);
 	put(&b, 0, 8);
@@ -478,6 +478,60 @@ static void test_arm_section(void **state)
 	assert_int_equal(g.ras[0].u[3], 1);
 	assert_int_equal(g.ras[0].u[4], 1);
 	assert_string_equal(g.ras[0].s[0], "bus");
+	assert_string_equal(g.ras[0].s[1], "AArch64 general purpose registers");
+	assert_string_equal(g.ras[0].s[2], "bus PA 0x80002000");
+	assert_string_equal(g.ras[0].summary, "ARM bus error (uncorrected) reported by firmware");
+	assert_non_null(strstr(g.ras[0].json_keys, ",pei,"));
+	assert_non_null(strstr(g.ras[0].json_keys, ",ctx,"));
+}
+
+/*
+ * An Ampere Altra vendor section in a boot error region: the bytes of [ALTRA]
+ * (Aristeu Rozanski, linux-kernel, 2 Mar 2023,
+ * https://lore.kernel.org/all/20230302201732.pwnhg46mum6st2bv@redhat.com/),
+ * decoded, and the raw data still there.  Then the same section cut short:
+ * its problem named where it lies, the record delivered.
+ */
+#define GUID_AMPERE 0xe8ed898d, 0xdf16, 0x43cc, (const uint8_t[]) { 0x8e, 0xcc, 0x54, 0xf0, 0x60, 0xef, 0x15, 0x7f }
+
+static void test_ampere_section(void **state)
+{
+	static const uint32_t words[12] = { 0x40000005, 0xec30000e, 0x00080110, 0x80005001, 0x00000300 };
+	struct buf b = {};
+	struct got g = { .want_u = { "err_status", "err_addr", "socket", "length" },
+			 .want_s = { "section_name", "error_source", "err_status_serr" } };
+	size_t blk = begin_block(&b, 0), e, data;
+
+	(void) state;
+	e = begin_entry(&b, GUID_AMPERE, 0, NULL);
+	for (size_t i = 0; i < 12; i++)
+		put(&b, words[i], 4);
+	end_entry(&b, e);
+	e = begin_entry(&b, GUID_AMPERE, 0, NULL);
+	data = b.len;
+	put(&b, words[0], 4);
+	put(&b, words[1], 4);
+	end_entry(&b, e);
+	end_block(&b, blk);
+
+	assert_int_equal(parse(&b, b.len, &g), -EBADMSG);
+	assert_int_equal(g.n_ras, 2);
+	assert_int_equal(g.ras[0].event, RAS_EVENT_VENDOR_SECTION);
+	assert_int_equal(g.ras[0].u[0], 0xec30000e);
+	assert_int_equal(g.ras[0].u[1], 0x8000500100080110ULL);
+	assert_int_equal(g.ras[0].u[2], 1);
+	assert_int_equal(g.ras[0].u[3], 48);
+	assert_string_equal(g.ras[0].s[0], "Ampere RAS error");
+	assert_string_equal(g.ras[0].s[1], "GIC");
+	assert_string_equal(g.ras[0].s[2], "illegal access (software fault)");
+	assert_string_equal(g.ras[0].summary, "Ampere GIC error, socket 1, instance 0: illegal access (software fault) "
+			    "(uncorrected) reported by firmware");
+	assert_non_null(strstr(g.ras[0].json_keys, ",data,"));
+	assert_int_equal(g.n_problems, 1);
+	assert_int_equal(g.problem_off[0], data + 4);
+	assert_string_equal(g.problem[0], "Ampere section: payload type 0 needs 48 bytes, "
+			    "the section has 8");
+	assert_int_equal(g.ras[1].u[3], 8);
 }
 
 static void test_pcie_section(void **state)
@@ -646,7 +700,7 @@ static void test_hostile_counts_and_lengths(void **state)
 	assert_int_equal(g.problem_off[1], ctx + 2);
 	assert_non_null(strstr(g.problem[1], "register array of 65528 bytes"));
 	assert_non_null(strstr(g.problem[2], "shorter than its"));
-	assert_non_null(strstr(g.problem[3], "65535 error information structures"));
+	assert_non_null(strstr(g.problem[3], "ARM section: error information count 65535 needs 2097120 bytes, the block has 0"));
 	assert_int_equal(g.problem_off[4], e + 24);
 	assert_non_null(strstr(g.problem[4], "error data length 4294967295"));
 	assert_int_equal(g.ras[2].event, RAS_EVENT_VENDOR_SECTION);  /* the short memory section, raw */
@@ -736,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_x86_without_mca_is_ras_record),
 		cmocka_unit_test(test_memory_section),
 		cmocka_unit_test(test_arm_section),
+		cmocka_unit_test(test_ampere_section),
 		cmocka_unit_test(test_pcie_section),
 		cmocka_unit_test(test_processor_generic_and_vendor_and_two_blocks),
 		cmocka_unit_test(test_every_truncation),

@@ -617,6 +617,18 @@ static void test_arm_event_6_1(void **state)
 	ras_record_done(&r);
 }
 
+/* The three blocks of an arm_event with the length fields that size them. */
+static void put_arm_blocks(struct sample *s, const struct ras_tp_layout *l, const void *pei, size_t pei_n,
+			   const void *ctx, size_t ctx_n, const void *oem, size_t oem_n)
+{
+	put(s, l, "pei_len", pei_n);
+	put_dyn(s, l, "pei_buf", pei, pei_n);
+	put(s, l, "ctx_len", ctx_n);
+	put_dyn(s, l, "ctx_buf", ctx, ctx_n);
+	put(s, l, "oem_len", oem_n);
+	put_dyn(s, l, "oem_buf", oem, oem_n);
+}
+
 static void test_arm_event_newer(void **state)
 {
 	struct ras_tp_layout l;
@@ -635,12 +647,7 @@ static void test_arm_event_newer(void **state)
 	put(&s, &l, "affinity", 0xff);
 	put(&s, &l, "sev", 2);
 	put(&s, &l, "cpu", 3);
-	put(&s, &l, "pei_len", sizeof(pei));
-	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
-	put(&s, &l, "ctx_len", sizeof(ctx));
-	put_dyn(&s, &l, "ctx_buf", ctx, sizeof(ctx));
-	put(&s, &l, "oem_len", sizeof(oem));
-	put_dyn(&s, &l, "oem_buf", oem, sizeof(oem));
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
 	assert_true(r.have_cpu);
@@ -659,6 +666,173 @@ static void test_arm_event_newer(void **state)
 	put(&s, &l, "ctx_len", 17);
 	assert_int_equal(ras_tp_decode(&l, s.b, s.size, &r, why, sizeof(why)), -EBADMSG);
 	assert_non_null(strstr(why, "'ctx_len' says 17 bytes but 'ctx_buf' holds 16"));
+}
+
+/*
+ * The arm_event published on linux-edac (Mauro Carvalho Chehab, "[PATCH v2
+ * 0/7] Add ACPI CPER firmware first error injection for Arm Processor", 12 Jul
+ * 2024, https://lore.kernel.org/linux-edac/cover.1720789921.git.mchehab+huawei@kernel.org/):
+ * "cpu: 0; error: 2; affinity level: 255; MPIDR: 0000000080000000; MIDR: 0;
+ * running state: 0; PSCI state: 0; ARM Processor Err Info raw data: 00 20 06
+ * 00 02 00 00 05 7f 00 54 00 ...", which the kernel decoded as a cache error,
+ * level 1, instruction fetch, not corrected.
+ */
+static void test_arm_event_golden_qemu(void **state)
+{
+	static const unsigned char pei[32] = {
+		0x00, 0x20, 0x06, 0x00, 0x02, 0x00, 0x00, 0x05, 0x7f, 0x00, 0x54,
+	};
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+	char *j;
+
+	(void) state;
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/7.3/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000000);
+	put(&s, &l, "midr", 0);
+	put(&s, &l, "running_state", 0);
+	put(&s, &l, "psci_state", 0);
+	put(&s, &l, "affinity", 255);
+	put(&s, &l, "sev", 2);
+	put(&s, &l, "cpu", 0);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), "", 0, "", 0);
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "error_type"), "cache");
+	assert_string_equal(str(&r, "operation"), "instruction fetch");
+	assert_string_equal(str(&r, "transaction_type"), "instruction");
+	assert_int_equal(num(&r, "level"), 1);
+	assert_string_equal(str(&r, "error_flag_names"), "first|propagated");
+	assert_int_equal(ras_record_find(&r, "pei")->len, 32);
+	assert_null(ras_record_find(&r, "pei_problem"));
+	j = json(&r);
+	assert_non_null(strstr(j, "\"corrected\":false"));
+	assert_non_null(strstr(j, "\"pei_decoded\":\"cache level 1 instruction fetch uncorrected flags first|propagated\""));
+	free(j);
+	assert_string_equal(r.summary, "Corrected ARM cache error, level 1, on CPU 0 (MPIDR 0x80000000, MIDR 0x0)");
+	ras_record_done(&r);
+}
+
+/* A block that lies about itself is named in a field; the sample and its raw bytes are kept. */
+static void test_arm_event_hostile_blocks(void **state)
+{
+	unsigned char pei[36] = { 0, 32, 0x04, 0, 0x08, 0, 0, 0, 0x04, 0, 0x80 }, ctx[12] = { 0, 0, 5, 0, 0xff };
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+
+	(void) state;
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.16/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "sev", 0);
+	put(&s, &l, "cpu", 7);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "pei_problem"), "pei_buf byte 32: error information: 36 bytes are not a whole "
+			    "number of 32-byte structures; 4 bytes left over");
+	assert_string_equal(str(&r, "ctx_problem"), "ctx_buf byte 4: context information 1: register array size "
+			    "255 runs past the end (4 bytes left)");
+	assert_int_equal(ras_record_find(&r, "pei")->len, 36);
+	assert_int_equal(ras_record_find(&r, "ctx")->len, 12);
+	/* what did fit is decoded: a bus error at affinity level 2 */
+	assert_string_equal(r.summary, "Uncorrected ARM bus error, level 2, on CPU 7 (MPIDR 0x0, MIDR 0x0)");
+	ras_record_done(&r);
+}
+
+/* Every block of an arm_event decoded at once still fits one record: nothing truncated, oem kept. */
+static void test_arm_event_every_field(void **state)
+{
+	unsigned char pei[64] = {}, ctx[8 + 136 + 8 + 70] = {}, oem[16] = { 0xaa };
+	uint64_t info = 0xfff | 1ULL << 16 | 3ULL << 18 | 2ULL << 22 | 1ULL << 26 | 1ULL << 31 | 1ULL << 43;
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+	size_t off;
+
+	(void) state;
+	for (int i = 0; i < 2; i++) {
+		pei[32 * i + 1] = 32;
+		pei[32 * i + 2] = 0x1f;
+		pei[32 * i + 4] = 0x08;
+		for (int b = 0; b < 8; b++)
+			pei[32 * i + 8 + b] = (unsigned char) (info >> (8 * b));
+	}
+	ctx[2] = 5;
+	ctx[4] = 136;
+	off = 8 + 136;
+	ctx[off + 2] = 8;
+	ctx[off + 4] = 70;
+	off += 8;
+	for (unsigned k = 0; k < 7; k++) {
+		/* ERRSELR, ERXFR, ERXCTLR, ERXSTATUS, ERXADDR, ERXMISC0, ERXMISC1 */
+		static const uint16_t enc[7] = { 0x4299, 0x42a0, 0x42a1, 0x42a2, 0x42a3, 0x42a8, 0x42a9 };
+
+		ctx[off + 10 * k] = (unsigned char) enc[k];
+		ctx[off + 10 * k + 1] = (unsigned char) (enc[k] >> 8);
+		ctx[off + 10 * k + 5] = 0xe4;   /* status bits 31:24 = AV, V, UE, MV */
+	}
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.16/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000003);
+	put(&s, &l, "running_state", 1);
+	put(&s, &l, "affinity", 1);
+	put(&s, &l, "sev", 2);
+	put(&s, &l, "cpu", 3);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
+	decode_ok(&l, &s, &r);
+	assert_false(r.truncated);
+	assert_int_equal(ras_record_find(&r, "oem")->len, 16);
+	assert_string_equal(str(&r, "access_mode"), "normal");
+	assert_string_equal(str(&r, "err_status_uet"), "uncontainable (UC)");
+	assert_non_null(ras_record_find(&r, "err_misc1"));
+	assert_non_null(ras_record_find(&r, "far_el1"));
+	assert_string_equal(r.summary, "Corrected ARM bus error, level 2, on CPU 3 (MPIDR 0x80000003, MIDR 0x0)");
+	ras_record_done(&r);
+}
+
+/* An Ampere Altra section through ras:non_standard_event: the bytes of the report cited in test-arm-vendor.c. */
+static void test_non_standard_event_ampere(void **state)
+{
+	/* e8ed898d-df16-43cc-8ecc-54f060ef157f as a UEFI GUID in memory */
+	static const unsigned char type[16] = {
+		0x8d, 0x89, 0xed, 0xe8, 0x16, 0xdf, 0xcc, 0x43, 0x8e, 0xcc, 0x54, 0xf0, 0x60, 0xef, 0x15, 0x7f,
+	};
+	static const unsigned char data[48] = {
+		0x05, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x30, 0xec, 0x10, 0x01, 0x08, 0x00, 0x01, 0x10, 0x00, 0x80,
+		0x00, 0x03,
+	};
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+
+	(void) state;
+	load(&l, RAS_TP_NON_STANDARD_EVENT, "tracefs/6.1/ras/non_standard_event.format");
+	sample_init(&s, &l);
+	put_bytes(&s, &l, "sec_type", type, sizeof(type));
+	put(&s, &l, "sev", 0);
+	put(&s, &l, "len", sizeof(data));
+	put_str(&s, &l, "fru_text", "");
+	put_dyn(&s, &l, "buf", data, sizeof(data));
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "section_type"), "e8ed898d-df16-43cc-8ecc-54f060ef157f");
+	assert_string_equal(str(&r, "section_name"), "Ampere RAS error");
+	assert_string_equal(str(&r, "error_source"), "GIC");
+	assert_int_equal(num(&r, "err_status"), 0xec30000e);
+	assert_int_equal(num(&r, "err_addr"), 0x8000100100080110ULL);
+	assert_int_equal(ras_record_find(&r, "data")->len, 48);
+	assert_string_equal(r.summary, "Uncorrected Ampere GIC error, socket 0, instance 0: illegal access (software "
+			    "fault) (vendor section e8ed898d-df16-43cc-8ecc-54f060ef157f, 48 bytes)");
+	ras_record_done(&r);
+
+	/* cut to 8 bytes: decoded as far as it goes, the problem a field */
+	put(&s, &l, "len", 8);
+	put_dyn(&s, &l, "buf", data, 8);
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "data_problem"), "buf byte 4: Ampere section: payload type 0 needs 48 bytes, "
+			    "the section has 8");
+	assert_string_equal(str(&r, "error_source"), "GIC");
+	ras_record_done(&r);
 }
 
 /* --------------------------------------------------------- non_standard_event */
@@ -876,6 +1050,10 @@ int main(void)
 		cmocka_unit_test(test_extlog_mem_event),
 		cmocka_unit_test(test_arm_event_6_1),
 		cmocka_unit_test(test_arm_event_newer),
+		cmocka_unit_test(test_arm_event_golden_qemu),
+		cmocka_unit_test(test_arm_event_hostile_blocks),
+		cmocka_unit_test(test_arm_event_every_field),
+		cmocka_unit_test(test_non_standard_event_ampere),
 		cmocka_unit_test(test_non_standard_event),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_rejects),
