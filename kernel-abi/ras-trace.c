@@ -359,9 +359,14 @@ int ras_tp_parse_symbols(const char *text, size_t len, const char *field, struct
 			p++;
 		if (p >= end || *p++ != '"')
 			return -EINVAL;
-		for (; p < end && *p != '"' && *p != '\n'; p++)
+		for (; p < end && *p != '"' && *p != '\n'; p++) {
+			/* The kernel's names are printable ASCII; anything else would reach the
+			 * record's JSON and the journal as bytes no reader takes back the same. */
+			if ((unsigned char) *p < 0x20 || (unsigned char) *p > 0x7e)
+				return -EINVAL;
 			if (n < sizeof(sym.text) - 1)
 				sym.text[n++] = *p;
+		}
 		if (p >= end || *p++ != '"')
 			return -EINVAL;
 		while (p < end && *p == ' ')

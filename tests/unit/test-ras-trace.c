@@ -312,6 +312,11 @@ static void test_symbols_malformed(void **state)
 	assert_int_equal(ras_tp_parse_symbols(none, strlen(none), "type", &sym), 0);
 	/* truncated in the middle of a pair */
 	assert_int_equal(ras_tp_parse_symbols(bad, 52, "type", &sym), -EINVAL);
+	/* a name with bytes the kernel never writes (found by fuzz-ras-trace): the table is refused */
+	static const char binary[] = "print fmt: \"x\", __print_symbolic(REC->type, { 0, \"re\x98" "er\xff\" })";
+	static const char control[] = "print fmt: \"x\", __print_symbolic(REC->type, { 0, \"a\tb\" })";
+	assert_int_equal(ras_tp_parse_symbols(binary, strlen(binary), "type", &sym), -EINVAL);
+	assert_int_equal(ras_tp_parse_symbols(control, strlen(control), "type", &sym), -EINVAL);
 }
 
 /* ------------------------------------------------------------------ mc_event */
