@@ -220,6 +220,29 @@ static void test_ras_storm(void **state)
  * DRAM bank is "dram_bank"), an EDAC event whose driver_detail named the same
  * kind of cell under a label, one in another row, and a record without a cell.
  */
+/* Each entry, an hour apart and each counted, summarised by BY as JSON lines. */
+static char *summarise_each(const char *by, const char *const *lines_in, size_t n)
+{
+	struct summary *s = summary_new(summary_by_from_string(by));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(s);
+	assert_non_null(f);
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_tokener_parse(lines_in[i]);
+
+		assert_non_null(o);
+		assert_int_equal(summary_add(s, o, T0 + (int64_t) i * HOUR), 1);
+		json_object_put(o);
+	}
+	summary_print_json(s, f, 0, 0);
+	fclose(f);
+	summary_free(s);
+	return text;
+}
+
 static void test_by_row(void **state)
 {
 	static const char *const rows[] = {
@@ -233,24 +256,10 @@ static void test_by_row(void **state)
 		"\"label\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0\",\"mc\":3,\"bank_group\":1,\"bank\":0,\"row\":15105}",
 		"{\"cpu\":3,\"socket\":1,\"bank\":4,\"status\":\"0xbd80000000100134\",\"severity\":\"uncorrected\"}",
 	};
-	struct summary *s = summary_new(summary_by_from_string("row"));
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text;
 
 	(void) state;
-	assert_non_null(s);
-	assert_non_null(f);
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		json_object *o = json_tokener_parse(rows[i]);
-
-		assert_non_null(o);
-		assert_int_equal(summary_add(s, o, T0 + (int64_t) i * HOUR), 1);
-		json_object_put(o);
-	}
-	summary_print_json(s, f, 0, 0);
-	fclose(f);
-	summary_free(s);
+	text = summarise_each("row", rows, sizeof(rows) / sizeof(rows[0]));
 	assert_int_equal(lines(text), 4);
 	assert_non_null(strstr(line(text, 0), "\"key\":\"socket 0 channel 0 dimm 0 rank 1 bank_group 2 bank 0 row 0x3b01\",\"records\":2"));
 	assert_non_null(strstr(text, "\"key\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0 bank_group 2 bank 0 row 0x3b01\",\"records\":1"));
@@ -290,23 +299,8 @@ static void test_by_memdev(void **state)
 	(void) state;
 	assert_int_equal(summary_by_from_string("memdev"), SUMMARY_BY_MEMDEV);
 	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
-		struct summary *s = summary_new(summary_by_from_string(want[w].by));
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
+		char *text = summarise_each(want[w].by, cxl, sizeof(cxl) / sizeof(cxl[0]));
 
-		assert_non_null(s);
-		assert_non_null(f);
-		for (size_t i = 0; i < sizeof(cxl) / sizeof(cxl[0]); i++) {
-			json_object *o = json_tokener_parse(cxl[i]);
-
-			assert_non_null(o);
-			assert_int_equal(summary_add(s, o, T0 + (int64_t) i * HOUR), 1);
-			json_object_put(o);
-		}
-		summary_print_json(s, f, 0, 0);
-		fclose(f);
-		summary_free(s);
 		for (size_t k = 0; k < 4 && want[w].keys[k]; k++)
 			if (!strstr(text, want[w].keys[k]))
 				fail_msg("--by %s: no %s in\n%s", want[w].by, want[w].keys[k], text);
