@@ -280,6 +280,42 @@ vm_wait_exit() {
 	return 0
 }
 console() { tr -d '\r' <"$vm_dir/console.log" 2>/dev/null | sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g'; }
+agent_ready_count() { grep -c '@@MCELOGD-VM-AGENT-READY@@' "$vm_dir/console.log" 2>/dev/null; }
+
+# vm_reboot [DIR...]: reboot the guest for real and wait until its command
+# channel answers again.  systemd stops everything and the kernel restarts
+# the machine; QEMU resets it (for this one reboot: -no-reboot stays in force
+# for panics) and boots the same kernel and initramfs, so the guest has a
+# new boot id and a kernel that remembers nothing of the last boot.  The
+# guest's root lives in RAM (the initramfs), so a reboot loses every file:
+# each DIR (say /var/lib/mcelogd) is carried across as a disk keeps it,
+# packed after mcelogd stopped (what the shutdown does before it unmounts
+# a disk) and unpacked in the new boot before anything starts mcelogd.  The
+# new boot has everything the image starts and nothing the rig's provision
+# did (mcelogd is not enabled): the scenario starts it with vm_provision.
+vm_reboot() {
+	local packed n i
+	if [ $# -gt 0 ]; then
+		packed=$(guest "systemctl stop mcelogd.service && tar -C / -czf - $(printf '%q ' "${@#/}") | base64 -w0") ||
+			{ echo "vm_reboot: cannot pack $*: $packed"; return 1; }
+	fi
+	n=$(agent_ready_count)
+	qmp set-action '{"reboot":"reset"}' || return 1
+	# Through a timer, so that the agent answers before the shutdown stops it.
+	guest 'systemd-run --quiet --on-active=1 systemctl reboot' >/dev/null || { echo "vm_reboot: systemctl reboot not scheduled"; return 1; }
+	for i in $(seq 900); do
+		[ "$(agent_ready_count)" -gt "$n" ] && break
+		vm_alive || { echo "vm_reboot: QEMU exited during the reboot"; return 1; }
+		sleep 0.2
+	done
+	qmp set-action '{"reboot":"shutdown"}' || return 1
+	[ "$(agent_ready_count)" -gt "$n" ] || { echo "vm_reboot: the agent did not come back within 180s"; return 1; }
+	guest true 20 >/dev/null || { echo "vm_reboot: the agent does not answer after the reboot"; return 1; }
+	guest "awk '\$3 == \"_text\" {print \$1; exit}' /proc/kallsyms" 20 >"$vm_dir/ktext"
+	[ -z "${packed:-}" ] || guest "base64 -d <<<'$packed' | tar -C / -xzf -" 60 ||
+		{ echo "vm_reboot: cannot unpack $* in the new boot"; return 1; }
+}
+
 
 # qmp_read: print the next reply ({"return"} or {"error"}), skipping events.
 qmp_read() {
@@ -555,6 +591,10 @@ systemctl enable mcelogd.service 2>&1
 systemctl start mcelogd.service
 systemctl is-active mcelogd.service'
 
+# vm_provision: enable and start mcelogd from the shipped unit, as the rig
+# does at the start of each boot (again after a vm_reboot).
+vm_provision() { guest "$provision" $((120 + 3 * ${g_smp:-2})); }
+
 vm_count=0
 for k in "${groups[@]}"; do
 	IFS='|' read -r g_cpu g_smp g_append g_qemu g_kernel g_qemuv g_mem _ <<<"$k"
@@ -583,7 +623,7 @@ for k in "${groups[@]}"; do
 		continue
 	fi
 	# A large guest opens a reader per CPU: its first start takes longer under TCG.
-	check "boot [$label]: systemctl enable/start mcelogd from the shipped unit" guest "$provision" $((120 + 3 * g_smp))
+	check "boot [$label]: systemctl enable/start mcelogd from the shipped unit" vm_provision
 	warn_mark=
 	while IFS= read -r f; do
 		[ -n "$f" ] || continue
