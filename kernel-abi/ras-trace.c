@@ -673,6 +673,25 @@ void tp_flag_names(const char *const names[32], uint32_t bits, const char *sep, 
 	}
 }
 
+/*
+ * How much of the tracepoint's TLP header array the device logged.  Outside
+ * Flit mode the Header Log is 4 dwords, followed by the TLP Prefix Log if
+ * the port has one; in Flit mode it is up to 14 dwords (PCIe Base 6.0,
+ * 7.8.4.12 and 7.8.4.13).  Kernels up to 6.12 pass 4 dwords; 7.3 passes an
+ * array of 14 (tests/data/tracefs/7.3/ras/aer_event.format), zero past what
+ * it read, and not how many it read.  So keep the 4 of the standard header
+ * and after them whatever is not trailing zeros: on a port without prefix
+ * or Flit logs, the record is the same on either kernel.
+ */
+static size_t tlp_log_size(const unsigned char *p, size_t n)
+{
+	static const unsigned char zero_dword[4];
+
+	while (n > 16 && memcmp(p + n - 4, zero_dword, 4) == 0)
+		n -= 4;
+	return n;
+}
+
 static void decode_aer_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
@@ -699,7 +718,7 @@ static void decode_aer_event(struct ras_tp_ctx *c)
 
 		/* The header log's bytes as they are in memory, as the firmware records give it. */
 		if (p)
-			tp_added(c, ras_record_add_bytes(r, "tlp_header", p, n));
+			tp_added(c, ras_record_add_bytes(r, "tlp_header", p, tlp_log_size(p, n)));
 	}
 	if (c->error)
 		return;

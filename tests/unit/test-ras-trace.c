@@ -507,6 +507,60 @@ static void test_aer_event_recorded(void **state)
 	assert_non_null(strstr(why, "'dev_name' names 13 bytes at offset 48, outside the 52-byte sample"));
 }
 
+/*
+ * 7.3's aer_event: a 14-dword TLP header array (tests/data/tracefs/7.3/ras/
+ * aer_event.format) and bus_type.  The sample is built to that format with
+ * the header tests/vm/scenarios/61-aer.sh injects there, which the kernel
+ * printed as "TLP Header: 0x0100004a 0x0f000001 0x0000e0fe 0x00000000"
+ * (tests/data/tracefs/7.3/ras/aer_event.dmesg): the record holds those 4
+ * dwords, as on 6.1, not 56 bytes ending in 40 zeros.
+ */
+static void test_aer_event_7_3(void **state)
+{
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+	uint32_t tlp[14] = { 0x0100004a, 0x0f000001, 0x0000e0fe, 0 };   /* the dwords 7.3 printed */
+	const struct ras_field *h;
+
+	(void) state;
+	load(&l, RAS_TP_AER_EVENT, "tracefs/7.3/ras/aer_event.format");
+	sample_init(&s, &l);
+	put_str(&s, &l, "dev_name", "0000:00:01.0");
+	put_str(&s, &l, "bus_type", "PCIe");
+	put(&s, &l, "status", 0x1000);                 /* Poisoned TLP */
+	put(&s, &l, "severity", 0);                    /* AER_NONFATAL */
+	put(&s, &l, "tlp_header_valid", 1);
+	put_bytes(&s, &l, "tlp_header", tlp, sizeof(tlp));
+	decode_ok(&l, &s, &r);
+	assert_int_equal(r.severity, RAS_SEV_UNCORRECTED);
+	assert_string_equal(str(&r, "bus_type"), "PCIe");
+	h = ras_record_find(&r, "tlp_header");
+	assert_non_null(h);
+	assert_int_equal(h->len, 16);
+	assert_memory_equal(h->data, "\x4a\x00\x00\x01\x01\x00\x00\x0f\xfe\xe0\x00\x00\x00\x00\x00\x00", 16);
+	assert_string_equal(r.summary, "Uncorrected PCIe error on 0000:00:01.0: Poisoned TLP Received");
+	ras_record_done(&r);
+
+	/* A prefix (or Flit-mode) dword after a zero one: kept, the zero before it too. */
+	tlp[5] = 0x91000000;
+	put_bytes(&s, &l, "tlp_header", tlp, sizeof(tlp));
+	decode_ok(&l, &s, &r);
+	h = ras_record_find(&r, "tlp_header");
+	assert_int_equal(h->len, 24);
+	assert_memory_equal(h->data + 16, "\x00\x00\x00\x00\x00\x00\x00\x91", 8);
+	ras_record_done(&r);
+
+	/* An all-zero header that the kernel says is valid: its 4 dwords, not nothing. */
+	memset(tlp, 0, sizeof(tlp));
+	put_bytes(&s, &l, "tlp_header", tlp, sizeof(tlp));
+	put_str(&s, &l, "bus_type", "CXL");
+	decode_ok(&l, &s, &r);
+	assert_int_equal(ras_record_find(&r, "tlp_header")->len, 16);
+	assert_string_equal(r.summary, "Uncorrected CXL error on 0000:00:01.0: Poisoned TLP Received");
+	ras_record_done(&r);
+}
+
 /* ------------------------------------------------------------ extlog_mem_event */
 
 static void test_extlog_mem_event(void **state)
@@ -1052,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_mc_event_hostile),
 		cmocka_unit_test(test_aer_event),
 		cmocka_unit_test(test_aer_event_recorded),
+		cmocka_unit_test(test_aer_event_7_3),
 		cmocka_unit_test(test_extlog_mem_event),
 		cmocka_unit_test(test_arm_event_6_1),
 		cmocka_unit_test(test_arm_event_newer),

@@ -1,13 +1,16 @@
 #!/bin/bash
 # mcelogd real-kernel test rig: Debian's kernel under QEMU (TCG), systemd as
 # PID 1 with a real journald, mcelogd installed with `make install DESTDIR=`
-# and started by systemd from the shipped unit; machine checks injected
+# (or from its Debian package, --deb) and started by systemd from the
+# shipped unit; machine checks injected
 # through the QEMU monitor and the kernel's mce-inject; results read back with
 # mcectl inside the guest.  Prints TAP.
 #
-#   run.sh --destdir DIR [--srcdir DIR] [SCENARIO...]
+#   run.sh --destdir DIR | --deb FILE  [--srcdir DIR] [SCENARIO...]
 #
 # DIR is a `make install DESTDIR=DIR` tree; it is copied into the guest at /.
+# FILE is the mcelogd .deb (tools/build-deb.sh): each boot installs it with
+# dpkg -i, so the package's maintainer scripts enable and start the unit.
 # SCENARIO defaults to every tests/vm/scenarios/*.sh; each scenario file says
 # how the guest is booted (VM_* variables) and what to check (scenario()).
 # The guest is booted once per distinct boot configuration and runs every
@@ -26,13 +29,14 @@ set -uo pipefail
 RIG_IMAGE_VERSION=3            # bump when the image recipe below changes
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-destdir=
+destdir= deb=
 scenarios=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--destdir) destdir=$2; shift 2 ;;
+	--deb) deb=$2; shift 2 ;;
 	--srcdir) srcdir=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
@@ -114,7 +118,15 @@ dest_packages() {
 		[ -n "$pkg" ] && echo "${pkg%%:*}"
 	done | sort -u
 }
-[ -n "$destdir" ] && [ -d "$destdir" ] || bail "--destdir DIR (a make install DESTDIR= tree) is required"
+# --deb: the package's files, unpacked on the host, stand for the tree: the
+# libraries its binaries need go into the image (the same image as a tree's),
+# and host_mcectl runs its mcectl.
+if [ -n "$deb" ]; then
+	[ -f "$deb" ] || bail "--deb $deb: no such file"
+	deb=$(realpath "$deb")
+	destdir=$(mktemp -d /tmp/mcelogd-vm-deb.XXXXXX) && dpkg-deb -x "$deb" "$destdir" || bail "cannot unpack $deb"
+fi
+[ -n "$destdir" ] && [ -d "$destdir" ] || bail "--destdir DIR (a make install DESTDIR= tree) or --deb FILE is required"
 destdir=$(cd "$destdir" && pwd)
 guest_packages=$(printf '%s\n' $guest_packages libsystemd0 libjson-c5 libmnl0 $(dest_packages) | sort -u | tr '\n' ' ')
 guest_packages=${guest_packages% }
@@ -135,6 +147,7 @@ work=$(mktemp -d /tmp/mcelogd-vm.XXXXXX)
 cleanup() {
 	vm_stop 2>/dev/null
 	if [ -n "${MCELOGD_VM_KEEP:-}" ]; then note "work directory kept: $work"; else rm -rf "$work"; fi
+	[ -z "$deb" ] || rm -rf "$destdir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -209,7 +222,12 @@ boot_media() {
 # ------------------------------------------ per-run overlay: the project
 stage=$work/stage
 mkdir -p "$stage"
-cp -a "$destdir/." "$stage/" || bail "cannot copy $destdir"
+if [ -n "$deb" ]; then
+	# Only the package: dpkg puts its files in place in the guest (provision).
+	install -D -m644 "$deb" "$stage/var/lib/mcelogd-vm/${deb##*/}" || bail "cannot copy $deb"
+else
+	cp -a "$destdir/." "$stage/" || bail "cannot copy $destdir"
+fi
 # The guest has a merged /usr: /lib, /bin and /sbin are symlinks there.
 for d in bin sbin lib lib64; do
 	if [ -d "$stage/$d" ] && [ ! -L "$stage/$d" ]; then
@@ -280,6 +298,41 @@ vm_wait_exit() {
 	return 0
 }
 console() { tr -d '\r' <"$vm_dir/console.log" 2>/dev/null | sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g'; }
+agent_ready_count() { grep -c '@@MCELOGD-VM-AGENT-READY@@' "$vm_dir/console.log" 2>/dev/null; }
+
+# vm_reboot [DIR...]: reboot the guest for real and wait until its command
+# channel answers again.  systemd stops everything and the kernel restarts
+# the machine; QEMU resets it (for this one reboot: -no-reboot stays in force
+# for panics) and boots the same kernel and initramfs, so the guest has a
+# new boot id and a kernel that remembers nothing of the last boot.  The
+# guest's root lives in RAM (the initramfs), so a reboot loses every file:
+# each DIR (say /var/lib/mcelogd) is carried across as a disk keeps it,
+# packed after mcelogd stopped (what the shutdown does before it unmounts
+# a disk) and unpacked in the new boot before anything starts mcelogd.  The
+# new boot has everything the image starts and nothing the rig's provision
+# did (mcelogd is not enabled): the scenario starts it with vm_provision.
+vm_reboot() {
+	local packed n i
+	if [ $# -gt 0 ]; then
+		packed=$(guest "systemctl stop mcelogd.service && tar -C / -czf - $(printf '%q ' "${@#/}") | base64 -w0") ||
+			{ echo "vm_reboot: cannot pack $*: $packed"; return 1; }
+	fi
+	n=$(agent_ready_count)
+	qmp set-action '{"reboot":"reset"}' || return 1
+	# Through a timer, so that the agent answers before the shutdown stops it.
+	guest 'systemd-run --quiet --on-active=1 systemctl reboot' >/dev/null || { echo "vm_reboot: systemctl reboot not scheduled"; return 1; }
+	for i in $(seq 900); do
+		[ "$(agent_ready_count)" -gt "$n" ] && break
+		vm_alive || { echo "vm_reboot: QEMU exited during the reboot"; return 1; }
+		sleep 0.2
+	done
+	qmp set-action '{"reboot":"shutdown"}' || return 1
+	[ "$(agent_ready_count)" -gt "$n" ] || { echo "vm_reboot: the agent did not come back within 180s"; return 1; }
+	guest true 20 >/dev/null || { echo "vm_reboot: the agent does not answer after the reboot"; return 1; }
+	guest "awk '\$3 == \"_text\" {print \$1; exit}' /proc/kallsyms" 20 >"$vm_dir/ktext"
+	[ -z "${packed:-}" ] || guest "base64 -d <<<'$packed' | tar -C / -xzf -" 60 ||
+		{ echo "vm_reboot: cannot unpack $* in the new boot"; return 1; }
+}
 
 # qmp_read: print the next reply ({"return"} or {"error"}), skipping events.
 qmp_read() {
@@ -554,6 +607,16 @@ systemctl daemon-reload
 systemctl enable mcelogd.service 2>&1
 systemctl start mcelogd.service
 systemctl is-active mcelogd.service'
+# From the package: its maintainer scripts (debhelper's) enable and start the
+# unit, create the tmpfiles entries; systemd's dpkg trigger updates the catalog.
+[ -z "$deb" ] || provision='set -e -o pipefail
+dpkg -i /var/lib/mcelogd-vm/*.deb 2>&1 | tail -n 20
+systemctl is-enabled mcelogd.service
+systemctl is-active mcelogd.service'
+
+# vm_provision: install (--deb), enable and start mcelogd from the shipped
+# unit, as the rig does at the start of each boot (again after a vm_reboot).
+vm_provision() { guest "$provision" $((120 + 3 * ${g_smp:-2})); }
 
 vm_count=0
 for k in "${groups[@]}"; do
@@ -583,7 +646,9 @@ for k in "${groups[@]}"; do
 		continue
 	fi
 	# A large guest opens a reader per CPU: its first start takes longer under TCG.
-	check "boot [$label]: systemctl enable/start mcelogd from the shipped unit" guest "$provision" $((120 + 3 * g_smp))
+	tp=$(date +%s)
+	check "boot [$label]: ${deb:+dpkg -i the package: }mcelogd enabled and started from the shipped unit" vm_provision
+	note "provisioning${deb:+ (dpkg -i)} took $(( $(date +%s) - tp ))s"
 	warn_mark=
 	while IFS= read -r f; do
 		[ -n "$f" ] || continue
