@@ -24,6 +24,7 @@ enum conv {
 	C_LOWER,   /* a symbolic name, lower-cased as the ring decoder names it ("Warning" → "warning") */
 	C_NAME,    /* quoted text; empty: absent */
 	C_FLAGS,   /* flag names; " | " joined as "|"; empty: absent */
+	C_LIST,    /* the AER events' error names; " | " joined as ", ", as the ring decoder does */
 	C_HEX64,   /* hex, 0x optional */
 	C_HEX,
 	C_UINT,
@@ -101,7 +102,7 @@ static const struct field poison[] = {
 };
 static const struct field aer[] = {
 	{ "memdev", "memdev", C_STR, NULL }, { "host", "host", C_STR, NULL },
-	{ "serial", "serial", C_UINT, NULL }, { "status", "errors", C_FLAGS, NULL },
+	{ "serial", "serial", C_UINT, NULL }, { "status", "errors", C_LIST, NULL },
 	{ "first_error", "first_error", C_NAME, NULL },
 	{},
 };
@@ -230,6 +231,20 @@ static int add_field(struct ras_record *r, const struct field *f, const char *v,
 	case C_FLAGS:
 		join_flags(v, vn, buf, sizeof(buf));
 		return buf[0] ? ras_record_add_string(r, f->key, buf, SIZE_MAX) : 0;
+	case C_LIST: {
+		size_t o = 0;
+
+		for (size_t k = 0; k < vn && o + 2 < sizeof(buf); k++) {
+			if (k + 2 < vn && v[k] == ' ' && v[k + 1] == '|' && v[k + 2] == ' ') {
+				buf[o++] = ',';
+				buf[o++] = ' ';
+				k += 2;
+			} else {
+				buf[o++] = v[k];
+			}
+		}
+		return o == 0 ? 0 : ras_record_add_string(r, f->key, buf, o);
+	}
 	case C_HEX64: case C_HEX: case C_HPA:
 		if (parse_unsigned(v + skip, vn - skip, 16, UINT64_MAX, &u) < 0) {
 			*why = "a hex field does not read as hex";
