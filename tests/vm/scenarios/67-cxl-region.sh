@@ -49,7 +49,7 @@ r=$(jq -r ".region // .[0].region // empty" <<<"$out" 2>/dev/null)
 if ! [[ "$r" =~ ^region[0-9]+$ ]]; then
 	echo "cxl create-region (size $size): $out"
 	ed=$(cd $c/endpoint2 && ls -d decoder*.0 | head -n1)
-	step() { echo "+ $*"; eval "$@" || { echo "failed: $*"; grep . $c/decoder0.0/* $c/$ed/* 2>/dev/null | head -n 60; exit 1; }; }
+	step() { echo "+ $*"; eval "$@" || { echo "failed: $*"; dmesg | grep -i "cxl\|region" | tail -n 20; exit 1; }; }
 	step "r=\$(cat $c/decoder0.0/create_ram_region)"
 	step "echo $r >$c/decoder0.0/create_ram_region"
 	step "echo 1 >$c/$r/interleave_ways"
