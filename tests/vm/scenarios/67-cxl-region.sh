@@ -2,9 +2,10 @@
 # region, so that the kernel knows the host physical address of a device
 # address, then the link errors.
 #
-# - The cxl tool (Debian's ndctl, in the guest image) creates a ram region
-#   over the device's volatile capacity in the 4 GiB fixed window; its memory
-#   comes online (movable) through the kernel's kmem driver.
+# - A ram region over the device's volatile capacity in the 4 GiB fixed
+#   window (the cxl tool of Debian's ndctl, in the guest image, or the
+#   kernel's region ABI where that tool cannot); its memory comes online
+#   (movable) through the kernel's kmem driver.
 # - Two corrected DRAM events on one device page: the kernel's trace lines
 #   carry a valid hpa and the region's name; mcelogd's records carry the same
 #   HPA and region, and an admin's page rule keyed on the page soft-offlines
@@ -31,8 +32,8 @@ VM_LAST=1
 
 # region_up: a ram region over all of mem0's volatile capacity in the fixed
 # window (decoder0.0), its memory online; prints the region's name.  Debian
-# 12's cxl tool (ndctl 76) first; where it cannot size the region on this
-# kernel ("unable to determine region size", seen with 7.3), the same steps
+# 12's cxl tool (ndctl 76) first; where it cannot make one (it says "region
+# type 'ram' not supported yet"), the same steps
 # through the kernel's region ABI (Documentation/ABI/testing/sysfs-bus-cxl):
 # create_ram_region, interleave ways and granularity, size, the endpoint
 # decoder's mode and DPA size, target0, commit.  kmem then onlines the
