@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cxl-trace-text.h"
 #include "line-reader.h"
 #include "decode-text.h"
 #include "decode.h"
@@ -27,6 +28,7 @@
 #include "macro.h"
 #include "options.h"
 #include "parse-number.h"
+#include "ras-record.h"
 #include "record-json.h"
 #include "record-text.h"
 #include "snapshot-line.h"
@@ -35,9 +37,9 @@
 enum output { OUTPUT_TEXT, OUTPUT_JSON };
 
 struct decode_ctx {
+	struct text_input in;         /* first: take_cxl_line() finds the context from it */
 	FILE *out;
 	enum output output;
-	struct text_input in;         /* the input, its name, parser and line counts */
 	struct json_writer w;             /* JSON output: the lines not yet written */
 	struct decode_text_known known;   /* text output's static strings */
 	struct decode_text_out *text;     /* text output: what is not yet written */
@@ -226,6 +228,67 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 		c->in.rejected++;
 		fprintf(stderr, "mcectl decode: %s:%u: %s\n", c->in.name, line, msg);
 	}
+}
+
+/*
+ * A line holding a cxl:* trace event (trace_pipe, perf script): the record
+ * the daemon would log for it, as one JSON line or its summary and fields.
+ * Other lines go on to the machine-check parser.
+ */
+static int take_cxl_line(struct text_input *in, const char *line, size_t len)
+{
+	struct decode_ctx *c = (struct decode_ctx *) in;
+	struct ras_record r;
+	const char *why;
+	int k = cxl_trace_text_parse(line, len, &r, &why);
+
+	if (k == -ENOENT)
+		return 0;
+	if (k < 0) {
+		in->rejected++;
+		fprintf(stderr, "mcectl decode: %s:%u: a cxl trace event that does not read: %s\n", in->name,
+			in->lineno, why);
+		return 1;
+	}
+	c->records++;
+	if (c->output == OUTPUT_JSON) {
+		json_writer_next(&c->w);
+		ras_record_write_json(&r, &c->w);
+		json_writer_byte(&c->w, '\n');
+		if (json_writer_failed(&c->w))
+			c->error = -ENOMEM;
+	} else {
+		flush_output(c);
+		fprintf(c->out, "Record %u (line %u): %s\n  %-28s %s\n  %-28s %s\n", c->records, in->lineno,
+			r.summary, "source", mce_source_to_string(r.source), "severity",
+			ras_severity_to_string(r.severity));
+		for (unsigned i = 0; i < r.n_fields; i++) {
+			const struct ras_field *f = &r.fields[i];
+
+			switch (f->type) {
+			case RAS_FIELD_STRING:
+				fprintf(c->out, "  %-28s %s\n", f->key, f->data);
+				break;
+			case RAS_FIELD_HEX64:
+				fprintf(c->out, "  %-28s 0x%016" PRIx64 "\n", f->key, f->u);
+				break;
+			case RAS_FIELD_HEX:
+				fprintf(c->out, "  %-28s 0x%" PRIx64 "\n", f->key, f->u);
+				break;
+			case RAS_FIELD_INT:
+				fprintf(c->out, "  %-28s %" PRId64 "\n", f->key, f->i);
+				break;
+			default:
+				fprintf(c->out, "  %-28s %" PRIu64 "\n", f->key, f->u);
+				break;
+			}
+		}
+		/* the machine-check records write to the descriptor itself: keep the order */
+		if (fflush(c->out) != 0)
+			keep_error(c, -errno);
+	}
+	ras_record_done(&r);
+	return c->error < 0 ? c->error : 1;
 }
 
 /* line_fn: each line to the parser; an over-long one is an error in its place. */
@@ -435,6 +498,7 @@ int verb_decode(int argc, char *argv[])
 	if (have_cpu_id)
 		mce_text_parser_set_default_cpu(p, vendor, family, model);
 	c.in.parser = p;
+	c.in.take_line = take_cxl_line;
 	k = text_input_read(&c.in, fd);
 	p = mce_text_parser_free(p);
 	flush_output(&c);

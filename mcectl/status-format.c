@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "macro.h"
 #include "rfc3339.h"
 #include "status-format.h"
 
@@ -285,10 +286,42 @@ static void format_memory(json_object *memory, FILE *out)
 		(unsigned long long) known, (unsigned long long) refused);
 }
 
+/*
+ * The memory RAS controls EDAC offers (scrub, ECS, repair; Linux 6.15 and
+ * later), one line per feature with its attributes as sysfs names them.
+ */
+static void format_edac_features(json_object *features, FILE *out)
+{
+	size_t n = json_object_array_length(features);
+
+	if (n == 0) {
+		fprintf(out, "Memory RAS controls (EDAC): none offered\n");
+		return;
+	}
+	fprintf(out, "Memory RAS controls (EDAC):\n");
+	for (size_t i = 0; i < n; i++) {
+		json_object *f = json_object_array_get_idx(features, i);
+		const char *device = get_str(f, "device"), *feature = get_str(f, "feature");
+		uint64_t instance = 0;
+
+		if (!device || !feature)
+			continue;
+		(void) get_u64(f, "instance", &instance);
+		fprintf(out, "  %s %s%llu:", device, feature, (unsigned long long) instance);
+		json_object_object_foreach(f, key, value) {
+			if (streq(key, "device") || streq(key, "feature") || streq(key, "instance") ||
+			    !json_object_is_type(value, json_type_string))
+				continue;
+			fprintf(out, " %s=%s", key, json_object_get_string(value));
+		}
+		fprintf(out, "\n");
+	}
+}
+
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots, *memory;
+	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots, *memory, *edac;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -324,6 +357,8 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 		format_spools(sinks, out);
 	if (json_object_object_get_ex(doc, "memory", &memory) && json_object_is_type(memory, json_type_object))
 		format_memory(memory, out);
+	if (json_object_object_get_ex(doc, "edac_features", &edac) && json_object_is_type(edac, json_type_array))
+		format_edac_features(edac, out);
 	format_sources(sources, out);
 	if (json_object_object_get_ex(doc, "snapshots", &snapshots) &&
 	    json_object_is_type(snapshots, json_type_array))

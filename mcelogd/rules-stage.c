@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "actions/actions.h"
+#include "alert-where.h"
 #include "clock.h"
 #include "dropin.h"
 #include "file-io.h"
@@ -541,7 +542,7 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 {
 	struct fire_ctx *c = userdata;
 	struct rules_stage *st = c->st;
-	char actions[128], threshold[64], message[512], row_text[96] = "";
+	char actions[128], threshold[64], message[512], row_text[96] = "", where[128];
 	const struct rule_state_row *row = NULL;
 	struct rule_alert a;
 
@@ -555,8 +556,9 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		snprintf(row_text, sizeof(row_text), "; offlining the %u page%s seen on the row, and any seen "
 			 "on it later", row ? row->n_pages : 0, row && row->n_pages == 1 ? "" : "s");
 	}
-	snprintf(message, sizeof(message), "Rule %s fired%s%s: %s%s", f->rule->name,
-		 f->key[0] ? " for " : "", f->key, threshold, row_text);
+	alert_where(f->input, where, sizeof(where));
+	snprintf(message, sizeof(message), "Rule %s fired%s%s: %s%s%s", f->rule->name,
+		 f->key[0] ? " for " : "", f->key, threshold, where, row_text);
 	a = (struct rule_alert) {
 		.rule = f->rule->name, .key = f->key, .count = f->count, .window_usec = f->window_usec,
 		.first_usec = (int64_t) f->first_usec, .time_usec = c->time_usec,

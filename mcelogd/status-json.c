@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "cpu-hotplug.h"
+#include "edac-features.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "manager.h"
@@ -112,6 +114,17 @@ static uint64_t journal_records(const struct manager *m)
 	return 0;
 }
 
+/* What the EDAC memory RAS controls offer (scrub, ECS, repair), read at each status. */
+#define EDAC_FEATURES_MAX 64
+
+static void write_edac_features(struct json_writer *w)
+{
+	_cleanup_free_ struct edac_feature *f = calloc(EDAC_FEATURES_MAX, sizeof(*f));
+
+	if (f)
+		edac_features_write_json(f, edac_features_read(NULL, f, EDAC_FEATURES_MAX), w);
+}
+
 const char *status_json_render(struct manager *m)
 {
 	struct json_writer *w = &m->status_json;
@@ -156,6 +169,7 @@ const char *status_json_render(struct manager *m)
 	snapshot_stage_status(&m->snapshots, w);
 	storm_stage_write_status(&m->storm, w);
 	rules_stage_write_memory_status(&m->rules, w);
+	write_edac_features(w);
 	json_object_end(w);
 	if (json_writer_failed(w))
 		return NULL;

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..111"
+echo "1..117"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -64,6 +64,15 @@ check "trace_pipe: two records" eval 'run 0 --output json "$DATA/trace.txt" && l
 check "rasdaemon + ras-mc-ctl: three records" eval 'run 0 --output json "$DATA/rasdaemon.txt" && lines 3'
 check "rasdaemon: split AMD line joined" eval 'has "\"cpu\":2,\"socket\":0,\"apicid\":4,\"bank\":17,\"vendor\":\"amd\""'
 check "rasdaemon: the mce_record line's bank name is kept" eval 'has "\"text_bank_name\":\"Unified Memory Controller\""'
+
+# the kernel's cxl:* trace lines (real, from the VM rig's 7.3 guest) among machine-check trace lines
+check "cxl trace lines: exit 0, seven records in input order" eval 'run 0 --output json "$DATA/cxl-trace.txt" && lines 7 && [ ! -s "$TMP/err" ] && [ "$(sed -n 3p "$TMP/out" | grep -c "\"source\":\"decode\"")" = 1 ]'
+check "cxl trace lines: the daemon's keys and values" eval 'has "\"source\":\"cxl:cxl_dram\",\"event\":\"cxl_dram\",\"severity\":\"corrected\"" && has "\"bank_group\":1,\"bank\":3,\"row\":1234,\"column\":56" && has "\"dpa_length\":\"0x100\",\"poison_source\":\"Internal\""'
+check "cxl trace lines: no region, said as no_page" eval '[ "$(grep -c "\"no_page\":\"not_in_region\"" "$TMP/out")" = 3 ]'
+check "cxl trace lines: in a region (whole trace_pipe lines), the kernel's HPA and region" eval 'has "\"dpa\":\"0x0000000008000040\",.*\"hpa\":\"0x0000000298000040\",\"region\":\"region0\"" && has "\"hpa\":\"0x0000000290000800\",\"region\":\"region0\""'
+check "cxl trace lines: text names each record, its source and fields" eval 'run 0 "$DATA/cxl-trace.txt" && has "^Record 2 (line 4): Corrected CXL DRAM error on mem0 at DPA 0x2000: ECC Error" && has "^  source  *cxl:cxl_dram" && has "^  row  *1234" && has "^Record 3 (line 5): corrected"'
+printf '  kworker/0:1-9 [000] ..... 1.0: cxl_dram: memdev=mem0 log=Warning : dpa=zz00\n' >"$TMP/badcxl"
+check "cxl trace lines: a hex field that is not hex: exit 1, line named" eval 'run 1 "$TMP/badcxl" && err_has "badcxl:1: a cxl trace event that does not read: a hex field does not read as hex"'
 
 # ras-mc-ctl rows name an AMD SMCA bank but carry no IPID (issue 15): the name picks the bank type.
 cat >"$TMP/rasmc-amd.txt" <<'ROWS'

@@ -121,6 +121,35 @@ static void test_memory(void **state)
 	free(out);
 }
 
+/* The EDAC memory RAS controls, as the daemon lists them (edac-features.h). */
+static void test_edac_features(void **state)
+{
+	int r;
+	char *out = render(
+		"{\"version\":\"0.1.0\",\"sources\":[],\"edac_features\":["
+		"{\"device\":\"cxl_mem0\",\"feature\":\"scrub\",\"instance\":0,\"enable_background\":\"1\","
+		"\"current_cycle_duration\":\"43200\"},"
+		"{\"device\":\"cxl_mem0\",\"feature\":\"mem_repair\",\"instance\":1,\"repair_type\":\"ppr\"},"
+		"{\"feature\":\"scrub\",\"instance\":2}]}",
+		&r);
+
+	(void) state;
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "Memory RAS controls (EDAC):\n"
+				    "  cxl_mem0 scrub0: enable_background=1 current_cycle_duration=43200\n"
+				    "  cxl_mem0 mem_repair1: repair_type=ppr\n"));
+	assert_null(strstr(out, "scrub2"));   /* no device: not shown */
+	free(out);
+
+	/* A kernel that offers none says so; a daemon that sends nothing, nothing. */
+	out = render("{\"version\":\"0.1.0\",\"sources\":[],\"edac_features\":[]}", &r);
+	assert_non_null(strstr(out, "Memory RAS controls (EDAC): none offered\n"));
+	free(out);
+	out = render("{\"version\":\"0.1.0\",\"sources\":[]}", &r);
+	assert_null(strstr(out, "EDAC"));
+	free(out);
+}
+
 static void test_minimal_and_invalid(void **state)
 {
 	int r;
@@ -158,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_full_document),
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_edac_features),
 		cmocka_unit_test(test_minimal_and_invalid),
 	};
 

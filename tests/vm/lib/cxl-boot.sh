@@ -3,9 +3,13 @@
 # type-3 memory device behind a CXL host bridge and root port, and a fixed
 # memory window of 4 GiB for regions (the machine line of QEMU's
 # docs/system/devices/cxl.rst).  An Intel CPU (Haswell-EP) so that
-# 66-soft-offline-refused's corrected errors name a page, as in 80.
+# 66-soft-offline-refused's corrected errors name a page, as in 80.  No
+# hypervisor CPUID bit: a kernel that sees one cannot write back and
+# invalidate CPU caches for a new region (cpu_cache_has_invalidate_memregion()
+# is false under a hypervisor), so without CONFIG_CXL_REGION_INVALIDATION_TEST,
+# which Debian's kernel lacks, committing 67's region fails with ENXIO.
 VM_KERNEL=7.3
-VM_CPU="qemu64,+mce,+mca,vendor=GenuineIntel,family=6,model=63,stepping=2"
+VM_CPU="qemu64,+mce,+mca,-hypervisor,vendor=GenuineIntel,family=6,model=63,stepping=2"
 VM_SMP=2
 VM_MEM="2G,maxmem=4G,slots=4"
 VM_APPEND="mcelogd_vm.check_interval=1"

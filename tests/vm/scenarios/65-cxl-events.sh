@@ -11,36 +11,11 @@
 . "$srcdir/tests/vm/lib/cxl-boot.sh"
 VM_DESC="CXL events from QEMU's cxl-type3 device on Linux 7.3: each logged once, with the injected values"
 
-# cxl_inject COMMAND ARGUMENTS-JSON: a QMP cxl-inject-* command for the device.
-cxl_inject() { qmp "$1" "$(jq -c --arg p "$cxl_dev" '. + {path: $p}' <<<"$2")"; }
-# kernel_line EVENT: the kernel's own trace line for EVENT (waits 10 s).
-kernel_line() {
-	guest "for i in \$(seq 40); do grep -q ' $1: ' $cxl_trace/trace && break; sleep 0.25; done
-grep -o ' $1: .*' $cxl_trace/trace | tail -n1 | sed 's/^ //'"
-}
-# kv LINE KEY: KEY's value in a kernel trace line ("key=value" or "key='value'").
-kv() { grep -oE "(^| )$2=('[^']*'|[^ ]*)" <<<"$1" | head -n1 | sed -E "s/^ ?$2=//; s/^'(.*)'\$/\\1/"; }
-# cxl_record EVENT JQ-CONDITION: the first record of cxl:EVENT matching, once
-# there is one (30 s); then checks that there is exactly one.
-cxl_record() {
-	local rec
-	rec=$(wait_records 1 ".source == \"cxl:$1\" and ($2)" 30 | head -n1)
-	note "mcelogd: $rec"
-	sleep 1
-	is "$(query_json | jq -c "select(.source == \"cxl:$1\" and ($2))" | wc -l)" 1 "cxl: exactly one $1 record"
-	cxl_rec=$rec
-}
-# journal_of MSGID: the journal entries of one class (JSON lines).
-journal_of() { guest "journalctl -b -o json --no-pager MESSAGE_ID=$(msgid "$1")"; }
-
-cxl_trace=/sys/kernel/tracing/instances/mcelogd-vm-cxl
+. "$srcdir/tests/vm/lib/cxl-inject.sh"
 
 scenario() {
 	local out st e rec k j
-	check "cxl: the cxl drivers load and the kernel sees mem0" guest '
-for m in libnvdimm cxl_pmem cxl_acpi cxl_mem cxl_pci; do modprobe $m || exit 1; done
-for i in $(seq 120); do [ -e /sys/bus/cxl/devices/mem0/serial ] && exit 0; sleep 0.5; done
-ls /sys/bus/cxl/devices; exit 1' 90
+	check "cxl: the cxl drivers load and the kernel sees mem0" cxl_drivers_up
 	# cxl_core is built in: mcelogd opened the events at its start.
 	st=$(guest 'mcectl status --output json 2>/dev/null')
 	for e in cxl_general_media cxl_dram cxl_memory_module cxl_poison cxl_overflow cxl_aer_correctable_error; do
