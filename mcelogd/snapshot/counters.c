@@ -132,6 +132,7 @@ struct counters {
 	unsigned history;
 	int paranoid;                        /* kernel.perf_event_paranoid; INT32_MIN: unknown */
 	bool pfm_ready;
+	bool pmu_driver;                     /* a hardware event opened: ENOENT is the event's */
 	int pfm_error;                       /* PFM_SUCCESS or why libpfm4 did not start */
 
 	struct counter_event events[COUNTER_EVENTS_MAX];
@@ -268,7 +269,10 @@ static void open_error_reason(const struct counters *c, int error, char *buf, si
 	switch (-error) {
 	case ENOENT:
 	case ENODEV:
-		snprintf(buf, size, "no PMU driver has this event, as in most VMs (%s)", strerrorname_np(-error));
+		if (c->pmu_driver)
+			snprintf(buf, size, "the PMU driver has no such event on this CPU (%s)", strerrorname_np(-error));
+		else
+			snprintf(buf, size, "no PMU driver has this event, as in most VMs (%s)", strerrorname_np(-error));
 		break;
 	case EOPNOTSUPP:
 		snprintf(buf, size, "the PMU does not support this event (EOPNOTSUPP)");
@@ -493,6 +497,7 @@ static void cpu_open(struct counters *c, unsigned cpu)
 				continue;
 			}
 			pc->fd[e] = fd;
+			c->pmu_driver |= g == GROUP_HARDWARE;
 			if (pc->leader[g] < 0)
 				pc->leader[g] = fd;
 			pc->n_members[g]++;
