@@ -109,9 +109,10 @@ static struct counter_delta interval_delta(const struct counter_history *h, size
 	uint64_t raw = b->value - a->value;
 	uint64_t enabled = b->time_enabled - a->time_enabled, running = b->time_running - a->time_running;
 	if (running == 0)
-		return (struct counter_delta) { .reason = "not scheduled" };
+		return (struct counter_delta) { .reason = "not scheduled", .enabled_ns = enabled };
 	if (running >= enabled)
-		return (struct counter_delta) { .count = raw, .valid = true };
+		return (struct counter_delta) { .count = raw, .valid = true, .enabled_ns = enabled,
+						.running_ns = running };
 
 	/* Multiplexed: extrapolate to the whole enabled time, as perf stat does. */
 	unsigned __int128 scaled = (unsigned __int128) raw * enabled / running;
@@ -119,6 +120,8 @@ static struct counter_delta interval_delta(const struct counter_history *h, size
 		.count = scaled > UINT64_MAX ? UINT64_MAX : (uint64_t) scaled,
 		.valid = true,
 		.scaled = true,
+		.enabled_ns = enabled,
+		.running_ns = running,
 	};
 }
 
@@ -293,6 +296,25 @@ void counter_window_write_json(const struct counter_history *h, const struct cou
 			if (w->deltas[e].scaled)
 				json_put_string(jw, NULL, h->names[e]);
 		json_array_end(jw);
+	}
+	/* Where the PMU had too few counters for every event: how long each of those was on
+	 * it, against how long it was enabled (the figures the scaling used). */
+	if (any_scaled || any_invalid) {
+		bool any_short = false;
+		for (size_t e = 0; e < w->n_events; e++)
+			any_short |= w->deltas[e].running_ns < w->deltas[e].enabled_ns;
+		if (any_short) {
+			json_object_begin(jw, "time_enabled_ns");
+			for (size_t e = 0; e < w->n_events; e++)
+				if (w->deltas[e].running_ns < w->deltas[e].enabled_ns)
+					json_put_u64(jw, h->names[e], w->deltas[e].enabled_ns);
+			json_object_end(jw);
+			json_object_begin(jw, "time_running_ns");
+			for (size_t e = 0; e < w->n_events; e++)
+				if (w->deltas[e].running_ns < w->deltas[e].enabled_ns)
+					json_put_u64(jw, h->names[e], w->deltas[e].running_ns);
+			json_object_end(jw);
+		}
 	}
 	if (any_invalid) {
 		json_object_begin(jw, "not_counted");

@@ -72,6 +72,9 @@ struct counter_delta {
 	bool scaled;             /* multiplexed: count = raw * enabled / running */
 	const char *reason;      /* why not valid: "not read", "not scheduled", "reset" */
 	bool absent;             /* not open on this CPU: left out of "not_counted" */
+	/* The group's time enabled and on the PMU in this interval, ns (0 when not read):
+	 * running < enabled is a multiplexed (scaled) or unscheduled count. */
+	uint64_t enabled_ns, running_ns;
 	bool have_baseline;
 	double change;           /* this interval's rate / mean rate of the other intervals */
 };

@@ -3,7 +3,16 @@
 # (dpkg-buildpackage -us -uc -b), and runs lintian on it.  Exits non-zero if
 # the build fails or lintian reports an error or a warning.
 #
-#   tools/build-deb.sh [OUTDIR]      (default OUTDIR: _build/deb)
+#   tools/build-deb.sh [--arch ARCH] [OUTDIR]   (default OUTDIR: _build/deb)
+#
+# --arch ARCH cross-builds for another Debian architecture (arm64):
+# dpkg-buildpackage -a ARCH with DEB_BUILD_OPTIONS=nocheck (the test programs
+# would be ARCH binaries; tools/check-arm64.sh runs make check for arm64).
+# As root it adds ARCH to dpkg's architectures and installs the cross
+# compiler and ARCH's build dependencies, so run it in a root of its own:
+#   tools/fresh-root.sh tools/build-deb.sh --arch arm64 /var/cache/mcelogd-vm/deb-arm64
+# (the fresh root binds the VM rig's cache, which keeps the result; the
+# arm64 VM rig, make check-vm-arm64, does exactly this).
 #
 # As root it first installs what it needs (dpkg-dev, debhelper, lintian and
 # the Build-Depends of debian/control, with apt-get build-dep); otherwise
@@ -18,9 +27,22 @@
 # tools/check-deb.sh installs the result and checks it.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$top/_build/deb}
 say() { echo "build-deb: $*"; }
 die() { echo "build-deb: $*" >&2; exit 1; }
+arch=
+case ${1:-} in
+--arch) [ $# -ge 2 ] || die "--arch needs a Debian architecture"; arch=$2; shift 2 ;;
+--arch=*) arch=${1#--arch=}; shift ;;
+esac
+[ "$arch" = "$(dpkg --print-architecture)" ] && arch=
+out=${1:-$top/_build/deb}
+# Cross: the host's dpkg-buildpackage -a, the target's libraries (multiarch).
+cross_opts=() build_dep_opts=()
+if [ -n "$arch" ]; then
+	cross_opts=(-a "$arch")
+	build_dep_opts=(-a "$arch")
+	export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }nocheck"
+fi
 
 if [ "$(id -u)" = 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
@@ -28,14 +50,22 @@ if [ "$(id -u)" = 0 ]; then
 	for p in dpkg-dev debhelper lintian; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || need="$need $p"
 	done
+	if [ -n "$arch" ]; then
+		dpkg --add-architecture "$arch" || die "cannot add architecture $arch"
+		need="$need crossbuild-essential-$arch"
+	fi
 	# build-dep ./ reads debian/control: the list lives in one place.
 	{ apt-get update -qq &&
 		{ [ -z "$need" ] || apt-get install -y -qq --no-install-recommends $need >/dev/null; } &&
-		apt-get build-dep -y -qq --no-install-recommends "$top" >/dev/null; } ||
+		apt-get build-dep -y -qq --no-install-recommends "${build_dep_opts[@]}" "$top" >/dev/null; } ||
 		die "cannot install the build dependencies"
 fi
 command -v dpkg-buildpackage >/dev/null && command -v lintian >/dev/null && command -v dh >/dev/null ||
 	die "needs dpkg-dev, debhelper and lintian (run as root to install them)"
+if [ -n "$arch" ]; then
+	gnu=$(dpkg-architecture -a "$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null) || die "unknown architecture $arch"
+	command -v "$gnu-gcc" >/dev/null || die "needs $gnu-gcc (crossbuild-essential-$arch; run as root to install it)"
+fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mcelogd-deb.XXXXXX") || die "cannot create a scratch directory"
 trap 'rm -rf "$scratch"' EXIT
@@ -51,9 +81,9 @@ else
 		die "cannot copy $top"
 fi
 
-say "dpkg-buildpackage -us -uc -b in $src (DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS:-})"
+say "dpkg-buildpackage ${cross_opts[*]} -us -uc -b in $src (DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS:-})"
 t0=$(date +%s)
-(cd "$src" && dpkg-buildpackage -us -uc -b) >"$scratch/build.log" 2>&1 ||
+(cd "$src" && dpkg-buildpackage "${cross_opts[@]}" -us -uc -b) >"$scratch/build.log" 2>&1 ||
 	{ tail -80 "$scratch/build.log"; die "dpkg-buildpackage failed"; }
 say "built in $(( $(date +%s) - t0 ))s"
 

@@ -99,6 +99,7 @@ struct counter_event {
 	struct perf_event_attr attr;
 	enum group group;
 	char encode_error[96];     /* "": encoded; else why the name means nothing here */
+	char naming[48];           /* whose name it is: "perf" (generic) or "libpfm4 <its PMU>" */
 };
 
 struct cpu_counters {
@@ -131,6 +132,7 @@ struct counters {
 	unsigned history;
 	int paranoid;                        /* kernel.perf_event_paranoid; INT32_MIN: unknown */
 	bool pfm_ready;
+	bool pmu_driver;                     /* a hardware event opened: ENOENT is the event's */
 	int pfm_error;                       /* PFM_SUCCESS or why libpfm4 did not start */
 
 	struct counter_event events[COUNTER_EVENTS_MAX];
@@ -198,7 +200,38 @@ static int encode_with_pfm(struct counters *c, struct counter_event *e)
 		return -ENOENT;
 	}
 	e->attr = attr;
+	/* The table libpfm4 found the name in: the record says whose event it counted. */
+	pfm_event_info_t info = { .size = sizeof(info) };
+	pfm_pmu_info_t pmu = { .size = sizeof(pmu) };
+	if (pfm_get_event_info(arg.idx, PFM_OS_NONE, &info) == PFM_SUCCESS &&
+	    pfm_get_pmu_info(info.pmu, &pmu) == PFM_SUCCESS && pmu.name)
+		snprintf(e->naming, sizeof(e->naming), "libpfm4 %s", pmu.name);
+	else
+		snprintf(e->naming, sizeof(e->naming), "libpfm4");
 	return 0;
+}
+
+/* The PMU tables libpfm4 finds present on this machine ("none" where it knows no
+ * core PMU of this CPU: then only perf's generic names count hardware events). */
+static void write_pfm_pmus(struct counters *c, struct json_writer *w)
+{
+	pfm_pmu_t p;
+
+	if (!c->pfm_ready && c->pfm_error == PFM_SUCCESS) {
+		c->pfm_error = pfm_initialize();
+		c->pfm_ready = c->pfm_error == PFM_SUCCESS;
+	}
+	if (!c->pfm_ready) {
+		json_put_string(w, "libpfm4_pmus", pfm_strerror(c->pfm_error));
+		return;
+	}
+	json_array_begin(w, "libpfm4_pmus");
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present && info.name)
+			json_put_string(w, NULL, info.name);
+	}
+	json_array_end(w);
 }
 
 static void encode_event(struct counters *c, struct counter_event *e)
@@ -207,10 +240,12 @@ static void encode_event(struct counters *c, struct counter_event *e)
 
 	e->attr = (struct perf_event_attr) {};
 	e->encode_error[0] = '\0';
+	e->naming[0] = '\0';
 	for (size_t i = 0; i < ELEMENTSOF(generic_events) && !generic; i++)
 		if (streq(generic_events[i].name, e->name)) {
 			e->attr.type = generic_events[i].type;
 			e->attr.config = generic_events[i].config;
+			snprintf(e->naming, sizeof(e->naming), "perf");
 			generic = true;
 		}
 	if (!generic && encode_with_pfm(c, e) < 0)
@@ -234,7 +269,10 @@ static void open_error_reason(const struct counters *c, int error, char *buf, si
 	switch (-error) {
 	case ENOENT:
 	case ENODEV:
-		snprintf(buf, size, "no PMU driver has this event, as in most VMs (%s)", strerrorname_np(-error));
+		if (c->pmu_driver)
+			snprintf(buf, size, "the PMU driver has no such event on this CPU (%s)", strerrorname_np(-error));
+		else
+			snprintf(buf, size, "no PMU driver has this event, as in most VMs (%s)", strerrorname_np(-error));
 		break;
 	case EOPNOTSUPP:
 		snprintf(buf, size, "the PMU does not support this event (EOPNOTSUPP)");
@@ -254,6 +292,12 @@ static void open_error_reason(const struct counters *c, int error, char *buf, si
 	case EINVAL:
 		snprintf(buf, size, "the PMU refused the event's attributes, or it cannot share a "
 			 "group with the other events (EINVAL)");
+		break;
+	case ENOSPC:
+		/* Our own code for an EINVAL that cpu_open() found to mean a full group. */
+		snprintf(buf, size, "the PMU has no counter left for it: the hardware group is counted "
+			 "all at once, never multiplexed, and the events listed before it in Counters= "
+			 "take every counter (EINVAL in the group; it opens alone)");
 		break;
 	default:
 		snprintf(buf, size, "%s", strerror(-error));
@@ -391,6 +435,23 @@ static bool open_sampler(struct counters *c, struct cpu_counters *pc, unsigned c
 	return true;
 }
 
+/*
+ * Whether an event the kernel refused in a group opens on its own: then the
+ * refusal was the group's size (the PMU validates a group as a whole against
+ * its counters), not the event.
+ */
+static bool opens_alone(const struct perf_event_attr *attr, unsigned cpu)
+{
+	struct perf_event_attr alone = *attr;
+
+	alone.disabled = 1;
+	int fd = open_counter(&alone, cpu, -1);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static void cpu_open(struct counters *c, unsigned cpu)
 {
 	if (cpu >= c->n_cpus)
@@ -424,6 +485,8 @@ static void cpu_open(struct counters *c, unsigned cpu)
 				attr.clockid = COUNTER_RING_CLOCK;
 			}
 			int fd = open_counter(&attr, cpu, pc->leader[g]);
+			if (fd == -EINVAL && g == GROUP_HARDWARE && pc->leader[g] >= 0 && opens_alone(&attr, cpu))
+				fd = -ENOSPC;
 			if (fd < 0) {
 				pc->open_error[e] = fd;
 				continue;
@@ -434,6 +497,7 @@ static void cpu_open(struct counters *c, unsigned cpu)
 				continue;
 			}
 			pc->fd[e] = fd;
+			c->pmu_driver |= g == GROUP_HARDWARE;
 			if (pc->leader[g] < 0)
 				pc->leader[g] = fd;
 			pc->n_members[g]++;
@@ -804,6 +868,23 @@ static void write_unavailable(const struct counters *c, const struct cpu_counter
 	json_object_end(w);
 }
 
+/* Whose names the events are.  all: every encoded event (status); else only
+ * where libpfm4 named some (a record: without the key, perf's generic names). */
+static void write_naming(const struct counters *c, struct json_writer *w, bool all)
+{
+	bool any = all;
+
+	for (size_t e = 0; e < c->n_events && !any; e++)
+		any = strncmp(c->events[e].naming, "libpfm4", strlen("libpfm4")) == 0;
+	if (!any)
+		return;
+	json_object_begin(w, "naming");
+	for (size_t e = 0; e < c->n_events; e++)
+		if (c->events[e].naming[0])
+			json_put_string(w, c->events[e].name, c->events[e].naming);
+	json_object_end(w);
+}
+
 static void flat_fields(const struct counters *c, const struct counter_window *win,
 			const struct counter_derived *d, struct snapshot_out *out)
 {
@@ -900,6 +981,7 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 	counter_window_write_json(pc->history, &win, &d, w);
 	if (any_unavailable(c, pc))
 		write_unavailable(c, pc, w);
+	write_naming(c, w, false);
 	json_object_end(w);
 
 	snapshot_out_field(out, "SNAPSHOT_CPU", "%u", rec->cpu);
@@ -911,17 +993,43 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 	flat_fields(c, &win, &d, out);
 }
 
+/*
+ * The first online CPU's interval up to now, as a record of that CPU would
+ * carry it: what the recorder counts, shown without waiting for an error.
+ * On a machine whose error records name no CPU (arm64's memory failures),
+ * or that has none yet, it is the only view of the counts.
+ */
+static void write_latest(struct counters *c, size_t cpu, struct json_writer *w)
+{
+	struct cpu_counters *pc = &c->cpus[cpu];
+	struct counter_window win;
+	struct counter_derived d;
+
+	if (pc->ring.fd >= 0)
+		cpu_history_from_ring(c, pc);
+	cpu_read(c, pc, true);
+	if (counter_history_window(pc->history, pc->last_read_usec, &win) < 0)
+		return;
+	counter_history_derive(pc->history, &win, &d);
+	json_object_begin(w, "latest");
+	json_put_u64(w, "cpu", cpu);
+	counter_window_write_json(pc->history, &win, &d, w);
+	json_object_end(w);
+}
+
 static void counters_status(void *s, struct json_writer *w)
 {
-	const struct counters *c = s;
-	size_t n_open = 0;
+	struct counters *c = s;
+	size_t n_open = 0, first_cpu = 0;
 	const struct cpu_counters *first = NULL;
 
 	for (size_t cpu = 0; cpu < c->n_cpus; cpu++)
 		if (c->cpus[cpu].open) {
 			n_open++;
-			if (!first)
+			if (!first) {
 				first = &c->cpus[cpu];
+				first_cpu = cpu;
+			}
 		}
 	json_put_u64(w, "cpus", n_open);
 	if (c->budget_note[0])
@@ -942,6 +1050,10 @@ static void counters_status(void *s, struct json_writer *w)
 	/* As the first online CPU sees them: the others have the same PMU. */
 	if (first && any_unavailable(c, first))
 		write_unavailable(c, first, w);
+	write_naming(c, w, true);
+	write_pfm_pmus(c, w);
+	if (first && c->n_usable > 0)
+		write_latest(c, first_cpu, w);
 }
 
 const struct snapshot_ops counters_snapshot_ops = {

@@ -940,8 +940,13 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 {
 	_cleanup_free_ char *text = NULL;
 	const struct tracepoint_def *def = &tracepoint_defs[t];
-	/* A kernel without, say, extlog is normal; without mce_record on x86 it is not. */
+	/* A kernel without, say, extlog is normal; without mce_record on x86 it is not
+	 * (elsewhere, as on arm64, no kernel has it). */
+#if defined(__x86_64__) || defined(__i386__)
 	int level = t == TP_MCE_RECORD ? LOG_WARNING : LOG_NOTICE;
+#else
+	int level = LOG_NOTICE;
+#endif
 	enum mce_source src = def->source;
 	const char *missing = NULL;
 	struct trace_format *format;

@@ -147,6 +147,10 @@ static void test_scaling(void **state)
 	assert_false(w.deltas[REF_CYCLES].valid);
 	assert_string_equal(w.deltas[REF_CYCLES].reason, "not read");
 	assert_false(w.deltas[CPU_CLOCK].scaled);
+	/* the times the scaling used: a quarter of the interval on the PMU, none at all */
+	assert_true(w.deltas[CYCLES].enabled_ns == 1000000000 && w.deltas[CYCLES].running_ns == 250000000);
+	assert_true(w.deltas[INSTRUCTIONS].enabled_ns == 1000000000 && w.deltas[INSTRUCTIONS].running_ns == 0);
+	assert_true(w.deltas[CPU_CLOCK].running_ns == w.deltas[CPU_CLOCK].enabled_ns);
 
 	/* scaling a huge count does not overflow: it saturates */
 	r[CYCLES] = (struct counter_reading) { UINT64_MAX, 4000000000, 250000001, true };
@@ -326,6 +330,7 @@ static void test_json(void **state)
 		"\"seconds\":1.000000,\"position\":\"covers\"},"
 		"\"events\":{\"cycles\":4000,\"ref-cycles\":1000,\"cpu-clock\":1000000000},"
 		"\"scaled\":[\"cycles\"],"
+		"\"time_enabled_ns\":{\"cycles\":1000000000},\"time_running_ns\":{\"cycles\":500000000},"
 		"\"not_counted\":{\"instructions\":\"not read\"},"
 		"\"frequency_ratio\":4.000,\"effective_mhz\":0.0,"
 		"\"baseline_intervals\":1,\"change\":{\"cycles\":4.000,\"ref-cycles\":2.000,\"cpu-clock\":1.000}}");

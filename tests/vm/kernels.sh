@@ -1,6 +1,7 @@
 # Sourced by tests/vm/run.sh: the guest kernels and the QEMU that boots them.
 #
-# VM_KERNEL names a lane, each a Debian suite's linux-image-amd64:
+# VM_KERNEL names a lane, each a Debian suite's linux-image-amd64 (or
+# linux-image-arm64 with VM_ARCH=arm64, tests/vm/arch.sh):
 #   6.1   Debian 12's own kernel (the host's apt sources)
 #   6.12  bookworm-backports' linux-image-amd64
 #   7.3   trixie-backports' linux-image-amd64: the newest backported kernel,
@@ -14,30 +15,33 @@
 # Everything unpacked is kept under $cache keyed by package version, so a
 # second run downloads nothing (the lists are refreshed at most every 12 h).
 #
-# Uses from run.sh: $cache, note, bail, apt_update.
+# Uses from run.sh: $cache, note, bail, apt_update; from arch.sh: $vm_arch,
+# $arch_qemu_*, $arch_cache_prefix, arch_owns.
 
 backports_mirror=${MCELOGD_VM_BACKPORTS_MIRROR:-http://deb.debian.org/debian}
 backports_keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
-# bpo_apt SUITE ARGS...: apt-get ARGS (apt-cache when ARGS starts with
-# "cache") over SUITE alone, through the private configuration.
+# bpo_apt SUITE[:ARCH] ARGS...: apt-get ARGS (apt-cache when ARGS starts with
+# "cache") over SUITE alone, through the private configuration; with ARCH,
+# that architecture's packages (lists of their own) instead of the host's.
 bpo_apt() {
-	local suite=$1 dir=$cache/apt/$1 tool=apt-get
+	local suite=${1%%:*} dir=$cache/apt/${1/:/-} tool=apt-get archopts=()
+	case $1 in *:*) archopts=(-o APT::Architecture="${1#*:}" -o APT::Architectures="${1#*:}") ;; esac
 	shift
 	[ "$1" = cache ] && { tool=apt-cache; shift; }
-	"$tool" -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+	"$tool" "${archopts[@]}" -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o Dir::State::status=/dev/null \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null "$@"
 }
-# bpo_update SUITE: fetch SUITE's lists unless they are younger than 12 h;
+# bpo_update SUITE[:ARCH]: fetch SUITE's lists unless they are younger than 12 h;
 # apt checks the InRelease signature against the Debian archive keyring.
 bpo_update() {
-	local suite=$1 dir=$cache/apt/$1
+	local suite=${1%%:*} dir=$cache/apt/${1/:/-}
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" || return 1
 	[ -f "$backports_keyring" ] || { echo "no $backports_keyring (debian-archive-keyring)" >&2; return 1; }
 	printf 'deb [signed-by=%s] %s %s main\n' "$backports_keyring" "$backports_mirror" "$suite" >"$dir/sources.list"
 	if [ -n "$(find "$dir/lists" -maxdepth 1 -name '*_InRelease' -mmin -720 2>/dev/null)" ]; then return 0; fi
-	bpo_apt "$suite" update -qq -o Acquire::Languages=none >&2
+	bpo_apt "$1" update -qq -o Acquire::Languages=none >&2
 }
 # pkg_candidate SUITE PACKAGE: the version SUITE offers.
 pkg_candidate() { bpo_apt "$1" cache policy "$2" 2>/dev/null | awk '/Candidate:/ {print $2}'; }
@@ -61,12 +65,15 @@ fetch_deb() {
 	echo "$deb"
 }
 
-# kernel_suite LANE: the suite whose linux-image-amd64 the lane boots.
+# kernel_suite LANE: the suite whose linux-image-ARCH the lane boots, with
+# ":arm64" for another architecture than the host's (bpo_apt).
 kernel_suite() {
+	local a=
+	[ "$vm_arch" = "$(dpkg --print-architecture)" ] || a=:$vm_arch
 	case $1 in
-	6.1) echo host ;;
-	6.12) echo bookworm-backports ;;
-	7.3) echo trixie-backports ;;
+	6.1) if [ -z "$a" ]; then echo host; else echo "bookworm$a"; fi ;;
+	6.12) echo "bookworm-backports$a" ;;
+	7.3) echo "trixie-backports$a" ;;
 	*) return 1 ;;
 	esac
 }
@@ -85,9 +92,9 @@ kernel_packages() {
 		return
 	fi
 	bpo_update "$suite" || { echo "cannot read $suite's lists" >&2; return 1; }
-	img=$(bpo_apt "$suite" cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+	img=$(bpo_apt "$suite" cache depends "linux-image-$vm_arch" 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
 	ver=$(pkg_candidate "$suite" "$img")
-	[ -n "$img" ] && [ -n "$ver" ] || { echo "no linux-image-amd64 in $suite" >&2; return 1; }
+	[ -n "$img" ] && [ -n "$ver" ] || { echo "no linux-image-$vm_arch in $suite" >&2; return 1; }
 	echo "$img=$ver"
 	for dep in $(bpo_apt "$suite" cache depends "$img=$ver" 2>/dev/null | awk '/Depends: linux-(binary|modules)-[0-9]/ {print $2}'); do
 		echo "$dep=$ver"
@@ -98,6 +105,9 @@ kernel_packages() {
 # CXL and NVDIMM drivers with everything they depend on.
 guest_modules='kernel/arch/x86/kernel/msr.ko* kernel/arch/x86/kernel/cpu/mce/mce-inject.ko*
 kernel/drivers/cxl/*.ko* kernel/drivers/nvdimm/*.ko* kernel/drivers/dax/*.ko* kernel/drivers/dax/*/*.ko*'
+# arm64: the hwpoison injector (the virtio console of the command channel,
+# and virtio_pci under it, are built into Debian's arm64 kernels).
+[ "$vm_arch" = arm64 ] && guest_modules='kernel/mm/hwpoison-inject.ko*'
 
 # kernel_prepare LANE: the lane's kernel unpacked in the cache once: vmlinuz,
 # kver, and modules.cpio (the guest modules, decompressed so that any kmod
@@ -107,7 +117,7 @@ kernel_prepare() {
 	suite=$(kernel_suite "$lane") || { echo "unknown VM_KERNEL=$lane (6.1, 6.12, 7.3)" >&2; return 1; }
 	pkgs=$(kernel_packages "$lane") || return 1
 	key=$(printf '%s\n' "kernel-2" $pkgs | sha256sum | cut -c1-16)
-	dir=$cache/kernel-$lane-$key
+	dir=$cache/kernel-$arch_cache_prefix$lane-$key
 	[ -f "$dir/ok" ] && { echo "$dir"; return 0; }
 	note "preparing kernel $lane: $(echo $pkgs)" >&2
 	tmp=$dir.tmp.$$
@@ -158,7 +168,7 @@ kernel_prepare() {
 	# The unpacked kernel is what the cache keeps; its packages are not needed again.
 	for p in $pkgs; do rm -f "$(deb_path "${p%%=*}" "${p#*=}")"; done
 	# Older unpacked kernels of this lane are of no further use.
-	for f in "$cache"/kernel-"$lane"-*; do [ "$f" = "$dir" ] || rm -rf "$f"; done
+	for f in "$cache"/kernel-"$arch_cache_prefix$lane"-*; do [ "$f" = "$dir" ] || ! arch_owns "$f" || rm -rf "$f"; done
 	echo "$dir"
 }
 
@@ -169,28 +179,29 @@ kernel_prepare() {
 qemu_prepare() {
 	local want=$1 suite=bookworm-backports ver dir tmp p deb
 	case $want in
-	host) echo qemu-system-x86_64; return 0 ;;
+	host) [ "$vm_arch" = amd64 ] || { echo "VM_ARCH=$vm_arch boots with QEMU 10 only" >&2; return 1; }
+		echo qemu-system-x86_64; return 0 ;;
 	10) ;;
 	*) echo "unknown VM_QEMU_VERSION=$want (host, 10)" >&2; return 1 ;;
 	esac
 	bpo_update "$suite" || return 1
-	ver=$(pkg_candidate "$suite" qemu-system-x86)
-	case $ver in 1:10.*) ;; *) echo "$suite offers qemu-system-x86 '$ver', not 10.x" >&2; return 1 ;; esac
-	dir=$cache/qemu-${ver//[:~+]/_}
+	ver=$(pkg_candidate "$suite" "$arch_qemu_package")
+	case $ver in 1:10.*) ;; *) echo "$suite offers $arch_qemu_package '$ver', not 10.x" >&2; return 1 ;; esac
+	dir=$cache/qemu-$arch_cache_prefix${ver//[:~+]/_}
 	if [ ! -f "$dir/ok" ]; then
 		note "preparing QEMU $ver from $suite" >&2
 		tmp=$dir.tmp.$$
 		rm -rf "$tmp" && mkdir -p "$tmp" || return 1
-		for p in qemu-system-x86 qemu-system-common qemu-system-data seabios; do
+		for p in $arch_qemu_package qemu-system-common qemu-system-data $arch_qemu_firmware; do
 			deb=$(fetch_deb "$suite" "$p" "$(pkg_candidate "$suite" "$p")") || return 1
 			dpkg-deb -x "$deb" "$tmp" || return 1
 		done
 		rm -rf "$tmp/usr/share/doc" "$tmp/usr/share/man"
 		rm -rf "$dir" && mv "$tmp" "$dir" && touch "$dir/ok" || return 1
-		for p in qemu-system-x86 qemu-system-common qemu-system-data seabios; do
+		for p in $arch_qemu_package qemu-system-common qemu-system-data $arch_qemu_firmware; do
 			rm -f "$(deb_path "$p" "$(pkg_candidate "$suite" "$p")")"
 		done
-		for p in "$cache"/qemu-*; do [ "$p" = "$dir" ] || rm -rf "$p"; done
+		for p in "$cache"/qemu-*; do [ "$p" = "$dir" ] || ! arch_owns "$p" || rm -rf "$p"; done
 	fi
-	echo "$dir/usr/bin/qemu-system-x86_64 -L $dir/usr/share/qemu -L $dir/usr/share/seabios"
+	echo "$dir/usr/bin/$arch_qemu_binary -L $dir/usr/share/qemu${arch_qemu_firmware:+ -L $dir/usr/share/$arch_qemu_firmware}"
 }

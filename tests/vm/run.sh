@@ -11,7 +11,11 @@
 # DIR is a `make install DESTDIR=DIR` tree; it is copied into the guest at /.
 # FILE is the mcelogd .deb (tools/build-deb.sh): each boot installs it with
 # dpkg -i, so the package's maintainer scripts enable and start the unit.
-# SCENARIO defaults to every tests/vm/scenarios/*.sh; each scenario file says
+# With VM_ARCH=arm64 (tests/vm/arch.sh) the guest is an aarch64 one, which
+# installs mcelogd from the arm64 package FILE (both options given: DIR's
+# mcectl then only decodes on the host).
+# SCENARIO defaults to every tests/vm/scenarios/*.sh (tests/vm/arm64/*.sh
+# with VM_ARCH=arm64); each scenario file says
 # how the guest is booted (VM_* variables) and what to check (scenario()).
 # The guest is booted once per distinct boot configuration and runs every
 # scenario of that configuration in file-name order.
@@ -22,6 +26,8 @@
 #   MCELOGD_VM_KEEP=1   keep the work directory (console logs, initrd)
 #   MCELOGD_VM_TIMEOUT  hard limit for one guest boot in seconds (default 1800,
 #                       and 30 s more per vCPU)
+#   MCELOGD_VM_PREPARE_ONLY=1  fetch and build what the boots need, boot nothing
+#   VM_ARCH             amd64 (default) or arm64: tests/vm/arch.sh
 #
 # See tests/vm/README.md for the scenario API.
 
@@ -36,14 +42,16 @@ while [ $# -gt 0 ]; do
 	--destdir) destdir=$2; shift 2 ;;
 	--deb) deb=$2; shift 2 ;;
 	--srcdir) srcdir=$2; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-[ ${#scenarios[@]} -gt 0 ] || scenarios=("$here"/scenarios/*.sh)
-for i in "${!scenarios[@]}"; do # a bare name means tests/vm/scenarios/NAME.sh
+# The guest architecture's settings (VM_ARCH).
+. "$here/arch.sh"
+[ ${#scenarios[@]} -gt 0 ] || scenarios=("$arch_scenarios"/*.sh)
+for i in "${!scenarios[@]}"; do # a bare name means tests/vm/scenarios/NAME.sh (or arm64/)
 	f=${scenarios[i]}
-	[ -f "$f" ] || f=$here/scenarios/${f%.sh}.sh
+	[ -f "$f" ] || f=$arch_scenarios/${f%.sh}.sh
 	[ -f "$f" ] || { echo "Bail out! no scenario ${scenarios[i]}"; exit 1; }
 	scenarios[i]=$f
 done
@@ -75,7 +83,7 @@ is() {
 
 # ------------------------------------------------------------ host packages
 # kmod, xz-utils: depmod and unpacking the guest kernels' modules (kernels.sh).
-host_packages="qemu-system-x86 socat mmdebstrap cpio jq kmod xz-utils"
+host_packages="qemu-system-x86 socat mmdebstrap cpio jq kmod xz-utils $arch_host_packages"
 need_pkgs() {
 	local p missing=
 	for p in $host_packages; do
@@ -124,11 +132,24 @@ dest_packages() {
 if [ -n "$deb" ]; then
 	[ -f "$deb" ] || bail "--deb $deb: no such file"
 	deb=$(realpath "$deb")
-	destdir=$(mktemp -d /tmp/mcelogd-vm-deb.XXXXXX) && dpkg-deb -x "$deb" "$destdir" || bail "cannot unpack $deb"
+fi
+unpacked=
+if [ -n "$deb" ] && [ -z "$destdir" ]; then
+	destdir=$(mktemp -d /tmp/mcelogd-vm-deb.XXXXXX) && unpacked=$destdir &&
+		dpkg-deb -x "$deb" "$destdir" || bail "cannot unpack $deb"
 fi
 [ -n "$destdir" ] && [ -d "$destdir" ] || bail "--destdir DIR (a make install DESTDIR= tree) or --deb FILE is required"
 destdir=$(cd "$destdir" && pwd)
-guest_packages=$(printf '%s\n' $guest_packages libsystemd0 libjson-c5 libmnl0 $(dest_packages) | sort -u | tr '\n' ' ')
+if [ "$vm_arch" = arm64 ]; then
+	# What mcelogd itself needs comes from its package's Depends; the x86
+	# scenarios' peers (rasdaemon, rsyslog, ndctl, strace) have no arm64 scenario.
+	[ -n "$deb" ] && [ -f "$deb" ] || bail "VM_ARCH=arm64 needs --deb FILE (the arm64 package, tools/build-deb.sh --arch arm64)"
+	[ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || bail "$deb is not an arm64 package"
+	guest_packages="systemd systemd-sysv kmod procps jq $(arch_deb_packages "$deb" | tr '\n' ' ')"
+else
+	guest_packages=$(printf '%s\n' $guest_packages libsystemd0 libjson-c5 libmnl0 $(dest_packages))
+fi
+guest_packages=$(printf '%s\n' $guest_packages | sort -u | tr '\n' ' ')
 guest_packages=${guest_packages% }
 
 # Debian sources of the host (the mirror CI can reach), for mmdebstrap.
@@ -147,13 +168,13 @@ work=$(mktemp -d /tmp/mcelogd-vm.XXXXXX)
 cleanup() {
 	vm_stop 2>/dev/null
 	if [ -n "${MCELOGD_VM_KEEP:-}" ]; then note "work directory kept: $work"; else rm -rf "$work"; fi
-	[ -z "$deb" ] || rm -rf "$destdir"
+	[ -z "$unpacked" ] || rm -rf "$unpacked"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$cache"
 # The image holds no kernel: each boot appends its kernel's modules.cpio.
-key=$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
+key=$arch_cache_prefix$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
 image=$cache/image-$key
 build_image() {
 	local tmp=$cache/tmp-$key.$$ root src mirrors=()
@@ -166,7 +187,7 @@ build_image() {
 		[ -f "$src" ] && grep -qiE '^[^#/]*Acquire::[a-z]+::Proxy' "$src" && aptopts+=("--aptopt=$src")
 	done
 	# A minimal Debian with systemd; apt itself is not needed in the guest.
-	mmdebstrap --quiet --mode=root --variant=essential \
+	mmdebstrap --quiet --mode=root --variant=essential --arch="$vm_arch" \
 		--include="$(echo "$guest_packages" | tr ' ' ,)" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -199,7 +220,7 @@ if [ ! -f "$image/ok" ]; then
 	build_image || bail "guest image build failed"
 	note "guest image built in $(( $(date +%s) - t0 ))s"
 	# Older images (and a kernel package the old recipe kept) are of no further use.
-	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || rm -rf "$d"; done
+	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || ! arch_owns "$d" || rm -rf "$d"; done
 	rm -f "$cache"/debs/linux-image-*.deb
 fi
 # Our own copy, taken under the lock: another run may replace the image.
@@ -255,12 +276,12 @@ vm_start() {
 	cat "$work/base.cpio" "$k/modules.cpio" "$work/overlay.cpio" >"$vm_dir/initrd" || return 1
 	# A large guest's boot and scenarios take longer under TCG: 30 s more per vCPU.
 	# shellcheck disable=SC2086
-	timeout -k 5 "$((vm_timeout + 30 * $2))" ${qemu_cmd[$6]} -accel tcg -cpu "$1" -smp "$2" -m "$7" \
+	timeout -k 5 "$((vm_timeout + 30 * $2))" ${qemu_cmd[$6]} $arch_machine -accel tcg -cpu "$1" -smp "$2" -m "$7" \
 		-nodefaults -display none -no-reboot \
 		-kernel "$k/vmlinuz" -initrd "$vm_dir/initrd" \
-		-append "console=ttyS0 panic=-1 rdinit=/init systemd.show_status=auto $3" \
+		-append "console=$arch_console panic=-1 rdinit=/init systemd.show_status=auto mcelogd_vm.agent=$arch_agent_device $3" \
 		-serial "file:$vm_dir/console.log" \
-		-chardev "socket,id=cmd,path=$vm_dir/cmd.sock,server=on,wait=off" -serial chardev:cmd \
+		-chardev "socket,id=cmd,path=$vm_dir/cmd.sock,server=on,wait=off" $arch_agent_qemu \
 		-qmp "unix:$vm_dir/qmp.sock,server=on,wait=off" \
 		${4:-} >"$vm_dir/qemu.out" 2>&1 &  # shellcheck disable=SC2086
 	vm_pid=$!
@@ -546,10 +567,11 @@ compare_decode() {
 }
 
 # ------------------------------------------------------------- scenarios
-default_cpu='qemu64,+mce,+mca'
+default_cpu=$arch_default_cpu
 # VM_KERNEL: the run's lane (make check-vm VM_KERNEL=7.3) unless a scenario
-# names its own; VM_QEMU_VERSION: host's QEMU on 6.1, QEMU 10 on newer lanes.
-run_kernel=${VM_KERNEL:-6.1}
+# names its own; VM_QEMU_VERSION: host's QEMU on 6.1, QEMU 10 on newer lanes
+# and on arm64.
+run_kernel=${VM_KERNEL:-$arch_default_kernel}
 scenario_vars() {
 	VM_DESC= VM_CPU=$default_cpu VM_SMP=2 VM_APPEND= VM_ALONE= VM_LAST= VM_QEMU=
 	VM_KERNEL=$run_kernel VM_QEMU_VERSION= VM_MEM=1024
@@ -558,7 +580,7 @@ scenario_vars() {
 # scenario_qemu: the QEMU a scenario's boot uses.
 scenario_qemu() {
 	if [ -n "$VM_QEMU_VERSION" ]; then echo "$VM_QEMU_VERSION"
-	elif [ "$VM_KERNEL" = 6.1 ]; then echo host
+	elif [ "$VM_KERNEL" = 6.1 ] && [ "$vm_arch" = amd64 ]; then echo host
 	else echo 10; fi
 }
 group_key() {
@@ -583,6 +605,13 @@ for k in "${groups[@]}"; do
 	boot_media "$g_kernel" "$g_qemuv" || bail "cannot prepare kernel $g_kernel / QEMU $g_qemuv"
 done
 flock -u 9
+# Downloads and the image only, no boot: e.g. before taking a lock that
+# serialises guests, so that the lock is held only while one runs.
+if [ -n "${MCELOGD_VM_PREPARE_ONLY:-}" ]; then
+	note "prepared: image $image, $(( $(date +%s) - t_start ))s"
+	echo "1..0 # SKIP MCELOGD_VM_PREPARE_ONLY: nothing booted"
+	exit 0
+fi
 
 dump_guest() {
 	note "---- guest console (last 150 lines) ----"
