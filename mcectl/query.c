@@ -438,24 +438,32 @@ static int add_matches(sd_journal *j, const struct query_args *a)
  * The ids add_matches() would OR when nothing but the ids filters: the same
  * set checked on each entry instead (see check_ids).
  */
-static void plan_id_check(struct query_args *a)
+/* Every id of ours, in ids[QUERY_IDS_MAX]; returns how many. */
+static size_t list_all_ids(const char **ids)
 {
 	static const char *const mca_ids[] = { MCELOGD_RECORD_MSGIDS };
 	const char *const *groups[] = { mca_ids, storm_ids, lost_ids, alert_ids, ras_msgids };
 	const size_t sizes[] = { ELEMENTSOF(mca_ids), ELEMENTSOF(storm_ids), ELEMENTSOF(lost_ids),
 				 ELEMENTSOF(alert_ids), ELEMENTSOF(ras_msgids) };
+	size_t n = 0;
 
 	_Static_assert(ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids) + ELEMENTSOF(alert_ids) == 4,
 		       "QUERY_IDS_MAX counts four ids beside the record and ras ones");
+	for (size_t g = 0; g < ELEMENTSOF(groups); g++)
+		for (size_t i = 0; i < sizes[g]; i++)
+			ids[n++] = groups[g][i];
+	return n;
+}
+
+static void plan_id_check(struct query_args *a)
+{
 	if (a->host || a->severity || a->have_cpu || a->have_bank)
 		return;
 	a->n_ids = 0;
 	if (a->alerts)
 		a->ids[a->n_ids++] = MCELOGD_MSGID_ALERT;
 	else
-		for (size_t g = 0; g < ELEMENTSOF(groups); g++)
-			for (size_t i = 0; i < sizes[g]; i++)
-				a->ids[a->n_ids++] = groups[g][i];
+		a->n_ids = list_all_ids(a->ids);
 	snprintf(a->trusted_uid_text, sizeof(a->trusted_uid_text), "%u", a->trusted_uid);
 	a->check_ids = true;
 }
@@ -1470,11 +1478,7 @@ static int follow_journal(sd_journal *j, struct query_args *a, struct shown *n)
  */
 static int direct_summary(struct query_args *a, struct shown *n)
 {
-	static const char *const mca_ids[] = { MCELOGD_RECORD_MSGIDS };
-	const char *const *groups[] = { mca_ids, storm_ids, lost_ids, alert_ids, ras_msgids };
-	const size_t sizes[] = { ELEMENTSOF(mca_ids), ELEMENTSOF(storm_ids), ELEMENTSOF(lost_ids),
-				 ELEMENTSOF(alert_ids), ELEMENTSOF(ras_msgids) };
-	const char *ids[24];
+	const char *ids[QUERY_IDS_MAX];
 	char uid[16];
 	struct summary_walk_args w;
 	const char *mode = getenv("MCECTL_JOURNAL_READER");
@@ -1491,9 +1495,7 @@ static int direct_summary(struct query_args *a, struct shown *n)
 		return 0;
 	}
 	/* The ids that count: without filters, add_matches() and plan_id_check() both take all. */
-	for (size_t g = 0; g < ELEMENTSOF(groups); g++)
-		for (size_t i = 0; i < sizes[g]; i++)
-			ids[n_ids++] = groups[g][i];
+	n_ids = list_all_ids(ids);
 	snprintf(uid, sizeof(uid), "%u", a->trusted_uid);
 	w = (struct summary_walk_args) {
 		.have_since = a->have_since, .since = a->since,
