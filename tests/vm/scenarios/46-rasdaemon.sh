@@ -18,7 +18,7 @@
 #
 # A CPU rasdaemon decodes (Haswell-EP, family 6 model 63), or it refuses the
 # mce tracepoint.  Its own boot: rasdaemon runs in no other.
-VM_DESC="side by side with rasdaemon: a storm (4,000 records; MCELOGD_VM_RASDAEMON_STORM=20000 for the benchmark), records accounted, CPU, journal entries, bytes"
+VM_DESC="side by side with rasdaemon: a storm (1,500 records; MCELOGD_VM_RASDAEMON_STORM=20000 for the benchmark), records accounted, CPU, journal entries, bytes"
 VM_CPU="qemu64,+mce,+mca,vendor=GenuineIntel,family=6,model=63,stepping=2"
 VM_APPEND="mcelogd_vm.check_interval=1"
 VM_ALONE=1
@@ -34,10 +34,12 @@ echo \$((st[13] + st[14])) \$(sed -n 's/^wchar: //p' /proc/\$pid/io) \$(sed -n '
 }
 
 scenario() {
-	# 4,000 in make check-vm: enough for both daemons to reach their steady
-	# state (mcelogd in storm mode after its first records, rasdaemon writing
-	# row by row); bench/storm-ab.sh runs the 20,000 of the published figures.
-	local n=${MCELOGD_VM_RASDAEMON_STORM:-4000} st=0x9c00004000b60094 code=0x00b60094 conf out kernel hz since
+	# 1,500 in make check-vm, for CI's time: enough for mcelogd to reach storm
+	# mode and account for every record; Debian 12's rasdaemon reads nothing of
+	# so short a storm (its buffer never reaches the half-full watermark, see
+	# below), so the side-by-side figures are bench/storm-ab.sh's, at the
+	# 20,000 records of the published table.
+	local n=${MCELOGD_VM_RASDAEMON_STORM:-1500} st=0x9c00004000b60094 code=0x00b60094 conf out kernel hz since
 	local m0 m1 r0 r1 ind nsum sum rest ras mje rje mjb rjb mcpu rcpu mw rw mwk rwk
 	conf=$(guest 'mcelogd --help | sed -n "s/.*configuration file (default \(.*\))\$/\1/p"')
 	check "rasdaemon: short storm timings for mcelogd (as 45-storm), reloaded" guest "
