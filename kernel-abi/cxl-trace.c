@@ -371,7 +371,7 @@ static void decode_aer(struct ras_tp_ctx *c, bool uncorrectable)
 	if (c->error)
 		return;
 	snprintf(c->r->summary, sizeof(c->r->summary), "%s CXL error on %s: %.200s",
-		 tp_severity_word(c->r->severity), dev, errors[0] ? errors : "no status bit set");
+		 ras_severity_word(c->r->severity), dev, errors[0] ? errors : "no status bit set");
 }
 
 void cxl_decode_aer_uncorrectable(struct ras_tp_ctx *c)
@@ -417,7 +417,7 @@ void cxl_decode_generic(struct ras_tp_ctx *c)
 		return;
 	uuid = tp_text_of(c->r, "uuid");
 	snprintf(c->r->summary, sizeof(c->r->summary), "%s CXL event record on %s (type %s)",
-		 tp_severity_word(c->r->severity), dev, uuid ? uuid : "unknown");
+		 ras_severity_word(c->r->severity), dev, uuid ? uuid : "unknown");
 }
 
 /*
@@ -461,7 +461,7 @@ static void media_summary(struct ras_tp_ctx *c, const char *what, const char *de
 	const char *type = tp_text_of(c->r, "type");
 
 	snprintf(c->r->summary, sizeof(c->r->summary), "%s CXL %s error on %s at DPA 0x%" PRIx64 "%s%s%s",
-		 tp_severity_word(c->r->severity), what, dev, dpa, type ? ": " : "", type ? type : "", where);
+		 ras_severity_word(c->r->severity), what, dev, dpa, type ? ": " : "", type ? type : "", where);
 }
 
 void cxl_decode_general_media(struct ras_tp_ctx *c)
@@ -526,7 +526,7 @@ void cxl_decode_memory_module(struct ras_tp_ctx *c)
 		return;
 	type = tp_text_of(c->r, "event_type");
 	snprintf(c->r->summary, sizeof(c->r->summary), "%s CXL memory device event on %s: %s",
-		 tp_severity_word(c->r->severity), dev, type ? type : "unknown event type");
+		 ras_severity_word(c->r->severity), dev, type ? type : "unknown event type");
 }
 
 void cxl_decode_poison(struct ras_tp_ctx *c)

@@ -58,7 +58,6 @@ void tp_flag_names(const char *const names[32], uint32_t bits, const char *sep, 
 
 const char *tp_text_of(const struct ras_record *r, const char *key);
 /* "Corrected", "Uncorrected", ...: the first word of a summary. */
-const char *tp_severity_word(enum ras_severity sev);
 
 /* The cxl:* decoders (kernel-abi/cxl-trace.c). */
 void cxl_decode_aer_uncorrectable(struct ras_tp_ctx *c);

@@ -295,14 +295,6 @@ static const struct cmem_u64 {
 	{ CPER_MEM_VALID_TARGET,    CMEM_TARGET,    "target_id" },
 };
 
-static const char *const severity_words[_RAS_SEV_MAX] = {
-	[RAS_SEV_CORRECTED]   = "Corrected",
-	[RAS_SEV_DEFERRED]    = "Deferred",
-	[RAS_SEV_UNCORRECTED] = "Uncorrected",
-	[RAS_SEV_FATAL]       = "Fatal",
-	[RAS_SEV_INFO]        = "Informational",
-};
-
 /* ------------------------------------------------------------ format */
 
 int ras_tp_parse_symbols(const char *text, size_t len, const char *field, struct ras_tp_symbols *ret)
@@ -542,11 +534,6 @@ const char *tp_text_of(const struct ras_record *r, const char *key)
 	return f && f->type == RAS_FIELD_STRING ? f->data : NULL;
 }
 
-const char *tp_severity_word(enum ras_severity sev)
-{
-	return (unsigned) sev < _RAS_SEV_MAX ? severity_words[sev] : "Uncorrected";
-}
-
 /* Sets severity and a "<key>" naming the kernel's value; unknown values are uncorrected. */
 void tp_set_severity(struct ras_tp_ctx *c, const char *key, const struct sev_name *table, size_t n,
 			 uint64_t v)
@@ -649,7 +636,7 @@ static void decode_mc_event(struct ras_tp_ctx *c)
 			 layer[0], layer[1], layer[2]);
 	snprintf(r->summary, sizeof(r->summary),
 		 "%s memory error%s on %s (memory controller %" PRIu64 "%s, address 0x%" PRIx64 ")%s%s",
-		 tp_severity_word(r->severity), count > 1 ? "s" : "", label ? label : "unknown DIMM", mc,
+		 ras_severity_word(r->severity), count > 1 ? "s" : "", label ? label : "unknown DIMM", mc,
 		 where, addr, msg ? ": " : "", msg ? msg : "");
 }
 
@@ -724,7 +711,7 @@ static void decode_aer_event(struct ras_tp_ctx *c)
 		return;
 	dev = tp_text_of(r, "dev_name");
 	bus = tp_text_of(r, "bus_type");
-	snprintf(r->summary, sizeof(r->summary), "%s %.8s error on %s: %.200s", tp_severity_word(r->severity),
+	snprintf(r->summary, sizeof(r->summary), "%s %.8s error on %s: %.200s", ras_severity_word(r->severity),
 		 bus ? bus : "PCIe", dev ? dev : "unknown device", errors[0] ? errors : "no status bit set");
 }
 
@@ -854,7 +841,7 @@ static void decode_extlog_mem_event(struct ras_tp_ctx *c)
 	if (pa != UINT64_MAX)
 		snprintf(where, sizeof(where), " at 0x%" PRIx64, pa);
 	snprintf(r->summary, sizeof(r->summary), "%s firmware-reported memory error%s%s%s",
-		 tp_severity_word(r->severity), where, type_name ? ": " : "", type_name ? type_name : "");
+		 ras_severity_word(r->severity), where, type_name ? ": " : "", type_name ? type_name : "");
 }
 
 /* A length field and the __data_loc array it sizes must agree.  Returns the array (NULL: none). */
@@ -947,11 +934,11 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 	/* "cache error, level 2, on CPU 3": a comma after a level, none after "processor error" */
 	if (r->have_cpu)
 		snprintf(r->summary, sizeof(r->summary), "%s ARM %s%s on CPU %" PRIu32
-			 " (MPIDR 0x%" PRIx64 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), what,
+			 " (MPIDR 0x%" PRIx64 ", MIDR 0x%" PRIx64 ")", ras_severity_word(r->severity), what,
 			 strchr(what, ',') ? "," : "", r->cpu, mpidr, midr);
 	else
 		snprintf(r->summary, sizeof(r->summary), "%s ARM %s (MPIDR 0x%" PRIx64
-			 ", MIDR 0x%" PRIx64 ")", tp_severity_word(r->severity), what, mpidr, midr);
+			 ", MIDR 0x%" PRIx64 ")", ras_severity_word(r->severity), what, mpidr, midr);
 }
 
 static void decode_non_standard_event(struct ras_tp_ctx *c)
@@ -988,10 +975,10 @@ static void decode_non_standard_event(struct ras_tp_ctx *c)
 	type = tp_text_of(r, "section_type");
 	if (what[0])
 		snprintf(r->summary, sizeof(r->summary), "%s %s (vendor section %s, %zu bytes)",
-			 tp_severity_word(r->severity), what, type ? type : "unknown", n);
+			 ras_severity_word(r->severity), what, type ? type : "unknown", n);
 	else
 		snprintf(r->summary, sizeof(r->summary), "%s hardware error in a vendor section (type %s, %zu bytes)",
-			 tp_severity_word(r->severity), type ? type : "unknown", n);
+			 ras_severity_word(r->severity), type ? type : "unknown", n);
 }
 
 static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {

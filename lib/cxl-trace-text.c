@@ -327,14 +327,9 @@ static void set_severity(struct ras_record *r, enum sev_rule rule)
 /* The daemon's readable line for the same event (kernel-abi/cxl-trace.c's summaries). */
 static void summarise(struct ras_record *r, const struct event *e)
 {
-	static const char *const words[_RAS_SEV_MAX] = {
-		[RAS_SEV_CORRECTED] = "Corrected", [RAS_SEV_DEFERRED] = "Deferred",
-		[RAS_SEV_UNCORRECTED] = "Uncorrected", [RAS_SEV_FATAL] = "Fatal",
-		[RAS_SEV_INFO] = "Informational",
-	};
 	const struct ras_field *dpa = ras_record_find(r, "dpa"), *len = ras_record_find(r, "dpa_length");
 	const char *dev = text_of(r, "memdev") ?: "unknown device";
-	const char *word = (unsigned) r->severity < _RAS_SEV_MAX ? words[r->severity] : "Uncorrected";
+	const char *word = ras_severity_word(r->severity);
 	const char *detail = text_of(r, "type") ?: text_of(r, "event_type") ?: text_of(r, "errors");
 
 	if (e->sev == SEV_POISON)

@@ -51,6 +51,20 @@ enum ras_event ras_event_from_string(const char *s)
 	return _RAS_EVENT_INVALID;
 }
 
+/* The capitalised word that begins a record's summary ("Corrected ARM cache error ..."). */
+const char *ras_severity_word(enum ras_severity s)
+{
+	static const char *const words[_RAS_SEV_MAX] = {
+		[RAS_SEV_CORRECTED]   = "Corrected",
+		[RAS_SEV_DEFERRED]    = "Deferred",
+		[RAS_SEV_UNCORRECTED] = "Uncorrected",
+		[RAS_SEV_FATAL]       = "Fatal",
+		[RAS_SEV_INFO]        = "Informational",
+	};
+
+	return (unsigned) s < _RAS_SEV_MAX ? words[s] : "Uncorrected";
+}
+
 const char *ras_severity_to_string(enum ras_severity s)
 {
 	if ((unsigned) s >= _RAS_SEV_MAX)

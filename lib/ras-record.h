@@ -128,6 +128,8 @@ const struct ras_field *ras_record_find(const struct ras_record *r, const char *
 const char *ras_event_to_string(enum ras_event e);
 enum ras_event ras_event_from_string(const char *s);
 const char *ras_severity_to_string(enum ras_severity s);
+/* "Corrected", "Uncorrected", ...: a summary's first word; impossible values read "Uncorrected". */
+const char *ras_severity_word(enum ras_severity s);
 enum ras_severity ras_severity_from_string(const char *s);
 
 struct json_writer;
