@@ -4,6 +4,7 @@
 /* Small helpers every module uses: array sizes, cleanup attributes, ownership transfer. */
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,9 +42,16 @@ static inline void fclosep(FILE **f)
 		fclose(*f);
 }
 
+static inline void closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
+}
+
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_closedir_ _cleanup_(closedirp)
 
 /* Hand ownership out of a cleanup-managed variable. */
 #define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })

@@ -75,12 +75,6 @@ int edac_feature_parse_value(const char *text, size_t len, char *buf, size_t siz
 	return 0;
 }
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 static void read_attrs(const char *dir, struct edac_feature *f)
 {
 	const char *const *attrs = kinds[f->kind].attrs;
@@ -104,7 +98,7 @@ static void read_attrs(const char *dir, struct edac_feature *f)
 static size_t read_device(const char *devices_dir, const char *device, struct edac_feature *ret, size_t max)
 {
 	char dir[4096];
-	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
 	struct dirent *de;
 	size_t n = 0;
 
@@ -143,7 +137,7 @@ static int compare_features(const void *a, const void *b)
 
 size_t edac_features_read(const char *devices_dir, struct edac_feature *ret, size_t max)
 {
-	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
 	struct dirent *de;
 	size_t n = 0;
 

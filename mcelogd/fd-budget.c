@@ -28,15 +28,9 @@ int fd_limit_raise(uint64_t *ret_soft, uint64_t *ret_hard)
 	return r;
 }
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 int fd_count_open(uint64_t *ret)
 {
-	_cleanup_(closedirp) DIR *d = opendir("/proc/self/fd");
+	_cleanup_closedir_ DIR *d = opendir("/proc/self/fd");
 	const struct dirent *de;
 	uint64_t n = 0;
 

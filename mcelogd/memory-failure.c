@@ -57,15 +57,9 @@ static bool node_name(const char *name)
 	return strncmp(name, "node", 4) == 0 && name[4] && strspn(name + 4, "0123456789") == strlen(name + 4);
 }
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 static void read_nodes(const char *sysfs_node, struct memory_failure_view *v)
 {
-	_cleanup_(closedirp) DIR *d = opendir(sysfs_node);
+	_cleanup_closedir_ DIR *d = opendir(sysfs_node);
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {

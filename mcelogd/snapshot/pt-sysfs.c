@@ -11,18 +11,12 @@
 #include "macro.h"
 #include "pt-sysfs.h"
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 /* Each file of dir/sub through add(); a file that fails is skipped. */
 static void read_dir(const char *dir, const char *sub, struct intel_pt_pmu *p,
 		     int (*add)(struct intel_pt_pmu *, const char *, const char *))
 {
 	char path[512];
-	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
 	struct dirent *e;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, sub);

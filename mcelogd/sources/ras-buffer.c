@@ -13,6 +13,7 @@
 #include "file-io.h"
 #include "ftrace-page.h"
 #include "log.h"
+#include "macro.h"
 #include "ras-buffer.h"
 #include "source.h"
 #include "tracefs-roots.h"
@@ -27,12 +28,6 @@
 #define KEPT_FILE "ras.kept"
 /* Far beyond what 128 KiB per CPU of the largest machine holds. */
 #define KEPT_FILE_MAX (1024u * 1024 * 1024)
-
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
 
 /* Events of one ring logged from the instance that its live ring may carry too. */
 struct ring_recovered {
@@ -442,7 +437,7 @@ static int read_ring(const char *instance, unsigned cpu, unsigned char *buf, str
 /* The CPU rings the instance has (per_cpu/cpuN: every possible CPU). */
 static unsigned list_rings(const char *instance, bool *rings)
 {
-	_cleanup_(closedirp) DIR *d = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
 	char path[700];
 	unsigned n = 0;
 	struct dirent *de;
