@@ -60,7 +60,7 @@ lost_reported() {
 }
 
 scenario() {
-	local n=100 out logged lost dropped given t0
+	local n=48 out logged lost dropped given t0
 	local d=/run/systemd/system/mcelogd.service.d i=/sys/kernel/tracing/instances/mcelogd
 
 	guest "mkdir -p $d && printf '[Service]\nEnvironment=MCELOGD_RING_PAGES=1\n' >$d/ring.conf &&
