@@ -568,6 +568,18 @@ static void describe_offer(const struct mem_repair_offer *o, char *buf, size_t s
 		 o->persist_mode < 0 ? "" : o->persist_mode ? ", hard" : ", soft");
 }
 
+/* One repair report: logged, counted, and in the journal under its own MESSAGE_ID. */
+static void report_repair(struct rules_stage *st, struct rule_alert *a, const struct mem_repair_report *rep,
+			  const char *message, int priority)
+{
+	st->n_repairs[rep->outcome]++;
+	log_internal(priority, 0, "%s", message);
+	a->priority = priority;
+	a->message = message;
+	a->repair = rep;
+	(void) emit_alert(st, a);
+}
+
 /*
  * Asks the record's memory device to repair the record's location: planned
  * (rules/mem-repair.h) against what the device offers and the limits, then
@@ -588,9 +600,15 @@ static void repair_memory(struct rules_stage *st, const struct rule_firing *f, c
 	size_t n = 0;
 	int r;
 
+	/* The firing's alert may carry a page offlining's failure: this report is the repair's own. */
+	a.failed_action = NULL;
 	if (!f->input->ras || mem_repair_target_from_record(f->input->ras, &t, &why) < 0) {
-		st->n_repairs[MEM_REPAIR_REFUSED]++;
-		log_warning("Rule '%s': no memory repair: %s", f->rule->name, why ? why : "not a CXL memory record");
+		plan = (struct mem_repair_plan) { .refusal = MEM_REPAIR_NO_TARGET };
+		snprintf(plan.why, sizeof(plan.why), "%s",
+			 why ? why : "only a CXL DRAM or general media event names memory a device can repair");
+		rep = (struct mem_repair_report) { .outcome = MEM_REPAIR_REFUSED, .plan = &plan, .memdev = "" };
+		snprintf(message, sizeof(message), "Rule %s: no memory repair: %s", f->rule->name, plan.why);
+		report_repair(st, &a, &rep, message, LOG_WARNING);
 		return;
 	}
 	/* A replay's devices are not this machine's: their features are not read, nothing is asked. */
@@ -633,11 +651,7 @@ static void repair_memory(struct rules_stage *st, const struct rule_firing *f, c
 		if (st->acted)
 			st->acted(st->core, "repair", r >= 0);
 	}
-	st->n_repairs[rep.outcome]++;
-	log_internal(a.priority, 0, "%s", message);
-	a.message = message;
-	a.repair = &rep;
-	(void) emit_alert(st, &a);
+	report_repair(st, &a, &rep, message, a.priority);
 }
 
 static void run_trigger(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *a)

@@ -68,6 +68,7 @@ static const char *const refusals[_MEM_REPAIR_REFUSAL_MAX] = {
 	[MEM_REPAIR_LIMIT_DEVICE] = "device-limit",
 	[MEM_REPAIR_LIMIT_DAY] = "daily-limit",
 	[MEM_REPAIR_ALREADY_DONE] = "already-repaired",
+	[MEM_REPAIR_NO_TARGET] = "no-cxl-location",
 };
 
 static const char *const outcomes[_MEM_REPAIR_OUTCOME_MAX] = {

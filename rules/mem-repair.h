@@ -123,6 +123,7 @@ enum mem_repair_refusal {
 	MEM_REPAIR_LIMIT_DEVICE,
 	MEM_REPAIR_LIMIT_DAY,
 	MEM_REPAIR_ALREADY_DONE,
+	MEM_REPAIR_NO_TARGET,      /* the record names no CXL memory location (mem_repair_target_from_record()) */
 	_MEM_REPAIR_REFUSAL_MAX,
 };
 

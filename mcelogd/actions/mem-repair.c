@@ -158,7 +158,8 @@ void mem_repair_write_json(const struct mem_repair_report *rep, struct json_writ
 
 	json_object_begin(w, "repair");
 	json_put_string(w, "outcome", mem_repair_outcome_to_string(rep->outcome));
-	json_put_string(w, "memdev", rep->memdev);
+	if (rep->memdev[0])
+		json_put_string(w, "memdev", rep->memdev);
 	if (p->offer) {
 		json_put_string(w, "device", p->offer->device);
 		json_put_u64(w, "instance", p->offer->instance);

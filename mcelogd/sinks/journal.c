@@ -829,7 +829,8 @@ static void add_repair_fields(struct journal_fields *f, const struct mem_repair_
 	const struct mem_repair_plan *p = rep->plan;
 
 	journal_fields_add(f, "MCE_REPAIR_OUTCOME=%s", mem_repair_outcome_to_string(rep->outcome));
-	journal_fields_add(f, "MCE_MEMDEV=%s", rep->memdev);
+	if (rep->memdev[0])
+		journal_fields_add(f, "MCE_MEMDEV=%s", rep->memdev);
 	if (p->offer) {
 		journal_fields_add(f, "MCE_REPAIR_DEVICE=%s", p->offer->device);
 		journal_fields_add(f, "MCE_REPAIR_INSTANCE=%u", p->offer->instance);

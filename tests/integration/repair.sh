@@ -49,7 +49,7 @@ mkdir -p "$work/rules" "$work/state"
 cat >"$work/rules/90-repair.rules" <<'EOF'
 [Rule]
 Name=cxl-dram-repair
-Match=kind=cxl_dram severity=corrected
+Match=kind=cxl_dram|cxl_memory_module
 Action=alert repair
 EOF
 # run CONFIG INPUT: one replay with the stand-in and the state directory
@@ -64,7 +64,7 @@ run() {
 printf '[Memory]\nRepair=yes\n' >"$work/on.conf"
 : >"$work/off.conf"
 
-echo "1..22"
+echo "1..23"
 
 # --- off by default: refused, said so, nothing written ---
 device
@@ -120,6 +120,12 @@ dram mem1 0x0000000000002000 12 >"$work/d.jsonl"
 run "$work/on.conf" "$work/d.jsonl"
 check "a device without mem_repairN: refused, not offered" "refused not-offered mem1" \
 	"$(last '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED) \(.MCE_MEMDEV)"')"
+
+# --- a record that names no memory location (a device health report) ---
+printf '{"time":"2026-11-20T13:00:00.000000Z","event":"cxl_memory_module","source":"tracepoint","severity":"uncorrected","memdev":"mem0","life_used":30}\n' >"$work/e.jsonl"
+run "$work/on.conf" "$work/e.jsonl"
+check "a health report: refused, no CXL location, reason said" "refused no-cxl-location 1" \
+	"$(last '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"') $(last .MCE_REPAIR_REASON | grep -c 'CXL DRAM or general media')"
 
 # --- a write the kernel refuses (here: repair is a directory, EISDIR) ---
 rm -f "$work/state/rules.state"
