@@ -540,7 +540,8 @@ static void repair_history(const char *device_key, const char *location, struct 
 		if (!streq(r->device, device_key))
 			continue;
 		ret->device_total++;
-		if (r->time_usec <= c->now_usec && c->now_usec - r->time_usec < DAY_USEC)
+		/* Either side of now: a record recovered late, dated before a repair, is the same day. */
+		if ((r->time_usec <= c->now_usec ? c->now_usec - r->time_usec : r->time_usec - c->now_usec) < DAY_USEC)
 			ret->device_last_day++;
 		if (r->done && streq(r->location, location))
 			ret->location_repaired = true;
@@ -583,7 +584,7 @@ static void report_repair(struct rules_stage *st, struct rule_alert *a, const st
 /*
  * Asks the record's memory device to repair the record's location: planned
  * (rules/mem-repair.h) against what the device offers and the limits, then
- * written (actions/mem-repair.c).  Every outcome is one report in the
+ * written (actions/repair-memory.c).  Every outcome is one report in the
  * journal, under its own MESSAGE_ID.
  */
 static void repair_memory(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *fired)

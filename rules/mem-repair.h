@@ -8,7 +8,7 @@
  * repairs were done before, either the list of attribute writes to make under
  * /sys/bus/edac/devices/<dev>/mem_repairN/, ending with the write of 1 to
  * "repair", or a refusal with its reason.  Pure: the daemon reads the
- * features and writes the attributes (mcelogd/actions/mem-repair.c).
+ * features and writes the attributes (mcelogd/actions/repair-memory.c).
  *
  * Facts it follows:
  *  - Linux's Documentation/ABI/testing/sysfs-edac-memory-repair (6.15):

@@ -4,7 +4,7 @@
 /*
  * What the daemon does when a rule fires (mcelogd.rules(5), ACTIONS), one
  * file each: alert.c renders an alert for every sink; page-offline.c asks
- * the kernel to take a page out of use; mem-repair.c asks a memory device
+ * the kernel to take a page out of use; repair-memory.c asks a memory device
  * to repair a location (rules/mem-repair.h plans it).  The rules stage (rules-stage.c)
  * calls them in the rule's order.
  */

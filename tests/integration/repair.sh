@@ -64,7 +64,7 @@ run() {
 printf '[Memory]\nRepair=yes\n' >"$work/on.conf"
 : >"$work/off.conf"
 
-echo "1..23"
+echo "1..24"
 
 # --- off by default: refused, said so, nothing written ---
 device
@@ -105,6 +105,10 @@ run "$work/on.conf" "$work/b.jsonl"
 check "same day: refused at the daily limit, reason said" "refused daily-limit 1" \
 	"$(last '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"') $(last .MCE_REPAIR_REASON | grep -c 'RepairsPerDay=1')"
 check "same day: repair not written" "" "$(cat "$ppr/repair")"
+dram mem0 0x0000000000004000 9 >"$work/early.jsonl"
+run "$work/on.conf" "$work/early.jsonl"
+check "a record dated an hour before the repair: the same day, refused" "refused daily-limit" \
+	"$(last '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"')"
 
 # --- a day later, with a device limit of one: the device limit ---
 dram mem0 0x0000000000003000 23 | sed 's/2026-11-20T23/2026-11-21T23/' >"$work/c.jsonl"
