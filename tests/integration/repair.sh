@@ -64,7 +64,7 @@ run() {
 printf '[Memory]\nRepair=yes\n' >"$work/on.conf"
 : >"$work/off.conf"
 
-echo "1..24"
+echo "1..25"
 
 # --- off by default: refused, said so, nothing written ---
 device
@@ -144,6 +144,14 @@ else
 	not_ok "a refused write: logged with the value and the reason" "$(cat "$work/err")"
 fi
 check "a refused write counts against the limits" 1 "$(grep -c '^repair	mem0	.*	failed	' "$work/state/rules.state")"
+
+# --- the metrics: the failed one above, and one done ---
+rm -f "$work/state/rules.state"
+device
+"$mcelogd" --replay "$work/a.jsonl" --rules-directory "$work/rules" -c "$work/on.conf" --control-socket "" \
+	--state-directory "$work/state" --sysfs-edac "$edac" --no-journal --metrics-file "$work/m.prom" 2>/dev/null
+check "metrics: a repair done is counted" 1 \
+	"$(grep -c '^mcelogd_memory_repairs_total{result="done"} 1$' "$work/m.prom")"
 
 # --- without --sysfs-edac a replay never asks this machine's memory ---
 "$mcelogd" --replay "$work/a.jsonl" --rules-directory "$work/rules" -c "$work/on.conf" --control-socket "" \
