@@ -4,7 +4,7 @@
  * repair features its device offers and the limits.  The records come from
  * real trace lines: printed by Linux 7.3.4 (Debian trixie-backports) in the
  * VM rig's CXL boot for events QEMU 10.0's cxl-type3 device reported (the
- * lines of test-cxl-trace-text.c).  The offers are laid out as Linux's
+ * lines of cxl-trace-lines.h).  The offers are laid out as Linux's
  * drivers/cxl/core/edac.c registers them (Documentation/ABI/testing/
  * sysfs-edac-memory-repair): PPR with dpa and nibble_mask; sparing with
  * channel and rank, plus bank group and bank, row, column and sub-channel
@@ -19,16 +19,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cxl-trace-lines.h"
 #include "cxl-trace-text.h"
 #include "mem-repair.h"
 #include "ras-record.h"
-
-static const char general_media[] =
-	"cxl_general_media: memdev=mem0 host=0000:0d:00.0 serial=0 log=Informational : time=1795836087053225050 uuid=fbcd0a77-c260-417f-85a9-088b1621eba6 len=128 flags='0x1' handle=1 related_handle=0 maint_op_class=0 maint_op_sub_class=0 ld_id=0 head_id=0 : dpa=1000 dpa_flags='' descriptor='UNCORRECTABLE_EVENT|THRESHOLD_EVENT' type='TE State Violation' sub_type='Not Reported' transaction_type='Host Read' channel=3 rank=1 device=5 validity_flags='CHANNEL|RANK|DEVICE|COMPONENT' comp_id=69 72 61 73 20 6d 65 6d 00 00 00 00 00 00 00 00 comp_id_pldm_valid_flags='PLDM Entity ID | 0x68' pldm_entity_id=0x00 pldm_resource_id=0x00 hpa=ffffffffffffffff hpa_alias0=ffffffffffffffff region= region_uuid=00000000-0000-0000-0000-000000000000 cme_threshold_ev_flags='' cme_count=0";
-static const char dram[] =
-	"cxl_dram: memdev=mem0 host=0000:0d:00.0 serial=0 log=Warning : time=1795836091520960675 uuid=601dcbb3-9c06-4eab-b8af-4e9bfb5c9624 len=128 flags='0x1' handle=1 related_handle=0 maint_op_class=0 maint_op_sub_class=0 ld_id=0 head_id=0 : dpa=2000 dpa_flags='' descriptor='' type='ECC Error' sub_type='Not Reported' transaction_type='Host Write' channel=2 rank=0 nibble_mask=21 bank_group=1 bank=3 row=1234 column=56 cor_mask=01 00 00 00 00 00 00 00 02 00 00 00 00 00 00 00 03 00 00 00 00 00 00 00 04 00 00 00 00 00 00 00 validity_flags='CHANNEL|RANK|NIBBLE|BANK GROUP|BANK|ROW|COLUMN|CORRECTION MASK' comp_id=00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 comp_id_pldm_valid_flags='' pldm_entity_id=0x00 pldm_resource_id=0x00 hpa=ffffffffffffffff hpa_alias0=ffffffffffffffff region= region_uuid=00000000-0000-0000-0000-000000000000 sub_channel=0 cme_threshold_ev_flags='' cvme_count=0";
-static const char memory_module[] =
-	"cxl_memory_module: memdev=mem0 host=0000:0d:00.0 serial=0 log=Failure : time=1795836095412121236 uuid=fe927475-dd59-4339-a586-79bab113b774 len=128 flags='0x1' handle=1 related_handle=0 maint_op_class=0 maint_op_sub_class=0 ld_id=0 head_id=0 : event_type='Life Used Change' event_sub_type='Not Reported' health_status='MAINTENANCE_NEEDED|PERFORMANCE_DEGRADED' media_status='All Data Loss in Event of Power Loss' as_life_used=Warning as_dev_temp=Normal as_cor_vol_err_cnt=Normal as_cor_per_err_cnt=Warning life_used=30 device_temp=-15 dirty_shutdown_cnt=4 cor_vol_err_cnt=5 cor_per_err_cnt=6 validity_flags='' comp_id=00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 comp_id_pldm_valid_flags='' pldm_entity_id=0x00 pldm_resource_id=0x00";
 
 static const struct mem_repair_limits on = { .enabled = true, .per_device = 4, .per_day = 1 };
 
@@ -100,7 +94,7 @@ static void test_target_dram(void **state)
 	struct mem_repair_target t;
 
 	(void) state;
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	assert_string_equal(t.memdev, "mem0");
 	assert_true(t.have_serial);
 	assert_false(t.general_media);
@@ -123,14 +117,14 @@ static void test_target_general_media_and_others(void **state)
 	const char *why = NULL;
 
 	(void) state;
-	target_of(general_media, &t);
+	target_of(cxl_line_general_media, &t);
 	assert_true(t.general_media);
 	assert_int_equal(t.value[MEM_REPAIR_ATTR_DPA], 0x1000);
 	/* Its channel and rank are the media's: not taken as DRAM coordinates. */
 	assert_false(t.have[MEM_REPAIR_ATTR_CHANNEL]);
 	assert_false(t.have[MEM_REPAIR_ATTR_RANK]);
 
-	assert_int_equal(cxl_trace_text_parse(memory_module, strlen(memory_module), &r, &why), 0);
+	assert_int_equal(cxl_trace_text_parse(cxl_line_memory_module, strlen(cxl_line_memory_module), &r, &why), 0);
 	assert_int_equal(mem_repair_target_from_record(&r, &t, &why), -EINVAL);
 	assert_non_null(strstr(why, "CXL DRAM or general media"));
 	ras_record_done(&r);
@@ -145,7 +139,7 @@ static void test_ppr(void **state)
 	struct seen s = { 0 };
 
 	(void) state;
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	mem_repair_plan(&t, offers, 2, &on, history, &s, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_GO);
 	assert_ptr_equal(p.offer, &offers[1]);    /* PPR is the finest */
@@ -156,7 +150,7 @@ static void test_ppr(void **state)
 	assert_string_equal(s.location, p.location);
 
 	/* The general media record: PPR of its DPA, no nibble mask to give (0, nothing stays set). */
-	target_of(general_media, &t);
+	target_of(cxl_line_general_media, &t);
 	mem_repair_plan(&t, offers, 2, &on, history, &s, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_GO);
 	assert_string_equal(p.writes[0].value, "0x1000");
@@ -181,7 +175,7 @@ static void test_sparing(void **state)
 	struct mem_repair_plan p;
 
 	(void) state;
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_GO);
 	assert_ptr_equal(p.offer, &offers[2]);
@@ -208,20 +202,20 @@ static void test_refusals(void **state)
 	struct mem_repair_plan p;
 
 	(void) state;
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	mem_repair_plan(&t, offers, 0, &on, NULL, NULL, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_NOT_OFFERED);
 	assert_non_null(strstr(p.why, "mem0 offers no memory repair"));
 	assert_int_equal(p.n_writes, 0);
 
 	/* A general media record has no row: sparing cannot take it, and the driver would not. */
-	target_of(general_media, &t);
+	target_of(cxl_line_general_media, &t);
 	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_TYPE_UNSUPPORTED);
 	assert_non_null(strstr(p.why, "mem0 offers row-sparing; none fits this general media record"));
 	assert_string_equal(mem_repair_refusal_to_string(p.refusal), "type-unsupported");
 
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	offers[0].safe_when_in_use = 0;
 	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_NOT_SAFE_IN_USE);
@@ -240,7 +234,7 @@ static void test_refusals(void **state)
 	assert_int_equal(p.refusal, MEM_REPAIR_OUT_OF_RANGE);
 	assert_non_null(strstr(p.why, "row 0x1000000"));
 
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	off.enabled = false;
 	mem_repair_plan(&t, offers, 1, &off, NULL, NULL, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_DISABLED);
@@ -257,7 +251,7 @@ static void test_limits(void **state)
 	struct seen s = { .answer = { .device_total = 3 } };
 
 	(void) state;
-	target_of(dram, &t);
+	target_of(cxl_line_dram, &t);
 	mem_repair_plan(&t, offers, 1, &on, history, &s, &p);
 	assert_int_equal(p.refusal, MEM_REPAIR_GO);     /* 3 of 4 */
 
