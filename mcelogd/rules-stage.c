@@ -623,7 +623,8 @@ static void repair_memory(struct rules_stage *st, const struct rule_firing *f, c
 		plan = (struct mem_repair_plan) { .refusal = MEM_REPAIR_GO };
 		rep.outcome = MEM_REPAIR_WOULD;
 		snprintf(message, sizeof(message), "Rule %s: would ask %s for a memory repair at DPA 0x%" PRIx64
-			 " (not done when replaying)", f->rule->name, t.memdev, t.value[MEM_REPAIR_ATTR_DPA]);
+			 " (not done when replaying%s)", f->rule->name, t.memdev, t.value[MEM_REPAIR_ATTR_DPA],
+			 st->repair_limits.enabled ? "" : "; and [Memory] Repair=no");
 		a.priority = LOG_NOTICE;
 	} else if (plan.refusal != MEM_REPAIR_GO) {
 		rep.outcome = MEM_REPAIR_REFUSED;
