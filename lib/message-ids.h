@@ -18,6 +18,8 @@
 #define MCELOGD_MSGID_STORM_END   "412a1d8e9e1f49c6bcf0a213ecde63bc"
 /* A rule fired, or an action it asked for failed (mcelogd.rules(5)). */
 #define MCELOGD_MSGID_ALERT       "1e3c932c671440228003859c8f4cb79a"
+/* A memory repair a rule asked for (Action=repair): done, refused or failed (mcelogd.rules(5)). */
+#define MCELOGD_MSGID_REPAIR      "1fb334d3b729412685fe1f014c5c10b7"
 
 /* Errors that are not x86 MCA bank records (struct ras_record), one class per kind. */
 #define MCELOGD_MSGID_MEMORY_CONTROLLER "663edcec58f84882a66eb4dccf2dd269"

@@ -20,6 +20,7 @@
 #include "error-pair.h"
 #include "line-reader.h"
 #include "macro.h"
+#include "mem-repair.h"
 #include "options.h"
 #include "ras-record-json.h"
 #include "ras-record.h"
@@ -123,6 +124,16 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 
 		for (unsigned i = 0; row && i < row->n_pages; i++)
 			printf("  would soft-offline page 0x%" PRIx64 ", seen on the row\n", row->pages[i].pfn);
+	}
+	if (f->rule->actions & RULE_ACTION_REPAIR) {
+		struct mem_repair_target t;
+		const char *why = "not a CXL memory record";
+
+		if (f->input->ras && mem_repair_target_from_record(f->input->ras, &t, &why) >= 0)
+			printf("  would ask %s for a memory repair at DPA 0x%" PRIx64 " (with [Memory] Repair=yes, "
+			       "if the device offers one)\n", t.memdev, t.value[MEM_REPAIR_ATTR_DPA]);
+		else
+			printf("  no memory repair: %s\n", why);
 	}
 }
 

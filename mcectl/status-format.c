@@ -244,6 +244,33 @@ static void format_snapshots(json_object *snapshots, FILE *out)
 	}
 }
 
+/*
+ * What the rules' Action=repair did this run (mcelogd.rules(5), REPAIR); a
+ * daemon older than the action says nothing of it.
+ */
+static void format_repairs(json_object *memory, FILE *out)
+{
+	static const char *const outcomes[] = { "done", "refused", "failed", "would" };
+	json_object *enabled;
+	uint64_t known = 0;
+
+	if (!json_object_object_get_ex(memory, "repair_enabled", &enabled) ||
+	    !json_object_is_type(enabled, json_type_boolean))
+		return;
+	fprintf(out, "Memory repairs by the rules (%s):", json_object_get_boolean(enabled) ? "on" :
+		"off, [Memory] Repair=no");
+	for (size_t i = 0; i < sizeof(outcomes) / sizeof(outcomes[0]); i++) {
+		char key[32];
+		uint64_t n = 0;
+
+		snprintf(key, sizeof(key), "repairs_%s", outcomes[i]);
+		(void) get_u64(memory, key, &n);
+		fprintf(out, " %llu %s%s", (unsigned long long) n, outcomes[i], i + 1 < 4 ? "," : ";");
+	}
+	(void) get_u64(memory, "repairs_known", &known);
+	fprintf(out, " %llu in the state\n", (unsigned long long) known);
+}
+
 /* The kernel's view of failed memory and what mcelogd's page actions did, on two lines. */
 static void format_memory(json_object *memory, FILE *out)
 {
@@ -284,6 +311,7 @@ static void format_memory(json_object *memory, FILE *out)
 	fprintf(out, "Pages offlined by the rules: %llu this boot (%llu again at start), %llu known bad; "
 		"%llu refused\n", (unsigned long long) this_boot, (unsigned long long) again,
 		(unsigned long long) known, (unsigned long long) refused);
+	format_repairs(memory, out);
 }
 
 /*

@@ -207,7 +207,7 @@ static enum kind kind_of_id(const struct object *o)
 		return KIND_STORM_END;
 	if (string_is(o, 63, MCELOGD_MSGID_LOST))
 		return KIND_LOSS;
-	if (string_is(o, 63, MCELOGD_MSGID_ALERT))
+	if (string_is(o, 63, MCELOGD_MSGID_ALERT) || string_is(o, 63, MCELOGD_MSGID_REPAIR))
 		return KIND_ALERT;
 	for (size_t i = 0; i < ELEMENTSOF(ras_ids); i++)
 		if (string_is(o, 63, ras_ids[i]))

@@ -27,6 +27,8 @@ void config_set_defaults(struct mcelogd_config *c)
 		.msr_poll_interval_usec = MSR_POLL_INTERVAL_DEFAULT_USEC,
 		.storm_enable = true,
 		.offline_again_at_boot = true,
+		.repairs_per_device = REPAIRS_PER_DEVICE_DEFAULT,
+		.repairs_per_day = REPAIRS_PER_DAY_DEFAULT,
 		.storm = {
 			.burst = STORM_DEFAULT_BURST,
 			.window_usec = STORM_DEFAULT_WINDOW_USEC,
@@ -380,6 +382,12 @@ static int parse_pt_buffer_size(const char *v, void *dst, char *why, size_t why_
 	return 0;
 }
 
+/* A repair limit: at least one (Repair=no is how to have none). */
+static int parse_repair_limit(const char *v, void *dst, char *why, size_t why_len)
+{
+	return parse_count(v, REPAIRS_MAX, dst, why, why_len);
+}
+
 static int parse_pt_max_files(const char *v, void *dst, char *why, size_t why_len)
 {
 	return parse_count(v, SNAPSHOT_PT_MAX_FILES_MAX, dst, why, why_len);
@@ -431,6 +439,9 @@ static const struct config_key {
 	{ "Snapshot", "History",   parse_snapshot_history, offsetof(struct mcelogd_config, snapshot.history) },
 	{ "Snapshot", "ProcessorTrace", parse_bool,  offsetof(struct mcelogd_config, snapshot.processor_trace) },
 	{ "Memory",  "OfflineAgainAtBoot", parse_bool, offsetof(struct mcelogd_config, offline_again_at_boot) },
+	{ "Memory",  "Repair",     parse_bool,        offsetof(struct mcelogd_config, memory_repair) },
+	{ "Memory",  "RepairsPerDevice", parse_repair_limit, offsetof(struct mcelogd_config, repairs_per_device) },
+	{ "Memory",  "RepairsPerDay", parse_repair_limit, offsetof(struct mcelogd_config, repairs_per_day) },
 	{ "Snapshot", "PTBufferSize", parse_pt_buffer_size,
 	  offsetof(struct mcelogd_config, snapshot.pt_buffer_size) },
 	{ "Snapshot", "PTMaxFiles", parse_pt_max_files, offsetof(struct mcelogd_config, snapshot.pt_max_files) },

@@ -81,7 +81,14 @@ struct mcelogd_config {
 				      * MaxSignatures= */
 	struct snapshot_config snapshot;   /* [Snapshot] */
 	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
+	bool memory_repair;          /* [Memory] Repair=: rules' Action=repair may act (off by default) */
+	unsigned repairs_per_device; /* [Memory] RepairsPerDevice= */
+	unsigned repairs_per_day;    /* [Memory] RepairsPerDay=, per device */
 };
+
+#define REPAIRS_PER_DEVICE_DEFAULT 4
+#define REPAIRS_PER_DAY_DEFAULT    1
+#define REPAIRS_MAX                1000
 
 void config_set_defaults(struct mcelogd_config *c);
 

@@ -53,6 +53,7 @@ static size_t arg_n_rules_dirs;
 /* Hidden, for tests: where soft_offline_page and hard_offline_page, and the CPUs' online
  * files, are; with either, --replay offlines too. */
 static const char *arg_sysfs_memory;
+static const char *arg_sysfs_edac;
 static const char *arg_procfs, *arg_sysfs_node, *arg_boot_id;
 static const char *arg_dmi_dir, *arg_slots_dir;
 static const char *arg_sysfs_cpu;
@@ -123,6 +124,11 @@ static int replay_stays_off_this_machine(void)
 			"its pages (give a stand-in directory)\n", arg_sysfs_memory);
 		return -EINVAL;
 	}
+	if (arg_sysfs_edac && is_real_sysfs(arg_sysfs_edac)) {
+		fprintf(stderr, "mcelogd: --sysfs-edac '%s' is this machine's sysfs: a replay never asks its "
+			"memory for repairs (give a stand-in directory)\n", arg_sysfs_edac);
+		return -EINVAL;
+	}
 	if (arg_sysfs_cpu && is_real_sysfs(arg_sysfs_cpu)) {
 		fprintf(stderr, "mcelogd: --sysfs-cpu '%s' is this machine's sysfs: a replay never takes "
 			"its CPUs offline (give a stand-in directory)\n", arg_sysfs_cpu);
@@ -141,7 +147,7 @@ static int parse_argv(int argc, char *argv[])
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_METRICS_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
-	       ARG_SYSFS_CPU, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
+	       ARG_SYSFS_CPU, ARG_SYSFS_EDAC, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
 	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
@@ -163,6 +169,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "rules-dir",   required_argument, NULL, ARG_RULES_DIRECTORY },
 		{ "sysfs-memory", required_argument, NULL, ARG_SYSFS_MEMORY },
 		{ "sysfs-cpu",   required_argument, NULL, ARG_SYSFS_CPU },
+		{ "sysfs-edac",  required_argument, NULL, ARG_SYSFS_EDAC },
 		{ "procfs",      required_argument, NULL, ARG_PROCFS },
 		{ "sysfs-node",  required_argument, NULL, ARG_SYSFS_NODE },
 		{ "boot-id",     required_argument, NULL, ARG_BOOT_ID },
@@ -266,6 +273,9 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_SYSFS_CPU:
 			arg_sysfs_cpu = optarg;
+			break;
+		case ARG_SYSFS_EDAC:
+			arg_sysfs_edac = optarg;
 			break;
 		case ARG_PROCFS:
 			arg_procfs = optarg;
@@ -684,6 +694,13 @@ int main(int argc, char *argv[])
 		m.rules.dmi_dir = arg_dmi_dir;
 		m.rules.slots_dir = arg_slots_dir;
 		m.rules.offline_again_at_boot = m.config.offline_again_at_boot;
+		m.rules.sysfs_edac = arg_sysfs_edac;
+		m.rules.act_repairs = live || arg_sysfs_edac;
+		m.rules.repair_limits = (struct mem_repair_limits) {
+			.enabled = m.config.memory_repair,
+			.per_device = m.config.repairs_per_device,
+			.per_day = m.config.repairs_per_day,
+		};
 		/* A replay's stand-in for a reboot: which boot the state's pages are compared with. */
 		if (arg_boot_id && !live)
 			memcpy(m.boot_id, arg_boot_id, sizeof(m.boot_id));

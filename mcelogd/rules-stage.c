@@ -425,6 +425,15 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	/* What the bounds cost (rule-state.h): rows pushed out, pages a full row did not keep. */
 	json_put_u64(w, "rows_evicted", st->state.rows_evicted);
 	json_put_u64(w, "row_pages_dropped", st->state.row_pages_dropped);
+	/* Memory repair (Action=repair): whether it may act, what this run asked, what the state holds. */
+	json_put_bool(w, "repair_enabled", st->repair_limits.enabled);
+	for (unsigned o = 0; o < _MEM_REPAIR_OUTCOME_MAX; o++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "repairs_%s", mem_repair_outcome_to_string(o));
+		json_put_u64(w, key, st->n_repairs[o]);
+	}
+	json_put_u64(w, "repairs_known", st->state.n_repairs);
 	json_object_end(w);
 }
 
@@ -508,6 +517,145 @@ static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, str
 	(void) emit_alert(st, a);
 }
 
+/* ---- memory repair (Action=repair) ---- */
+
+#define REPAIR_OFFERS_MAX 16   /* mem_repairN per device: the CXL driver registers at most five */
+#define DAY_USEC (UINT64_C(86400) * 1000000)
+
+struct repair_history_ctx {
+	const struct rules_stage *st;
+	uint64_t now_usec;
+};
+
+/* What the state says of earlier repairs of this device and this location. */
+static void repair_history(const char *device_key, const char *location, struct mem_repair_history *ret,
+			   void *userdata)
+{
+	const struct repair_history_ctx *c = userdata;
+
+	*ret = (struct mem_repair_history) { 0 };
+	for (unsigned i = 0; i < c->st->state.n_repairs; i++) {
+		const struct rule_state_repair *r = &c->st->state.repairs[i];
+
+		if (!streq(r->device, device_key))
+			continue;
+		ret->device_total++;
+		/* Either side of now: a record recovered late, dated before a repair, is the same day. */
+		if ((r->time_usec <= c->now_usec ? c->now_usec - r->time_usec : r->time_usec - c->now_usec) < DAY_USEC)
+			ret->device_last_day++;
+		if (r->done && streq(r->location, location))
+			ret->location_repaired = true;
+	}
+}
+
+static void note_repair(struct rules_stage *st, const struct mem_repair_target *t, const struct mem_repair_plan *p,
+			bool done, uint64_t time_usec)
+{
+	struct rule_state_repair r = { .time_usec = time_usec, .done = done };
+
+	mem_repair_device_key(t, r.device, sizeof(r.device));
+	snprintf(r.location, sizeof(r.location), "%s", p->location);
+	snprintf(r.boot_id, sizeof(r.boot_id), "%s", st->boot_id ? st->boot_id : "");
+	if (rule_state_add_repair(&st->state, &r) < 0)
+		log_error("Cannot keep the repair of %s in the state: it will not count against the limits "
+			  "after a restart", p->location);
+}
+
+/* "cxl_mem0 mem_repair0 (ppr, soft)" */
+static void describe_offer(const struct mem_repair_offer *o, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s mem_repair%u (%s%s)", o->device, o->instance,
+		 o->type_text[0] ? o->type_text : "unknown type",
+		 o->persist_mode < 0 ? "" : o->persist_mode ? ", hard" : ", soft");
+}
+
+/* One repair report: logged, counted, and in the journal under its own MESSAGE_ID. */
+static void report_repair(struct rules_stage *st, struct rule_alert *a, const struct mem_repair_report *rep,
+			  const char *message, int priority)
+{
+	st->n_repairs[rep->outcome]++;
+	log_internal(priority, 0, "%s", message);
+	a->priority = priority;
+	a->message = message;
+	a->repair = rep;
+	(void) emit_alert(st, a);
+}
+
+/*
+ * Asks the record's memory device to repair the record's location: planned
+ * (rules/mem-repair.h) against what the device offers and the limits, then
+ * written (actions/repair-memory.c).  Every outcome is one report in the
+ * journal, under its own MESSAGE_ID.
+ */
+static void repair_memory(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *fired)
+{
+	struct mem_repair_offer offers[REPAIR_OFFERS_MAX];
+	struct repair_history_ctx hc = { .st = st, .now_usec = fired->time_usec > 0 ? (uint64_t) fired->time_usec : 0 };
+	struct mem_repair_report rep = { 0 };
+	struct mem_repair_target t;
+	struct mem_repair_plan plan;
+	struct rule_alert a = *fired;
+	char device[MEM_REPAIR_DEVICE_MAX + 8], offer[128] = "", message[768];
+	const char *why = NULL;
+	unsigned failed = 0;
+	size_t n = 0;
+	int r;
+
+	/* The firing's alert may carry a page offlining's failure: this report is the repair's own. */
+	a.failed_action = NULL;
+	if (!f->input->ras || mem_repair_target_from_record(f->input->ras, &t, &why) < 0) {
+		plan = (struct mem_repair_plan) { .refusal = MEM_REPAIR_NO_TARGET };
+		snprintf(plan.why, sizeof(plan.why), "%s",
+			 why ? why : "only a CXL DRAM or general media event names memory a device can repair");
+		rep = (struct mem_repair_report) { .outcome = MEM_REPAIR_REFUSED, .plan = &plan, .memdev = "" };
+		snprintf(message, sizeof(message), "Rule %s: no memory repair: %s", f->rule->name, plan.why);
+		report_repair(st, &a, &rep, message, LOG_WARNING);
+		return;
+	}
+	/* A replay's devices are not this machine's: their features are not read, nothing is asked. */
+	if (st->act_repairs && mem_repair_edac_device(t.memdev, device, sizeof(device)) >= 0)
+		n = mem_repair_offers_read(st->sysfs_edac, device, offers, ELEMENTSOF(offers));
+	mem_repair_plan(&t, offers, n, &st->repair_limits, repair_history, &hc, &plan);
+	rep = (struct mem_repair_report) { .plan = &plan, .memdev = t.memdev };
+	if (plan.offer)
+		describe_offer(plan.offer, offer, sizeof(offer));
+	if (!st->act_repairs) {
+		plan = (struct mem_repair_plan) { .refusal = MEM_REPAIR_GO };
+		rep.outcome = MEM_REPAIR_WOULD;
+		snprintf(message, sizeof(message), "Rule %s: would ask %s for a memory repair at DPA 0x%" PRIx64
+			 " (not done when replaying%s)", f->rule->name, t.memdev, t.value[MEM_REPAIR_ATTR_DPA],
+			 st->repair_limits.enabled ? "" : "; and [Memory] Repair=no");
+		a.priority = LOG_NOTICE;
+	} else if (plan.refusal != MEM_REPAIR_GO) {
+		rep.outcome = MEM_REPAIR_REFUSED;
+		snprintf(message, sizeof(message), "Rule %s: no memory repair of %s: %s", f->rule->name, t.memdev,
+			 plan.why);
+		a.priority = plan.refusal == MEM_REPAIR_DISABLED ? LOG_NOTICE : LOG_WARNING;
+	} else {
+		r = mem_repair_execute(st->sysfs_edac, &plan, &failed);
+		if (r >= 0) {
+			rep.outcome = MEM_REPAIR_DONE;
+			snprintf(message, sizeof(message), "Rule %s: %s repaired %s: done", f->rule->name, offer,
+				 plan.location);
+			a.priority = LOG_NOTICE;
+		} else {
+			rep.outcome = MEM_REPAIR_FAILED;
+			rep.error = r;
+			rep.failed_attr = plan.writes[failed].attr;
+			snprintf(message, sizeof(message), "Rule %s: repair of %s by %s failed: the kernel refused "
+				 "%s=%s: %s", f->rule->name, plan.location, offer, plan.writes[failed].attr,
+				 plan.writes[failed].value, strerror(-r));
+			a.priority = LOG_ERR;
+			a.failed_action = "repair";
+			st->n_actions_failed++;
+		}
+		note_repair(st, &t, &plan, r >= 0, hc.now_usec);
+		if (st->acted)
+			st->acted(st->core, "repair", r >= 0);
+	}
+	report_repair(st, &a, &rep, message, a.priority);
+}
+
 static void run_trigger(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *a)
 {
 	int r;
@@ -577,6 +725,8 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		offline_cpu(st, f, &a);
 	if (f->rule->actions & RULE_ACTION_OFFLINE_ROW)
 		offline_row(st, row, &a);
+	if (f->rule->actions & RULE_ACTION_REPAIR)
+		repair_memory(st, f, &a);
 }
 
 /* The built-in watch of DRAM fault patterns: an alert when a DIMM's errors widen past one cell. */

@@ -21,6 +21,7 @@
 #include "dram-watch.h"
 #include "error-pair.h"
 #include "json-writer.h"
+#include "mem-repair.h"
 #include "rule-engine.h"
 #include "rule-state.h"
 #include "rule.h"
@@ -55,6 +56,11 @@ struct rules_stage {
 	const char *sysfs_node;      /* NULL: /sys/devices/system/node */
 	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
 	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
+	/* Memory repair (Action=repair): asked of the devices live, or in a test that points
+	 * --sysfs-edac at a stand-in; [Memory] Repair=, RepairsPerDevice=, RepairsPerDay=. */
+	bool act_repairs;
+	const char *sysfs_edac;      /* NULL: /sys/bus/edac/devices */
+	struct mem_repair_limits repair_limits;
 	/* Name the board slot of memory records (slot-names.h): live, or a replay given the paths. */
 	bool read_slots;
 	const char *dmi_dir;         /* NULL: /sys/firmware/dmi/entries */
@@ -74,6 +80,7 @@ struct rules_stage {
 	uint64_t n_actions_failed;
 	uint64_t n_offlined_again;   /* known-bad pages of earlier boots offlined at start */
 	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
+	uint64_t n_repairs[_MEM_REPAIR_OUTCOME_MAX];   /* this run's repair reports, by outcome */
 	/* The record being run, for a row's page offlined at once (row-pages.h). */
 	const struct rule_input *record;
 	int64_t record_time_usec;

@@ -14,7 +14,7 @@
 #define LINE_MAX_LEN 4096
 
 static const char *const action_names[] = {
-	"alert", "soft-offline", "hard-offline", "cpu-offline", "trigger", "offline-row",
+	"alert", "soft-offline", "hard-offline", "cpu-offline", "trigger", "offline-row", "repair",
 };
 
 const char *rule_action_to_string(enum rule_action a)
@@ -279,7 +279,7 @@ static int parse_action(struct parser *p, struct rule *r, char *v)
 				break;
 		if (i == ELEMENTSOF(action_names)) {
 			report(p, p->line, "Action=: unknown action '%s'; expected alert, soft-offline, "
-			       "hard-offline, cpu-offline, trigger or offline-row", word);
+			       "hard-offline, cpu-offline, trigger, offline-row or repair", word);
 			return -EINVAL;
 		}
 		r->actions |= 1u << i;

@@ -20,6 +20,7 @@ void rule_state_done(struct rule_state *s)
 	free(s->pages);
 	free(s->alerts);
 	free(s->rows);
+	free(s->repairs);
 	*s = (struct rule_state) { 0 };
 }
 
@@ -112,6 +113,14 @@ int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r)
 	if (k >= 0)
 		s->rows[s->n_rows - 1].hash = rule_state_key_hash(r->key);
 	return k;
+}
+
+int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *r)
+{
+	if (!memchr(r->device, '\0', sizeof(r->device)) || !memchr(r->location, '\0', sizeof(r->location)) ||
+	    !memchr(r->boot_id, '\0', sizeof(r->boot_id)))
+		return -E2BIG;
+	return append(&s->repairs, &s->n_repairs, RULE_STATE_MAX_REPAIRS, sizeof(*r), r);
 }
 
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)
@@ -283,6 +292,16 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 		for (unsigned k = 0; k < r->n_pages; k++)
 			put(&o, "%s0x%" PRIx64 "@%" PRIu64, k ? "," : "", r->pages[k].pfn, r->pages[k].seen_usec);
 		put(&o, "\n");
+	}
+	for (unsigned i = 0; i < s->n_repairs; i++, lines++) {
+		const struct rule_state_repair *r = &s->repairs[i];
+
+		put(&o, "repair\t");
+		put_escaped(&o, r->device);
+		put(&o, "\t");
+		put_escaped(&o, r->location);
+		put(&o, "\t%" PRIu64 "\t%s\t%s\n", r->time_usec, r->done ? "done" : "failed",
+		    r->boot_id[0] ? r->boot_id : "-");
 	}
 	if (!o.failed)
 		put(&o, "end\t%u\t%016" PRIx64 "\n", lines, fnv1a(o.buf, o.len));
@@ -477,6 +496,29 @@ static int parse_row(struct in *in, struct rule_state *s, char **f, unsigned n)
 	return k == -E2BIG ? bad(in, "more than %u rows", RULE_STATE_MAX_ROWS) : k;
 }
 
+static int parse_repair(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	struct rule_state_repair r = { 0 };
+	int k;
+
+	if (n != 6)
+		return bad(in, "repair: expected 6 fields, got %u", n);
+	if ((k = unescape(in, "device", f[1], r.device, sizeof(r.device))) < 0 ||
+	    (k = unescape(in, "location", f[2], r.location, sizeof(r.location))) < 0 ||
+	    (k = number(in, "time", f[3], 10, &r.time_usec)) < 0)
+		return k;
+	if (!streq(f[4], "done") && !streq(f[4], "failed"))
+		return bad(in, "repair: '%s' is neither done nor failed", f[4]);
+	r.done = streq(f[4], "done");
+	if (!streq(f[5], "-")) {
+		if (strlen(f[5]) != sizeof(r.boot_id) - 1 || strspn(f[5], "0123456789abcdef") != sizeof(r.boot_id) - 1)
+			return bad(in, "repair: boot id '%s' is not 32 lower-case hex digits", f[5]);
+		memcpy(r.boot_id, f[5], sizeof(r.boot_id));
+	}
+	k = rule_state_add_repair(s, &r);
+	return k == -E2BIG ? bad(in, "more than %u repairs", RULE_STATE_MAX_REPAIRS) : k;
+}
+
 static int parse_lines(struct in *in, const char *text, size_t len, struct rule_state *s)
 {
 	const char *p = text, *end = text + len;
@@ -515,6 +557,8 @@ static int parse_lines(struct in *in, const char *text, size_t len, struct rule_
 			r = parse_alert(in, s, f, nf);
 		else if (streq(f[0], "row"))
 			r = parse_row(in, s, f, nf);
+		else if (streq(f[0], "repair"))
+			r = parse_repair(in, s, f, nf);
 		else if (streq(f[0], "end")) {
 			uint64_t lines, sum;
 

@@ -14,6 +14,7 @@
  *	page	PFN(hex)	soft|hard	TIME	ok|failed	BOOT_ID
  *	alert	TIME	RULE	KEY
  *	row	RULE	KEY	ISOLATED	LAST	PFN(hex)@TIME,...
+ *	repair	DEVICE	LOCATION	TIME	done|failed	BOOT_ID
  *	end	LINES	FNV1A64(hex)
  *
  * Times are CLOCK_REALTIME microseconds, so that counts survive reboots.
@@ -24,6 +25,10 @@
  * A row (rules/row-pages.h) is a DRAM row an offline-row rule counts: the
  * time it crossed its threshold (0: not yet), the time it was last seen,
  * and the pages seen on it with when each was last seen.
+ * A repair (rules/mem-repair.h) is one a rule asked a memory device for:
+ * the device's key and the location (mem_repair_device_key(),
+ * plan->location), and whether the kernel took it.  They bound later
+ * repairs: per device, per day, never one location twice.
  * The "end" line counts the lines before it and checksums their bytes: a
  * file cut short or changed by accident is recognised as damaged rather than
  * half-read.
@@ -39,6 +44,9 @@
 #define RULE_STATE_MAX_PAGES  65536 /* far beyond what a machine can offline and keep running */
 #define RULE_STATE_ROW_PAGES  32    /* pages kept per row: a row spans a few pages, interleaved */
 #define RULE_STATE_MAX_ROWS   4096  /* rows kept; the least recently seen makes room */
+#define RULE_STATE_MAX_REPAIRS 4096 /* the limits stop a device long before */
+#define RULE_STATE_REPAIR_DEVICE_MAX 96
+#define RULE_STATE_REPAIR_LOCATION_MAX 160
 
 struct rule_state_bucket {
 	char rule[RULE_NAME_MAX];
@@ -77,6 +85,14 @@ struct rule_state_row {
 	struct rule_state_row_page pages[RULE_STATE_ROW_PAGES];
 };
 
+struct rule_state_repair {
+	char device[RULE_STATE_REPAIR_DEVICE_MAX];     /* "mem0", "serial=0x1234" */
+	char location[RULE_STATE_REPAIR_LOCATION_MAX];
+	uint64_t time_usec;
+	bool done;                  /* the kernel took it; false: it refused a write */
+	char boot_id[33];
+};
+
 struct rule_state {
 	struct rule_state_bucket **buckets;
 	unsigned n_buckets;
@@ -86,6 +102,8 @@ struct rule_state {
 	unsigned n_alerts;
 	struct rule_state_row *rows;
 	unsigned n_rows;
+	struct rule_state_repair *repairs;
+	unsigned n_repairs;
 	/* This run's losses to the bounds (not saved): rows pushed out, pages a full row did not keep. */
 	uint64_t rows_evicted;
 	uint64_t row_pages_dropped;
@@ -100,6 +118,8 @@ int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p);
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a);
 /* Appends a row (the state file's), its hash set; past RULE_STATE_MAX_ROWS -E2BIG. */
 int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r);
+/* Appends a repair; past RULE_STATE_MAX_REPAIRS -E2BIG, a field too long -E2BIG too. */
+int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *r);
 /* FNV-1a of a key: rows are looked up by it before their keys are compared. */
 uint64_t rule_state_key_hash(const char *key);
 /* The page's entry, NULL if it was never offlined (or tried). */

@@ -45,6 +45,7 @@ enum rule_action {
 	RULE_ACTION_CPU_OFFLINE  = 1 << 3,   /* the record's CPU */
 	RULE_ACTION_TRIGGER      = 1 << 4,   /* run Trigger= */
 	RULE_ACTION_OFFLINE_ROW  = 1 << 5,   /* every page seen on the key's DRAM row (row-pages.h) */
+	RULE_ACTION_REPAIR       = 1 << 6,   /* the record's CXL memory location (mem-repair.h); opt-in */
 };
 
 struct rule_term {

@@ -15,7 +15,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..52"
+echo "1..56"
 
 # Both spellings of the rule directory option, in both programs (one documented).
 check "mcectl rules --rules-directory, as mcelogd spells it" run 0 "$MCECTL" rules --rules-directory "$SHIPPED"
@@ -300,6 +300,8 @@ check "a replay refuses --sysfs-memory pointing at the real sysfs" \
 	err_has "--sysfs-memory '/sys/devices/system/memory' is this machine's sysfs: a replay never offlines"
 run 2 "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" --sysfs-cpu /sys/devices/system/cpu/../cpu
 check "and --sysfs-cpu, however spelled" err_has "is this machine's sysfs: a replay never takes its CPUs offline"
+run 2 "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" --sysfs-edac /sys/bus/../bus
+check "and --sysfs-edac" err_has "is this machine's sysfs: a replay never asks its memory for repairs"
 run 2 env STATE_DIRECTORY="$TMP/fakestate" "$MCELOGD" --replay /dev/null --no-journal --rules-directory "$SHIPPED" \
 	--bert "$top_srcdir/tests/integration/data/bert-region.bin"
 check "--replay --bert without --state-directory is refused, and marks nothing" \
@@ -320,4 +322,19 @@ check "cxl-device-health alerts once for mem0's failure-log health reports" \
 check "memory-uncorrected takes the poison, not the health reports" \
 	sh -c '[ "$(grep -c "memory-uncorrected" "$0")" = 1 ] && grep -q "memory-uncorrected: .*cxl.jsonl:4: would alert" "$0"' "$TMP/out"
 check "four records, two firings" has "^4 records, 10 rules, 2 firings"
+
+# Action=repair is opt-in: no shipped rule asks for it; a rule of the admin's that does
+# says, under --test, which device and DPA it would ask (mcelogd.rules(5), REPAIR).
+check "no shipped rule asks for a memory repair" sh -c '! grep -q "^Action=.*repair" "$0"/*.rules' "$SHIPPED"
+mkdir -p "$TMP/repair-rules"
+printf '[Rule]\nName=cxl-repair\nMatch=kind=cxl_dram|cxl_memory_module\nAction=alert repair\n' \
+	>"$TMP/repair-rules/90-repair.rules"
+{ printf '{"time":"2026-11-20T10:00:00.000000Z","event":"cxl_dram","source":"tracepoint","severity":"corrected",'
+  printf '"memdev":"mem0","dpa":"0x0000000000002000","channel":2,"rank":0,"nibble_mask":"0x21"}\n'
+  cxl 11 cxl_memory_module uncorrected mem0 failure; } >"$TMP/repair.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$TMP/repair-rules" --test "$TMP/repair.jsonl"
+check "--test: the repair it would ask for, from the DRAM record" \
+	has "^  would ask mem0 for a memory repair at DPA 0x2000 (with \\[Memory\\] Repair=yes, if the device offers one)$"
+check "--test: none from a health report, and why" \
+	has "^  no memory repair: only a CXL DRAM or general media event names memory a device can repair$"
 exit $failed

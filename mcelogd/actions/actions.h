@@ -4,12 +4,16 @@
 /*
  * What the daemon does when a rule fires (mcelogd.rules(5), ACTIONS), one
  * file each: alert.c renders an alert for every sink; page-offline.c asks
- * the kernel to take a page out of use.  The rules stage (rules-stage.c)
+ * the kernel to take a page out of use; repair-memory.c asks a memory device
+ * to repair a location (rules/mem-repair.h plans it).  The rules stage (rules-stage.c)
  * calls them in the rule's order.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "mem-repair.h"
 
 struct json_writer;
 struct rule_input;
@@ -27,7 +31,21 @@ struct rule_alert {
 	const char *failed_action;   /* NULL, or the action whose failure this alert reports */
 	const char *message;         /* the journal's MESSAGE */
 	const struct rule_input *input;   /* the record that tripped it */
+	/* Set for the report of a memory repair (Action=repair): its own MESSAGE_ID and fields. */
+	const struct mem_repair_report *repair;
 };
+
+struct mem_repair_report {
+	enum mem_repair_outcome outcome;
+	const struct mem_repair_plan *plan;
+	const char *memdev;
+	const char *failed_attr;     /* FAILED: the attribute whose write the kernel refused */
+	int error;                   /* FAILED: its negative errno */
+};
+
+/* "repair": {outcome, memdev, device, instance, type, persist_mode, location, refused, reason,
+ * writes, failed_attribute, error}, inside an alert's object. */
+void mem_repair_write_json(const struct mem_repair_report *rep, struct json_writer *w);
 
 /* The alert's JSON object ({"event":"alert",...}) into w, which is reset first. */
 void alert_write_json(const struct rule_alert *a, const char *hostname, const char *boot_id,
@@ -49,6 +67,22 @@ int page_offline(const char *sysfs_memory, uint64_t pfn, bool hard);
  * 0 or negative errno.
  */
 int cpu_offline(const char *sysfs_cpu, unsigned cpu);
+
+/*
+ * The memory repair features of EDAC device `device` ("cxl_mem0") under
+ * devices_dir (NULL: /sys/bus/edac/devices): each mem_repairN's type,
+ * persist mode, safety in use, DPA range and control files, by instance; at
+ * most max.  Returns how many (0: the device or the feature is absent).
+ */
+size_t mem_repair_offers_read(const char *devices_dir, const char *device, struct mem_repair_offer *ret,
+			      size_t max);
+
+/*
+ * Makes plan p's writes in order under devices_dir (NULL: /sys/bus/edac/
+ * devices).  Returns 0, or the negative errno of the first write the kernel
+ * refused, its index in *ret_failed; nothing after it is written.
+ */
+int mem_repair_execute(const char *devices_dir, const struct mem_repair_plan *p, unsigned *ret_failed);
 
 /*
  * Triggers: programs a rule runs (Trigger=), without a shell.  The alert's

@@ -41,6 +41,8 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
 	if (a->failed_action)
 		json_put_string(w, "failed_action", a->failed_action);
 	json_put_string(w, "message", a->message);
+	if (a->repair)
+		mem_repair_write_json(a->repair, w);
 	if (a->input) {
 		json_object_begin(w, "record");
 		for (size_t i = 0; i < sizeof(record_fields) / sizeof(record_fields[0]); i++) {

@@ -823,6 +823,33 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	return deliver(j, &f, false);
 }
 
+/* A repair report's own fields (mcelogd.rules(5), REPAIR). */
+static void add_repair_fields(struct journal_fields *f, const struct mem_repair_report *rep)
+{
+	const struct mem_repair_plan *p = rep->plan;
+
+	journal_fields_add(f, "MCE_REPAIR_OUTCOME=%s", mem_repair_outcome_to_string(rep->outcome));
+	if (rep->memdev[0])
+		journal_fields_add(f, "MCE_MEMDEV=%s", rep->memdev);
+	if (p->offer) {
+		journal_fields_add(f, "MCE_REPAIR_DEVICE=%s", p->offer->device);
+		journal_fields_add(f, "MCE_REPAIR_INSTANCE=%u", p->offer->instance);
+		journal_fields_add(f, "MCE_REPAIR_TYPE=%s", p->offer->type_text);
+		if (p->offer->persist_mode >= 0)
+			journal_fields_add(f, "MCE_REPAIR_PERSIST=%s", p->offer->persist_mode ? "hard" : "soft");
+	}
+	if (p->location[0])
+		journal_fields_add(f, "MCE_REPAIR_LOCATION=%s", p->location);
+	if (p->refusal != MEM_REPAIR_GO) {
+		journal_fields_add(f, "MCE_REPAIR_REFUSED=%s", mem_repair_refusal_to_string(p->refusal));
+		journal_fields_add(f, "MCE_REPAIR_REASON=%s", p->why);
+	}
+	if (rep->outcome == MEM_REPAIR_FAILED) {
+		journal_fields_add(f, "MCE_REPAIR_FAILED_ATTRIBUTE=%s", rep->failed_attr ? rep->failed_attr : "");
+		journal_fields_add(f, "MCE_REPAIR_ERRNO=%d", -rep->error);
+	}
+}
+
 static int write_alert(struct journal_sink *j, const struct rule_alert *a, const char *json)
 {
 	struct journal_fields f;
@@ -830,7 +857,7 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 
 	journal_fields_begin(&f, j, false, 0);
 	journal_fields_add(&f, "MESSAGE=%s", a->message);
-	journal_fields_add(&f, "MESSAGE_ID=" MCELOGD_MSGID_ALERT);
+	journal_fields_add(&f, "MESSAGE_ID=%s", a->repair ? MCELOGD_MSGID_REPAIR : MCELOGD_MSGID_ALERT);
 	journal_fields_add(&f, "PRIORITY=%d", a->priority);
 	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
 	journal_fields_add(&f, "MCE_RULE=%s", a->rule);
@@ -843,6 +870,8 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 	journal_fields_add(&f, "MCE_RULE_ACTIONS=%s", a->actions);
 	if (a->failed_action)
 		journal_fields_add(&f, "MCE_RULE_FAILED_ACTION=%s", a->failed_action);
+	if (a->repair)
+		add_repair_fields(&f, a->repair);
 	if (json) {
 		k = journal_fields_add_json(&f, j, json);
 		if (k < 0)
@@ -967,6 +996,7 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	static const char *const ids[] = {
 		MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS,
 		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END, MCELOGD_MSGID_ALERT,
+		MCELOGD_MSGID_REPAIR,
 	};
 	struct journal_sink *j = s;
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];

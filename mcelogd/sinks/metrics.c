@@ -55,6 +55,8 @@ static const struct prom_metric metrics[] = {
 	  "Memory pages mcelogd's rules offlined (or failed to), by mode and result" },
 	{ "mcelogd_cpus_offlined_total", PROM_COUNTER,
 	  "CPUs mcelogd's rules took offline (or failed to), by result" },
+	{ "mcelogd_memory_repairs_total", PROM_COUNTER,
+	  "Memory repairs mcelogd's rules asked a device for (Action=repair), by result" },
 	{ "mcelogd_memory_hardware_corrupted_bytes", PROM_GAUGE,
 	  "Memory the kernel took out of use for hardware errors (HardwareCorrupted in /proc/meminfo)" },
 	{ "mcelogd_kernel_memory_failure_pages_total", PROM_COUNTER,
@@ -383,6 +385,10 @@ static void metrics_action(void *s, const char *action, bool done)
 		const char *labels[] = { "result", result, NULL };
 
 		add(k, "mcelogd_cpus_offlined_total", labels, 1);
+	} else if (streq(action, "repair")) {
+		const char *labels[] = { "result", result, NULL };
+
+		add(k, "mcelogd_memory_repairs_total", labels, 1);
 	}
 }
 

@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..32"
+echo "1..34"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -55,6 +55,11 @@ if [ $? = 0 ] && grep -q "^tracepoint  *unavailable  *0  *0  the kernel has no" 
 else
 	not_ok "the table shows each source with state, counts and reason" "$(cat "$work/table.txt")"
 fi
+# Memory repair (mcelogd.rules(5), REPAIR): off by default, nothing asked, said on a line of its own.
+check "memory repair: off, nothing asked this run" "false 0 0 0" \
+	"$(jq -r '.memory | "\(.repair_enabled) \(.repairs_done) \(.repairs_refused) \(.repairs_failed)"' "$work/status.json" 2>&1)"
+check "the table says repair is off" 1 \
+	"$(grep -c '^Memory repairs by the rules (off, \[Memory\] Repair=no): 0 done, 0 refused, 0 failed, 0 would; 0 in the state$' "$work/table.txt")"
 
 # Who may ask: even with the file opened up to everyone, peer credentials decide.
 chmod 0666 "$sock"

@@ -169,7 +169,8 @@ static void test_bad_value_matrix(void **state)
 		{ "Daemon", "LogLevel" },
 		{ "Daemon", "SocketGroup", true, true }, { "Storm", "Enable" }, { "Storm", "Burst" },
 		{ "Storm", "Window" }, { "Storm", "SummaryInterval" }, { "Storm", "QuietTime" },
-		{ "Storm", "MaxSignatures" },
+		{ "Storm", "MaxSignatures" }, { "Memory", "Repair" }, { "Memory", "RepairsPerDevice" },
+		{ "Memory", "RepairsPerDay" },
 	};
 	/* Wrong for every key: no key takes any of these. */
 	static const char *const values[] = {
@@ -437,6 +438,28 @@ static void test_utf8_bom(void **state)
 	assert_int_equal(e.line[0], 2);
 }
 
+/* Memory repair: off unless asked for, bounded by default, a limit of 0 refused (Repair=no is "none"). */
+static void test_memory_repair(void **state)
+{
+	struct mcelogd_config c;
+	struct errors e;
+
+	(void) state;
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_false(c.memory_repair);
+	assert_int_equal(c.repairs_per_device, 4);
+	assert_int_equal(c.repairs_per_day, 1);
+	assert_int_equal(parse("[Memory]\nRepair=yes\nRepairsPerDevice=2\nRepairsPerDay=3\n", &c, &e), 0);
+	assert_true(c.memory_repair);
+	assert_int_equal(c.repairs_per_device, 2);
+	assert_int_equal(c.repairs_per_day, 3);
+	assert_int_equal(parse("[Memory]\nRepairsPerDay=0\nRepairsPerDevice=1001\n", &c, &e), -EINVAL);
+	assert_int_equal(e.n, 2);
+	assert_non_null(strstr(e.msg[0], "RepairsPerDay="));
+	assert_non_null(strstr(e.msg[0], "from 1 to 1000"));
+	assert_int_equal(e.line[1], 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_dev_mcelog_tristate),
 		cmocka_unit_test(test_utf8_bom),
+		cmocka_unit_test(test_memory_repair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,12 @@ static void sample(struct rule_state *s)
 		.pfn = 0xfffff, .hard = true, .ok = false, .time_usec = T0 + 4 }), 0);
 	assert_int_equal(rule_state_add_alert(s, &(struct rule_state_alert) {
 		.time_usec = T0 + 5, .rule = "memory-page-ce", .key = "page=0x12345" }), 0);
+	/* Memory repairs: one the kernel took in a boot, one it refused (no boot id, as older files). */
+	assert_int_equal(rule_state_add_repair(s, &(struct rule_state_repair) {
+		.device = "mem0", .location = "mem0 ppr dpa=0x2000 nibble_mask=0x21", .time_usec = T0 + 6,
+		.done = true, .boot_id = "0123456789abcdef0123456789abcdef" }), 0);
+	assert_int_equal(rule_state_add_repair(s, &(struct rule_state_repair) {
+		.device = "serial=0xabc", .location = "serial=0xabc row-sparing dpa=0x40\tx", .time_usec = T0 + 7 }), 0);
 }
 
 static char *format(const struct rule_state *s, size_t *len)
@@ -75,6 +81,15 @@ static void test_round_trip(void **state)
 	assert_null(rule_state_find_page(&b, 0x12346));
 	assert_int_equal(b.n_alerts, 1);
 	assert_int_equal(b.alerts[0].time_usec, T0 + 5);
+	assert_int_equal(b.n_repairs, 2);
+	assert_string_equal(b.repairs[0].device, "mem0");
+	assert_string_equal(b.repairs[0].location, "mem0 ppr dpa=0x2000 nibble_mask=0x21");
+	assert_int_equal(b.repairs[0].time_usec, T0 + 6);
+	assert_true(b.repairs[0].done);
+	assert_string_equal(b.repairs[0].boot_id, "0123456789abcdef0123456789abcdef");
+	assert_string_equal(b.repairs[1].location, "serial=0xabc row-sparing dpa=0x40\tx");
+	assert_false(b.repairs[1].done);
+	assert_string_equal(b.repairs[1].boot_id, "");
 	/* Formatting what was parsed gives the same bytes. */
 	again = format(&b, &len2);
 	assert_int_equal(len, len2);
@@ -136,6 +151,9 @@ static void test_errors(void **state)
 	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tok\tBOOT\n", 2, "boot id 'BOOT' is not 32");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\n", 2, "alert: expected 4 fields, got 3");
 	expect_bad("mcelogd-rules-state 1\nfrob\t1\n", 2, "unknown item 'frob'");
+	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tdone\n", 2, "repair: expected 6 fields, got 5");
+	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tmaybe\t-\n", 2, "'maybe' is neither done nor failed");
+	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\tx\tdone\t-\n", 2, "time 'x' is not a number");
 	expect_bad("mcelogd-rules-state 1\nend\t5\t0\n", 2, "end line counts 5 lines, the file has 1");
 	expect_bad("mcelogd-rules-state 1\nend\t1\t0\n", 2, "checksum mismatch");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\tk", 2, "cut short");

@@ -102,7 +102,8 @@ static void test_memory(void **state)
 		"\"enable_soft_offline\":0,\"hardware_corrupted_kib\":8,\"memory_failure\":{\"nodes\":2,"
 		"\"total\":11,\"ignored\":2,\"failed\":3,\"delayed\":4,\"recovered\":5},"
 		"\"pages_known_bad\":3,\"pages_offlined_this_boot\":2,\"pages_offlined_again_at_start\":1,"
-		"\"offlinings_refused\":1}}",
+		"\"offlinings_refused\":1,\"repair_enabled\":true,\"repairs_done\":1,\"repairs_refused\":2,"
+		"\"repairs_failed\":3,\"repairs_would\":0,\"repairs_known\":4}}",
 		&r);
 
 	(void) state;
@@ -112,12 +113,15 @@ static void test_memory(void **state)
 				    "(vm.enable_soft_offline=0)\n"));
 	assert_non_null(strstr(out, "Pages offlined by the rules: 2 this boot (1 again at start), 3 known bad; "
 				    "1 refused\n"));
+	assert_non_null(strstr(out, "Memory repairs by the rules (on): 1 done, 2 refused, 3 failed, 0 would; "
+				    "4 in the state\n"));
 	free(out);
 
 	/* A kernel without the sysctl or the counters: only what there is. */
 	out = render("{\"version\":\"0.1.0\",\"sources\":[],\"memory\":{\"soft_offline_allowed\":true}}", &r);
 	assert_int_equal(r, 0);
 	assert_non_null(strstr(out, "Memory: soft offlining allowed\n"));
+	assert_null(strstr(out, "Memory repairs"));
 	free(out);
 }
 

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rules/mem-repair.c: the plan of a memory repair from a CXL record, the
+ * repair features its device offers and the limits.  The records come from
+ * real trace lines: printed by Linux 7.3.4 (Debian trixie-backports) in the
+ * VM rig's CXL boot for events QEMU 10.0's cxl-type3 device reported (the
+ * lines of cxl-trace-lines.h).  The offers are laid out as Linux's
+ * drivers/cxl/core/edac.c registers them (Documentation/ABI/testing/
+ * sysfs-edac-memory-repair): PPR with dpa and nibble_mask; sparing with
+ * channel and rank, plus bank group and bank, row, column and sub-channel
+ * as its granularity needs.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cxl-trace-lines.h"
+#include "cxl-trace-text.h"
+#include "mem-repair.h"
+#include "ras-record.h"
+
+static const struct mem_repair_limits on = { .enabled = true, .per_device = 4, .per_day = 1 };
+
+static void target_of(const char *line, struct mem_repair_target *t)
+{
+	struct ras_record r;
+	const char *why = "unset";
+
+	assert_int_equal(cxl_trace_text_parse(line, strlen(line), &r, &why), 0);
+	assert_int_equal(mem_repair_target_from_record(&r, t, &why), 0);
+	assert_null(why);
+	ras_record_done(&r);
+}
+
+/* A feature as the CXL driver registers it: its type's control files, QEMU's 256 MiB device. */
+static struct mem_repair_offer offer(enum mem_repair_type type, unsigned instance, int safe)
+{
+	struct mem_repair_offer o = {
+		.device = "cxl_mem0", .instance = instance, .type = type, .persist_mode = 0,
+		.safe_when_in_use = safe, .have_dpa_range = true, .min_dpa = 0, .max_dpa = 0xfffffff,
+	};
+	static const enum mem_repair_attr sparing[] = {
+		MEM_REPAIR_ATTR_DPA, MEM_REPAIR_ATTR_NIBBLE_MASK, MEM_REPAIR_ATTR_CHANNEL, MEM_REPAIR_ATTR_RANK,
+		MEM_REPAIR_ATTR_BANK_GROUP, MEM_REPAIR_ATTR_BANK, MEM_REPAIR_ATTR_ROW, MEM_REPAIR_ATTR_COLUMN,
+		MEM_REPAIR_ATTR_SUB_CHANNEL,
+	};
+	/* How many of sparing[] each type's ops table sets (edac.c: RANK_OPS, BANK_OPS, ROW_OPS, CACHELINE_OPS). */
+	static const unsigned n_attrs[_MEM_REPAIR_TYPE_MAX] = {
+		[MEM_REPAIR_PPR] = 2, [MEM_REPAIR_RANK_SPARING] = 4, [MEM_REPAIR_BANK_SPARING] = 6,
+		[MEM_REPAIR_ROW_SPARING] = 7, [MEM_REPAIR_CACHELINE_SPARING] = 9,
+	};
+
+	snprintf(o.type_text, sizeof(o.type_text), "%s", mem_repair_type_to_string(type));
+	for (unsigned i = 0; i < n_attrs[type]; i++)
+		o.have_attr[sparing[i]] = true;
+	return o;
+}
+
+struct seen {
+	unsigned calls;
+	char device[64];
+	char location[MEM_REPAIR_LOCATION_MAX];
+	struct mem_repair_history answer;
+};
+
+static void history(const char *device_key, const char *location, struct mem_repair_history *ret, void *userdata)
+{
+	struct seen *s = userdata;
+
+	s->calls++;
+	snprintf(s->device, sizeof(s->device), "%s", device_key);
+	snprintf(s->location, sizeof(s->location), "%s", location);
+	*ret = s->answer;
+}
+
+static void assert_writes(const struct mem_repair_plan *p, const char *const *want, unsigned n)
+{
+	assert_int_equal(p->n_writes, n);
+	for (unsigned i = 0; i < n; i++) {
+		char w[64];
+
+		snprintf(w, sizeof(w), "%s=%s", p->writes[i].attr, p->writes[i].value);
+		assert_string_equal(w, want[i]);
+	}
+}
+
+static void test_target_dram(void **state)
+{
+	struct mem_repair_target t;
+
+	(void) state;
+	target_of(cxl_line_dram, &t);
+	assert_string_equal(t.memdev, "mem0");
+	assert_true(t.have_serial);
+	assert_false(t.general_media);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_DPA], 0x2000);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_CHANNEL], 2);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_RANK], 0);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_NIBBLE_MASK], 0x21);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_BANK_GROUP], 1);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_BANK], 3);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_ROW], 1234);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_COLUMN], 56);
+	/* sub_channel=0 is printed, but its validity bit is not set: not a coordinate. */
+	assert_false(t.have[MEM_REPAIR_ATTR_SUB_CHANNEL]);
+}
+
+static void test_target_general_media_and_others(void **state)
+{
+	struct mem_repair_target t;
+	struct ras_record r;
+	const char *why = NULL;
+
+	(void) state;
+	target_of(cxl_line_general_media, &t);
+	assert_true(t.general_media);
+	assert_int_equal(t.value[MEM_REPAIR_ATTR_DPA], 0x1000);
+	/* Its channel and rank are the media's: not taken as DRAM coordinates. */
+	assert_false(t.have[MEM_REPAIR_ATTR_CHANNEL]);
+	assert_false(t.have[MEM_REPAIR_ATTR_RANK]);
+
+	assert_int_equal(cxl_trace_text_parse(cxl_line_memory_module, strlen(cxl_line_memory_module), &r, &why), 0);
+	assert_int_equal(mem_repair_target_from_record(&r, &t, &why), -EINVAL);
+	assert_non_null(strstr(why, "CXL DRAM or general media"));
+	ras_record_done(&r);
+}
+
+static void test_ppr(void **state)
+{
+	static const char *const want[] = { "dpa=0x2000", "nibble_mask=0x21", "repair=1" };
+	struct mem_repair_offer offers[] = { offer(MEM_REPAIR_ROW_SPARING, 0, 1), offer(MEM_REPAIR_PPR, 1, 1) };
+	struct mem_repair_target t;
+	struct mem_repair_plan p;
+	struct seen s = { 0 };
+
+	(void) state;
+	target_of(cxl_line_dram, &t);
+	mem_repair_plan(&t, offers, 2, &on, history, &s, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_GO);
+	assert_ptr_equal(p.offer, &offers[1]);    /* PPR is the finest */
+	assert_writes(&p, want, 3);
+	assert_string_equal(p.location, "mem0 ppr dpa=0x2000 nibble_mask=0x21");
+	assert_int_equal(s.calls, 1);
+	assert_string_equal(s.device, "mem0");
+	assert_string_equal(s.location, p.location);
+
+	/* The general media record: PPR of its DPA, no nibble mask to give (0, nothing stays set). */
+	target_of(cxl_line_general_media, &t);
+	mem_repair_plan(&t, offers, 2, &on, history, &s, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_GO);
+	assert_string_equal(p.writes[0].value, "0x1000");
+	assert_string_equal(p.writes[1].value, "0x0");
+}
+
+static void test_sparing(void **state)
+{
+	static const char *const cacheline[] = {
+		"dpa=0x2000", "nibble_mask=0x21", "channel=2", "sub_channel=0", "rank=0", "bank_group=1", "bank=3",
+		"row=1234", "column=56", "repair=1",
+	};
+	static const char *const row[] = {
+		"dpa=0x2000", "nibble_mask=0x21", "channel=2", "rank=0", "bank_group=1", "bank=3", "row=1234",
+		"repair=1",
+	};
+	struct mem_repair_offer offers[] = {
+		offer(MEM_REPAIR_RANK_SPARING, 0, 1), offer(MEM_REPAIR_ROW_SPARING, 1, 1),
+		offer(MEM_REPAIR_CACHELINE_SPARING, 2, 1),
+	};
+	struct mem_repair_target t;
+	struct mem_repair_plan p;
+
+	(void) state;
+	target_of(cxl_line_dram, &t);
+	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_GO);
+	assert_ptr_equal(p.offer, &offers[2]);
+	assert_writes(&p, cacheline, 10);
+	/* A cache-line sparing that needs the memory offline: the row sparing that does not. */
+	offers[2].safe_when_in_use = 0;
+	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
+	assert_ptr_equal(p.offer, &offers[1]);
+	assert_writes(&p, row, 8);
+	assert_string_equal(p.location, "mem0 row-sparing dpa=0x2000 nibble_mask=0x21 channel=0x2 rank=0x0 "
+			    "bank_group=0x1 bank=0x3 row=0x4d2");
+	/* A record without a row: bank sparing is the finest left, and the device has none; rank sparing. */
+	t.have[MEM_REPAIR_ATTR_ROW] = false;
+	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
+	assert_ptr_equal(p.offer, &offers[0]);
+	assert_int_equal(p.n_writes, 5);
+}
+
+static void test_refusals(void **state)
+{
+	struct mem_repair_offer offers[] = { offer(MEM_REPAIR_ROW_SPARING, 0, 1) };
+	struct mem_repair_limits off = on;
+	struct mem_repair_target t;
+	struct mem_repair_plan p;
+
+	(void) state;
+	target_of(cxl_line_dram, &t);
+	mem_repair_plan(&t, offers, 0, &on, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_NOT_OFFERED);
+	assert_non_null(strstr(p.why, "mem0 offers no memory repair"));
+	assert_int_equal(p.n_writes, 0);
+
+	/* A general media record has no row: sparing cannot take it, and the driver would not. */
+	target_of(cxl_line_general_media, &t);
+	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_TYPE_UNSUPPORTED);
+	assert_non_null(strstr(p.why, "mem0 offers row-sparing; none fits this general media record"));
+	assert_string_equal(mem_repair_refusal_to_string(p.refusal), "type-unsupported");
+
+	target_of(cxl_line_dram, &t);
+	offers[0].safe_when_in_use = 0;
+	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_NOT_SAFE_IN_USE);
+	assert_ptr_equal(p.offer, &offers[0]);
+	assert_non_null(strstr(p.why, "repair_safe_when_in_use=0"));
+
+	offers[0].safe_when_in_use = 1;
+	offers[0].max_dpa = 0x1fff;
+	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_OUT_OF_RANGE);
+	assert_string_equal(p.why, "DPA 0x2000 is outside cxl_mem0's range 0x0-0x1fff (min_dpa, max_dpa)");
+
+	offers[0].max_dpa = 0xfffffff;
+	t.value[MEM_REPAIR_ATTR_ROW] = 0x1000000;   /* wider than the 24 bits a request carries */
+	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_OUT_OF_RANGE);
+	assert_non_null(strstr(p.why, "row 0x1000000"));
+
+	target_of(cxl_line_dram, &t);
+	off.enabled = false;
+	mem_repair_plan(&t, offers, 1, &off, NULL, NULL, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_DISABLED);
+	assert_ptr_equal(p.offer, &offers[0]);        /* what it would have used is still said */
+	assert_int_equal(p.n_writes, 0);
+	assert_non_null(strstr(p.why, "Repair=no"));
+}
+
+static void test_limits(void **state)
+{
+	struct mem_repair_offer offers[] = { offer(MEM_REPAIR_PPR, 0, 1) };
+	struct mem_repair_target t;
+	struct mem_repair_plan p;
+	struct seen s = { .answer = { .device_total = 3 } };
+
+	(void) state;
+	target_of(cxl_line_dram, &t);
+	mem_repair_plan(&t, offers, 1, &on, history, &s, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_GO);     /* 3 of 4 */
+
+	s.answer.device_total = 4;
+	mem_repair_plan(&t, offers, 1, &on, history, &s, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_LIMIT_DEVICE);
+	assert_non_null(strstr(p.why, "mem0 had 4 repairs already, the limit ([Memory] RepairsPerDevice=4)"));
+
+	s.answer = (struct mem_repair_history) { .device_total = 1, .device_last_day = 1 };
+	mem_repair_plan(&t, offers, 1, &on, history, &s, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_LIMIT_DAY);
+	assert_string_equal(mem_repair_refusal_to_string(p.refusal), "daily-limit");
+
+	s.answer = (struct mem_repair_history) { .location_repaired = true };
+	mem_repair_plan(&t, offers, 1, &on, history, &s, &p);
+	assert_int_equal(p.refusal, MEM_REPAIR_ALREADY_DONE);
+	assert_int_equal(p.n_writes, 0);
+
+	/* A device with a serial number is counted by it: renumbering does not reset its limits. */
+	t.serial = 0xabc;
+	s.answer = (struct mem_repair_history) { 0 };
+	mem_repair_plan(&t, offers, 1, &on, history, &s, &p);
+	assert_string_equal(s.device, "serial=0xabc");
+	assert_string_equal(p.location, "serial=0xabc ppr dpa=0x2000 nibble_mask=0x21");
+}
+
+static void test_names(void **state)
+{
+	char buf[16];
+
+	(void) state;
+	for (int t = 0; t < _MEM_REPAIR_TYPE_MAX; t++)
+		assert_int_equal(mem_repair_type_from_string(mem_repair_type_to_string((enum mem_repair_type) t)), t);
+	assert_int_equal(mem_repair_type_from_string("hppr"), _MEM_REPAIR_TYPE_INVALID);
+	assert_int_equal(mem_repair_edac_device("mem12", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "cxl_mem12");
+	assert_int_equal(mem_repair_edac_device("a-very-long-memdev-name", buf, sizeof(buf)), -E2BIG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_target_dram),
+		cmocka_unit_test(test_target_general_media_and_others),
+		cmocka_unit_test(test_ppr),
+		cmocka_unit_test(test_sparing),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
