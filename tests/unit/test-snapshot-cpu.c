@@ -15,6 +15,7 @@
 #include "ras-record.h"
 #include "record.h"
 #include "snapshot-cpu.h"
+#include "tracepoint-sample.h"
 
 static struct ras_record ras(enum ras_event event)
 {
@@ -96,6 +97,53 @@ static void test_arm_event_prefers_its_own_cpu(void **state)
 	assert_false(snapshot_subject_of_ras(&r, &sub));
 }
 
+/*
+ * The same through the decoder, with samples laid out by the real format
+ * files: Debian's arm64 kernel (6.12) gives arm_event a cpu (-1 when no CPU
+ * has the section's MPIDR); 6.1's has none.
+ */
+static void test_arm_event_from_the_kernels_formats(void **state)
+{
+	(void) state;
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+	struct snapshot_subject sub;
+
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.12/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000001);
+	put(&s, &l, "cpu", 1);
+	put(&s, &l, "sev", 0);
+	decode_ok(&l, &s, &r);
+	r.have_sample_cpu = true;   /* as the tracepoint source stamps it */
+	r.sample_cpu = 0;
+	assert_true(snapshot_subject_of_ras(&r, &sub));
+	assert_int_equal(sub.cpu, 1);
+	assert_string_equal(sub.cpu_from, "record");
+	ras_record_done(&r);
+
+	put(&s, &l, "cpu", (uint32_t) -1);
+	decode_ok(&l, &s, &r);
+	r.have_sample_cpu = true;
+	r.sample_cpu = 0;
+	assert_true(snapshot_subject_of_ras(&r, &sub));
+	assert_int_equal(sub.cpu, 0);
+	assert_string_equal(sub.cpu_from, "sample");
+	ras_record_done(&r);
+
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.1/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000001);
+	decode_ok(&l, &s, &r);
+	r.have_sample_cpu = true;
+	r.sample_cpu = 1;
+	assert_true(snapshot_subject_of_ras(&r, &sub));
+	assert_int_equal(sub.cpu, 1);
+	assert_string_equal(sub.cpu_from, "sample");
+	ras_record_done(&r);
+}
+
 /* Kinds whose CPUs say nothing about the error: no snapshot, whatever CPU is known. */
 static void test_no_snapshot_where_no_cpu_means_anything(void **state)
 {
@@ -134,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_machine_check_is_its_own_cpu),
 		cmocka_unit_test(test_memory_failure_is_the_sample_cpu),
 		cmocka_unit_test(test_arm_event_prefers_its_own_cpu),
+		cmocka_unit_test(test_arm_event_from_the_kernels_formats),
 		cmocka_unit_test(test_no_snapshot_where_no_cpu_means_anything),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
