@@ -102,46 +102,41 @@ static void test_arm_event_prefers_its_own_cpu(void **state)
  * files: Debian's arm64 kernel (6.12) gives arm_event a cpu (-1 when no CPU
  * has the section's MPIDR); 6.1's has none.
  */
+/* Decodes s as the tracepoint source would hand it on from ring_cpu; the snapshot's CPU and its origin. */
+static void expect_subject(const struct ras_tp_layout *l, const struct sample *s, unsigned ring_cpu,
+			   unsigned want_cpu, const char *want_from)
+{
+	struct ras_record r;
+	struct snapshot_subject sub;
+
+	decode_ok(l, s, &r);
+	r.have_sample_cpu = true;
+	r.sample_cpu = ring_cpu;
+	assert_true(snapshot_subject_of_ras(&r, &sub));
+	assert_int_equal(sub.cpu, want_cpu);
+	assert_string_equal(sub.cpu_from, want_from);
+	ras_record_done(&r);
+}
+
 static void test_arm_event_from_the_kernels_formats(void **state)
 {
 	(void) state;
 	struct ras_tp_layout l;
 	struct sample s;
-	struct ras_record r;
-	struct snapshot_subject sub;
 
 	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.12/ras/arm_event.format");
 	sample_init(&s, &l);
 	put(&s, &l, "mpidr", 0x80000001);
 	put(&s, &l, "cpu", 1);
 	put(&s, &l, "sev", 0);
-	decode_ok(&l, &s, &r);
-	r.have_sample_cpu = true;   /* as the tracepoint source stamps it */
-	r.sample_cpu = 0;
-	assert_true(snapshot_subject_of_ras(&r, &sub));
-	assert_int_equal(sub.cpu, 1);
-	assert_string_equal(sub.cpu_from, "record");
-	ras_record_done(&r);
-
+	expect_subject(&l, &s, 0, 1, "record");
 	put(&s, &l, "cpu", (uint32_t) -1);
-	decode_ok(&l, &s, &r);
-	r.have_sample_cpu = true;
-	r.sample_cpu = 0;
-	assert_true(snapshot_subject_of_ras(&r, &sub));
-	assert_int_equal(sub.cpu, 0);
-	assert_string_equal(sub.cpu_from, "sample");
-	ras_record_done(&r);
+	expect_subject(&l, &s, 0, 0, "sample");
 
 	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.1/ras/arm_event.format");
 	sample_init(&s, &l);
 	put(&s, &l, "mpidr", 0x80000001);
-	decode_ok(&l, &s, &r);
-	r.have_sample_cpu = true;
-	r.sample_cpu = 1;
-	assert_true(snapshot_subject_of_ras(&r, &sub));
-	assert_int_equal(sub.cpu, 1);
-	assert_string_equal(sub.cpu_from, "sample");
-	ras_record_done(&r);
+	expect_subject(&l, &s, 1, 1, "sample");
 }
 
 /* Kinds whose CPUs say nothing about the error: no snapshot, whatever CPU is known. */
