@@ -20,6 +20,7 @@
 #include "decode.h"
 #include "json-writer.h"
 #include "record-json.h"
+#include "snapshot-cpu.h"
 #include "snapshot-stage.h"
 #include "snapshots.h"
 #include "source.h"
@@ -34,7 +35,10 @@ static double now(clockid_t id)
 static void write_snapshot(struct json_writer *w, void *userdata)
 {
 	struct snapshot_call { struct snapshot_stage *st; const struct mce_record *rec; } *c = userdata;
-	snapshot_stage_annotate(c->st, c->rec, w);
+	struct snapshot_subject sub;
+
+	snapshot_subject_of_mce(c->rec, &sub);   /* as the manager does, per record */
+	snapshot_stage_annotate(c->st, &sub, w);
 }
 
 int main(int argc, char *argv[])

@@ -191,6 +191,12 @@ static void write_bytes(struct json_writer *w, const char *key, const uint8_t *p
 
 void ras_record_write_json(const struct ras_record *r, struct json_writer *w)
 {
+	ras_record_write_json_extra(r, w, NULL, NULL);
+}
+
+void ras_record_write_json_extra(const struct ras_record *r, struct json_writer *w, record_json_extra_fn extra,
+				 void *userdata)
+{
 	json_object_begin(w, NULL);
 	record_json_put_origin(w, r->have_time, r->time_usec, r->source, r->hostname, r->boot_id);
 	json_put_string(w, "event", ras_event_to_string(r->event));
@@ -228,5 +234,7 @@ void ras_record_write_json(const struct ras_record *r, struct json_writer *w)
 	}
 	if (r->truncated)
 		json_put_bool(w, "truncated", true);
+	if (extra)
+		extra(w, userdata);
 	json_object_end(w);
 }

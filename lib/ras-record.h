@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record-json.h"
 #include "record.h"
 
 /* What kind of error it is; the JSON "event" key and the journal MESSAGE_ID class. */
@@ -99,6 +100,10 @@ struct ras_record {
 	char boot_id[MCE_BOOT_ID_LEN + 1];
 	bool have_cpu;
 	uint32_t cpu;
+	/* The CPU whose tracepoint fired (its perf ring): live tracepoint records only.  Not part
+	 * of the record's JSON; which CPU a snapshot is of says it (mcelogd/snapshot-cpu.h). */
+	bool have_sample_cpu;
+	uint32_t sample_cpu;
 	char summary[256];              /* one readable line: the journal's MESSAGE */
 
 	unsigned n_fields;
@@ -135,3 +140,6 @@ enum ras_severity ras_severity_from_string(const char *s);
 struct json_writer;
 /* The record contract's JSON object: documented in mcelogd(8), RECORD FORMAT. */
 void ras_record_write_json(const struct ras_record *r, struct json_writer *w);
+/* The same, and extra (record-json.h) adds its keys before the object closes: the daemon's "snapshot". */
+void ras_record_write_json_extra(const struct ras_record *r, struct json_writer *w, record_json_extra_fn extra,
+				 void *userdata);

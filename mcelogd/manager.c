@@ -16,6 +16,7 @@
 #include "ras-record.h"
 #include "ras-record-json.h"
 #include "record-json.h"
+#include "snapshot-cpu.h"
 
 /*
  * How long a stop waits for the sinks to store what they took.  journald
@@ -277,12 +278,12 @@ static bool snapshot_config_equal(const struct snapshot_config *a, const struct 
 
 struct snapshot_call {
 	struct manager *m;
-	const struct mce_record *rec;
+	struct snapshot_subject subject;
 	bool snapshot;
 	uint64_t error_id;
 };
 
-/* What the daemon adds to a machine check's JSON: the error id of a memory error, the snapshot. */
+/* What the daemon adds to a record's JSON: the error id of a machine check's memory error, the snapshot. */
 static void write_extra(struct json_writer *w, void *userdata)
 {
 	const struct snapshot_call *call = userdata;
@@ -290,7 +291,7 @@ static void write_extra(struct json_writer *w, void *userdata)
 	if (call->error_id)
 		json_put_hex(w, "error_id", call->error_id);
 	if (call->snapshot)
-		snapshot_stage_annotate(&call->m->snapshots, call->rec, w);
+		snapshot_stage_annotate(&call->m->snapshots, &call->subject, w);
 }
 
 static int submit_record(void *core, struct mce_record *rec, enum record_origin origin)
@@ -323,7 +324,8 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	json_writer_reset(&m->json);
 	/* After decode and storms: a snapshot only for what reaches the sinks on its own. */
 	bool snapshot = m->snapshots.n > 0 && origin == RECORD_LIVE && snapshot_stage_wants(rec, m->live);
-	struct snapshot_call call = { .m = m, .rec = rec, .snapshot = snapshot, .error_id = error_id };
+	struct snapshot_call call = { .m = m, .snapshot = snapshot, .error_id = error_id };
+	snapshot_subject_of_mce(rec, &call.subject);
 	mce_record_write_json_extra(rec, &d, &m->json, snapshot || error_id ? write_extra : NULL, &call);
 	if (json_writer_failed(&m->json))
 		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
@@ -332,8 +334,8 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	e.mce.decoded = &d;
 	e.mce.error_id = error_id;
 	if (snapshot) {
-		e.mce.snapshot_fields = m->snapshots.out.fields;
-		e.mce.n_snapshot_fields = m->snapshots.out.n_fields;
+		e.snapshot_fields = m->snapshots.out.fields;
+		e.n_snapshot_fields = m->snapshots.out.n_fields;
 	}
 	count_record(m, rec->source);
 	return emit(m, &e);
@@ -359,10 +361,19 @@ static int submit_ras(void *core, struct ras_record *rec)
 	}
 
 	json_writer_reset(&m->json);
-	ras_record_write_json(rec, &m->json);
+	/* A snapshot only where the kind of record names a CPU that means something
+	 * (snapshot-cpu.h), and only as it happens: a recovered record is of the past. */
+	struct snapshot_call call = { .m = m };
+	call.snapshot = m->snapshots.n > 0 && m->live && !rec->recovered &&
+			snapshot_subject_of_ras(rec, &call.subject);
+	ras_record_write_json_extra(rec, &m->json, call.snapshot ? write_extra : NULL, &call);
 	if (json_writer_failed(&m->json))
 		return log_error_errno(-ENOMEM, "Out of memory rendering a record");
 	e.json = json_writer_str(&m->json);
+	if (call.snapshot) {
+		e.snapshot_fields = m->snapshots.out.fields;
+		e.n_snapshot_fields = m->snapshots.out.n_fields;
+	}
 	count_record(m, rec->source);
 	return emit(m, &e);
 }

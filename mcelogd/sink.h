@@ -40,14 +40,14 @@ enum sink_entry_kind {
 struct sink_entry {
 	enum sink_entry_kind kind;
 	const char *json;
+	/* A machine check's or ras record's snapshot, as flat fields (MCE_<name>=<value> in
+	 * the journal); none when it has no snapshot.  Its JSON is inside json. */
+	const struct snapshot_field *snapshot_fields;
+	size_t n_snapshot_fields;
 	union {
 		struct {
 			const struct mce_record *rec;
 			const struct mce_decoded *decoded;
-			/* The snapshot's flat fields (MCE_<name>=<value> in the journal); none
-			 * when the record has no snapshot.  Its JSON is inside json. */
-			const struct snapshot_field *snapshot_fields;
-			size_t n_snapshot_fields;
 			/* A memory error's id, shared with its EDAC entry (MCE_ERROR_ID); 0: none. */
 			uint64_t error_id;
 		} mce;

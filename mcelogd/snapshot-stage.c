@@ -69,14 +69,22 @@ static void closed_reason(const struct snapshot_slot *k, char *buf, size_t size)
 		snprintf(buf, size, "off in the configuration");
 }
 
-void snapshot_stage_annotate(struct snapshot_stage *st, const struct mce_record *rec, struct json_writer *w)
+void snapshot_stage_annotate(struct snapshot_stage *st, const struct snapshot_subject *sub,
+			     struct json_writer *w)
 {
 	st->out = (struct snapshot_out) { .json = w };
 	json_object_begin(w, "snapshot");
+	/* Whose snapshot it is, first: a reader must never take one CPU's counters for another's. */
+	if (sub->have_cpu)
+		json_put_u64(w, "cpu", sub->cpu);
+	if (sub->cpu_from)
+		json_put_string(w, "cpu_from", sub->cpu_from);
+	if (sub->cpu_is)
+		json_put_string(w, "cpu_is", sub->cpu_is);
 	for (size_t i = 0; i < st->n; i++) {
 		const struct snapshot_slot *k = &st->slots[i];
 		if (k->state) {
-			k->ops->annotate(k->state, rec, &st->out);
+			k->ops->annotate(k->state, sub, &st->out);
 			continue;
 		}
 		char why[128];
@@ -86,6 +94,9 @@ void snapshot_stage_annotate(struct snapshot_stage *st, const struct mce_record 
 		json_object_end(w);
 	}
 	json_object_end(w);
+	/* Last: the providers' figures come first when the flat fields are full. */
+	if (sub->cpu_from)
+		snapshot_out_field(&st->out, "SNAPSHOT_CPU_FROM", "%s", sub->cpu_from);
 }
 
 void snapshot_stage_cpu_changed(struct snapshot_stage *st, unsigned cpu, bool online)

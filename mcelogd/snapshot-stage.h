@@ -40,11 +40,13 @@ void snapshot_stage_close(struct snapshot_stage *st);
 bool snapshot_stage_wants(const struct mce_record *rec, bool live);
 
 /*
- * Writes "snapshot": {...} into the record's open object and keeps the
- * providers' flat fields in st->out.  Providers that are closed write
- * {"unavailable": reason} under their name, so a record always says why.
+ * Writes "snapshot": {"cpu", "cpu_from", "cpu_is", <provider>: {...}} into
+ * the record's open object and keeps the providers' flat fields in st->out.
+ * Providers that are closed write {"unavailable": reason} under their name,
+ * so a record always says why.
  */
-void snapshot_stage_annotate(struct snapshot_stage *st, const struct mce_record *rec, struct json_writer *w);
+void snapshot_stage_annotate(struct snapshot_stage *st, const struct snapshot_subject *sub,
+			     struct json_writer *w);
 
 void snapshot_stage_cpu_changed(struct snapshot_stage *st, unsigned cpu, bool online);
 

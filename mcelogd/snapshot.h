@@ -6,7 +6,8 @@
  * Each provider (performance counters, the RTIT registers, a processor-trace
  * copy) is one file in snapshot/ exporting one `const struct snapshot_ops`,
  * listed in snapshot/snapshots.c.  The manager asks every open provider once
- * per record, for the record's CPU (never the CPU whose ring delivered it),
+ * per record, for the CPU the record is about (struct snapshot_subject: a
+ * machine check's own CPU; for a ras record, the CPU snapshot-cpu.h chooses),
  * and puts what they write under the record's "snapshot" key.
  *
  * A provider never costs a record: annotate() cannot fail it.  What a
@@ -21,7 +22,6 @@
 
 struct fd_budget;
 struct json_writer;
-struct mce_record;
 struct mcelogd_config;
 struct source_paths;
 
@@ -49,14 +49,30 @@ struct snapshot_out {
 	size_t n_fields;
 };
 
+/*
+ * Whose activity a snapshot shows, and why that CPU: what a provider needs of
+ * a record, whatever kind of record it is.
+ */
+struct snapshot_subject {
+	bool have_cpu;
+	unsigned cpu;
+	bool have_time;
+	int64_t time_usec;        /* the error's CLOCK_REALTIME microseconds */
+	uint64_t tsc;             /* the error's TSC (machine checks); 0: none */
+	/* Where cpu came from: "record" (the record's own CPU field) or "sample" (the CPU
+	 * whose tracepoint fired), and what that CPU was doing, in words; both static. */
+	const char *cpu_from;
+	const char *cpu_is;
+};
+
 struct snapshot_ops {
 	const char *name;           /* its key under "snapshot": "counters", "rtit", "pt" */
 	/* *ret NULL: off by the configuration.  A provider that cannot work here still opens,
 	 * and says why in annotate() and status().  Returns 0 or negative errno (logged). */
 	int (*open)(const struct snapshot_params *p, void **ret);
 	void (*close)(void *s);
-	/* Writes "<name>": {...} for rec's CPU; rec may lack a CPU (then say so). */
-	void (*annotate)(void *s, const struct mce_record *rec, struct snapshot_out *out);
+	/* Writes "<name>": {...} for the subject's CPU; it may have none (then say so). */
+	void (*annotate)(void *s, const struct snapshot_subject *sub, struct snapshot_out *out);
 	/* CPU hotplug; optional. */
 	void (*cpu_online)(void *s, unsigned cpu);
 	void (*cpu_offline)(void *s, unsigned cpu);

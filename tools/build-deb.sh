@@ -31,6 +31,7 @@ say() { echo "build-deb: $*"; }
 die() { echo "build-deb: $*" >&2; exit 1; }
 arch=
 case ${1:-} in
+-h|--help) sed -n '2,/^set -uo pipefail/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
 --arch) [ $# -ge 2 ] || die "--arch needs a Debian architecture"; arch=$2; shift 2 ;;
 --arch=*) arch=${1#--arch=}; shift ;;
 esac

@@ -623,7 +623,8 @@ static const int ras_priorities[_RAS_SEV_MAX] = {
 	[RAS_SEV_INFO]        = LOG_NOTICE,
 };
 
-static int write_ras(struct journal_sink *j, const struct ras_record *r, const char *json)
+static int write_ras(struct journal_sink *j, const struct ras_record *r, const struct snapshot_field *snap,
+		     size_t n_snap, const char *json)
 {
 	int r_json;
 	struct journal_fields f;
@@ -674,6 +675,8 @@ static int write_ras(struct journal_sink *j, const struct ras_record *r, const c
 			break;
 		}
 	}
+	for (size_t i = 0; i < n_snap; i++)
+		journal_fields_add(&f, "MCE_%s=%s", snap[i].name, snap[i].value);
 	r_json = journal_fields_add_json(&f, j, json);
 	if (r_json < 0)
 		return r_json;
@@ -963,11 +966,11 @@ static int journal_write(void *s, const struct sink_entry *e)
 
 	switch (e->kind) {
 	case SINK_ENTRY_MCE:
-		r = write_mce(j, e->mce.rec, e->mce.decoded, e->mce.snapshot_fields, e->mce.n_snapshot_fields,
+		r = write_mce(j, e->mce.rec, e->mce.decoded, e->snapshot_fields, e->n_snapshot_fields,
 			      e->mce.error_id, e->json);
 		break;
 	case SINK_ENTRY_RAS:
-		r = write_ras(j, e->ras, e->json);
+		r = write_ras(j, e->ras, e->snapshot_fields, e->n_snapshot_fields, e->json);
 		break;
 	case SINK_ENTRY_LOSS:
 		r = write_loss(j, e->loss.source, e->loss.cpu, e->loss.lost, e->loss.at_start, e->json);

@@ -46,7 +46,6 @@
 #include "log.h"
 #include "macro.h"
 #include "perf-group-read.h"
-#include "record.h"
 #include "snapshots.h"
 
 enum group {
@@ -913,15 +912,15 @@ static void flat_fields(const struct counters *c, const struct counter_window *w
  * the TSC's rate is known (a second after open).  False without a record TSC
  * or one that is ahead of ours (another clock domain: say nothing).
  */
-static bool tsc_distance(const struct counters *c, const struct mce_record *rec, uint64_t *ret_ticks,
+static bool tsc_distance(const struct counters *c, const struct snapshot_subject *sub, uint64_t *ret_ticks,
 			 double *ret_usec)
 {
 	uint64_t now;
 
 	/* The kernel's poll leaves the TSC 0 (it stamps only some records): no time. */
-	if (!c->tsc0 || !(rec->have & MCE_HAVE_TSC) || rec->tsc == 0 || !read_tsc(&now) || now < rec->tsc)
+	if (!c->tsc0 || sub->tsc == 0 || !read_tsc(&now) || now < sub->tsc)
 		return false;
-	*ret_ticks = now - rec->tsc;
+	*ret_ticks = now - sub->tsc;
 	uint64_t mono = now_monotonic_usec();
 	if (mono - c->mono0_usec >= 1000000 && now > c->tsc0) {
 		double ticks_per_usec = (double) (now - c->tsc0) / (double) (mono - c->mono0_usec);
@@ -930,12 +929,12 @@ static bool tsc_distance(const struct counters *c, const struct mce_record *rec,
 	return true;
 }
 
-static void counters_annotate(void *s, const struct mce_record *rec, struct snapshot_out *out)
+static void counters_annotate(void *s, const struct snapshot_subject *sub, struct snapshot_out *out)
 {
 	struct counters *c = s;
 	struct json_writer *w = out->json;
 
-	if (!(rec->have & MCE_HAVE_CPU)) {
+	if (!sub->have_cpu) {
 		unavailable(out, "the record names no CPU");
 		return;
 	}
@@ -943,36 +942,36 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 		unavailable(out, "%s", c->budget_note[0] ? c->budget_note : "no counter event can be counted here");
 		return;
 	}
-	if (rec->cpu >= c->n_cpus || !c->cpus[rec->cpu].open) {
-		unavailable(out, "CPU %u is offline or unknown to the counter recorder", rec->cpu);
+	if (sub->cpu >= c->n_cpus || !c->cpus[sub->cpu].open) {
+		unavailable(out, "CPU %u is offline or unknown to the counter recorder", sub->cpu);
 		return;
 	}
 
-	struct cpu_counters *pc = &c->cpus[rec->cpu];
+	struct cpu_counters *pc = &c->cpus[sub->cpu];
 	if (pc->ring.fd >= 0)
 		cpu_history_from_ring(c, pc);
 	/* Up to this moment: the error is usually inside the interval this read closes. */
 	cpu_read(c, pc, true);
 	c->n_annotated++;
 
-	int64_t error_usec = (rec->have & MCE_HAVE_TIME) ? rec->time_usec : pc->last_read_usec;
+	int64_t error_usec = sub->have_time ? sub->time_usec : pc->last_read_usec;
 	struct counter_window win;
 	struct counter_derived d;
 	if (counter_history_window(pc->history, error_usec, &win) < 0) {
-		unavailable(out, "no interval read yet on CPU %u", rec->cpu);
+		unavailable(out, "no interval read yet on CPU %u", sub->cpu);
 		return;
 	}
 	counter_history_derive(pc->history, &win, &d);
 
 	json_object_begin(w, "counters");
-	json_put_u64(w, "cpu", rec->cpu);
+	json_put_u64(w, "cpu", sub->cpu);
 	json_put_time_usec(w, "read", pc->last_read_usec);
 	/* How far the snapshot is from the error: the record's time to our last read. */
-	if (rec->have & MCE_HAVE_TIME)
-		json_put_i64(w, "read_after_error_usec", pc->last_read_usec - rec->time_usec);
+	if (sub->have_time)
+		json_put_i64(w, "read_after_error_usec", pc->last_read_usec - sub->time_usec);
 	uint64_t tsc_delta;
 	double tsc_usec = -1;
-	bool have_tsc = tsc_distance(c, rec, &tsc_delta, &tsc_usec);
+	bool have_tsc = tsc_distance(c, sub, &tsc_delta, &tsc_usec);
 	if (have_tsc) {
 		json_put_u64(w, "read_after_error_tsc", tsc_delta);
 		if (tsc_usec >= 0)
@@ -984,10 +983,10 @@ static void counters_annotate(void *s, const struct mce_record *rec, struct snap
 	write_naming(c, w, false);
 	json_object_end(w);
 
-	snapshot_out_field(out, "SNAPSHOT_CPU", "%u", rec->cpu);
-	if (rec->have & MCE_HAVE_TIME)
+	snapshot_out_field(out, "SNAPSHOT_CPU", "%u", sub->cpu);
+	if (sub->have_time)
 		snapshot_out_field(out, "SNAPSHOT_READ_AFTER_ERROR_USEC", "%" PRId64,
-				   pc->last_read_usec - rec->time_usec);
+				   pc->last_read_usec - sub->time_usec);
 	if (have_tsc && tsc_usec >= 0)
 		snapshot_out_field(out, "SNAPSHOT_READ_AFTER_ERROR_TSC_USEC", "%.0f", tsc_usec);
 	flat_fields(c, &win, &d, out);

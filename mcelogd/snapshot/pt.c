@@ -28,7 +28,6 @@
 #include "pt-providers.h"
 #include "pt-recorder.h"
 #include "pt-sysfs.h"
-#include "record.h"
 #include "source.h"
 
 #define PT_PSB_PERIOD 3            /* a PSB every 2^(3+11) = 16 KiB: a copy syncs soon */
@@ -166,7 +165,7 @@ static int pt_open(const struct snapshot_params *p, void **ret)
 #define unavailable(s, out, ...) \
 	((s)->n_unavailable++, snapshot_out_unavailable((out), "pt", __VA_ARGS__))
 
-static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_out *out)
+static void pt_annotate(void *p, const struct snapshot_subject *sub, struct snapshot_out *out)
 {
 	struct pt_state *s = p;
 	struct pt_cpu_slot *slot;
@@ -176,23 +175,23 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 	uint8_t header[PT_FILE_FIXED_BYTES + PT_FILE_CAPS_MAX];
 	struct pt_file_info info;
 	char path[4200];
-	bool have_error_tsc = (rec->have & MCE_HAVE_TSC) && rec->tsc != 0;
+	bool have_error_tsc = sub->tsc != 0;
 	int r, h;
 
 	if (s->unavailable) {
 		unavailable(s, out, "%s", s->unavailable);
 		return;
 	}
-	if (!(rec->have & MCE_HAVE_CPU)) {
+	if (!sub->have_cpu) {
 		unavailable(s, out, "the record names no CPU");
 		return;
 	}
-	if (rec->cpu >= s->n_cpus || s->cpus[rec->cpu].rec.fd < 0) {
-		unavailable(s, out, "no PT recorder on CPU %u: %s", rec->cpu,
-			    rec->cpu < s->n_cpus ? s->cpus[rec->cpu].why : "CPU unknown");
+	if (sub->cpu >= s->n_cpus || s->cpus[sub->cpu].rec.fd < 0) {
+		unavailable(s, out, "no PT recorder on CPU %u: %s", sub->cpu,
+			    sub->cpu < s->n_cpus ? s->cpus[sub->cpu].why : "CPU unknown");
 		return;
 	}
-	slot = &s->cpus[rec->cpu];
+	slot = &s->cpus[sub->cpu];
 	r = pt_recorder_copy(&slot->rec, &copy);
 	if (r < 0 || copy.len == 0) {
 		unavailable(s, out, "%s", r < 0 ? strerror(-r) : "the trace buffer is still empty");
@@ -202,11 +201,11 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 	/* Where the kept trace begins in time: its first TSC packet; it ends at the freeze. */
 	have_tsc = pt_first_tsc(copy.data, copy.len, &tsc_first) == 0;
 	info = (struct pt_file_info) {
-		.cpu = rec->cpu,
+		.cpu = sub->cpu,
 		.aux_flags = copy.wrapped ? PERF_AUX_FLAG_OVERWRITE : 0,
 		.tsc_begin = tsc_first,
 		.tsc_end = copy.freeze_tsc,
-		.error_tsc = have_error_tsc ? rec->tsc : 0,
+		.error_tsc = have_error_tsc ? sub->tsc : 0,
 		.time_zero = copy.time_conv.time_zero,
 		.time_mult = copy.time_conv.time_mult,
 		.time_shift = copy.time_conv.time_shift,
@@ -217,7 +216,7 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 		.caps_bytes = (uint32_t) strlen(s->caps),
 	};
 	h = pt_file_header_encode(&info, header, sizeof(header));
-	r = h < 0 ? h : pt_file_save(s->dir, rec->cpu, header, (size_t) h, copy.data, copy.len,
+	r = h < 0 ? h : pt_file_save(s->dir, sub->cpu, header, (size_t) h, copy.data, copy.len,
 				     s->config.max_files, s->config.max_bytes, path, sizeof(path));
 	if (r < 0) {
 		snprintf(s->last_error, sizeof(s->last_error), "saving in %.100s: %s", s->dir, strerror(-r));
@@ -225,7 +224,7 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 	} else {
 		s->n_saved++;
 		json_object_begin(out->json, "pt");
-		json_put_u64(out->json, "cpu", rec->cpu);
+		json_put_u64(out->json, "cpu", sub->cpu);
 		json_put_string(out->json, "file", path);
 		json_put_u64(out->json, "bytes", copy.len);
 		json_put_bool(out->json, "wrapped", copy.wrapped);
@@ -237,7 +236,7 @@ static void pt_annotate(void *p, const struct mce_record *rec, struct snapshot_o
 		}
 		/* Does the trace reach back to the error?  Only the TSC can say. */
 		if (have_error_tsc && (info.flags & PT_FILE_HAVE_TSC_RANGE))
-			json_put_bool(out->json, "covers_error", tsc_first <= rec->tsc && rec->tsc <= info.tsc_end);
+			json_put_bool(out->json, "covers_error", tsc_first <= sub->tsc && sub->tsc <= info.tsc_end);
 		else
 			json_put_string(out->json, "covers_error", "unknown: no TSC in the record or the trace");
 		json_object_end(out->json);

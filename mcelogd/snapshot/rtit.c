@@ -20,7 +20,6 @@
 #include "macro.h"
 #include "pt-providers.h"
 #include "pt-sysfs.h"
-#include "record.h"
 #include "rtit.h"
 
 struct rtit_state {
@@ -72,7 +71,7 @@ static void put_caps(const struct rtit_state *s, struct json_writer *w)
 	json_object_end(w);
 }
 
-static void rtit_annotate(void *p, const struct mce_record *rec, struct snapshot_out *out)
+static void rtit_annotate(void *p, const struct snapshot_subject *sub, struct snapshot_out *out)
 {
 	struct rtit_state *s = p;
 	struct rtit_regs regs = { .n_addr_ranges = s->n_addr_ranges };
@@ -84,11 +83,11 @@ static void rtit_annotate(void *p, const struct mce_record *rec, struct snapshot
 		unavailable(s, out, "%s", s->unavailable);
 		return;
 	}
-	if (!(rec->have & MCE_HAVE_CPU)) {
+	if (!sub->have_cpu) {
 		unavailable(s, out, "the record names no CPU");
 		return;
 	}
-	snprintf(path, sizeof(path), "/dev/cpu/%u/msr", rec->cpu);
+	snprintf(path, sizeof(path), "/dev/cpu/%u/msr", sub->cpu);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -113,13 +112,13 @@ static void rtit_annotate(void *p, const struct mce_record *rec, struct snapshot
 		}
 	}
 	if (!(regs.have & (1u << RTIT_CTL))) {
-		unavailable(s, out, "reading IA32_RTIT_CTL (MSR 0x570) of CPU %u failed: %s", rec->cpu,
+		unavailable(s, out, "reading IA32_RTIT_CTL (MSR 0x570) of CPU %u failed: %s", sub->cpu,
 			    strerror(read_errno));
 		return;
 	}
 	s->n_annotated++;
 	json_object_begin(out->json, "rtit");
-	json_put_u64(out->json, "cpu", rec->cpu);
+	json_put_u64(out->json, "cpu", sub->cpu);
 	rtit_decode_json(&regs, out->json);
 	put_caps(s, out->json);
 	json_object_end(out->json);

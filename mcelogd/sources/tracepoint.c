@@ -287,6 +287,9 @@ static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_t
 	rec.have_time = true;
 	rec.time_usec = time_usec;
 	rec.recovered = recovered;
+	/* Each event is opened on one CPU (event_open()): its ring's CPU is where it fired. */
+	rec.have_sample_cpu = true;
+	rec.sample_cpu = ring_cpu;
 	r = source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
 	return r;

@@ -29,16 +29,17 @@
 static json_object *annotate_cpu0(struct snapshot_stage *st)
 {
 	struct json_writer w;
-	struct mce_record rec = {
-		.have = MCE_HAVE_TIME | MCE_HAVE_CPU,
+	const struct snapshot_subject sub = {
+		.have_cpu = true,
 		.cpu = 0,
+		.have_time = true,
 		.time_usec = now_realtime_usec(),
 	};
 	json_object *doc;
 
 	json_writer_init(&w);
 	json_object_begin(&w, NULL);
-	snapshot_stage_annotate(st, &rec, &w);
+	snapshot_stage_annotate(st, &sub, &w);
 	json_object_end(&w);
 	doc = json_tokener_parse(json_writer_str(&w));
 	json_writer_done(&w);

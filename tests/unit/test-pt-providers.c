@@ -25,7 +25,7 @@
 #include "record.h"
 #include "source.h"
 
-static json_object *annotate(const struct snapshot_ops *ops, void *s, const struct mce_record *rec)
+static json_object *annotate(const struct snapshot_ops *ops, void *s, const struct snapshot_subject *sub)
 {
 	struct json_writer w;
 	struct snapshot_out out = { .json = &w };
@@ -33,7 +33,7 @@ static json_object *annotate(const struct snapshot_ops *ops, void *s, const stru
 
 	json_writer_init(&w);
 	json_object_begin(&w, NULL);
-	ops->annotate(s, rec, &out);
+	ops->annotate(s, sub, &out);
 	json_object_end(&w);
 	o = json_tokener_parse(json_writer_str(&w));
 	json_writer_done(&w);
@@ -74,7 +74,7 @@ static void test_no_cpu_or_no_pt_is_unavailable(void **state)
 	char dir[] = "/tmp/test-pt-providers.XXXXXX";
 	struct source_paths paths = { .state_directory = mkdtemp(dir) };
 	struct snapshot_params p = { .config = &c, .paths = &paths };
-	struct mce_record no_cpu = { .have = MCE_HAVE_BANK };
+	const struct snapshot_subject no_cpu = { .have_time = true };
 	(void) state;
 
 	assert_non_null(paths.state_directory);

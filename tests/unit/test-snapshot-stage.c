@@ -16,6 +16,7 @@
 
 #include "json-writer.h"
 #include "record.h"
+#include "snapshot-cpu.h"
 #include "snapshot-stage.h"
 
 struct alpha {
@@ -31,13 +32,13 @@ static int alpha_open(const struct snapshot_params *p, void **ret)
 	return 0;
 }
 static void alpha_close(void *s) { ((struct alpha *) s)->closed++; }
-static void alpha_annotate(void *s, const struct mce_record *rec, struct snapshot_out *out)
+static void alpha_annotate(void *s, const struct snapshot_subject *sub, struct snapshot_out *out)
 {
 	(void) s;
 	json_object_begin(out->json, "alpha");
-	json_put_u64(out->json, "cpu", rec->cpu);
+	json_put_u64(out->json, "cpu", sub->cpu);
 	json_object_end(out->json);
-	snapshot_out_field(out, "SNAPSHOT_ALPHA_CPU", "%u", rec->cpu);
+	snapshot_out_field(out, "SNAPSHOT_ALPHA_CPU", "%u", sub->cpu);
 	/* too long for a journal value: dropped, never cut */
 	snapshot_out_field(out, "SNAPSHOT_ALPHA_LONG", "%0100d", 1);
 }
@@ -58,9 +59,9 @@ static void blind_status(void *s, struct json_writer *w) { (void) s; json_put_u6
 static int off_open(const struct snapshot_params *p, void **ret) { (void) p; *ret = NULL; return 0; }
 static int failing_open(const struct snapshot_params *p, void **ret) { (void) p; *ret = NULL; return -EACCES; }
 static void never_close(void *s) { (void) s; fail(); }
-static void never_annotate(void *s, const struct mce_record *rec, struct snapshot_out *out)
+static void never_annotate(void *s, const struct snapshot_subject *sub, struct snapshot_out *out)
 {
-	(void) s; (void) rec; (void) out;
+	(void) s; (void) sub; (void) out;
 	fail();
 }
 static const struct snapshot_ops off_ops = {
@@ -95,28 +96,34 @@ static void test_annotate_and_status(void **state)
 	struct snapshot_stage st = {};
 	const struct snapshot_params p = {};
 	struct mce_record r = { .have = MCE_HAVE_CPU, .cpu = 3, .source = MCE_SOURCE_TRACEPOINT };
+	struct snapshot_subject sub;
 	struct json_writer w;
 
 	assert_int_equal(snapshot_stage_set(&st, table, 3), 0);
 	snapshot_stage_open(&st, &p);
 	json_writer_init(&w);
 	json_object_begin(&w, NULL);
-	snapshot_stage_annotate(&st, &r, &w);
+	snapshot_subject_of_mce(&r, &sub);
+	snapshot_stage_annotate(&st, &sub, &w);
 	json_object_end(&w);
 	assert_string_equal(json_writer_str(&w),
-		"{\"snapshot\":{\"alpha\":{\"cpu\":3},\"off\":{\"unavailable\":\"off in the configuration\"},"
+		"{\"snapshot\":{\"cpu\":3,\"cpu_from\":\"record\",\"cpu_is\":\"the CPU the machine check names\","
+		"\"alpha\":{\"cpu\":3},\"off\":{\"unavailable\":\"off in the configuration\"},"
 		"\"failing\":{\"unavailable\":\"failed to start: Permission denied\"}}}");
-	assert_int_equal(st.out.n_fields, 1);
+	assert_int_equal(st.out.n_fields, 2);
 	assert_string_equal(st.out.fields[0].name, "SNAPSHOT_ALPHA_CPU");
 	assert_string_equal(st.out.fields[0].value, "3");
+	assert_string_equal(st.out.fields[1].name, "SNAPSHOT_CPU_FROM");
+	assert_string_equal(st.out.fields[1].value, "record");
 
 	/* the next record starts with no fields of the last */
 	r.cpu = 1;
 	json_writer_reset(&w);
 	json_object_begin(&w, NULL);
-	snapshot_stage_annotate(&st, &r, &w);
+	snapshot_subject_of_mce(&r, &sub);
+	snapshot_stage_annotate(&st, &sub, &w);
 	json_object_end(&w);
-	assert_int_equal(st.out.n_fields, 1);
+	assert_int_equal(st.out.n_fields, 2);
 	assert_string_equal(st.out.fields[0].value, "1");
 
 	snapshot_stage_cpu_changed(&st, 5, true);

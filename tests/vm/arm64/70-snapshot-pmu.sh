@@ -5,14 +5,12 @@
 # its hardware group there, so cycles, instructions and IPC come from a PMU
 # driver for the first time (the x86 guests have no PMU: 70-snapshot-counters).
 #
-# The record to snapshot: none reaches it here.  Snapshots annotate
-# machine-check records, which arm64 does not have (no mce:mce_record); the
-# ras:* records it does have (ras:memory_failure_event, from poisoning a free
-# page, as 60-memory-failure does on x86) name no CPU, and QEMU 10 cannot
-# inject ras:arm_event (no GHES injection).  So the snapshot is read where
-# the recorder shows it without a record: `mcectl status`'s counters object,
-# whose "latest" is the first online CPU's interval up to now, written by
-# the same code a record's snapshot.counters is.
+# Here the counts are read where the recorder shows them without a record:
+# `mcectl status`'s counters object, whose "latest" is the first online
+# CPU's interval up to now, written by the same code a record's
+# snapshot.counters is.  The record that carries them on arm64 is a memory
+# failure (arm64 has no machine checks, and QEMU 10 cannot inject
+# ras:arm_event): 75-memory-failure-snapshot.
 #
 # Then libpfm4: which PMU tables it finds for QEMU's -cpu max, events named
 # through it (its perf_raw table, and the Arm table for this CPU where it has
