@@ -267,6 +267,30 @@ const struct cxl_text_field *cxl_text_field_named(const struct cxl_text_event *e
 	return NULL;
 }
 
+const struct cxl_text_event *cxl_text_event_in(const char *line, size_t len, const char *const *seps,
+					       size_t *ret_after)
+{
+	for (size_t i = 0; i < ELEMENTSOF(events); i++) {
+		size_t n = strlen(events[i].name);
+
+		for (const char *p = line; (p = memmem(p, len - (size_t) (p - line), events[i].name, n)); p++) {
+			size_t at = (size_t) (p - line);
+
+			if (at > 0 && p[-1] != ' ')
+				continue;
+			for (const char *const *sep = seps; *sep; sep++) {
+				size_t sn = strlen(*sep);
+
+				if (at + n + sn < len && memcmp(p + n, *sep, sn) == 0) {
+					*ret_after = at + n + sn;
+					return &events[i];
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
 void cxl_text_record_finish(struct ras_record *r, const struct cxl_text_event *e)
 {
 	set_severity(r, e->sev);

@@ -50,6 +50,13 @@ struct cxl_text_event {
 /* The events text is read for, and one of them by its name (NULL: none). */
 const struct cxl_text_event *cxl_text_events(size_t *ret_n);
 const struct cxl_text_event *cxl_text_event_named(const char *name, size_t len);
+/*
+ * The event whose name stands in LINE as a word of its own followed by one of
+ * SEPS (NULL-terminated, e.g. ": "); *RET_AFTER: where the text after it
+ * starts.  NULL: no such event.
+ */
+const struct cxl_text_event *cxl_text_event_in(const char *line, size_t len, const char *const *seps,
+					       size_t *ret_after);
 /* EVENT's field the kernel prints as TRACE_KEY; NULL: none. */
 const struct cxl_text_field *cxl_text_field_named(const struct cxl_text_event *e, const char *trace_key);
 

@@ -75,27 +75,6 @@ static bool find_value(const char *text, size_t len, const char *key, const char
 	return false;
 }
 
-/* Where the event's name stands: " cxl_dram: " (or at the line's start). */
-static const struct cxl_text_event *find_event(const char *line, size_t len, size_t *ret_after)
-{
-	size_t n_events;
-	const struct cxl_text_event *events = cxl_text_events(&n_events);
-
-	for (size_t i = 0; i < n_events; i++) {
-		size_t n = strlen(events[i].name);
-
-		for (const char *p = line; (p = memmem(p, len - (size_t) (p - line), events[i].name, n)); p++) {
-			size_t at = (size_t) (p - line);
-
-			if ((at == 0 || p[-1] == ' ') && at + n + 1 < len && p[n] == ':' && p[n + 1] == ' ') {
-				*ret_after = at + n + 2;
-				return &events[i];
-			}
-		}
-	}
-	return NULL;
-}
-
 int cxl_trace_text_parse(const char *line, size_t len, struct ras_record *r, const char **ret_why)
 {
 	const struct cxl_text_event *e;
@@ -105,7 +84,7 @@ int cxl_trace_text_parse(const char *line, size_t len, struct ras_record *r, con
 	int k;
 
 	*ret_why = NULL;
-	e = find_event(line, len, &after);
+	e = cxl_text_event_in(line, len, (const char *const[]) { ": ", NULL }, &after);
 	if (!e)
 		return -ENOENT;
 	body = line + after;
