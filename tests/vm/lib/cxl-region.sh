@@ -16,10 +16,11 @@ echo online_movable >/sys/devices/system/memory/auto_online_blocks
 c=/sys/bus/cxl/devices
 # All of the device: its volatile size (cxl-boot.sh gives it 256 MiB).
 size=$(cat $c/mem0/ram/size 2>/dev/null || echo 0x10000000); size=$((size))
-out=$(cxl create-region -m -t ram -d decoder0.0 -w 1 -s $size mem0 2>&1)
+# Its JSON on stdout: ndctl 81 (Debian 13) says "created 1 region" on stderr.
+out=$(cxl create-region -m -t ram -d decoder0.0 -w 1 -s $size mem0 2>/run/cxl-create-region.err)
 r=$(jq -r ".region // .[0].region // empty" <<<"$out" 2>/dev/null)
 if ! [[ "$r" =~ ^region[0-9]+$ ]]; then
-	echo "cxl create-region (size $size): $out"
+	echo "cxl create-region (size $size): $out $(cat /run/cxl-create-region.err)"
 	ed=$(cd $c/endpoint2 && ls -d decoder*.0 | head -n1)
 	step() { echo "+ $*"; eval "$@" || { echo "failed: $*"; dmesg | grep -i "cxl\|region" | tail -n 20; exit 1; }; }
 	step "r=\$(cat $c/decoder0.0/create_ram_region)"
