@@ -28,6 +28,8 @@
 #                       and 30 s more per vCPU)
 #   MCELOGD_VM_PREPARE_ONLY=1  fetch and build what the boots need, boot nothing
 #   VM_ARCH             amd64 (default) or arm64: tests/vm/arch.sh
+#   VM_RELEASE          the guest's Debian release (default the host's; trixie
+#                       needs --deb, and runs tests/vm/trixie/*.sh)
 #
 # See tests/vm/README.md for the scenario API.
 
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--destdir) destdir=$2; shift 2 ;;
 	--deb) deb=$2; shift 2 ;;
 	--srcdir) srcdir=$2; shift 2 ;;
-	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,34p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
