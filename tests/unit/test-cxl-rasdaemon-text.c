@@ -258,6 +258,26 @@ static void test_poison(void **state)
 	ras_record_done(&r);
 }
 
+/* -15 °C in each unsigned form an s16 takes: 16 bits, or sign-extended to 32 (0.8.3) or 64 */
+static void test_temperature_forms(void **state)
+{
+	static const char *const forms[] = { "65521", "4294967281", "18446744073709551601", NULL };
+	char line[160], why[256];
+	struct ras_record r;
+
+	(void) state;
+	for (const char *const *f = forms; *f; f++) {
+		snprintf(line, sizeof(line), "cxl_memory_module memdev:mem0 log type:Failure device_temp:%s life_used:30", *f);
+		assert_int_equal(cxl_rasdaemon_text_parse(line, strlen(line), &r, why, sizeof(why)), 0);
+		assert_int_equal(ras_record_find(&r, "temperature")->i, -15);
+		ras_record_done(&r);
+	}
+	snprintf(line, sizeof(line), "cxl_memory_module memdev:mem0 log type:Failure device_temp:45");
+	assert_int_equal(cxl_rasdaemon_text_parse(line, strlen(line), &r, why, sizeof(why)), 0);
+	assert_int_equal(ras_record_find(&r, "temperature")->i, 45);
+	ras_record_done(&r);
+}
+
 /* Not rasdaemon's, or rasdaemon's and not readable: said, naming the field, and nothing made up. */
 static void test_other_and_bad_lines(void **state)
 {
@@ -287,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_dram),
 		cmocka_unit_test(test_memory_module),
 		cmocka_unit_test(test_poison),
+		cmocka_unit_test(test_temperature_forms),
 		cmocka_unit_test(test_other_and_bad_lines),
 	};
 
