@@ -6,7 +6,7 @@
  * 7.3.4+deb13-amd64, a tracefs instance of the rig's own) each printed one
  * for the same event, in the VM rig's Debian 13 guest
  * (tests/vm/trixie/69-cxl-rasdaemon.sh, 2026-11-28), for events QEMU
- * 10.0.2's cxl-type3 device reported.  So each rasdaemon line must give the
+ * 10.0.2's cxl-type3 device reported (the region's line from a second run).  So each rasdaemon line must give the
  * record lib/cxl-trace-text.c gives for the kernel's line, but for what
  * rasdaemon does not print (each test names those).  The rasdaemon lines are
  * tests/data/decode/rasdaemon-cxl.txt's.
@@ -96,6 +96,27 @@ static const char kernel_poison[] =
 	"bash-525     [001] .....    84.889159: cxl_poison: memdev=mem0 host=0000:0d:00.0 serial=0 trace_type"
 	"=List region= region_uuid=00000000-0000-0000-0000-000000000000 hpa=0xffffffffffffffff hpa_alias0=0xf"
 	"fffffffffffffff dpa=0x800 dpa_length=0x100 source=Internal flags= overflow_time=0";
+
+/* In a second run, once a ram region (region0) maps the device: a DRAM event with its HPA. */
+static const char ras_dram_in_region[] =
+	"           <...>-285   [000] .....     0.000011 cxl_dram 2026-11-28 07:17:50 +0000 memdev:mem0 host:"
+	"0000:0d:00.0 serial:0x0 log type:Warning hdr_uuid:601dcbb3-9c06-4eab-b8af-4e9bfb5c9624 hdr_handle:0x"
+	"2 hdr_related_handle:0x0 hdr_timestamp:2026-11-28 07:17:50 +0000 hdr_length:128 hdr_maint_op_class:0"
+	" hdr_maint_op_sub_class:0 dpa:0x8000040 hpa:0x298000040 dpa_flags:descriptor:memory_event_type:Media"
+	" ECC Error memory_event_sub_type:Not Reported transaction_type:Host Read hpa:0x298000040 region:regi"
+	"on0 region_uuid:00000000-0000-0000-0000-000000000000 channel:1 rank:0 nibble_mask:3 bank_group:2 ban"
+	"k:1 row:77 column:8 Advanced Programmable CME threshold Event Flags:CVME Count:0";
+static const char kernel_dram_in_region[] =
+	"irq/28-0000:0d:-285     [000] .....   110.600032: cxl_dram: memdev=mem0 host=0000:0d:00.0 serial=0 l"
+	"og=Warning : time=1795850270738918435 uuid=601dcbb3-9c06-4eab-b8af-4e9bfb5c9624 len=128 flags='0x1' "
+	"handle=2 related_handle=0 maint_op_class=0 maint_op_sub_class=0 ld_id=0 head_id=0 : dpa=8000040 dpa_"
+	"flags='' descriptor='' type='ECC Error' sub_type='Not Reported' transaction_type='Host Read' channel"
+	"=1 rank=0 nibble_mask=3 bank_group=2 bank=1 row=77 column=8 cor_mask=00 00 00 00 00 00 00 00 00 00 0"
+	"0 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 validity_flags='CHANNEL|RANK|NIBBLE"
+	"|BANK GROUP|BANK|ROW|COLUMN' comp_id=00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 comp_id_pldm_va"
+	"lid_flags='' pldm_entity_id=0x00 pldm_resource_id=0x00 hpa=298000040 hpa_alias0=ffffffffffffffff reg"
+	"ion=region0 region_uuid=00000000-0000-0000-0000-000000000000 sub_channel=0 cme_threshold_ev_flags=''"
+	" cvme_count=0";
 
 static void parse_ras(const char *line, struct ras_record *r)
 {
@@ -224,6 +245,21 @@ static void test_dram(void **state)
 	ras_record_done(&r);
 }
 
+static void test_dram_in_region(void **state)
+{
+	static const char *const differ[] = { HEADER_DIFFERS, "type", NULL };
+	struct ras_record r;
+
+	(void) state;
+	same_record(ras_dram_in_region, kernel_dram_in_region, differ);
+	parse_ras(ras_dram_in_region, &r);
+	/* hpa:0x298000040 (printed twice), region:region0: a page for the page rules */
+	assert_int_equal(ras_record_find(&r, "hpa")->u, 0x298000040);
+	assert_string_equal(ras_record_find(&r, "region")->data, "region0");
+	assert_null(ras_record_find(&r, "no_page"));
+	ras_record_done(&r);
+}
+
 static void test_memory_module(void **state)
 {
 	static const char *const differ[] = { HEADER_DIFFERS, NULL };
@@ -305,6 +341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_general_media),
 		cmocka_unit_test(test_dram),
+		cmocka_unit_test(test_dram_in_region),
 		cmocka_unit_test(test_memory_module),
 		cmocka_unit_test(test_poison),
 		cmocka_unit_test(test_temperature_forms),
