@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cxl-rasdaemon-text.h"
 #include "cxl-trace-text.h"
 #include "line-reader.h"
 #include "decode-text.h"
@@ -230,24 +231,48 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	}
 }
 
+static int kernel_cxl_line(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size)
+{
+	const char *w = NULL;
+	int k = cxl_trace_text_parse(line, len, r, &w);
+
+	if (k == -EINVAL)
+		snprintf(why, why_size, "%s", w ?: "unknown");
+	return k;
+}
+
+/* The texts of cxl:* events decode reads, each tried in turn on a line until one knows it. */
+static const struct cxl_line_form {
+	const char *what;      /* "a WHAT that does not read" */
+	int (*parse)(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size);
+} cxl_line_forms[] = {
+	/* first: rasdaemon's lines name the event as the kernel's do ("cxl_dram: ") */
+	{ "rasdaemon cxl event", cxl_rasdaemon_text_parse },
+	{ "cxl trace event", kernel_cxl_line },
+};
+
 /*
- * A line holding a cxl:* trace event (trace_pipe, perf script): the record
- * the daemon would log for it, as one JSON line or its summary and fields.
- * Other lines go on to the machine-check parser.
+ * A line holding a cxl:* event, as the kernel traces it (trace_pipe, perf
+ * script) or as rasdaemon logs it: the record the daemon would log for it,
+ * as one JSON line or its summary and fields.  Other lines go on to the
+ * machine-check parser.
  */
 static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 {
 	struct decode_ctx *c = (struct decode_ctx *) in;
 	struct ras_record r;
-	const char *why;
-	int k = cxl_trace_text_parse(line, len, &r, &why);
+	char why[256];
+	int k = -ENOENT;
+	size_t form;
 
+	for (form = 0; form < ELEMENTSOF(cxl_line_forms) && k == -ENOENT; form++)
+		k = cxl_line_forms[form].parse(line, len, &r, why, sizeof(why));
 	if (k == -ENOENT)
 		return 0;
 	if (k < 0) {
 		in->rejected++;
-		fprintf(stderr, "mcectl decode: %s:%u: a cxl trace event that does not read: %s\n", in->name,
-			in->lineno, why);
+		fprintf(stderr, "mcectl decode: %s:%u: a %s that does not read: %s\n", in->name, in->lineno,
+			cxl_line_forms[form - 1].what, k == -EINVAL ? why : strerror(-k));
 		return 1;
 	}
 	c->records++;

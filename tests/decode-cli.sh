@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..117"
+echo "1..122"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -73,6 +73,13 @@ check "cxl trace lines: in a region (whole trace_pipe lines), the kernel's HPA a
 check "cxl trace lines: text names each record, its source and fields" eval 'run 0 "$DATA/cxl-trace.txt" && has "^Record 2 (line 4): Corrected CXL DRAM error on mem0 at DPA 0x2000: ECC Error" && has "^  source  *cxl:cxl_dram" && has "^  row  *1234" && has "^Record 3 (line 5): corrected"'
 printf '  kworker/0:1-9 [000] ..... 1.0: cxl_dram: memdev=mem0 log=Warning : dpa=zz00\n' >"$TMP/badcxl"
 check "cxl trace lines: a hex field that is not hex: exit 1, line named" eval 'run 1 "$TMP/badcxl" && err_has "badcxl:1: a cxl trace event that does not read: a hex field does not read as hex"'
+# rasdaemon 0.8.3's log lines for the same kind of events (real, from the VM rig's Debian 13 guest)
+check "rasdaemon cxl lines: exit 0, six records, the comment lines ignored" eval 'run 0 --output json "$DATA/rasdaemon-cxl.txt" && lines 6 && [ ! -s "$TMP/err" ]'
+check "rasdaemon cxl lines: in a region, the kernel's HPA and region" eval 'has "\"dpa\":\"0x0000000008000040\",\"hpa\":\"0x0000000298000040\".*\"region\":\"region0\"" && has "\"region\":\"region0\",\"hpa\":\"0x0000000299000000\",\"dpa\":\"0x0000000009000000\",\"dpa_length\":\"0x200\"" && [ "$(grep -c no_page "$TMP/out")" = 3 ]'
+check "rasdaemon cxl lines: the daemon's keys and values" eval 'has "\"source\":\"cxl:cxl_dram\",\"event\":\"cxl_dram\",\"severity\":\"corrected\"" && has "\"nibble_mask\":\"0x21\",\"bank_group\":1,\"bank\":3,\"row\":1234,\"column\":56" && has "\"descriptor\":\"UNCORRECTABLE_EVENT|THRESHOLD_EVENT\"" && has "\"temperature\":-15" && has "\"dpa_length\":\"0x100\",\"poison_source\":\"Internal\""'
+check "rasdaemon cxl lines: text names each record" eval 'run 0 "$DATA/rasdaemon-cxl.txt" && has "^Record 1 (line 8): Uncorrected CXL media error on mem0 at DPA 0x1000: TE State Violation" && has "^Record 4 (line 11): CXL poison (list) on mem0 at DPA 0x800, 0x100 bytes"'
+printf 'x cxl_dram 2026-11-28 07:02:32 +0000 memdev:mem0 host:h serial:0x0 log type:Warning row:x7\n' >"$TMP/badras"
+check "rasdaemon cxl lines: a field that does not read: exit 1, line, event and field named" eval 'run 1 "$TMP/badras" && err_has "badras:1: a rasdaemon cxl event that does not read: cxl_dram: row .x7.: a decimal field does not read as a number"'
 
 # ras-mc-ctl rows name an AMD SMCA bank but carry no IPID (issue 15): the name picks the bank type.
 cat >"$TMP/rasmc-amd.txt" <<'ROWS'

@@ -86,26 +86,15 @@ if ! command -v mmdebstrap >/dev/null; then
 		die "cannot install mmdebstrap"
 fi
 
-# The host's Debian sources that name the suite, and its apt settings that
-# say how to reach them (proxies; a mirror's Release dates).
-sources=() aptopts=()
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] && grep -qE "^[^#]*[[:space:]]$suite([[:space:]]|$)" "$f" && sources+=("$f")
-done
-# Another release than the host's: its sources, renamed, in a file of the
-# same format (.list or deb822 .sources) for mmdebstrap.
+# The host's Debian sources that name the suite (or, for another release
+# than the host's, the host's renamed: tools/lib/release-sources.sh), and
+# its apt settings that say how to reach them (proxies; a mirror's Release dates).
+. "$top/tools/lib/release-sources.sh"
+renamed=$(mktemp -d /tmp/mcelogd-sources.XXXXXX) || die "cannot create a temporary directory"
+mapfile -t sources < <(release_sources "$suite" "$renamed")
+aptopts=()
 host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
-renamed=
-if [ ${#sources[@]} = 0 ] && [ -n "$host_suite" ] && [ "$host_suite" != "$suite" ]; then
-	renamed=$(mktemp -d /tmp/mcelogd-sources.XXXXXX) || die "cannot create a temporary directory"
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && grep -qE "^[^#]*[[:space:]]$host_suite([[:space:]]|-|$)" "$f" || continue
-		to=$renamed/$(echo "$f" | tr / _)
-		sed -E "/^[^#]/s/\<$host_suite(-[a-z]+)?\>/$suite\1/g" "$f" >"$to"
-		sources+=("$to")
-	done
-	[ ${#sources[@]} = 0 ] || say "$suite from this host's $host_suite sources, renamed"
-fi
+case ${sources[0]:-} in "$renamed"/*) say "$suite from this host's $host_suite sources, renamed" ;; esac
 [ ${#sources[@]} -gt 0 ] || say "no apt sources file here names $suite: mmdebstrap picks its default mirror"
 for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
 	[ -f "$f" ] && grep -qiE '^[^#/]*Acquire::([a-z]+::Proxy|Check-Valid-Until|Check-Date)' "$f" && aptopts+=("--aptopt=$f")

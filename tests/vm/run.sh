@@ -28,6 +28,8 @@
 #                       and 30 s more per vCPU)
 #   MCELOGD_VM_PREPARE_ONLY=1  fetch and build what the boots need, boot nothing
 #   VM_ARCH             amd64 (default) or arm64: tests/vm/arch.sh
+#   VM_RELEASE          the guest's Debian release (default the host's; trixie
+#                       needs --deb, and runs tests/vm/trixie/*.sh)
 #
 # See tests/vm/README.md for the scenario API.
 
@@ -42,12 +44,33 @@ while [ $# -gt 0 ]; do
 	--destdir) destdir=$2; shift 2 ;;
 	--deb) deb=$2; shift 2 ;;
 	--srcdir) srcdir=$2; shift 2 ;;
-	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,34p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
 # The guest architecture's settings (VM_ARCH).
 . "$here/arch.sh"
+# VM_RELEASE: the guest's Debian release (default the host's).  Another one
+# (trixie on this Debian 12 host) needs --deb, mcelogd's package built for
+# that release (tools/fresh-root.sh --release R tools/build-deb.sh), whose
+# Depends give the guest its libraries; its cache entries carry the
+# release's name (image-trixie-KEY), and its scenarios are tests/vm/RELEASE.
+host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+suite=${VM_RELEASE:-$host_suite}
+release_prefix=
+if [ "$suite" != "$host_suite" ]; then
+	[ -d "$here/$suite" ] || { echo "Bail out! VM_RELEASE=$suite: no tests/vm/$suite"; exit 1; }
+	release_prefix=$suite-
+	arch_scenarios=$here/$suite
+fi
+# release_owns NAME: whether a cache entry (image-*, tmp-*) is this release's:
+# an entry of another release carries that release's name after the
+# architecture's prefix, a host release's entry none.
+release_owns() {
+	local n=${1##*/}
+	n=${n#*-} n=${n#"$arch_cache_prefix"}
+	if [ -n "$release_prefix" ]; then [[ $n == "$release_prefix"* ]]; else ! [[ $n =~ ^[a-z]+- ]]; fi
+}
 [ ${#scenarios[@]} -gt 0 ] || scenarios=("$arch_scenarios"/*.sh)
 for i in "${!scenarios[@]}"; do # a bare name means tests/vm/scenarios/NAME.sh (or arm64/)
 	f=${scenarios[i]}
@@ -140,7 +163,12 @@ if [ -n "$deb" ] && [ -z "$destdir" ]; then
 fi
 [ -n "$destdir" ] && [ -d "$destdir" ] || bail "--destdir DIR (a make install DESTDIR= tree) or --deb FILE is required"
 destdir=$(cd "$destdir" && pwd)
-if [ "$vm_arch" = arm64 ]; then
+if [ -n "$release_prefix" ]; then
+	# Peers for the release's scenarios (rasdaemon with sqlite3 for its
+	# database, ndctl's cxl tool), and what the package needs.
+	[ -n "$deb" ] || bail "VM_RELEASE=$suite needs --deb FILE (mcelogd's package built for $suite)"
+	guest_packages="systemd systemd-sysv kmod procps jq rasdaemon sqlite3 ndctl $(arch_deb_packages "$deb" | tr '\n' ' ')"
+elif [ "$vm_arch" = arm64 ]; then
 	# What mcelogd itself needs comes from its package's Depends; the x86
 	# scenarios' peers (rasdaemon, rsyslog, ndctl, strace) have no arm64 scenario.
 	[ -n "$deb" ] && [ -f "$deb" ] || bail "VM_ARCH=arm64 needs --deb FILE (the arm64 package, tools/build-deb.sh --arch arm64)"
@@ -152,13 +180,13 @@ fi
 guest_packages=$(printf '%s\n' $guest_packages | sort -u | tr '\n' ' ')
 guest_packages=${guest_packages% }
 
-# Debian sources of the host (the mirror CI can reach), for mmdebstrap.
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+# Debian sources of the host (the mirror CI can reach), for mmdebstrap; for
+# another release (VM_RELEASE), the host's renamed (tools/lib/release-sources.sh).
+. "$srcdir/tools/lib/release-sources.sh"
 debian_sources() {
 	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		grep -qE "^[^#]*[[:space:]]$suite([[:space:]]|$)" "$f" && grep -qE '^[^#]*(https?|file)://[^ ]*debian' "$f" && echo "$f"
+	for f in $(release_sources "$suite" "$1"); do
+		grep -qE '^[^#]*(https?|file)://[^ ]*debian' "$f" && echo "$f"
 	done
 }
 
@@ -174,13 +202,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$cache"
 # The image holds no kernel: each boot appends its kernel's modules.cpio.
-key=$arch_cache_prefix$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
+key=$arch_cache_prefix$release_prefix$(printf '%s\n' "rig-image-$RIG_IMAGE_VERSION" "$suite" "$guest_packages" | sha256sum | cut -c1-16)
 image=$cache/image-$key
 build_image() {
 	local tmp=$cache/tmp-$key.$$ root src mirrors=()
 	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	root=$tmp/root
-	for src in $(debian_sources); do mirrors+=("$src"); done
+	for src in $(debian_sources "$work"); do mirrors+=("$src"); done
 	# The host's apt proxy settings, if any, apply to the guest's downloads.
 	local aptopts=()
 	for src in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
@@ -220,7 +248,7 @@ if [ ! -f "$image/ok" ]; then
 	build_image || bail "guest image build failed"
 	note "guest image built in $(( $(date +%s) - t0 ))s"
 	# Older images (and a kernel package the old recipe kept) are of no further use.
-	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || ! arch_owns "$d" || rm -rf "$d"; done
+	for d in "$cache"/image-* "$cache"/tmp-*; do [ "$d" = "$image" ] || ! arch_owns "$d" || ! release_owns "$d" || rm -rf "$d"; done
 	rm -f "$cache"/debs/linux-image-*.deb
 fi
 # Our own copy, taken under the lock: another run may replace the image.

@@ -24,51 +24,16 @@
 # - What /sys/bus/edac/devices holds on this kernel with this device (noted).
 #
 # rasdaemon side by side is not here: Debian 12's rasdaemon (0.6.8, in the
-# guest image for 46) has no CXL support; trixie's 0.8.3 has, but needs
-# Debian 13's libc, which this Debian 12 guest does not have.
+# guest image for 46) has no CXL support; trixie's 0.8.3 has, and runs
+# beside mcelogd in a Debian 13 guest: tests/vm/trixie/69-cxl-rasdaemon.sh
+# (make check-vm-cxl-rasdaemon).
 . "$srcdir/tests/vm/lib/cxl-boot.sh"
 VM_DESC="a CXL region: valid HPAs, a page rule on a CXL page, poison with its HPA range, AER CE and UE"
 VM_LAST=1
 
 . "$srcdir/tests/vm/lib/cxl-inject.sh"
 . "$srcdir/tests/vm/lib/page-rule.sh"
-
-# region_up: a ram region over all of mem0's volatile capacity in the fixed
-# window (decoder0.0), its memory online; prints the region's name.  Debian
-# 12's cxl tool (ndctl 76) first; where it cannot make one (it says "region
-# type 'ram' not supported yet"), the same steps
-# through the kernel's region ABI (Documentation/ABI/testing/sysfs-bus-cxl):
-# create_ram_region, interleave ways and granularity, size, the endpoint
-# decoder's mode and DPA size, target0, commit.  kmem then onlines the
-# memory (movable), as auto_online_blocks says.
-region_up() {
-	guest '
-for m in dax_cxl device_dax kmem; do modprobe $m 2>/dev/null; done
-echo online_movable >/sys/devices/system/memory/auto_online_blocks
-c=/sys/bus/cxl/devices
-# All of the device: its volatile size (cxl-boot.sh gives it 256 MiB).
-size=$(cat $c/mem0/ram/size 2>/dev/null || echo 0x10000000); size=$((size))
-out=$(cxl create-region -m -t ram -d decoder0.0 -w 1 -s $size mem0 2>&1)
-r=$(jq -r ".region // .[0].region // empty" <<<"$out" 2>/dev/null)
-if ! [[ "$r" =~ ^region[0-9]+$ ]]; then
-	echo "cxl create-region (size $size): $out"
-	ed=$(cd $c/endpoint2 && ls -d decoder*.0 | head -n1)
-	step() { echo "+ $*"; eval "$@" || { echo "failed: $*"; dmesg | grep -i "cxl\|region" | tail -n 20; exit 1; }; }
-	step "r=\$(cat $c/decoder0.0/create_ram_region)"
-	step "echo $r >$c/decoder0.0/create_ram_region"
-	step "echo 1 >$c/$r/interleave_ways"
-	step "cat $c/decoder0.0/interleave_granularity >$c/$r/interleave_granularity"
-	step "echo $size >$c/$r/size"
-	echo ram >$c/$ed/mode 2>/dev/null
-	step "echo $size >$c/$ed/dpa_size"
-	step "echo $ed >$c/$r/target0"
-	step "echo 1 >$c/$r/commit"
-	[ -e $c/$r/driver ] || step "echo $r >/sys/bus/cxl/drivers/cxl_region/bind"
-fi
-for i in $(seq 60); do grep -q "System RAM (kmem)" /proc/iomem && break; sleep 0.5; done
-grep -q "System RAM (kmem)" /proc/iomem || { echo "no kmem memory for $r"; ls $c /sys/bus/dax/devices; grep . $c/$r/* 2>/dev/null; exit 1; }
-echo "$r"' 120
-}
+. "$srcdir/tests/vm/lib/cxl-region.sh"
 
 # aer_status LINE: the error names of a cxl_aer_* line's "status: '...'", joined
 # by ", " as the records join them (the kernel joins them by " | ").
