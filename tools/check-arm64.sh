@@ -67,15 +67,31 @@ t0=$(date +%s)
 make -j"$(nproc)" >make.out 2>&1 || { tail -60 make.out; die "make failed"; }
 say "built in $(( $(date +%s) - t0 ))s: $(file -b mcelogd/mcelogd | cut -d, -f1-2)"
 file -b mcelogd/mcelogd | grep -q 'ARM aarch64' || die "mcelogd/mcelogd is not an arm64 program"
+# Without binfmt_misc's O flag the kernel hands qemu-user the program's path,
+# and qemu opens it again itself, with the credentials of the process that
+# ran it.  The tests that run mcectl as another user (status.sh, as uid
+# 65534 through setpriv) then find /root, mode 0700 in the fresh root, shut:
+# qemu exits 1 and prints nothing, where a native program (its path looked up
+# before the user changed) runs.  This root is thrown away after the run.
+chmod o+x /root
 t0=$(date +%s)
 make -j"$(nproc)" check >check.out 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP)' check.out | cut -d: -f1 | sort | uniq -c
-if [ "$rc" != 0 ]; then
+# qemu-user has no perf_event_open (ENOSYS, "Function not implemented"):
+# the one test that needs the kernel's perf events skips, and cmocka's
+# "not ok N # SKIP" is a FAIL to automake's driver.  That skip, and only
+# with that reason in its log, is emulation itself.
+emulated=0
+while read -r t; do
+	grep -q 'Function not implemented' "$t.log" 2>/dev/null && emulated=$((emulated + 1))
+done < <(sed -n 's/^FAIL: \([^ ]*\) [0-9]* # SKIP .*/\1/p' check.out)
+failed=$(( $(grep -cE '^(FAIL|ERROR|XPASS)' check.out) - emulated ))
+if [ "$failed" != 0 ]; then
 	find . -name '*.log' -path '*tests*' -exec grep -l -e '^not ok' -e '^FAIL' {} + |
 		while read -r f; do echo "--- $f"; tail -60 "$f"; done
 fi
-grep '^SKIP' check.out
+grep -e '^SKIP' -e '^FAIL: .* # SKIP' check.out
 skips=$(grep -c '^SKIP' check.out)
-say "make check: exit $rc after $(( $(date +%s) - t0 ))s; $(grep -c '^PASS' check.out) passed, $(grep -cE '^(FAIL|ERROR|XPASS)' check.out) failed, $skips skipped"
-[ "$rc" = 0 ] && [ "$skips" = 0 ]
+say "make check: exit $rc after $(( $(date +%s) - t0 ))s; $(grep -c '^PASS' check.out) passed, $failed failed, $skips skipped, $emulated skipped for emulation (no perf_event_open under qemu-user)"
+[ "$failed" = 0 ] && [ "$skips" = 0 ]
