@@ -44,7 +44,10 @@ scenario() {
 	else
 		skip "snapshot: hardware events unavailable" "this guest has a PMU"
 	fi
-	is "$(jq -r '.snapshot | keys | join(",")' <<<"$rec")" "counters,pt,rtit" "snapshot: three providers: counters, pt, rtit"
+	is "$(jq -r '.snapshot | with_entries(select(.value | type == "object")) | keys | join(",")' <<<"$rec")" \
+		"counters,pt,rtit" "snapshot: three providers: counters, pt, rtit"
+	is "$(jq -r '[.snapshot.cpu == .cpu, .snapshot.cpu_from] | @tsv' <<<"$rec")" "$(printf 'true\trecord')" \
+		"snapshot: of the CPU the machine check names (cpu_from record)"
 	# The emulated CPU has no Intel PT: the RTIT state and the PT recorder say why they are missing.
 	note "snapshot.rtit: $(jq -c '.snapshot.rtit' <<<"$rec"); snapshot.pt: $(jq -c '.snapshot.pt' <<<"$rec")"
 	check "snapshot: rtit is unavailable, with the reason" \
