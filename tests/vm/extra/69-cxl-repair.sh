@@ -17,6 +17,7 @@
 # writes nothing, and mcectl status counts it.  The writes themselves are
 # proven against a stand-in tree (tests/integration/repair.sh).
 . "$srcdir/tests/vm/lib/cxl-boot.sh"
+. "$srcdir/tests/vm/lib/cxl-inject.sh"
 VM_DESC="Action=repair on a real CXL DRAM event: refused, mem0 offers no repair on this kernel"
 # Restarts mcelogd with a configuration of its own.
 VM_LAST=1
@@ -26,10 +27,7 @@ repair_reports() { guest "journalctl -b -o json --no-pager MESSAGE_ID=$(msgid RE
 
 scenario() {
 	local dpa=0x0000000000005000 rep st n
-	check "cxl-repair: the cxl drivers load and the kernel sees mem0" guest '
-for m in libnvdimm cxl_pmem cxl_acpi cxl_mem cxl_pci; do modprobe $m || exit 1; done
-for i in $(seq 120); do [ -e /sys/bus/cxl/devices/mem0/serial ] && exit 0; sleep 0.5; done
-exit 1' 90
+	check "cxl-repair: the cxl drivers load and the kernel sees mem0" cxl_drivers_up
 	note "edac: $(guest 'ls /sys/bus/edac/devices/ 2>&1' | tr '\n' ' ')"
 	is "$(guest '[ -e /sys/bus/edac/devices/cxl_mem0 ] && echo present || echo absent')" absent \
 		"cxl-repair: this kernel registers no EDAC device for mem0 (no CONFIG_CXL_EDAC_MEM_FEATURES)"
@@ -43,10 +41,9 @@ systemctl restart mcelogd"
 	st=$(guest 'mcectl status --output json')
 	is "$(jq -r '.memory.repair_enabled' <<<"$st")" true "cxl-repair: mcectl status says repair is on"
 
-	check "cxl-repair: QMP cxl-inject-dram-event" qmp cxl-inject-dram-event \
-		"$(jq -cn --arg p "$cxl_dev" '{path: $p, log: "warning", flags: 1, dpa: 20480, descriptor: 0, type: 0,
-			"transaction-type": 2, channel: 1, rank: 0, "nibble-mask": 33, "bank-group": 1, bank: 2,
-			row: 777, column: 16, "correction-mask": [1, 2, 3, 4]}')"
+	check "cxl-repair: QMP cxl-inject-dram-event" cxl_inject cxl-inject-dram-event \
+		'{"log":"warning","flags":1,"dpa":20480,"descriptor":0,"type":0,"transaction-type":2,"channel":1,"rank":0,
+		  "nibble-mask":33,"bank-group":1,"bank":2,"row":777,"column":16,"correction-mask":[1,2,3,4]}'
 	check "cxl-repair: mcelogd logged the DRAM event" wait_records 1 \
 		".source == \"cxl:cxl_dram\" and .dpa == \"$dpa\"" 30
 	for _ in $(seq 20); do

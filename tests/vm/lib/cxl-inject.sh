@@ -1,5 +1,6 @@
 # Sourced by the scenarios of the CXL boot that inject into QEMU's cxl-type3
-# device and compare the kernel's trace line with mcelogd's record (65, 67).
+# device (65, 67, 68, extra/69, trixie/69): the drivers, the injection, and
+# the kernel's trace line beside mcelogd's record.
 
 # cxl_drivers_up: the guest's cxl drivers loaded and mem0 seen (idempotent).
 cxl_drivers_up() {

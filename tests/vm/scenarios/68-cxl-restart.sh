@@ -5,6 +5,7 @@
 # boot (65 loaded the drivers and made mem0; this scenario loads them again
 # in case it runs alone).
 . "$srcdir/tests/vm/lib/cxl-boot.sh"
+. "$srcdir/tests/vm/lib/cxl-inject.sh"
 VM_DESC="cxl:* events raised while mcelogd is stopped: logged once at its next start"
 
 # dram_records DPA: mcectl query's cxl_dram records with that DPA.
@@ -12,19 +13,15 @@ dram_records() { query_json | jq -c "select(.source == \"cxl:cxl_dram\" and .dpa
 
 scenario() {
 	local dpa=0x0000000000003000 since rec n
-	check "cxl-restart: the cxl drivers load and the kernel sees mem0" guest '
-for m in libnvdimm cxl_pmem cxl_acpi cxl_mem cxl_pci; do modprobe $m || exit 1; done
-for i in $(seq 120); do [ -e /sys/bus/cxl/devices/mem0/serial ] && exit 0; sleep 0.5; done
-exit 1' 90
+	check "cxl-restart: the cxl drivers load and the kernel sees mem0" cxl_drivers_up
 	check "cxl-restart: the unit's ras instance keeps cxl:* events" guest \
 		'grep -qx 1 /sys/kernel/tracing/instances/mcelogd-ras/events/cxl/cxl_dram/enable'
 
 	check "cxl-restart: systemctl stop mcelogd" guest "systemctl stop mcelogd"
 	since=$(guest 'date +%s')
-	check "cxl-restart: QMP cxl-inject-dram-event while mcelogd is stopped" qmp cxl-inject-dram-event \
-		"$(jq -cn --arg p "$cxl_dev" '{path: $p, log: "warning", flags: 1, dpa: 12288, descriptor: 0, type: 0,
-			"transaction-type": 2, channel: 1, rank: 1, "nibble-mask": 3, "bank-group": 2, bank: 1,
-			row: 4321, column: 8, "correction-mask": [1, 2, 3, 4]}')"
+	check "cxl-restart: QMP cxl-inject-dram-event while mcelogd is stopped" cxl_inject cxl-inject-dram-event \
+		'{"log":"warning","flags":1,"dpa":12288,"descriptor":0,"type":0,"transaction-type":2,"channel":1,"rank":1,
+		  "nibble-mask":3,"bank-group":2,"bank":1,"row":4321,"column":8,"correction-mask":[1,2,3,4]}'
 	# The kernel reads the device's event log on its interrupt: wait until it traced the event.
 	check "cxl-restart: the kernel traced the DRAM event into the ras instance" guest \
 		"for i in \$(seq 40); do grep -q 'cxl_dram: .*dpa=3000\b' /sys/kernel/tracing/instances/mcelogd-ras/trace && exit 0; sleep 0.25; done; exit 1"
