@@ -12,8 +12,10 @@
  * feature is read (capabilities and settings); the write-only triggers
  * (repair, reset) and per-request values (addresses to repair) are not.
  *
- * Read only: mcelogd never writes these controls.  The root is a parameter
- * so that tests point it at a stand-in tree.
+ * Read only here.  The one writer of these controls is the opt-in
+ * Action=repair (actions/repair-memory.c, [Memory] Repair=yes), which reads
+ * a device's mem_repairX/ with this module's parsers.  The root is a
+ * parameter so that tests point it at a stand-in tree.
  */
 
 #include <stddef.h>
