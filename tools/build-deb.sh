@@ -55,11 +55,16 @@ if [ "$(id -u)" = 0 ]; then
 		dpkg --add-architecture "$arch" || die "cannot add architecture $arch"
 		need="$need crossbuild-essential-$arch"
 	fi
-	# build-dep ./ reads debian/control: the list lives in one place.
-	{ apt-get update -qq &&
-		{ [ -z "$need" ] || apt-get install -y -qq --no-install-recommends $need >/dev/null; } &&
-		apt-get build-dep -y -qq --no-install-recommends "${build_dep_opts[@]}" "$top" >/dev/null; } ||
-		die "cannot install the build dependencies"
+	# build-dep ./ reads debian/control: the list lives in one place.  Only
+	# when something is missing: make check-vm builds the package at every
+	# run, where apt-get update alone cost seconds and needed the archive.
+	if [ -n "$need" ] || ! command -v dpkg-checkbuilddeps >/dev/null ||
+		! (cd "$top" && dpkg-checkbuilddeps "${build_dep_opts[@]}" >/dev/null 2>&1); then
+		{ apt-get update -qq &&
+			{ [ -z "$need" ] || apt-get install -y -qq --no-install-recommends $need >/dev/null; } &&
+			apt-get build-dep -y -qq --no-install-recommends "${build_dep_opts[@]}" "$top" >/dev/null; } ||
+			die "cannot install the build dependencies"
+	fi
 fi
 command -v dpkg-buildpackage >/dev/null && command -v lintian >/dev/null && command -v dh >/dev/null ||
 	die "needs dpkg-dev, debhelper and lintian (run as root to install them)"
