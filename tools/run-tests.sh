@@ -2,7 +2,8 @@
 # The README's second command: install what is needed, then build and run
 # every test: gcc with -Werror, a clang -Werror build, make distcheck (whose
 # build is the ASan+UBSan one), the daemon under Valgrind (make check-valgrind), and the
-# real-kernel VM rig (make check-vm).  Each part's wall time is printed
+# real-kernel VM rig (make check-vm: the Debian package, built and installed
+# with dpkg -i in each guest).  Each part's wall time is printed
 # after it ("=== ... took N s"), so that a slow lane shows in CI's log.
 #
 # The clang build is built, not tested: the gcc build and the ASan+UBSan
@@ -102,7 +103,7 @@ if [ -z "$quick" ]; then
 	echo "=== make check-valgrind (the daemon under memcheck through the integration tests)"
 	timed "make check-valgrind" make -C "$top/_build/gcc" -j"$jobs" check-valgrind || failed=1
 
-	echo "=== make check-vm (real kernel under QEMU)"
+	echo "=== make check-vm (real kernel under QEMU, mcelogd from its Debian package)"
 	timed "make check-vm" make -C "$top/_build/gcc" check-vm || failed=1
 fi
 

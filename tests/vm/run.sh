@@ -1,8 +1,8 @@
 #!/bin/bash
 # mcelogd real-kernel test rig: Debian's kernel under QEMU (TCG), systemd as
-# PID 1 with a real journald, mcelogd installed with `make install DESTDIR=`
-# (or from its Debian package, --deb) and started by systemd from the
-# shipped unit; machine checks injected
+# PID 1 with a real journald, mcelogd installed from its Debian package
+# (--deb; make check-vm's way) or a `make install DESTDIR=` tree (--destdir)
+# and started by systemd from the shipped unit; machine checks injected
 # through the QEMU monitor and the kernel's mce-inject; results read back with
 # mcectl inside the guest.  Prints TAP.
 #
