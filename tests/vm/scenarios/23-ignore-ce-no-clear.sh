@@ -5,6 +5,8 @@ VM_DESC="mce=ignore_ce, MSR writes refused: each error logged once, 'cannot clea
 VM_CPU="qemu64,+mce,+mca"
 VM_SMP=1
 VM_APPEND="mce=ignore_ce msr.allow_writes=off"
+# 26-smbios-slots' slot names (nothing here reads them): the two share a boot.
+VM_QEMU="-smbios type=17,loc_pfx=SLOT,bank=CPU0_CHANNEL_A"
 
 scenario() {
 	local st=0x9c00004000010005 addr=0x0000000001234000 misc=0x0000000000000086 mark n conf
