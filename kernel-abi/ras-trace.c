@@ -149,6 +149,22 @@ static const struct sev_name aer_severities[] = {
 #define AER_CORRECTABLE 2
 
 /*
+ * ras:arm_event and ras:non_standard_event sev: a GHES severity, not the
+ * CPER one (include/acpi/ghes.h: GHES_SEV_NO, GHES_SEV_CORRECTED,
+ * GHES_SEV_RECOVERABLE, GHES_SEV_PANIC).  drivers/acpi/apei/ghes.c hands both
+ * events ghes_severity() of the CPER value: informational becomes "no", and
+ * a CPER-corrected ARM section reaches the trace as 1, where CPER's 1 is
+ * fatal (seen on Linux 7.3 arm64, tests/vm/arm64-ghes/80).  Severity:
+ * recoverable is an uncorrected error the system survives; panic, fatal.
+ */
+static const struct sev_name ghes_severities[] = {
+	[0] = { "none",        RAS_SEV_INFO },
+	[1] = { "corrected",   RAS_SEV_CORRECTED },
+	[2] = { "recoverable", RAS_SEV_UNCORRECTED },
+	[3] = { "panic",       RAS_SEV_FATAL },
+};
+
+/*
  * ras:memory_failure_event result: enum mf_result, include/linux/mm.h
  * (MF_IGNORED, MF_FAILED, MF_DELAYED, MF_RECOVERED).  The event reports what
  * the kernel did with a page whose memory is bad; the error itself was
@@ -548,7 +564,7 @@ void tp_set_severity(struct ras_tp_ctx *c, const char *key, const struct sev_nam
 	}
 }
 
-/* CPER severity (UEFI N.2.1), carried by extlog_mem_event, non_standard_event and the newer arm_event. */
+/* CPER severity (UEFI N.2.1), as extlog_mem_event carries it (the section's own field). */
 static void set_cper_severity(struct ras_tp_ctx *c, uint64_t v)
 {
 	const char *name = cper_severity_name(v);
@@ -899,7 +915,7 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 	 * error of unknown severity is never reported as harmless: uncorrected.
 	 */
 	if (tp_u(c, "sev", &sev))
-		set_cper_severity(c, sev);
+		tp_set_severity(c, "ghes_severity", ghes_severities, ELEMENTSOF(ghes_severities), sev);
 	if (tp_s(c, "cpu", &cpu) && cpu >= 0 && cpu <= UINT32_MAX) {
 		r->have_cpu = true;
 		r->cpu = (uint32_t) cpu;
@@ -954,7 +970,7 @@ static void decode_non_standard_event(struct ras_tp_ctx *c)
 	int k = 0;
 
 	tp_u(c, "sev", &sev);
-	set_cper_severity(c, sev);
+	tp_set_severity(c, "ghes_severity", ghes_severities, ELEMENTSOF(ghes_severities), sev);
 	add_guid(c, "section_type", "sec_type");
 	add_guid(c, "fru_id", "fru_id");
 	tp_add_string_field(c, "fru_text", "fru_text");
