@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arm-processor.h"
@@ -900,13 +901,52 @@ static void block_problem(struct ras_tp_ctx *c, const char *key, const char *buf
 	}
 }
 
+/*
+ * The context structures of an arm_event.  Linux 7.3 (seen on arm64,
+ * tests/vm/arm64-ghes/80) traces ctx_len as 8 bytes a context, the headers
+ * alone, and the register arrays follow in oem_buf ahead of the vendor
+ * bytes.  So when ctx_buf does not walk by itself, but ctx_len / 8 contexts
+ * walked on into oem_buf fit, those are decoded, "ctx_from_oem" says how
+ * many bytes of oem_buf they took and "vendor" holds the bytes after them.
+ * The raw ctx and oem stay as the kernel gave them.
+ */
+static void decode_arm_contexts(struct ras_tp_ctx *c, const unsigned char *ctx, size_t ctx_n,
+				const unsigned char *oem, size_t oem_n)
+{
+	uint32_t count = (uint32_t) (ctx_n / ARM_CONTEXT_HEADER_LEN);
+	_cleanup_free_ unsigned char *joined = NULL;
+	struct arm_problem problem;
+	size_t used, span;
+
+	if (ctx_n % ARM_CONTEXT_HEADER_LEN == 0 && oem && oem_n > 0 &&
+	    arm_context_span(ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &span) < 0) {
+		joined = malloc(ctx_n + oem_n);
+		if (!joined) {
+			tp_added(c, -ENOMEM);
+			return;
+		}
+		memcpy(joined, ctx, ctx_n);
+		memcpy(joined + ctx_n, oem, oem_n);
+		if (arm_context_span(joined, ctx_n + oem_n, count, &span) == 0) {
+			block_problem(c, "ctx_problem", "ctx_buf",
+				      arm_context_decode(c->r, joined, span, count, &used, &problem), &problem);
+			tp_added(c, ras_record_add_uint(c->r, "ctx_from_oem", span - ctx_n));
+			if (span < ctx_n + oem_n)
+				tp_added(c, ras_record_add_bytes(c->r, "vendor", joined + span, ctx_n + oem_n - span));
+			return;
+		}
+	}
+	block_problem(c, "ctx_problem", "ctx_buf",
+		      arm_context_decode(c->r, ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &used, &problem), &problem);
+}
+
 static void decode_arm_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t mpidr = 0, midr = 0, running = UINT32_MAX, psci = 0, affinity = 0xff, sev;
 	int64_t cpu;
-	const unsigned char *pei, *ctx;
-	size_t pei_n = 0, ctx_n = 0, oem_n = 0, used;
+	const unsigned char *pei, *ctx, *oem;
+	size_t pei_n = 0, ctx_n = 0, oem_n = 0;
 	struct arm_problem problem;
 	char what[96] = "processor error";
 
@@ -935,15 +975,14 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 	/* Raw, under the names the firmware (BERT) ARM records use, then decoded beside them. */
 	pei = add_sized_array(c, "pei", "pei_len", "pei_buf", &pei_n);
 	ctx = add_sized_array(c, "ctx", "ctx_len", "ctx_buf", &ctx_n);
-	add_sized_array(c, "oem", "oem_len", "oem_buf", &oem_n);
+	oem = add_sized_array(c, "oem", "oem_len", "oem_buf", &oem_n);
 	if (c->error)
 		return;
 	if (pei && pei_n > 0)
 		block_problem(c, "pei_problem", "pei_buf",
 			      arm_error_info_decode(r, pei, pei_n, ARM_COUNT_FROM_LENGTH, &problem), &problem);
 	if (ctx && ctx_n > 0)
-		block_problem(c, "ctx_problem", "ctx_buf",
-			      arm_context_decode(r, ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &used, &problem), &problem);
+		decode_arm_contexts(c, ctx, ctx_n, oem, oem_n);
 	if (c->error)
 		return;
 	arm_error_describe(r, what, sizeof(what));

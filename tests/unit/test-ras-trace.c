@@ -789,22 +789,36 @@ static void test_arm_event_golden_qemu(void **state)
  * "transaction type: Instruction", "cache error, operation type: Generic
  * error", "cache level: 2", "the error has been corrected", then a TLB error,
  * "TLB error, operation type: Instruction fetch", "TLB level: 1".
+ * The record's two contexts (an AArch64 EL1 array of 136 bytes, a misc
+ * register array of 20 holding ERXSTATUS_EL1 and ERXADDR_EL1) and 8 vendor
+ * bytes: the kernel traced "Context Info data len: 16" (8 a context, the
+ * headers alone) and put the rest of the contexts in the vendor array ("data
+ * len: 164"), while its CPER print walked both contexts in full.
  */
 static void test_arm_event_golden_linux_7_3(void **state)
 {
 	static const char pei_hex[] =
 		"00201f00020200031fd0800400000000005034120080ffff0040234100000000\n"
 		"0020060004000000170054040000000000000000000000000000000000000000\n";
+	static const char oem_hex[] =
+		"1000009600000000005034120080ffff00000000000000000000000000000000\n"
+		"0000000000000000000000000000000000000000000000000000000000000000\n"
+		"0000000000000000000000000000000000000000000000000000000000000000\n"
+		"0000000000000000000000000000000000000000000000000000000000000000\n"
+		"0000080014000000a242060000c200000000a342004023410000008001234567\n"
+		"89abcdef\n";
 	static const char ctx_hex[] =
 		"000005008800000020c1ab100080ffff\n";
-	unsigned char pei[64], ctx[16];
+	unsigned char pei[64], ctx[16], oem[164];
 	struct ras_tp_layout l;
 	struct sample s;
 	struct ras_record r;
+	char *j;
 
 	(void) state;
 	assert_int_equal(parse_hex(pei_hex, pei, sizeof(pei)), sizeof(pei));
 	assert_int_equal(parse_hex(ctx_hex, ctx, sizeof(ctx)), sizeof(ctx));
+	assert_int_equal(parse_hex(oem_hex, oem, sizeof(oem)), sizeof(oem));
 	load(&l, RAS_TP_ARM_EVENT, "tracefs/7.3/ras/arm_event.format");
 	sample_init(&s, &l);
 	put(&s, &l, "mpidr", 0x80000001);
@@ -814,7 +828,7 @@ static void test_arm_event_golden_linux_7_3(void **state)
 	put(&s, &l, "affinity", 0);
 	put(&s, &l, "sev", 1);
 	put(&s, &l, "cpu", 1);
-	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
 	decode_ok(&l, &s, &r);
 	/* Corrected, as the CPER and the kernel's print say: not CPER's 1, fatal */
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
@@ -833,6 +847,47 @@ static void test_arm_event_golden_linux_7_3(void **state)
 	assert_string_equal(str(&r, "pei_decoded"), "cache level 2 generic error corrected multiple (2) flags first|last "
 			    "PA 0x41234000 VA 0xffff800012345000; tlb level 1 instruction fetch corrected");
 	assert_string_equal(r.summary, "Corrected ARM cache error, level 2, on CPU 1 (MPIDR 0x80000001, MIDR 0xf0510)");
+	/* Both contexts, read on from ctx_buf into oem_buf; the vendor bytes after them */
+	assert_null(ras_record_find(&r, "ctx_problem"));
+	assert_int_equal(num(&r, "ctx_count"), 2);
+	assert_string_equal(str(&r, "context_types"), "AArch64 EL1 context registers, misc system registers");
+	assert_int_equal(num(&r, "ctx_from_oem"), 136 + 8 + 20 - 8);
+	assert_int_equal(num(&r, "elr_el1"), 0xffff800010abc120);
+	assert_int_equal(num(&r, "esr_el1"), 0x96000010);
+	assert_int_equal(num(&r, "far_el1"), 0xffff800012345000);
+	assert_int_equal(num(&r, "err_status"), 0xc2000006);
+	assert_string_equal(str(&r, "err_status_flags"), "V|AV");
+	assert_string_equal(str(&r, "err_status_ce"), "at least one error corrected");
+	assert_string_equal(str(&r, "err_status_serr"), "data value from associative memory");
+	assert_int_equal(num(&r, "err_addr"), 0x8000000041234000);
+	j = json(&r);
+	assert_non_null(strstr(j, "\"vendor\":\"0123456789abcdef\""));
+	assert_non_null(strstr(j, "\"ctx\":\"000005008800000020c1ab100080ffff\""));  /* as traced */
+	free(j);
+	assert_int_equal(ras_record_find(&r, "oem")->len, 164);
+	ras_record_done(&r);
+
+	/* A kernel that traces the contexts whole: they walk ctx_buf alone, oem is the vendor's */
+	{
+		unsigned char whole[16 + 156];
+
+		memcpy(whole, ctx, 16);
+		memcpy(whole + 16, oem, 156);
+		put_arm_blocks(&s, &l, pei, sizeof(pei), whole, sizeof(whole), oem + 156, 8);
+		decode_ok(&l, &s, &r);
+		assert_int_equal(num(&r, "ctx_count"), 2);
+		assert_null(ras_record_find(&r, "ctx_from_oem"));
+		assert_null(ras_record_find(&r, "vendor"));
+		assert_int_equal(num(&r, "err_addr"), 0x8000000041234000);
+		ras_record_done(&r);
+	}
+
+	/* Headers alone and nothing in oem_buf to read on into: named, raw bytes kept */
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "ctx_problem"), "ctx_buf byte 4: context information 1: register array size 136 "
+			    "runs past the end (8 bytes left)");
+	assert_int_equal(ras_record_find(&r, "ctx")->len, 16);
 	ras_record_done(&r);
 }
 
