@@ -222,8 +222,8 @@ qemu_prepare() {
 # and trixie-backports, downloaded by apt (each .deb checked against the
 # archive's signed lists) and unpacked in the cache with nothing installed on
 # the host; QEMU is started through the tree's own dynamic loader with the
-# tree's libraries only (--inhibit-cache: never the host's).  Prints the
-# command, as qemu_prepare.
+# tree's libraries only (--inhibit-cache: never the host's), by a wrapper
+# at the tree's top named as the binary.  Prints the command, as qemu_prepare.
 qemu11_prepare() {
 	local suites=trixie+trixie-backports ver dir tmp p deb ld lib bin pkgs=() out
 	[ "$vm_arch" = arm64 ] || { echo "VM_QEMU_VERSION=11 is prepared for VM_ARCH=arm64 (the GHES boot) only" >&2; return 1; }
@@ -233,7 +233,7 @@ qemu11_prepare() {
 	dir=$cache/qemu-$arch_cache_prefix${ver//[:~+]/_}
 	lib=$dir/usr/lib/x86_64-linux-gnu ld=$dir/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 	bin=$dir/usr/bin/$arch_qemu_binary
-	if [ ! -f "$dir/ok" ]; then
+	if [ ! -f "$dir/ok" ] || [ ! -x "$dir/$arch_qemu_binary" ]; then
 		note "preparing QEMU $ver from trixie-backports, with trixie's libraries in a tree of its own" >&2
 		tmp=$dir.tmp.$$
 		rm -rf "$tmp" && mkdir -p "$tmp" || return 1
@@ -258,9 +258,11 @@ qemu11_prepare() {
 			echo "QEMU $ver: libraries missing from the tree or taken from outside it" >&2
 			return 1
 		fi
+		# QEMU_MODULE_DIR: its own modules, never the host QEMU's.
+		printf '#!/bin/sh\n# QEMU %s from trixie-backports on this tree'"'"'s libraries only (tests/vm/kernels.sh)\nQEMU_MODULE_DIR=%s/qemu exec %s --inhibit-cache --library-path %s %s "$@"\n' \
+			"$ver" "$lib" "$ld" "$lib" "$bin" >"$tmp/$arch_qemu_binary" && chmod 755 "$tmp/$arch_qemu_binary" || return 1
 		rm -rf "$dir" && mv "$tmp" "$dir" && touch "$dir/ok" || return 1
 		for p in "$cache"/qemu-"$arch_cache_prefix"1_11.*; do [ "$p" = "$dir" ] || ! arch_owns "$p" || rm -rf "$p"; done
 	fi
-	# QEMU_MODULE_DIR: its own modules, never the host QEMU's.
-	echo "env QEMU_MODULE_DIR=$lib/qemu $ld --inhibit-cache --library-path $lib $bin -L $dir/usr/share/qemu -L $dir/usr/share/qemu-efi-aarch64"
+	echo "$dir/$arch_qemu_binary -L $dir/usr/share/qemu -L $dir/usr/share/qemu-efi-aarch64"
 }
