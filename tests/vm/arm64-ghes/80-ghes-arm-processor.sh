@@ -16,19 +16,8 @@
 # ERXADDR_EL1, an Arm RAS error record), and 8 vendor bytes.  Every field
 # mcelogd reports is checked against what we injected, against the kernel's
 # own trace line of the same event, and against the kernel's CPER print.
-# Kernel 7.3 (trixie-backports): its arm_event carries the blocks (pei_buf,
-# ctx_buf, oem_buf), sev and cpu; 6.12's has the section header only.
 VM_DESC="GHES on arm64: an ARM processor error CPER injected by QEMU, ras:arm_event, mcelogd's decode"
-VM_KERNEL=7.3
-VM_QEMU_VERSION=11
-# ras=on: the HEST and its error sources; -bios: the UEFI that installs ACPI
-# (it also loads -kernel/-initrd through fw_cfg); acpi=force: ACPI, never the
-# device tree, whatever the firmware hands over.
-VM_QEMU='-machine ras=on -bios QEMU_EFI.fd'
-VM_APPEND='acpi=force'
-VM_MEM=2048
-
-. "$srcdir/tests/vm/lib/ghes-cper.sh"
+. "$srcdir/tests/vm/lib/ghes-boot.sh"
 
 # hexnum VALUE: a hex number as 0x<lowercase, no leading zeros>, whatever its
 # width; anything else (null: mcelogd gave no such field) as it is.

@@ -10,13 +10,7 @@
 # the CPU that ran memory_failure() (the GHES work queued where the
 # notification was taken).
 VM_DESC="GHES on arm64: a recoverable memory error CPER, memory_failure() of its page, mcelogd's record"
-VM_KERNEL=7.3
-VM_QEMU_VERSION=11
-VM_QEMU='-machine ras=on -bios QEMU_EFI.fd'
-VM_APPEND='acpi=force'
-VM_MEM=2048
-
-. "$srcdir/tests/vm/lib/ghes-cper.sh"
+. "$srcdir/tests/vm/lib/ghes-boot.sh"
 . "$srcdir/tests/vm/lib/free-page.sh"
 
 scenario() {

@@ -1,4 +1,4 @@
-# Sourced by the arm64 GHES scenarios (tests/vm/arm64-ghes): a firmware-first
+# Sourced by tests/vm/lib/ghes-boot.sh, for the arm64 GHES scenarios: a firmware-first
 # error record built byte by byte and handed to QEMU's inject-ghes-v2-error
 # (QEMU >= 10.2, qapi/acpi-hest.json: "cper", the base64 of one Generic Error
 # Status Block with its Generic Error Data Entries and their payloads).  QEMU
