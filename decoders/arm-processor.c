@@ -292,7 +292,7 @@ bool arm_error_describe(const struct ras_record *r, char *buf, size_t size)
 
 /* ---- Context Information structures ---- */
 
-#define CTX_HDR_LEN 8
+#define CTX_HDR_LEN ARM_CONTEXT_HEADER_LEN
 
 enum {
 	CTX_AARCH64_EL1 = 5,
@@ -353,6 +353,24 @@ static void add_misc_registers(struct arm_out *o, const uint8_t *a, size_t size)
 				arm_ras_status_add(o, v);
 		}
 	}
+}
+
+int arm_context_span(const uint8_t *ctx, size_t n, uint32_t count, size_t *ret_used)
+{
+	size_t off = 0;
+
+	for (uint32_t i = 0; count == ARM_COUNT_FROM_LENGTH ? off < n : i < count; i++) {
+		uint32_t size;
+
+		if (n - off < CTX_HDR_LEN)
+			return -EBADMSG;
+		size = arm_le32(ctx + off + 4);
+		if (size > n - off - CTX_HDR_LEN)
+			return -EBADMSG;
+		off += CTX_HDR_LEN + size;
+	}
+	*ret_used = off;
+	return 0;
 }
 
 int arm_context_decode(struct ras_record *r, const uint8_t *ctx, size_t n, uint32_t count,

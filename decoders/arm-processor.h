@@ -28,6 +28,8 @@ struct arm_problem {
 #define ARM_COUNT_FROM_LENGTH UINT32_MAX
 
 #define ARM_ERROR_INFO_LEN 32
+/* A context structure's header (version, type, register array size), before its array. */
+#define ARM_CONTEXT_HEADER_LEN 8
 
 /*
  * The Error Information structures (§N.2.4.4.1) in pei[0, n): count of them
@@ -47,6 +49,13 @@ int arm_error_info_decode(struct ras_record *r, const uint8_t *pei, size_t n, ui
  */
 int arm_context_decode(struct ras_record *r, const uint8_t *ctx, size_t n, uint32_t count,
 		       size_t *ret_used, struct arm_problem *problem);
+
+/*
+ * The bytes count context structures (or as many as the bytes hold, with
+ * ARM_COUNT_FROM_LENGTH) take from ctx[0, n), in *ret_used: 0, or -EBADMSG
+ * when one does not fit.  Adds nothing: for choosing what to decode.
+ */
+int arm_context_span(const uint8_t *ctx, size_t n, uint32_t count, size_t *ret_used);
 
 /* "cache error, level 2" from the fields arm_error_info_decode() added; false: none to name. */
 bool arm_error_describe(const struct ras_record *r, char *buf, size_t size);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arm-processor.h"
@@ -147,6 +148,22 @@ static const struct sev_name aer_severities[] = {
 	[2] = { "corrected",   RAS_SEV_CORRECTED },
 };
 #define AER_CORRECTABLE 2
+
+/*
+ * ras:arm_event and ras:non_standard_event sev: a GHES severity, not the
+ * CPER one (include/acpi/ghes.h: GHES_SEV_NO, GHES_SEV_CORRECTED,
+ * GHES_SEV_RECOVERABLE, GHES_SEV_PANIC).  drivers/acpi/apei/ghes.c hands both
+ * events ghes_severity() of the CPER value: informational becomes "no", and
+ * a CPER-corrected ARM section reaches the trace as 1, where CPER's 1 is
+ * fatal (seen on Linux 7.3 arm64, tests/vm/arm64-ghes/80).  Severity:
+ * recoverable is an uncorrected error the system survives; panic, fatal.
+ */
+static const struct sev_name ghes_severities[] = {
+	[0] = { "none",        RAS_SEV_INFO },
+	[1] = { "corrected",   RAS_SEV_CORRECTED },
+	[2] = { "recoverable", RAS_SEV_UNCORRECTED },
+	[3] = { "panic",       RAS_SEV_FATAL },
+};
 
 /*
  * ras:memory_failure_event result: enum mf_result, include/linux/mm.h
@@ -548,7 +565,7 @@ void tp_set_severity(struct ras_tp_ctx *c, const char *key, const struct sev_nam
 	}
 }
 
-/* CPER severity (UEFI N.2.1), carried by extlog_mem_event, non_standard_event and the newer arm_event. */
+/* CPER severity (UEFI N.2.1), as extlog_mem_event carries it (the section's own field). */
 static void set_cper_severity(struct ras_tp_ctx *c, uint64_t v)
 {
 	const char *name = cper_severity_name(v);
@@ -884,13 +901,52 @@ static void block_problem(struct ras_tp_ctx *c, const char *key, const char *buf
 	}
 }
 
+/*
+ * The context structures of an arm_event.  Linux 7.3 (seen on arm64,
+ * tests/vm/arm64-ghes/80) traces ctx_len as 8 bytes a context, the headers
+ * alone, and the register arrays follow in oem_buf ahead of the vendor
+ * bytes.  So when ctx_buf does not walk by itself, but ctx_len / 8 contexts
+ * walked on into oem_buf fit, those are decoded, "ctx_from_oem" says how
+ * many bytes of oem_buf they took and "vendor" holds the bytes after them.
+ * The raw ctx and oem stay as the kernel gave them.
+ */
+static void decode_arm_contexts(struct ras_tp_ctx *c, const unsigned char *ctx, size_t ctx_n,
+				const unsigned char *oem, size_t oem_n)
+{
+	uint32_t count = (uint32_t) (ctx_n / ARM_CONTEXT_HEADER_LEN);
+	_cleanup_free_ unsigned char *joined = NULL;
+	struct arm_problem problem;
+	size_t used, span;
+
+	if (ctx_n % ARM_CONTEXT_HEADER_LEN == 0 && oem && oem_n > 0 &&
+	    arm_context_span(ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &span) < 0) {
+		joined = malloc(ctx_n + oem_n);
+		if (!joined) {
+			tp_added(c, -ENOMEM);
+			return;
+		}
+		memcpy(joined, ctx, ctx_n);
+		memcpy(joined + ctx_n, oem, oem_n);
+		if (arm_context_span(joined, ctx_n + oem_n, count, &span) == 0) {
+			block_problem(c, "ctx_problem", "ctx_buf",
+				      arm_context_decode(c->r, joined, span, count, &used, &problem), &problem);
+			tp_added(c, ras_record_add_uint(c->r, "ctx_from_oem", span - ctx_n));
+			if (span < ctx_n + oem_n)
+				tp_added(c, ras_record_add_bytes(c->r, "vendor", joined + span, ctx_n + oem_n - span));
+			return;
+		}
+	}
+	block_problem(c, "ctx_problem", "ctx_buf",
+		      arm_context_decode(c->r, ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &used, &problem), &problem);
+}
+
 static void decode_arm_event(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	uint64_t mpidr = 0, midr = 0, running = UINT32_MAX, psci = 0, affinity = 0xff, sev;
 	int64_t cpu;
-	const unsigned char *pei, *ctx;
-	size_t pei_n = 0, ctx_n = 0, oem_n = 0, used;
+	const unsigned char *pei, *ctx, *oem;
+	size_t pei_n = 0, ctx_n = 0, oem_n = 0;
 	struct arm_problem problem;
 	char what[96] = "processor error";
 
@@ -899,7 +955,7 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 	 * error of unknown severity is never reported as harmless: uncorrected.
 	 */
 	if (tp_u(c, "sev", &sev))
-		set_cper_severity(c, sev);
+		tp_set_severity(c, "ghes_severity", ghes_severities, ELEMENTSOF(ghes_severities), sev);
 	if (tp_s(c, "cpu", &cpu) && cpu >= 0 && cpu <= UINT32_MAX) {
 		r->have_cpu = true;
 		r->cpu = (uint32_t) cpu;
@@ -919,15 +975,14 @@ static void decode_arm_event(struct ras_tp_ctx *c)
 	/* Raw, under the names the firmware (BERT) ARM records use, then decoded beside them. */
 	pei = add_sized_array(c, "pei", "pei_len", "pei_buf", &pei_n);
 	ctx = add_sized_array(c, "ctx", "ctx_len", "ctx_buf", &ctx_n);
-	add_sized_array(c, "oem", "oem_len", "oem_buf", &oem_n);
+	oem = add_sized_array(c, "oem", "oem_len", "oem_buf", &oem_n);
 	if (c->error)
 		return;
 	if (pei && pei_n > 0)
 		block_problem(c, "pei_problem", "pei_buf",
 			      arm_error_info_decode(r, pei, pei_n, ARM_COUNT_FROM_LENGTH, &problem), &problem);
 	if (ctx && ctx_n > 0)
-		block_problem(c, "ctx_problem", "ctx_buf",
-			      arm_context_decode(r, ctx, ctx_n, ARM_COUNT_FROM_LENGTH, &used, &problem), &problem);
+		decode_arm_contexts(c, ctx, ctx_n, oem, oem_n);
 	if (c->error)
 		return;
 	arm_error_describe(r, what, sizeof(what));
@@ -954,7 +1009,7 @@ static void decode_non_standard_event(struct ras_tp_ctx *c)
 	int k = 0;
 
 	tp_u(c, "sev", &sev);
-	set_cper_severity(c, sev);
+	tp_set_severity(c, "ghes_severity", ghes_severities, ELEMENTSOF(ghes_severities), sev);
 	add_guid(c, "section_type", "sec_type");
 	add_guid(c, "fru_id", "fru_id");
 	tp_add_string_field(c, "fru_text", "fru_text");

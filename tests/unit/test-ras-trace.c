@@ -704,11 +704,12 @@ static void test_arm_event_newer(void **state)
 	put(&s, &l, "midr", 0x410fd490);
 	put(&s, &l, "running_state", UINT32_MAX);
 	put(&s, &l, "affinity", 0xff);
-	put(&s, &l, "sev", 2);
+	put(&s, &l, "sev", 1);                    /* GHES_SEV_CORRECTED */
 	put(&s, &l, "cpu", 3);
 	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
+	assert_string_equal(str(&r, "ghes_severity"), "corrected");
 	assert_true(r.have_cpu);
 	assert_int_equal(r.cpu, 3);
 	assert_int_equal(ras_record_find(&r, "pei")->len, 32);
@@ -734,7 +735,8 @@ static void test_arm_event_newer(void **state)
  * "cpu: 0; error: 2; affinity level: 255; MPIDR: 0000000080000000; MIDR: 0;
  * running state: 0; PSCI state: 0; ARM Processor Err Info raw data: 00 20 06
  * 00 02 00 00 05 7f 00 54 00 ...", which the kernel decoded as a cache error,
- * level 1, instruction fetch, not corrected.
+ * level 1, instruction fetch, not corrected.  "error" is the GHES severity:
+ * 2, recoverable.
  */
 static void test_arm_event_golden_qemu(void **state)
 {
@@ -769,7 +771,123 @@ static void test_arm_event_golden_qemu(void **state)
 	assert_non_null(strstr(j, "\"corrected\":false"));
 	assert_non_null(strstr(j, "\"pei_decoded\":\"cache level 1 instruction fetch uncorrected flags first|propagated\""));
 	free(j);
-	assert_string_equal(r.summary, "Corrected ARM cache error, level 1, on CPU 0 (MPIDR 0x80000000, MIDR 0x0)");
+	assert_string_equal(str(&r, "ghes_severity"), "recoverable");
+	assert_string_equal(r.summary, "Uncorrected ARM cache error, level 1, on CPU 0 (MPIDR 0x80000000, MIDR 0x0)");
+	ras_record_done(&r);
+}
+
+/*
+ * A real ras:arm_event: Linux 7.3.4+deb13-arm64 under QEMU 11.1 (-M
+ * virt,ras=on, UEFI), reporting the CPER record tests/vm/arm64-ghes/80 had
+ * QEMU inject (inject-ghes-v2-error): a corrected ARM processor section
+ * (CPER severity 2) naming MPIDR 0x80000001.  The kernel's trace line:
+ * "cpu: 1; error: 1; affinity level: 0; MPIDR: 0000000080000001; MIDR:
+ * 00000000000f0510; running state: 1; PSCI state: 0; ARM Processor Err Info
+ * data len: 64; ARM Processor Err Info raw data: 00 20 1f 00 02 02 00 03 1f
+ * d0 80 04 ..." ("error" is GHES_SEV_CORRECTED); its CPER print of the same
+ * record: "event severity: corrected", "error_type: 0x02: cache error",
+ * "transaction type: Instruction", "cache error, operation type: Generic
+ * error", "cache level: 2", "the error has been corrected", then a TLB error,
+ * "TLB error, operation type: Instruction fetch", "TLB level: 1".
+ * The record's two contexts (an AArch64 EL1 array of 136 bytes, a misc
+ * register array of 20 holding ERXSTATUS_EL1 and ERXADDR_EL1) and 8 vendor
+ * bytes: the kernel traced "Context Info data len: 16" (8 a context, the
+ * headers alone) and put the rest of the contexts in the vendor array ("data
+ * len: 164"), while its CPER print walked both contexts in full.
+ */
+static void test_arm_event_golden_linux_7_3(void **state)
+{
+	static const char pei_hex[] =
+		"00201f00020200031fd0800400000000005034120080ffff0040234100000000\n"
+		"0020060004000000170054040000000000000000000000000000000000000000\n";
+	static const char oem_hex[] =
+		"1000009600000000005034120080ffff00000000000000000000000000000000\n"
+		"0000000000000000000000000000000000000000000000000000000000000000\n"
+		"0000000000000000000000000000000000000000000000000000000000000000\n"
+		"0000000000000000000000000000000000000000000000000000000000000000\n"
+		"0000080014000000a242060000c200000000a342004023410000008001234567\n"
+		"89abcdef\n";
+	static const char ctx_hex[] =
+		"000005008800000020c1ab100080ffff\n";
+	unsigned char pei[64], ctx[16], oem[164];
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+	char *j;
+
+	(void) state;
+	assert_int_equal(parse_hex(pei_hex, pei, sizeof(pei)), sizeof(pei));
+	assert_int_equal(parse_hex(ctx_hex, ctx, sizeof(ctx)), sizeof(ctx));
+	assert_int_equal(parse_hex(oem_hex, oem, sizeof(oem)), sizeof(oem));
+	load(&l, RAS_TP_ARM_EVENT, "tracefs/7.3/ras/arm_event.format");
+	sample_init(&s, &l);
+	put(&s, &l, "mpidr", 0x80000001);
+	put(&s, &l, "midr", 0xf0510);
+	put(&s, &l, "running_state", 1);
+	put(&s, &l, "psci_state", 0);
+	put(&s, &l, "affinity", 0);
+	put(&s, &l, "sev", 1);
+	put(&s, &l, "cpu", 1);
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
+	decode_ok(&l, &s, &r);
+	/* Corrected, as the CPER and the kernel's print say: not CPER's 1, fatal */
+	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
+	assert_string_equal(str(&r, "ghes_severity"), "corrected");
+	assert_true(r.have_cpu);
+	assert_int_equal(r.cpu, 1);
+	assert_string_equal(str(&r, "error_type"), "cache");
+	assert_string_equal(str(&r, "transaction_type"), "instruction");
+	assert_string_equal(str(&r, "operation"), "generic error");
+	assert_int_equal(num(&r, "level"), 2);
+	assert_int_equal(num(&r, "multiple_error"), 2);
+	assert_string_equal(str(&r, "error_flag_names"), "first|last");
+	assert_int_equal(num(&r, "error_info"), 0x480d01f);
+	assert_int_equal(num(&r, "virtual_fault_address"), 0xffff800012345000);
+	assert_int_equal(num(&r, "physical_fault_address"), 0x41234000);
+	assert_string_equal(str(&r, "pei_decoded"), "cache level 2 generic error corrected multiple (2) flags first|last "
+			    "PA 0x41234000 VA 0xffff800012345000; tlb level 1 instruction fetch corrected");
+	assert_string_equal(r.summary, "Corrected ARM cache error, level 2, on CPU 1 (MPIDR 0x80000001, MIDR 0xf0510)");
+	/* Both contexts, read on from ctx_buf into oem_buf; the vendor bytes after them */
+	assert_null(ras_record_find(&r, "ctx_problem"));
+	assert_int_equal(num(&r, "ctx_count"), 2);
+	assert_string_equal(str(&r, "context_types"), "AArch64 EL1 context registers, misc system registers");
+	assert_int_equal(num(&r, "ctx_from_oem"), 136 + 8 + 20 - 8);
+	assert_int_equal(num(&r, "elr_el1"), 0xffff800010abc120);
+	assert_int_equal(num(&r, "esr_el1"), 0x96000010);
+	assert_int_equal(num(&r, "far_el1"), 0xffff800012345000);
+	assert_int_equal(num(&r, "err_status"), 0xc2000006);
+	assert_string_equal(str(&r, "err_status_flags"), "V|AV");
+	assert_string_equal(str(&r, "err_status_ce"), "at least one error corrected");
+	assert_string_equal(str(&r, "err_status_serr"), "data value from associative memory");
+	assert_int_equal(num(&r, "err_addr"), 0x8000000041234000);
+	j = json(&r);
+	assert_non_null(strstr(j, "\"vendor\":\"0123456789abcdef\""));
+	assert_non_null(strstr(j, "\"ctx\":\"000005008800000020c1ab100080ffff\""));  /* as traced */
+	free(j);
+	assert_int_equal(ras_record_find(&r, "oem")->len, 164);
+	ras_record_done(&r);
+
+	/* A kernel that traces the contexts whole: they walk ctx_buf alone, oem is the vendor's */
+	{
+		unsigned char whole[16 + 156];
+
+		memcpy(whole, ctx, 16);
+		memcpy(whole + 16, oem, 156);
+		put_arm_blocks(&s, &l, pei, sizeof(pei), whole, sizeof(whole), oem + 156, 8);
+		decode_ok(&l, &s, &r);
+		assert_int_equal(num(&r, "ctx_count"), 2);
+		assert_null(ras_record_find(&r, "ctx_from_oem"));
+		assert_null(ras_record_find(&r, "vendor"));
+		assert_int_equal(num(&r, "err_addr"), 0x8000000041234000);
+		ras_record_done(&r);
+	}
+
+	/* Headers alone and nothing in oem_buf to read on into: named, raw bytes kept */
+	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "ctx_problem"), "ctx_buf byte 4: context information 1: register array size 136 "
+			    "runs past the end (8 bytes left)");
+	assert_int_equal(ras_record_find(&r, "ctx")->len, 16);
 	ras_record_done(&r);
 }
 
@@ -784,7 +902,7 @@ static void test_arm_event_hostile_blocks(void **state)
 	(void) state;
 	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.16/ras/arm_event.format");
 	sample_init(&s, &l);
-	put(&s, &l, "sev", 0);
+	put(&s, &l, "sev", 2);                    /* GHES_SEV_RECOVERABLE */
 	put(&s, &l, "cpu", 7);
 	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
 	decode_ok(&l, &s, &r);
@@ -836,7 +954,7 @@ static void test_arm_event_every_field(void **state)
 	put(&s, &l, "mpidr", 0x80000003);
 	put(&s, &l, "running_state", 1);
 	put(&s, &l, "affinity", 1);
-	put(&s, &l, "sev", 2);
+	put(&s, &l, "sev", 1);                    /* GHES_SEV_CORRECTED */
 	put(&s, &l, "cpu", 3);
 	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), oem, sizeof(oem));
 	decode_ok(&l, &s, &r);
@@ -869,7 +987,7 @@ static void test_non_standard_event_ampere(void **state)
 	load(&l, RAS_TP_NON_STANDARD_EVENT, "tracefs/6.1/ras/non_standard_event.format");
 	sample_init(&s, &l);
 	put_bytes(&s, &l, "sec_type", type, sizeof(type));
-	put(&s, &l, "sev", 0);
+	put(&s, &l, "sev", 2);                    /* GHES_SEV_RECOVERABLE */
 	put(&s, &l, "len", sizeof(data));
 	put_str(&s, &l, "fru_text", "");
 	put_dyn(&s, &l, "buf", data, sizeof(data));
@@ -913,7 +1031,7 @@ static void test_non_standard_event(void **state)
 	load(&l, RAS_TP_NON_STANDARD_EVENT, "tracefs/6.1/ras/non_standard_event.format");
 	sample_init(&s, &l);
 	put_bytes(&s, &l, "sec_type", type, sizeof(type));
-	put(&s, &l, "sev", 1);                    /* CPER fatal */
+	put(&s, &l, "sev", 3);                    /* GHES_SEV_PANIC */
 	put(&s, &l, "len", sizeof(data));
 	put_str(&s, &l, "fru_text", "");
 	put_dyn(&s, &l, "buf", data, sizeof(data));
@@ -930,9 +1048,15 @@ static void test_non_standard_event(void **state)
 			    "(type 9876ccad-47b4-4bdb-b65e-16f193c4f3db, 5 bytes)");
 	ras_record_done(&r);
 
-	put(&s, &l, "sev", 3);
+	/* GHES_SEV_NO: the CPER section was informational; 1 is corrected, not CPER's fatal */
+	put(&s, &l, "sev", 0);
 	decode_ok(&l, &s, &r);
 	assert_int_equal(r.severity, RAS_SEV_INFO);
+	assert_string_equal(str(&r, "ghes_severity"), "none");
+	ras_record_done(&r);
+	put(&s, &l, "sev", 1);
+	decode_ok(&l, &s, &r);
+	assert_int_equal(r.severity, RAS_SEV_CORRECTED);
 	ras_record_done(&r);
 
 	put(&s, &l, "len", 4096);
@@ -955,7 +1079,7 @@ static void test_json_round_trip(void **state)
 	load(&l, RAS_TP_ARM_EVENT, "tracefs/6.16/ras/arm_event.format");
 	sample_init(&s, &l);
 	put(&s, &l, "mpidr", 0x80000003);
-	put(&s, &l, "sev", 0);
+	put(&s, &l, "sev", 2);                    /* GHES_SEV_RECOVERABLE */
 	put(&s, &l, "cpu", 3);
 	put(&s, &l, "pei_len", sizeof(pei));
 	put_dyn(&s, &l, "pei_buf", pei, sizeof(pei));
@@ -1111,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_arm_event_6_1),
 		cmocka_unit_test(test_arm_event_newer),
 		cmocka_unit_test(test_arm_event_golden_qemu),
+		cmocka_unit_test(test_arm_event_golden_linux_7_3),
 		cmocka_unit_test(test_arm_event_hostile_blocks),
 		cmocka_unit_test(test_arm_event_every_field),
 		cmocka_unit_test(test_non_standard_event_ampere),

@@ -35,11 +35,15 @@ bpo_apt() {
 }
 # bpo_update SUITE[:ARCH]: fetch SUITE's lists unless they are younger than 12 h;
 # apt checks the InRelease signature against the Debian archive keyring.
+# SUITE may join several with "+" (trixie+trixie-backports: a backport and
+# the release whose libraries it depends on).
 bpo_update() {
-	local suite=${1%%:*} dir=$cache/apt/${1/:/-}
+	local suite=${1%%:*} dir=$cache/apt/${1/:/-} s
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" || return 1
 	[ -f "$backports_keyring" ] || { echo "no $backports_keyring (debian-archive-keyring)" >&2; return 1; }
-	printf 'deb [signed-by=%s] %s %s main\n' "$backports_keyring" "$backports_mirror" "$suite" >"$dir/sources.list"
+	for s in ${suite//+/ }; do
+		printf 'deb [signed-by=%s] %s %s main\n' "$backports_keyring" "$backports_mirror" "$s"
+	done >"$dir/sources.list"
 	if [ -n "$(find "$dir/lists" -maxdepth 1 -name '*_InRelease' -mmin -720 2>/dev/null)" ]; then return 0; fi
 	bpo_apt "$1" update -qq -o Acquire::Languages=none >&2
 }
@@ -172,17 +176,18 @@ kernel_prepare() {
 	echo "$dir"
 }
 
-# qemu_prepare VERSION: "host" (the host's qemu-system-x86_64) or 10 (QEMU
+# qemu_prepare VERSION: "host" (the host's qemu-system-x86_64), 10 (QEMU
 # 10 from bookworm-backports, unpacked in the cache; it runs on bookworm's
-# libraries, which the host's qemu-system-x86 pulls in).  Prints the command
-# and its firmware options.
+# libraries, which the host's qemu-system-x86 pulls in) or 11 (qemu11_prepare).
+# Prints the command and its firmware options.
 qemu_prepare() {
 	local want=$1 suite=bookworm-backports ver dir tmp p deb
 	case $want in
 	host) [ "$vm_arch" = amd64 ] || { echo "VM_ARCH=$vm_arch boots with QEMU 10 only" >&2; return 1; }
 		echo qemu-system-x86_64; return 0 ;;
 	10) ;;
-	*) echo "unknown VM_QEMU_VERSION=$want (host, 10)" >&2; return 1 ;;
+	11) qemu11_prepare; return ;;
+	*) echo "unknown VM_QEMU_VERSION=$want (host, 10, 11)" >&2; return 1 ;;
 	esac
 	bpo_update "$suite" || return 1
 	ver=$(pkg_candidate "$suite" "$arch_qemu_package")
@@ -201,7 +206,63 @@ qemu_prepare() {
 		for p in $arch_qemu_package qemu-system-common qemu-system-data $arch_qemu_firmware; do
 			rm -f "$(deb_path "$p" "$(pkg_candidate "$suite" "$p")")"
 		done
-		for p in "$cache"/qemu-*; do [ "$p" = "$dir" ] || ! arch_owns "$p" || rm -rf "$p"; done
+		# Older QEMU 10 trees of this architecture (QEMU 11's are its own).
+		for p in "$cache"/qemu-"$arch_cache_prefix"1_10.*; do [ "$p" = "$dir" ] || ! arch_owns "$p" || rm -rf "$p"; done
 	fi
 	echo "$dir/usr/bin/$arch_qemu_binary -L $dir/usr/share/qemu${arch_qemu_firmware:+ -L $dir/usr/share/$arch_qemu_firmware}"
+}
+
+# qemu11_prepare: QEMU 11 (trixie-backports' qemu-system-arm, pinned to the
+# 11.x the archive serves), for the arm64 GHES boot: QEMU 10.2 added the QMP
+# command inject-ghes-v2-error, and bookworm-backports stops at 10.0.
+# The package needs trixie's libc (libc6 >= 2.38; the host has 2.36), so it
+# runs from a tree of its own: the package, its -common and -data, UEFI for
+# arm64 (qemu-efi-aarch64: a GHES error source exists only in the ACPI
+# tables that firmware installs) and the closure of their Depends from trixie
+# and trixie-backports, downloaded by apt (each .deb checked against the
+# archive's signed lists) and unpacked in the cache with nothing installed on
+# the host; QEMU is started through the tree's own dynamic loader with the
+# tree's libraries only (--inhibit-cache: never the host's), by a wrapper
+# at the tree's top named as the binary.  Prints the command, as qemu_prepare.
+qemu11_prepare() {
+	local suites=trixie+trixie-backports ver dir tmp p deb ld lib bin pkgs=() out
+	[ "$vm_arch" = arm64 ] || { echo "VM_QEMU_VERSION=11 is prepared for VM_ARCH=arm64 (the GHES boot) only" >&2; return 1; }
+	bpo_update trixie-backports && bpo_update "$suites" || return 1
+	ver=$(pkg_candidate trixie-backports "$arch_qemu_package")
+	case $ver in 1:11.*) ;; *) echo "trixie-backports offers $arch_qemu_package '$ver', not 11.x" >&2; return 1 ;; esac
+	dir=$cache/qemu-$arch_cache_prefix${ver//[:~+]/_}
+	lib=$dir/usr/lib/x86_64-linux-gnu ld=$dir/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+	bin=$dir/usr/bin/$arch_qemu_binary
+	if [ ! -f "$dir/ok" ] || [ ! -x "$dir/$arch_qemu_binary" ]; then
+		note "preparing QEMU $ver from trixie-backports, with trixie's libraries in a tree of its own" >&2
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+		bpo_apt "$suites" clean
+		# A private status file (none): apt resolves every Depends down to libc6.
+		out=$(bpo_apt "$suites" install -q -d -y --no-install-recommends "$arch_qemu_package=$ver" \
+			"qemu-system-common=$ver" "qemu-system-data=$ver" qemu-efi-aarch64 2>&1) ||
+			{ printf '%s\n' "$out" | tail -n 20 >&2; echo "cannot download QEMU $ver and its libraries" >&2; return 1; }
+		for deb in "$cache/apt/$suites"/cache/archives/*.deb; do
+			dpkg-deb -x "$deb" "$tmp" || return 1
+			p=${deb##*/}; pkgs+=("${p%%_*}=$(dpkg-deb -f "$deb" Version)")
+		done
+		printf '%s\n' "${pkgs[@]}" >"$tmp/packages"
+		bpo_apt "$suites" clean
+		# What the GHES boot does not use: documentation, and the 380 MB of
+		# secure-boot firmware variants (it boots QEMU_EFI.fd).
+		rm -rf "$tmp"/usr/share/{doc,man,locale,info,lintian,AAVMF}
+		# Every library QEMU needs must come from the tree.
+		out=$("${ld/#"$dir"/"$tmp"}" --inhibit-cache --library-path "${lib/#"$dir"/"$tmp"}" --list "${bin/#"$dir"/"$tmp"}" 2>&1)
+		if grep -v -e "$tmp/" -e 'linux-vdso' <<<"$out" | grep -q .; then
+			printf '%s\n' "$out" | grep -v "$tmp/" >&2
+			echo "QEMU $ver: libraries missing from the tree or taken from outside it" >&2
+			return 1
+		fi
+		# QEMU_MODULE_DIR: its own modules, never the host QEMU's.
+		printf '#!/bin/sh\n# QEMU %s from trixie-backports on this tree'"'"'s libraries only (tests/vm/kernels.sh)\nQEMU_MODULE_DIR=%s/qemu exec %s --inhibit-cache --library-path %s %s "$@"\n' \
+			"$ver" "$lib" "$ld" "$lib" "$bin" >"$tmp/$arch_qemu_binary" && chmod 755 "$tmp/$arch_qemu_binary" || return 1
+		rm -rf "$dir" && mv "$tmp" "$dir" && touch "$dir/ok" || return 1
+		for p in "$cache"/qemu-"$arch_cache_prefix"1_11.*; do [ "$p" = "$dir" ] || ! arch_owns "$p" || rm -rf "$p"; done
+	fi
+	echo "$dir/$arch_qemu_binary -L $dir/usr/share/qemu -L $dir/usr/share/qemu-efi-aarch64"
 }
