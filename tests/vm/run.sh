@@ -518,6 +518,14 @@ cat /run/q.sel
 	grep '^@@wait: ' <<<"$out" | sed 's/^@@wait: //' >&2
 	return $rc
 }
+# trace_line INSTANCE EVENT [SECONDS]: the kernel's own last trace line of
+# EVENT in the tracefs instance INSTANCE (its path in the guest), whole as the
+# trace file prints it (task, CPU, flags, time, event), once there is one
+# (10 s by default); empty if none came.
+trace_line() {
+	guest "for i in \$(seq $((${3:-10} * 4))); do grep -q ' $2: ' $1/trace && break; sleep 0.25; done
+grep ' $2: ' $1/trace | tail -n1 | sed 's/^ *//'"
+}
 # msgid NAME: a MESSAGE_ID from lib/message-ids.h (CORRECTED, FATAL, LOST, ...).
 msgid() { sed -n "s/^#define MCELOGD_MSGID_$1 *\"\([0-9a-f]*\)\".*/\1/p" "$srcdir/lib/message-ids.h"; }
 # journal_mark: a journal cursor for "from now on" (mcelogd_warnings CURSOR).

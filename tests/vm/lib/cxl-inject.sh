@@ -13,10 +13,7 @@ ls /sys/bus/cxl/devices; exit 1' 90
 cxl_inject() { qmp "$1" "$(jq -c --arg p "$cxl_dev" '. + {path: $p}' <<<"$2")"; }
 # kernel_line EVENT: the kernel's own trace line for EVENT, whole, as
 # trace_pipe prints it (task, CPU, flags, time, event) (waits 10 s).
-kernel_line() {
-	guest "for i in \$(seq 40); do grep -q ' $1: ' $cxl_trace/trace && break; sleep 0.25; done
-grep ' $1: ' $cxl_trace/trace | tail -n1 | sed 's/^ *//'"
-}
+kernel_line() { trace_line "$cxl_trace" "$1"; }
 # kv LINE KEY: KEY's value in a kernel trace line ("key=value" or "key='value'").
 kv() { grep -oE "(^| )$2=('[^']*'|[^ ]*)" <<<"$1" | head -n1 | sed -E "s/^ ?$2=//; s/^'(.*)'\$/\\1/"; }
 # cxl_record EVENT JQ-CONDITION: the first record of cxl:EVENT matching, once

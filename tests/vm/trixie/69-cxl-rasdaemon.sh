@@ -187,8 +187,7 @@ done" 150)
 			"nibble-mask": 1, "bank-group": 0, bank: 0, row: 9, column: $i}}' --argjson i "$i"
 	done >&5
 	for i in $(seq $n); do qmp_read >/dev/null; done
-	k=$(guest "for i in \$(seq 40); do grep -q ' cxl_overflow: ' $cxl_trace/trace && break; sleep 0.25; done
-grep ' cxl_overflow: ' $cxl_trace/trace | tail -n1 | sed 's/^ *//'")
+	k=$(kernel_line cxl_overflow)
 	if [ -n "$k" ]; then
 		note "kernel: $k"
 		cxl_record cxl_overflow 'true'
