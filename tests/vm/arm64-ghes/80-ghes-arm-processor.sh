@@ -69,8 +69,8 @@ scenario() {
 	tr=/sys/kernel/tracing/instances/mcelogd-vm-80
 	guest "mkdir -p $tr && echo 1 >$tr/events/ras/arm_event/enable && echo >$tr/trace" >/dev/null
 	check "ghes: QEMU took the record (inject-ghes-v2-error)" ghes_inject "$(ghes_block 2 "$cper_guid_arm" "$sec")"
-	kline=$(guest "for i in \$(seq 60); do grep -q 'arm_event: ' $tr/trace && break; sleep 0.5; done
-grep 'arm_event: ' $tr/trace | tail -n1 | sed 's/^ *//'; echo 0 >$tr/events/ras/arm_event/enable; rmdir $tr")
+	kline=$(trace_line $tr arm_event 30)
+	guest "echo 0 >$tr/events/ras/arm_event/enable; rmdir $tr" >/dev/null
 	note "kernel trace: $kline"
 	check "ghes: the kernel fired ras:arm_event" grep -q 'arm_event: ' <<<"$kline"
 	hw=$(guest 'dmesg | grep "\[Hardware Error\]" | sed "s/^\[ *[0-9.]*\] //"')
