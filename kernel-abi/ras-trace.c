@@ -907,7 +907,8 @@ static void block_problem(struct ras_tp_ctx *c, const char *key, const char *buf
  * alone, and the register arrays follow in oem_buf ahead of the vendor
  * bytes.  So when ctx_buf does not walk by itself, but ctx_len / 8 contexts
  * walked on into oem_buf fit, those are decoded, "ctx_from_oem" says how
- * many bytes of oem_buf they took and "vendor" holds the bytes after them.
+ * many bytes of oem_buf they took and "vendor_data" holds the bytes after them
+ * ("vendor" is the vendor decoders' name of the vendor).
  * The raw ctx and oem stay as the kernel gave them.
  */
 static void decode_arm_contexts(struct ras_tp_ctx *c, const unsigned char *ctx, size_t ctx_n,
@@ -932,7 +933,7 @@ static void decode_arm_contexts(struct ras_tp_ctx *c, const unsigned char *ctx, 
 				      arm_context_decode(c->r, joined, span, count, &used, &problem), &problem);
 			tp_added(c, ras_record_add_uint(c->r, "ctx_from_oem", span - ctx_n));
 			if (span < ctx_n + oem_n)
-				tp_added(c, ras_record_add_bytes(c->r, "vendor", joined + span, ctx_n + oem_n - span));
+				tp_added(c, ras_record_add_bytes(c->r, "vendor_data", joined + span, ctx_n + oem_n - span));
 			return;
 		}
 	}

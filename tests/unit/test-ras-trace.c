@@ -861,7 +861,7 @@ static void test_arm_event_golden_linux_7_3(void **state)
 	assert_string_equal(str(&r, "err_status_serr"), "data value from associative memory");
 	assert_int_equal(num(&r, "err_addr"), 0x8000000041234000);
 	j = json(&r);
-	assert_non_null(strstr(j, "\"vendor\":\"0123456789abcdef\""));
+	assert_non_null(strstr(j, "\"vendor_data\":\"0123456789abcdef\""));
 	assert_non_null(strstr(j, "\"ctx\":\"000005008800000020c1ab100080ffff\""));  /* as traced */
 	free(j);
 	assert_int_equal(ras_record_find(&r, "oem")->len, 164);
@@ -877,7 +877,7 @@ static void test_arm_event_golden_linux_7_3(void **state)
 		decode_ok(&l, &s, &r);
 		assert_int_equal(num(&r, "ctx_count"), 2);
 		assert_null(ras_record_find(&r, "ctx_from_oem"));
-		assert_null(ras_record_find(&r, "vendor"));
+		assert_null(ras_record_find(&r, "vendor_data"));
 		assert_int_equal(num(&r, "err_addr"), 0x8000000041234000);
 		ras_record_done(&r);
 	}

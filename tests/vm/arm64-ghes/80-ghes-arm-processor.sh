@@ -107,8 +107,8 @@ scenario() {
 	is "$(jq -r '.ctx + .oem' <<<"$rec")" "$el1$misc$oem" "ghes: ctx and oem together: the contexts and vendor bytes injected"
 	note "kernel's lengths: $(grep -oE '(Info|Context Info|Vendor Specific Err Info) data len: [0-9]+' <<<"$kline" | tr '\n' ' ')"
 	if [ "$(jq -r '.ctx | length' <<<"$rec")" -lt $((${#el1} + ${#misc})) ]; then
-		is "$(jq -c '[.ctx_from_oem, .vendor]' <<<"$rec")" "[$(( (${#el1} + ${#misc} - $(jq -r '.ctx | length' <<<"$rec")) / 2 )),\"$oem\"]" \
-			"ghes: the contexts read on into oem (ctx_from_oem), the vendor bytes after them (vendor)"
+		is "$(jq -c '[.ctx_from_oem, .vendor_data]' <<<"$rec")" "[$(( (${#el1} + ${#misc} - $(jq -r '.ctx | length' <<<"$rec")) / 2 )),\"$oem\"]" \
+			"ghes: the contexts read on into oem (ctx_from_oem), the vendor bytes after them (vendor_data)"
 	fi
 
 	# The first error information, decoded, against what was injected and the kernel's print.
