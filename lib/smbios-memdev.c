@@ -13,6 +13,9 @@
 #define OFF_SIZE          0x0c
 #define OFF_LOCATOR       0x10
 #define OFF_BANK_LOCATOR  0x11
+#define OFF_MANUFACTURER  0x17
+#define OFF_SERIAL        0x18
+#define OFF_PART_NUMBER   0x1a
 #define OFF_ATTRIBUTES    0x1b
 #define OFF_EXTENDED_SIZE 0x1c
 #define MIN_LENGTH        (OFF_BANK_LOCATOR + 1)
@@ -111,6 +114,12 @@ int smbios_memdev_parse(const uint8_t *raw, size_t len, struct smbios_memdev *re
 	ret->array_handle = get16(raw + OFF_ARRAY_HANDLE);
 	get_string(ret, raw, length, len, OFF_LOCATOR, ret->locator);
 	get_string(ret, raw, length, len, OFF_BANK_LOCATOR, ret->bank_locator);
+	/* SMBIOS 2.3 and later: who made the module and which one it is, for telling modules apart. */
+	if (length > OFF_PART_NUMBER) {
+		get_string(ret, raw, length, len, OFF_MANUFACTURER, ret->manufacturer);
+		get_string(ret, raw, length, len, OFF_SERIAL, ret->serial);
+		get_string(ret, raw, length, len, OFF_PART_NUMBER, ret->part_number);
+	}
 
 	size = get16(raw + OFF_SIZE);
 	if (size == SIZE_UNKNOWN)

@@ -17,6 +17,7 @@
  *       bits 14:0 in KiB, else in MiB; 7FFFh: see extended size
  *   10h device locator (STRING), e.g. "DIMM_A1", "P1-DIMMA1"
  *   11h bank locator (STRING, 2.1+), e.g. "P0_Node0_Channel0_Dimm0"
+ *   17h manufacturer, 18h serial number, 1Ah part number (STRINGs, 2.3+)
  *   1Bh attributes (BYTE, 2.6+): bits 3:0 the rank, 0 unknown
  *   1Ch extended size (DWORD, 2.7+): bits 30:0 in MiB
  *
@@ -39,6 +40,9 @@ struct smbios_memdev {
 	uint16_t array_handle;
 	char locator[SMBIOS_NAME_MAX + 1];       /* "" when the firmware gives none */
 	char bank_locator[SMBIOS_NAME_MAX + 1];
+	char manufacturer[SMBIOS_NAME_MAX + 1];  /* "" when the firmware gives none (or before 2.3) */
+	char serial[SMBIOS_NAME_MAX + 1];
+	char part_number[SMBIOS_NAME_MAX + 1];
 	bool size_known;
 	uint64_t size_kib;                       /* 0: no module in the slot */
 	uint8_t rank;                            /* 0: unknown */

@@ -54,7 +54,7 @@ static size_t arg_n_rules_dirs;
  * files, are; with either, --replay offlines too. */
 static const char *arg_sysfs_memory;
 static const char *arg_sysfs_edac;
-static const char *arg_procfs, *arg_sysfs_node, *arg_boot_id;
+static const char *arg_procfs, *arg_sysfs_node, *arg_boot_id, *arg_machine_id, *arg_sysfs_cxl;
 static const char *arg_dmi_dir, *arg_slots_dir;
 static const char *arg_sysfs_cpu;
 static bool arg_run_triggers;
@@ -148,6 +148,7 @@ static int parse_argv(int argc, char *argv[])
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
 	       ARG_SYSFS_CPU, ARG_SYSFS_EDAC, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
+	       ARG_MACHINE_ID, ARG_SYSFS_CXL,
 	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
@@ -173,6 +174,8 @@ static int parse_argv(int argc, char *argv[])
 		{ "procfs",      required_argument, NULL, ARG_PROCFS },
 		{ "sysfs-node",  required_argument, NULL, ARG_SYSFS_NODE },
 		{ "boot-id",     required_argument, NULL, ARG_BOOT_ID },
+		{ "machine-id",  required_argument, NULL, ARG_MACHINE_ID },
+		{ "sysfs-cxl",   required_argument, NULL, ARG_SYSFS_CXL },
 		{ "dmi-dir",     required_argument, NULL, ARG_DMI_DIR },
 		{ "slots-directory", required_argument, NULL, ARG_SLOTS_DIRECTORY },
 		{ "run-triggers", no_argument,      NULL, ARG_RUN_TRIGGERS },
@@ -295,6 +298,16 @@ static int parse_argv(int argc, char *argv[])
 				return -EINVAL;
 			}
 			arg_boot_id = optarg;
+			break;
+		case ARG_MACHINE_ID:
+			if (strlen(optarg) != 32 || strspn(optarg, "0123456789abcdef") != 32) {
+				fprintf(stderr, "mcelogd: --machine-id '%s': expected 32 lower-case hex digits\n", optarg);
+				return -EINVAL;
+			}
+			arg_machine_id = optarg;
+			break;
+		case ARG_SYSFS_CXL:
+			arg_sysfs_cxl = optarg;
 			break;
 		case ARG_RUN_TRIGGERS:
 			arg_run_triggers = true;
@@ -704,6 +717,10 @@ int main(int argc, char *argv[])
 		/* A replay's stand-in for a reboot: which boot the state's pages are compared with. */
 		if (arg_boot_id && !live)
 			memcpy(m.boot_id, arg_boot_id, sizeof(m.boot_id));
+		/* ... and of a copied state: which machine the state's pages are compared with. */
+		if (arg_machine_id && !live)
+			memcpy(m.machine_id, arg_machine_id, sizeof(m.machine_id));
+		m.rules.sysfs_cxl = arg_sysfs_cxl;
 		r = rules_stage_setup(&m.rules, rules_dirs(), n_rules_dirs(),
 				      live ? m.paths.state_directory : arg_state_directory);
 	}

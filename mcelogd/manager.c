@@ -472,6 +472,12 @@ int manager_init(struct manager *m, bool live)
 		sd_id128_to_string(boot, m->boot_id);
 	else
 		log_debug_errno(r, "Cannot read the boot id, records will carry none: %m");
+	/* Offlined pages are bound to it (rule-state.h): a copied state names another machine's. */
+	r = sd_id128_get_machine(&boot);
+	if (r >= 0)
+		sd_id128_to_string(boot, m->machine_id);
+	else
+		log_debug_errno(r, "Cannot read the machine id, offlined pages will carry none: %m");
 
 	m->host = (struct source_host) {
 		.event = m->event,
@@ -504,6 +510,7 @@ int manager_init(struct manager *m, bool live)
 		.core = m,
 		.hostname = m->hostname,
 		.boot_id = m->boot_id,
+		.machine_id = m->machine_id,
 		.act_pages = live,
 		.act_cpus = live,
 		.run_triggers = live,

@@ -69,6 +69,7 @@ struct manager {
 
 	char hostname[MCE_HOSTNAME_MAX];
 	char boot_id[MCE_BOOT_ID_LEN + 1];
+	char machine_id[MCE_BOOT_ID_LEN + 1];   /* "" when unknown */
 
 	struct source_paths paths;
 	struct source_host host;     /* what the sources see of us */

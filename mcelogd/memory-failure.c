@@ -92,11 +92,14 @@ void memory_failure_read(const char *procfs, const char *sysfs_node, struct memo
 	uint64_t u;
 	size_t len;
 
-	*ret = (struct memory_failure_view) { .enable_soft_offline = -1 };
+	*ret = (struct memory_failure_view) { .enable_soft_offline = -1, .memory_failure_recovery = -1 };
 	procfs = procfs ? procfs : PROCFS;
 	snprintf(path, sizeof(path), "%s/sys/vm/enable_soft_offline", procfs);
 	if (read_number(path, &u) >= 0)
 		ret->enable_soft_offline = u > 2 ? 2 : (int) u;
+	snprintf(path, sizeof(path), "%s/sys/vm/memory_failure_recovery", procfs);
+	if (read_number(path, &u) >= 0)
+		ret->memory_failure_recovery = u > 1 ? 2 : (int) u;
 	snprintf(path, sizeof(path), "%s/meminfo", procfs);
 	if (read_full_file(path, SMALL_FILE_MAX, &meminfo, &len) >= 0)
 		ret->have_hardware_corrupted =

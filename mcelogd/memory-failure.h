@@ -23,6 +23,9 @@
 
 struct memory_failure_view {
 	int enable_soft_offline;        /* the sysctl's value; -1: this kernel has no such control */
+	/* vm.memory_failure_recovery: 0 makes the kernel panic at any memory failure, a
+	 * hard_offline_page write included; -1 unreadable. */
+	int memory_failure_recovery;
 	bool have_hardware_corrupted;
 	uint64_t hardware_corrupted_kib;
 	unsigned n_nodes;               /* nodes with memory_failure counters */

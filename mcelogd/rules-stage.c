@@ -15,6 +15,9 @@
 #include "file-io.h"
 #include "log.h"
 #include "memory-failure.h"
+#include "page-action.h"
+#include "page-identity.h"
+#include "page-memory-check.h"
 #include "row-pages.h"
 #include "rules-stage.h"
 #include "rules-trust.h"
@@ -265,30 +268,76 @@ void rules_stage_memory_failure(const struct rules_stage *st, struct memory_fail
 	if (st->read_memory_failure)
 		memory_failure_read(st->procfs, st->sysfs_node, ret);
 	else
-		*ret = (struct memory_failure_view) { .enable_soft_offline = -1 };
+		*ret = (struct memory_failure_view) { .enable_soft_offline = -1, .memory_failure_recovery = -1 };
+}
+
+/* The module serial SMBIOS gives for the record's slot, NULL if none is known. */
+static const char *slot_serial(const struct rules_stage *st, const struct rule_input *in)
+{
+	struct rule_value slot;
+
+	if (!rule_field_get(in, RULE_FIELD_SLOT, &slot) || !slot.is_string)
+		return NULL;
+	for (size_t i = 0; i < st->slots.n_devs; i++)
+		if (streq(st->slots.devs[i].locator, slot.s) && st->slots.devs[i].serial[0])
+			return st->slots.devs[i].serial;
+	return NULL;
 }
 
 /*
- * Offlines one page and records the outcome with this boot's id.  Returns 0
- * or the negative errno; -EPERM when vm.enable_soft_offline forbids it (the
- * kernel would answer EOPNOTSUPP: saying why is kinder).
+ * The page's entry as it is about to be offlined: this boot, this machine,
+ * the memory the record names and the record itself (rules/page-identity.h).
+ * At start (no record) the page keeps what it knew.
  */
-static int offline_one_page(struct rules_stage *st, uint64_t pfn, bool hard, uint64_t time_usec)
+static void page_entry(const struct rules_stage *st, uint64_t pfn, bool hard, const char *rule,
+		       const struct rule_input *in, struct rule_state_page *ret)
 {
-	struct rule_state_page entry = { .pfn = pfn, .hard = hard, .time_usec = time_usec };
-	struct memory_failure_view kernel;
-	int r;
+	const struct rule_state_page *known = rule_state_find_page(&st->state, pfn);
+	struct rule_value sev = { 0 }, src = { 0 };
 
-	rules_stage_memory_failure(st, &kernel);
-	if (!hard && !memory_failure_soft_offline_allowed(&kernel))
+	*ret = known ? *known : (struct rule_state_page) { .pfn = pfn };
+	ret->hard = hard;
+	ret->time_usec = (uint64_t) now_realtime_usec();
+	snprintf(ret->boot_id, sizeof(ret->boot_id), "%s", st->boot_id ? st->boot_id : "");
+	snprintf(ret->machine_id, sizeof(ret->machine_id), "%s", st->machine_id ? st->machine_id : "");
+	if (!in)
+		return;
+	page_identity_of_record(in, slot_serial(st, in), ret->identity, sizeof(ret->identity));
+	(void) rule_field_get(in, RULE_FIELD_SEVERITY, &sev);
+	(void) rule_field_get(in, RULE_FIELD_SOURCE, &src);
+	snprintf(ret->origin, sizeof(ret->origin), "rule=%s;severity=%s;source=%s;record_usec=%" PRId64, rule,
+		 sev.is_string && sev.s ? sev.s : "-", src.is_string && src.s ? src.s : "-", st->record_time_usec);
+}
+
+/*
+ * Offlines one page: the intent first (pending, saved with save_intent so
+ * that a crash or a panic between the write and the save cannot make a
+ * later start write again in this boot), then the write, then the outcome.
+ * Returns 0 or the negative errno; -EPERM when vm.enable_soft_offline
+ * forbids it (the kernel would answer EOPNOTSUPP: saying why is kinder);
+ * -ENOLCK when a hard offline's intent could not be saved.
+ */
+static int offline_one_page(struct rules_stage *st, struct rule_state_page *entry, bool save_intent,
+			    const struct memory_failure_view *kernel)
+{
+	int r = 0;
+
+	entry->pending = true;
+	entry->ok = entry->held = false;
+	(void) rule_state_set_page(&st->state, entry);
+	if (save_intent && st->state_path)
+		r = rules_stage_save(st);
+	if (r < 0 && entry->hard)
+		r = -ENOLCK;
+	else if (!entry->hard && !memory_failure_soft_offline_allowed(kernel))
 		r = -EPERM;
 	else
-		r = page_offline(st->sysfs_memory, pfn, hard);
+		r = page_offline(st->sysfs_memory, entry->pfn, entry->hard);
 	if (st->acted)
-		st->acted(st->core, hard ? "hard-offline" : "soft-offline", r >= 0);
-	entry.ok = r >= 0;
-	snprintf(entry.boot_id, sizeof(entry.boot_id), "%s", st->boot_id ? st->boot_id : "");
-	(void) rule_state_set_page(&st->state, &entry);
+		st->acted(st->core, entry->hard ? "hard-offline" : "soft-offline", r >= 0);
+	entry->pending = false;
+	entry->ok = r >= 0;
+	(void) rule_state_set_page(&st->state, entry);
 	if (r < 0) {
 		st->n_actions_failed++;
 		st->n_offline_refused++;
@@ -298,7 +347,9 @@ static int offline_one_page(struct rules_stage *st, uint64_t pfn, bool hard, uin
 
 static const char *offline_error(int r)
 {
-	return r == -EPERM ? "the kernel forbids soft offlining (vm.enable_soft_offline=0)" : strerror(-r);
+	return r == -EPERM ? "the kernel forbids soft offlining (vm.enable_soft_offline=0)" :
+	       r == -ENOLCK ? "its intent could not be saved to the state file, and a hard offline is never "
+			      "done without it" : strerror(-r);
 }
 
 /* A page counts as offlined only if the kernel took it in this boot: it forgets at a reboot. */
@@ -307,29 +358,57 @@ static bool offlined_this_boot(const struct rules_stage *st, const struct rule_s
 	return p && p->ok && st->boot_id && st->boot_id[0] && streq(p->boot_id, st->boot_id);
 }
 
+/* An intent of this boot without its outcome: a crash came between; never written twice. */
+static bool pending_this_boot(const struct rules_stage *st, const struct rule_state_page *p)
+{
+	return p && p->pending && st->boot_id && st->boot_id[0] && streq(p->boot_id, st->boot_id);
+}
+
 /*
  * Offlines one page for rule `rule` (a firing's, or a row's page seen after
- * it crossed): never twice in a boot, only "would" when replaying; a refusal
- * raises alert a (the firing's, its message replaced) at err.
+ * it crossed) as record `in` allows (rules/page-action.h): never twice in a
+ * boot, only "would" when replaying; a refusal or a lesser action than asked
+ * raises alert a (the firing's, its message replaced).
  */
-static void act_on_page(struct rules_stage *st, const char *rule, uint64_t pfn, bool hard,
-			struct rule_alert *a)
+static void act_on_page(struct rules_stage *st, const char *rule, uint64_t pfn, bool want_hard,
+			const struct rule_input *in, struct rule_alert *a)
 {
-	const char *how = hard ? "hard-offline" : "soft-offline";
 	const struct rule_state_page *done = rule_state_find_page(&st->state, pfn);
-	char message[256];
+	struct memory_failure_view kernel;
+	struct page_action_plan plan;
+	struct rule_state_page entry;
+	struct rule_alert refused;
+	const char *how;
+	char message[512];
 	int r;
 
-	if (offlined_this_boot(st, done)) {
-		log_info("Rule '%s': page 0x%" PRIx64 " was %s-offlined already in this boot, not again",
-			 rule, pfn, done->hard ? "hard" : "soft");
+	if (offlined_this_boot(st, done) || pending_this_boot(st, done)) {
+		log_info("Rule '%s': page 0x%" PRIx64 " was %s-offlined %sin this boot, not again", rule, pfn,
+			 done->hard ? "hard" : "soft", done->pending ? "(its outcome unknown: a restart came between) " : "already ");
 		return;
 	}
 	if (!st->act_pages) {
-		log_notice("Rule '%s': would %s page 0x%" PRIx64 " (not done when replaying)", rule, how, pfn);
+		log_notice("Rule '%s': would %s page 0x%" PRIx64 " (not done when replaying)", rule,
+			   want_hard ? "hard-offline" : "soft-offline", pfn);
 		return;
 	}
-	r = offline_one_page(st, pfn, hard, (uint64_t) a->time_usec);
+	rules_stage_memory_failure(st, &kernel);
+	page_action_plan(want_hard, false, in, kernel.memory_failure_recovery, &plan);
+	if (plan.downgraded) {
+		st->n_hard_refused++;
+		snprintf(message, sizeof(message), "Rule %s: page 0x%" PRIx64 ": %s", rule, pfn, plan.why);
+		log_warning("%s", message);
+		refused = *a;
+		refused.failed_action = "hard-offline";
+		refused.message = message;
+		refused.priority = LOG_WARNING;
+		(void) emit_alert(st, &refused);
+	}
+	if (plan.action == PAGE_ACTION_REFUSE)
+		return;
+	how = page_action_to_string(plan.action);
+	page_entry(st, pfn, plan.action == PAGE_ACTION_HARD, rule, in, &entry);
+	r = offline_one_page(st, &entry, true, &kernel);
 	if (r >= 0) {
 		log_notice("Rule '%s': page 0x%" PRIx64 " (address 0x%" PRIx64 ") %s: done", rule, pfn,
 			   pfn << 12, how);
@@ -342,6 +421,7 @@ static void act_on_page(struct rules_stage *st, const char *rule, uint64_t pfn, 
 	a->message = message;
 	a->priority = LOG_ERR;
 	(void) emit_alert(st, a);
+	a->message = NULL;
 }
 
 static void offline_page(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)
@@ -351,11 +431,12 @@ static void offline_page(struct rules_stage *st, const struct rule_firing *f, st
 	/* Key= includes page (the parser insists), so the record has one. */
 	if (!rule_field_get(f->input, RULE_FIELD_PAGE, &page))
 		return;
-	act_on_page(st, f->rule->name, page.u, f->rule->actions & RULE_ACTION_HARD_OFFLINE, a);
+	act_on_page(st, f->rule->name, page.u, f->rule->actions & RULE_ACTION_HARD_OFFLINE, f->input, a);
 }
 
 /* The row crossed its threshold: every page seen on it, soft-offlined (row-pages.h). */
-static void offline_row(struct rules_stage *st, const struct rule_state_row *row, struct rule_alert *a)
+static void offline_row(struct rules_stage *st, const struct rule_state_row *row, const struct rule_input *in,
+			struct rule_alert *a)
 {
 	uint64_t pfns[RULE_STATE_ROW_PAGES];
 	unsigned n = row ? row->n_pages : 0;
@@ -367,7 +448,7 @@ static void offline_row(struct rules_stage *st, const struct rule_state_row *row
 		log_info("Rule '%s': row %s crossed its threshold; no page seen on it yet (its records "
 			 "named none), any seen later is offlined at once", a->rule, a->key);
 	for (unsigned i = 0; i < n; i++)
-		act_on_page(st, a->rule, pfns[i], false, a);
+		act_on_page(st, a->rule, pfns[i], false, in, a);
 }
 
 /* A page first seen on a row that crossed its threshold before: offlined at once. */
@@ -387,7 +468,7 @@ static void offline_row_page_now(const struct rule *r, const struct rule_state_r
 	log_notice("%s", message);
 	if (r->actions & RULE_ACTION_ALERT)
 		(void) emit_alert(st, &a);
-	act_on_page(st, r->name, pfn, false, &a);
+	act_on_page(st, r->name, pfn, false, st->record, &a);
 	st->row_page_acted = true;
 }
 
@@ -440,42 +521,114 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 /* The alert of a start that could not offline a known-bad page again. */
 #define OFFLINE_AGAIN_RULE "page-offline-again"
 
+static void offline_again_failed(struct rules_stage *st, uint64_t pfn, int r)
+{
+	char key[64], message[256];
+
+	snprintf(key, sizeof(key), "page=0x%" PRIx64, pfn);
+	snprintf(message, sizeof(message), "Page 0x%" PRIx64 ", offlined in an earlier boot for its "
+		 "errors, could not be offlined again: %s", pfn, offline_error(r));
+	log_warning("%s", message);
+	(void) emit_alert(st, &(struct rule_alert) {
+		.rule = OFFLINE_AGAIN_RULE, .key = key, .count = 1, .time_usec = now_realtime_usec(),
+		.priority = LOG_ERR, .actions = "soft-offline", .failed_action = "soft-offline", .message = message,
+	});
+}
+
+/*
+ * Whether a page of the state is offlined again at this start: not one this
+ * boot took (or meant to, before a crash), not with OfflineAgainAtBoot=no
+ * or when replaying, not when its memory is not the memory that erred
+ * (page-memory-check.h: held, said once, kept for an operator).
+ */
+static bool offline_again_wanted(struct rules_stage *st, struct rule_state_page *p,
+				 const struct page_memory_now *now)
+{
+	char why[256];
+
+	if (offlined_this_boot(st, p))
+		return false;
+	if (pending_this_boot(st, p)) {
+		log_notice("Page 0x%" PRIx64 ": an offlining of this boot was interrupted before its outcome was "
+			   "saved; not written again", p->pfn);
+		return false;
+	}
+	if (!st->offline_again_at_boot || !st->act_pages) {
+		log_info("Page 0x%" PRIx64 " was %s-offlined in an earlier boot; not again at start (%s)",
+			 p->pfn, p->hard ? "hard" : "soft",
+			 st->act_pages ? "OfflineAgainAtBoot=no" : "not done when replaying");
+		return false;
+	}
+	if (!page_memory_unchanged(p, now, why, sizeof(why))) {
+		if (!p->held)
+			log_warning("Page 0x%" PRIx64 " is known bad, but not offlined again: %s; kept for an "
+				    "operator (mcectl pages)", p->pfn, why);
+		/* An intent of another boot means nothing now: the page stays known bad, untouched. */
+		p->held = true;
+		p->pending = false;
+		st->n_pages_held++;
+		return false;
+	}
+	return true;
+}
+
 unsigned rules_stage_offline_again(struct rules_stage *st)
 {
-	unsigned again = 0, n = st->state.n_pages;
+	const struct page_memory_now now = {
+		.machine_id = st->machine_id, .sysfs_memory = st->sysfs_memory, .sysfs_cxl = st->sysfs_cxl,
+		.devs = st->slots.devs, .n_devs = st->slots.n_devs,
+	};
+	_cleanup_free_ uint64_t *todo = NULL;
+	_cleanup_free_ bool *was_hard = NULL;
+	struct memory_failure_view kernel;
+	unsigned again = 0, n_todo = 0, n = st->state.n_pages;
+	bool held_before = false;
 
-	for (unsigned i = 0; i < n; i++) {
-		struct rule_state_page p = st->state.pages[i];
-		const char *how = p.hard ? "hard-offline" : "soft-offline";
-		char key[64], message[256];
-		int r;
-
-		/* Failed ones too: a page the kernel could not take then may be takeable now. */
-		if (offlined_this_boot(st, &p))
-			continue;
-		if (!st->offline_again_at_boot || !st->act_pages) {
-			log_info("Page 0x%" PRIx64 " was %s-offlined in an earlier boot; not again at start (%s)",
-				 p.pfn, p.hard ? "hard" : "soft",
-				 st->act_pages ? "OfflineAgainAtBoot=no" : "not done when replaying");
-			continue;
-		}
-		r = offline_one_page(st, p.pfn, p.hard, (uint64_t) now_realtime_usec());
-		if (r >= 0) {
-			again++;
-			st->n_offlined_again++;
-			log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, %s again: done", p.pfn, how);
-			continue;
-		}
-		snprintf(key, sizeof(key), "page=0x%" PRIx64, p.pfn);
-		snprintf(message, sizeof(message), "Page 0x%" PRIx64 ", offlined in an earlier boot for its "
-			 "errors, could not be offlined again: %s", p.pfn, offline_error(r));
-		log_warning("%s", message);
-		(void) emit_alert(st, &(struct rule_alert) {
-			.rule = OFFLINE_AGAIN_RULE, .key = key, .count = 1, .time_usec = now_realtime_usec(),
-			.priority = LOG_ERR, .actions = how, .failed_action = how, .message = message,
-		});
+	st->n_pages_held = 0;
+	if (n == 0)
+		return 0;
+	todo = calloc(n, sizeof(*todo));
+	was_hard = calloc(n, sizeof(*was_hard));
+	if (!todo || !was_hard) {
+		log_error("Out of memory: the known-bad pages are not offlined again at this start");
+		return 0;
 	}
-	if (again > 0)
+	for (unsigned i = 0; i < n; i++) {
+		bool was_held = st->state.pages[i].held;
+
+		if (offline_again_wanted(st, &st->state.pages[i], &now)) {
+			was_hard[n_todo] = st->state.pages[i].hard;
+			todo[n_todo++] = st->state.pages[i].pfn;
+		}
+		held_before |= was_held != st->state.pages[i].held;
+	}
+	rules_stage_memory_failure(st, &kernel);
+	/* Each page's intent, saved once for all before any write (offline_one_page() without its own save). */
+	for (unsigned i = 0; i < n_todo; i++) {
+		struct rule_state_page e;
+
+		page_entry(st, todo[i], false, NULL, NULL, &e);
+		e.pending = true;
+		(void) rule_state_set_page(&st->state, &e);
+	}
+	if (n_todo > 0 || held_before)
+		(void) rules_stage_save(st);
+	for (unsigned i = 0; i < n_todo; i++) {
+		/* At start only ever by migration, whatever took the page then (page-action.h). */
+		struct rule_state_page e = *rule_state_find_page(&st->state, todo[i]);
+		int r = offline_one_page(st, &e, false, &kernel);
+
+		if (r < 0) {
+			offline_again_failed(st, todo[i], r);
+			continue;
+		}
+		again++;
+		st->n_offlined_again++;
+		log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, soft-offline again: done%s", todo[i],
+			   was_hard[i] ? " (it was hard-offlined then; at start a page is only ever soft-offlined, so "
+				      "nothing is lost and vm.memory_failure_recovery=0 cannot panic)" : "");
+	}
+	if (n_todo > 0)
 		(void) rules_stage_save(st);
 	return again;
 }
@@ -724,7 +877,7 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 	if (f->rule->actions & RULE_ACTION_CPU_OFFLINE)
 		offline_cpu(st, f, &a);
 	if (f->rule->actions & RULE_ACTION_OFFLINE_ROW)
-		offline_row(st, row, &a);
+		offline_row(st, row, f->input, &a);
 	if (f->rule->actions & RULE_ACTION_REPAIR)
 		repair_memory(st, f, &a);
 }

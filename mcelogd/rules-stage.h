@@ -44,11 +44,13 @@ struct rules_stage {
 	void *core;
 	const char *hostname;
 	const char *boot_id;
+	const char *machine_id;      /* /etc/machine-id, bound to each offlined page; NULL unknown */
 	sd_event *event;             /* NULL when replaying: triggers then run on their own loop */
 	/* Offline pages, CPUs: live, or in a test that points --sysfs-memory/--sysfs-cpu elsewhere. */
 	bool act_pages, act_cpus;
 	bool run_triggers;           /* live, or --replay --run-triggers */
 	const char *sysfs_memory;    /* NULL: /sys/devices/system/memory */
+	const char *sysfs_cxl;       /* NULL: /sys/bus/cxl/devices (the memdevs' serials, at start) */
 	/* The kernel's memory-failure controls and counters (memory-failure.h): read live, or in a
 	 * test that points --procfs/--sysfs-node at stand-ins; a replay otherwise assumes none. */
 	bool read_memory_failure;
@@ -80,6 +82,8 @@ struct rules_stage {
 	uint64_t n_actions_failed;
 	uint64_t n_offlined_again;   /* known-bad pages of earlier boots offlined at start */
 	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
+	uint64_t n_hard_refused;     /* hard offlines refused or done soft instead (page-action.h) */
+	uint64_t n_pages_held;       /* known-bad pages not offlined at start: their memory changed */
 	uint64_t n_repairs[_MEM_REPAIR_OUTCOME_MAX];   /* this run's repair reports, by outcome */
 	/* The record being run, for a row's page offlined at once (row-pages.h). */
 	const struct rule_input *record;

@@ -131,6 +131,17 @@ const struct rule_state_page *rule_state_find_page(const struct rule_state *s, u
 	return NULL;
 }
 
+int rule_state_forget_page(struct rule_state *s, uint64_t pfn)
+{
+	for (unsigned i = 0; i < s->n_pages; i++)
+		if (s->pages[i].pfn == pfn) {
+			memmove(&s->pages[i], &s->pages[i + 1], (s->n_pages - i - 1) * sizeof(s->pages[0]));
+			s->n_pages--;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 int rule_state_set_page(struct rule_state *s, const struct rule_state_page *p)
 {
 	for (unsigned i = 0; i < s->n_pages; i++)
@@ -235,13 +246,31 @@ static bool needs_escape(unsigned char c)
 	return c == '%' || c < 0x20 || c == 0x7f;
 }
 
+/* Runs of plain bytes in one put: one vsnprintf per byte made large states slow to write. */
 static void put_escaped(struct out *o, const char *s)
 {
-	for (; *s; s++)
-		if (needs_escape((unsigned char) *s))
-			put(o, "%%%02X", (unsigned char) *s);
-		else
-			put(o, "%c", *s);
+	while (*s) {
+		size_t n = 0;
+
+		while (s[n] && !needs_escape((unsigned char) s[n]))
+			n++;
+		if (n > 0)
+			put(o, "%.*s", (int) n, s);
+		s += n;
+		if (*s)
+			put(o, "%%%02X", (unsigned char) *s++);
+	}
+}
+
+/* Optional text: "-" for none, and a text that is "-" itself escaped. */
+static void put_escaped_or_dash(struct out *o, const char *s)
+{
+	if (!s[0])
+		put(o, "-");
+	else if (streq(s, "-"))
+		put(o, "%%2D");
+	else
+		put_escaped(o, s);
 }
 
 
@@ -266,10 +295,12 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 	for (unsigned i = 0; i < s->n_pages; i++, lines++) {
 		const struct rule_state_page *p = &s->pages[i];
 
-		put(&o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s", p->pfn, p->hard ? "hard" : "soft",
-		    p->time_usec, p->ok ? "ok" : "failed");
-		if (p->boot_id[0])
-			put(&o, "\t%s", p->boot_id);
+		put(&o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s\t%s\t%s\t", p->pfn, p->hard ? "hard" : "soft",
+		    p->time_usec, p->pending ? "pending" : p->held ? "held" : p->ok ? "ok" : "failed", p->boot_id[0] ? p->boot_id : "-",
+		    p->machine_id[0] ? p->machine_id : "-");
+		put_escaped_or_dash(&o, p->identity);
+		put(&o, "\t");
+		put_escaped_or_dash(&o, p->origin);
 		put(&o, "\n");
 	}
 	for (unsigned i = 0; i < s->n_alerts; i++, lines++) {
@@ -361,6 +392,15 @@ static int unescape(struct in *in, const char *what, const char *f, char *out, s
 	return 0;
 }
 
+static int unescape_or_dash(struct in *in, const char *what, const char *f, char *out, size_t size)
+{
+	if (streq(f, "-")) {
+		out[0] = '\0';
+		return 0;
+	}
+	return unescape(in, what, f, out, size);
+}
+
 static int number(struct in *in, const char *what, const char *f, int base, uint64_t *ret)
 {
 	if (parse_unsigned(f, strlen(f), base, UINT64_MAX, ret) < 0)
@@ -411,28 +451,47 @@ static int parse_bucket(struct in *in, struct rule_state *s, char **f, unsigned 
 	return rule_state_add_bucket(s, rule, key, holdoff, times, m);
 }
 
+/* A 128-bit id as 32 lower-case hex digits, or "-" for none (""). */
+static int parse_id128(struct in *in, const char *what, const char *f, char ret[static 33])
+{
+	if (streq(f, "-")) {
+		ret[0] = '\0';
+		return 0;
+	}
+	if (strlen(f) != 32 || strspn(f, "0123456789abcdef") != 32)
+		return bad(in, "page: %s '%.40s' is not 32 lower-case hex digits", what, f);
+	memcpy(ret, f, 33);
+	return 0;
+}
+
 static int parse_page(struct in *in, struct rule_state *s, char **f, unsigned n)
 {
 	struct rule_state_page p = { 0 };
 	int r;
 
-	if (n != 5 && n != 6)
-		return bad(in, "page: expected 5 or 6 fields, got %u", n);
-	if (n == 6) {
-		if (strlen(f[5]) != sizeof(p.boot_id) - 1 ||
-		    strspn(f[5], "0123456789abcdef") != sizeof(p.boot_id) - 1)
-			return bad(in, "page: boot id '%s' is not 32 lower-case hex digits", f[5]);
-		memcpy(p.boot_id, f[5], sizeof(p.boot_id));
-	}
+	if (n != 5 && n != 6 && n != 9)
+		return bad(in, "page: expected 5, 6 or 9 fields, got %u", n);
+	if (n >= 6 && (r = parse_id128(in, "boot id", f[5], p.boot_id)) < 0)
+		return r;
+	if (n == 9 &&
+	    ((r = parse_id128(in, "machine id", f[6], p.machine_id)) < 0 ||
+	     (r = unescape_or_dash(in, "memory identity", f[7], p.identity, sizeof(p.identity))) < 0 ||
+	     (r = unescape_or_dash(in, "origin", f[8], p.origin, sizeof(p.origin))) < 0))
+		return r;
 	if ((r = number(in, "page frame", f[1], 16, &p.pfn)) < 0 ||
 	    (r = number(in, "time", f[3], 10, &p.time_usec)) < 0)
 		return r;
+	/* 2^52 pages is 2^64 bytes: a larger one would wrap when written as an address. */
+	if (p.pfn >= UINT64_C(1) << 52)
+		return bad(in, "page: frame 0x%" PRIx64 " is beyond any physical address", p.pfn);
 	if (!streq(f[2], "soft") && !streq(f[2], "hard"))
 		return bad(in, "page: '%s' is neither soft nor hard", f[2]);
-	if (!streq(f[4], "ok") && !streq(f[4], "failed"))
-		return bad(in, "page: '%s' is neither ok nor failed", f[4]);
+	if (!streq(f[4], "ok") && !streq(f[4], "failed") && !streq(f[4], "pending") && !streq(f[4], "held"))
+		return bad(in, "page: '%s' is none of ok, failed, pending, held", f[4]);
 	p.hard = streq(f[2], "hard");
 	p.ok = streq(f[4], "ok");
+	p.pending = streq(f[4], "pending");
+	p.held = streq(f[4], "held");
 	r = rule_state_add_page(s, &p);
 	return r == -E2BIG ? bad(in, "more than %u pages", RULE_STATE_MAX_PAGES) : r;
 }
@@ -528,7 +587,7 @@ static int parse_lines(struct in *in, const char *text, size_t len, struct rule_
 		const char *nl = memchr(p, '\n', (size_t) (end - p));
 		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);
 		_cleanup_free_ char *line = NULL;
-		char *f[6];
+		char *f[10];
 		unsigned nf;
 		int r;
 

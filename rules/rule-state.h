@@ -11,7 +11,7 @@
  *
  *	mcelogd-rules-state 1
  *	bucket	RULE	KEY	HOLDOFF_UNTIL	T1,T2,...
- *	page	PFN(hex)	soft|hard	TIME	ok|failed	BOOT_ID
+ *	page	PFN(hex)	soft|hard	TIME	ok|failed|pending|held	BOOT_ID	MACHINE_ID	IDENTITY	ORIGIN
  *	alert	TIME	RULE	KEY
  *	row	RULE	KEY	ISOLATED	LAST	PFN(hex)@TIME,...
  *	repair	DEVICE	LOCATION	TIME	done|failed	BOOT_ID
@@ -21,7 +21,16 @@
  * Offlining does not: a page carries the boot it was offlined in (32 hex
  * digits; files written before it have none, read as "another boot").  The
  * pages' boot ids and the kernel's refusals are the daemon's to act on
- * (mcelogd/page-memory.h).
+ * (mcelogd/rules-stage.c).  "pending" is the intent, saved before the sysfs
+ * write: a start that finds it in its own boot does not write again (the
+ * outcome is unknown, the page may be gone already), one in a later boot
+ * retires the page by migration as for any other.  A page also carries what
+ * memory it was on, so that a start on other memory does not offline it:
+ * the machine id (/etc/machine-id) and an identity of the memory (SMBIOS
+ * serial and locator, EDAC coordinates, CXL memdev serial and DPA;
+ * rules/page-identity.h), and the record that made it bad, in words.
+ * "held": a start found other memory behind the page and left it alone.
+ * Each is "-" when unknown; files written before them have 5 or 6 fields.
  * A row (rules/row-pages.h) is a DRAM row an offline-row rule counts: the
  * time it crossed its threshold (0: not yet), the time it was last seen,
  * and the pages seen on it with when each was last seen.
@@ -56,12 +65,20 @@ struct rule_state_bucket {
 	uint64_t times[];           /* oldest first */
 };
 
+#define RULE_STATE_PAGE_IDENTITY_MAX 128
+#define RULE_STATE_PAGE_ORIGIN_MAX 160
+
 struct rule_state_page {
 	uint64_t pfn;
 	bool hard;
 	bool ok;                    /* the kernel accepted it */
+	bool pending;               /* the intent: saved before the write, the outcome not yet known */
+	bool held;                  /* not offlined again at a start: its memory changed (said once) */
 	uint64_t time_usec;
 	char boot_id[33];           /* the boot it was offlined in; "" unknown */
+	char machine_id[33];        /* the machine it was offlined on; "" unknown */
+	char identity[RULE_STATE_PAGE_IDENTITY_MAX];  /* the memory it was on; "" unknown */
+	char origin[RULE_STATE_PAGE_ORIGIN_MAX];      /* the rule and record that made it bad; "" unknown */
 };
 
 struct rule_state_alert {
@@ -126,6 +143,8 @@ uint64_t rule_state_key_hash(const char *key);
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn);
 /* Records the outcome of an offlining: the page's entry is updated, or added.  0 or -ENOMEM/-E2BIG. */
 int rule_state_set_page(struct rule_state *s, const struct rule_state_page *p);
+/* Removes the page's entry (an operator's forget); -ENOENT if there is none. */
+int rule_state_forget_page(struct rule_state *s, uint64_t pfn);
 
 /* Replaces s's buckets with the engine's, each with the times still within its window at now. */
 int rule_state_capture(struct rule_state *s, const struct rule_engine *e, uint64_t now_usec);

@@ -31,7 +31,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..21"
+echo "1..36"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -153,5 +153,87 @@ boot "$BOOT4" "$TMP/none.jsonl" --procfs "$TMP/proc"
 check "vm.enable_soft_offline=0: nothing written, an alert names the sysctl" \
 	sh -c '[ ! -s "$0" ] && grep -q "\"rule\":\"page-offline-again\",\"key\":\"page=0x12345\"" "$1" &&
 	       grep -q "vm.enable_soft_offline=0" "$1"' "$TMP/sys/soft_offline_page" "$TMP/out"
+
+# Issue 36 / review of e24200c C1: a page first hard-offlined is never
+# hard-offlined again at a later start (hard_offline_page runs
+# memory_failure(), which panics the kernel under
+# vm.memory_failure_recovery=0): at start every page is soft-offlined.
+BOOT5=55555555555555555555555555555555
+BOOT6=66666666666666666666666666666666
+MACHINE=0123456789abcdef0123456789abcdef
+OTHER_MACHINE=fedcba9876543210fedcba9876543210
+mkdir -p "$TMP/c1/state" "$TMP/c1/rules" "$TMP/c1/proc/sys/vm"
+printf '[Rule]\nName=hard-page\nMatch=bank=13\nKey=page\nThreshold=1 in 1h\nAction=alert hard-offline\n' \
+	>"$TMP/c1/rules/50-hard.rules"
+echo 0 >"$TMP/c1/proc/sys/vm/memory_failure_recovery"
+c1() { # BOOT_ID INPUT [OPTIONS]: a run with the admin's hard-offline rule, the stand-ins emptied first
+	b=$1; f=$2; shift 2
+	: >"$TMP/sys/soft_offline_page"
+	: >"$TMP/sys/hard_offline_page"
+	run 0 "$MCELOGD" --replay "$f" --no-journal --output json --rules-directory "$TMP/c1/rules" -c /dev/null \
+		--state-directory "$TMP/c1/state" --sysfs-memory "$TMP/sys" --boot-id "$b" --machine-id "$MACHINE" \
+		--procfs "$TMP/c1/proc" --log-level info "$@"
+}
+written() { [ "$(cat "$TMP/sys/$1_offline_page")" = "$2" ]; }
+intel_imc 1 0x8c00000000000090 0x0000000023456780 0x0000000000000086 >"$TMP/c1/ce.jsonl"
+intel_imc 1 0xbc00000000000090 0x0000000034567880 0x0000000000000086 >"$TMP/c1/uc.jsonl"
+c1 "$BOOT5" "$TMP/c1/ce.jsonl"
+check "hard-offline on a corrected error: soft-offlined instead, never hard" \
+	sh -c '[ ! -s "$0" ] && [ "$(cat "$1")" = 0x23456000 ]' "$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page"
+check "... and an alert says why, naming vm.memory_failure_recovery=0" \
+	sh -c 'grep "\"failed_action\":\"hard-offline\"" "$0" | grep -q "only for an uncorrected error.*vm.memory_failure_recovery=0"' \
+	"$TMP/out"
+c1 "$BOOT5" "$TMP/c1/uc.jsonl"
+check "an uncorrected error under vm.memory_failure_recovery=0: nothing written" \
+	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ]' "$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page"
+check "... the alert names the sysctl and the panic it would cause" \
+	sh -c 'grep "\"failed_action\":\"hard-offline\"" "$0" | grep -q "vm.memory_failure_recovery=0, so the kernel would panic"' "$TMP/out"
+echo 1 >"$TMP/c1/proc/sys/vm/memory_failure_recovery"
+c1 "$BOOT5" "$TMP/c1/uc.jsonl"
+check "an uncorrected error of this boot with recovery on: hard-offlined" written hard 0x34567000
+check "... its page in the state, hard, with this machine, its memory and its record" \
+	grep -q "^page	0x34567	hard	[0-9]*	ok	$BOOT5	$MACHINE	mc=.*	rule=hard-page;severity=uncorrected;" "$TMP/c1/state/rules.state"
+echo 0 >"$TMP/c1/proc/sys/vm/memory_failure_recovery"
+c1 "$BOOT6" "$TMP/none.jsonl"
+check "a later start under vm.memory_failure_recovery=0: hard_offline_page never written" \
+	sh -c '[ ! -s "$0" ]' "$TMP/sys/hard_offline_page"
+check "... every known-bad page soft-offlined again, the hard one too" \
+	sh -c 'grep -qx 0x34567000 "$0" && grep -q "Page 0x34567, offlined in an earlier boot, soft-offline again: done (it was hard-offlined then" "$1"' \
+	"$TMP/sys/soft_offline_page" "$TMP/err"
+# The intent is saved before the write: a crash between the two (here: the
+# daemon killed while its write blocks on a FIFO) leaves "pending" in the
+# state, and a restart in the same boot does not write again.
+BOOT7=77777777777777777777777777777777
+rm -f "$TMP/sys/soft_offline_page" && mkfifo "$TMP/sys/soft_offline_page"
+"$MCELOGD" --replay "$TMP/none.jsonl" --no-journal --output json --rules-directory "$TMP/c1/rules" -c /dev/null \
+	--state-directory "$TMP/c1/state" --sysfs-memory "$TMP/sys" --boot-id "$BOOT7" --machine-id "$MACHINE" \
+	--procfs "$TMP/c1/proc" >/dev/null 2>&1 &
+crashed=$!
+for i in $(seq 100); do grep -q "	pending	$BOOT7	" "$TMP/c1/state/rules.state" && break; sleep 0.1; done
+kill -9 "$crashed"; wait "$crashed" 2>/dev/null
+check "the intent is in the state before the write (daemon killed during it)" \
+	grep -q "^page	0x34567	soft	[0-9]*	pending	$BOOT7	" "$TMP/c1/state/rules.state"
+rm -f "$TMP/sys/soft_offline_page"
+c1 "$BOOT7" "$TMP/none.jsonl"
+check "a pending intent of this boot: not written again after the restart" \
+	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ] && grep -q "Page 0x34567: an offlining of this boot was interrupted" "$2"' \
+	"$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page" "$TMP/err"
+# Review I8: a page is bound to the memory it was on.  A state copied to
+# another machine, or a page no memory block holds in this boot, is not
+# offlined: said once, kept, and marked held.
+c1 "$BOOT5" "$TMP/none.jsonl" --machine-id "$OTHER_MACHINE"
+check "a state from another machine: nothing offlined at start" \
+	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ]' "$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page"
+check "... the log says why, naming both machines" \
+	grep -q "not offlined again: it was recorded on machine $MACHINE, this is $OTHER_MACHINE" "$TMP/err"
+check "... and the pages are kept, held" grep -q "^page	0x34567	.*	held	" "$TMP/c1/state/rules.state"
+printf '0x8000000\n' >"$TMP/sys/block_size_bytes"
+mkdir -p "$TMP/sys/memory4"
+c1 "$BOOT6" "$TMP/none.jsonl"
+check "a page no memory block holds in this boot is not offlined, the other one is" \
+	sh -c '[ "$(cat "$0")" = 0x23456000 ] && grep -q "^page	0x34567	.*	held	" "$1"' \
+	"$TMP/sys/soft_offline_page" "$TMP/c1/state/rules.state"
+check "... a page held before is not logged again" sh -c '! grep -q "Page 0x34567 is known bad" "$0"' "$TMP/err"
+rm -rf "$TMP/sys/memory4" "$TMP/sys/block_size_bytes"
 
 exit $failed

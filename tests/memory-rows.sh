@@ -98,7 +98,7 @@ boot() { # BOOT_ID INPUT: a run of the daemon in that boot, the stand-in emptied
 }
 boot "$BOOT1" "$TMP/row5.jsonl"
 check "the crossing offlines the three pages, each recorded with its boot" \
-	sh -c '[ "$(grep -c "^page	0x7e02[56][ef0]	soft	[0-9]*	ok	$1$" "$0")" -eq 3 ] &&
+	sh -c '[ "$(grep -c "^page	0x7e02[56][ef0]	soft	[0-9]*	ok	$1	" "$0")" -eq 3 ] &&
 	       [ "$(grep -c "page 0x7e02[56][ef0] (address .*) soft-offline: done" "$2")" -eq 3 ]' \
 	"$TMP/state/rules.state" "$BOOT1" "$TMP/err"
 check "the state keeps the row, crossed, with its pages" \

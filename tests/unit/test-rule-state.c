@@ -146,7 +146,7 @@ static void test_errors(void **state)
 	expect_bad("mcelogd-rules-state 1\nbucket\tr\tk\t0\t1,,2\n", 2, "time '' is not a number");
 	expect_bad("mcelogd-rules-state 1\nbucket\tr\tk%4\t0\t1\n", 2, "bad escape in key");
 	expect_bad("mcelogd-rules-state 1\npage\t0x1\tmedium\t0\tok\n", 2, "'medium' is neither soft nor hard");
-	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tmaybe\n", 2, "'maybe' is neither ok nor failed");
+	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tmaybe\n", 2, "'maybe' is none of ok, failed, pending, held");
 	expect_bad("mcelogd-rules-state 1\npage\tzz\tsoft\t0\tok\n", 2, "page frame 'zz' is not a number");
 	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tok\tBOOT\n", 2, "boot id 'BOOT' is not 32");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\n", 2, "alert: expected 4 fields, got 3");
