@@ -18,6 +18,7 @@ static const struct verb {
 	{ "status", verb_status, "show the running daemon's sources, counters and storms" },
 	{ "rules",  verb_rules,  "show the rules, or try them on recorded input (--test)" },
 	{ "pt",     verb_pt,     "decode an Intel PT snapshot or raw PT stream (libipt)" },
+	{ "pages",  verb_pages,  "show the known-bad pages and isolated DRAM rows, with their memory; forget one" },
 	{ "slots",  verb_slots,  "show the board's DIMM slots and the slot of each EDAC DIMM" },
 };
 

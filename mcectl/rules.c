@@ -30,11 +30,11 @@
 #include "row-pages.h"
 #include "rule-engine.h"
 #include "rule-state.h"
+#include "state-file.h"
 #include "verbs.h"
 
 #define MAX_RULE_DIRS 8
-#define DEFAULT_STATE LOCALSTATEDIR "/lib/mcelogd/" "rules.state"
-#define STATE_MAX (64u << 20)
+#define DEFAULT_STATE STATE_FILE_DEFAULT
 #define NEAREST_MAX 10       /* buckets shown, nearest to firing first */
 
 struct test_ctx {
@@ -300,26 +300,6 @@ static void show_rules(const struct rule_set *set)
 }
 
 /* The state file, parsed; -ENOENT when the daemon has not written one yet. */
-static int read_state(const char *path, struct rule_state *ret)
-{
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	unsigned line = 0;
-	char why[256];
-	int r;
-
-	r = read_whole_file(path, STATE_MAX, &text, &len);
-	if (r < 0) {
-		if (r != -ENOENT)
-			fprintf(stderr, "mcectl rules: cannot read %s: %s\n", path, strerror(-r));
-		return r;
-	}
-	r = rule_state_parse(text, len, ret, why, sizeof(why), &line);
-	if (r == -EINVAL)
-		fprintf(stderr, "mcectl rules: %s:%u: %s\n", path, line, why);
-	return r;
-}
-
 struct nearest {
 	const struct rule *rule;
 	const struct rule_state_bucket *bucket;
@@ -341,7 +321,7 @@ static int show_state(const struct rule_set *set, const char *path, uint64_t now
 	struct rule_state st = { 0 };
 	_cleanup_free_ struct nearest *near = NULL;
 	unsigned n = 0;
-	int r = read_state(path, &st);
+	int r = state_file_read("rules", path, &st);
 
 	if (r == -ENOENT) {
 		printf("\nNo state yet (%s): nothing counted.\n", path);
@@ -389,8 +369,8 @@ static int show_state(const struct rule_set *set, const char *path, uint64_t now
 	for (unsigned i = 0; i < st.n_pages; i++) {
 		const struct rule_state_page *p = &st.pages[i];
 
-		printf("  0x%-14" PRIx64 " %s-offline %-6s ", p->pfn, p->hard ? "hard" : "soft",
-		       p->ok ? "done" : "failed");
+		printf("  0x%-14" PRIx64 " %s-offline %-7s ", p->pfn, p->hard ? "hard" : "soft",
+		       p->pending ? "pending" : p->held ? "held" : p->ok ? "done" : "failed");
 		print_time(stdout, p->time_usec, true);
 		printf("\n");
 	}

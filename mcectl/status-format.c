@@ -274,7 +274,7 @@ static void format_repairs(json_object *memory, FILE *out)
 /* The kernel's view of failed memory and what mcelogd's page actions did, on two lines. */
 static void format_memory(json_object *memory, FILE *out)
 {
-	uint64_t kib, sysctl, known = 0, this_boot = 0, again = 0, refused = 0, nodes = 0;
+	uint64_t kib, sysctl, known = 0, this_boot = 0, again = 0, refused = 0, nodes = 0, hard_refused = 0, held = 0;
 	json_object *allowed, *mf;
 
 	fprintf(out, "Memory:");
@@ -303,14 +303,25 @@ static void format_memory(json_object *memory, FILE *out)
 		if (get_u64(memory, "enable_soft_offline", &sysctl) >= 0)
 			fprintf(out, " (vm.enable_soft_offline=%llu)", (unsigned long long) sysctl);
 	}
+	/* hard_offline_page panics the kernel then: mcelogd refuses it (mcelogd.rules(5)). */
+	if (get_u64(memory, "memory_failure_recovery", &sysctl) >= 0 && sysctl == 0)
+		fprintf(out, "; hard offlining REFUSED (vm.memory_failure_recovery=0: the kernel would panic)");
 	fprintf(out, "\n");
 	(void) get_u64(memory, "pages_known_bad", &known);
 	(void) get_u64(memory, "pages_offlined_this_boot", &this_boot);
 	(void) get_u64(memory, "pages_offlined_again_at_start", &again);
 	(void) get_u64(memory, "offlinings_refused", &refused);
+	(void) get_u64(memory, "hard_offlines_refused", &hard_refused);
+	(void) get_u64(memory, "pages_held_memory_changed", &held);
 	fprintf(out, "Pages offlined by the rules: %llu this boot (%llu again at start), %llu known bad; "
-		"%llu refused\n", (unsigned long long) this_boot, (unsigned long long) again,
+		"%llu refused", (unsigned long long) this_boot, (unsigned long long) again,
 		(unsigned long long) known, (unsigned long long) refused);
+	if (hard_refused)
+		fprintf(out, "; %llu hard offline%s refused or done soft", (unsigned long long) hard_refused,
+			hard_refused == 1 ? "" : "s");
+	if (held)
+		fprintf(out, "; %llu held: their memory changed (mcectl pages)", (unsigned long long) held);
+	fprintf(out, "\n");
 	format_repairs(memory, out);
 }
 

@@ -34,6 +34,8 @@ struct client {
 	char request[MAX_REQUEST];
 	size_t len;
 	bool refused;                /* credentials failed: the answer is an error */
+	uid_t uid;                   /* the peer's, for requests only root may make */
+	pid_t pid;
 	bool turned_away;            /* served through the spare descriptor: the answer says why not */
 	bool overflow;               /* longer than a request can be: read to its end, then refuse */
 	char *answer;                /* once set, the request is done and this is sent */
@@ -44,6 +46,7 @@ struct control {
 	sd_event *event;
 	control_status_fn status;
 	control_status_fn metrics;
+	control_forget_page_fn forget_page;
 	void *userdata;
 	char *path;
 	int fd;
@@ -143,12 +146,22 @@ static void answer(struct client *cl, bool complete)
 		const char *json = c->status(c->userdata);
 
 		r = json ? queue_answer(cl, json, "\n") : queue_answer(cl, "{\"error\":\"out of memory\"}", "\n");
+	} else if (req == CONTROL_REQUEST_FORGET_PAGE && c->forget_page) {
+		uint64_t pfn = 0;
+
+		(void) control_request_page(cl->request, cl->len, &pfn);
+		if (cl->uid != 0) {
+			log_notice("Control request forget-page from uid %u (pid %d) refused: only root may",
+				   (unsigned) cl->uid, (int) cl->pid);
+			r = queue_answer(cl, "{\"error\":\"forget-page: only root may change the known-bad pages\"}", "\n");
+		} else
+			r = queue_answer(cl, c->forget_page(c->userdata, pfn, cl->uid, cl->pid), "\n");
 	} else if (req == CONTROL_REQUEST_METRICS && c->metrics) {
 		const char *text = c->metrics(c->userdata);
 
 		r = text ? queue_answer(cl, text, "") : queue_answer(cl, "{\"error\":\"no metrics\"}", "\n");
 	} else
-		r = queue_answer(cl, "{\"error\":\"unknown request, expected 'status' or 'metrics'\"}", "\n");
+		r = queue_answer(cl, "{\"error\":\"unknown request, expected 'status', 'metrics' or 'forget-page 0xPFN'\"}", "\n");
 	if (r < 0) {
 		log_warning_errno(r, "Cannot answer a control client: %m");
 		client_free(cl);
@@ -235,7 +248,7 @@ static int on_resume(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-static void serve(struct control *c, int cfd, bool refused, bool turned_away);
+static void serve(struct control *c, int cfd, const struct ucred *cred, bool refused, bool turned_away);
 
 /* Out of descriptors: the waiting client is served through the spare one, and told why. */
 static void turn_away(struct control *c, int listen_fd, int error)
@@ -260,7 +273,7 @@ static void turn_away(struct control *c, int listen_fd, int error)
 	if (cfd >= 0) {
 		/* Read its request first, as for any client: closing on it unread would reset
 		 * the connection before it sees the answer. */
-		serve(c, cfd, false, true);
+		serve(c, cfd, NULL, false, true);
 		return;
 	}
 	/* No client could be taken off the queue: stop listening a moment rather than spin. */
@@ -299,11 +312,11 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	if (r == 0)
 		log_notice("Control request from uid %u (pid %d) refused: not root and not in "
 			   "the control socket's group", (unsigned) cred.uid, (int) cred.pid);
-	serve(c, cfd, r == 0, false);
+	serve(c, cfd, &cred, r == 0, false);
 	return 0;
 }
 
-static void serve(struct control *c, int cfd, bool refused, bool turned_away)
+static void serve(struct control *c, int cfd, const struct ucred *cred, bool refused, bool turned_away)
 {
 	struct client *cl = calloc(1, sizeof(*cl));
 	int r;
@@ -320,6 +333,9 @@ static void serve(struct control *c, int cfd, bool refused, bool turned_away)
 	 * with their request unread would reset the connection before they see why. */
 	cl->refused = refused;
 	cl->turned_away = turned_away;
+	/* No credentials (a turned-away client): nobody, so nothing but an error is answered. */
+	cl->uid = cred ? cred->uid : (uid_t) -1;
+	cl->pid = cred ? cred->pid : 0;
 	for (unsigned i = 0; i < MAX_CLIENTS; i++)
 		if (!c->clients[i]) {
 			c->clients[i] = cl;
@@ -341,7 +357,8 @@ static void serve(struct control *c, int cfd, bool refused, bool turned_away)
 }
 
 int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn status,
-		 control_status_fn metrics, void *userdata, struct control **ret)
+		 control_status_fn metrics, control_forget_page_fn forget_page, void *userdata,
+		 struct control **ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct control *c;
@@ -357,6 +374,7 @@ int control_open(sd_event *event, const char *path, gid_t gid, control_status_fn
 	c->event = event;
 	c->status = status;
 	c->metrics = metrics;
+	c->forget_page = forget_page;
 	c->userdata = userdata;
 	c->gid = gid;
 	c->fd = -1;

@@ -412,6 +412,16 @@ static const char *render_metrics(void *userdata)
 	return manager_metrics_text(userdata);
 }
 
+static const char *forget_page(void *userdata, uint64_t pfn, uid_t uid, pid_t pid)
+{
+	struct manager *m = userdata;
+	int r = rules_stage_forget_page(&m->rules, pfn, (unsigned) uid, (int) pid);
+
+	return r == -ENOENT ? "{\"forgotten\":false,\"error\":\"no such page in the state\"}" :
+	       r < 0 ? "{\"forgotten\":false,\"error\":\"the state could not be saved: see mcelogd's log\"}" :
+	       "{\"forgotten\":true}";
+}
+
 static void open_control(struct manager *m)
 {
 	gid_t gid = (gid_t) -1;
@@ -428,7 +438,8 @@ static void open_control(struct manager *m)
 				    m->config.socket_group);
 	}
 	/* Status is a convenience: without it every record is still logged. */
-	if (control_open(m->event, arg_control_socket, gid, render_status, render_metrics, m, &m->control) < 0)
+	if (control_open(m->event, arg_control_socket, gid, render_status, render_metrics, forget_page, m,
+			 &m->control) < 0)
 		log_warning("'mcectl status' will not work: no control socket");
 }
 

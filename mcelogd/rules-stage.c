@@ -488,6 +488,8 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	json_put_bool(w, "soft_offline_allowed", memory_failure_soft_offline_allowed(&v));
 	if (v.enable_soft_offline >= 0)
 		json_put_i64(w, "enable_soft_offline", v.enable_soft_offline);
+	if (v.memory_failure_recovery >= 0)
+		json_put_i64(w, "memory_failure_recovery", v.memory_failure_recovery);
 	if (v.have_hardware_corrupted)
 		json_put_u64(w, "hardware_corrupted_kib", v.hardware_corrupted_kib);
 	if (v.n_nodes > 0) {
@@ -501,6 +503,9 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	json_put_u64(w, "pages_offlined_this_boot", this_boot);
 	json_put_u64(w, "pages_offlined_again_at_start", st->n_offlined_again);
 	json_put_u64(w, "offlinings_refused", st->n_offline_refused);
+	/* Issue 36: hard offlines refused or done soft instead, pages held back at start. */
+	json_put_u64(w, "hard_offlines_refused", st->n_hard_refused);
+	json_put_u64(w, "pages_held_memory_changed", st->n_pages_held);
 	json_put_u64(w, "rows_tracked", st->state.n_rows);
 	json_put_u64(w, "rows_crossed", rows_crossed);
 	/* What the bounds cost (rule-state.h): rows pushed out, pages a full row did not keep. */
@@ -631,6 +636,31 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 	if (n_todo > 0)
 		(void) rules_stage_save(st);
 	return again;
+}
+
+#define PAGE_FORGOTTEN_RULE "page-forgotten"
+
+int rules_stage_forget_page(struct rules_stage *st, uint64_t pfn, unsigned uid, int pid)
+{
+	const struct rule_state_page *p = rule_state_find_page(&st->state, pfn);
+	char key[64], message[512];
+	int r;
+
+	if (!p)
+		return -ENOENT;
+	snprintf(key, sizeof(key), "page=0x%" PRIx64, pfn);
+	snprintf(message, sizeof(message), "Page 0x%" PRIx64 " forgotten at the request of uid %u (pid %d): it "
+		 "is no longer known bad and will not be offlined again (it was %s-offlined, memory %s, %s)",
+		 pfn, uid, pid, p->hard ? "hard" : "soft", p->identity[0] ? p->identity : "unknown",
+		 p->origin[0] ? p->origin : "origin unknown");
+	(void) rule_state_forget_page(&st->state, pfn);
+	r = rules_stage_save(st);
+	log_notice("%s", message);
+	(void) emit_alert(st, &(struct rule_alert) {
+		.rule = PAGE_FORGOTTEN_RULE, .key = key, .count = 1, .time_usec = now_realtime_usec(),
+		.priority = LOG_NOTICE, .actions = "forget", .message = message,
+	});
+	return r;
 }
 
 static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, struct rule_alert *a)

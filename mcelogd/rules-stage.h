@@ -123,6 +123,15 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec);
 
 /*
+ * An operator's forget of a known-bad page (mcectl pages --forget): dropped
+ * from the state, which is saved at once, and said in an alert entry of its
+ * own (rule "page-forgotten") naming who asked.  The kernel is not asked to
+ * put the page back: it stays offline until the next boot, and is not
+ * offlined again.  0, -ENOENT (no such page), or the save's error.
+ */
+int rules_stage_forget_page(struct rules_stage *st, uint64_t pfn, unsigned uid, int pid);
+
+/*
  * Adds the board slot a memory record names to it (before the rules see it,
  * so that alerts name it too), with read_slots.
  */

@@ -31,7 +31,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..36"
+echo "1..39"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -235,5 +235,15 @@ check "a page no memory block holds in this boot is not offlined, the other one 
 	"$TMP/sys/soft_offline_page" "$TMP/c1/state/rules.state"
 check "... a page held before is not logged again" sh -c '! grep -q "Page 0x34567 is known bad" "$0"' "$TMP/err"
 rm -rf "$TMP/sys/memory4" "$TMP/sys/block_size_bytes"
+# mcectl pages: each known-bad page with its machine, memory and origin.
+run 0 "$MCECTL" pages --state "$TMP/c1/state/rules.state" --output json
+check "mcectl pages --output json: the held page with its memory and the record that made it bad" \
+	sh -c 'jq -e ".pages[] | select(.pfn == \"0x34567\") | .status == \"held\" and .machine_id == \"$1\" and
+		(.memory | test(\"^mc=\")) and (.origin | test(\"rule=hard-page;severity=uncorrected\"))" "$0" >/dev/null' \
+	"$TMP/out" "$MACHINE"
+run 0 "$MCECTL" pages --state "$TMP/c1/state/rules.state"
+check "mcectl pages: a table line per page, its status" grep -Eq "^  0x34567 +soft +held " "$TMP/out"
+run 2 "$MCECTL" pages --forget 12345
+check "mcectl pages --forget takes only a page frame in hex" err_has "expected a page frame number in hex"
 
 exit $failed

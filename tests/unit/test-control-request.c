@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The control socket's request line: what mcectl sends, what socat sends, and what nobody should. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -63,9 +64,30 @@ static void test_bad(void **state)
 	assert_int_equal(PARSE("status\t\n", &answer), CONTROL_REQUEST_UNKNOWN);
 }
 
+/* mcectl pages --forget: the page frame, in hex, and nothing a request line could smuggle past it. */
+static void test_forget_page(void **state)
+{
+	const char *answer = NULL;
+	uint64_t pfn = 0;
+
+	(void) state;
+	assert_int_equal(PARSE("forget-page 0x1a2b\n", &answer), CONTROL_REQUEST_FORGET_PAGE);
+	assert_int_equal(control_request_page("forget-page 0x1a2b\n", 19, &pfn), 0);
+	assert_int_equal(pfn, 0x1a2b);
+	assert_int_equal(PARSE("forget-page 0xfffffffffffff\n", &answer), CONTROL_REQUEST_FORGET_PAGE);
+	/* 2^52 pages would wrap as an address. */
+	assert_int_equal(PARSE("forget-page 0x10000000000000\n", &answer), CONTROL_REQUEST_BAD);
+	assert_non_null(strstr(answer, "below 2^52"));
+	assert_int_equal(PARSE("forget-page 1234\n", &answer), CONTROL_REQUEST_BAD);
+	assert_int_equal(PARSE("forget-page 0x12 0x34\n", &answer), CONTROL_REQUEST_BAD);
+	assert_int_equal(PARSE("forget-page 0x\n", &answer), CONTROL_REQUEST_BAD);
+	assert_int_equal(control_request_page("status\n", 7, &pfn), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forget_page),
 		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_bad),
