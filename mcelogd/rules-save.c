@@ -40,24 +40,23 @@ static int on_save_timer(sd_event_source *es, uint64_t usec, void *userdata)
 	return 0;
 }
 
-void rules_save_after_record(struct rules_save *s, const struct rule_engine *e, sd_event *event)
+void rules_save_soon(struct rules_save *s, sd_event *event)
 {
-	uint64_t counted = rules_save_counted(e), now, due;
+	uint64_t now, due;
 	int r;
 
-	if (counted == s->counted || !s->save || !event)
+	if (!s->save)
 		return;
-	s->counted = counted;
 	now = now_monotonic_usec();
 	due = s->last_usec + RULES_SAVE_INTERVAL_USEC;
-	if (s->last_usec == 0 || now >= due) {
+	if (!event || s->last_usec == 0 || now >= due) {
 		(void) s->save(s->userdata);
 		return;
 	}
 	if (s->timer) {
 		int enabled = SD_EVENT_OFF;
 
-		/* Already waiting for the interval's end: that write takes this count too. */
+		/* Already waiting for the interval's end: that write takes this change too. */
 		if (sd_event_source_get_enabled(s->timer, &enabled) >= 0 && enabled != SD_EVENT_OFF)
 			return;
 		r = sd_event_source_set_time(s->timer, due);
@@ -66,10 +65,20 @@ void rules_save_after_record(struct rules_save *s, const struct rule_engine *e, 
 	} else
 		r = sd_event_add_time(event, &s->timer, CLOCK_MONOTONIC, due, 0, on_save_timer, s);
 	if (r < 0) {
-		/* No timer: write now rather than lose the count at a crash. */
+		/* No timer: write now rather than lose the change at a crash. */
 		log_warning_errno(r, "Cannot schedule writing the rules' state: %m; writing it now");
 		(void) s->save(s->userdata);
 	}
+}
+
+void rules_save_after_record(struct rules_save *s, const struct rule_engine *e, sd_event *event)
+{
+	uint64_t counted = rules_save_counted(e);
+
+	if (counted == s->counted || !event)
+		return;
+	s->counted = counted;
+	rules_save_soon(s, event);
 }
 
 void rules_save_free(struct rules_save *s)

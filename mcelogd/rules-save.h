@@ -31,6 +31,8 @@ struct rules_save {
 uint64_t rules_save_counted(const struct rule_engine *e);
 /* After a record: writes the state now or soon (a timer on event) if the record changed a count. */
 void rules_save_after_record(struct rules_save *s, const struct rule_engine *e, sd_event *event);
+/* Something not counted changed (a firing, a page offlined): written now or at the interval's end. */
+void rules_save_soon(struct rules_save *s, sd_event *event);
 /* A write was done (any cause): the next one waits a full interval. */
 void rules_save_done(struct rules_save *s, const struct rule_engine *e);
 void rules_save_free(struct rules_save *s);

@@ -77,6 +77,84 @@ int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
 	return 0;
 }
 
+/*
+ * The page lines appended since the state was last written (a crash came
+ * before the next write): applied over it.  A damaged line is said, with
+ * the lines before it kept; the next write empties the journal either way.
+ */
+static int load_journal(struct rules_stage *st)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	unsigned line = 0;
+	char why[256];
+	int r;
+
+	r = read_full_file(st->journal_path, STATE_MAX, &text, &len);
+	if (r == -ENOENT || (r >= 0 && len == 0))
+		return 0;
+	if (r >= 0)
+		r = rule_state_apply_journal(&st->state, text, len, why, sizeof(why), &line);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-r));
+	if (r == -ENOMEM)
+		return log_error_errno(r, "Out of memory reading %s", st->journal_path);
+	if (r < 0)
+		log_warning("%s:%u: %s; the page lines before it are kept", st->journal_path, line, why);
+	else
+		log_info("Took the offlined pages of %s into the state", st->journal_path);
+	return 0;
+}
+
+/*
+ * Appends one page line to the journal; with sync, on disk before this
+ * returns (an intent must be, before the write it announces).  0 or
+ * negative errno (logged).
+ */
+static int journal_page(struct rules_stage *st, const struct rule_state_page *p, bool sync)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t len = 0, done = 0;
+	int r;
+
+	if (!st->journal_path)
+		return 0;
+	r = rule_state_format_page(p, &line, &len);
+	if (r < 0)
+		return log_error_errno(r, "Out of memory journalling page 0x%" PRIx64, p->pfn);
+	if (!st->journal_open) {
+		st->journal_fd = open(st->journal_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+				      O_NOCTTY, 0600);
+		if (st->journal_fd < 0)
+			return log_error_errno(negative_errno(), "Cannot open %s: %m", st->journal_path);
+		st->journal_open = true;
+	}
+	while (done < len) {
+		ssize_t n = write(st->journal_fd, line + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return log_error_errno(n < 0 ? negative_errno() : -EIO, "Cannot append to %s: %m",
+					       st->journal_path);
+		done += (size_t) n;
+	}
+	if (sync && fdatasync(st->journal_fd) < 0)
+		return log_error_errno(negative_errno(), "Cannot sync %s: %m", st->journal_path);
+	return 0;
+}
+
+/* The state was written whole: what the journal held is in it. */
+static void journal_empty(struct rules_stage *st)
+{
+	if (st->journal_open) {
+		close(st->journal_fd);
+		st->journal_open = false;
+	}
+	if (st->journal_path && unlink(st->journal_path) < 0 && errno != ENOENT)
+		log_warning_errno(negative_errno(), "Cannot remove %s: %m", st->journal_path);
+}
+
 static int load_state(struct rules_stage *st)
 {
 	_cleanup_free_ char *text = NULL, *aside = NULL;
@@ -87,7 +165,7 @@ static int load_state(struct rules_stage *st)
 
 	r = read_full_file(st->state_path, STATE_MAX, &text, &len);
 	if (r == -ENOENT)
-		return 0;
+		return load_journal(st);
 	if (r >= 0)
 		r = rule_state_parse(text, len, &st->state, why, sizeof(why), &line);
 	else
@@ -110,6 +188,9 @@ static int load_state(struct rules_stage *st)
 	r = rule_state_restore(&st->state, st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory restoring the rules' counts");
+	r = load_journal(st);
+	if (r < 0)
+		return r;
 	log_info("Restored %u rule count%s, %u offlined page%s, %u DRAM row%s, %u alert%s from %s",
 		 st->state.n_buckets, st->state.n_buckets == 1 ? "" : "s", st->state.n_pages,
 		 st->state.n_pages == 1 ? "" : "s", st->state.n_rows, st->state.n_rows == 1 ? "" : "s",
@@ -143,6 +224,10 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
 	if (state_directory) {
 		if (asprintf(&st->state_path, "%s/%s", state_directory, RULES_STATE_FILE) < 0) {
 			st->state_path = NULL;
+			return log_error_errno(-ENOMEM, "Out of memory");
+		}
+		if (asprintf(&st->journal_path, "%s.journal", st->state_path) < 0) {
+			st->journal_path = NULL;
 			return log_error_errno(-ENOMEM, "Out of memory");
 		}
 		r = load_state(st);
@@ -242,6 +327,7 @@ int rules_stage_save(struct rules_stage *st)
 		r = write_file_atomic(st->state_path, text, len, true);
 	if (r < 0)
 		return log_error_errno(r, "Failed to save the rules' state to %s: %m", st->state_path);
+	journal_empty(st);
 	rules_save_done(&st->save, st->engine);
 	return 0;
 }
@@ -325,8 +411,8 @@ static int offline_one_page(struct rules_stage *st, struct rule_state_page *entr
 	entry->pending = true;
 	entry->ok = entry->held = false;
 	(void) rule_state_set_page(&st->state, entry);
-	if (save_intent && st->state_path)
-		r = rules_stage_save(st);
+	if (save_intent)
+		r = journal_page(st, entry, true);
 	if (r < 0 && entry->hard)
 		r = -ENOLCK;
 	else if (!entry->hard && !memory_failure_soft_offline_allowed(kernel))
@@ -338,6 +424,9 @@ static int offline_one_page(struct rules_stage *st, struct rule_state_page *entr
 	entry->pending = false;
 	entry->ok = r >= 0;
 	(void) rule_state_set_page(&st->state, entry);
+	/* Not synced: lost in a crash, the intent stands, and nothing is written twice. */
+	if (save_intent)
+		(void) journal_page(st, entry, false);
 	if (r < 0) {
 		st->n_actions_failed++;
 		st->n_offline_refused++;
@@ -967,9 +1056,13 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
 	watch_dram(st, &counted, time_usec);
-	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
-	if (c.fired || st->row_page_acted)
-		(void) rules_stage_save(st);
+	/*
+	 * What fired changed alerts and rows: written within the second, off the
+	 * record path (an offlining's own lines are in the journal already).  A
+	 * storm used to rewrite the whole state at every firing.
+	 */
+	if (st->state_path && (c.fired || st->row_page_acted))
+		rules_save_soon(&st->save, st->event);
 	else if (st->state_path)
 		rules_save_after_record(&st->save, st->engine, st->event);
 	st->record = NULL;
@@ -986,7 +1079,11 @@ void rules_stage_done(struct rules_stage *st)
 	slot_names_done(&st->slots);
 	rule_set_done(&st->set);
 	rule_state_done(&st->state);
+	if (st->journal_open)
+		close(st->journal_fd);
+	st->journal_open = false;
 	free(st->state_path);
-	st->state_path = NULL;
+	free(st->journal_path);
+	st->state_path = st->journal_path = NULL;
 	json_writer_done(&st->json);
 }

@@ -8,9 +8,11 @@
  * record, doing the actions of each firing (mcelogd/actions/), and keeping
  * the state (/var/lib/mcelogd/rules.state) across restarts.
  *
- * The state file is written atomically (temporary file, fsync, rename) after
- * every firing, at most a second after any other count (rules-save.h), and at
- * stop.  A damaged one is logged, renamed aside
+ * The state file is written atomically (temporary file, fsync, rename) at
+ * most once a second while anything changes (rules-save.h), and at stop:
+ * never on the record path.  What must not wait for that write, an
+ * offlining's intent and outcome, is appended to its journal at once
+ * (rule-state.h), which the next write empties.  A damaged one is logged, renamed aside
  * (rules.state.damaged) and the daemon starts counting afresh: never fatal.
  */
 
@@ -72,6 +74,9 @@ struct rules_stage {
 	struct rule_engine *engine;
 	struct rule_state state;     /* pages and alerts; buckets captured when saved */
 	char *state_path;            /* NULL: nothing is persisted (replay) */
+	char *journal_path;          /* state_path's journal (rule-state.h): page lines between writes */
+	int journal_fd;              /* open for appending while journal_open */
+	bool journal_open;
 	struct rules_save save;      /* when counts are written between firings */
 	struct json_writer json;
 	struct trigger_runner *triggers;   /* made at the first trigger */

@@ -18,6 +18,7 @@ void rule_state_done(struct rule_state *s)
 		free(s->buckets[i]);
 	free(s->buckets);
 	free(s->pages);
+	free(s->page_slots);
 	free(s->alerts);
 	free(s->rows);
 	free(s->repairs);
@@ -86,9 +87,75 @@ static int append(void *array_ptr, unsigned *n, unsigned max, size_t size, const
 	return 0;
 }
 
+static unsigned page_slot_of(uint64_t pfn, unsigned n_slots)
+{
+	/* Fibonacci hashing: neighbouring frames (one DIMM's pages) spread over the table. */
+	return (unsigned) ((pfn * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (n_slots - 1);
+}
+
+/* Rebuilds the index for n_pages, at most half full; -ENOMEM keeps the old one (lookups then scan). */
+static int page_index_rebuild(struct rule_state *s)
+{
+	unsigned n = 16;
+	uint32_t *slots;
+
+	while (n < 2 * s->n_pages + 2)
+		n *= 2;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->n_pages; i++) {
+		unsigned k = page_slot_of(s->pages[i].pfn, n);
+
+		while (slots[k])
+			k = (k + 1) & (n - 1);
+		slots[k] = i + 1;
+	}
+	free(s->page_slots);
+	s->page_slots = slots;
+	s->n_page_slots = n;
+	return 0;
+}
+
+static int page_find_index(const struct rule_state *s, uint64_t pfn)
+{
+	if (s->n_page_slots == 0 || s->n_page_slots < 2 * s->n_pages) {
+		for (unsigned i = 0; i < s->n_pages; i++)
+			if (s->pages[i].pfn == pfn)
+				return (int) i;
+		return -1;
+	}
+	for (unsigned k = page_slot_of(pfn, s->n_page_slots); s->page_slots[k]; k = (k + 1) & (s->n_page_slots - 1))
+		if (s->pages[s->page_slots[k] - 1].pfn == pfn)
+			return (int) s->page_slots[k] - 1;
+	return -1;
+}
+
 int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p)
 {
-	return append(&s->pages, &s->n_pages, RULE_STATE_MAX_PAGES, sizeof(*p), p);
+	if (s->n_pages >= RULE_STATE_MAX_PAGES)
+		return -E2BIG;
+	if (s->n_pages == s->pages_allocated) {
+		/* Doubling: one realloc per added page made a state of many pages quadratic to build. */
+		unsigned n = s->pages_allocated ? 2 * s->pages_allocated : 16;
+		struct rule_state_page *grown = realloc(s->pages, n * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		s->pages = grown;
+		s->pages_allocated = n;
+	}
+	s->pages[s->n_pages++] = *p;
+	if (s->n_page_slots < 2 * s->n_pages) {
+		/* Without memory for a larger index, lookups scan (page_find_index()). */
+		(void) page_index_rebuild(s);
+		return 0;
+	}
+	for (unsigned k = page_slot_of(p->pfn, s->n_page_slots);; k = (k + 1) & (s->n_page_slots - 1))
+		if (!s->page_slots[k]) {
+			s->page_slots[k] = s->n_pages;
+			return 0;
+		}
 }
 
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
@@ -125,30 +192,36 @@ int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *
 
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)
 {
-	for (unsigned i = 0; i < s->n_pages; i++)
-		if (s->pages[i].pfn == pfn)
-			return &s->pages[i];
-	return NULL;
+	int i = page_find_index(s, pfn);
+
+	return i < 0 ? NULL : &s->pages[i];
 }
 
 int rule_state_forget_page(struct rule_state *s, uint64_t pfn)
 {
-	for (unsigned i = 0; i < s->n_pages; i++)
-		if (s->pages[i].pfn == pfn) {
-			memmove(&s->pages[i], &s->pages[i + 1], (s->n_pages - i - 1) * sizeof(s->pages[0]));
-			s->n_pages--;
-			return 0;
-		}
-	return -ENOENT;
+	int i = page_find_index(s, pfn);
+
+	if (i < 0)
+		return -ENOENT;
+	memmove(&s->pages[i], &s->pages[i + 1], (s->n_pages - (unsigned) i - 1) * sizeof(s->pages[0]));
+	s->n_pages--;
+	/* Rare (an operator's forget): the index is made anew; without memory, lookups scan. */
+	if (page_index_rebuild(s) < 0) {
+		free(s->page_slots);
+		s->page_slots = NULL;
+		s->n_page_slots = 0;
+	}
+	return 0;
 }
 
 int rule_state_set_page(struct rule_state *s, const struct rule_state_page *p)
 {
-	for (unsigned i = 0; i < s->n_pages; i++)
-		if (s->pages[i].pfn == p->pfn) {
-			s->pages[i] = *p;
-			return 0;
-		}
+	int i = page_find_index(s, p->pfn);
+
+	if (i >= 0) {
+		s->pages[i] = *p;
+		return 0;
+	}
 	return rule_state_add_page(s, p);
 }
 
@@ -274,6 +347,31 @@ static void put_escaped_or_dash(struct out *o, const char *s)
 }
 
 
+static void put_page(struct out *o, const struct rule_state_page *p)
+{
+	put(o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s\t%s\t%s\t", p->pfn, p->hard ? "hard" : "soft",
+	    p->time_usec, p->pending ? "pending" : p->held ? "held" : p->ok ? "ok" : "failed",
+	    p->boot_id[0] ? p->boot_id : "-", p->machine_id[0] ? p->machine_id : "-");
+	put_escaped_or_dash(o, p->identity);
+	put(o, "\t");
+	put_escaped_or_dash(o, p->origin);
+	put(o, "\n");
+}
+
+int rule_state_format_page(const struct rule_state_page *p, char **ret, size_t *ret_len)
+{
+	struct out o = { 0 };
+
+	put_page(&o, p);
+	if (o.failed || !o.buf) {
+		free(o.buf);
+		return -ENOMEM;
+	}
+	*ret = o.buf;
+	*ret_len = o.len;
+	return 0;
+}
+
 int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 {
 	struct out o = { 0 };
@@ -292,17 +390,8 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 			put(&o, "%s%" PRIu64, t ? "," : "", b->times[t]);
 		put(&o, "\n");
 	}
-	for (unsigned i = 0; i < s->n_pages; i++, lines++) {
-		const struct rule_state_page *p = &s->pages[i];
-
-		put(&o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s\t%s\t%s\t", p->pfn, p->hard ? "hard" : "soft",
-		    p->time_usec, p->pending ? "pending" : p->held ? "held" : p->ok ? "ok" : "failed", p->boot_id[0] ? p->boot_id : "-",
-		    p->machine_id[0] ? p->machine_id : "-");
-		put_escaped_or_dash(&o, p->identity);
-		put(&o, "\t");
-		put_escaped_or_dash(&o, p->origin);
-		put(&o, "\n");
-	}
+	for (unsigned i = 0; i < s->n_pages; i++, lines++)
+		put_page(&o, &s->pages[i]);
 	for (unsigned i = 0; i < s->n_alerts; i++, lines++) {
 		const struct rule_state_alert *a = &s->alerts[i];
 
@@ -349,6 +438,7 @@ struct in {
 	char *why;
 	size_t why_len;
 	unsigned line;
+	bool replace;               /* a journal's page replaces the entry (the state's are all new) */
 };
 
 _printf_(2, 3)
@@ -492,7 +582,7 @@ static int parse_page(struct in *in, struct rule_state *s, char **f, unsigned n)
 	p.ok = streq(f[4], "ok");
 	p.pending = streq(f[4], "pending");
 	p.held = streq(f[4], "held");
-	r = rule_state_add_page(s, &p);
+	r = in->replace ? rule_state_set_page(s, &p) : rule_state_add_page(s, &p);
 	return r == -E2BIG ? bad(in, "more than %u pages", RULE_STATE_MAX_PAGES) : r;
 }
 
@@ -668,5 +758,43 @@ int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char 
 	*ret = s;
 	if (ret_line)
 		*ret_line = 0;
+	return 0;
+}
+
+int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len, char *why, size_t why_len,
+			     unsigned *ret_line)
+{
+	struct in in = { .why = why, .why_len = why_len, .replace = true };
+	const char *p = text, *end = text + len;
+
+	if (why_len)
+		why[0] = '\0';
+	*ret_line = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		_cleanup_free_ char *line = NULL;
+		char *f[10];
+		unsigned nf;
+		int r;
+
+		/* Cut by a crash mid-append: that offlining's line never finished, the one before it did. */
+		if (!nl)
+			break;
+		in.line++;
+		if (memchr(p, '\0', (size_t) (nl - p))) {
+			*ret_line = in.line;
+			return bad(&in, "NUL byte");
+		}
+		line = strndup(p, (size_t) (nl - p));
+		if (!line)
+			return -ENOMEM;
+		nf = split(line, f, ELEMENTSOF(f));
+		r = streq(f[0], "page") ? parse_page(&in, s, f, nf) : bad(&in, "unknown item '%.32s'", f[0]);
+		if (r < 0) {
+			*ret_line = in.line;
+			return r;
+		}
+		p = nl + 1;
+	}
 	return 0;
 }

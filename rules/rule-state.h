@@ -114,7 +114,10 @@ struct rule_state {
 	struct rule_state_bucket **buckets;
 	unsigned n_buckets;
 	struct rule_state_page *pages;
-	unsigned n_pages;
+	unsigned n_pages, pages_allocated;
+	/* Pages by frame: open addressing, slot = index + 1 (0 empty); a storm finds its page at once. */
+	uint32_t *page_slots;
+	unsigned n_page_slots;
 	struct rule_state_alert *alerts;
 	unsigned n_alerts;
 	struct rule_state_row *rows;
@@ -153,6 +156,23 @@ int rule_state_restore(const struct rule_state *s, struct rule_engine *e);
 
 /* Serialises; *ret is malloc'ed and NUL-terminated.  0 or -ENOMEM. */
 int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len);
+
+/*
+ * The journal beside the state (rules.state.journal): one page line per
+ * offlining's intent and outcome, appended (and the intent synced) at once,
+ * so that the whole state need not be rewritten on the record path; the next
+ * full write takes them in and empties it.  A page line, as in the state,
+ * with its newline; *ret malloc'ed.  0 or -ENOMEM.
+ */
+int rule_state_format_page(const struct rule_state_page *p, char **ret, size_t *ret_len);
+/*
+ * Applies a journal's page lines to s, each replacing that page's entry, in
+ * order.  A last line without its newline was cut by a crash mid-append and
+ * is skipped.  -EINVAL with why and the line for anything else, the lines
+ * before it applied; 0 or -ENOMEM otherwise.
+ */
+int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len, char *why, size_t why_len,
+			     unsigned *ret_line);
 
 /*
  * Parses a state file.  On error returns -EINVAL (or -ENOMEM), leaves *ret

@@ -31,7 +31,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..39"
+echo "1..41"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -218,6 +218,26 @@ c1 "$BOOT7" "$TMP/none.jsonl"
 check "a pending intent of this boot: not written again after the restart" \
 	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ] && grep -q "Page 0x34567: an offlining of this boot was interrupted" "$2"' \
 	"$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page" "$TMP/err"
+# Review I7: a live firing's intent goes to the journal beside the state
+# (synced) instead of a rewrite of the whole state; killed during the write,
+# the restart of the same boot takes it from there and does not write again.
+intel_imc 2 0x8c00000000000090 0x0000000045678900 0x0000000000000086 >"$TMP/c1/ce2.jsonl"
+rm -f "$TMP/sys/soft_offline_page" && mkfifo "$TMP/sys/soft_offline_page"
+"$MCELOGD" --replay "$TMP/c1/ce2.jsonl" --no-journal --output json --rules-directory "$TMP/c1/rules" -c /dev/null \
+	--state-directory "$TMP/c1/state" --sysfs-memory "$TMP/sys" --boot-id "$BOOT7" --machine-id "$MACHINE" \
+	--procfs "$TMP/c1/proc" >/dev/null 2>&1 &
+crashed=$!
+for i in $(seq 100); do grep -qs "^page	0x45678	" "$TMP/c1/state/rules.state.journal" && break; sleep 0.1; done
+kill -9 "$crashed"; wait "$crashed" 2>/dev/null
+check "a firing's intent is appended to the journal, not written into the whole state" \
+	sh -c 'grep -q "^page	0x45678	soft	[0-9]*	pending	$2	" "$0" && ! grep -q "^page	0x45678	" "$1"' \
+	"$TMP/c1/state/rules.state.journal" "$TMP/c1/state/rules.state" "$BOOT7"
+rm -f "$TMP/sys/soft_offline_page"
+c1 "$BOOT7" "$TMP/c1/ce2.jsonl"
+check "... the restart takes it in and does not write again; the journal is emptied into the state" \
+	sh -c '[ ! -s "$0" ] && grep -q "page 0x45678 was soft-offlined (its outcome unknown" "$1" &&
+	       [ ! -e "$2" ] && grep -q "^page	0x45678	soft	[0-9]*	pending	" "$3"' \
+	"$TMP/sys/soft_offline_page" "$TMP/err" "$TMP/c1/state/rules.state.journal" "$TMP/c1/state/rules.state"
 # Review I8: a page is bound to the memory it was on.  A state copied to
 # another machine, or a page no memory block holds in this boot, is not
 # offlined: said once, kept, and marked held.

@@ -254,6 +254,62 @@ static void test_restart_keeps_count(void **state)
 	rule_set_done(&set);
 }
 
+/* The journal beside the state: page lines replace entries in order; a torn last line is skipped. */
+static void test_journal(void **state)
+{
+	struct rule_state s = { 0 };
+	struct rule_state_page p = { .pfn = 0x42, .pending = true, .time_usec = 7 };
+	_cleanup_free_ char *a = NULL, *b = NULL;
+	char text[2048], why[256];
+	size_t na, nb;
+	unsigned line;
+
+	(void) state;
+	snprintf(p.boot_id, sizeof(p.boot_id), "0123456789abcdef0123456789abcdef");
+	snprintf(p.identity, sizeof(p.identity), "slot=DIMM A1;serial=-");
+	assert_int_equal(rule_state_format_page(&p, &a, &na), 0);
+	p.pending = false;
+	p.ok = true;
+	assert_int_equal(rule_state_format_page(&p, &b, &nb), 0);
+	assert_int_equal(rule_state_add_page(&s, &(struct rule_state_page) { .pfn = 0x41, .ok = true }), 0);
+	/* The intent, then its outcome, then a line cut by a crash mid-append. */
+	snprintf(text, sizeof(text), "%s%spage\t0x43\tsoft", a, b);
+	assert_int_equal(rule_state_apply_journal(&s, text, strlen(text), why, sizeof(why), &line), 0);
+	assert_int_equal(s.n_pages, 2);
+	assert_true(rule_state_find_page(&s, 0x42)->ok);
+	assert_false(rule_state_find_page(&s, 0x42)->pending);
+	assert_string_equal(rule_state_find_page(&s, 0x42)->identity, "slot=DIMM A1;serial=-");
+	assert_null(rule_state_find_page(&s, 0x43));
+	/* Only the intent: the outcome never made it. */
+	assert_int_equal(rule_state_apply_journal(&s, a, na, why, sizeof(why), &line), 0);
+	assert_true(rule_state_find_page(&s, 0x42)->pending);
+	assert_int_equal(rule_state_apply_journal(&s, "bucket\tr\tk\t0\t1\n", 16, why, sizeof(why), &line), -EINVAL);
+	assert_int_equal(line, 1);
+	assert_non_null(strstr(why, "unknown item 'bucket'"));
+	rule_state_done(&s);
+}
+
+/* Pages by frame through the index, across growth and a forget. */
+static void test_page_index(void **state)
+{
+	struct rule_state s = { 0 };
+
+	(void) state;
+	for (uint64_t pfn = 0; pfn < 5000; pfn++)
+		assert_int_equal(rule_state_set_page(&s, &(struct rule_state_page) { .pfn = pfn * 3 }), 0);
+	assert_int_equal(s.n_pages, 5000);
+	assert_int_equal(rule_state_set_page(&s, &(struct rule_state_page) { .pfn = 300, .ok = true }), 0);
+	assert_int_equal(s.n_pages, 5000);
+	assert_true(rule_state_find_page(&s, 300)->ok);
+	assert_null(rule_state_find_page(&s, 301));
+	assert_int_equal(rule_state_forget_page(&s, 300), 0);
+	assert_int_equal(rule_state_forget_page(&s, 300), -ENOENT);
+	assert_null(rule_state_find_page(&s, 300));
+	assert_non_null(rule_state_find_page(&s, 303));
+	assert_int_equal(rule_state_find_page(&s, 3 * 4999)->pfn, 3 * 4999);
+	rule_state_done(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +317,8 @@ int main(void)
 		cmocka_unit_test(test_damage_detected),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_set_page_replaces),
+		cmocka_unit_test(test_journal),
+		cmocka_unit_test(test_page_index),
 		cmocka_unit_test(test_alerts_bounded),
 		cmocka_unit_test(test_restart_keeps_count),
 	};
