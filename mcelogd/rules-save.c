@@ -45,11 +45,12 @@ void rules_save_soon(struct rules_save *s, sd_event *event)
 	uint64_t now, due;
 	int r;
 
-	if (!s->save)
+	/* A replay (no loop) writes its state once, at its end. */
+	if (!s->save || !event)
 		return;
 	now = now_monotonic_usec();
 	due = s->last_usec + RULES_SAVE_INTERVAL_USEC;
-	if (!event || s->last_usec == 0 || now >= due) {
+	if (s->last_usec == 0 || now >= due) {
 		(void) s->save(s->userdata);
 		return;
 	}
