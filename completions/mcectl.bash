@@ -19,15 +19,15 @@ _mcectl() {
 	-o|--output)
 		case $verb in
 		decode|pt) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-		status|slots) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+		status|slots|pages) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
 		esac
 		return ;;
 	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host row memdev" -- "$cur")); return ;;
 	--severity) COMPREPLY=($(compgen -W "corrected deferred uncorrected fatal info" -- "$cur")); return ;;
 	-D|--directory|--dmi-dir|--edac-dir|--slots-dir|--rules-directory|--rules-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--file|--socket|--test) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	-S|--since|-U|--until|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--capture)
+	--file|--socket|--test|--state) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-S|--since|-U|--until|--forget|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--capture)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

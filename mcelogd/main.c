@@ -467,6 +467,37 @@ static size_t n_rules_dirs(void)
 	return arg_n_rules_dirs ? arg_n_rules_dirs : ELEMENTSOF(defaults);
 }
 
+/* [Memory]'s repair settings, as the rules stage takes them. */
+static struct mem_repair_limits repair_limits_of(const struct mcelogd_config *c)
+{
+	return (struct mem_repair_limits) {
+		.enabled = c->memory_repair,
+		.per_device = c->repairs_per_device,
+		.per_day = c->repairs_per_day,
+	};
+}
+
+/*
+ * Review of e24200c M1: a reload kept the [Memory] settings of the start
+ * without a word, so Repair=no, the kill switch of a destructive action,
+ * needed a restart.  Repair settings apply at once; OfflineAgainAtBoot= acts
+ * only at a start, which the log says.
+ */
+static void reload_memory_settings(struct manager *m, const struct mcelogd_config *old)
+{
+	struct mem_repair_limits was = m->rules.repair_limits;
+
+	m->rules.repair_limits = repair_limits_of(&m->config);
+	if (was.enabled != m->rules.repair_limits.enabled || was.per_device != m->rules.repair_limits.per_device ||
+	    was.per_day != m->rules.repair_limits.per_day)
+		log_notice("[Memory] repair settings now in effect: Repair=%s RepairsPerDevice=%u RepairsPerDay=%u",
+			   m->rules.repair_limits.enabled ? "yes" : "no", m->rules.repair_limits.per_device,
+			   m->rules.repair_limits.per_day);
+	if (old->offline_again_at_boot != m->config.offline_again_at_boot)
+		log_notice("[Memory] OfflineAgainAtBoot=%s takes effect at the next start (it acts only then)",
+			   m->config.offline_again_at_boot ? "yes" : "no");
+}
+
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct manager *m = userdata;
@@ -492,6 +523,7 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 	}
 	if (r >= 0) {
 		manager_reload_sources(m, &old);
+		reload_memory_settings(m, &old);
 		log_info("Configuration reloaded from %s", m->config_path);
 	}
 	/* Rules reload on their own: a bad rule file keeps the running rules, whatever the config. */
@@ -720,11 +752,7 @@ int main(int argc, char *argv[])
 		m.rules.offline_again_at_boot = m.config.offline_again_at_boot;
 		m.rules.sysfs_edac = arg_sysfs_edac;
 		m.rules.act_repairs = live || arg_sysfs_edac;
-		m.rules.repair_limits = (struct mem_repair_limits) {
-			.enabled = m.config.memory_repair,
-			.per_device = m.config.repairs_per_device,
-			.per_day = m.config.repairs_per_day,
-		};
+		m.rules.repair_limits = repair_limits_of(&m.config);
 		/* A replay's stand-in for a reboot: which boot the state's pages are compared with. */
 		if (arg_boot_id && !live)
 			memcpy(m.boot_id, arg_boot_id, sizeof(m.boot_id));

@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..34"
+echo "1..38"
 
 # An empty tracefs: the tracepoint source must be reported unavailable, with why.
 mkdir -p "$work/tracefs"
@@ -73,6 +73,24 @@ fi
 adm=$(getent group adm | cut -d: -f3)
 out=$(setpriv --reuid=65534 --regid=65534 --groups="$adm" "$mcectl" status --socket "$sock" -o json 2>&1)
 check "a member of SocketGroup= (supplementary group) is answered" "$pid" "$(jq -r .pid <<<"$out" 2>&1)"
+# Issue 36: the group may read, only root may change what the daemon knows.
+out=$(setpriv --reuid=65534 --regid=65534 --groups="$adm" "$mcectl" pages --forget 0x1234 --socket "$sock" 2>&1)
+check "mcectl pages --forget from a member of the group: refused, only root may" \
+	'1 {"error":"forget-page: only root may change the known-bad pages"}' "$? $out"
+out=$("$mcectl" pages --forget 0x1234 --socket "$sock" 2>&1)
+check "mcectl pages --forget of a page the state does not know: exit 1, said" \
+	'1 {"forgotten":false,"error":"no such page in the state"}' "$? $out"
+# Review of e24200c M1: a reload applies [Memory]'s repair settings (the kill switch among them) at once.
+printf '[Daemon]\nSocketGroup=adm\n[Memory]\nRepair=yes\n' >"$work/mcelogd.conf"
+kill -HUP "$pid"
+for _ in $(seq 100); do grep -q "Configuration reloaded" "$work/daemon.err" && break; sleep 0.05; done
+check "a reload with Repair=yes: repair on at once" true \
+	"$("$mcectl" status --socket "$sock" --output json | jq -r .memory.repair_enabled 2>&1)"
+printf '[Daemon]\nSocketGroup=adm\n' >"$work/mcelogd.conf"
+kill -HUP "$pid"
+for _ in $(seq 100); do [ "$(grep -c "Configuration reloaded" "$work/daemon.err")" -ge 2 ] && break; sleep 0.05; done
+check "... and off again at the next, said in the log" "false 2" \
+	"$("$mcectl" status --socket "$sock" --output json | jq -r .memory.repair_enabled 2>&1) $(grep -c 'repair settings now in effect' "$work/daemon.err")"
 
 # A local process posing as the kernel: a forged "CPU 0 offline" uevent sent straight
 # to mcelogd's uevent socket (found by its inode among the daemon's descriptors in
