@@ -293,18 +293,13 @@ static int parse_argv(int argc, char *argv[])
 			arg_slots_dir = optarg;
 			break;
 		case ARG_BOOT_ID:
-			if (strlen(optarg) != 32 || strspn(optarg, "0123456789abcdef") != 32) {
-				fprintf(stderr, "mcelogd: --boot-id '%s': expected 32 lower-case hex digits\n", optarg);
-				return -EINVAL;
-			}
-			arg_boot_id = optarg;
-			break;
 		case ARG_MACHINE_ID:
 			if (strlen(optarg) != 32 || strspn(optarg, "0123456789abcdef") != 32) {
-				fprintf(stderr, "mcelogd: --machine-id '%s': expected 32 lower-case hex digits\n", optarg);
+				fprintf(stderr, "mcelogd: --%s '%s': expected 32 lower-case hex digits\n",
+					c == ARG_BOOT_ID ? "boot-id" : "machine-id", optarg);
 				return -EINVAL;
 			}
-			arg_machine_id = optarg;
+			*(c == ARG_BOOT_ID ? &arg_boot_id : &arg_machine_id) = optarg;
 			break;
 		case ARG_SYSFS_CXL:
 			arg_sysfs_cxl = optarg;

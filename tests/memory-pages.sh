@@ -204,16 +204,21 @@ check "... every known-bad page soft-offlined again, the hard one too" \
 # daemon killed while its write blocks on a FIFO) leaves "pending" in the
 # state, and a restart in the same boot does not write again.
 BOOT7=77777777777777777777777777777777
-rm -f "$TMP/sys/soft_offline_page" && mkfifo "$TMP/sys/soft_offline_page"
-"$MCELOGD" --replay "$TMP/none.jsonl" --no-journal --output json --rules-directory "$TMP/c1/rules" -c /dev/null \
-	--state-directory "$TMP/c1/state" --sysfs-memory "$TMP/sys" --boot-id "$BOOT7" --machine-id "$MACHINE" \
-	--procfs "$TMP/c1/proc" >/dev/null 2>&1 &
-crashed=$!
-for i in $(seq 100); do grep -q "	pending	$BOOT7	" "$TMP/c1/state/rules.state" && break; sleep 0.1; done
-kill -9 "$crashed"; wait "$crashed" 2>/dev/null
+# crash_in_write INPUT FILE PATTERN: a run in boot 7 whose soft_offline_page
+# write blocks (a FIFO), killed once FILE holds PATTERN.
+crash_in_write() {
+	rm -f "$TMP/sys/soft_offline_page" && mkfifo "$TMP/sys/soft_offline_page"
+	"$MCELOGD" --replay "$1" --no-journal --output json --rules-directory "$TMP/c1/rules" -c /dev/null \
+		--state-directory "$TMP/c1/state" --sysfs-memory "$TMP/sys" --boot-id "$BOOT7" --machine-id "$MACHINE" \
+		--procfs "$TMP/c1/proc" >/dev/null 2>&1 &
+	crashed=$!
+	for i in $(seq 100); do grep -qs "$3" "$2" && break; sleep 0.1; done
+	kill -9 "$crashed"; wait "$crashed" 2>/dev/null
+	rm -f "$TMP/sys/soft_offline_page"
+}
+crash_in_write "$TMP/none.jsonl" "$TMP/c1/state/rules.state" "	pending	$BOOT7	"
 check "the intent is in the state before the write (daemon killed during it)" \
 	grep -q "^page	0x34567	soft	[0-9]*	pending	$BOOT7	" "$TMP/c1/state/rules.state"
-rm -f "$TMP/sys/soft_offline_page"
 c1 "$BOOT7" "$TMP/none.jsonl"
 check "a pending intent of this boot: not written again after the restart" \
 	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ] && grep -q "Page 0x34567: an offlining of this boot was interrupted" "$2"' \
@@ -222,17 +227,10 @@ check "a pending intent of this boot: not written again after the restart" \
 # (synced) instead of a rewrite of the whole state; killed during the write,
 # the restart of the same boot takes it from there and does not write again.
 intel_imc 2 0x8c00000000000090 0x0000000045678900 0x0000000000000086 >"$TMP/c1/ce2.jsonl"
-rm -f "$TMP/sys/soft_offline_page" && mkfifo "$TMP/sys/soft_offline_page"
-"$MCELOGD" --replay "$TMP/c1/ce2.jsonl" --no-journal --output json --rules-directory "$TMP/c1/rules" -c /dev/null \
-	--state-directory "$TMP/c1/state" --sysfs-memory "$TMP/sys" --boot-id "$BOOT7" --machine-id "$MACHINE" \
-	--procfs "$TMP/c1/proc" >/dev/null 2>&1 &
-crashed=$!
-for i in $(seq 100); do grep -qs "^page	0x45678	" "$TMP/c1/state/rules.state.journal" && break; sleep 0.1; done
-kill -9 "$crashed"; wait "$crashed" 2>/dev/null
+crash_in_write "$TMP/c1/ce2.jsonl" "$TMP/c1/state/rules.state.journal" "^page	0x45678	"
 check "a firing's intent is appended to the journal, not written into the whole state" \
 	sh -c 'grep -q "^page	0x45678	soft	[0-9]*	pending	$2	" "$0" && ! grep -q "^page	0x45678	" "$1"' \
 	"$TMP/c1/state/rules.state.journal" "$TMP/c1/state/rules.state" "$BOOT7"
-rm -f "$TMP/sys/soft_offline_page"
 c1 "$BOOT7" "$TMP/c1/ce2.jsonl"
 check "... the restart takes it in and does not write again; the journal is emptied into the state" \
 	sh -c '[ ! -s "$0" ] && grep -q "page 0x45678 was soft-offlined (its outcome unknown" "$1" &&

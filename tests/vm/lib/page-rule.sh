@@ -36,3 +36,15 @@ inject_ce() {
 	inject_monitor 1 "${3:-3}" $st 0 "$a" 0x0000000000000086 >/dev/null &&
 		wait_records "$1" ".status == \"$st\" and .addr == \"$a\"" 30 >/dev/null
 }
+# admin_rule FILE TEXT: an admin's rule file TEXT (printf format) in the build's
+# rules.d (under its sysconfdir: /usr/local/etc for a tree install), and a
+# reload that took it (the log's "Rules reloaded" count grew).
+admin_rule() {
+	guest "
+rd=\$(mcelogd --help | sed -n 's|.*configuration file (default \\(.*\\)/mcelogd.conf).*|\\1|p')/rules.d
+mkdir -p \$rd
+printf '$2' >\$rd/$1
+c=\$(journalctl -b -u mcelogd -o cat | grep -c 'Rules reloaded: .* rules in effect')
+systemctl reload mcelogd && for i in \$(seq 20); do
+	[ \$(journalctl -b -u mcelogd -o cat | grep -c 'Rules reloaded: .* rules in effect') -gt \$c ] && exit 0; sleep 0.5; done; exit 1"
+}
