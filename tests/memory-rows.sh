@@ -32,7 +32,7 @@ head -4 "$TMP/row5.jsonl" >"$TMP/row4.jsonl"
 { edac 30 0x7e0261400 0x240; edac 31 0x7e0261440 0x250; edac 32 0x7e0300400 0x10 0x3b02; } >"$TMP/later.jsonl"
 cat "$TMP/row5.jsonl" "$TMP/later.jsonl" >"$TMP/all.jsonl"
 
-echo "1..17"
+echo "1..20"
 
 run 0 "$MCELOGD" --replay "$TMP/row4.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
 	--control-socket ""
@@ -84,6 +84,31 @@ run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/cxl.jsonl"
 check "CXL DRAM events: the CXL row rule, the row's two pages" \
 	sh -c 'grep -q "cxl-dram-row-ce \[label=mem0 channel=1 rank=0 bank_group=1 dram_bank=2 row=100\]: 5 in 24h" "$0" &&
 	       [ "$(grep -c "^  would soft-offline page 0x88000[01], seen on the row" "$0")" -eq 2 ]' "$TMP/out"
+
+# Review I6: ghes_edac labels an error whose module handle it does not know
+# "unknown memory"; the module is in driver_detail.  The same rank, bank and
+# row numbers on modules 1 and 5 are two rows, not one: minute $1, module $2,
+# address $3.
+ghes() {
+	printf '{"time":"2026-11-20T11:%02d:00.000000Z","event":"memory_controller","source":"ras:mc_event",' "$1"
+	printf '"severity":"corrected","error_count":1,"label":"unknown memory","mc":0,"address":"%s",' "$3"
+	printf '"grain":1,"message":"Single-bit ECC","driver_detail":"APEI location: node:0 card:0 module:%s ' "$2"
+	printf 'rank:0 bank_group:1 bank_address:2 row:4660"}\n'
+}
+{
+	ghes 0 1 0x12340000; ghes 1 5 0x56780000; ghes 2 1 0x12341000; ghes 3 5 0x56781000; ghes 4 1 0x12342000
+} >"$TMP/ghes-mixed.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/ghes-mixed.jsonl"
+check "ghes 'unknown memory': five errors over two modules are no row of either" \
+	sh -c '! grep -q "memory-row-ce" "$0" && ! grep -q "would soft-offline" "$0"' "$TMP/out"
+{ cat "$TMP/ghes-mixed.jsonl"; ghes 5 1 0x12343000; ghes 6 1 0x12344000; } >"$TMP/ghes-one.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/ghes-one.jsonl"
+GHES_KEY='label=mc:0,socket:0,card:0,dimm:1 rank=0 bank_group=1 dram_bank=2 row=4660'
+check "... five on module 1: its row fires, keyed by node, card and module" \
+	sh -c 'grep -q "^2026-11-20T11:06:00.000000Z memory-row-ce \[$1\]: 5 in 24h" "$0"' "$TMP/out" "$GHES_KEY"
+check "... and only module 1's pages are offlined" \
+	sh -c '[ "$(grep -c "^  would soft-offline page 0x1234[0-4], seen on the row" "$0")" -eq 5 ] &&
+	       ! grep -q "0x5678" "$0"' "$TMP/out"
 
 # The daemon's own runs: a stand-in for the kernel's offline files
 # (--sysfs-memory), a state directory, and a boot id each.
