@@ -15,6 +15,7 @@
 #include "file-io.h"
 #include "log.h"
 #include "memory-failure.h"
+#include "ras-record.h"
 #include "row-pages.h"
 #include "rules-stage.h"
 #include "rules-trust.h"
@@ -760,6 +761,45 @@ void rules_stage_name_slot(struct rules_stage *st, struct ras_record *rec)
 		slot_names_annotate(&st->slots, rec);
 }
 
+static bool keys_by(const struct rule *r, enum rule_field f)
+{
+	for (unsigned i = 0; i < r->n_key; i++)
+		if (r->key[i] == f)
+			return true;
+	return false;
+}
+
+/*
+ * An EDAC record that names no one DIMM is not counted by the rules keyed
+ * by label (rule-field.h): counting it would merge DIMMs, and a row rule
+ * would offline pages of healthy ones.  Said once per run and reason, not
+ * per record: a controller that reports so does it for every error.
+ */
+static void note_no_dimm(struct rules_stage *st, const struct rule_input *in)
+{
+	enum rule_no_dimm why = rule_field_no_dimm(in);
+	const struct rule *first = NULL;
+	const struct ras_field *label;
+	unsigned n = 0;
+
+	if (why == RULE_NO_DIMM_NONE || (st->no_dimm_logged & (1u << why)))
+		return;
+	for (unsigned i = 0; i < st->set.n_rules; i++) {
+		const struct rule *r = &st->set.rules[i];
+
+		if (keys_by(r, RULE_FIELD_LABEL) && rule_matches(r, in) && n++ == 0)
+			first = r;
+	}
+	if (!first)
+		return;
+	st->no_dimm_logged |= 1u << why;
+	label = ras_record_find(in->ras, "label");
+	log_warning("EDAC record with label '%s' not counted for DRAM rows or DIMMs (rule '%s'%s, keyed by "
+		    "label): %s; logged once per run for this reason",
+		    label && label->type == RAS_FIELD_STRING ? label->data : "", first->name,
+		    n > 1 ? " and others" : "", rule_no_dimm_to_string(why));
+}
+
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
@@ -783,6 +823,7 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 	r = rule_engine_feed(st->engine, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
+	note_no_dimm(st, &counted);
 	watch_dram(st, &counted, time_usec);
 	/* What fired changed pages and alerts: keep them across a crash, not only a stop. */
 	if (c.fired || st->row_page_acted)

@@ -32,7 +32,7 @@ head -4 "$TMP/row5.jsonl" >"$TMP/row4.jsonl"
 { edac 30 0x7e0261400 0x240; edac 31 0x7e0261440 0x250; edac 32 0x7e0300400 0x10 0x3b02; } >"$TMP/later.jsonl"
 cat "$TMP/row5.jsonl" "$TMP/later.jsonl" >"$TMP/all.jsonl"
 
-echo "1..20"
+echo "1..21"
 
 run 0 "$MCELOGD" --replay "$TMP/row4.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
 	--control-socket ""
@@ -109,6 +109,28 @@ check "... five on module 1: its row fires, keyed by node, card and module" \
 check "... and only module 1's pages are offlined" \
 	sh -c '[ "$(grep -c "^  would soft-offline page 0x1234[0-4], seen on the row" "$0")" -eq 5 ] &&
 	       ! grep -q "0x5678" "$0"' "$TMP/out"
+
+# A record that names no one DIMM is not counted for rows, and the daemon says so once per reason:
+# "any memory" (the whole controller) twice, "A or B" (several DIMMs), an empty label with nothing else.
+{
+	for m in 0 1; do
+		printf '{"time":"2026-11-20T12:0%d:00.000000Z","event":"memory_controller","source":"ras:mc_event",' "$m"
+		printf '"severity":"corrected","label":"any memory","mc":0,"address":"0x1234%d000","grain":1,' "$m"
+		printf '"driver_detail":"APEI location: node:0 rank:0 bank_group:1 bank_address:2 row:4660"}\n'
+	done
+	printf '{"time":"2026-11-20T12:02:00.000000Z","event":"memory_controller","source":"ras:mc_event",'
+	printf '"severity":"corrected","label":"DIMM_A1 or DIMM_B1","mc":0,"top_layer":0,"address":"0x12342000",'
+	printf '"grain":1,"driver_detail":"rank:0 bg:1 ba:2 row:0x1234"}\n'
+	printf '{"time":"2026-11-20T12:03:00.000000Z","event":"memory_controller","source":"ras:mc_event",'
+	printf '"severity":"corrected","label":"","mc":0,"address":"0x12343000","grain":1,'
+	printf '"driver_detail":"APEI location: rank:0 bank_group:1 bank_address:2 row:4660"}\n'
+} >"$TMP/nodimm.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/nodimm.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
+	--control-socket ""
+check "records naming no one DIMM: one log line per reason, not one per record" \
+	sh -c '[ "$(grep -c "not counted for DRAM rows" "$0")" -eq 2 ] &&
+	       grep -q "label .any memory.*several DIMMs or the whole controller" "$0" &&
+	       grep -q "label ...*names no DIMM" "$0"' "$TMP/err"
 
 # The daemon's own runs: a stand-in for the kernel's offline files
 # (--sysfs-memory), a state directory, and a boot id each.
