@@ -79,7 +79,7 @@ static int load_state(struct rules_stage *st)
 {
 	_cleanup_free_ char *text = NULL, *aside = NULL;
 	size_t len = 0;
-	unsigned line = 0;
+	unsigned line = 0, merged = 0;
 	char why[256];
 	int r;
 
@@ -108,6 +108,12 @@ static int load_state(struct rules_stage *st)
 	r = rule_state_restore(&st->state, st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory restoring the rules' counts");
+	for (unsigned i = 0; i < st->state.n_rows; i++)
+		merged += row_key_names_no_dimm(st->state.rows[i].key);
+	if (merged > 0)
+		log_warning("%s: %u DRAM row%s that an older version keyed by an EDAC label naming no one DIMM "
+			    "(\"unknown memory\", \"any memory\", \"A or B\"): dropped, as they merge DIMMs; "
+			    "pages offlined already stay known-bad", st->state_path, merged, merged == 1 ? "" : "s");
 	log_info("Restored %u rule count%s, %u offlined page%s, %u DRAM row%s, %u alert%s from %s",
 		 st->state.n_buckets, st->state.n_buckets == 1 ? "" : "s", st->state.n_pages,
 		 st->state.n_pages == 1 ? "" : "s", st->state.n_rows, st->state.n_rows == 1 ? "" : "s",

@@ -32,7 +32,7 @@ head -4 "$TMP/row5.jsonl" >"$TMP/row4.jsonl"
 { edac 30 0x7e0261400 0x240; edac 31 0x7e0261440 0x250; edac 32 0x7e0300400 0x10 0x3b02; } >"$TMP/later.jsonl"
 cat "$TMP/row5.jsonl" "$TMP/later.jsonl" >"$TMP/all.jsonl"
 
-echo "1..21"
+echo "1..22"
 
 run 0 "$MCELOGD" --replay "$TMP/row4.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
 	--control-socket ""
@@ -168,5 +168,17 @@ boot "$BOOT2" "$TMP/row5.jsonl"
 check "... and the row, still crossed, offlines nothing twice in that boot" \
 	sh -c '[ ! -s "$0" ] && grep -q "was soft-offlined already in this boot" "$1"' \
 	"$TMP/sys/soft_offline_page" "$TMP/err"
+
+# A state an older version wrote after review I6's merge: the row of every module's
+# "unknown memory" row 4660, isolated, with pages of modules 1 and 5 (the end line's
+# checksum is rules/rule-state.c's FNV-1a of the lines before it).
+printf 'mcelogd-rules-state 1\nrow\tmemory-row-ce\tlabel=unknown memory rank=0 bank_group=1 dram_bank=2 row=4660\t%s\n' \
+	'1795168800000000	1795168800000000	0x12340@1795168800000000,0x56780@1795168800000000' >"$TMP/state/rules.state"
+printf 'end\t2\t545c566966777587\n' >>"$TMP/state/rules.state"
+boot "$BOOT2" "$TMP/ghes-mixed.jsonl"
+check "an older state's row keyed by 'unknown memory': said, dropped, and nothing offlined for it" \
+	sh -c 'grep -q "1 DRAM row that an older version keyed by an EDAC label naming no one DIMM" "$0" &&
+	       ! grep -q "unknown memory" "$1" && [ ! -s "$2" ]' "$TMP/err" "$TMP/state/rules.state" \
+	"$TMP/sys/soft_offline_page"
 
 exit $failed
