@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edac-label.h"
 #include "macro.h"
 #include "parse-number.h"
 #include "rfc3339.h"
@@ -235,7 +236,7 @@ static void row_key(const struct entry *o, enum kind kind, char *key, size_t ksi
 
 	if (!u64_of(o, "row", &row) || !u64_of(o, kind == KIND_MCA ? "dram_bank" : "bank", &bank))
 		return;
-	if (kind == KIND_RAS && (t = str_of(o, "label")) && t[0] && !streq(t, "unknown") && !streq(t, "any memory"))
+	if (kind == KIND_RAS && (t = str_of(o, "label")) && edac_label_names_one_dimm(t))
 		at = (size_t) snprintf(key, ksize, "%s", t);
 	else {
 		/* A CXL device is its own DIMM: its name first, then its channel and rank. */
@@ -322,8 +323,7 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 		else if (kind == KIND_MCA && u64_of(o, "channel", &c) && u64_of(o, "dimm", &d))
 			snprintf(key, ksize, "socket %" PRIu64 " channel %" PRIu64 " dimm %" PRIu64,
 				 u64_of(o, "socket", &a) ? a : 0, c, d);
-		else if (kind == KIND_RAS && (t = str_of(o, "label")) && t[0] && !streq(t, "unknown") &&
-			 !streq(t, "any memory"))
+		else if (kind == KIND_RAS && (t = str_of(o, "label")) && edac_label_names_one_dimm(t))
 			snprintf(key, ksize, "%s", t);
 		else if (memdev_key(o, kind, key, ksize) > 0)
 			break;

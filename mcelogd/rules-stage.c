@@ -18,6 +18,7 @@
 #include "page-action.h"
 #include "page-identity.h"
 #include "page-memory-check.h"
+#include "ras-record.h"
 #include "row-pages.h"
 #include "rules-stage.h"
 #include "rules-trust.h"
@@ -159,7 +160,7 @@ static int load_state(struct rules_stage *st)
 {
 	_cleanup_free_ char *text = NULL, *aside = NULL;
 	size_t len = 0;
-	unsigned line = 0;
+	unsigned line = 0, merged = 0;
 	char why[256];
 	int r;
 
@@ -191,6 +192,12 @@ static int load_state(struct rules_stage *st)
 	r = load_journal(st);
 	if (r < 0)
 		return r;
+	for (unsigned i = 0; i < st->state.n_rows; i++)
+		merged += row_key_names_no_dimm(st->state.rows[i].key);
+	if (merged > 0)
+		log_warning("%s: %u DRAM row%s that an older version keyed by an EDAC label naming no one DIMM "
+			    "(\"unknown memory\", \"any memory\", \"A or B\"): dropped, as they merge DIMMs; "
+			    "pages offlined already stay known-bad", st->state_path, merged, merged == 1 ? "" : "s");
 	log_info("Restored %u rule count%s, %u offlined page%s, %u DRAM row%s, %u alert%s from %s",
 		 st->state.n_buckets, st->state.n_buckets == 1 ? "" : "s", st->state.n_pages,
 		 st->state.n_pages == 1 ? "" : "s", st->state.n_rows, st->state.n_rows == 1 ? "" : "s",
@@ -365,7 +372,7 @@ static const char *slot_serial(const struct rules_stage *st, const struct rule_i
 	if (!rule_field_get(in, RULE_FIELD_SLOT, &slot) || !slot.is_string)
 		return NULL;
 	for (size_t i = 0; i < st->slots.n_devs; i++)
-		if (streq(st->slots.devs[i].locator, slot.s) && st->slots.devs[i].serial[0])
+		if (streq(st->slots.devs[i].locator, rule_value_string(&slot)) && st->slots.devs[i].serial[0])
 			return st->slots.devs[i].serial;
 	return NULL;
 }
@@ -391,8 +398,9 @@ static void page_entry(const struct rules_stage *st, uint64_t pfn, bool hard, co
 	page_identity_of_record(in, slot_serial(st, in), ret->identity, sizeof(ret->identity));
 	(void) rule_field_get(in, RULE_FIELD_SEVERITY, &sev);
 	(void) rule_field_get(in, RULE_FIELD_SOURCE, &src);
-	snprintf(ret->origin, sizeof(ret->origin), "rule=%s;severity=%s;source=%s;record_usec=%" PRId64, rule,
-		 sev.is_string && sev.s ? sev.s : "-", src.is_string && src.s ? src.s : "-", st->record_time_usec);
+	snprintf(ret->origin, sizeof(ret->origin), "rule=%.48s;severity=%.16s;source=%.40s;record_usec=%" PRId64, rule,
+		 sev.is_string ? rule_value_string(&sev) : "-", src.is_string ? rule_value_string(&src) : "-",
+		 st->record_time_usec);
 }
 
 /*
@@ -1032,6 +1040,45 @@ void rules_stage_name_slot(struct rules_stage *st, struct ras_record *rec)
 		slot_names_annotate(&st->slots, rec);
 }
 
+static bool keys_by(const struct rule *r, enum rule_field f)
+{
+	for (unsigned i = 0; i < r->n_key; i++)
+		if (r->key[i] == f)
+			return true;
+	return false;
+}
+
+/*
+ * An EDAC record that names no one DIMM is not counted by the rules keyed
+ * by label (rule-field.h): counting it would merge DIMMs, and a row rule
+ * would offline pages of healthy ones.  Said once per run and reason, not
+ * per record: a controller that reports so does it for every error.
+ */
+static void note_no_dimm(struct rules_stage *st, const struct rule_input *in)
+{
+	enum rule_no_dimm why = rule_field_no_dimm(in);
+	const struct rule *first = NULL;
+	const struct ras_field *label;
+	unsigned n = 0;
+
+	if (why == RULE_NO_DIMM_NONE || (st->no_dimm_logged & (1u << why)))
+		return;
+	for (unsigned i = 0; i < st->set.n_rules; i++) {
+		const struct rule *r = &st->set.rules[i];
+
+		if (keys_by(r, RULE_FIELD_LABEL) && rule_matches(r, in) && n++ == 0)
+			first = r;
+	}
+	if (!first)
+		return;
+	st->no_dimm_logged |= 1u << why;
+	label = ras_record_find(in->ras, "label");
+	log_warning("EDAC record with label '%s' not counted for DRAM rows or DIMMs (rule '%s'%s, keyed by "
+		    "label): %s; logged once per run for this reason",
+		    label && label->type == RAS_FIELD_STRING ? label->data : "", first->name,
+		    n > 1 ? " and others" : "", rule_no_dimm_to_string(why));
+}
+
 uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec)
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
@@ -1055,6 +1102,7 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 	r = rule_engine_feed(st->engine, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, on_fire, &c);
 	if (r < 0)
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
+	note_no_dimm(st, &counted);
 	watch_dram(st, &counted, time_usec);
 	/*
 	 * What fired changed alerts and rows: written within the second, off the

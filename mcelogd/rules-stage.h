@@ -90,6 +90,8 @@ struct rules_stage {
 	uint64_t n_hard_refused;     /* hard offlines refused or done soft instead (page-action.h) */
 	uint64_t n_pages_held;       /* known-bad pages not offlined at start: their memory changed */
 	uint64_t n_repairs[_MEM_REPAIR_OUTCOME_MAX];   /* this run's repair reports, by outcome */
+	/* Reasons (1u << enum rule_no_dimm) already logged for records no row could count. */
+	unsigned no_dimm_logged;
 	/* The record being run, for a row's page offlined at once (row-pages.h). */
 	const struct rule_input *record;
 	int64_t record_time_usec;

@@ -17,9 +17,11 @@ static bool dimm_key(const struct rule_input *in, char *buf, size_t size)
 	struct rule_value v;
 	size_t at = 0;
 
-	if (rule_field_get(in, RULE_FIELD_LABEL, &v) && v.is_string && v.s && v.s[0]) {
-		snprintf(buf, size, "%s", v.s);
-		return true;
+	if (rule_field_get(in, RULE_FIELD_LABEL, &v) && v.is_string && rule_value_string(&v)[0]) {
+		/* A DIMM cut short could be another's: none rather than a wrong one. */
+		int k = snprintf(buf, size, "%s", rule_value_string(&v));
+
+		return k > 0 && (size_t) k < size;
 	}
 	buf[0] = '\0';
 	for (size_t i = 0; i < ELEMENTSOF(parts); i++) {

@@ -15,14 +15,12 @@ const char *page_action_to_string(enum page_action a)
 	}
 }
 
-/* The field's text, NULL if the record has none. */
-static const char *field_text(const struct rule_input *in, enum rule_field f)
+/* The field's text into v, NULL if the record has none. */
+static const char *field_text(const struct rule_input *in, enum rule_field f, struct rule_value *v)
 {
-	struct rule_value v;
-
-	if (!in || !rule_field_get(in, f, &v) || !v.is_string)
+	if (!in || !rule_field_get(in, f, v) || !v->is_string)
 		return NULL;
-	return v.s;
+	return rule_value_string(v);
 }
 
 static bool one_of(const char *s, const char *const *values, size_t n)
@@ -41,8 +39,9 @@ static bool one_of(const char *s, const char *const *values, size_t n)
 static bool uncorrected(const struct rule_input *in)
 {
 	static const char *const uc[] = { "uncorrected", "fatal", "deferred" };
+	struct rule_value v;
 
-	return one_of(field_text(in, RULE_FIELD_SEVERITY), uc, ELEMENTSOF(uc));
+	return one_of(field_text(in, RULE_FIELD_SEVERITY, &v), uc, ELEMENTSOF(uc));
 }
 
 /*
@@ -52,7 +51,8 @@ static bool uncorrected(const struct rule_input *in)
 static bool from_this_boot(const struct rule_input *in)
 {
 	static const char *const elsewhere[] = { "previous_boot", "replay", "decode", "unknown" };
-	const char *source = field_text(in, RULE_FIELD_SOURCE);
+	struct rule_value v;
+	const char *source = field_text(in, RULE_FIELD_SOURCE, &v);
 
 	return source && !one_of(source, elsewhere, ELEMENTSOF(elsewhere));
 }

@@ -43,7 +43,7 @@ static void add_field(struct text *t, const struct rule_input *in, enum rule_fie
 	if (!rule_field_get(in, f, &v))
 		return;
 	if (v.is_string)
-		add(t, rule_field_to_string(f), v.s);
+		add(t, rule_field_to_string(f), rule_value_string(&v));
 	else
 		add_u(t, rule_field_to_string(f), v.u, false);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "edac-label.h"
 #include "macro.h"
 #include "row-pages.h"
 #include "rule-engine.h"
@@ -138,6 +139,37 @@ int row_pages_input(struct rule_state *s, const struct rule_set *set, const stru
 	return 0;
 }
 
+/* Whether key[0..n) is " name=" for a field rules know: where a label's value (which may hold spaces) ends. */
+static bool field_starts(const char *p)
+{
+	const char *eq = strchr(p + 1, '=');
+	char name[32];
+	size_t n;
+
+	if (*p != ' ' || !eq || (n = (size_t) (eq - p - 1)) == 0 || n >= sizeof(name) || memchr(p + 1, ' ', n))
+		return false;
+	memcpy(name, p + 1, n);
+	name[n] = '\0';
+	return rule_field_from_string(name) != _RULE_FIELD_INVALID;
+}
+
+bool row_key_names_no_dimm(const char *key)
+{
+	char label[RULE_KEY_MAX];
+	const char *v, *end;
+
+	if (strncmp(key, "label=", 6) == 0)
+		v = key + 6;
+	else if ((v = strstr(key, " label=")))
+		v += 7;
+	else
+		return false;
+	for (end = v; *end && !field_starts(end); end++)
+		;
+	snprintf(label, sizeof(label), "%.*s", (int) (end - v), v);
+	return !edac_label_names_one_dimm(label);
+}
+
 static const struct rule *row_rule(const struct rule_set *set, const char *name)
 {
 	for (unsigned i = 0; i < set->n_rules; i++)
@@ -153,8 +185,9 @@ unsigned row_pages_prune(struct rule_state *s, const struct rule_set *set, uint6
 	for (unsigned i = 0; i < n; i++) {
 		const struct rule_state_row *r = &s->rows[i];
 		const struct rule *rule = row_rule(set, r->rule);
-		bool stale = !rule || (!r->isolated_usec && now_usec >= r->last_usec &&
-				       now_usec - r->last_usec >= rule->window_usec);
+		bool stale = !rule || row_key_names_no_dimm(r->key) ||
+			     (!r->isolated_usec && now_usec >= r->last_usec &&
+			      now_usec - r->last_usec >= rule->window_usec);
 
 		if (!stale)
 			s->rows[kept++] = *r;

@@ -56,11 +56,21 @@ struct rule_state_row *row_pages_isolate(struct rule_state *s, const char *rule,
 /*
  * Drops the rows that no longer count: a row not isolated whose latest
  * record is the rule's window or more before now_usec (its pages would all
- * have expired), and any row of a rule set no longer defines or no longer
- * gives offline-row.  Isolated rows of live rules stay.  Returns how many
- * went.  The daemon calls it before it saves the state.
+ * have expired), any row of a rule set no longer defines or no longer
+ * gives offline-row, and any row whose key's label names no one DIMM
+ * (row_key_names_no_dimm).  Other isolated rows of live rules stay.
+ * Returns how many went.  The daemon calls it before it saves the state.
  */
 unsigned row_pages_prune(struct rule_state *s, const struct rule_set *set, uint64_t now_usec);
+
+/*
+ * True for a key whose label names no one DIMM (lib/edac-label.h), such as
+ * "label=unknown memory rank=0 ...": an older mcelogd keyed rows by the
+ * kernel's placeholder labels, merging DIMMs.  No record keys so now
+ * (rules/rule-field.h, label), so such a row can never count again; it
+ * would only keep a wrong isolation in the state.
+ */
+bool row_key_names_no_dimm(const char *key);
 
 /* The row, NULL if unknown. */
 struct rule_state_row *row_pages_find(const struct rule_state *s, const char *rule, const char *key);

@@ -52,7 +52,7 @@ struct rule_engine *rule_engine_free(struct rule_engine *e)
 
 static bool value_is(const struct rule_term *t, unsigned i, const struct rule_value *v)
 {
-	return v->is_string ? streq(t->values[i].s, v->s) : t->values[i].u == v->u;
+	return v->is_string ? streq(t->values[i].s, rule_value_string(v)) : t->values[i].u == v->u;
 }
 
 static bool term_holds(const struct rule_term *t, const struct rule_input *in)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "edac-label.h"
 #include "macro.h"
 #include "ras-record.h"
 #include "record.h"
@@ -257,6 +258,100 @@ static bool ras_address(const struct ras_record *r, uint64_t *ret)
 	return true;
 }
 
+/* Appends ",name:value" (no comma first) to the composed value; false when it does not fit. */
+static bool put_coordinate(struct rule_value *v, size_t *at, const char *name, uint64_t u)
+{
+	int n = snprintf(v->text + *at, sizeof(v->text) - *at, "%s%s:%" PRIu64, *at ? "," : "", name, u);
+
+	if (n < 0 || (size_t) n >= sizeof(v->text) - *at)
+		return false;
+	*at += (size_t) n;
+	return true;
+}
+
+/*
+ * The DIMM's own coordinates in an EDAC record, as one value.  A DIMM slot
+ * read out of driver_detail (lib/edac-detail.h: ghes_edac's CPER "module",
+ * skx/i10nm's "DimmSlotId") with what encloses it there ("node" is socket);
+ * else the EDAC layers, which name one DIMM only if none is left out
+ * before the last one given (the kernel passes -1 for a layer it does not
+ * know, and for layers the controller does not have: those are last).
+ */
+static bool edac_coordinates(const struct ras_record *r, struct rule_value *ret)
+{
+	static const char *const enclosing[] = { "socket", "card", "memory_controller", "channel", "dimm" };
+	static const char *const layers[] = { "top_layer", "middle_layer", "lower_layer" };
+	struct rule_value v;
+	size_t at = 0;
+	bool gap = false;
+
+	*ret = (struct rule_value) { .is_string = true };
+	if (RAS_NUM(r, &v, "mc") && !put_coordinate(ret, &at, "mc", v.u))
+		return false;
+	if (RAS_NUM(r, &v, "dimm")) {
+		for (size_t i = 0; i < ELEMENTSOF(enclosing); i++)
+			if (RAS_NUM(r, &v, enclosing[i]) && !put_coordinate(ret, &at, enclosing[i], v.u))
+				return false;
+		return true;
+	}
+	if (!RAS_NUM(r, &v, layers[0]) || !put_coordinate(ret, &at, "location", v.u))
+		return false;
+	for (size_t i = 1; i < ELEMENTSOF(layers); i++) {
+		int n;
+
+		if (!RAS_NUM(r, &v, layers[i])) {
+			gap = true;
+			continue;
+		}
+		if (gap)
+			return false;
+		n = snprintf(ret->text + at, sizeof(ret->text) - at, ":%" PRIu64, v.u);
+		if (n < 0 || (size_t) n >= sizeof(ret->text) - at)
+			return false;
+		at += (size_t) n;
+	}
+	return true;
+}
+
+/* The DIMM an EDAC record names, as the label field (rule-field.h). */
+static enum rule_no_dimm edac_dimm(const struct ras_record *r, struct rule_value *ret)
+{
+	const struct ras_field *x = ras_record_find(r, "label");
+	const char *label = x && x->type == RAS_FIELD_STRING ? x->data : NULL;
+	enum edac_label_kind kind = edac_label_kind(label);
+	struct rule_value v;
+
+	if (kind == EDAC_LABEL_ONE_DIMM)
+		return str(label, ret) ? RULE_NO_DIMM_NONE : RULE_NO_DIMM_UNKNOWN;
+	/* The slot the driver decoded is one DIMM whatever the label says; layers are not, beside "A or B". */
+	if (RAS_NUM(r, &v, "dimm") || kind != EDAC_LABEL_SEVERAL)
+		if (edac_coordinates(r, ret))
+			return RULE_NO_DIMM_NONE;
+	return kind == EDAC_LABEL_SEVERAL ? RULE_NO_DIMM_SEVERAL : RULE_NO_DIMM_UNKNOWN;
+}
+
+enum rule_no_dimm rule_field_no_dimm(const struct rule_input *in)
+{
+	struct rule_value v;
+
+	if (!in->ras || in->ras->event != RAS_EVENT_MEMORY_CONTROLLER)
+		return RULE_NO_DIMM_NONE;
+	return edac_dimm(in->ras, &v);
+}
+
+static const char *const no_dimm_reasons[_RULE_NO_DIMM_MAX] = {
+	[RULE_NO_DIMM_NONE]    = "it names a DIMM",
+	[RULE_NO_DIMM_UNKNOWN] = "its EDAC label names no DIMM (empty, or the kernel's \"unknown memory\") and "
+				 "neither its driver_detail nor its EDAC layers give one DIMM's coordinates",
+	[RULE_NO_DIMM_SEVERAL] = "its EDAC label puts the error on several DIMMs or the whole controller "
+				 "(the kernel's \"any memory\", or \"A or B\") and its driver_detail names no DIMM",
+};
+
+const char *rule_no_dimm_to_string(enum rule_no_dimm why)
+{
+	return (unsigned) why < _RULE_NO_DIMM_MAX ? no_dimm_reasons[why] : "unknown";
+}
+
 static bool ras_field(const struct rule_input *in, enum rule_field f, struct rule_value *ret)
 {
 	const struct ras_record *r = in->ras;
@@ -281,6 +376,8 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_DRAM_BANK:   return RAS_NUM(r, ret, "bank");
 	case RULE_FIELD_SOCKET:      return RAS_NUM(r, ret, "socket", "node");
 	case RULE_FIELD_LABEL:
+		if (r->event == RAS_EVENT_MEMORY_CONTROLLER)
+			return edac_dimm(r, ret) == RULE_NO_DIMM_NONE;
 		/* A CXL memory device is its own DIMM: its name is its label. */
 		x = ras_record_find(r, "label") ?: ras_record_find(r, "memdev");
 		return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
@@ -314,7 +411,7 @@ int rule_value_format(enum rule_field f, const struct rule_value *v, char *buf, 
 	if ((unsigned) f >= _RULE_FIELD_MAX)
 		return -EINVAL;
 	if (v->is_string)
-		n = snprintf(buf, size, "%s=%s", fields[f].name, v->s);
+		n = snprintf(buf, size, "%s=%s", fields[f].name, rule_value_string(v));
 	else if (fields[f].format == FMT_HEX)
 		n = snprintf(buf, size, "%s=0x%" PRIx64, fields[f].name, v->u);
 	else

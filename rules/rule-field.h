@@ -38,7 +38,9 @@ enum rule_field {
 	RULE_FIELD_DIMM,
 	RULE_FIELD_RANK,
 	RULE_FIELD_CHIP_SELECT,
-	RULE_FIELD_LABEL,            /* EDAC DIMM label, e.g. "CPU_SrcID#0_MC#0_Chan#1_DIMM#0" */
+	RULE_FIELD_LABEL,            /* the DIMM: its EDAC label, e.g. "CPU_SrcID#0_MC#0_Chan#1_DIMM#0",
+				      * or its coordinates where the kernel gave no label of
+				      * one DIMM (rule_field_no_dimm()); a CXL memdev's name */
 	RULE_FIELD_SLOT,             /* the board slot, SMBIOS Locator or override (dimm-slot-record.h) */
 	RULE_FIELD_ROW,              /* DRAM row, where the record has one (CPER memory section,
 				      * EDAC driver_detail, Intel iMC MISC) */
@@ -63,11 +65,21 @@ struct rule_input {
 	uint64_t error_id;
 };
 
+/* Room for a value composed from several of the record's fields: "mc:0,socket:1,card:0,dimm:3". */
+#define RULE_VALUE_TEXT_MAX 128
+
 struct rule_value {
 	bool is_string;
-	const char *s;                      /* static or owned by the record */
+	const char *s;                      /* static or owned by the record; NULL: the value is in text */
+	char text[RULE_VALUE_TEXT_MAX];     /* a string the record does not hold as one */
 	uint64_t u;
 };
+
+/* A string value's text, wherever it is kept. */
+static inline const char *rule_value_string(const struct rule_value *v)
+{
+	return v->s ? v->s : v->text;
+}
 
 const char *rule_field_to_string(enum rule_field f);
 enum rule_field rule_field_from_string(const char *s);   /* _RULE_FIELD_INVALID if unknown */
@@ -76,6 +88,27 @@ bool rule_field_is_number(enum rule_field f);
 
 /* False if the record does not carry the field. */
 bool rule_field_get(const struct rule_input *in, enum rule_field f, struct rule_value *ret);
+
+/*
+ * The label field is the DIMM, so that a rule keyed by it (the shipped row
+ * rule, the per-DIMM rate) never counts two DIMMs as one.  An EDAC record
+ * whose label names one DIMM gives that label.  One whose label is empty or
+ * a kernel placeholder (lib/edac-label.h) gives the coordinates the
+ * controller reported in its place: the DIMM its driver_detail names
+ * ("mc:0,socket:0,card:0,dimm:1" for ghes_edac's node, card and module), or
+ * else its EDAC layers ("mc:0,location:2:1").  A record that has neither,
+ * or whose label says the error is on several DIMMs ("any memory",
+ * "A or B"), has no label field: a rule keyed by it does not count it.
+ * This says why, for the one log line the daemon writes about it.
+ */
+enum rule_no_dimm {
+	RULE_NO_DIMM_NONE,           /* a DIMM is named, or the record is no EDAC record */
+	RULE_NO_DIMM_UNKNOWN,        /* no label of a DIMM, and no coordinates of one */
+	RULE_NO_DIMM_SEVERAL,        /* the driver puts the error on several DIMMs or the whole controller */
+	_RULE_NO_DIMM_MAX,
+};
+enum rule_no_dimm rule_field_no_dimm(const struct rule_input *in);
+const char *rule_no_dimm_to_string(enum rule_no_dimm why);
 
 /* "page=0x1234" style text of one value, as keys and alerts show it. */
 int rule_value_format(enum rule_field f, const struct rule_value *v, char *buf, size_t size);

@@ -32,7 +32,7 @@ head -4 "$TMP/row5.jsonl" >"$TMP/row4.jsonl"
 { edac 30 0x7e0261400 0x240; edac 31 0x7e0261440 0x250; edac 32 0x7e0300400 0x10 0x3b02; } >"$TMP/later.jsonl"
 cat "$TMP/row5.jsonl" "$TMP/later.jsonl" >"$TMP/all.jsonl"
 
-echo "1..17"
+echo "1..22"
 
 run 0 "$MCELOGD" --replay "$TMP/row4.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
 	--control-socket ""
@@ -85,6 +85,53 @@ check "CXL DRAM events: the CXL row rule, the row's two pages" \
 	sh -c 'grep -q "cxl-dram-row-ce \[label=mem0 channel=1 rank=0 bank_group=1 dram_bank=2 row=100\]: 5 in 24h" "$0" &&
 	       [ "$(grep -c "^  would soft-offline page 0x88000[01], seen on the row" "$0")" -eq 2 ]' "$TMP/out"
 
+# Review I6: ghes_edac labels an error whose module handle it does not know
+# "unknown memory"; the module is in driver_detail.  The same rank, bank and
+# row numbers on modules 1 and 5 are two rows, not one: minute $1, module $2,
+# address $3.
+ghes() {
+	printf '{"time":"2026-11-20T11:%02d:00.000000Z","event":"memory_controller","source":"ras:mc_event",' "$1"
+	printf '"severity":"corrected","error_count":1,"label":"unknown memory","mc":0,"address":"%s",' "$3"
+	printf '"grain":1,"message":"Single-bit ECC","driver_detail":"APEI location: node:0 card:0 module:%s ' "$2"
+	printf 'rank:0 bank_group:1 bank_address:2 row:4660"}\n'
+}
+{
+	ghes 0 1 0x12340000; ghes 1 5 0x56780000; ghes 2 1 0x12341000; ghes 3 5 0x56781000; ghes 4 1 0x12342000
+} >"$TMP/ghes-mixed.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/ghes-mixed.jsonl"
+check "ghes 'unknown memory': five errors over two modules are no row of either" \
+	sh -c '! grep -q "memory-row-ce" "$0" && ! grep -q "would soft-offline" "$0"' "$TMP/out"
+{ cat "$TMP/ghes-mixed.jsonl"; ghes 5 1 0x12343000; ghes 6 1 0x12344000; } >"$TMP/ghes-one.jsonl"
+run 0 "$MCECTL" rules --rules-dir "$SHIPPED" --test "$TMP/ghes-one.jsonl"
+GHES_KEY='label=mc:0,socket:0,card:0,dimm:1 rank=0 bank_group=1 dram_bank=2 row=4660'
+check "... five on module 1: its row fires, keyed by node, card and module" \
+	sh -c 'grep -q "^2026-11-20T11:06:00.000000Z memory-row-ce \[$1\]: 5 in 24h" "$0"' "$TMP/out" "$GHES_KEY"
+check "... and only module 1's pages are offlined" \
+	sh -c '[ "$(grep -c "^  would soft-offline page 0x1234[0-4], seen on the row" "$0")" -eq 5 ] &&
+	       ! grep -q "0x5678" "$0"' "$TMP/out"
+
+# A record that names no one DIMM is not counted for rows, and the daemon says so once per reason:
+# "any memory" (the whole controller) twice, "A or B" (several DIMMs), an empty label with nothing else.
+{
+	for m in 0 1; do
+		printf '{"time":"2026-11-20T12:0%d:00.000000Z","event":"memory_controller","source":"ras:mc_event",' "$m"
+		printf '"severity":"corrected","label":"any memory","mc":0,"address":"0x1234%d000","grain":1,' "$m"
+		printf '"driver_detail":"APEI location: node:0 rank:0 bank_group:1 bank_address:2 row:4660"}\n'
+	done
+	printf '{"time":"2026-11-20T12:02:00.000000Z","event":"memory_controller","source":"ras:mc_event",'
+	printf '"severity":"corrected","label":"DIMM_A1 or DIMM_B1","mc":0,"top_layer":0,"address":"0x12342000",'
+	printf '"grain":1,"driver_detail":"rank:0 bg:1 ba:2 row:0x1234"}\n'
+	printf '{"time":"2026-11-20T12:03:00.000000Z","event":"memory_controller","source":"ras:mc_event",'
+	printf '"severity":"corrected","label":"","mc":0,"address":"0x12343000","grain":1,'
+	printf '"driver_detail":"APEI location: rank:0 bank_group:1 bank_address:2 row:4660"}\n'
+} >"$TMP/nodimm.jsonl"
+run 0 "$MCELOGD" --replay "$TMP/nodimm.jsonl" --no-journal --output json --rules-directory "$SHIPPED" \
+	--control-socket ""
+check "records naming no one DIMM: one log line per reason, not one per record" \
+	sh -c '[ "$(grep -c "not counted for DRAM rows" "$0")" -eq 2 ] &&
+	       grep -q "label .any memory.*several DIMMs or the whole controller" "$0" &&
+	       grep -q "label ...*names no DIMM" "$0"' "$TMP/err"
+
 # The daemon's own runs: a stand-in for the kernel's offline files
 # (--sysfs-memory), a state directory, and a boot id each.
 BOOT1=11111111111111111111111111111111
@@ -121,5 +168,17 @@ boot "$BOOT2" "$TMP/row5.jsonl"
 check "... and the row, still crossed, offlines nothing twice in that boot" \
 	sh -c '[ ! -s "$0" ] && grep -q "was soft-offlined already in this boot" "$1"' \
 	"$TMP/sys/soft_offline_page" "$TMP/err"
+
+# A state an older version wrote after review I6's merge: the row of every module's
+# "unknown memory" row 4660, isolated, with pages of modules 1 and 5 (the end line's
+# checksum is rules/rule-state.c's FNV-1a of the lines before it).
+printf 'mcelogd-rules-state 1\nrow\tmemory-row-ce\tlabel=unknown memory rank=0 bank_group=1 dram_bank=2 row=4660\t%s\n' \
+	'1795168800000000	1795168800000000	0x12340@1795168800000000,0x56780@1795168800000000' >"$TMP/state/rules.state"
+printf 'end\t2\t545c566966777587\n' >>"$TMP/state/rules.state"
+boot "$BOOT2" "$TMP/ghes-mixed.jsonl"
+check "an older state's row keyed by 'unknown memory': said, dropped, and nothing offlined for it" \
+	sh -c 'grep -q "1 DRAM row that an older version keyed by an EDAC label naming no one DIMM" "$0" &&
+	       ! grep -q "unknown memory" "$1" && [ ! -s "$2" ]' "$TMP/err" "$TMP/state/rules.state" \
+	"$TMP/sys/soft_offline_page"
 
 exit $failed

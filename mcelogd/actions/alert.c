@@ -51,7 +51,7 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
 			if (!rule_field_get(a->input, record_fields[i], &v))
 				continue;
 			if (v.is_string)
-				json_put_string(w, rule_field_to_string(record_fields[i]), v.s);
+				json_put_string(w, rule_field_to_string(record_fields[i]), rule_value_string(&v));
 			else if (record_fields[i] == RULE_FIELD_ADDRESS || record_fields[i] == RULE_FIELD_PAGE)
 				json_put_hex(w, rule_field_to_string(record_fields[i]), v.u);
 			else

@@ -343,7 +343,7 @@ static int add_record_env(struct trigger_run *r, size_t *n, const struct rule_al
 		for (char *c = name; *c; c++)
 			*c = (char) (*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
 		if (v.is_string)
-			k = add_env(r, n, "%s=%s", name, v.s);
+			k = add_env(r, n, "%s=%s", name, rule_value_string(&v));
 		else if (f == RULE_FIELD_ADDRESS || f == RULE_FIELD_PAGE)
 			k = add_env(r, n, "%s=0x%" PRIx64, name, v.u);
 		else

@@ -285,6 +285,40 @@ static void test_prune(void **state)
 	stop(&r);
 }
 
+/* Which kept keys' labels name no one DIMM: rows an older version keyed by the kernel's placeholders. */
+static void test_placeholder_keys(void **state)
+{
+	struct rule_state_row merged = { .rule = "row", .isolated_usec = T0, .last_usec = T0 };
+	struct run r;
+
+	(void) state;
+	assert_false(row_key_names_no_dimm(ROW_KEY));
+	assert_false(row_key_names_no_dimm("label=mc:0,socket:0,card:0,dimm:1 rank=0 bank_group=1 dram_bank=2 row=4660"));
+	assert_false(row_key_names_no_dimm("label=mem0 channel=1 rank=0 bank_group=1 dram_bank=2 row=100"));
+	assert_false(row_key_names_no_dimm("socket=1 dimm=2 rank=0 dram_bank=517 row=100"));
+	/* A label with spaces runs to the next " field=", not to its first space. */
+	assert_false(row_key_names_no_dimm("label=P0 CHANNEL A DIMM 0 rank=0 row=1"));
+	assert_false(row_key_names_no_dimm("mc=0 label=unknown memory slot 3"));
+	assert_true(row_key_names_no_dimm("label=unknown memory rank=0 bank_group=1 dram_bank=2 row=4660"));
+	assert_true(row_key_names_no_dimm("label=any memory rank=0 bank_group=1 dram_bank=2 row=4660"));
+	assert_true(row_key_names_no_dimm("label=DIMM_A1 or DIMM_B1 rank=0 row=1"));
+	assert_true(row_key_names_no_dimm("mc=0 label=unknown memory"));
+	assert_true(row_key_names_no_dimm("label= rank=0 row=1"));
+
+	/* Such a row, isolated, is dropped at the next save; the row of a DIMM stays. */
+	start(&r);
+	error_at(&r, 0x3b01, 0x7e025e400, T0);
+	error_at(&r, 0x3b01, 0x7e025f400, T0);
+	error_at(&r, 0x3b01, 0x7e0260400, T0);
+	snprintf(merged.key, sizeof(merged.key), "label=unknown memory rank=0 bank_group=1 dram_bank=2 row=4660");
+	assert_int_equal(rule_state_add_row(&r.state, &merged), 0);
+	assert_int_equal(r.state.n_rows, 2);
+	assert_int_equal(row_pages_prune(&r.state, &r.set, T0 + HOUR), 1);
+	assert_int_equal(r.state.n_rows, 1);
+	assert_non_null(row_pages_find(&r.state, "row", ROW_KEY));
+	stop(&r);
+}
+
 static void expect_bad(const char *row_line, const char *want)
 {
 	char text[1024], why[256];
@@ -320,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_row_bound),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_prune),
+		cmocka_unit_test(test_placeholder_keys),
 		cmocka_unit_test(test_bad_rows),
 	};
 

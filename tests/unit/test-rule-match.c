@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "decode.h"
+#include "edac-detail.h"
 #include "macro.h"
 #include "ras-record.h"
 #include "record.h"
@@ -401,6 +402,155 @@ static void test_engine_holdoff(void **state)
 	rule_set_done(&s);
 }
 
+/*
+ * An EDAC ras:mc_event as kernel-abi/ras-trace.c records it: mc 0, the
+ * label (NULL: none), the layers the driver knew (-1: not given), and the
+ * driver_detail with the location read out of it.
+ */
+static void edac_event(struct ras_record *r, const char *label, int top, int middle, int lower, const char *detail)
+{
+	const int layer[3] = { top, middle, lower };
+	static const char *const layer_keys[3] = { "top_layer", "middle_layer", "lower_layer" };
+
+	ras_record_init(r, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_RAS_MC_EVENT);
+	r->severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_uint(r, "mc", 0), 0);
+	if (label)
+		assert_int_equal(ras_record_add_string(r, "label", label, SIZE_MAX), 0);
+	for (unsigned i = 0; i < 3; i++)
+		if (layer[i] >= 0)
+			assert_int_equal(ras_record_add_int(r, layer_keys[i], layer[i]), 0);
+	if (detail) {
+		assert_int_equal(ras_record_add_string(r, "driver_detail", detail, SIZE_MAX), 0);
+		assert_true(ras_record_add_edac_location(r) >= 0);
+	}
+}
+
+/* ghes_edac's driver_detail (drivers/firmware/efi/cper.c) for one cell, on CPER module M. */
+#define APEI_ROW(m) "APEI location: node:0 card:0 module:" #m " rank:0 bank_group:1 bank_address:2 row:4660"
+#define ROW_RULE "[Rule]\nName=row\nMatch=kind=memory_controller\nKey=label rank bank_group dram_bank row\n" \
+		 "Threshold=5 in 24h\nAction=alert offline-row\n"
+
+/* What label=DIMM keys on, as row and DIMM rules see it: one DIMM or nothing (review I6). */
+static void edac_key(const struct rule *rule, const char *label, int top, int middle, int lower, const char *detail,
+		     const char *want)
+{
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+	char key[RULE_KEY_MAX];
+
+	edac_event(&r, label, top, middle, lower, detail);
+	if (!want) {
+		if (rule_key(rule, &in, key))
+			fail_msg("label '%s': keyed as '%s', should not be counted", label ? label : "(none)", key);
+	} else {
+		assert_true(rule_key(rule, &in, key));
+		assert_string_equal(key, want);
+	}
+	ras_record_done(&r);
+}
+
+static void test_label_keys_one_dimm(void **state)
+{
+	struct rule_set s;
+
+	(void) state;
+	load(&s, ROW_RULE "[Rule]\nName=dimm\nAction=alert\nKey=label\n");
+	/* A DIMM's own label keys as it always did: rows in old state files still match. */
+	edac_key(&s.rules[0], "CPU_SrcID#0_MC#3_Chan#0_DIMM#0", 0, 0, -1, APEI_ROW(1),
+		 "label=CPU_SrcID#0_MC#3_Chan#0_DIMM#0 rank=0 bank_group=1 dram_bank=2 row=4660");
+	/* ghes_edac without a module handle: "unknown memory", the module in driver_detail. */
+	edac_key(&s.rules[0], "unknown memory", -1, -1, -1, APEI_ROW(1),
+		 "label=mc:0,socket:0,card:0,dimm:1 rank=0 bank_group=1 dram_bank=2 row=4660");
+	edac_key(&s.rules[0], "unknown memory", -1, -1, -1, APEI_ROW(5),
+		 "label=mc:0,socket:0,card:0,dimm:5 rank=0 bank_group=1 dram_bank=2 row=4660");
+	/* skx/i10nm register decode names no slot; the layers (channel, slot) do. */
+	edac_key(&s.rules[1], "unknown memory", 2, 1, -1, "err_code:0x0000:0x009f ProcessorSocketId:0x0 "
+		 "MemoryControllerId:0x1 PhysicalRankId:0x0 Row:0x1a2f Column:0x3f8 Bank:0x2 BankGroup:0x1",
+		 "label=mc:0,location:2:1");
+	edac_key(&s.rules[1], "", 3, -1, -1, NULL, "label=mc:0,location:3");
+	edac_key(&s.rules[1], NULL, 3, 0, 1, NULL, "label=mc:0,location:3:0:1");
+	/* A layer left out before a known one: the location spans DIMMs. */
+	edac_key(&s.rules[1], "unknown memory", 1, -1, 0, NULL, NULL);
+	/* Nothing to key by. */
+	edac_key(&s.rules[1], "unknown memory", -1, -1, -1, "APEI location: node:0 rank:0 row:4660", NULL);
+	edac_key(&s.rules[1], "", -1, -1, -1, NULL, NULL);
+	/* The core says the error is on several DIMMs, or the whole controller. */
+	edac_key(&s.rules[1], "any memory", -1, -1, -1, NULL, NULL);
+	edac_key(&s.rules[1], "any memory", 0, -1, -1, NULL, NULL);
+	edac_key(&s.rules[1], "CPU0_DIMM_A1 or CPU0_DIMM_B1", 0, -1, -1, NULL, NULL);
+	rule_set_done(&s);
+}
+
+/* Why a record has no label field: what the daemon logs once per reason. */
+static void test_no_dimm_reason(void **state)
+{
+	static const struct {
+		const char *label;
+		int top;
+		const char *detail;
+		enum rule_no_dimm why;
+	} cases[] = {
+		{ "CPU_SrcID#0_MC#3_Chan#0_DIMM#0", -1, NULL,        RULE_NO_DIMM_NONE },
+		{ "unknown memory",                 -1, APEI_ROW(1), RULE_NO_DIMM_NONE },
+		{ "unknown memory",                  2, NULL,        RULE_NO_DIMM_NONE },
+		{ "unknown memory",                 -1, NULL,        RULE_NO_DIMM_UNKNOWN },
+		{ "",                               -1, NULL,        RULE_NO_DIMM_UNKNOWN },
+		{ "any memory",                     -1, NULL,        RULE_NO_DIMM_SEVERAL },
+		{ "A1 or B1",                        0, NULL,        RULE_NO_DIMM_SEVERAL },
+		/* The slot the firmware decoded names one DIMM even so. */
+		{ "any memory",                     -1, APEI_ROW(5), RULE_NO_DIMM_NONE },
+	};
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+	struct rule_value v;
+
+	(void) state;
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		edac_event(&r, cases[i].label, cases[i].top, -1, -1, cases[i].detail);
+		assert_int_equal(rule_field_no_dimm(&in), cases[i].why);
+		assert_int_equal(rule_field_get(&in, RULE_FIELD_LABEL, &v), cases[i].why == RULE_NO_DIMM_NONE);
+		ras_record_done(&r);
+	}
+	/* Not an EDAC record: nothing to say, whatever it lacks. */
+	ras_record_init(&r, RAS_EVENT_PCIE_AER, MCE_SOURCE_RAS_AER_EVENT);
+	assert_int_equal(rule_field_no_dimm(&in), RULE_NO_DIMM_NONE);
+	ras_record_done(&r);
+	/* A composed value holds its own text, so a copy of it stays whole (get() returns one). */
+	edac_event(&r, "unknown memory", -1, -1, -1, APEI_ROW(1));
+	v = get(&in, RULE_FIELD_LABEL);
+	assert_string_equal(rule_value_string(&v), "mc:0,socket:0,card:0,dimm:1");
+	ras_record_done(&r);
+}
+
+/* Review I6: five errors at one row's numbers on two ghes modules are no row of either. */
+static void test_row_rule_apart_by_module(void **state)
+{
+	_cleanup_(rule_engine_freep) struct rule_engine *e = NULL;
+	struct ras_record m1, m5;
+	struct rule_input in1 = { .ras = &m1 }, in5 = { .ras = &m5 };
+	struct fired x = { 0 };
+	struct rule_set s;
+
+	(void) state;
+	load(&s, ROW_RULE);
+	assert_int_equal(rule_engine_new(&s, 0, &e), 0);
+	edac_event(&m1, "unknown memory", -1, -1, -1, APEI_ROW(1));
+	edac_event(&m5, "unknown memory", -1, -1, -1, APEI_ROW(5));
+	for (unsigned i = 0; i < 5; i++)
+		rule_engine_feed(e, i % 2 ? &in5 : &in1, T0 + i * HOUR, on_fire, &x);
+	assert_int_equal(x.n, 0);
+	/* Module 1 has had three; two more make five on its row. */
+	rule_engine_feed(e, &in1, T0 + 5 * HOUR, on_fire, &x);
+	assert_int_equal(x.n, 0);
+	rule_engine_feed(e, &in1, T0 + 6 * HOUR, on_fire, &x);
+	assert_int_equal(x.n, 1);
+	assert_string_equal(x.keys[0], "label=mc:0,socket:0,card:0,dimm:1 rank=0 bank_group=1 dram_bank=2 row=4660");
+	ras_record_done(&m1);
+	ras_record_done(&m5);
+	rule_set_done(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +559,9 @@ int main(void)
 		cmocka_unit_test(test_ras_fields),
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_label_keys_one_dimm),
+		cmocka_unit_test(test_row_rule_apart_by_module),
+		cmocka_unit_test(test_no_dimm_reason),
 		cmocka_unit_test(test_engine_page_threshold),
 		cmocka_unit_test(test_engine_unkeyed),
 		cmocka_unit_test(test_engine_eviction),

@@ -269,6 +269,33 @@ static void test_by_row(void **state)
 }
 
 /*
+ * ghes_edac's "unknown memory" (lib/edac-label.h) names no DIMM: --by row
+ * keeps two modules' rows with the same numbers apart, and --by dimm does
+ * not put every such record under one "DIMM".
+ */
+static void test_placeholder_label(void **state)
+{
+	static const char *const ghes[] = {
+		"{\"event\":\"memory_controller\",\"source\":\"ras:mc_event\",\"severity\":\"corrected\","
+		"\"label\":\"unknown memory\",\"mc\":0,\"socket\":0,\"card\":0,\"dimm\":1,\"rank\":0,"
+		"\"bank_group\":1,\"bank\":2,\"row\":4660}",
+		"{\"event\":\"memory_controller\",\"source\":\"ras:mc_event\",\"severity\":\"corrected\","
+		"\"label\":\"unknown memory\",\"mc\":0,\"socket\":0,\"card\":0,\"dimm\":5,\"rank\":0,"
+		"\"bank_group\":1,\"bank\":2,\"row\":4660}",
+	};
+	char *text;
+
+	(void) state;
+	text = summarise_each("row", ghes, 2);
+	assert_non_null(strstr(text, "\"key\":\"socket 0 dimm 1 rank 0 bank_group 1 bank 2 row 0x1234\",\"records\":1"));
+	assert_non_null(strstr(text, "\"key\":\"socket 0 dimm 5 rank 0 bank_group 1 bank 2 row 0x1234\",\"records\":1"));
+	free(text);
+	text = summarise_each("dimm", ghes, 2);
+	assert_null(strstr(text, "unknown memory"));
+	free(text);
+}
+
+/*
  * CXL records: --by memdev counts each device by name and serial; --by dimm
  * takes the device as the DIMM; --by row puts the device before its channel
  * and rank, so that two devices' rows with the same numbers stay apart.
@@ -470,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_ras_storm),
 		cmocka_unit_test(test_by_row),
 		cmocka_unit_test(test_by_memdev),
+		cmocka_unit_test(test_placeholder_label),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many_groups),
 		cmocka_unit_test(test_merge_split),
