@@ -383,6 +383,16 @@ static void test_dpa_as_the_kernel_keys_it(void **state)
 	assert_false(mem_repair_kernel_refused(-ETIMEDOUT));
 }
 
+/* Plans t with offers under limits and checks the refusal (MEM_REPAIR_GO: planned). */
+static void plan_is(const struct mem_repair_target *t, const struct mem_repair_offer *offers, size_t n,
+		    const struct mem_repair_limits *limits, enum mem_repair_refusal want, struct mem_repair_plan *p)
+{
+	mem_repair_plan(t, offers, n, limits, NULL, NULL, p);
+	if (p->refusal != want)
+		fail_msg("refusal %s '%s', expected %s", mem_repair_refusal_to_string(p->refusal), p->why,
+			 mem_repair_refusal_to_string(want));
+}
+
 /* Review I2: soft only unless the administrator allows hard; unreadable is not soft. */
 static void test_persist(void **state)
 {
@@ -398,24 +408,20 @@ static void test_persist(void **state)
 	(void) state;
 	target_of(cxl_line_dram, &t);
 	offers[0].persist_mode = 1;
-	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_HARD);
+	plan_is(&t, offers, 1, &on, MEM_REPAIR_HARD, &p);
 	assert_ptr_equal(p.offer, &offers[0]);
 	assert_non_null(strstr(p.why, "cxl_mem0 mem_repair0 is set to repair permanently (persist_mode=1)"));
 	assert_non_null(strstr(p.why, "RepairPersist=soft"));
 	assert_string_equal(mem_repair_refusal_to_string(p.refusal), "hard");
 
 	offers[0].persist_mode = -1;
-	mem_repair_plan(&t, offers, 1, &on, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_PERSIST_UNKNOWN);
+	plan_is(&t, offers, 1, &on, MEM_REPAIR_PERSIST_UNKNOWN, &p);
 	allow.allow_hard = true;
-	mem_repair_plan(&t, offers, 1, &allow, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_PERSIST_UNKNOWN);
+	plan_is(&t, offers, 1, &allow, MEM_REPAIR_PERSIST_UNKNOWN, &p);
 
 	/* Allowed: hard, and only after the feature took persist_mode=0 (it can be soft). */
 	offers[0].persist_mode = 1;
-	mem_repair_plan(&t, offers, 1, &allow, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_GO);
+	plan_is(&t, offers, 1, &allow, MEM_REPAIR_GO, &p);
 	assert_true(p.hard);
 	assert_true(p.soft_probe);
 	assert_writes(&p, hard, 10);
@@ -425,8 +431,7 @@ static void test_persist(void **state)
 		struct mem_repair_offer two[] = { offer(MEM_REPAIR_CACHELINE_SPARING, 0, 1), offer(MEM_REPAIR_ROW_SPARING, 1, 1) };
 
 		two[0].persist_mode = 1;
-		mem_repair_plan(&t, two, 2, &on, NULL, NULL, &p);
-		assert_int_equal(p.refusal, MEM_REPAIR_GO);
+		plan_is(&t, two, 2, &on, MEM_REPAIR_GO, &p);
 		assert_ptr_equal(p.offer, &two[1]);
 		assert_false(p.hard);
 	}
@@ -507,14 +512,12 @@ static void test_device_request(void **state)
 	target_of(variant(cxl_line_dram, flags, "flags='MAINTENANCE_NEEDED | MAINT_OP_SUB_CLASS_VALID' handle=1 "
 			  "related_handle=0 maint_op_class=2 maint_op_sub_class=1"), &t);
 	assert_int_equal(t.request, MEM_REPAIR_REQUEST_ROW_SPARING);
-	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_GO);
+	plan_is(&t, offers, 3, &on, MEM_REPAIR_GO, &p);
 	assert_ptr_equal(p.offer, &offers[1]);
 	/* Bank sparing asked for, none offered: none, rather than another kind. */
 	target_of(variant(cxl_line_dram, flags, "flags='MAINTENANCE_NEEDED|MAINT_OP_SUB_CLASS_VALID' handle=1 "
 			  "related_handle=0 maint_op_class=2 maint_op_sub_class=2"), &t);
-	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_REQUEST_UNMET);
+	plan_is(&t, offers, 3, &on, MEM_REPAIR_REQUEST_UNMET, &p);
 	assert_non_null(strstr(p.why, "the device asks for bank sparing (maintenance operation class 2, sub-class 2)"));
 	/* Sparing, the sub-class not valid: any sparing, the finest. */
 	target_of(variant(cxl_line_dram, flags, "flags='MAINTENANCE_NEEDED' handle=1 related_handle=0 "
@@ -529,18 +532,15 @@ static void test_device_request(void **state)
 	/* hPPR asked for: a permanent repair, not allowed by default; allowed, the soft PPR does not answer it. */
 	target_of(variant(cxl_line_dram, flags, "flags='MAINTENANCE_NEEDED|MAINT_OP_SUB_CLASS_VALID' handle=1 "
 			  "related_handle=0 maint_op_class=1 maint_op_sub_class=1"), &t);
-	mem_repair_plan(&t, offers, 3, &on, NULL, NULL, &p);
-	assert_int_equal(p.refusal, MEM_REPAIR_HARD);
+	plan_is(&t, offers, 3, &on, MEM_REPAIR_HARD, &p);
 	assert_non_null(strstr(p.why, "the device asks for a hard PPR"));
 	{
 		struct mem_repair_limits allow = on;
 
 		allow.allow_hard = true;
-		mem_repair_plan(&t, offers, 3, &allow, NULL, NULL, &p);
-		assert_int_equal(p.refusal, MEM_REPAIR_REQUEST_UNMET);
+		plan_is(&t, offers, 3, &allow, MEM_REPAIR_REQUEST_UNMET, &p);
 		offers[2].persist_mode = 1;
-		mem_repair_plan(&t, offers, 3, &allow, NULL, NULL, &p);
-		assert_int_equal(p.refusal, MEM_REPAIR_GO);
+		plan_is(&t, offers, 3, &allow, MEM_REPAIR_GO, &p);
 		assert_true(p.hard);
 	}
 }
