@@ -129,11 +129,15 @@ static void on_fire(const struct rule_firing *f, void *userdata)
 		struct mem_repair_target t;
 		const char *why = "not a CXL memory record";
 
-		if (f->input->ras && mem_repair_target_from_record(f->input->ras, &t, &why) >= 0)
+		char refused[320];
+
+		if (!f->input->ras || mem_repair_target_from_record(f->input->ras, &t, &why) < 0)
+			printf("  no memory repair: %s\n", why);
+		else if (mem_repair_check_record(&t, refused, sizeof(refused)) != MEM_REPAIR_GO)
+			printf("  no memory repair of %s: %s\n", t.memdev, refused);
+		else
 			printf("  would ask %s for a memory repair at DPA 0x%" PRIx64 " (with [Memory] Repair=yes, "
 			       "if the device offers one)\n", t.memdev, t.value[MEM_REPAIR_ATTR_DPA]);
-		else
-			printf("  no memory repair: %s\n", why);
 	}
 }
 

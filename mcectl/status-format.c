@@ -251,14 +251,17 @@ static void format_snapshots(json_object *snapshots, FILE *out)
 static void format_repairs(json_object *memory, FILE *out)
 {
 	static const char *const outcomes[] = { "done", "refused", "failed", "would" };
-	json_object *enabled;
+	json_object *enabled, *persist, *reasons;
 	uint64_t known = 0;
+	bool first = true;
 
 	if (!json_object_object_get_ex(memory, "repair_enabled", &enabled) ||
 	    !json_object_is_type(enabled, json_type_boolean))
 		return;
-	fprintf(out, "Memory repairs by the rules (%s):", json_object_get_boolean(enabled) ? "on" :
-		"off, [Memory] Repair=no");
+	fprintf(out, "Memory repairs by the rules (%s%s):", json_object_get_boolean(enabled) ? "on" :
+		"off, [Memory] Repair=no",
+		!json_object_object_get_ex(memory, "repair_persist", &persist) ? "" :
+		streq(json_object_get_string(persist), "hard") ? ", hard allowed" : ", soft only");
 	for (size_t i = 0; i < sizeof(outcomes) / sizeof(outcomes[0]); i++) {
 		char key[32];
 		uint64_t n = 0;
@@ -269,6 +272,16 @@ static void format_repairs(json_object *memory, FILE *out)
 	}
 	(void) get_u64(memory, "repairs_known", &known);
 	fprintf(out, " %llu in the state\n", (unsigned long long) known);
+	/* Each reason a repair was refused for, as MCE_REPAIR_REFUSED names it. */
+	if (!json_object_object_get_ex(memory, "repairs_refused_by_reason", &reasons) ||
+	    !json_object_is_type(reasons, json_type_object))
+		return;
+	json_object_object_foreach(reasons, reason, n) {
+		fprintf(out, "%s%s %s", first ? "  refused: " : ", ", reason, json_object_get_string(n));
+		first = false;
+	}
+	if (!first)
+		fprintf(out, "\n");
 }
 
 /* The kernel's view of failed memory and what mcelogd's page actions did, on two lines. */

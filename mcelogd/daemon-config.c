@@ -382,6 +382,17 @@ static int parse_pt_buffer_size(const char *v, void *dst, char *why, size_t why_
 	return 0;
 }
 
+/* RepairPersist=: soft (the default) or hard, said in words so that nobody allows a permanent repair by "yes". */
+static int parse_repair_persist(const char *v, void *dst, char *why, size_t why_len)
+{
+	if (strcasecmp(v, "soft") != 0 && strcasecmp(v, "hard") != 0) {
+		snprintf(why, why_len, "expected soft or hard, got '%s'", v);
+		return -EINVAL;
+	}
+	*(bool *) dst = strcasecmp(v, "hard") == 0;
+	return 0;
+}
+
 /* A repair limit: at least one (Repair=no is how to have none). */
 static int parse_repair_limit(const char *v, void *dst, char *why, size_t why_len)
 {
@@ -440,6 +451,7 @@ static const struct config_key {
 	{ "Snapshot", "ProcessorTrace", parse_bool,  offsetof(struct mcelogd_config, snapshot.processor_trace) },
 	{ "Memory",  "OfflineAgainAtBoot", parse_bool, offsetof(struct mcelogd_config, offline_again_at_boot) },
 	{ "Memory",  "Repair",     parse_bool,        offsetof(struct mcelogd_config, memory_repair) },
+	{ "Memory",  "RepairPersist", parse_repair_persist, offsetof(struct mcelogd_config, repair_hard) },
 	{ "Memory",  "RepairsPerDevice", parse_repair_limit, offsetof(struct mcelogd_config, repairs_per_device) },
 	{ "Memory",  "RepairsPerDay", parse_repair_limit, offsetof(struct mcelogd_config, repairs_per_day) },
 	{ "Snapshot", "PTBufferSize", parse_pt_buffer_size,

@@ -82,6 +82,7 @@ struct mcelogd_config {
 	struct snapshot_config snapshot;   /* [Snapshot] */
 	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
 	bool memory_repair;          /* [Memory] Repair=: rules' Action=repair may act (off by default) */
+	bool repair_hard;            /* [Memory] RepairPersist=hard: permanent repairs allowed (soft by default) */
 	unsigned repairs_per_device; /* [Memory] RepairsPerDevice= */
 	unsigned repairs_per_day;    /* [Memory] RepairsPerDay=, per device */
 };

@@ -467,6 +467,7 @@ static struct mem_repair_limits repair_limits_of(const struct mcelogd_config *c)
 {
 	return (struct mem_repair_limits) {
 		.enabled = c->memory_repair,
+		.allow_hard = c->repair_hard,
 		.per_device = c->repairs_per_device,
 		.per_day = c->repairs_per_day,
 	};
@@ -484,9 +485,10 @@ static void reload_memory_settings(struct manager *m, const struct mcelogd_confi
 
 	m->rules.repair_limits = repair_limits_of(&m->config);
 	if (was.enabled != m->rules.repair_limits.enabled || was.per_device != m->rules.repair_limits.per_device ||
-	    was.per_day != m->rules.repair_limits.per_day)
-		log_notice("[Memory] repair settings now in effect: Repair=%s RepairsPerDevice=%u RepairsPerDay=%u",
-			   m->rules.repair_limits.enabled ? "yes" : "no", m->rules.repair_limits.per_device,
+	    was.per_day != m->rules.repair_limits.per_day || was.allow_hard != m->rules.repair_limits.allow_hard)
+		log_notice("[Memory] repair settings now in effect: Repair=%s RepairPersist=%s RepairsPerDevice=%u "
+			   "RepairsPerDay=%u", m->rules.repair_limits.enabled ? "yes" : "no",
+			   m->rules.repair_limits.allow_hard ? "hard" : "soft", m->rules.repair_limits.per_device,
 			   m->rules.repair_limits.per_day);
 	if (old->offline_again_at_boot != m->config.offline_again_at_boot)
 		log_notice("[Memory] OfflineAgainAtBoot=%s takes effect at the next start (it acts only then)",

@@ -610,12 +610,19 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	json_put_u64(w, "row_pages_dropped", st->state.row_pages_dropped);
 	/* Memory repair (Action=repair): whether it may act, what this run asked, what the state holds. */
 	json_put_bool(w, "repair_enabled", st->repair_limits.enabled);
+	json_put_string(w, "repair_persist", st->repair_limits.allow_hard ? "hard" : "soft");
 	for (unsigned o = 0; o < _MEM_REPAIR_OUTCOME_MAX; o++) {
 		char key[32];
 
 		snprintf(key, sizeof(key), "repairs_%s", mem_repair_outcome_to_string(o));
 		json_put_u64(w, key, st->n_repairs[o]);
 	}
+	/* Each refusal by its reason (MCE_REPAIR_REFUSED), those of this run. */
+	json_object_begin(w, "repairs_refused_by_reason");
+	for (unsigned r = 0; r < _MEM_REPAIR_REFUSAL_MAX; r++)
+		if (st->n_repair_refusals[r] > 0)
+			json_put_u64(w, mem_repair_refusal_to_string((enum mem_repair_refusal) r), st->n_repair_refusals[r]);
+	json_object_end(w);
 	json_put_u64(w, "repairs_known", st->state.n_repairs);
 	json_object_end(w);
 }
@@ -804,14 +811,21 @@ static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, str
 
 struct repair_history_ctx {
 	const struct rules_stage *st;
-	uint64_t now_usec;
+	uint64_t now_usec;           /* the wall clock at the repair: RepairsPerDay= counts by it */
 };
 
-/* What the state says of earlier repairs of this device and this location. */
-static void repair_history(const char *device_key, const char *location, struct mem_repair_history *ret,
+/*
+ * What the state says of earlier repairs of this device and this repair
+ * unit.  Every kept repair counts against the limits (the kernel's refusals
+ * are not kept); the unit is repaired while the device still has the
+ * repair: a hard one for good, a soft one until the boot it was made in
+ * ends.  An intent without an outcome (a crash in between) counts as done.
+ */
+static void repair_history(const char *device_key, const char *unit, struct mem_repair_history *ret,
 			   void *userdata)
 {
 	const struct repair_history_ctx *c = userdata;
+	const char *boot = c->st->boot_id ? c->st->boot_id : "";
 
 	*ret = (struct mem_repair_history) { 0 };
 	for (unsigned i = 0; i < c->st->state.n_repairs; i++) {
@@ -820,25 +834,50 @@ static void repair_history(const char *device_key, const char *location, struct 
 		if (!streq(r->device, device_key))
 			continue;
 		ret->device_total++;
-		/* Either side of now: a record recovered late, dated before a repair, is the same day. */
-		if ((r->time_usec <= c->now_usec ? c->now_usec - r->time_usec : r->time_usec - c->now_usec) < DAY_USEC)
+		/* A repair dated after now (the clock was set back) is within the day too. */
+		if (r->time_usec > c->now_usec || c->now_usec - r->time_usec < DAY_USEC)
 			ret->device_last_day++;
-		if (r->done && streq(r->location, location))
-			ret->location_repaired = true;
+		if (!streq(r->location, unit) || (!r->hard && (!boot[0] || !streq(r->boot_id, boot))))
+			continue;
+		ret->location_repaired = true;
+		if (r->status == RULE_STATE_REPAIR_INTENT)
+			ret->outcome_unknown = true;
 	}
 }
 
-static void note_repair(struct rules_stage *st, const struct mem_repair_target *t, const struct mem_repair_plan *p,
-			bool done, uint64_t time_usec)
+/*
+ * Keeps the intent of a repair in the state, synced, before the device is
+ * asked: a crash after the write can then never repeat it.  Returns its
+ * index, or -1 (and fills plan's refusal) when it cannot be kept.
+ */
+static int keep_repair_intent(struct rules_stage *st, const struct mem_repair_target *t,
+			      struct mem_repair_plan *p, uint64_t now_usec)
 {
-	struct rule_state_repair r = { .time_usec = time_usec, .done = done };
+	struct rule_state_repair r = { .time_usec = now_usec, .status = RULE_STATE_REPAIR_INTENT, .hard = p->hard };
+	int k;
 
 	mem_repair_device_key(t, r.device, sizeof(r.device));
-	snprintf(r.location, sizeof(r.location), "%s", p->location);
+	snprintf(r.location, sizeof(r.location), "%s", p->unit);
 	snprintf(r.boot_id, sizeof(r.boot_id), "%s", st->boot_id ? st->boot_id : "");
-	if (rule_state_add_repair(&st->state, &r) < 0)
-		log_error("Cannot keep the repair of %s in the state: it will not count against the limits "
-			  "after a restart", p->location);
+	if (!st->state_path) {
+		p->refusal = MEM_REPAIR_NO_STATE;
+		snprintf(p->why, sizeof(p->why), "mcelogd keeps no state here (no --state-directory): a repair "
+			 "it could not remember after a restart is not made");
+		return -1;
+	}
+	k = rule_state_add_repair(&st->state, &r);
+	if (k >= 0) {
+		k = rules_stage_save(st);
+		if (k < 0)
+			rule_state_remove_repair(&st->state, st->state.n_repairs - 1);
+	}
+	if (k < 0) {
+		p->refusal = MEM_REPAIR_NO_STATE;
+		snprintf(p->why, sizeof(p->why), "the intent to repair %s could not be saved to %s (%s): a repair "
+			 "that a crash could make mcelogd repeat is not made", p->unit, st->state_path, strerror(-k));
+		return -1;
+	}
+	return (int) st->state.n_repairs - 1;
 }
 
 /* "cxl_mem0 mem_repair0 (ppr, soft)" */
@@ -849,11 +888,13 @@ static void describe_offer(const struct mem_repair_offer *o, char *buf, size_t s
 		 o->persist_mode < 0 ? "" : o->persist_mode ? ", hard" : ", soft");
 }
 
-/* One repair report: logged, counted, and in the journal under its own MESSAGE_ID. */
+/* One repair report: logged, counted (by outcome, and a refusal by its reason), in the journal. */
 static void report_repair(struct rules_stage *st, struct rule_alert *a, const struct mem_repair_report *rep,
 			  const char *message, int priority)
 {
 	st->n_repairs[rep->outcome]++;
+	if (rep->outcome == MEM_REPAIR_REFUSED && (unsigned) rep->plan->refusal < _MEM_REPAIR_REFUSAL_MAX)
+		st->n_repair_refusals[rep->plan->refusal]++;
 	log_internal(priority, 0, "%s", message);
 	a->priority = priority;
 	a->message = message;
@@ -862,24 +903,87 @@ static void report_repair(struct rules_stage *st, struct rule_alert *a, const st
 }
 
 /*
+ * Asks the device: the intent kept first, then the writes, each read back
+ * before the repair itself.  Fills rep and message.  A write the kernel
+ * refused before asking the device (mem_repair_kernel_refused(), or any
+ * write before repair=1) leaves nothing in the state: it spends no limit.
+ */
+static void ask_repair(struct rules_stage *st, const char *rule, const struct mem_repair_target *t,
+		       struct mem_repair_plan *plan, uint64_t now_usec, struct mem_repair_report *rep,
+		       char *message, size_t size)
+{
+	struct mem_repair_result res;
+	const struct mem_repair_write *w;
+	char offer[128];
+	int intent, r;
+
+	describe_offer(plan->offer, offer, sizeof(offer));
+	intent = keep_repair_intent(st, t, plan, now_usec);
+	if (intent < 0) {
+		rep->outcome = MEM_REPAIR_REFUSED;
+		snprintf(message, size, "Rule %s: no memory repair of %s: %s", rule, t->memdev, plan->why);
+		return;
+	}
+	r = mem_repair_execute(st->sysfs_edac, plan, &res);
+	w = &plan->writes[res.failed];
+	if (r >= 0) {
+		st->state.repairs[intent].status = RULE_STATE_REPAIR_DONE;
+		rep->outcome = MEM_REPAIR_DONE;
+		snprintf(message, size, "Rule %s: %s repaired %s (%s): done", rule, offer, plan->unit,
+			 plan->hard ? "hard: permanent" : "soft: until the device loses power");
+		return;
+	}
+	rep->error = r;
+	rep->failed_attr = w->attr;
+	rep->counted = res.failed == plan->n_writes - 1 && !mem_repair_kernel_refused(r);
+	if (rep->counted)
+		st->state.repairs[intent].status = RULE_STATE_REPAIR_FAILED;
+	else
+		rule_state_remove_repair(&st->state, (unsigned) intent);
+	if (r == -ESTALE) {
+		rep->outcome = MEM_REPAIR_REFUSED;
+		plan->refusal = MEM_REPAIR_ATTRS_CHANGED;
+		snprintf(plan->why, sizeof(plan->why), "%s read back as %s after mcelogd wrote %s: another writer "
+			 "is using %s mem_repair%u (stop any other repair agent); repair not written", w->attr,
+			 res.read_back, w->value, plan->offer->device, plan->offer->instance);
+		snprintf(message, size, "Rule %s: no memory repair of %s: %s", rule, t->memdev, plan->why);
+		return;
+	}
+	if (plan->soft_probe && res.failed == 0) {
+		rep->outcome = MEM_REPAIR_REFUSED;
+		plan->refusal = MEM_REPAIR_HARD_ONLY;
+		snprintf(plan->why, sizeof(plan->why), "%s mem_repair%u cannot be set to soft (persist_mode=0: %s): "
+			 "a device that repairs only permanently is never asked for a hard repair",
+			 plan->offer->device, plan->offer->instance, strerror(-r));
+		snprintf(message, size, "Rule %s: no memory repair of %s: %s", rule, t->memdev, plan->why);
+		return;
+	}
+	rep->outcome = MEM_REPAIR_FAILED;
+	snprintf(message, size, "Rule %s: repair of %s by %s failed: the kernel refused %s=%s: %s (record's "
+		 "dpa_flags '%s'; %s)", rule, plan->location, offer, w->attr, w->value, strerror(-r), t->dpa_flags,
+		 rep->counted ? "counted against the limits: the device may have acted" :
+		 "the kernel refused before asking the device: no limit spent");
+}
+
+/*
  * Asks the record's memory device to repair the record's location: planned
- * (rules/mem-repair.h) against what the device offers and the limits, then
- * written (actions/repair-memory.c).  Every outcome is one report in the
- * journal, under its own MESSAGE_ID.
+ * (rules/mem-repair.h) against what the device offers, the limits and the
+ * earlier repairs, then written (actions/repair-memory.c).  Every outcome is
+ * one report in the journal, under its own MESSAGE_ID.
  */
 static void repair_memory(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *fired)
 {
 	struct mem_repair_offer offers[REPAIR_OFFERS_MAX];
-	struct repair_history_ctx hc = { .st = st, .now_usec = fired->time_usec > 0 ? (uint64_t) fired->time_usec : 0 };
+	/* The repair's own time, not the record's: a record recovered days late is a repair now. */
+	uint64_t now_usec = (uint64_t) now_realtime_usec();
+	struct repair_history_ctx hc = { .st = st, .now_usec = now_usec };
 	struct mem_repair_report rep = { 0 };
 	struct mem_repair_target t;
 	struct mem_repair_plan plan;
 	struct rule_alert a = *fired;
-	char device[MEM_REPAIR_DEVICE_MAX + 8], offer[128] = "", message[768];
+	char device[MEM_REPAIR_DEVICE_MAX + 8], message[1024];
 	const char *why = NULL;
-	unsigned failed = 0;
 	size_t n = 0;
-	int r;
 
 	/* The firing's alert may carry a page offlining's failure: this report is the repair's own. */
 	a.failed_action = NULL;
@@ -892,48 +996,42 @@ static void repair_memory(struct rules_stage *st, const struct rule_firing *f, c
 		report_repair(st, &a, &rep, message, LOG_WARNING);
 		return;
 	}
+	rep = (struct mem_repair_report) { .plan = &plan, .memdev = t.memdev, .dpa_flags = t.dpa_flags };
 	/* A replay's devices are not this machine's: their features are not read, nothing is asked. */
-	if (st->act_repairs && mem_repair_edac_device(t.memdev, device, sizeof(device)) >= 0)
-		n = mem_repair_offers_read(st->sysfs_edac, device, offers, ELEMENTSOF(offers));
-	mem_repair_plan(&t, offers, n, &st->repair_limits, repair_history, &hc, &plan);
-	rep = (struct mem_repair_report) { .plan = &plan, .memdev = t.memdev };
-	if (plan.offer)
-		describe_offer(plan.offer, offer, sizeof(offer));
 	if (!st->act_repairs) {
 		plan = (struct mem_repair_plan) { .refusal = MEM_REPAIR_GO };
-		rep.outcome = MEM_REPAIR_WOULD;
-		snprintf(message, sizeof(message), "Rule %s: would ask %s for a memory repair at DPA 0x%" PRIx64
-			 " (not done when replaying%s)", f->rule->name, t.memdev, t.value[MEM_REPAIR_ATTR_DPA],
-			 st->repair_limits.enabled ? "" : "; and [Memory] Repair=no");
-		a.priority = LOG_NOTICE;
-	} else if (plan.refusal != MEM_REPAIR_GO) {
+		plan.refusal = mem_repair_check_record(&t, plan.why, sizeof(plan.why));
+		rep.outcome = plan.refusal == MEM_REPAIR_GO ? MEM_REPAIR_WOULD : MEM_REPAIR_REFUSED;
+		if (plan.refusal != MEM_REPAIR_GO)
+			snprintf(message, sizeof(message), "Rule %s: no memory repair of %s: %s", f->rule->name,
+				 t.memdev, plan.why);
+		else
+			snprintf(message, sizeof(message), "Rule %s: would ask %s for a memory repair at DPA 0x%" PRIx64
+				 " (not done when replaying%s)", f->rule->name, t.memdev, t.value[MEM_REPAIR_ATTR_DPA],
+				 st->repair_limits.enabled ? "" : "; and [Memory] Repair=no");
+		report_repair(st, &a, &rep, message, plan.refusal == MEM_REPAIR_GO ? LOG_NOTICE : LOG_WARNING);
+		return;
+	}
+	if (mem_repair_edac_device(t.memdev, device, sizeof(device)) >= 0)
+		n = mem_repair_offers_read(st->sysfs_edac, device, offers, ELEMENTSOF(offers));
+	mem_repair_plan(&t, offers, n, &st->repair_limits, repair_history, &hc, &plan);
+	if (plan.refusal != MEM_REPAIR_GO) {
 		rep.outcome = MEM_REPAIR_REFUSED;
 		snprintf(message, sizeof(message), "Rule %s: no memory repair of %s: %s", f->rule->name, t.memdev,
 			 plan.why);
-		a.priority = plan.refusal == MEM_REPAIR_DISABLED ? LOG_NOTICE : LOG_WARNING;
 	} else {
-		r = mem_repair_execute(st->sysfs_edac, &plan, &failed);
-		if (r >= 0) {
-			rep.outcome = MEM_REPAIR_DONE;
-			snprintf(message, sizeof(message), "Rule %s: %s repaired %s: done", f->rule->name, offer,
-				 plan.location);
-			a.priority = LOG_NOTICE;
-		} else {
-			rep.outcome = MEM_REPAIR_FAILED;
-			rep.error = r;
-			rep.failed_attr = plan.writes[failed].attr;
-			snprintf(message, sizeof(message), "Rule %s: repair of %s by %s failed: the kernel refused "
-				 "%s=%s: %s", f->rule->name, plan.location, offer, plan.writes[failed].attr,
-				 plan.writes[failed].value, strerror(-r));
-			a.priority = LOG_ERR;
-			a.failed_action = "repair";
-			st->n_actions_failed++;
-		}
-		note_repair(st, &t, &plan, r >= 0, hc.now_usec);
-		if (st->acted)
-			st->acted(st->core, "repair", r >= 0);
+		ask_repair(st, f->rule->name, &t, &plan, now_usec, &rep, message, sizeof(message));
+		if (st->acted && rep.outcome != MEM_REPAIR_REFUSED)
+			st->acted(st->core, "repair", rep.outcome == MEM_REPAIR_DONE);
 	}
-	report_repair(st, &a, &rep, message, a.priority);
+	if (rep.outcome == MEM_REPAIR_FAILED) {
+		a.failed_action = "repair";
+		st->n_actions_failed++;
+	}
+	report_repair(st, &a, &rep, message,
+		      rep.outcome == MEM_REPAIR_DONE ? LOG_NOTICE :
+		      rep.outcome == MEM_REPAIR_FAILED ? LOG_ERR :
+		      plan.refusal == MEM_REPAIR_DISABLED ? LOG_NOTICE : LOG_WARNING);
 }
 
 static void run_trigger(struct rules_stage *st, const struct rule_firing *f, const struct rule_alert *a)

@@ -61,7 +61,8 @@ struct rules_stage {
 	bool offline_again_at_boot;  /* [Memory] OfflineAgainAtBoot= */
 	const char *sysfs_cpu;       /* NULL: /sys/devices/system/cpu */
 	/* Memory repair (Action=repair): asked of the devices live, or in a test that points
-	 * --sysfs-edac at a stand-in; [Memory] Repair=, RepairsPerDevice=, RepairsPerDay=. */
+	 * --sysfs-edac at a stand-in; [Memory] Repair=, RepairPersist=, RepairsPerDevice=,
+	 * RepairsPerDay=. */
 	bool act_repairs;
 	const char *sysfs_edac;      /* NULL: /sys/bus/edac/devices */
 	struct mem_repair_limits repair_limits;
@@ -92,6 +93,7 @@ struct rules_stage {
 	uint64_t n_repairs[_MEM_REPAIR_OUTCOME_MAX];   /* this run's repair reports, by outcome */
 	/* Reasons (1u << enum rule_no_dimm) already logged for records no row could count. */
 	unsigned no_dimm_logged;
+	uint64_t n_repair_refusals[_MEM_REPAIR_REFUSAL_MAX];   /* of the refused, by reason */
 	/* The record being run, for a row's page offlined at once (row-pages.h). */
 	const struct rule_input *record;
 	int64_t record_time_usec;

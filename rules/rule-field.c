@@ -47,6 +47,7 @@ static const struct {
 	[RULE_FIELD_NO_PAGE]          = { "no_page",          FMT_STRING },
 	[RULE_FIELD_MCACOD]           = { "mcacod",           FMT_HEX },
 	[RULE_FIELD_MSCOD]            = { "mscod",            FMT_HEX },
+	[RULE_FIELD_DPA]              = { "dpa",              FMT_HEX },
 };
 
 const char *rule_field_to_string(enum rule_field f)
@@ -391,6 +392,7 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 			return true;
 		return ras_address(r, &a) && num(a >> PAGE_SHIFT, ret);
 	case RULE_FIELD_NO_PAGE:     return str(ras_no_page(r), ret);
+	case RULE_FIELD_DPA:         return RAS_NUM(r, ret, "dpa");
 	default:                     return false;
 	}
 }

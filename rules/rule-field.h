@@ -52,6 +52,7 @@ enum rule_field {
 	RULE_FIELD_NO_PAGE,          /* why a record with an address has no page ("normalized_address") */
 	RULE_FIELD_MCACOD,
 	RULE_FIELD_MSCOD,
+	RULE_FIELD_DPA,              /* CXL device physical address, as the event record gives it */
 	_RULE_FIELD_MAX,
 	_RULE_FIELD_INVALID = -1,
 };

@@ -404,6 +404,26 @@ static bool name_taken(const struct parser *p, const char *name, const struct ru
 	return false;
 }
 
+/*
+ * Whether Key= counts one memory location per bucket: a host page or
+ * address, or a CXL memory device's (its name is its label) DPA or DRAM row.
+ */
+static bool key_names_location(const struct rule *r)
+{
+	static const enum rule_field row[] = {
+		RULE_FIELD_LABEL, RULE_FIELD_CHANNEL, RULE_FIELD_RANK, RULE_FIELD_BANK_GROUP, RULE_FIELD_DRAM_BANK,
+		RULE_FIELD_ROW,
+	};
+	bool all = true;
+
+	if (key_has(r, RULE_FIELD_PAGE) || key_has(r, RULE_FIELD_ADDRESS) ||
+	    (key_has(r, RULE_FIELD_LABEL) && key_has(r, RULE_FIELD_DPA)))
+		return true;
+	for (size_t i = 0; i < ELEMENTSOF(row); i++)
+		all = all && key_has(r, row[i]);
+	return all;
+}
+
 /* The checks that need the whole rule: required keys and actions that contradict. */
 static void finish_rule(struct parser *p)
 {
@@ -434,6 +454,11 @@ static void finish_rule(struct parser *p)
 	    (key_has(r, RULE_FIELD_PAGE) || (r->actions & (RULE_ACTION_SOFT_OFFLINE | RULE_ACTION_HARD_OFFLINE))))
 		report(p, line, "rule '%s': offline-row counts a row, not a page: Key= without page, and "
 		       "no soft-offline or hard-offline in the same rule", r->name);
+	/* A repair acts on one location: the errors counted must all be that location's. */
+	if ((r->actions & RULE_ACTION_REPAIR) && !key_names_location(r))
+		report(p, line, "rule '%s': repair needs Key= to name the memory location it repairs: page or "
+		       "address, label and dpa, or label, channel, rank, bank_group, dram_bank and row; so that "
+		       "one location's errors decide about that location", r->name);
 	if ((r->actions & RULE_ACTION_CPU_OFFLINE) && !key_has(r, RULE_FIELD_CPU))
 		report(p, line, "rule '%s': cpu-offline needs Key= to include cpu", r->name);
 	if ((r->actions & RULE_ACTION_TRIGGER) && !p->seen_trigger)

@@ -190,6 +190,25 @@ int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *
 	return append(&s->repairs, &s->n_repairs, RULE_STATE_MAX_REPAIRS, sizeof(*r), r);
 }
 
+void rule_state_remove_repair(struct rule_state *s, unsigned i)
+{
+	if (i >= s->n_repairs)
+		return;
+	memmove(s->repairs + i, s->repairs + i + 1, (s->n_repairs - i - 1) * sizeof(*s->repairs));
+	s->n_repairs--;
+}
+
+static const char *const repair_statuses[_RULE_STATE_REPAIR_STATUS_MAX] = {
+	[RULE_STATE_REPAIR_DONE] = "done",
+	[RULE_STATE_REPAIR_FAILED] = "failed",
+	[RULE_STATE_REPAIR_INTENT] = "intent",
+};
+
+const char *rule_state_repair_status_to_string(enum rule_state_repair_status st)
+{
+	return (unsigned) st < _RULE_STATE_REPAIR_STATUS_MAX ? repair_statuses[st] : "unknown";
+}
+
 const struct rule_state_page *rule_state_find_page(const struct rule_state *s, uint64_t pfn)
 {
 	int i = page_find_index(s, pfn);
@@ -420,8 +439,8 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 		put_escaped(&o, r->device);
 		put(&o, "\t");
 		put_escaped(&o, r->location);
-		put(&o, "\t%" PRIu64 "\t%s\t%s\n", r->time_usec, r->done ? "done" : "failed",
-		    r->boot_id[0] ? r->boot_id : "-");
+		put(&o, "\t%" PRIu64 "\t%s\t%s\t%s\n", r->time_usec, rule_state_repair_status_to_string(r->status),
+		    r->boot_id[0] ? r->boot_id : "-", r->hard ? "hard" : "soft");
 	}
 	if (!o.failed)
 		put(&o, "end\t%u\t%016" PRIx64 "\n", lines, fnv1a(o.buf, o.len));
@@ -648,17 +667,26 @@ static int parse_row(struct in *in, struct rule_state *s, char **f, unsigned n)
 static int parse_repair(struct in *in, struct rule_state *s, char **f, unsigned n)
 {
 	struct rule_state_repair r = { 0 };
+	unsigned st;
 	int k;
 
-	if (n != 6)
-		return bad(in, "repair: expected 6 fields, got %u", n);
+	/* Files before the persist field have 6: read as hard, the reading that never repeats a repair. */
+	if (n != 6 && n != 7)
+		return bad(in, "repair: expected 7 fields, got %u", n);
 	if ((k = unescape(in, "device", f[1], r.device, sizeof(r.device))) < 0 ||
 	    (k = unescape(in, "location", f[2], r.location, sizeof(r.location))) < 0 ||
 	    (k = number(in, "time", f[3], 10, &r.time_usec)) < 0)
 		return k;
-	if (!streq(f[4], "done") && !streq(f[4], "failed"))
-		return bad(in, "repair: '%s' is neither done nor failed", f[4]);
-	r.done = streq(f[4], "done");
+	for (st = 0; st < _RULE_STATE_REPAIR_STATUS_MAX && !streq(f[4], repair_statuses[st]); st++)
+		;
+	if (st == _RULE_STATE_REPAIR_STATUS_MAX)
+		return bad(in, "repair: '%s' is not done, failed or intent", f[4]);
+	r.status = (enum rule_state_repair_status) st;
+	r.hard = true;
+	if (n == 7 && !streq(f[6], "soft") && !streq(f[6], "hard"))
+		return bad(in, "repair: '%s' is neither soft nor hard", f[6]);
+	if (n == 7)
+		r.hard = streq(f[6], "hard");
 	if (!streq(f[5], "-")) {
 		if (strlen(f[5]) != sizeof(r.boot_id) - 1 || strspn(f[5], "0123456789abcdef") != sizeof(r.boot_id) - 1)
 			return bad(in, "repair: boot id '%s' is not 32 lower-case hex digits", f[5]);

@@ -14,7 +14,7 @@
  *	page	PFN(hex)	soft|hard	TIME	ok|failed|pending|held	BOOT_ID	MACHINE_ID	IDENTITY	ORIGIN
  *	alert	TIME	RULE	KEY
  *	row	RULE	KEY	ISOLATED	LAST	PFN(hex)@TIME,...
- *	repair	DEVICE	LOCATION	TIME	done|failed	BOOT_ID
+ *	repair	DEVICE	UNIT	TIME	done|failed|intent	BOOT_ID	soft|hard
  *	end	LINES	FNV1A64(hex)
  *
  * Times are CLOCK_REALTIME microseconds, so that counts survive reboots.
@@ -35,9 +35,14 @@
  * time it crossed its threshold (0: not yet), the time it was last seen,
  * and the pages seen on it with when each was last seen.
  * A repair (rules/mem-repair.h) is one a rule asked a memory device for:
- * the device's key and the location (mem_repair_device_key(),
- * plan->location), and whether the kernel took it.  They bound later
- * repairs: per device, per day, never one location twice.
+ * the device's key and the repair unit (mem_repair_device_key(),
+ * plan->unit), its wall-clock time, what became of it, the boot it was made
+ * in and whether it was permanent.  "intent" is written (and the file
+ * synced) before the device is asked; a file that still says so after a
+ * crash is read as a repair whose outcome is unknown, taken as done.  A
+ * line without the last field (files before it) reads as hard.  They bound
+ * later repairs: per device, per day, and one per unit while the device
+ * keeps it (a soft one until a reboot).
  * The "end" line counts the lines before it and checksums their bytes: a
  * file cut short or changed by accident is recognised as damaged rather than
  * half-read.
@@ -102,11 +107,19 @@ struct rule_state_row {
 	struct rule_state_row_page pages[RULE_STATE_ROW_PAGES];
 };
 
+enum rule_state_repair_status {
+	RULE_STATE_REPAIR_DONE,     /* the kernel took it */
+	RULE_STATE_REPAIR_FAILED,   /* the repair itself failed, in a way that may mean the device acted */
+	RULE_STATE_REPAIR_INTENT,   /* about to be asked; still so after a crash: the outcome is unknown */
+	_RULE_STATE_REPAIR_STATUS_MAX,
+};
+
 struct rule_state_repair {
 	char device[RULE_STATE_REPAIR_DEVICE_MAX];     /* "mem0", "serial=0x1234" */
-	char location[RULE_STATE_REPAIR_LOCATION_MAX];
-	uint64_t time_usec;
-	bool done;                  /* the kernel took it; false: it refused a write */
+	char location[RULE_STATE_REPAIR_LOCATION_MAX]; /* the repair unit */
+	uint64_t time_usec;         /* when it was asked, by the wall clock */
+	enum rule_state_repair_status status;
+	bool hard;                  /* permanent; else lost when the device loses power */
 	char boot_id[33];
 };
 
@@ -140,6 +153,10 @@ int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
 int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r);
 /* Appends a repair; past RULE_STATE_MAX_REPAIRS -E2BIG, a field too long -E2BIG too. */
 int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *r);
+/* Removes repair i (a request the kernel refused before asking the device). */
+void rule_state_remove_repair(struct rule_state *s, unsigned i);
+/* "done", "failed", "intent". */
+const char *rule_state_repair_status_to_string(enum rule_state_repair_status st);
 /* FNV-1a of a key: rows are looked up by it before their keys are compared. */
 uint64_t rule_state_key_hash(const char *key);
 /* The page's entry, NULL if it was never offlined (or tried). */

@@ -15,7 +15,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..56"
+echo "1..57"
 
 # Both spellings of the rule directory option, in both programs (one documented).
 check "mcectl rules --rules-directory, as mcelogd spells it" run 0 "$MCECTL" rules --rules-directory "$SHIPPED"
@@ -327,14 +327,20 @@ check "four records, two firings" has "^4 records, 10 rules, 2 firings"
 # says, under --test, which device and DPA it would ask (mcelogd.rules(5), REPAIR).
 check "no shipped rule asks for a memory repair" sh -c '! grep -q "^Action=.*repair" "$0"/*.rules' "$SHIPPED"
 mkdir -p "$TMP/repair-rules"
-printf '[Rule]\nName=cxl-repair\nMatch=kind=cxl_dram|cxl_memory_module\nAction=alert repair\n' \
+printf '[Rule]\nName=cxl-repair\nMatch=kind=cxl_dram|cxl_poison\nKey=label dpa\nAction=alert repair\n' \
 	>"$TMP/repair-rules/90-repair.rules"
 { printf '{"time":"2026-11-20T10:00:00.000000Z","event":"cxl_dram","source":"tracepoint","severity":"corrected",'
-  printf '"memdev":"mem0","dpa":"0x0000000000002000","channel":2,"rank":0,"nibble_mask":"0x21"}\n'
-  cxl 11 cxl_memory_module uncorrected mem0 failure; } >"$TMP/repair.jsonl"
+  printf '"memdev":"mem0","dpa":"0x0000000000002000","type":"ECC Error","transaction_type":"Host Read",'
+  printf '"channel":2,"rank":0,"nibble_mask":"0x21"}\n'
+  printf '{"time":"2026-11-20T10:30:00.000000Z","event":"cxl_dram","source":"tracepoint","severity":"corrected",'
+  printf '"memdev":"mem0","dpa":"0x0000000000003000","type":"ECC Error","transaction_type":"Host Inject Poison"}\n'
+  printf '{"time":"2026-11-20T11:00:00.000000Z","source":"cxl:cxl_poison","event":"cxl_poison",'
+  printf '"severity":"uncorrected","memdev":"mem0","dpa":"0x0000000000004000"}\n'; } >"$TMP/repair.jsonl"
 run 0 "$MCECTL" rules --rules-dir "$TMP/repair-rules" --test "$TMP/repair.jsonl"
 check "--test: the repair it would ask for, from the DRAM record" \
 	has "^  would ask mem0 for a memory repair at DPA 0x2000 (with \\[Memory\\] Repair=yes, if the device offers one)$"
-check "--test: none from a health report, and why" \
+check "--test: none for an injected error, and why" \
+	has "^  no memory repair of mem0: the error was injected (transaction type Host Inject Poison)"
+check "--test: none from a poison list entry, and why" \
 	has "^  no memory repair: only a CXL DRAM or general media event names memory a device can repair$"
 exit $failed

@@ -41,10 +41,12 @@ struct mem_repair_report {
 	const char *memdev;
 	const char *failed_attr;     /* FAILED: the attribute whose write the kernel refused */
 	int error;                   /* FAILED: its negative errno */
+	bool counted;                /* FAILED: counts against the limits (the device may have acted) */
+	const char *dpa_flags;       /* the record's DPA flags, "" none */
 };
 
-/* "repair": {outcome, memdev, device, instance, type, persist_mode, location, refused, reason,
- * writes, failed_attribute, error}, inside an alert's object. */
+/* "repair": {outcome, memdev, device, instance, type, persist_mode, location, unit, refused,
+ * reason, writes, failed_attribute, error, errno, counted, dpa_flags}, inside an alert's object. */
 void mem_repair_write_json(const struct mem_repair_report *rep, struct json_writer *w);
 
 /* The alert's JSON object ({"event":"alert",...}) into w, which is reset first. */
@@ -77,12 +79,22 @@ int cpu_offline(const char *sysfs_cpu, unsigned cpu);
 size_t mem_repair_offers_read(const char *devices_dir, const char *device, struct mem_repair_offer *ret,
 			      size_t max);
 
+struct mem_repair_result {
+	unsigned failed;             /* the write that failed, or whose value read back differs */
+	char read_back[32];          /* -ESTALE: what that attribute read */
+};
+
 /*
  * Makes plan p's writes in order under devices_dir (NULL: /sys/bus/edac/
- * devices).  Returns 0, or the negative errno of the first write the kernel
- * refused, its index in *ret_failed; nothing after it is written.
+ * devices), reads every attribute back before the last write (repair=1) and
+ * makes that only if each holds what was written: the files are shared, and
+ * another writer between two writes would make a repair of a mixed location.
+ * Returns 0; the negative errno of the first write the kernel refused,
+ * nothing after it written; or -ESTALE for an attribute that read back
+ * otherwise (or could not be read), repair not written.  ret->failed is the
+ * index of that write.
  */
-int mem_repair_execute(const char *devices_dir, const struct mem_repair_plan *p, unsigned *ret_failed);
+int mem_repair_execute(const char *devices_dir, const struct mem_repair_plan *p, struct mem_repair_result *ret);
 
 /*
  * Triggers: programs a rule runs (Trigger=), without a shell.  The alert's

@@ -130,26 +130,61 @@ static int write_attr(const char *dir, const struct mem_repair_write *w)
 	return n == len ? 0 : -EIO;
 }
 
-int mem_repair_execute(const char *devices_dir, const struct mem_repair_plan *p, unsigned *ret_failed)
+/* Whether attribute text reads as the value written: as numbers where both are ("0x21", "33"). */
+static bool same_value(const char *written, const char *read)
+{
+	uint64_t a, b;
+
+	if (parse_unsigned(written, strlen(written), 0, UINT64_MAX, &a) >= 0 &&
+	    parse_unsigned(read, strlen(read), 0, UINT64_MAX, &b) >= 0)
+		return a == b;
+	return streq(written, read);
+}
+
+/* Whether a later write (before the last) sets the same attribute: that one is what it must hold. */
+static bool written_again(const struct mem_repair_plan *p, unsigned i, unsigned last)
+{
+	for (unsigned k = i + 1; k < last; k++)
+		if (streq(p->writes[k].attr, p->writes[i].attr))
+			return true;
+	return false;
+}
+
+int mem_repair_execute(const char *devices_dir, const struct mem_repair_plan *p, struct mem_repair_result *ret)
 {
 	char dir[4096];
+	unsigned last;
 
-	*ret_failed = 0;
+	*ret = (struct mem_repair_result) { 0 };
 	if (!p->offer || p->n_writes == 0)
 		return -EINVAL;
 	if (snprintf(dir, sizeof(dir), "%s/%s/mem_repair%u", devices_dir ? devices_dir : EDAC_DEVICES,
 		     p->offer->device, p->offer->instance) >= (int) sizeof(dir))
 		return -ENAMETOOLONG;
+	last = p->n_writes - 1;
 	/* In order, the trigger last: a value the driver refuses leaves the repair unasked. */
-	for (unsigned i = 0; i < p->n_writes; i++) {
+	for (unsigned i = 0; i < last; i++) {
 		int r = write_attr(dir, &p->writes[i]);
 
 		if (r < 0) {
-			*ret_failed = i;
+			ret->failed = i;
 			return r;
 		}
 	}
-	return 0;
+	/* What the repair will act on, as the kernel holds it now (review M4: no lock on these files). */
+	for (unsigned i = 0; i < last; i++) {
+		if (written_again(p, i, last))
+			continue;
+		if (read_attr(dir, p->writes[i].attr, ret->read_back, sizeof(ret->read_back)) < 0)
+			snprintf(ret->read_back, sizeof(ret->read_back), "(unreadable)");
+		else if (same_value(p->writes[i].value, ret->read_back))
+			continue;
+		ret->failed = i;
+		return -ESTALE;
+	}
+	ret->read_back[0] = '\0';
+	ret->failed = last;
+	return write_attr(dir, &p->writes[last]);
 }
 
 void mem_repair_write_json(const struct mem_repair_report *rep, struct json_writer *w)
@@ -169,6 +204,8 @@ void mem_repair_write_json(const struct mem_repair_report *rep, struct json_writ
 	}
 	if (p->location[0])
 		json_put_string(w, "location", p->location);
+	if (p->unit[0])
+		json_put_string(w, "unit", p->unit);
 	if (p->refusal != MEM_REPAIR_GO) {
 		json_put_string(w, "refused", mem_repair_refusal_to_string(p->refusal));
 		json_put_string(w, "reason", p->why);
@@ -187,6 +224,9 @@ void mem_repair_write_json(const struct mem_repair_report *rep, struct json_writ
 		json_put_string(w, "failed_attribute", rep->failed_attr ? rep->failed_attr : "");
 		json_put_string(w, "error", strerror(-rep->error));
 		json_put_i64(w, "errno", -rep->error);
+		json_put_bool(w, "counted", rep->counted);
 	}
+	if (rep->dpa_flags && rep->dpa_flags[0])
+		json_put_string(w, "dpa_flags", rep->dpa_flags);
 	json_object_end(w);
 }

@@ -843,6 +843,8 @@ static void add_repair_fields(struct journal_fields *f, const struct mem_repair_
 	}
 	if (p->location[0])
 		journal_fields_add(f, "MCE_REPAIR_LOCATION=%s", p->location);
+	if (p->unit[0])
+		journal_fields_add(f, "MCE_REPAIR_UNIT=%s", p->unit);
 	if (p->refusal != MEM_REPAIR_GO) {
 		journal_fields_add(f, "MCE_REPAIR_REFUSED=%s", mem_repair_refusal_to_string(p->refusal));
 		journal_fields_add(f, "MCE_REPAIR_REASON=%s", p->why);
@@ -850,6 +852,7 @@ static void add_repair_fields(struct journal_fields *f, const struct mem_repair_
 	if (rep->outcome == MEM_REPAIR_FAILED) {
 		journal_fields_add(f, "MCE_REPAIR_FAILED_ATTRIBUTE=%s", rep->failed_attr ? rep->failed_attr : "");
 		journal_fields_add(f, "MCE_REPAIR_ERRNO=%d", -rep->error);
+		journal_fields_add(f, "MCE_REPAIR_COUNTED=%s", rep->counted ? "yes" : "no");
 	}
 }
 

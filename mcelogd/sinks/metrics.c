@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 
+#include "actions/actions.h"
 #include "clock.h"
 #include "daemon-config.h"
 #include "file-io.h"
@@ -56,7 +57,7 @@ static const struct prom_metric metrics[] = {
 	{ "mcelogd_cpus_offlined_total", PROM_COUNTER,
 	  "CPUs mcelogd's rules took offline (or failed to), by result" },
 	{ "mcelogd_memory_repairs_total", PROM_COUNTER,
-	  "Memory repairs mcelogd's rules asked a device for (Action=repair), by result" },
+	  "Memory repairs mcelogd's rules asked for (Action=repair), by result, and a refusal by its reason" },
 	{ "mcelogd_memory_hardware_corrupted_bytes", PROM_GAUGE,
 	  "Memory the kernel took out of use for hardware errors (HardwareCorrupted in /proc/meminfo)" },
 	{ "mcelogd_kernel_memory_failure_pages_total", PROM_COUNTER,
@@ -179,6 +180,17 @@ static void count_mce(struct metrics_sink *k, const struct mce_record *r, const 
 	count_memory(k, &place, severity, 1);
 }
 
+/* Every repair report (mcelogd.rules(5), REPAIR): done, failed, would, or refused and why. */
+static void count_repair(struct metrics_sink *k, const struct mem_repair_report *rep)
+{
+	const char *labels[] = { "result", mem_repair_outcome_to_string(rep->outcome), "reason",
+				 mem_repair_refusal_to_string(rep->plan->refusal), NULL };
+
+	if (rep->outcome != MEM_REPAIR_REFUSED)
+		labels[2] = NULL;
+	add(k, "mcelogd_memory_repairs_total", labels, 1);
+}
+
 static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json_object *o)
 {
 	const char *severity = or_unknown(str_of(o, "severity"));
@@ -218,6 +230,8 @@ static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json
 		const char *labels[] = { "rule", or_unknown(str_of(o, "rule")), NULL };
 
 		add(k, "mcelogd_alerts_total", labels, 1);
+		if (e->alert && e->alert->repair)
+			count_repair(k, e->alert->repair);
 		break;
 	}
 	default:
@@ -385,11 +399,8 @@ static void metrics_action(void *s, const char *action, bool done)
 		const char *labels[] = { "result", result, NULL };
 
 		add(k, "mcelogd_cpus_offlined_total", labels, 1);
-	} else if (streq(action, "repair")) {
-		const char *labels[] = { "result", result, NULL };
-
-		add(k, "mcelogd_memory_repairs_total", labels, 1);
 	}
+	/* A repair is counted from its report (count_repair), refusals and all. */
 }
 
 const struct sink_ops metrics_sink_ops = {

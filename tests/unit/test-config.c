@@ -170,7 +170,7 @@ static void test_bad_value_matrix(void **state)
 		{ "Daemon", "SocketGroup", true, true }, { "Storm", "Enable" }, { "Storm", "Burst" },
 		{ "Storm", "Window" }, { "Storm", "SummaryInterval" }, { "Storm", "QuietTime" },
 		{ "Storm", "MaxSignatures" }, { "Memory", "Repair" }, { "Memory", "RepairsPerDevice" },
-		{ "Memory", "RepairsPerDay" },
+		{ "Memory", "RepairsPerDay" }, { "Memory", "RepairPersist" },
 	};
 	/* Wrong for every key: no key takes any of these. */
 	static const char *const values[] = {
@@ -458,6 +458,13 @@ static void test_memory_repair(void **state)
 	assert_non_null(strstr(e.msg[0], "RepairsPerDay="));
 	assert_non_null(strstr(e.msg[0], "from 1 to 1000"));
 	assert_int_equal(e.line[1], 3);
+	/* Permanent repairs: never unless said in words. */
+	assert_int_equal(parse("", &c, &e), 0);
+	assert_false(c.repair_hard);
+	assert_int_equal(parse("[Memory]\nRepairPersist=hard\n", &c, &e), 0);
+	assert_true(c.repair_hard);
+	assert_int_equal(parse("[Memory]\nRepairPersist=yes\n", &c, &e), -EINVAL);
+	assert_non_null(strstr(e.msg[0], "expected soft or hard"));
 }
 
 int main(void)

@@ -10,6 +10,7 @@
 #include <syslog.h>
 #include <cmocka.h>
 
+#include "macro.h"
 #include "rule.h"
 
 static char errors[4096];
@@ -114,6 +115,10 @@ static const struct {
 	  "t.rules:1: rule 'a': conflicting actions soft-offline and hard-offline" },
 	{ "[Rule]\nName=a\nAction=soft-offline\n",              "t.rules:1: rule 'a': page offlining needs Key= to include page" },
 	{ "[Rule]\nName=a\nKey=page\nAction=cpu-offline\n",     "t.rules:1: rule 'a': cpu-offline needs Key= to include cpu" },
+	{ "[Rule]\nName=a\nKey=label\nAction=repair\n",         "t.rules:1: rule 'a': repair needs Key= to name the memory location" },
+	{ "[Rule]\nName=a\nAction=alert repair\n",              "t.rules:1: rule 'a': repair needs Key= to name the memory location" },
+	{ "[Rule]\nName=a\nKey=label row dram_bank\nAction=repair\n", "t.rules:1: rule 'a': repair needs Key= to name" },
+	{ "[Rule]\nName=a\nKey=dpa\nAction=repair\n",           "t.rules:1: rule 'a': repair needs Key= to name" },
 	{ "[Rule]\nName=a\nAction=trigger\n",                   "t.rules:1: rule 'a': Action=trigger needs Trigger=" },
 	{ "[Rule]\nName=a\nAction=alert\nTrigger=/bin/true\n",  "t.rules:1: rule 'a': Trigger= or TriggerTimeout= is set but Action= has no trigger" },
 	{ "[Rule]\nName=a\nAction=alert\nMatch=sevrity=corrected\n", "t.rules:4: Match=: unknown field 'sevrity'" },
@@ -279,6 +284,27 @@ static void test_offline_row(void **state)
 	rule_set_done(&s);
 }
 
+/* Action=repair: the key names one location, as a host page, a device's DPA or a device's DRAM row. */
+static void test_repair_key(void **state)
+{
+	static const char *const keys[] = {
+		"label dpa", "page", "address", "label channel rank bank_group dram_bank row",
+		"label channel rank bank_group dram_bank row column",
+	};
+	struct rule_set s;
+	char text[256];
+
+	(void) state;
+	rule_set_init(&s);
+	for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+		snprintf(text, sizeof(text), "[Rule]\nName=r%zu\nMatch=kind=cxl_dram\nKey=%s\nAction=alert repair\n",
+			 i, keys[i]);
+		assert_int_equal(parse(&s, text), 0);
+	}
+	assert_int_equal(s.n_rules, ELEMENTSOF(keys));
+	rule_set_done(&s);
+}
+
 static void test_names(void **state)
 {
 	(void) state;
@@ -300,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_offline_row),
+		cmocka_unit_test(test_repair_key),
 		cmocka_unit_test(test_names),
 	};
 

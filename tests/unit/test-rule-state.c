@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* rules/rule-state: the state file's round trip, restarts in the middle of a count, damage. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,12 +34,18 @@ static void sample(struct rule_state *s)
 		.pfn = 0xfffff, .hard = true, .ok = false, .time_usec = T0 + 4 }), 0);
 	assert_int_equal(rule_state_add_alert(s, &(struct rule_state_alert) {
 		.time_usec = T0 + 5, .rule = "memory-page-ce", .key = "page=0x12345" }), 0);
-	/* Memory repairs: one the kernel took in a boot, one it refused (no boot id, as older files). */
+	/* Memory repairs: a soft one the kernel took in a boot, a hard one whose outcome a crash
+	 * lost (its intent saved, no boot id), one whose repair write failed. */
 	assert_int_equal(rule_state_add_repair(s, &(struct rule_state_repair) {
-		.device = "mem0", .location = "mem0 ppr dpa=0x2000 nibble_mask=0x21", .time_usec = T0 + 6,
-		.done = true, .boot_id = "0123456789abcdef0123456789abcdef" }), 0);
+		.device = "mem0", .location = "mem0 row channel=2 rank=0 bank_group=1 bank=3 row=1234",
+		.time_usec = T0 + 6, .status = RULE_STATE_REPAIR_DONE,
+		.boot_id = "0123456789abcdef0123456789abcdef" }), 0);
 	assert_int_equal(rule_state_add_repair(s, &(struct rule_state_repair) {
-		.device = "serial=0xabc", .location = "serial=0xabc row-sparing dpa=0x40\tx", .time_usec = T0 + 7 }), 0);
+		.device = "serial=0xabc", .location = "serial=0xabc dpa=0x40\tx", .time_usec = T0 + 7,
+		.status = RULE_STATE_REPAIR_INTENT, .hard = true }), 0);
+	assert_int_equal(rule_state_add_repair(s, &(struct rule_state_repair) {
+		.device = "mem1", .location = "mem1 rank channel=0 rank=1", .time_usec = T0 + 8,
+		.status = RULE_STATE_REPAIR_FAILED }), 0);
 }
 
 static char *format(const struct rule_state *s, size_t *len)
@@ -81,15 +88,27 @@ static void test_round_trip(void **state)
 	assert_null(rule_state_find_page(&b, 0x12346));
 	assert_int_equal(b.n_alerts, 1);
 	assert_int_equal(b.alerts[0].time_usec, T0 + 5);
-	assert_int_equal(b.n_repairs, 2);
+	assert_int_equal(b.n_repairs, 3);
 	assert_string_equal(b.repairs[0].device, "mem0");
-	assert_string_equal(b.repairs[0].location, "mem0 ppr dpa=0x2000 nibble_mask=0x21");
+	assert_string_equal(b.repairs[0].location, "mem0 row channel=2 rank=0 bank_group=1 bank=3 row=1234");
 	assert_int_equal(b.repairs[0].time_usec, T0 + 6);
-	assert_true(b.repairs[0].done);
+	assert_int_equal(b.repairs[0].status, RULE_STATE_REPAIR_DONE);
+	assert_false(b.repairs[0].hard);
 	assert_string_equal(b.repairs[0].boot_id, "0123456789abcdef0123456789abcdef");
-	assert_string_equal(b.repairs[1].location, "serial=0xabc row-sparing dpa=0x40\tx");
-	assert_false(b.repairs[1].done);
+	assert_string_equal(b.repairs[1].location, "serial=0xabc dpa=0x40\tx");
+	assert_int_equal(b.repairs[1].status, RULE_STATE_REPAIR_INTENT);
+	assert_true(b.repairs[1].hard);
 	assert_string_equal(b.repairs[1].boot_id, "");
+	assert_int_equal(b.repairs[2].status, RULE_STATE_REPAIR_FAILED);
+	assert_string_equal(rule_state_repair_status_to_string(b.repairs[1].status), "intent");
+	/* A request the kernel refused is taken out again: it spends no limit. */
+	rule_state_remove_repair(&b, 1);
+	assert_int_equal(b.n_repairs, 2);
+	assert_string_equal(b.repairs[1].device, "mem1");
+	rule_state_remove_repair(&b, 7);
+	assert_int_equal(b.n_repairs, 2);
+	rule_state_done(&b);
+	assert_int_equal(rule_state_parse(text, len, &b, why, sizeof(why), &line), 0);
 	/* Formatting what was parsed gives the same bytes. */
 	again = format(&b, &len2);
 	assert_int_equal(len, len2);
@@ -151,12 +170,31 @@ static void test_errors(void **state)
 	expect_bad("mcelogd-rules-state 1\npage\t0x1\tsoft\t0\tok\tBOOT\n", 2, "boot id 'BOOT' is not 32");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\n", 2, "alert: expected 4 fields, got 3");
 	expect_bad("mcelogd-rules-state 1\nfrob\t1\n", 2, "unknown item 'frob'");
-	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tdone\n", 2, "repair: expected 6 fields, got 5");
-	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tmaybe\t-\n", 2, "'maybe' is neither done nor failed");
+	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tdone\n", 2, "repair: expected 7 fields, got 5");
+	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tmaybe\t-\tsoft\n", 2,
+		   "'maybe' is not done, failed or intent");
+	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\t1\tdone\t-\tfirm\n", 2, "'firm' is neither soft nor hard");
 	expect_bad("mcelogd-rules-state 1\nrepair\tmem0\tloc\tx\tdone\t-\n", 2, "time 'x' is not a number");
 	expect_bad("mcelogd-rules-state 1\nend\t5\t0\n", 2, "end line counts 5 lines, the file has 1");
 	expect_bad("mcelogd-rules-state 1\nend\t1\t0\n", 2, "checksum mismatch");
 	expect_bad("mcelogd-rules-state 1\nalert\t1\tr\tk", 2, "cut short");
+}
+
+/* A repair line of a file written before the persist field: read as hard, which never repeats it. */
+static void test_old_repair_line(void **state)
+{
+	static const char body[] = "mcelogd-rules-state 1\nrepair\tmem0\tmem0 ppr dpa=0x2000 nibble_mask=0x21\t5\tdone\t-\n";
+	struct rule_state s;
+	char text[256], why[256];
+	unsigned line;
+
+	(void) state;
+	snprintf(text, sizeof(text), "%send\t2\t%016" PRIx64 "\n", body, rule_state_key_hash(body));
+	assert_int_equal(rule_state_parse(text, strlen(text), &s, why, sizeof(why), &line), 0);
+	assert_int_equal(s.n_repairs, 1);
+	assert_true(s.repairs[0].hard);
+	assert_int_equal(s.repairs[0].status, RULE_STATE_REPAIR_DONE);
+	rule_state_done(&s);
 }
 
 /* Offlining again in a new boot replaces the page's entry rather than adding one. */
@@ -316,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damage_detected),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_old_repair_line),
 		cmocka_unit_test(test_set_page_replaces),
 		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_page_index),

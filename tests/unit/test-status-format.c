@@ -103,7 +103,8 @@ static void test_memory(void **state)
 		"\"total\":11,\"ignored\":2,\"failed\":3,\"delayed\":4,\"recovered\":5},"
 		"\"pages_known_bad\":3,\"pages_offlined_this_boot\":2,\"pages_offlined_again_at_start\":1,"
 		"\"offlinings_refused\":1,\"repair_enabled\":true,\"repairs_done\":1,\"repairs_refused\":2,"
-		"\"repairs_failed\":3,\"repairs_would\":0,\"repairs_known\":4}}",
+		"\"repairs_failed\":3,\"repairs_would\":0,\"repairs_known\":4,\"repair_persist\":\"soft\","
+		"\"repairs_refused_by_reason\":{\"not-media-fault\":1,\"injected\":1}}}",
 		&r);
 
 	(void) state;
@@ -113,8 +114,8 @@ static void test_memory(void **state)
 				    "(vm.enable_soft_offline=0)\n"));
 	assert_non_null(strstr(out, "Pages offlined by the rules: 2 this boot (1 again at start), 3 known bad; "
 				    "1 refused\n"));
-	assert_non_null(strstr(out, "Memory repairs by the rules (on): 1 done, 2 refused, 3 failed, 0 would; "
-				    "4 in the state\n"));
+	assert_non_null(strstr(out, "Memory repairs by the rules (on, soft only): 1 done, 2 refused, 3 failed, "
+				    "0 would; 4 in the state\n  refused: not-media-fault 1, injected 1\n"));
 	free(out);
 
 	/* A kernel without the sysctl or the counters: only what there is. */
