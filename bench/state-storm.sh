@@ -46,7 +46,8 @@ for which in old new; do
 		if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$c; fi
 	done
 	run "$bin" "$t/$which" strace -f -qq -ttt -e trace=write,fsync,fdatasync -o "$t/$which.trace"
-	bytes=$(awk '/ write\([0-9]+,/ { split($2, a, "[(,]"); if (a[2] + 0 > 2) { n = $NF; s += n } } END { print s + 0 }' "$t/$which.trace")
+	bytes=$(awk 'match($0, / write\([0-9]+,/) { fd = substr($0, RSTART + 7, RLENGTH - 8) + 0; if (fd > 2 && $NF ~ /^[0-9]+$/) s += $NF }
+		END { print s + 0 }' "$t/$which.trace")
 	syncs=$(grep -cE ' f(data)?sync\(' "$t/$which.trace" || true)
 	stall=$(awk '/ write\(1,/ { if (last) { g = $2 - last; if (g > max) max = g } last = $2 } END { printf "%.1f", max * 1000 }' "$t/$which.trace")
 	offlined=$(grep -c "^page	.*	ok	" "$t/$which/state/rules.state" || true)
