@@ -447,16 +447,6 @@ static enum source_state get_state(void *core, enum mce_source source)
 	return m->record_sources[source].state;
 }
 
-/* The ras:* events read as such (not the cxl:* and pci:* ones read beside them). */
-static const enum mce_source ras_events[] = {
-	MCE_SOURCE_RAS_MC_EVENT,
-	MCE_SOURCE_RAS_AER_EVENT,
-	MCE_SOURCE_RAS_MEMORY_FAILURE_EVENT,
-	MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
-	MCE_SOURCE_RAS_ARM_EVENT,
-	MCE_SOURCE_RAS_NON_STANDARD_EVENT,
-};
-
 /*
  * The live daemon tells the kernel it reads the ras:* events while it does
  * (ras-daemon-active.h), after the readers opened and whenever what they read
@@ -471,8 +461,9 @@ static void follow_ras_consumers(struct manager *m)
 
 	if (!m->live || m->stopping)
 		return;
-	for (size_t i = 0; i < ELEMENTSOF(ras_events); i++)
-		consuming |= m->record_sources[ras_events[i]].state == SOURCE_ACTIVE;
+	/* The ras:* events proper (record.h keeps them together), not the cxl:* and pci:* ones. */
+	for (enum mce_source s = MCE_SOURCE_RAS_MC_EVENT; s <= MCE_SOURCE_RAS_NON_STANDARD_EVENT; s++)
+		consuming |= m->record_sources[s].state == SOURCE_ACTIVE;
 	ras_daemon_active_update(&m->ras_daemon_active, consuming);
 }
 

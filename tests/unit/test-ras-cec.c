@@ -23,6 +23,7 @@
 #include "kernel-cec.h"
 #include "ras-cec.h"
 #include "ras-debugfs.h"
+#include "stand-in-tree.h"
 
 /* array_show() of Linux 5.x and later: " %3d: [%016llx|%s|%03llx]" per page, "Decay interval". */
 static const char array_now[] =
@@ -128,42 +129,16 @@ static void test_array_damaged(void **state)
 
 /* -------------------------------------------------- the daemon's reader */
 
-static char root[64];
-
-static void put(const char *sub, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, sub);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void mkdir_sub(const char *sub)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", root, sub);
-	assert_int_equal(mkdir(path, 0755), 0);
-}
-
 static int setup_root(void **state)
 {
 	(void) state;
-	snprintf(root, sizeof(root), "/tmp/test-ras-cec.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return stand_in_create("test-ras-cec");
 }
 
 static int teardown_root(void **state)
 {
-	char cmd[128];
-
 	(void) state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return stand_in_remove();
 }
 
 static const char *status_of(const struct kernel_cec *c, struct json_writer *w)
@@ -192,7 +167,7 @@ static void test_reader(void **state)
 			 RAS_DEBUGFS_NOT_MOUNTED);
 
 	/* debugfs with ras/ but no cec/: a kernel without the collector. */
-	mkdir_sub("ras");
+	dir("ras");
 	put("ras/daemon_active", "");
 	kernel_cec_read(root, &c);
 	assert_int_equal(c.state, KERNEL_CEC_ABSENT);
@@ -200,7 +175,7 @@ static void test_reader(void **state)
 			    "this kernel (CONFIG_RAS_CEC off, or ras=cec_disable on its command line)\"}}");
 
 	/* The collector as Debian-like kernels have it: no CONFIG_RAS_CEC_DEBUG, so no array. */
-	mkdir_sub("ras/cec");
+	dir("ras/cec");
 	put("ras/cec/action_threshold", "2\n");
 	put("ras/cec/decay_interval", "86400\n");
 	kernel_cec_read(root, &c);
@@ -229,8 +204,8 @@ static void test_reader_old_name(void **state)
 	struct kernel_cec c;
 
 	(void) state;
-	mkdir_sub("ras");
-	mkdir_sub("ras/cec");
+	dir("ras");
+	dir("ras/cec");
 	put("ras/cec/count_threshold", "1023\n");
 	put("ras/cec/decay_interval", "86400\n");
 	kernel_cec_read(root, &c);
