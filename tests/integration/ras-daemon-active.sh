@@ -34,8 +34,6 @@ if ! mount -t tracefs nodev "$work/tracefs" 2>/dev/null || ! ls "$work/tracefs/e
 	exit 0
 fi
 
-echo "1..17"
-
 # No trace instance (it would outlive the test in the real tracefs), no other source.
 conf() { # conf FILE RAS
 	printf '[Sources]\nTracepoint=no\nTraceBuffer=no\nMSRPoll=no\nDevMcelog=no\nRAS=%s\n' "$2" >"$1"
@@ -51,7 +49,7 @@ start() {
 		--control-socket "$work/$name/control" --log-level info "$@" 2>"$work/$name/daemon.err" &
 	pid=$!
 	pids+=("$pid")
-	for _ in $(seq 200); do [ -S "$work/$name/control" ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -S "$work/$name/control" ] && break; sleep 0.05; done
 }
 
 status() { "$mcectl" status --socket "$work/$1/control" --output json 2>&1; }
@@ -71,8 +69,12 @@ conf "$work/live.conf" yes
 start live "$dfs"
 live=$pid
 doc=$(status live)
-check "the ras:* events are read" true \
-	"$(jq -r '[.sources[] | select(.name | startswith("ras:")) | .state == "active"] | any' <<<"$doc" 2>&1)"
+# perf_event_open may be refused here (a container, perf_event_paranoid): then there is nothing to test.
+if [ "$(jq -r '[.sources[] | select(.name | startswith("ras:")) | .state == "active"] | any' <<<"$doc" 2>&1)" != true ]; then
+	echo "1..0 # SKIP no ras:* tracepoint can be read here: $(jq -c '[.sources[] | select(.name | startswith("ras:")) | .reason]' <<<"$doc" 2>&1)"
+	exit 0
+fi
+echo "1..16"
 check "status: ras_daemon_active is true" true "$(jq -r .ras_daemon_active <<<"$doc" 2>&1)"
 fd=$(holds "$live" "$dfs/ras/daemon_active")
 if [ -n "$fd" ] && grep -q '^flags:.*[0-7][0-7]0000$' "/proc/$live/fdinfo/$fd" 2>/dev/null; then
@@ -99,14 +101,14 @@ check "a changed threshold shows at the next status" 5 "$(status live | jq -r .k
 # RAS=no at a reload: the events are no longer read, so the kernel must print them again.
 conf "$work/live.conf" no
 kill -HUP "$live"
-for _ in $(seq 100); do [ "$(status live | jq -r .ras_daemon_active)" = false ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ "$(status live | jq -r .ras_daemon_active)" = false ] && break; sleep 0.05; done
 doc=$(status live)
 check "after RAS=no: ras_daemon_active is false, with why" "false mcelogd does not read the ras:* events (RAS=no, or none available)" \
 	"$(jq -r '"\(.ras_daemon_active) \(.ras_daemon_active_reason)"' <<<"$doc" 2>&1)"
 check "and the file is closed" "" "$(holds "$live" "$dfs/ras/daemon_active")"
 conf "$work/live.conf" yes
 kill -HUP "$live"
-for _ in $(seq 100); do [ "$(status live | jq -r .ras_daemon_active)" = true ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ "$(status live | jq -r .ras_daemon_active)" = true ] && break; sleep 0.05; done
 if [ -n "$(holds "$live" "$dfs/ras/daemon_active")" ]; then
 	ok "RAS=yes again: held again"
 else
@@ -142,7 +144,8 @@ mkfifo "$work/replay.fifo"
 replay=$!
 pids+=("$replay")
 exec 7>"$work/replay.fifo"   # the replay now waits for its input
-sleep 0.5
+# Once it has opened its input (fd to the fifo), it has set up all it ever will.
+for _ in $(seq 400); do [ -n "$(holds "$replay" "$work/replay.fifo")" ] && break; sleep 0.05; done
 if [ -d "/proc/$replay" ] && [ -z "$(holds "$replay" "$dfs/ras/daemon_active")" ]; then
 	ok "a replay never opens ras/daemon_active"
 else
