@@ -286,6 +286,18 @@ NAMED(dec_alderlake_n,    "Alder Lake-N (Gracemont)");
 NAMED(dec_pantherlake,    "Panther Lake");
 NAMED(dec_clearwater,     "Clearwater Forest");
 NAMED(dec_diamond,        "Diamond Rapids");
+/*
+ * The newest clients, named from Linux arch/x86/include/asm/intel-family.h
+ * alone: no SDM edition we could read lists them yet.  INTEL_WILDCATLAKE_L
+ * IFM(6, 0xD5) (mcelog v208 names the same model), INTEL_NOVALAKE IFM(18,
+ * 0x01) and INTEL_NOVALAKE_L IFM(18, 0x03) ("x86/cpu: Add CPU model numbers
+ * for Novalake", Tony Luck, August 2025; cores "Coyote Cove / Arctic Wolf").
+ * Nova Lake is the first part of family 18 (0FH + extended family 03H), so
+ * only its CPUID signature, not a family-6 row, can name it.  Clients have no
+ * published bank table (see above): architectural decode only.
+ */
+NAMED(dec_wildcatlake,    "Wildcat Lake");
+NAMED(dec_novalake,       "Nova Lake");
 
 #define ROWS(fam, first, last, dec) { .vendor = MCE_VENDOR_INTEL, .family = fam, \
 					.model_first = first, .model_last = last, .decoder = &dec }
@@ -383,11 +395,14 @@ const struct mce_model_match intel_model_matches[] = {
 	ROW(6, 0xc6, dec_arrowlake),
 	ROW(6, 0xcc, dec_pantherlake),
 	ROW(6, 0xcf, dec_emerald),
+	ROW(6, 0xd5, dec_wildcatlake),     /* L */
 	ROW(6, 0xdd, dec_clearwater),
 	ROWS(15, 0x00, 0x01, dec_willamette),
 	ROW(15, 0x02, dec_northwood),
 	ROWS(15, 0x03, 0x04, dec_prescott), /* also Smithfield, Nocona, Irwindale, Paxville */
 	ROW(15, 0x06, dec_cedarmill),
+	ROW(18, 0x01, dec_novalake),
+	ROW(18, 0x03, dec_novalake),       /* L */
 	ROW(19, 0x01, dec_diamond),
 	{ .decoder = NULL },
 };

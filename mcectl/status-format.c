@@ -370,6 +370,47 @@ static void format_edac_features(json_object *features, FILE *out)
 	}
 }
 
+/*
+ * The kernel side of page offlining and logging: whether the kernel knows a
+ * RAS daemon reads its events (ras/daemon_active), and whether its own
+ * corrected-error collector may offline pages beside mcelogd's rules.
+ */
+static void format_kernel_ras(json_object *doc, FILE *out)
+{
+	json_object *held, *cec;
+
+	if (json_object_object_get_ex(doc, "ras_daemon_active", &held) &&
+	    json_object_is_type(held, json_type_boolean)) {
+		const char *why = get_str(doc, "ras_daemon_active_reason");
+
+		if (json_object_get_boolean(held))
+			fprintf(out, "Kernel told a RAS daemon runs (ras/daemon_active held): yes\n");
+		else
+			fprintf(out, "Kernel told a RAS daemon runs (ras/daemon_active held): no (%s)\n",
+				why ? why : "no reason given");
+	}
+	if (json_object_object_get_ex(doc, "kernel_cec", &cec) && json_object_is_type(cec, json_type_object)) {
+		const char *state = get_str(cec, "state"), *why = get_str(cec, "reason");
+		uint64_t threshold = 0, decay = 0, seen = 0, offlined = 0;
+
+		if (!state)
+			return;
+		if (!streq(state, "active") || get_u64(cec, "action_threshold", &threshold) < 0) {
+			fprintf(out, "Kernel corrected-error collector (ras/cec): %s%s%s%s\n", state,
+				why ? " (" : "", why ? why : "", why ? ")" : "");
+			return;
+		}
+		fprintf(out, "Kernel corrected-error collector (ras/cec): active, soft-offlines a page at %llu "
+			"corrected errors", (unsigned long long) threshold);
+		if (get_u64(cec, "decay_interval_sec", &decay) >= 0)
+			fprintf(out, ", counts age every %llu s", (unsigned long long) decay);
+		if (get_u64(cec, "errors_seen", &seen) >= 0 && get_u64(cec, "pages_offlined", &offlined) >= 0)
+			fprintf(out, "; %llu errors seen, %llu pages offlined", (unsigned long long) seen,
+				(unsigned long long) offlined);
+		fprintf(out, "; it acts beside mcelogd's page rules\n");
+	}
+}
+
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
@@ -411,6 +452,7 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 		format_memory(memory, out);
 	if (json_object_object_get_ex(doc, "edac_features", &edac) && json_object_is_type(edac, json_type_array))
 		format_edac_features(edac, out);
+	format_kernel_ras(doc, out);
 	format_sources(sources, out);
 	if (json_object_object_get_ex(doc, "snapshots", &snapshots) &&
 	    json_object_is_type(snapshots, json_type_array))

@@ -19,6 +19,7 @@
 #include "daemon-config.h"
 #include "file-io.h"
 #include "keepalive.h"
+#include "kernel-cec.h"
 #include "log.h"
 #include "manager.h"
 #include "sinks.h"
@@ -57,6 +58,8 @@ static const char *arg_sysfs_edac;
 static const char *arg_procfs, *arg_sysfs_node, *arg_boot_id, *arg_machine_id, *arg_sysfs_cxl;
 static const char *arg_dmi_dir, *arg_slots_dir;
 static const char *arg_sysfs_cpu;
+/* Hidden, for tests: where debugfs is (ras/daemon_active, ras/cec); default /sys/kernel/debug. */
+static const char *arg_debugfs;
 static bool arg_run_triggers;
 
 static void help(void)
@@ -149,7 +152,7 @@ static int parse_argv(int argc, char *argv[])
 	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
 	       ARG_SYSFS_CPU, ARG_SYSFS_EDAC, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
 	       ARG_MACHINE_ID, ARG_SYSFS_CXL,
-	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY };
+	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY, ARG_DEBUGFS };
 	static const struct option options[] = {
 		{ "config",      required_argument, NULL, 'c' },
 		{ "test-config", no_argument,       NULL, 't' },
@@ -179,6 +182,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "dmi-dir",     required_argument, NULL, ARG_DMI_DIR },
 		{ "slots-directory", required_argument, NULL, ARG_SLOTS_DIRECTORY },
 		{ "run-triggers", no_argument,      NULL, ARG_RUN_TRIGGERS },
+		{ "debugfs",     required_argument, NULL, ARG_DEBUGFS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ "version",     no_argument,       NULL, ARG_VERSION },
 		{}
@@ -306,6 +310,9 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_RUN_TRIGGERS:
 			arg_run_triggers = true;
+			break;
+		case ARG_DEBUGFS:
+			arg_debugfs = optarg;
 			break;
 		case 'h':
 			help();
@@ -587,6 +594,20 @@ static uint64_t fd_reserve_for_offline_cpus(uint64_t before, uint64_t after)
 	return (after - before + n_online - 1) / n_online * (n_possible - n_online);
 }
 
+/* Said once at start: the status shows it at any time (kernel-cec.h). */
+static void log_kernel_cec(const struct manager *m)
+{
+	struct kernel_cec c;
+
+	kernel_cec_read(m->paths.debugfs, &c);
+	if (c.state == KERNEL_CEC_ACTIVE)
+		log_info("The kernel's corrected-error collector (ras/cec) is active: it soft-offlines a "
+			 "page by itself at %" PRIu64 " corrected errors in it, beside mcelogd's page rules "
+			 "(mcelogd(8), THE KERNEL'S CORRECTED-ERROR COLLECTOR)", c.action_threshold);
+	else
+		log_debug("The kernel's corrected-error collector: %s", c.reason);
+}
+
 static int run_live(struct manager *m)
 {
 	const struct cpu_hotplug_handler hotplug = {
@@ -630,6 +651,7 @@ static int run_live(struct manager *m)
 	if (!any)
 		log_warning("No machine-check source is active; waiting for a reload (SIGHUP)");
 	manager_open_snapshots(m, snapshots_live, snapshots_live_count);
+	log_kernel_cec(m);
 
 	/* Records that arrived while we were opening are logged before we claim readiness. */
 	manager_drain_sources(m);
@@ -717,6 +739,7 @@ int main(int argc, char *argv[])
 		.state_directory = state_directory(),
 		.bert_region = arg_bert,
 		.replay = arg_replay,
+		.debugfs = arg_debugfs,
 	};
 	if (live) {
 		sigset_t mask;

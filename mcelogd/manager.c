@@ -447,8 +447,29 @@ static enum source_state get_state(void *core, enum mce_source source)
 	return m->record_sources[source].state;
 }
 
+/*
+ * The live daemon tells the kernel it reads the ras:* events while it does
+ * (ras-daemon-active.h), after the readers opened and whenever what they read
+ * changed.  Any one of them read counts: RAS= switches them together, and
+ * the one that matters (extlog_mem_event) exists only where ACPI extlog does.
+ * If on such a kernel that one alone could not be opened, extlog's records
+ * would go to the trace instance only, and be logged at the next start.
+ */
+static void follow_ras_consumers(struct manager *m)
+{
+	bool consuming = false;
+
+	if (!m->live || m->stopping)
+		return;
+	/* The ras:* events proper (record.h keeps them together), not the cxl:* and pci:* ones. */
+	for (enum mce_source s = MCE_SOURCE_RAS_MC_EVENT; s <= MCE_SOURCE_RAS_NON_STANDARD_EVENT; s++)
+		consuming |= m->record_sources[s].state == SOURCE_ACTIVE;
+	ras_daemon_active_update(&m->ras_daemon_active, consuming);
+}
+
 static void sources_changed(void *core)
 {
+	follow_ras_consumers(core);
 	manager_update_status(core);
 }
 
@@ -460,6 +481,7 @@ int manager_init(struct manager *m, bool live)
 	int r;
 
 	m->live = live;
+	ras_daemon_active_init(&m->ras_daemon_active, m->paths.debugfs);
 	json_writer_init(&m->json);
 	json_writer_init(&m->status_json);
 	m->started_realtime_usec = now_realtime_usec();
@@ -562,6 +584,7 @@ void manager_done(struct manager *m)
 	rules_stage_done(&m->rules);
 	m->hotplug = cpu_hotplug_free(m->hotplug);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
+	ras_daemon_active_release(&m->ras_daemon_active);
 	close_sources(m);
 	close_sinks(m);
 	free(m->dedup);
@@ -599,6 +622,7 @@ int manager_open_sources(struct manager *m)
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
+	follow_ras_consumers(m);
 	return ret;
 }
 
@@ -629,6 +653,7 @@ void manager_reload_sources(struct manager *m, const struct mcelogd_config *old)
 		if (s->state && s->ops->drain)
 			s->ops->drain(s->state);
 	}
+	follow_ras_consumers(m);
 	/* Changed [Snapshot] settings: the providers start afresh (their histories too). */
 	if (m->snapshots.n > 0 && !snapshot_config_equal(&old->snapshot, &m->config.snapshot))
 		open_snapshots(m);
@@ -640,6 +665,10 @@ void manager_stop(struct manager *m)
 {
 	int r;
 
+	/* First, so that from here on extlog prints what it would trace for readers about to go;
+	 * and for good: a reader that hangs up in the last drain must not take it again. */
+	m->stopping = true;
+	ras_daemon_active_release(&m->ras_daemon_active);
 	/* Whatever the kernel already handed us is logged before we go. */
 	manager_drain_sources(m);
 	/* No count is lost across a stop: storms in progress get their last summary and end. */
@@ -662,8 +691,10 @@ void manager_cpu_changed(struct manager *m, unsigned cpu, bool online)
 		if (s->state && fn)
 			changed |= fn(s->state, cpu) > 0;
 	}
-	if (changed)
+	if (changed) {
+		follow_ras_consumers(m);
 		manager_update_status(m);
+	}
 }
 
 void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
@@ -681,6 +712,7 @@ void manager_cpus_resync(struct manager *m, const bool *online, size_t n_online)
 		if (s->state && s->ops->cpus_resync)
 			(void) s->ops->cpus_resync(s->state, online, n_online);
 	}
+	follow_ras_consumers(m);
 	manager_update_status(m);
 }
 

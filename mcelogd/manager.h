@@ -19,6 +19,7 @@
 #include "fd-budget.h"
 #include "json-writer.h"
 #include "mce-dedup.h"
+#include "ras-daemon-active.h"
 #include "record.h"
 #include "rules-stage.h"
 #include "sink.h"
@@ -92,6 +93,8 @@ struct manager {
 	struct control *control;
 	struct json_writer status_json;
 	struct cpu_hotplug *hotplug;     /* NULL: CPU hotplug not followed */
+	struct ras_daemon_active ras_daemon_active;  /* live only: held while the ras:* events are read */
+	bool stopping;               /* manager_stop() ran */
 	sd_event_source *status_refresh; /* STATUS= catches up with the counters after a batch */
 
 	struct source_status record_sources[_MCE_SOURCE_MAX];

@@ -50,6 +50,7 @@ struct source_paths {
 	const char *state_directory; /* where cursors and markers are kept (never NULL) */
 	const char *bert_region;     /* --bert */
 	const char *replay;          /* --replay */
+	const char *debugfs;         /* --debugfs (hidden, for tests): ras/daemon_active and ras/cec */
 };
 
 /*

@@ -8,6 +8,7 @@
 #include "cpu-hotplug.h"
 #include "edac-features.h"
 #include "json-writer.h"
+#include "kernel-cec.h"
 #include "macro.h"
 #include "manager.h"
 #include "status-json.h"
@@ -125,6 +126,15 @@ static void write_edac_features(struct json_writer *w)
 		edac_features_write_json(f, edac_features_read(NULL, f, EDAC_FEATURES_MAX), w);
 }
 
+/* Read now, at each status: the threshold can be changed by hand at any time. */
+static void write_kernel_cec(struct json_writer *w, const struct manager *m)
+{
+	struct kernel_cec c;
+
+	kernel_cec_read(m->paths.debugfs, &c);
+	kernel_cec_write_status(&c, w);
+}
+
 const char *status_json_render(struct manager *m)
 {
 	struct json_writer *w = &m->status_json;
@@ -146,6 +156,7 @@ const char *status_json_render(struct manager *m)
 	if (m->last_record_usec > 0)
 		json_put_time_usec(w, "last_record", m->last_record_usec);
 	json_put_bool(w, "cpu_hotplug_followed", m->hotplug != NULL);
+	ras_daemon_active_write_status(&m->ras_daemon_active, w);
 	if (m->hotplug) {
 		struct cpu_hotplug_counts k;
 
@@ -170,6 +181,7 @@ const char *status_json_render(struct manager *m)
 	storm_stage_write_status(&m->storm, w);
 	rules_stage_write_memory_status(&m->rules, w);
 	write_edac_features(w);
+	write_kernel_cec(w, m);
 	json_object_end(w);
 	if (json_writer_failed(w))
 		return NULL;

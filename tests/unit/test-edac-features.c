@@ -20,34 +20,12 @@
 
 #include "edac-features.h"
 #include "json-writer.h"
-
-static char root[64];
-
-static void put(const char *sub, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, sub);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *sub)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", root, sub);
-	assert_int_equal(mkdir(path, 0755), 0);
-}
+#include "stand-in-tree.h"
 
 static int setup(void **state)
 {
 	(void) state;
-	snprintf(root, sizeof(root), "/tmp/test-edac-features.XXXXXX");
-	assert_non_null(mkdtemp(root));
+	assert_int_equal(stand_in_create("test-edac-features"), 0);
 	dir("mc");
 	dir("mc/mc0");
 	dir("cxl_mem0");
@@ -87,11 +65,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void) state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return stand_in_remove();
 }
 
 static void test_parse_dir(void **state)

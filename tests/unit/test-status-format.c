@@ -155,6 +155,39 @@ static void test_edac_features(void **state)
 	free(out);
 }
 
+/* The kernel's side (ras/daemon_active, ras/cec), as ras-daemon-active.h and kernel-cec.h send it. */
+static void test_kernel_ras(void **state)
+{
+	int r;
+	char *out = render(
+		"{\"version\":\"0.1.0\",\"sources\":[],\"ras_daemon_active\":true,"
+		"\"kernel_cec\":{\"state\":\"active\",\"action_threshold\":2,\"decay_interval_sec\":86400}}",
+		&r);
+
+	(void) state;
+	assert_int_equal(r, 0);
+	assert_non_null(strstr(out, "Kernel told a RAS daemon runs (ras/daemon_active held): yes\n"));
+	assert_non_null(strstr(out, "Kernel corrected-error collector (ras/cec): active, soft-offlines a page "
+				    "at 2 corrected errors, counts age every 86400 s; it acts beside mcelogd's "
+				    "page rules\n"));
+	free(out);
+
+	out = render("{\"version\":\"0.1.0\",\"sources\":[],\"ras_daemon_active\":false,"
+		     "\"ras_daemon_active_reason\":\"debugfs is not mounted at /sys/kernel/debug\","
+		     "\"kernel_cec\":{\"state\":\"active\",\"action_threshold\":1023,"
+		     "\"decay_interval_sec\":3600,\"pages_tracked\":1,\"errors_seen\":9,\"pages_offlined\":1}}", &r);
+	assert_non_null(strstr(out, "(ras/daemon_active held): no (debugfs is not mounted at /sys/kernel/debug)\n"));
+	assert_non_null(strstr(out, "at 1023 corrected errors, counts age every 3600 s; 9 errors seen, "
+				    "1 pages offlined; it acts"));
+	free(out);
+
+	out = render("{\"version\":\"0.1.0\",\"sources\":[],\"kernel_cec\":{\"state\":\"absent\","
+		     "\"reason\":\"not in this kernel\"}}", &r);
+	assert_non_null(strstr(out, "Kernel corrected-error collector (ras/cec): absent (not in this kernel)\n"));
+	assert_null(strstr(out, "daemon_active"));   /* not sent (an older daemon): not shown */
+	free(out);
+}
+
 static void test_minimal_and_invalid(void **state)
 {
 	int r;
@@ -193,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_edac_features),
+		cmocka_unit_test(test_kernel_ras),
 		cmocka_unit_test(test_minimal_and_invalid),
 	};
 

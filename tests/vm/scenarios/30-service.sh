@@ -14,7 +14,7 @@ service_props() {
 }
 
 scenario() {
-	local pid pid2 w mark st=0x9c00004000030093
+	local pid pid2 w mark out st=0x9c00004000030093
 	is "$(service_props ActiveState,SubState,Type)" "active running notify" \
 		"service: active (running), Type=notify: systemd got READY=1"
 	check "service: status text says which sources are open" \
@@ -32,6 +32,20 @@ scenario() {
 		grep -q ' /usr [^ ]* [^ ]* ro' /proc/$pid/mountinfo || grep -q ' / [^ ]* ro' /proc/$pid/mountinfo"
 	w=$(mcelogd_warnings)
 	is "$w" "" "service: journalctl -u mcelogd shows no warnings"
+	# Issue 38: the kernel's side, under the unit's sandbox (ProtectKernelTunables=
+	# leaves /sys/kernel/debug read-only): ras/daemon_active held while the ras:*
+	# events are read, and the kernel's corrected-error collector readable.
+	check "service: holds /sys/kernel/debug/ras/daemon_active open (sandboxed)" guest "
+		ls -l /proc/$pid/fd | grep -q ' -> /sys/kernel/debug/ras/daemon_active\$' &&
+		mcectl status --output json | jq -e '.ras_daemon_active == true'"
+	out=$(guest "mcectl status --output json | jq -c .kernel_cec" 2>&1)
+	if jq -e '.state == "active" or .state == "absent"' <<<"$out" >/dev/null 2>&1; then
+		ok "service: the kernel's corrected-error collector is readable from the sandbox"
+		printf 'kernel_cec: %s\n' "$out" | diag
+	else
+		not_ok "service: the kernel's corrected-error collector is readable from the sandbox"
+		printf '%s\n' "$out" | diag
+	fi
 
 	# reload: same process, configuration re-read, still logging.
 	mark=$(journal_mark)
