@@ -74,7 +74,7 @@ if [ "$(jq -r '[.sources[] | select(.name | startswith("ras:")) | .state == "act
 	echo "1..0 # SKIP no ras:* tracepoint can be read here: $(jq -c '[.sources[] | select(.name | startswith("ras:")) | .reason]' <<<"$doc" 2>&1)"
 	exit 0
 fi
-echo "1..16"
+echo "1..15"
 check "status: ras_daemon_active is true" true "$(jq -r .ras_daemon_active <<<"$doc" 2>&1)"
 fd=$(holds "$live" "$dfs/ras/daemon_active")
 if [ -n "$fd" ] && grep -q '^flags:.*[0-7][0-7]0000$' "/proc/$live/fdinfo/$fd" 2>/dev/null; then
