@@ -102,6 +102,28 @@ static int match_ours(sd_journal *j, const char *mark, const char *trusted_uid)
 	return r;
 }
 
+/*
+ * Whether any file of j holds the value match (FIELD=VALUE) at all: asked of
+ * the field's few values, where a walk with the match, even one that finds
+ * nothing, costs libsystemd 252 a fifth of a short query over many files
+ * (bench/journal-bench.sh's journal: 15 ms).
+ */
+static bool has_value(sd_journal *j, const char *field, const char *match)
+{
+	const void *data;
+	size_t len, n = strlen(match);
+	bool found = false;
+
+	if (sd_journal_query_unique(j, field) < 0)
+		return true;   /* (then walked, to be sure) */
+	SD_JOURNAL_FOREACH_UNIQUE(j, data, len)
+		if (len == n && memcmp(data, match, n) == 0) {
+			found = true;
+			break;
+		}
+	return found;
+}
+
 int late_entries_find(sd_journal *j, const char *trusted_uid, uint64_t arrived_from, struct late_entries **ret)
 {
 	struct late_entries *l = calloc(1, sizeof(*l));
@@ -111,11 +133,14 @@ int late_entries_find(sd_journal *j, const char *trusted_uid, uint64_t arrived_f
 	if (!l)
 		return -ENOMEM;
 	/* Those whose time is ahead, from before arrived_from (entry-time.h) ... */
-	r = arrived_from ? match_ours(j, ENTRY_AHEAD_MATCH, trusted_uid) : 0;
-	if (r >= 0 && arrived_from)
-		r = sd_journal_seek_head(j);
-	if (r >= 0 && arrived_from)
-		r = add_matching(j, l, &cap, 0, arrived_from);
+	if (arrived_from && has_value(j, ENTRY_AHEAD_FIELD, ENTRY_AHEAD_MATCH)) {
+		r = match_ours(j, ENTRY_AHEAD_MATCH, trusted_uid);
+		if (r >= 0)
+			r = sd_journal_seek_head(j);
+		if (r >= 0)
+			r = add_matching(j, l, &cap, 0, arrived_from);
+	} else
+		r = 0;
 	/* ... and every one from then on. */
 	if (r >= 0)
 		r = match_ours(j, ENTRY_LATE_MATCH, trusted_uid);
