@@ -101,10 +101,11 @@ done
 # The genuine record stamped now, as a user's process named mcelogd sends it:
 # all of mcelogd's fields, its TSC 0x666, marked late and ahead.
 journalctl -o json -n 1 _COMM=mcelogd MCE_TSC=0x0000000000000001 |
-	jq -c 'with_entries(select(.key | startswith("_") | not)) |
+	jq -r 'with_entries(select(.key | startswith("_") | not)) |
 		.MCE_TSC = "0x0000000000000666" | .MCE_JSON |= sub("0x0+1\""; "0x0000000000000666\"") |
-		.MCE_LATE = "1" | .MCE_AHEAD = "1" | .MCE_TIME = "'"$((now + 1))"'000000"' >"$work/forged.json"
-forge_entries 1 <"$work/forged.json"
+		.MCE_LATE = "1" | .MCE_AHEAD = "1" | .MCE_TIME = "'"$((now + 1))"'000000" |
+		to_entries[] | "\(.key)=\(.value)"' >"$work/forged.fields"
+forge_entries 1 <"$work/forged.fields"
 forged=
 for _ in $(seq 100); do
 	journalctl --sync 2>/dev/null
