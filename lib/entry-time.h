@@ -14,8 +14,15 @@
  *   journald differ by more than ENTRY_TIME_SLACK_USEC (records recovered
  *   from the trace instance after a stop, replays, wrong firmware clocks),
  *   and on every entry that goes to the spool (delivered when journald is
- *   back, however long that takes).  Readers find these through the
- *   journal's index of the field, wherever they arrived.
+ *   back, however long that takes).
+ * MCE_AHEAD=1: besides MCE_LATE=1, on an entry whose time is ahead of that
+ *   moment by more than the slack (a wrong firmware or kernel clock).
+ *
+ * Every late entry but those ahead arrives after its time less the slack (an
+ * entry that goes to the spool may be that little ahead), so a reader finds
+ * the late entries whose time is at or after T through the journal's index of
+ * MCE_LATE=1 from arrival T - slack on, and of MCE_AHEAD=1 before that:
+ * never walking all the late entries ever written.
  *
  * Every other entry arrives within the slack of its time, so a reader finds
  * it among the entries that arrived in [since - slack, until + slack].  What
@@ -28,6 +35,8 @@
 #define ENTRY_TIME_FIELD "MCE_TIME"
 #define ENTRY_LATE_FIELD "MCE_LATE"
 #define ENTRY_LATE_MATCH ENTRY_LATE_FIELD "=1"
+#define ENTRY_AHEAD_FIELD "MCE_AHEAD"
+#define ENTRY_AHEAD_MATCH ENTRY_AHEAD_FIELD "=1"
 #define ENTRY_TIME_SLACK_USEC (10 * 60 * 1000000LL)
 
 #include <stddef.h>

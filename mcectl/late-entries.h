@@ -37,10 +37,14 @@ struct late_entries {
 };
 
 /*
- * The late entries mcelogd (_COMM) wrote, from j: it must have no matches
- * (they are flushed after).  0 or negative errno.
+ * The late entries mcelogd wrote (_COMM, and _UID trusted_uid: fields journald
+ * sets, so that no other user's entries cost a reader anything), from j: it
+ * must have no matches (they are flushed after).  With arrived_from (µs since
+ * the epoch; 0: all of them), those that arrived then or after, and those
+ * marked ahead (entry-time.h) that arrived before: every one whose time can be
+ * at or after arrived_from plus the slack.  0 or negative errno.
  */
-int late_entries_find(sd_journal *j, struct late_entries **ret);
+int late_entries_find(sd_journal *j, const char *trusted_uid, uint64_t arrived_from, struct late_entries **ret);
 /* Whether j's current entry is one of them (its stamps; a stamp shared by two is asked for the mark). */
 bool late_entries_has(const struct late_entries *l, sd_journal *j);
 /* Keeps those keep(userdata, entry) says, in the order of their error time. */

@@ -76,6 +76,7 @@ struct query_args {
 	struct entry_stamps *replayed;
 	size_t n_replayed;
 	bool have_replayed;
+	uint64_t replayed_from;      /* those that arrived before are not in the list */
 	/*
 	 * The entries marked late (entry-time.h), found up front through the
 	 * journal's index of the mark: the main pass reads only the arrival
@@ -92,9 +93,9 @@ struct query_args {
 	/* The first half of a split summary stops at this entry (split_summary). */
 	const char *stop_cursor;
 	uint64_t stop_usec;
-	/* Without field filters the journal is matched on _COMM alone and the ids and
-	 * _UID are checked here: libsystemd 252 walks ORed and ANDed matches several
-	 * times slower than one match (bench/journal-bench.sh). */
+	/* Without field filters the journal is matched on _COMM and _UID alone (one
+	 * value each) and the ids are checked here: libsystemd 252 walks the ORed ids
+	 * ANDed with the rest several times slower (bench/journal-bench.sh). */
 	bool check_ids;
 	const char *ids[QUERY_IDS_MAX];
 	size_t n_ids;
@@ -397,8 +398,11 @@ static int add_matches(sd_journal *j, const struct query_args *a)
 	bool unfiltered = !a->severity && !a->have_cpu && !a->have_bank;
 	int r;
 
-	if (a->check_ids)
-		return sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
+	/* _UID too: another user's entries named mcelogd are then not even read. */
+	if (a->check_ids) {
+		r = sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
+		return r < 0 ? r : add_match_fmt(j, "_UID=%u", a->trusted_uid);
+	}
 	if (a->alerts)
 		return add_group(j, a, alert_ids, ELEMENTSOF(alert_ids), false);
 	if (want_mca) {
@@ -1069,21 +1073,37 @@ static int wait_journal(sd_journal *j, const sigset_t *wait_mask)
 	return r < 0 ? r : 0;
 }
 
-/* The entries mcelogd --replay wrote: a match finds them without reading the others. */
+/*
+ * Where the entries a query reads begin to arrive (entry-time.h): the window's
+ * slack before --since; 0, from the first, without it.
+ */
+static uint64_t arrived_from(const struct query_args *a)
+{
+	return a->have_since && a->since > ENTRY_TIME_SLACK_USEC ? (uint64_t) (a->since - ENTRY_TIME_SLACK_USEC) : 0;
+}
+
+/*
+ * The entries mcelogd --replay wrote that arrived from a->replayed_from on: a
+ * match finds them without reading the others, and only mcelogd's own (the
+ * trusted fields), so that no other user's entries cost anything.
+ */
 static int find_replayed(sd_journal *j, struct query_args *a)
 {
 	size_t cap = 0;
 	int r;
 
+	a->replayed_from = arrived_from(a);
 	r = sd_journal_add_match(j, "MCELOGD_REPLAY=1", 0);
 	if (r >= 0)
 		r = sd_journal_add_match(j, "_COMM=" MCELOGD_COMM, 0);
 	if (r >= 0)
-		r = sd_journal_seek_head(j);
+		r = add_match_fmt(j, "_UID=%u", a->trusted_uid);
+	if (r >= 0)
+		r = a->replayed_from ? sd_journal_seek_realtime_usec(j, a->replayed_from) : sd_journal_seek_head(j);
 	while (r >= 0 && (r = sd_journal_next(j)) > 0) {
 		struct entry_stamps x;
 
-		if (entry_stamps_of(j, &x) < 0)
+		if (entry_stamps_of(j, &x) < 0 || x.realtime < a->replayed_from)
 			continue;
 		if (a->n_replayed == cap) {
 			struct entry_stamps *p = realloc(a->replayed, (cap = cap ? cap * 2 : 64) * sizeof(*p));
@@ -1108,8 +1128,9 @@ static bool is_replayed(sd_journal *j, const struct query_args *a)
 {
 	struct entry_stamps x;
 
-	/* Stamps are not unique for sure: one that matches is asked for the field after all. */
-	if (a->have_replayed && entry_stamps_of(j, &x) >= 0 &&
+	/* Stamps are not unique for sure: one that matches is asked for the field after all,
+	 * as is one from before the list (a late entry whose time is ahead). */
+	if (a->have_replayed && entry_stamps_of(j, &x) >= 0 && x.realtime >= a->replayed_from &&
 	    (a->n_replayed == 0 || !bsearch(&x, a->replayed, a->n_replayed, sizeof(x), entry_stamps_cmp)))
 		return false;
 	return sd_journal_get_data(j, "MCELOGD_REPLAY", &(const void *) { NULL }, &(size_t) { 0 }) >= 0;
@@ -1143,11 +1164,17 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 	}
 	/* (Following from now on, nothing before is read.) */
 	if (!a->late && (!a->follow || a->have_since)) {
-		r = late_entries_find(j, &a->late);
+		char uid[16];
+		const char *mode = getenv("MCECTL_JOURNAL_READER");
+
+		snprintf(uid, sizeof(uid), "%u", a->trusted_uid);
+		r = late_entries_find(j, uid, arrived_from(a), &a->late);
 		if (r < 0) {
 			fprintf(stderr, "mcectl %s: cannot read the journal: %s\n", a->verb, strerror(-r));
 			return r;
 		}
+		if (mode && streq(mode, "debug"))
+			fprintf(stderr, "mcectl %s: %zu late entries of mcelogd's read\n", a->verb, a->late->n);
 	}
 	plan_id_check(a);
 	r = add_matches(j, a);
@@ -1158,8 +1185,7 @@ static int open_journal(struct query_args *a, sd_journal **ret)
 	/* The journal is indexed by arrival: an entry not marked late arrived
 	 * within the slack of its time (entry-time.h). */
 	if (a->have_since)
-		r = sd_journal_seek_realtime_usec(j, a->since > ENTRY_TIME_SLACK_USEC ?
-						  (uint64_t) (a->since - ENTRY_TIME_SLACK_USEC) : 0);
+		r = sd_journal_seek_realtime_usec(j, arrived_from(a));
 	else if (a->follow) {
 		/* From now on: the next entry after the newest one there is. */
 		r = sd_journal_seek_tail(j);

@@ -21,7 +21,7 @@
 
 /* The fields the walk reads; every other is skipped unread when shared. */
 enum field {
-	F_COMM, F_UID, F_MESSAGE_ID, F_HOSTNAME, F_REPLAY, F_TIME, F_LATE,
+	F_COMM, F_UID, F_MESSAGE_ID, F_HOSTNAME, F_REPLAY, F_TIME, F_LATE, F_AHEAD,
 	/* The flat fields the summary asks for (query.c's flat_fields). */
 	F_CPU, F_BANK, F_BANK_NAME, F_SEVERITY, F_STATUS, F_SOCKET, F_SOURCE, F_EVENT,
 	F_STORM_COUNT, F_STORM_START, F_STORM_CODE,
@@ -38,7 +38,7 @@ static const struct {
 } field_names[_F_MAX + 1] = {
 	[F_COMM] = NAME("_COMM"), [F_UID] = NAME("_UID"), [F_MESSAGE_ID] = NAME("MESSAGE_ID"),
 	[F_HOSTNAME] = NAME("_HOSTNAME"), [F_REPLAY] = NAME("MCELOGD_REPLAY"),
-	[F_TIME] = NAME(ENTRY_TIME_FIELD), [F_LATE] = NAME(ENTRY_LATE_FIELD),
+	[F_TIME] = NAME(ENTRY_TIME_FIELD), [F_LATE] = NAME(ENTRY_LATE_FIELD), [F_AHEAD] = NAME(ENTRY_AHEAD_FIELD),
 	[F_CPU] = NAME("MCE_CPU"), [F_BANK] = NAME("MCE_BANK"), [F_BANK_NAME] = NAME("MCE_BANK_NAME"),
 	[F_SEVERITY] = NAME("MCE_SEVERITY"), [F_STATUS] = NAME("MCE_STATUS"), [F_SOCKET] = NAME("MCE_SOCKET"),
 	[F_SOURCE] = NAME("MCE_SOURCE"), [F_EVENT] = NAME("MCE_EVENT"), [F_STORM_COUNT] = NAME("MCE_STORM_COUNT"),
@@ -75,7 +75,7 @@ struct object {
 	const uint8_t *value;       /* after '=' */
 	uint32_t len;
 	/* The answers, once an object: matched as libsystemd matches (the whole value) ... */
-	bool comm, uid, host, id_wanted, replay_one, late_one;
+	bool comm, uid, host, id_wanted, replay_one, late_one, ahead_one;
 	/* ... and as query.c reads a first value (a string of at most 63 bytes). */
 	bool first_uid, first_id_wanted;
 	enum kind kind;
@@ -255,6 +255,9 @@ static void classify(const struct walk *w, struct object *o, const struct journa
 		break;
 	case F_LATE:
 		o->late_one = value_is(o, "1");
+		break;
+	case F_AHEAD:
+		o->ahead_one = value_is(o, "1");
 		break;
 	default:
 		break;
@@ -489,7 +492,7 @@ static const char *entry_get(void *userdata, const char *key)
 
 /* An entry's first values, and the matches' answers over all its items. */
 struct items {
-	bool comm, uid, host, id_wanted, replay, replay_one, late;
+	bool comm, uid, host, id_wanted, replay, replay_one, late, ahead;
 };
 
 static int read_items(struct walk *w, struct entry *x, struct items *m)
@@ -511,6 +514,7 @@ static int read_items(struct walk *w, struct entry *x, struct items *m)
 		m->replay |= o->field == F_REPLAY;
 		m->replay_one |= o->replay_one;
 		m->late |= o->late_one;
+		m->ahead |= o->ahead_one;
 		if (!(x->have & 1u << o->field)) {
 			x->first[o->field] = *o;
 			x->have |= 1u << o->field;
@@ -551,6 +555,7 @@ static int walk_file(struct walk *w, struct summary *s, struct position *pos, st
 	while ((r = journal_file_next_entry(w->f, &it, &offset, &w->reason)) > 0) {
 		struct journal_entry e;
 		struct items m = {};
+		bool late;
 		int64_t t;
 		const struct summary_fields fields = { .get = entry_get, .userdata = x };
 
@@ -597,16 +602,19 @@ static int walk_file(struct walk *w, struct summary *s, struct position *pos, st
 		pos->matched = true;
 		pos->realtime = e.realtime;
 		/*
-		 * By the error's time (entry-time.h), as query.c's libsystemd path: an
-		 * entry marked late wherever it arrived, every other one only if it
-		 * arrived within the slack of the window (that path seeks there, and
-		 * stops at the first entry past it).
+		 * By the error's time (entry-time.h), as query.c's libsystemd path
+		 * (late-entries.h): every entry that arrived from the window's slack
+		 * on until the first one past it, and after that the late ones;
+		 * before it, only late entries whose time is ahead.  Late and ahead
+		 * as mcelogd marked them, on its own entries only (a forged one is
+		 * not counted in any case, but neither path reads it as late).
 		 */
-		if (!m.late && a->have_since && (int64_t) e.realtime < a->since - ENTRY_TIME_SLACK_USEC)
+		late = m.late && m.uid;
+		if (!(late && m.ahead) && a->have_since && (int64_t) e.realtime < a->since - ENTRY_TIME_SLACK_USEC)
 			continue;
-		if (!m.late && a->have_until && (int64_t) e.realtime > a->until + ENTRY_TIME_SLACK_USEC)
+		if (!late && a->have_until && (int64_t) e.realtime > a->until + ENTRY_TIME_SLACK_USEC)
 			pos->past_until = true;
-		if (!m.late && pos->past_until)
+		if (!late && pos->past_until)
 			continue;
 		t = entry_time_of((x->have & 1u << F_TIME) ? (const char *) x->first[F_TIME].value : NULL,
 				  (x->have & 1u << F_TIME) ? x->first[F_TIME].len : 0, e.realtime);

@@ -25,19 +25,13 @@ die() { echo "check-arm64: $*" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
 
 if [ "${1:-}" != --in-root ]; then
-	fmt=/proc/sys/fs/binfmt_misc
-	if ! grep -q '^flags: .*F' "$fmt/qemu-aarch64" 2>/dev/null; then
-		if ! command -v update-binfmts >/dev/null || [ ! -e /usr/share/binfmts/qemu-aarch64 ]; then
-			say "installing qemu-user-static and binfmt-support on this host"
-			{ apt-get update -qq && apt-get install -y -qq --no-install-recommends qemu-user-static binfmt-support >/dev/null; } ||
-				die "cannot install qemu-user-static"
-		fi
-		# No systemd here to mount it (proc-sys-fs-binfmt_misc.automount).
-		[ -e "$fmt/register" ] || mount -t binfmt_misc binfmt_misc "$fmt" || die "cannot mount $fmt"
-		update-binfmts --enable qemu-aarch64 || die "update-binfmts --enable qemu-aarch64 failed"
-		grep -q '^flags: .*F' "$fmt/qemu-aarch64" || die "qemu-aarch64 is registered without the F flag"
+	if ! command -v update-binfmts >/dev/null || [ ! -e /usr/share/binfmts/qemu-aarch64 ]; then
+		say "installing qemu-user-static and binfmt-support on this host"
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends qemu-user-static binfmt-support >/dev/null; } ||
+			die "cannot install qemu-user-static"
 	fi
-	say "binfmt_misc: aarch64 -> $(sed -n 's/^interpreter //p' "$fmt/qemu-aarch64") ($(grep '^flags' "$fmt/qemu-aarch64"))"
+	. "$top/tools/lib/binfmt-aarch64.sh"
+	binfmt_aarch64 say || die "aarch64 programs cannot run here through binfmt_misc"
 	# The root holds a copy of the checkout, and runs COMMAND from its top.
 	exec "$top/tools/fresh-root.sh" "$@" tools/check-arm64.sh --in-root
 fi

@@ -150,6 +150,9 @@ static void journal_fields_begin(struct journal_fields *f, const struct journal_
 	journal_fields_add(f, ENTRY_TIME_FIELD "=%" PRId64, time_usec);
 	if (time_usec < now - ENTRY_TIME_SLACK_USEC || time_usec > now + ENTRY_TIME_SLACK_USEC)
 		journal_fields_add(f, ENTRY_LATE_MATCH);
+	/* Found by its own index: it may have arrived before any window's slack. */
+	if (time_usec > now + ENTRY_TIME_SLACK_USEC)
+		journal_fields_add(f, ENTRY_AHEAD_MATCH);
 }
 
 static bool fields_late(const struct journal_fields *f)

@@ -124,6 +124,12 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null || bail "cannot install$missing"
 fi
+# The arm64 guest root: mmdebstrap --arch=arm64 runs its maintainer scripts
+# through binfmt_misc, which a machine without systemd as PID 1 has not mounted.
+if [ "$vm_arch" = arm64 ]; then
+	. "$srcdir/tools/lib/binfmt-aarch64.sh"
+	binfmt_aarch64 note || bail "aarch64 programs cannot run on this host through binfmt_misc (qemu-user-static)"
+fi
 
 # ------------------------------------------------------ kernels and QEMU
 # VM_KERNEL lanes (6.1, 6.12, 7.3) and QEMU 10: kernels.sh.

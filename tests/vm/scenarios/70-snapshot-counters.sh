@@ -22,12 +22,16 @@ scenario() {
 	is "$(jq -r '[.events["context-switches"], .events["page-faults"], .events["cpu-migrations"]] | map(type) | join(",")' <<<"$c")" \
 		"number,number,number" "snapshot: context-switches, page-faults, cpu-migrations counted"
 	is "$(jq -r '.window.position' <<<"$c")" covers "snapshot: the window covers the error time"
-	is "$(jq -r '.read_after_error_usec >= 0 and .read_after_error_usec < 10000000' <<<"$c")" true \
-		"snapshot: read within 10 s after the error"
+	# What the daemon computed from the times it had (the record's and its read's), not
+	# how soon a guest under TCG on a loaded host came to read.
+	is "$(jq -r 'def us: (.[0:19] + "Z" | fromdateiso8601) * 1000000 + (.[20:26] | tonumber);
+		.snapshot.counters as $c | $c.read_after_error_usec >= 0 and
+		$c.read_after_error_usec == ($c.read | us) - (.time | us)' <<<"$rec")" true \
+		"snapshot: read after the error, by the two times the record gives"
 	if [ "$(jq -r '(.tsc // "0x0000000000000000") != "0x0000000000000000"' <<<"$rec")" = true ] &&
 		[ "$(guest 'cat /sys/devices/system/clocksource/clocksource0/current_clocksource')" = tsc ]; then
-		is "$(jq -r '(.read_after_error_tsc | type) + " " + (.read_after_error_tsc_usec < 10000000 | tostring)' <<<"$c")" \
-			"number true" "snapshot: the TSC distance to the error is given, under 10 s"
+		is "$(jq -r '(.read_after_error_tsc | type) + " " + (.read_after_error_tsc_usec >= 0 | tostring)' <<<"$c")" \
+			"number true" "snapshot: the TSC distance to the error is given"
 	else
 		is "$(jq -r 'has("read_after_error_tsc")' <<<"$c")" false \
 			"snapshot: no TSC distance without a record TSC and a TSC clock source (tsc $(jq -r .tsc <<<"$rec"), clock $(guest 'cat /sys/devices/system/clocksource/clocksource0/current_clocksource'))"

@@ -9,14 +9,15 @@ VM_DESC="rig: an unresponsive guest is reported with QEMU's view of it, and stop
 VM_LAST=1
 
 scenario() {
-	local out rc t0
+	local out rc
 	check "rig: the guest answers before it is paused" guest true 20
 	hmp stop >/dev/null
-	t0=$(date +%s)
 	out=$(guest true 5); rc=$?
 	printf '%s\n' "$out" | diag
 	is "$rc" 255 "rig: a request to the paused guest fails (255: no answer)"
-	check "rig: ... after its own limit, not QEMU's (under 60 s)" test $(($(date +%s) - t0)) -lt 60
+	# The request's own limit (5 s, and the rig's 15 s margin) said so, not QEMU's
+	# end of the boot: by what the rig reported, not by how long this host took.
+	check "rig: ... after its own limit, not QEMU's" grep -qx "guest: no answer within 20s" <<<"$out"
 	check "rig: the unresponsive guest's VM was stopped" sh -c "! kill -0 $vm_pid 2>/dev/null"
 	check "rig: the report has QEMU's run state" grep -q '^VM status: paused' "$vm_dir/unresponsive.txt"
 	check "rig: the report has each CPU's RIP and where it is in the kernel" \
