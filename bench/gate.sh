@@ -92,7 +92,7 @@ bcc=$cc
 case " $cc " in *" ccache "*) ;; *) ! command -v ccache >/dev/null || bcc="ccache $cc" ;; esac
 # What the programs' code depends on besides the commit: the cache's key.
 toolchain=$({ echo "$cc|$cflags"; $cc --version | head -n1; uname -m
-	pkg-config --modversion libsystemd json-c libmnl 2>/dev/null; } | md5sum | cut -c1-12)
+	pkg-config --modversion libsystemd json-c libmnl 2>/dev/null || :; } | md5sum | cut -c1-12)
 
 bdir=$work/baseline
 bprog=$work/baseline-programs-$commit-$toolchain
