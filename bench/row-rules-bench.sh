@@ -16,17 +16,7 @@ mcelogd="$builddir/mcelogd/mcelogd"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Record i: row i*7919 mod ROWS (every row, spread), one of 4 pages of it, a second apart.
-awk -v n="$n" -v rows="$rows" 'BEGIN {
-	for (i = 0; i < n; i++) {
-		row = (i * 7919) % rows; page = 4294967296 / 4096 + row * 16 + i % 4
-		printf "{\"time\":\"2026-11-20T00:00:00.000000Z\",\"event\":\"memory_controller\","
-		printf "\"source\":\"ras:mc_event\",\"severity\":\"corrected\",\"error_count\":1,"
-		printf "\"label\":\"CPU_SrcID#0_MC#3_Chan#0_DIMM#0\",\"mc\":3,\"address\":\"0x%x\",\"grain\":32,", page * 4096
-		printf "\"driver_detail\":\"ProcessorSocketId:0x0 MemoryControllerId:0x3 ChannelId:0x0 "
-		printf "PhysicalRankId:0x1 DimmSlotId:0x0 Row:0x%x Column:0x380 Bank:0x0 BankGroup:0x2\"}\n", row
-	}
-}' >"$tmp/in.jsonl"
+sh "$srcdir/bench/row-records.sh" "$n" "$rows" >"$tmp/in.jsonl"
 mkdir -p "$tmp/without"
 cp "$srcdir"/config/rules.d/*.rules "$tmp/without/"
 rm "$tmp/without/15-memory-row.rules"

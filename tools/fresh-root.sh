@@ -15,7 +15,10 @@
 #    own release are used with its name replaced: the same mirrors, and
 #    RELEASE-updates and RELEASE-security with them.
 # 2. The checkout is copied to /root/mcelogd in the root: the files git
-#    tracks plus untracked ones it does not ignore; no build output.
+#    tracks plus untracked ones it does not ignore; no build output.  No .git
+#    either, so the speed gate's baseline source (bench/gate.sh: the commit
+#    bench/gate-baseline names) goes in as a tar git makes here, in
+#    /root/mcelogd-gate-baseline (MCELOGD_GATE_BASELINE_SRC in the root).
 # 3. COMMAND runs there as root, chrooted, from /root/mcelogd, in its own
 #    mount and PID namespaces: the root bound onto itself, /proc, /dev and
 #    /sys (recursive, slave), tmpfs on /tmp and /run, a machine id of its
@@ -32,6 +35,12 @@
 #   MCELOGD_VM_CACHE         the VM rig's kernel and guest image
 #                            (default /var/cache/mcelogd-vm), bound onto
 #                            /var/cache/mcelogd-vm in the root.
+#   MCELOGD_GATE_CACHE       and one exception, built: the speed gate's
+#                            baseline programs and journal (bench/gate.sh),
+#                            keyed by the baseline commit and the toolchain,
+#                            so the same every time (default
+#                            /var/cache/mcelogd-gate), bound onto
+#                            /var/cache/mcelogd-gate in the root.
 # Other environment:
 #   MCELOGD_FRESH_ROOT_DIR   where the root is made (default /var/tmp)
 #   MCELOGD_FRESH_ROOT_TIMES a file to append "PHASE SECONDS" lines to
@@ -102,8 +111,9 @@ done
 
 debs=${MCELOGD_FRESH_ROOT_DEBS-/var/cache/mcelogd-ci/apt-archives}
 vmcache=${MCELOGD_VM_CACHE:-/var/cache/mcelogd-vm}
+gatecache=${MCELOGD_GATE_CACHE:-/var/cache/mcelogd-gate}
 [ -z "$debs" ] || mkdir -p "$debs" || die "cannot create $debs"
-mkdir -p "$vmcache" || die "cannot create $vmcache"
+mkdir -p "$vmcache" "$gatecache" || die "cannot create $vmcache or $gatecache"
 base=${MCELOGD_FRESH_ROOT_DIR:-/var/tmp}
 mkdir -p "$base" && root=$(mktemp -d "$base/mcelogd-root.XXXXXX") || die "cannot create a directory in $base"
 root=$(realpath "$root")
@@ -201,11 +211,20 @@ else
 	tar -C "$top" --exclude=./_build -cf - . | tar -C "$root$src" -xf - || die "cannot copy $top"
 fi
 say "copied $(find "$root$src" -type f | wc -l) files of $top to $src"
+gate_src=/root/mcelogd-gate-baseline
+gate_commit=$(sed -e 's/#.*//' "$top/bench/gate-baseline" 2>/dev/null | awk 'NF { print $1; exit }')
+if [ -n "$gate_commit" ] && git -C "$top" cat-file -e "$gate_commit^{commit}" 2>/dev/null; then
+	mkdir -p "$root$gate_src" && git -C "$top" archive --format=tar -o "$root$gate_src/$gate_commit.tar" "$gate_commit" ||
+		die "cannot write the speed gate's baseline source"
+	say "the speed gate's baseline source: git archive $gate_commit to $gate_src"
+else
+	say "no speed gate baseline source: bench/gate-baseline's commit ${gate_commit:-(none)} is not in $top's git"
+fi
 
 # What a booted machine has and a fresh root lacks.
 tr -d - </proc/sys/kernel/random/uuid >"$root/etc/machine-id"
 [ -s "$root/etc/resolv.conf" ] || cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
-mkdir -p "$root/var/cache/mcelogd-vm"
+mkdir -p "$root/var/cache/mcelogd-vm" "$root/var/cache/mcelogd-gate"
 
 # ------------------------------------------------------- 3. the command
 # PID 1 of the namespaces: mounts (gone with the namespace), then COMMAND.
@@ -220,16 +239,18 @@ mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
 mount -t tmpfs -o mode=755 tmpfs "$root/run"
 mkdir -p "$root/run/lock" && chmod 1777 "$root/run/lock"
 mount --bind "$FRESH_ROOT_VMCACHE" "$root/var/cache/mcelogd-vm"
-unset FRESH_ROOT_VMCACHE
+mount --bind "$FRESH_ROOT_GATECACHE" "$root/var/cache/mcelogd-gate"
+unset FRESH_ROOT_VMCACHE FRESH_ROOT_GATECACHE
 set +e
 # Not exec: bash stays PID 1 (reaping orphans); COMMAND runs as a child.
 chroot "$root" /bin/bash -c "cd /root/mcelogd && exec \"\$@\"" fresh-root "$@"
 exit $?
 '
-envs=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root FRESH_ROOT_VMCACHE="$vmcache")
+envs=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root FRESH_ROOT_VMCACHE="$vmcache"
+	FRESH_ROOT_GATECACHE="$gatecache" MCELOGD_GATE_CACHE=/var/cache/mcelogd-gate MCELOGD_GATE_BASELINE_SRC=$gate_src)
 while IFS= read -r v; do
 	case $v in CI|TERM|http_proxy|https_proxy|no_proxy|HTTP_PROXY|HTTPS_PROXY|NO_PROXY|MCELOGD_*)
-		case $v in MCELOGD_FRESH_ROOT_*|MCELOGD_VM_CACHE) ;; *) envs+=("$v=${!v}") ;; esac ;;
+		case $v in MCELOGD_FRESH_ROOT_*|MCELOGD_VM_CACHE|MCELOGD_GATE_*) ;; *) envs+=("$v=${!v}") ;; esac ;;
 	esac
 done < <(compgen -e)
 say "running in the root: $*"

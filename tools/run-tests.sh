@@ -1,7 +1,8 @@
 #!/bin/bash
 # The README's second command: install what is needed, then build and run
 # every test: gcc with -Werror, a clang -Werror build, make distcheck (whose
-# build is the ASan+UBSan one), the daemon under Valgrind (make check-valgrind), and the
+# build is the ASan+UBSan one), the speed gate (bench/gate.sh: the gcc build
+# against a pinned baseline), the daemon under Valgrind (make check-valgrind), and the
 # real-kernel VM rig (make check-vm: the Debian package, built and installed
 # with dpkg -i in each guest).  Each part's wall time is printed
 # after it ("=== ... took N s"), so that a slow lane shows in CI's log.
@@ -78,7 +79,23 @@ timed() {
 	echo "=== $name took $((SECONDS - t0)) s"
 	return $rc
 }
-timed "gcc, -Werror" step "gcc, -Werror" "$top/_build/gcc" --enable-werror || failed=1
+timed "gcc, -Werror" step "gcc, -Werror" "$top/_build/gcc" --enable-werror && gcc_built=1 || failed=1
+if [ -z "$quick" ] && [ -n "${gcc_built:-}" ]; then
+	# The speed gate: the gcc build against the baseline commit of
+	# bench/gate-baseline, side by side, failing on a slowdown (bench/gate.sh).
+	# Here, while nothing else runs.  The baseline's build and the journal
+	# stay in _build/gate between runs (the lanes' directories do not).
+	gate() {
+		echo "=== speed gate (bench/gate.sh: this build against bench/gate-baseline's commit)"
+		(cd "$top/_build/gcc" && GATE_DIR="$top/_build/gate" bash "$top/bench/gate.sh")
+		case $? in
+		0) ;;
+		77) echo "=== speed gate skipped (no baseline source: see above)" ;;
+		*) return 1 ;;
+		esac
+	}
+	timed "speed gate" gate || failed=1
+fi
 clang=build
 [ -z "${MCELOGD_TESTS_CLANG_CHECK:-}" ] || clang=step
 timed "clang, -Werror" $clang "clang, -Werror" "$top/_build/clang" --enable-werror CC=clang || failed=1
