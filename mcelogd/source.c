@@ -30,3 +30,20 @@ void source_set_state(const struct source_host *h, enum mce_source source, enum 
 	}
 	h->set_state(h->core, source, state, reason);
 }
+
+void source_add_state(const struct source_host *h, enum mce_source source, enum source_state state,
+		      const char *reason_fmt, ...)
+{
+	char reason[256] = "";
+	va_list ap;
+
+	if (reason_fmt) {
+		va_start(ap, reason_fmt);
+		vsnprintf(reason, sizeof(reason), reason_fmt, ap);
+		va_end(ap);
+	}
+	if (h->add_state)
+		h->add_state(h->core, source, state, reason);
+	else
+		h->set_state(h->core, source, state, reason);
+}
