@@ -48,6 +48,7 @@ static bool arg_setup_trace_buffer;
 /* Hidden, for tests: the boot error region file (default: the kernel's). */
 static const char *arg_bert;
 static const char *arg_pstore_dir;
+static const char *arg_pstore_archive_dir;
 /* --rules-directory, repeatable: replaces the default rule directories. */
 static const char *arg_rules_dirs[RULES_MAX_DIRS];
 static size_t arg_n_rules_dirs;
@@ -140,6 +141,10 @@ static int replay_stays_off_this_machine(void)
 			"its records (give a stand-in directory)\n", arg_pstore_dir);
 		return -EINVAL;
 	}
+	if (arg_pstore_archive_dir && !arg_pstore_dir) {
+		fprintf(stderr, "mcelogd: --pstore-archive-dir goes with --pstore-dir\n");
+		return -EINVAL;
+	}
 	if (arg_pstore_dir && !arg_state_directory) {
 		fprintf(stderr, "mcelogd: --pstore-dir with --replay needs --state-directory: the records' "
 			"logged marks would go into the daemon's state\n");
@@ -157,7 +162,7 @@ static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_METRICS_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
-	       ARG_BERT, ARG_PSTORE_DIR, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
+	       ARG_BERT, ARG_PSTORE_DIR, ARG_PSTORE_ARCHIVE_DIR, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
 	       ARG_SYSFS_CPU, ARG_SYSFS_EDAC, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
 	       ARG_MACHINE_ID, ARG_SYSFS_CXL,
 	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY };
@@ -177,6 +182,7 @@ static int parse_argv(int argc, char *argv[])
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
 		{ "pstore-dir",  required_argument, NULL, ARG_PSTORE_DIR },
+		{ "pstore-archive-dir", required_argument, NULL, ARG_PSTORE_ARCHIVE_DIR },
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
 		/* mcectl rules' older spelling, so the same command line works in both. */
 		{ "rules-dir",   required_argument, NULL, ARG_RULES_DIRECTORY },
@@ -278,6 +284,9 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_PSTORE_DIR:
 			arg_pstore_dir = optarg;
+			break;
+		case ARG_PSTORE_ARCHIVE_DIR:
+			arg_pstore_archive_dir = optarg;
 			break;
 		case ARG_RULES_DIRECTORY:
 			if (arg_n_rules_dirs == RULES_MAX_DIRS) {
@@ -738,6 +747,7 @@ int main(int argc, char *argv[])
 		.state_directory = state_directory(),
 		.bert_region = arg_bert,
 		.pstore = arg_pstore_dir,
+		.pstore_archive = arg_pstore_archive_dir,
 		.replay = arg_replay,
 	};
 	if (live) {

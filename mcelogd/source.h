@@ -50,6 +50,7 @@ struct source_paths {
 	const char *state_directory; /* where cursors and markers are kept (never NULL) */
 	const char *bert_region;     /* --bert */
 	const char *pstore;          /* --pstore-dir */
+	const char *pstore_archive;  /* --pstore-archive-dir: systemd-pstore's; only with --pstore-dir */
 	const char *replay;          /* --replay */
 };
 

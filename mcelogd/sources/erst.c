@@ -19,6 +19,8 @@
 #include "sources.h"
 
 #define PSTORE_PATH      "/sys/fs/pstore"
+/* Where systemd-pstore.service (Storage=external, its default) moves pstore's files. */
+#define SYSTEMD_PSTORE_ARCHIVE "/var/lib/systemd/pstore"
 #define ERST_TABLE_PATH  "/sys/firmware/acpi/tables/ERST"
 /* include/uapi/linux/magic.h */
 #define PSTOREFS_MAGIC   0x6165676C
@@ -96,13 +98,13 @@ static void load_state(struct erst_run *er)
 	if (r == -ENOENT)
 		return;
 	if (r < 0) {
-		log_warning_errno(r, "Cannot read %s (%m); the machine checks in %s may be logged again",
-				  path, er->dir);
+		log_warning_errno(r, "Cannot read %s (%m); the machine checks kept in ERST may be logged "
+				  "again", path);
 		return;
 	}
 	if (erst_state_parse(text, len, &er->logged) < 0) {
-		log_warning("%s is not a state file this version understands; the machine checks in %s "
-			    "will be logged again", path, er->dir);
+		log_warning("%s is not a state file this version understands; the machine checks kept in "
+			    "ERST will be logged again", path);
 		er->logged.n = 0;
 	}
 }
@@ -240,55 +242,53 @@ static void set_summary(const struct erst_run *er, size_t n_files)
 	}
 	if (n_files == 0) {
 		source_add_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
-				 "ERST: no machine check kept by the kernel in %s", er->dir);
+				 "ERST: no machine check kept by the kernel in pstore");
 		return;
 	}
 	source_add_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_ACTIVE,
-			 "ERST: %u machine check(s) from %s logged, %u logged before, %u unreadable, "
-			 "%u removed", er->n_logged, er->dir, er->n_skipped, er->n_bad, er->n_removed);
+			 "ERST: %u machine check(s) logged, %u logged before, %u unreadable, %u removed",
+			 er->n_logged, er->n_skipped, er->n_bad, er->n_removed);
 }
 
 /*
- * Run once at start: each machine check that a panicking kernel saved in ERST
- * (pstore's mce-erst-<id>) is logged with source "previous_boot", remembered
- * in the state directory, and then (ErstRemove=yes) removed, which clears it
- * from the firmware's small store.  See mcelogd(8).
+ * Logs the machine-check files of one directory; marks in present[] the state's
+ * entries whose file is still there.  Returns the number of files, or a negative
+ * errno when the directory could not be read (-ENOENT: there is none).
+ * *ret_complete: every file was read (the state may forget the others).
  */
-static int erst_open(const struct source_host *h, void **ret)
+static int scan_dir(struct erst_run *er, const char *dir, bool remove, bool is_pstore, bool *present,
+		    bool *ret_complete)
 {
-	const char *dir = h->paths->pstore ? h->paths->pstore : PSTORE_PATH;
-	struct erst_run *er;
-	struct erst_file *files;
-	bool *present;
+	_cleanup_free_ struct erst_file *files = calloc(FILES_MAX, sizeof(*files));
+	const struct source_host *h = er->host;
 	size_t n = 0;
 	int r;
 
-	*ret = NULL;
-	er = calloc(1, sizeof(*er));
-	files = calloc(FILES_MAX, sizeof(*files));
-	present = calloc(ERST_STATE_MAX, sizeof(*present));
-	if (!er || !files || !present) {
-		free(er);
-		free(files);
-		free(present);
+	*ret_complete = false;
+	if (!files)
 		return log_error_errno(-ENOMEM, "Out of memory");
-	}
-	*er = (struct erst_run) { .host = h, .dir = dir, .remove = h->config->erst_remove };
+	er->dir = dir;
+	er->remove = remove;
 	er->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (er->dir_fd < 0) {
 		r = negative_errno();
-		if (r == -ENOENT)
-			source_add_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
-					 "ERST: there is no %s (a kernel without pstore)", dir);
-		else {
+		if (r == -ENOENT) {
+			*ret_complete = true;
+			if (is_pstore)
+				source_add_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
+						 "ERST: there is no %s (a kernel without pstore)", dir);
+		} else {
 			log_warning_errno(r, "Cannot open %s: %m; machine checks kept in ERST are not read", dir);
 			source_add_state(h, MCE_SOURCE_PREVIOUS_BOOT, SOURCE_UNAVAILABLE,
 					 "ERST: cannot open %s: %s", dir, strerror(-r));
 		}
+		return r;
+	}
+	if (is_pstore && check_mounted(h, dir, er->dir_fd) < 0) {
+		*ret_complete = true;     /* nothing there to forget */
+		r = -ENODEV;
 		goto out;
 	}
-	if (check_mounted(h, dir, er->dir_fd) < 0)
-		goto out;
 	r = list_files(er, files, &n);
 	if (r < 0) {
 		log_warning_errno(r, "Cannot list %s: %m; machine checks kept in ERST are not read", dir);
@@ -296,28 +296,65 @@ static int erst_open(const struct source_host *h, void **ret)
 				 "ERST: cannot list %s: %s", dir, strerror(-r));
 		goto out;
 	}
-	load_state(er);
 	for (size_t i = 0; i < n; i++)
 		if (!handle_file(er, &files[i]))
 			for (size_t k = 0; k < er->logged.n; k++)
 				present[k] |= streq(er->logged.entries[k].backend, files[i].id.backend) &&
 					      er->logged.entries[k].id == files[i].id.id;
-	/* The state names only records still in the store: the others cannot come back.  (Not
-	 * when some files were left unread: their entries must stay.) */
-	if (n < FILES_MAX && erst_state_keep(&er->logged, present) > 0)
+	*ret_complete = n < FILES_MAX;
+	r = (int) n;
+out:
+	close(er->dir_fd);
+	er->dir_fd = -1;
+	return r;
+}
+
+/*
+ * Run once at start: each machine check that a panicking kernel saved in ERST
+ * (pstore's mce-erst-<id>) is logged with source "previous_boot", remembered
+ * in the state directory, and then (ErstRemove=yes) removed, which clears it
+ * from the firmware's small store.  systemd-pstore.service, where it runs,
+ * has moved them to its archive before mcelogd starts: they are logged from
+ * there, once, and never removed (the archive is the administrator's).  See
+ * mcelogd(8).
+ */
+static int erst_open(const struct source_host *h, void **ret)
+{
+	/* With --pstore-dir (tests) only the stand-in is read, never this machine's archive. */
+	const char *pstore = h->paths->pstore ? h->paths->pstore : PSTORE_PATH;
+	const char *archive = h->paths->pstore ? h->paths->pstore_archive : SYSTEMD_PSTORE_ARCHIVE;
+	_cleanup_free_ struct erst_run *er = calloc(1, sizeof(*er));
+	_cleanup_free_ bool *present = calloc(ERST_STATE_MAX, sizeof(*present));
+	bool complete = true, c, pstore_read;
+	size_t n_files = 0;
+	int r;
+
+	*ret = NULL;
+	if (!er || !present)
+		return log_error_errno(-ENOMEM, "Out of memory");
+	*er = (struct erst_run) { .host = h, .dir_fd = -1 };
+	load_state(er);
+
+	r = scan_dir(er, pstore, h->config->erst_remove, true, present, &c);
+	pstore_read = r >= 0;     /* else the state says why already */
+	complete &= c;
+	n_files += r > 0 ? (size_t) r : 0;
+	if (archive) {
+		r = scan_dir(er, archive, false, false, present, &c);
+		complete &= c;
+		n_files += r > 0 ? (size_t) r : 0;
+	}
+	/* The state names only records still in the store or the archive: the others cannot
+	 * come back.  (Not when a directory was left unread: its entries must stay.) */
+	if (complete && erst_state_keep(&er->logged, present) > 0)
 		er->state_changed = true;
 	if (er->state_changed)
 		(void) save_state(er);
-	if (n > 0)
-		log_info("%s: %u machine check(s) the kernel kept in ERST logged, %u logged by an earlier start, "
-			 "%u unreadable, %u removed", dir, er->n_logged, er->n_skipped, er->n_bad, er->n_removed);
-	set_summary(er, n);
-out:
-	if (er->dir_fd >= 0)
-		close(er->dir_fd);
-	free(er);
-	free(files);
-	free(present);
+	if (n_files > 0)
+		log_info("ERST: %u machine check(s) the kernel kept logged, %u logged by an earlier start, "
+			 "%u unreadable, %u removed", er->n_logged, er->n_skipped, er->n_bad, er->n_removed);
+	if (pstore_read || n_files > 0)
+		set_summary(er, n_files);
 	return 0;
 }
 

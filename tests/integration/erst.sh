@@ -15,7 +15,7 @@ need_tools python3
 use_workdir
 start_private_journald "$work"
 
-echo "1..16"
+echo "1..20"
 ps=$work/pstore
 mkdir "$work/state" "$ps"
 printf '[Sources]\nErstRemove=no\n' >"$work/keep.conf"
@@ -101,6 +101,25 @@ if grep -q "$ps/mce-erst-1: 100 bytes, not a whole struct mce" "$work/err" &&
 	ok "each is reported with its name and what is wrong"
 else not_ok "each is reported with its name and what is wrong" "$(cat "$work/err")"; fi
 check "and left in place" 6 "$(ls "$ps" | wc -l)"
+
+# systemd-pstore.service moved the record to its archive before mcelogd started (and, with
+# its Unlink=no, left it in pstore too): logged once, never removed from the archive.
+rm -f "$ps"/mce-erst-*
+mkdir "$work/archive"
+mce_file 0xbd80000000100134 0x2a8f7b5000 >"$work/archive/mce-erst-7723151386046693390"
+cp "$work/archive/mce-erst-7723151386046693390" "$ps/"
+runa() { "$mcelogd" --config "$1" --replay /dev/null --pstore-dir "$ps" --pstore-archive-dir "$work/archive" \
+	--state-directory "$work/state" --log-level info 2>>"$work/err"; }
+before=$(logged)
+runa "$work/remove.conf"
+check "a record in systemd-pstore's archive (and in pstore) is logged once" \
+	"$(printf '%s\n' "$before" "0xbd80000000100134 0x0000002a8f7b5000 $fatal" | sort)" "$(logged)"
+check "removed from pstore, kept in the archive" "dmesg-erst-7723151386046693376 mce-erst-7723151386046693390" \
+	"$(echo $(ls "$ps") $(ls "$work/archive"))"
+runa "$work/remove.conf"
+check "a restart does not log the archived record again" \
+	"$(printf '%s\n' "$before" "0xbd80000000100134 0x0000002a8f7b5000 $fatal" | sort)" "$(logged)"
+check "while it is archived the state remembers it" 1 "$(grep -c '^record=erst 7723151386046693390 ' "$work/state/erst-logged")"
 
 # No pstore at all is not an error.
 "$mcelogd" --replay /dev/null --pstore-dir "$work/missing" --state-directory "$work/state" 2>"$work/err2"
