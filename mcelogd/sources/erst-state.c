@@ -8,15 +8,22 @@
 #include "erst-state.h"
 #include "macro.h"
 #include "parse-number.h"
+#include "state-text.h"
 
 #define STATE_HEADER "# mcelogd: the ERST records (pstore mce-*) it has logged; see mcelogd(8)\n"
 /* "record=" backend " " id " " digest "\n" */
 #define LINE_MAX_LEN (7 + PSTORE_BACKEND_MAX + 1 + 20 + 1 + 16 + 2)
+_Static_assert(LINE_MAX_LEN <= STATE_TEXT_LINE_MAX, "a state line we write must read back");
 
-static int parse_line(char *line, struct erst_logged *ret)
+/* "record=" backend " " id " " digest */
+static int parse_line(char *line, void *userdata)
 {
+	struct erst_state *s = userdata;
+	struct erst_logged e;
 	char *backend, *id, *digest;
 
+	if (!strchr(line, '='))
+		return -EINVAL;
 	if (strncmp(line, "record=", 7) != 0)
 		return 0;      /* other keys: from a later version, ignored */
 	backend = line + 7;
@@ -28,43 +35,20 @@ static int parse_line(char *line, struct erst_logged *ret)
 	if (!digest)
 		return -EINVAL;
 	*digest++ = '\0';
-	if (backend[0] == '\0' || strlen(backend) >= sizeof(ret->backend))
+	if (backend[0] == '\0' || strlen(backend) >= sizeof(e.backend))
 		return -EINVAL;
-	if (parse_unsigned(id, strlen(id), 10, UINT64_MAX, &ret->id) < 0 ||
-	    parse_unsigned(digest, strlen(digest), 16, UINT64_MAX, &ret->digest) < 0)
+	if (parse_unsigned(id, strlen(id), 10, UINT64_MAX, &e.id) < 0 ||
+	    parse_unsigned(digest, strlen(digest), 16, UINT64_MAX, &e.digest) < 0)
 		return -EINVAL;
-	snprintf(ret->backend, sizeof(ret->backend), "%s", backend);
-	return 1;
+	snprintf(e.backend, sizeof(e.backend), "%s", backend);
+	erst_state_add(s, &e);
+	return 0;
 }
 
 int erst_state_parse(const char *text, size_t len, struct erst_state *ret)
 {
-	const char *p = text, *end = text + len;
-
 	ret->n = 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);
-		char line[LINE_MAX_LEN];
-		struct erst_logged e;
-		int r;
-
-		if (n >= sizeof(line))
-			return -EINVAL;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		p = nl ? nl + 1 : end;
-		if (line[0] == '#' || line[0] == '\0')
-			continue;
-		if (!strchr(line, '='))
-			return -EINVAL;
-		r = parse_line(line, &e);
-		if (r < 0)
-			return r;
-		if (r > 0)
-			erst_state_add(ret, &e);
-	}
-	return 0;
+	return state_text_lines(text, len, parse_line, ret) < 0 ? -EINVAL : 0;
 }
 
 int erst_state_format(const struct erst_state *s, char **ret, size_t *ret_len)
