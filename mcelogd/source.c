@@ -17,6 +17,7 @@ const char *source_state_to_string(enum source_state s)
 	return source_state_names[s];
 }
 
+_printf_(5, 0)
 static void put_state(const struct source_host *h, enum mce_source source, enum source_state state, bool add,
 		      const char *reason_fmt, va_list ap)
 {
