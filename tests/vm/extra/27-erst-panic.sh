@@ -41,7 +41,8 @@ scenario() {
 	done
 	qmp set-action '{"reboot":"shutdown"}' >/dev/null
 	check "erst: the guest kernel panicked on the machine check" \
-		grep -q 'Kernel panic - not syncing: Fatal machine check' <(console)
+		grep -aq 'Kernel panic - not syncing.*[Mm]achine check' <(console)
+	console | grep -a -i -m8 'panic\|machine check\|mce: \[Hardware' | diag
 	if [ "$(agent_ready_count)" -gt "$n" ] && guest true 20 >/dev/null; then
 		ok "erst: the guest came back in a new boot, the same ERST store"
 	else
