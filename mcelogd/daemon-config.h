@@ -68,6 +68,7 @@ struct mcelogd_config {
 	bool trace_buffer;           /* [Sources] TraceBuffer=: keep records while stopped */
 	int source_dev_mcelog;       /* [Sources] DevMcelog=: CONFIG_TRISTATE_* */
 	bool source_ras;             /* [Sources] RAS= (the kernel's ras:* tracepoints) */
+	bool erst_remove;            /* [Sources] ErstRemove=: remove pstore's mce-* files once logged */
 	bool sink_journal;           /* [Output] Journal= */
 	char json_output[4096];      /* [Output] JSON=: "" off, "-" stdout, else a file path */
 	char metrics_output[4096];   /* [Output] Metrics=: "" off, else a *.prom file path */

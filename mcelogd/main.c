@@ -48,6 +48,8 @@ static const char *arg_state_directory;
 static bool arg_setup_trace_buffer;
 /* Hidden, for tests: the boot error region file (default: the kernel's). */
 static const char *arg_bert;
+static const char *arg_pstore_dir;
+static const char *arg_pstore_archive_dir;
 /* --rules-directory, repeatable: replaces the default rule directories. */
 static const char *arg_rules_dirs[RULES_MAX_DIRS];
 static size_t arg_n_rules_dirs;
@@ -137,6 +139,20 @@ static int replay_stays_off_this_machine(void)
 			"its CPUs offline (give a stand-in directory)\n", arg_sysfs_cpu);
 		return -EINVAL;
 	}
+	if (arg_pstore_dir && is_real_sysfs(arg_pstore_dir)) {
+		fprintf(stderr, "mcelogd: --pstore-dir '%s' is this machine's pstore: a replay never removes "
+			"its records (give a stand-in directory)\n", arg_pstore_dir);
+		return -EINVAL;
+	}
+	if (arg_pstore_archive_dir && !arg_pstore_dir) {
+		fprintf(stderr, "mcelogd: --pstore-archive-dir goes with --pstore-dir\n");
+		return -EINVAL;
+	}
+	if (arg_pstore_dir && !arg_state_directory) {
+		fprintf(stderr, "mcelogd: --pstore-dir with --replay needs --state-directory: the records' "
+			"logged marks would go into the daemon's state\n");
+		return -EINVAL;
+	}
 	if (arg_bert && !arg_state_directory) {
 		fprintf(stderr, "mcelogd: --bert with --replay needs --state-directory: the region's "
 			"logged mark would go into the daemon's state and hide this boot's own region\n");
@@ -149,7 +165,7 @@ static int parse_argv(int argc, char *argv[])
 {
 	enum { ARG_OUTPUT = 0x100, ARG_OUTPUT_FILE, ARG_METRICS_FILE, ARG_NO_JOURNAL, ARG_LOG_LEVEL, ARG_VERSION,
 	       ARG_TRACEFS, ARG_CONTROL_SOCKET, ARG_STATE_DIRECTORY, ARG_SETUP_TRACE_BUFFER,
-	       ARG_BERT, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
+	       ARG_BERT, ARG_PSTORE_DIR, ARG_PSTORE_ARCHIVE_DIR, ARG_RULES_DIRECTORY, ARG_SYSFS_MEMORY,
 	       ARG_SYSFS_CPU, ARG_SYSFS_EDAC, ARG_RUN_TRIGGERS, ARG_PROCFS, ARG_SYSFS_NODE, ARG_BOOT_ID,
 	       ARG_MACHINE_ID, ARG_SYSFS_CXL,
 	       ARG_DMI_DIR, ARG_SLOTS_DIRECTORY, ARG_DEBUGFS };
@@ -168,6 +184,8 @@ static int parse_argv(int argc, char *argv[])
 		{ "state-directory", required_argument, NULL, ARG_STATE_DIRECTORY },
 		{ "setup-trace-buffer", no_argument, NULL, ARG_SETUP_TRACE_BUFFER },
 		{ "bert",        required_argument, NULL, ARG_BERT },
+		{ "pstore-dir",  required_argument, NULL, ARG_PSTORE_DIR },
+		{ "pstore-archive-dir", required_argument, NULL, ARG_PSTORE_ARCHIVE_DIR },
 		{ "rules-directory", required_argument, NULL, ARG_RULES_DIRECTORY },
 		/* mcectl rules' older spelling, so the same command line works in both. */
 		{ "rules-dir",   required_argument, NULL, ARG_RULES_DIRECTORY },
@@ -267,6 +285,12 @@ static int parse_argv(int argc, char *argv[])
 			break;
 		case ARG_BERT:
 			arg_bert = optarg;
+			break;
+		case ARG_PSTORE_DIR:
+			arg_pstore_dir = optarg;
+			break;
+		case ARG_PSTORE_ARCHIVE_DIR:
+			arg_pstore_archive_dir = optarg;
 			break;
 		case ARG_RULES_DIRECTORY:
 			if (arg_n_rules_dirs == RULES_MAX_DIRS) {
@@ -541,15 +565,18 @@ static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void
 
 static int run_replay(struct manager *m)
 {
-	/* --bert with --replay: the boot error region goes through the same pipeline (tests). */
-	static const struct source_ops *const with_bert[] = { &bert_source_ops, &replay_source_ops };
-	static const struct source_ops *const replay_only[] = { &replay_source_ops };
+	/* --bert and --pstore-dir with --replay: the previous boot's records go through the same
+	 * pipeline (tests), in the live daemon's order. */
+	const struct source_ops *sources[3];
+	size_t n = 0;
 	int r, w;
 
 	if (arg_bert)
-		(void) manager_set_sources(m, with_bert, ELEMENTSOF(with_bert));
-	else
-		(void) manager_set_sources(m, replay_only, ELEMENTSOF(replay_only));
+		sources[n++] = &bert_source_ops;
+	if (arg_pstore_dir)
+		sources[n++] = &erst_source_ops;
+	sources[n++] = &replay_source_ops;
+	(void) manager_set_sources(m, sources, n);
 	r = manager_open_sources(m);
 	w = manager_sync_sinks(m, 30 * 1000000ULL);
 	if (w < 0) {
@@ -738,6 +765,8 @@ int main(int argc, char *argv[])
 		.tracefs = arg_tracefs,
 		.state_directory = state_directory(),
 		.bert_region = arg_bert,
+		.pstore = arg_pstore_dir,
+		.pstore_archive = arg_pstore_archive_dir,
 		.replay = arg_replay,
 		.debugfs = arg_debugfs,
 	};

@@ -301,7 +301,10 @@ static int submit_record(void *core, struct mce_record *rec, enum record_origin 
 	struct mce_decoded d;
 	uint64_t error_id;
 
-	if (m->dedup && (rec->source == MCE_SOURCE_TRACEPOINT || rec->source == MCE_SOURCE_DEV_MCELOG) &&
+	/* The previous boot's records too: a kernel with /dev/mcelog hands its first reader the
+	 * machine checks it kept in ERST, which pstore's mce-erst-* files already gave. */
+	if (m->dedup && (rec->source == MCE_SOURCE_TRACEPOINT || rec->source == MCE_SOURCE_DEV_MCELOG ||
+			 rec->source == MCE_SOURCE_PREVIOUS_BOOT) &&
 	    mce_dedup_check(m->dedup, rec)) {
 		log_debug("CPU %u bank %u status 0x%016llx: already logged from the other live source",
 			  rec->cpu, rec->bank, (unsigned long long) rec->status);
@@ -438,6 +441,23 @@ static void set_state(void *core, enum mce_source source, enum source_state stat
 	snprintf(st->reason, sizeof(st->reason), "%s", reason);
 }
 
+/* SOURCE_ACTIVE > SOURCE_UNAVAILABLE > SOURCE_DISABLED: one source that reads is enough. */
+static void add_state(void *core, enum mce_source source, enum source_state state, const char *reason)
+{
+	struct manager *m = core;
+	struct source_status *st;
+	size_t n;
+
+	if ((unsigned) source >= _MCE_SOURCE_MAX)
+		return;
+	st = &m->record_sources[source];
+	if (state > st->state)
+		st->state = state;
+	n = strlen(st->reason);
+	if (reason[0] && n + 2 < sizeof(st->reason))
+		snprintf(st->reason + n, sizeof(st->reason) - n, "%s%s", n ? "; " : "", reason);
+}
+
 static enum source_state get_state(void *core, enum mce_source source)
 {
 	const struct manager *m = core;
@@ -511,6 +531,7 @@ int manager_init(struct manager *m, bool live)
 		.already_logged = already_logged,
 		.report_loss = report_loss,
 		.set_state = set_state,
+		.add_state = add_state,
 		.get_state = get_state,
 		.changed = sources_changed,
 		.core = m,

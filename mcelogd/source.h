@@ -49,6 +49,8 @@ struct source_paths {
 	const char *tracefs;         /* --tracefs */
 	const char *state_directory; /* where cursors and markers are kept (never NULL) */
 	const char *bert_region;     /* --bert */
+	const char *pstore;          /* --pstore-dir */
+	const char *pstore_archive;  /* --pstore-archive-dir: systemd-pstore's; only with --pstore-dir */
 	const char *replay;          /* --replay */
 	const char *debugfs;         /* --debugfs (hidden, for tests): ras/daemon_active and ras/cec */
 };
@@ -78,6 +80,9 @@ struct source_host {
 	void (*report_loss)(void *core, enum mce_source source, unsigned cpu, uint64_t lost, bool at_start);
 	/* What `mcectl status` shows for this kind of record; reason may be "". */
 	void (*set_state)(void *core, enum mce_source source, enum source_state state, const char *reason);
+	/* A second source of the same kind of record (the previous boot's: BERT, then ERST) adds to
+	 * what the first set: the better state wins and the reasons are joined. */
+	void (*add_state)(void *core, enum mce_source source, enum source_state state, const char *reason);
 	enum source_state (*get_state)(void *core, enum mce_source source);
 	/* The set of things read changed outside a manager call (a reader hung up): refresh STATUS=. */
 	void (*changed)(void *core);
@@ -121,6 +126,11 @@ static inline void source_report_loss(const struct source_host *h, enum mce_sour
 /* reason_fmt: printf-style, may be NULL. */
 _printf_(4, 5)
 void source_set_state(const struct source_host *h, enum mce_source source, enum source_state state,
+		      const char *reason_fmt, ...);
+
+/* Adds to the state another source of the same kind set (host->add_state). */
+_printf_(4, 5)
+void source_add_state(const struct source_host *h, enum mce_source source, enum source_state state,
 		      const char *reason_fmt, ...);
 
 static inline bool source_is_active(const struct source_host *h, enum mce_source source)

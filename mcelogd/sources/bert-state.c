@@ -7,51 +7,49 @@
 #include "bert-state.h"
 #include "macro.h"
 #include "parse-number.h"
+#include "state-text.h"
+
+struct parse_ctx {
+	struct bert_state s;
+	unsigned seen;
+};
+
+static int parse_line(char *line, void *userdata)
+{
+	struct parse_ctx *c = userdata;
+	char *eq = strchr(line, '=');
+	uint64_t v;
+
+	if (!eq)
+		return -EINVAL;
+	*eq++ = '\0';
+	if (streq(line, "boot_id")) {
+		if (strlen(eq) != 32 || strspn(eq, "0123456789abcdef") != 32)
+			return -EINVAL;
+		memcpy(c->s.boot_id, eq, 33);
+		c->seen |= 1;
+		return 0;
+	}
+	if (parse_unsigned(eq, strlen(eq), streq(line, "digest") ? 16 : 10, UINT64_MAX, &v) < 0)
+		return -EINVAL;
+	if (streq(line, "digest")) {
+		c->s.digest = v;
+		c->seen |= 2;
+	} else if (streq(line, "length")) {
+		c->s.length = v;
+		c->seen |= 4;
+	}
+	/* other keys: from a later version, ignored */
+	return 0;
+}
 
 int bert_state_parse(const char *text, size_t len, struct bert_state *ret)
 {
-	struct bert_state s = {};
-	unsigned seen = 0;
-	const char *p = text, *end = text + len;
+	struct parse_ctx c = {};
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);
-		char line[128], *eq;
-		uint64_t v;
-
-		if (n >= sizeof(line))
-			return -EINVAL;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		p = nl ? nl + 1 : end;
-		if (line[0] == '#' || line[0] == '\0')
-			continue;
-		eq = strchr(line, '=');
-		if (!eq)
-			return -EINVAL;
-		*eq++ = '\0';
-		if (streq(line, "boot_id")) {
-			if (strlen(eq) != 32 || strspn(eq, "0123456789abcdef") != 32)
-				return -EINVAL;
-			memcpy(s.boot_id, eq, 33);
-			seen |= 1;
-			continue;
-		}
-		if (parse_unsigned(eq, strlen(eq), streq(line, "digest") ? 16 : 10, UINT64_MAX, &v) < 0)
-			return -EINVAL;
-		if (streq(line, "digest")) {
-			s.digest = v;
-			seen |= 2;
-		} else if (streq(line, "length")) {
-			s.length = v;
-			seen |= 4;
-		}
-		/* other keys: from a later version, ignored */
-	}
-	if (seen != 7)
+	if (state_text_lines(text, len, parse_line, &c) < 0 || c.seen != 7)
 		return -EINVAL;
-	*ret = s;
+	*ret = c.s;
 	return 0;
 }
 

@@ -7,6 +7,7 @@ const struct source_ops *const sources_live[] = {
 	&msr_source_ops,
 	&dev_mcelog_source_ops,
 	&bert_source_ops,
+	&erst_source_ops,
 };
 
 const size_t sources_live_count = ELEMENTSOF(sources_live);

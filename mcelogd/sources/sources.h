@@ -14,12 +14,13 @@ extern const struct source_ops tracepoint_source_ops;
 extern const struct source_ops msr_source_ops;
 extern const struct source_ops dev_mcelog_source_ops;
 extern const struct source_ops bert_source_ops;
+extern const struct source_ops erst_source_ops;
 extern const struct source_ops replay_source_ops;
 
 /*
  * The live daemon.  The tracepoint opens first: /dev/mcelog says whether it
- * drops the copies of tracepoint records, and the boot error region, a
- * one-shot, comes last.
+ * drops the copies of tracepoint records, and the previous boot's one-shots
+ * come last: the boot error region, then the machine checks kept in ERST.
  */
 extern const struct source_ops *const sources_live[];
 extern const size_t sources_live_count;

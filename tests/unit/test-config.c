@@ -75,6 +75,9 @@ static void test_defaults_and_values(void **state)
 
 	assert_int_equal(parse("[Sources]\nRAS=no\n", &c, &e), 0);
 	assert_false(c.source_ras);
+	assert_true(c.erst_remove);
+	assert_int_equal(parse("[Sources]\nErstRemove=no\n", &c, &e), 0);
+	assert_false(c.erst_remove);
 	assert_true(c.source_tracepoint);
 	assert_int_equal(parse("[Sources]\nRAS=sometimes\n", &c, &e), -EINVAL);
 	assert_int_equal(e.line[0], 2);
@@ -141,6 +144,7 @@ static bool config_equal(const struct mcelogd_config *a, const struct mcelogd_co
 {
 	return a->source_tracepoint == b->source_tracepoint && a->trace_buffer == b->trace_buffer &&
 	       a->source_dev_mcelog == b->source_dev_mcelog && a->source_ras == b->source_ras &&
+	       a->erst_remove == b->erst_remove &&
 	       a->sink_journal == b->sink_journal && streq(a->json_output, b->json_output) &&
 	       streq(a->metrics_output, b->metrics_output) &&
 	       a->spool_max_bytes == b->spool_max_bytes && a->log_level == b->log_level &&
