@@ -174,6 +174,26 @@ static void flush_output(struct decode_ctx *c)
 	}
 }
 
+/*
+ * A record's JSON line is written into c->w from DONE on: ends it, and
+ * writes what a fully buffered stdout would have written by now
+ * (decode-text.h), so the held output stays within a chunk whatever kind of
+ * records the input holds.
+ */
+static void json_line_end(struct decode_ctx *c, size_t done)
+{
+	json_writer_byte(&c->w, '\n');
+	if (json_writer_failed(&c->w)) {
+		/* the lines before it are whole: they are written, this one is not */
+		c->w.len = done;
+		flush_output(c);
+		c->error = -ENOMEM;
+		return;
+	}
+	if (c->w.len >= DECODE_OUT_CHUNK)
+		keep_error(c, decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len));
+}
+
 static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsigned first,
 			unsigned last)
 {
@@ -186,17 +206,7 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 
 		json_writer_next(&c->w);
 		mce_record_write_json(r, &d, &c->w);
-		json_writer_byte(&c->w, '\n');
-		if (json_writer_failed(&c->w)) {
-			/* the lines before it are whole: they are written, this one is not */
-			c->w.len = done;
-			flush_output(c);
-			c->error = -ENOMEM;
-			return;
-		}
-		/* what a fully buffered stdout would have written by now (decode-text.h) */
-		if (c->w.len >= DECODE_OUT_CHUNK)
-			keep_error(c, decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len));
+		json_line_end(c, done);
 	} else {
 		char snapshot[512];
 		/* The record came whole from the line being fed: one JSON line. */
@@ -277,11 +287,11 @@ static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 	}
 	c->records++;
 	if (c->output == OUTPUT_JSON) {
+		size_t done = c->w.len;
+
 		json_writer_next(&c->w);
 		ras_record_write_json(&r, &c->w);
-		json_writer_byte(&c->w, '\n');
-		if (json_writer_failed(&c->w))
-			c->error = -ENOMEM;
+		json_line_end(c, done);
 	} else {
 		flush_output(c);
 		fprintf(c->out, "Record %u (line %u): %s\n  %-28s %s\n  %-28s %s\n", c->records, in->lineno,
