@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cxl-rasdaemon-text.h"
-#include "cxl-trace-text.h"
+#include "cxl-text-fields.h"
+#include "cxl-text-line.h"
 #include "line-reader.h"
 #include "decode-text.h"
 #include "decode.h"
@@ -241,48 +241,28 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	}
 }
 
-static int kernel_cxl_line(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size)
-{
-	const char *w = NULL;
-	int k = cxl_trace_text_parse(line, len, r, &w);
-
-	if (k == -EINVAL)
-		snprintf(why, why_size, "%s", w ?: "unknown");
-	return k;
-}
-
-/* The texts of cxl:* events decode reads, each tried in turn on a line until one knows it. */
-static const struct cxl_line_form {
-	const char *what;      /* "a WHAT that does not read" */
-	int (*parse)(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size);
-} cxl_line_forms[] = {
-	/* first: rasdaemon's lines name the event as the kernel's do ("cxl_dram: ") */
-	{ "rasdaemon cxl event", cxl_rasdaemon_text_parse },
-	{ "cxl trace event", kernel_cxl_line },
-};
-
 /*
  * A line holding a cxl:* event, as the kernel traces it (trace_pipe, perf
  * script) or as rasdaemon logs it: the record the daemon would log for it,
  * as one JSON line or its summary and fields.  Other lines go on to the
- * machine-check parser.
+ * machine-check parser.  Out of line: its frame (a record, a message) is
+ * not set up for the lines that name no cxl event.
  */
-static int take_cxl_line(struct text_input *in, const char *line, size_t len)
+static _noinline_ int take_cxl_record(struct text_input *in, const char *line, size_t len)
 {
 	struct decode_ctx *c = (struct decode_ctx *) in;
+	const char *form = NULL;
 	struct ras_record r;
 	char why[256];
-	int k = -ENOENT;
-	size_t form;
+	int k;
 
-	for (form = 0; form < ELEMENTSOF(cxl_line_forms) && k == -ENOENT; form++)
-		k = cxl_line_forms[form].parse(line, len, &r, why, sizeof(why));
+	k = cxl_text_line_parse(line, len, &r, &form, why, sizeof(why));
 	if (k == -ENOENT)
 		return 0;
 	if (k < 0) {
 		in->rejected++;
 		fprintf(stderr, "mcectl decode: %s:%u: a %s that does not read: %s\n", in->name, in->lineno,
-			cxl_line_forms[form - 1].what, k == -EINVAL ? why : strerror(-k));
+			form, k == -EINVAL ? why : strerror(-k));
 		return 1;
 	}
 	c->records++;
@@ -324,6 +304,14 @@ static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 	}
 	ras_record_done(&r);
 	return c->error < 0 ? c->error : 1;
+}
+
+/* Lines without a word "cxl_...", nearly all, cost this memchr and no more. */
+static int take_cxl_line(struct text_input *in, const char *line, size_t len)
+{
+	if (!cxl_text_word_from(line, line, line + len))
+		return 0;
+	return take_cxl_record(in, line, len);
 }
 
 /* line_fn: each line to the parser; an over-long one is an error in its place. */
