@@ -306,8 +306,10 @@ int cxl_rasdaemon_text_parse_body(const struct cxl_text_event *e, const char *bo
 		if (k >= 0)
 			k = cxl_text_field_add(r, f, buf, (size_t) k, &what);
 		if (k == -EINVAL) {
-			snprintf(why, why_size, "%s: %s '%.*s': %s", e->name, l->text, (int) (runs[i].vn < 64 ? runs[i].vn : 64),
-				 runs[i].v, what ?: "too long");
+			char shown[65];
+
+			cxl_text_printable(runs[i].v, runs[i].vn < 64 ? runs[i].vn : 64, shown);
+			snprintf(why, why_size, "%s: %s '%s': %s", e->name, l->text, shown, what ?: "too long");
 			ras_record_done(r);
 			return -EINVAL;
 		}

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cxl-text-fields.h"
@@ -122,6 +123,40 @@ bool cxl_text_flag_named(const char *flags, const char *name)
 	return false;
 }
 
+size_t cxl_text_printable(const char *v, size_t vn, char *buf)
+{
+	vn = strnlen(v, vn);
+	for (size_t i = 0; i < vn; i++)
+		buf[i] = (unsigned char) v[i] >= 0x20 && (unsigned char) v[i] < 0x7f ? v[i] : '?';
+	buf[vn] = '\0';
+	return vn;
+}
+
+/*
+ * A field's text as the ring decoder keeps the kernel's (tp_add_text):
+ * up to a NUL, and printable, so that the control bytes of a hostile log
+ * reach no terminal through mcectl decode's record (review M13).
+ */
+static int add_text(struct ras_record *r, const char *key, const char *v, size_t vn)
+{
+	_cleanup_free_ char *copy = NULL;
+	char buf[256];
+	size_t i;
+
+	vn = strnlen(v, vn);
+	for (i = 0; i < vn && (unsigned char) v[i] >= 0x20 && (unsigned char) v[i] < 0x7f; i++)
+		;
+	if (i == vn)
+		return ras_record_add_string(r, key, v, vn);   /* nearly always: as it is */
+	if (vn >= sizeof(buf)) {
+		copy = malloc(vn + 1);
+		if (!copy)
+			return -ENOMEM;
+	}
+	vn = cxl_text_printable(v, vn, copy ?: buf);
+	return ras_record_add_string(r, key, copy ?: buf, vn);
+}
+
 int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, const char *v, size_t vn,
 		       const char **why)
 {
@@ -132,18 +167,18 @@ int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, con
 
 	switch (f->conv) {
 	case CXL_TEXT_STR:
-		return ras_record_add_string(r, f->key, v, vn);
+		return add_text(r, f->key, v, vn);
 	case CXL_TEXT_NAME:
-		return vn == 0 ? 0 : ras_record_add_string(r, f->key, v, vn);
+		return vn == 0 ? 0 : add_text(r, f->key, v, vn);
 	case CXL_TEXT_LOWER:
 		if (vn >= sizeof(buf))
 			vn = sizeof(buf) - 1;
 		for (size_t k = 0; k < vn; k++)
 			buf[k] = (char) (v[k] >= 'A' && v[k] <= 'Z' ? v[k] - 'A' + 'a' : v[k]);
-		return ras_record_add_string(r, f->key, buf, vn);
+		return add_text(r, f->key, buf, vn);
 	case CXL_TEXT_FLAGS:
 		cxl_text_join_flags(v, vn, buf, sizeof(buf));
-		return buf[0] ? ras_record_add_string(r, f->key, buf, SIZE_MAX) : 0;
+		return buf[0] ? add_text(r, f->key, buf, strlen(buf)) : 0;
 	case CXL_TEXT_LIST: {
 		size_t o = 0;
 
@@ -156,7 +191,7 @@ int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, con
 				buf[o++] = v[k];
 			}
 		}
-		return o == 0 ? 0 : ras_record_add_string(r, f->key, buf, o);
+		return o == 0 ? 0 : add_text(r, f->key, buf, o);
 	}
 	case CXL_TEXT_HEX64: case CXL_TEXT_HEX: case CXL_TEXT_HPA:
 		if (parse_unsigned(v + skip, vn - skip, 16, UINT64_MAX, &u) < 0) {
@@ -190,7 +225,7 @@ int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, con
 	case CXL_TEXT_UUID:
 		for (size_t k = 0; k < vn; k++)
 			if (v[k] != '0' && v[k] != '-')
-				return ras_record_add_string(r, f->key, v, vn);
+				return add_text(r, f->key, v, vn);
 		return 0;
 	}
 	return 0;

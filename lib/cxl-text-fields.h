@@ -100,6 +100,13 @@ int cxl_text_field_index(const struct cxl_text_event *e, const char *trace_key, 
 int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, const char *v, size_t vn,
 		       const char **ret_why);
 
+/*
+ * The VN bytes at V, up to a NUL, into BUF (VN + 1 bytes) with each byte that
+ * is no printable ASCII a '?', as the ring decoder keeps kernel text; the
+ * length.  What a field or message shows of a log's text.
+ */
+size_t cxl_text_printable(const char *v, size_t vn, char *buf);
+
 /* "A | B" and "A|B" → "A|B" in BUF; whether FLAGS ("A|B|C") holds NAME. */
 void cxl_text_join_flags(const char *v, size_t vn, char *buf, size_t size);
 bool cxl_text_flag_named(const char *flags, const char *name);
