@@ -273,34 +273,9 @@ static _noinline_ int take_cxl_record(struct text_input *in, const char *line, s
 		ras_record_write_json(&r, &c->w);
 		json_line_end(c, done);
 	} else {
-		flush_output(c);
-		fprintf(c->out, "Record %u (line %u): %s\n  %-28s %s\n  %-28s %s\n", c->records, in->lineno,
-			r.summary, "source", mce_source_to_string(r.source), "severity",
-			ras_severity_to_string(r.severity));
-		for (unsigned i = 0; i < r.n_fields; i++) {
-			const struct ras_field *f = &r.fields[i];
-
-			switch (f->type) {
-			case RAS_FIELD_STRING:
-				fprintf(c->out, "  %-28s %s\n", f->key, f->data);
-				break;
-			case RAS_FIELD_HEX64:
-				fprintf(c->out, "  %-28s 0x%016" PRIx64 "\n", f->key, f->u);
-				break;
-			case RAS_FIELD_HEX:
-				fprintf(c->out, "  %-28s 0x%" PRIx64 "\n", f->key, f->u);
-				break;
-			case RAS_FIELD_INT:
-				fprintf(c->out, "  %-28s %" PRId64 "\n", f->key, f->i);
-				break;
-			default:
-				fprintf(c->out, "  %-28s %" PRIu64 "\n", f->key, f->u);
-				break;
-			}
-		}
-		/* the machine-check records write to the descriptor itself: keep the order */
-		if (fflush(c->out) != 0)
-			keep_error(c, -errno);
+		/* held with the machine checks' text, so written in the same chunks and order */
+		decode_print_ras_text(c->text, c->records, in->lineno, &r);
+		keep_error(c, c->text->error);
 	}
 	ras_record_done(&r);
 	return c->error < 0 ? c->error : 1;
