@@ -65,8 +65,8 @@ static void test_mentions_are_not_records(void **state)
 		/* a JSON line quoting the name */
 		"{\"event\":\"cxl_dram\",\"memdev\":\"mem0\",\"status\":\"0x9c2040000000011b\"}",
 		/* a machine check's trace line, underscores and all */
-		"           <...>-2412  [002]     0.000000: mce_record:            2023-11-20 10:05:00 +0000 "
-		"bank=7, status= 9c2040000000011b, cpu_type= ..., mcgcap= 0",
+		("           <...>-2412  [002]     0.000000: mce_record:            2023-11-20 10:05:00 +0000 "
+		 "bank=7, status= 9c2040000000011b, cpu_type= ..., mcgcap= 0"),
 	};
 	char why[256];
 
