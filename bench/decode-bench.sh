@@ -4,19 +4,27 @@
 # decoder core alone, each next to a baseline measured in the same run so the
 # figures read as ratios on any machine.
 #
-#   [BASELINE_MCECTL=/path/to/old/mcectl] bench/decode-bench.sh [RECORDS]
+#   [BASELINE_MCECTL="/path/to/old/mcectl ..."] bench/decode-bench.sh [RECORDS]
 #                                          (from a build directory after `make`)
 #
 # With BASELINE_MCECTL (e.g. the previous commit's mcectl, copied before a
-# change), every mcectl run is also made with it on the same input in the
-# same run, and the ratio old/new of CPU time is printed: "5.0x" means the
-# new one takes a fifth of the baseline's CPU time.
+# change; several, separated by spaces, to see a whole history at once),
+# every mcectl run is also made with each on the same input in the same run,
+# and the ratio old/new of CPU time is printed: "5.0x" means the new one
+# takes a fifth of that baseline's CPU time.
+#
+# Each input form is also measured on its own, RECORDS lines' worth: the
+# Intel kernel-console set, rasdaemon's machine-check lines (gen-mixed's),
+# and the kernel's and rasdaemon's cxl:* lines (tests/data/decode's).  A
+# baseline from before mcectl read cxl lines only rejects those, one message
+# each.
 #
 # Peak RSS is measured at RECORDS and at 4 x RECORDS: it must not grow.
 set -eu
 
 n=${1:-200000}
 builddir=${top_builddir:-$PWD}
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 mcectl="$builddir/mcectl/mcectl"
 baseline=${BASELINE_MCECTL:-}
 gen="$builddir/bench/gen-mixed"
@@ -37,7 +45,9 @@ measure() {
 	best=
 	for _ in 1 2 3; do
 		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || true
-		read -r wall user sys rss <"$tmp/time"
+		# the last line: time(1) says first if the command exited non-zero
+		tail -n 1 "$tmp/time" >"$tmp/time1"
+		read -r wall user sys rss <"$tmp/time1"
 		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
 		if [ -z "$best" ] || awk "BEGIN{exit !($cpu < $best)}"; then
 			best=$cpu best_wall=$wall best_rss=$rss
@@ -49,21 +59,32 @@ measure() {
 	echo "$best" >"$tmp/last"
 }
 
-[ -z "$baseline" ] || [ -x "$baseline" ] || { echo "decode-bench: BASELINE_MCECTL=$baseline is no program" >&2; exit 1; }
+nbase=0
+for b in $baseline; do
+	[ -x "$b" ] || { echo "decode-bench: BASELINE_MCECTL: $b is no program" >&2; exit 1; }
+	nbase=$((nbase + 1))
+done
 
-# versus LABEL RECORDS ARGS...: mcectl ARGS, then the baseline's, and their ratio
+# versus LABEL RECORDS ARGS...: mcectl ARGS, then each baseline's, and their ratios
 versus() {
 	label=$1 recs=$2
 	shift 2
 	measure "$label" "$recs" "$mcectl" "$@"
 	t_new=$(cat "$tmp/last")
-	if [ -n "$baseline" ]; then
-		measure "  same, baseline mcectl" "$recs" "$baseline" "$@"
+	for b in $baseline; do
+		name="baseline"
+		[ "$nbase" -gt 1 ] && name="baseline $b"
+		measure "  same, $name" "$recs" "$b" "$@"
 		t_old=$(cat "$tmp/last")
-		awk -v o="$t_old" -v n="$t_new" 'BEGIN { if (n <= 0) n = 0.005
-			printf "  => new mcectl is %.2fx faster than the baseline (CPU time %.2f s / %.2f s)\n", o / n, o, n }'
-		echo "$t_new" >"$tmp/last"
-	fi
+		awk -v o="$t_old" -v n="$t_new" -v b="$name" 'BEGIN { if (n <= 0) n = 0.005
+			printf "  => new mcectl is %.2fx faster than the %s (CPU time %.2f s / %.2f s)\n", o / n, b, o, n }'
+	done
+	echo "$t_new" >"$tmp/last"
+}
+
+# repeat FILE LINES: FILE's lines other than comments, over and over, LINES of them
+repeat() {
+	grep -v '^#' "$1" | awk -v n="$2" '{ l[NR] = $0 } END { for (i = 0; i < n; i++) print l[i % NR + 1] }'
 }
 
 "$gen" "$n" >"$tmp/in.txt"
@@ -93,6 +114,15 @@ for _ in 1 2 3 4 5 6 7; do cat "$tmp/kernel1.txt"; done >"$tmp/kernel.txt"
 kn=$(grep -c 'Machine Check' "$tmp/kernel.txt" || true)
 versus "mcectl decode --output json (kernel console)" "$kn" decode --output json "$tmp/kernel.txt"
 versus "mcectl decode --output text (kernel console)" "$kn" decode "$tmp/kernel.txt"
+# the other forms a line is dispatched by: rasdaemon's machine checks, the cxl events' two syntaxes
+grep 'mce_record: .* bank=' "$tmp/in.txt" | repeat /dev/stdin "$n" >"$tmp/rasdaemon.txt"
+versus "mcectl decode --output json (rasdaemon mce)" "$n" decode --output json $id "$tmp/rasdaemon.txt"
+repeat "$srcdir/tests/data/decode/cxl-trace.txt" "$n" | grep cxl_ >"$tmp/cxl-kernel.txt"
+cn=$(wc -l <"$tmp/cxl-kernel.txt")
+versus "mcectl decode --output json (kernel cxl)" "$cn" decode --output json "$tmp/cxl-kernel.txt"
+repeat "$srcdir/tests/data/decode/rasdaemon-cxl.txt" "$n" >"$tmp/cxl-rasdaemon.txt"
+versus "mcectl decode --output json (rasdaemon cxl)" "$n" decode --output json "$tmp/cxl-rasdaemon.txt"
+versus "mcectl decode --output text (rasdaemon cxl)" "$n" decode "$tmp/cxl-rasdaemon.txt"
 measure "mcectl decode --output json (4x mixed text)" $((n * 4)) "$mcectl" decode --output json $id "$tmp/in4.txt"
 echo
 "$core" 2000000 | sed 's/^/decoder core (bench\/decode-core): /'

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,50 +41,53 @@ enum adapt {
 
 struct label {
 	const char *text;     /* rasdaemon's label, before its ':' */
+	size_t len;
 	const char *trace;    /* the kernel's name of the field; NULL: not a field of the record */
 	enum adapt adapt;
 };
 
+#define L(text, trace, adapt) { text, sizeof(text) - 1, trace, adapt }
+enum { MEMDEV };   /* labels[]' first */
 static const struct label labels[] = {
 	/* every event */
-	{ "memdev", "memdev", AS_PRINTED }, { "host", "host", AS_PRINTED },
-	{ "serial", "serial", HEX_NUMBER },
+	L("memdev", "memdev", AS_PRINTED), L("host", "host", AS_PRINTED),
+	L("serial", "serial", HEX_NUMBER),
 	/* the common header of the event records */
-	{ "log type", "log", AS_PRINTED }, { "hdr_uuid", "flags", UUID_FLAGS },
-	{ "hdr_handle", "handle", AS_PRINTED }, { "hdr_related_handle", "related_handle", AS_PRINTED },
-	{ "hdr_timestamp", NULL, SKIP }, { "hdr_length", NULL, SKIP },
-	{ "hdr_maint_op_class", "maint_op_class", AS_PRINTED },
-	{ "hdr_maint_op_sub_class", "maint_op_sub_class", AS_PRINTED },
-	{ "hdr_ld_id", NULL, SKIP }, { "hdr_head_id", NULL, SKIP },
+	L("log type", "log", AS_PRINTED), L("hdr_uuid", "flags", UUID_FLAGS),
+	L("hdr_handle", "handle", AS_PRINTED), L("hdr_related_handle", "related_handle", AS_PRINTED),
+	L("hdr_timestamp", NULL, SKIP), L("hdr_length", NULL, SKIP),
+	L("hdr_maint_op_class", "maint_op_class", AS_PRINTED),
+	L("hdr_maint_op_sub_class", "maint_op_sub_class", AS_PRINTED),
+	L("hdr_ld_id", NULL, SKIP), L("hdr_head_id", NULL, SKIP),
 	/* general media and DRAM */
-	{ "dpa", "dpa", AS_PRINTED }, { "dpa_flags", "dpa_flags", QUOTED_FLAGS },
-	{ "descriptor", "descriptor", QUOTED_FLAGS }, { "memory_event_type", "type", AS_PRINTED },
-	{ "memory_event_sub_type", NULL, SKIP }, { "transaction_type", "transaction_type", AS_PRINTED },
-	{ "hpa", "hpa", AS_PRINTED }, { "hpa_alias0", NULL, SKIP },
-	{ "region", "region", AS_PRINTED }, { "region_uuid", "region_uuid", AS_PRINTED },
-	{ "channel", "channel", AS_PRINTED }, { "sub_channel", "sub_channel", AS_PRINTED },
-	{ "rank", "rank", AS_PRINTED }, { "device", "device", AS_PRINTED },
-	{ "nibble_mask", "nibble_mask", DEC_NUMBER }, { "bank_group", "bank_group", AS_PRINTED },
-	{ "bank", "bank", AS_PRINTED }, { "row", "row", AS_PRINTED }, { "column", "column", AS_PRINTED },
-	{ "correction_mask", NULL, SKIP }, { "comp_id", NULL, SKIP }, { "comp_id_pldm_valid_flags", NULL, SKIP },
-	{ "PLDM Entity ID", NULL, SKIP }, { "Resource ID", NULL, SKIP },
-	{ "Advanced Programmable CME threshold Event Flags", NULL, SKIP },
-	{ "Corrected Memory Error Count", "cme_count", AS_PRINTED }, { "CVME Count", "cvme_count", AS_PRINTED },
+	L("dpa", "dpa", AS_PRINTED), L("dpa_flags", "dpa_flags", QUOTED_FLAGS),
+	L("descriptor", "descriptor", QUOTED_FLAGS), L("memory_event_type", "type", AS_PRINTED),
+	L("memory_event_sub_type", NULL, SKIP), L("transaction_type", "transaction_type", AS_PRINTED),
+	L("hpa", "hpa", AS_PRINTED), L("hpa_alias0", NULL, SKIP),
+	L("region", "region", AS_PRINTED), L("region_uuid", "region_uuid", AS_PRINTED),
+	L("channel", "channel", AS_PRINTED), L("sub_channel", "sub_channel", AS_PRINTED),
+	L("rank", "rank", AS_PRINTED), L("device", "device", AS_PRINTED),
+	L("nibble_mask", "nibble_mask", DEC_NUMBER), L("bank_group", "bank_group", AS_PRINTED),
+	L("bank", "bank", AS_PRINTED), L("row", "row", AS_PRINTED), L("column", "column", AS_PRINTED),
+	L("correction_mask", NULL, SKIP), L("comp_id", NULL, SKIP), L("comp_id_pldm_valid_flags", NULL, SKIP),
+	L("PLDM Entity ID", NULL, SKIP), L("Resource ID", NULL, SKIP),
+	L("Advanced Programmable CME threshold Event Flags", NULL, SKIP),
+	L("Corrected Memory Error Count", "cme_count", AS_PRINTED), L("CVME Count", "cvme_count", AS_PRINTED),
 	/* memory module */
-	{ "event_type", "event_type", AS_PRINTED }, { "event_sub_type", NULL, SKIP },
-	{ "health_status", "health_status", QUOTED_FLAGS }, { "media_status", "media_status", AS_PRINTED },
-	{ "as_life_used", NULL, SKIP }, { "as_dev_temp", NULL, SKIP },
-	{ "as_cor_vol_err_cnt", NULL, SKIP }, { "as_cor_per_err_cnt", NULL, SKIP },
-	{ "life_used", "life_used", AS_PRINTED }, { "device_temp", "device_temp", S16_NUMBER },
-	{ "dirty_shutdown_cnt", "dirty_shutdown_cnt", AS_PRINTED },
-	{ "cor_vol_err_cnt", "cor_vol_err_cnt", AS_PRINTED }, { "cor_per_err_cnt", "cor_per_err_cnt", AS_PRINTED },
+	L("event_type", "event_type", AS_PRINTED), L("event_sub_type", NULL, SKIP),
+	L("health_status", "health_status", QUOTED_FLAGS), L("media_status", "media_status", AS_PRINTED),
+	L("as_life_used", NULL, SKIP), L("as_dev_temp", NULL, SKIP),
+	L("as_cor_vol_err_cnt", NULL, SKIP), L("as_cor_per_err_cnt", NULL, SKIP),
+	L("life_used", "life_used", AS_PRINTED), L("device_temp", "device_temp", S16_NUMBER),
+	L("dirty_shutdown_cnt", "dirty_shutdown_cnt", AS_PRINTED),
+	L("cor_vol_err_cnt", "cor_vol_err_cnt", AS_PRINTED), L("cor_per_err_cnt", "cor_per_err_cnt", AS_PRINTED),
 	/* poison */
-	{ "trace_type", "trace_type", AS_PRINTED }, { "dpa_length", "dpa_length", AS_PRINTED },
-	{ "source", "source", AS_PRINTED }, { "flags", NULL, SKIP }, { "overflow timestamp", NULL, SKIP },
-	{ "poison list", NULL, SKIP },   /* 0.8.3: "region_uuid: poison list: hpa:0x..." */
+	L("trace_type", "trace_type", AS_PRINTED), L("dpa_length", "dpa_length", AS_PRINTED),
+	L("source", "source", AS_PRINTED), L("flags", NULL, SKIP), L("overflow timestamp", NULL, SKIP),
+	L("poison list", NULL, SKIP),   /* 0.8.3: "region_uuid: poison list: hpa:0x..." */
 	/* AER */
-	{ "error status", "status", QUOTED_LIST }, { "first error", "first_error", QUOTED_LIST },
-	{ "header log", NULL, SKIP },
+	L("error status", "status", QUOTED_LIST), L("first error", "first_error", QUOTED_LIST),
+	L("header log", NULL, SKIP),
 };
 
 /* One "label:value" of the line. */
@@ -93,27 +97,52 @@ struct run {
 	size_t vn;
 };
 
-/* The label that starts at P (at a word's start, followed by ':'), the longest if several do. */
-static const struct label *label_at(const char *p, const char *end)
+/*
+ * The labels by length.  No label holds a ':', so the one at a word ends
+ * at the first ':' after it: its length is known before any is tried, and
+ * only the few of that length are.  Made for each line: far cheaper than
+ * trying every label at every word.
+ */
+#define LABEL_MAX 64   /* longer than any label ("Advanced Programmable CME threshold Event Flags", 47) */
+struct label_index {
+	uint8_t first[LABEL_MAX];             /* 1 + the first label of this length; 0: none */
+	uint8_t next[ELEMENTSOF(labels)];     /* 1 + the next label of the same length; 0: none */
+};
+_Static_assert(ELEMENTSOF(labels) < UINT8_MAX, "label_index counts labels in a byte");
+
+static void label_index_init(struct label_index *x)
 {
-	const struct label *best = NULL;
+	memset(x->first, 0, sizeof(x->first));
+	for (size_t i = ELEMENTSOF(labels); i-- > 0;) {
+		size_t n = labels[i].len;
 
-	for (size_t i = 0; i < ELEMENTSOF(labels); i++) {
-		size_t n = strlen(labels[i].text);
-
-		if ((size_t) (end - p) > n && memcmp(p, labels[i].text, n) == 0 && p[n] == ':' &&
-		    (!best || n > strlen(best->text)))
-			best = &labels[i];
+		x->next[i] = n < LABEL_MAX ? x->first[n] : 0;
+		if (n < LABEL_MAX)
+			x->first[n] = (uint8_t) (i + 1);
 	}
-	return best;
+}
+
+/* The label that is the N bytes at P, which a ':' follows; NULL: none. */
+static const struct label *label_at(const struct label_index *x, const char *p, size_t n)
+{
+	if (n >= LABEL_MAX)
+		return NULL;
+	for (size_t i = x->first[n]; i; i = x->next[i - 1])
+		if (memcmp(p, labels[i - 1].text, n) == 0)
+			return &labels[i - 1];
+	return NULL;
 }
 
 /* The line's runs, in order, up to MAX; returns how many. */
 static size_t split_runs(const char *body, size_t len, struct run *runs, size_t max)
 {
-	const char *end = body + len;
+	const char *end = body + len, *colon = memchr(body, ':', len);
+	struct label_index x;
 	size_t n = 0;
 
+	if (!colon)
+		return 0;   /* no label */
+	label_index_init(&x);
 	for (const char *p = body; p < end; p++) {
 		const struct label *l;
 
@@ -121,7 +150,12 @@ static size_t split_runs(const char *body, size_t len, struct run *runs, size_t 
 		 * ("dpa_flags:descriptor:'UNCORRECTABLE EVENT' ") */
 		if (p > body && p[-1] != ' ' && !(n > 0 && p == runs[n - 1].v))
 			continue;
-		l = label_at(p, end);
+		if (colon < p) {
+			colon = memchr(p, ':', (size_t) (end - p));
+			if (!colon)
+				break;   /* no ':' left: no label either */
+		}
+		l = label_at(&x, p, (size_t) (colon - p));
 		if (!l)
 			continue;
 		if (n > 0)
@@ -129,9 +163,9 @@ static size_t split_runs(const char *body, size_t len, struct run *runs, size_t 
 		if (n == max)
 			break;
 		runs[n].label = l;
-		runs[n].v = p + strlen(l->text) + 1;
+		runs[n].v = colon + 1;
 		runs[n].vn = (size_t) (end - runs[n].v);
-		p = runs[n].v - 1;
+		p = colon;
 		n++;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -218,20 +252,39 @@ static int as_kernel_text(const struct run *run, char *buf, size_t size, const c
 	return (int) strlen(buf);
 }
 
+/* rasdaemon's separator after the event's name: its time, or a ':' */
+static const char *const rasdaemon_seps[] = { ":", " ", NULL };
+
+const char *const *cxl_rasdaemon_text_seps(void)
+{
+	return rasdaemon_seps;
+}
+
 int cxl_rasdaemon_text_parse(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size)
 {
-	const struct cxl_text_event *e;
+	const char *const *seps = rasdaemon_seps;
+	struct cxl_text_named at;
+
+	cxl_text_events_in(line, len, &seps, 1, &at);
+	if (!at.event)
+		return -ENOENT;
+	return cxl_rasdaemon_text_parse_body(at.event, line + at.after, len - at.after, r, why, why_size);
+}
+
+int cxl_rasdaemon_text_parse_body(const struct cxl_text_event *e, const char *body, size_t blen, struct ras_record *r,
+				  char *why, size_t why_size)
+{
 	struct run runs[ELEMENTSOF(labels) * 2];
 	char buf[256];
-	size_t after = 0, n;
+	size_t n;
 	bool memdev = false;
 
-	e = cxl_text_event_in(line, len, (const char *const[]) { ":", " ", NULL }, &after);
-	if (!e)
+	/* without "memdev:" no run can be memdev's: not split_runs' label look-ups at every word */
+	if (!memmem(body, blen, "memdev:", 7))
 		return -ENOENT;
-	n = split_runs(line + after, len - after, runs, ELEMENTSOF(runs));
+	n = split_runs(body, blen, runs, ELEMENTSOF(runs));
 	for (size_t i = 0; i < n; i++)
-		memdev = memdev || streq(runs[i].label->text, "memdev");
+		memdev = memdev || runs[i].label == &labels[MEMDEV];
 	if (!memdev)
 		return -ENOENT;   /* "memdev=": the kernel's own line, or not an event record */
 	ras_record_init(r, e->event, e->source);
@@ -253,8 +306,10 @@ int cxl_rasdaemon_text_parse(const char *line, size_t len, struct ras_record *r,
 		if (k >= 0)
 			k = cxl_text_field_add(r, f, buf, (size_t) k, &what);
 		if (k == -EINVAL) {
-			snprintf(why, why_size, "%s: %s '%.*s': %s", e->name, l->text, (int) (runs[i].vn < 64 ? runs[i].vn : 64),
-				 runs[i].v, what ?: "too long");
+			char shown[65];
+
+			cxl_text_printable(runs[i].v, runs[i].vn < 64 ? runs[i].vn : 64, shown);
+			snprintf(why, why_size, "%s: %s '%s': %s", e->name, l->text, shown, what ?: "too long");
 			ras_record_done(r);
 			return -EINVAL;
 		}

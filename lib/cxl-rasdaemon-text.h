@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+struct cxl_text_event;
 struct ras_record;
 
 /*
@@ -22,3 +23,9 @@ struct ras_record;
  * WHY, WHY_SIZE bytes, names the field and what is wrong with it).
  */
 int cxl_rasdaemon_text_parse(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size);
+
+/* The same for the text after EVENT's name and separator, where a caller found them. */
+int cxl_rasdaemon_text_parse_body(const struct cxl_text_event *e, const char *body, size_t blen, struct ras_record *r,
+				  char *why, size_t why_size);
+/* What follows an event's name in this syntax (cxl_text_events_in's SEPS). */
+const char *const *cxl_rasdaemon_text_seps(void);

@@ -12,67 +12,79 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cxl-text-fields.h"
 #include "macro.h"
 #include "parse-number.h"
 
+/* The trace key's length too: a line's keys are looked up by it */
+#define F(trace, key, conv, valid) { trace, sizeof(trace) - 1, key, conv, valid }
+
 #define COMMON_HEADER \
-	{ "memdev", "memdev", CXL_TEXT_STR, NULL }, { "host", "host", CXL_TEXT_STR, NULL }, \
-	{ "serial", "serial", CXL_TEXT_UINT, NULL }, { "log", "log", CXL_TEXT_LOWER, NULL }, \
-	{ "flags", "record_flags", CXL_TEXT_FLAGS, NULL }, { "handle", "handle", CXL_TEXT_HEX, NULL }, \
-	{ "related_handle", "related_handle", CXL_TEXT_HEX, NULL }, { "time", "device_time", CXL_TEXT_UINT, NULL }, \
-	{ "maint_op_class", "maint_op_class", CXL_TEXT_UINT, NULL }, \
-	{ "maint_op_sub_class", "maint_op_sub_class", CXL_TEXT_UINT, NULL }
+	F("memdev", "memdev", CXL_TEXT_STR, NULL), F("host", "host", CXL_TEXT_STR, NULL), \
+	F("serial", "serial", CXL_TEXT_UINT, NULL), F("log", "log", CXL_TEXT_LOWER, NULL), \
+	F("flags", "record_flags", CXL_TEXT_FLAGS, NULL), F("handle", "handle", CXL_TEXT_HEX, NULL), \
+	F("related_handle", "related_handle", CXL_TEXT_HEX, NULL), F("time", "device_time", CXL_TEXT_UINT, NULL), \
+	F("maint_op_class", "maint_op_class", CXL_TEXT_UINT, NULL), \
+	F("maint_op_sub_class", "maint_op_sub_class", CXL_TEXT_UINT, NULL)
 #define MEDIA_COMMON \
-	{ "dpa", "dpa", CXL_TEXT_HEX64, NULL }, { "dpa_flags", "dpa_flags", CXL_TEXT_FLAGS, NULL }, \
-	{ "descriptor", "descriptor", CXL_TEXT_FLAGS, NULL }, { "type", "type", CXL_TEXT_NAME, NULL }, \
-	{ "transaction_type", "transaction_type", CXL_TEXT_NAME, NULL }, \
-	{ "hpa", "hpa", CXL_TEXT_HPA, NULL }, { "region", "region", CXL_TEXT_NAME, NULL }, \
-	{ "region_uuid", "region_uuid", CXL_TEXT_UUID, NULL }
+	F("dpa", "dpa", CXL_TEXT_HEX64, NULL), F("dpa_flags", "dpa_flags", CXL_TEXT_FLAGS, NULL), \
+	F("descriptor", "descriptor", CXL_TEXT_FLAGS, NULL), F("type", "type", CXL_TEXT_NAME, NULL), \
+	F("transaction_type", "transaction_type", CXL_TEXT_NAME, NULL), \
+	F("hpa", "hpa", CXL_TEXT_HPA, NULL), F("region", "region", CXL_TEXT_NAME, NULL), \
+	F("region_uuid", "region_uuid", CXL_TEXT_UUID, NULL)
 
 static const struct cxl_text_field general_media[] = {
 	COMMON_HEADER, MEDIA_COMMON,
-	{ "channel", "channel", CXL_TEXT_UINT, "CHANNEL" }, { "rank", "rank", CXL_TEXT_UINT, "RANK" },
-	{ "device", "media_device", CXL_TEXT_HEX, "DEVICE" }, { "cme_count", "cme_count", CXL_TEXT_UINT, NULL },
+	F("channel", "channel", CXL_TEXT_UINT, "CHANNEL"), F("rank", "rank", CXL_TEXT_UINT, "RANK"),
+	F("device", "media_device", CXL_TEXT_HEX, "DEVICE"), F("cme_count", "cme_count", CXL_TEXT_UINT, NULL),
 	{},
 };
 static const struct cxl_text_field dram[] = {
 	COMMON_HEADER, MEDIA_COMMON,
-	{ "channel", "channel", CXL_TEXT_UINT, "CHANNEL" }, { "rank", "rank", CXL_TEXT_UINT, "RANK" },
-	{ "nibble_mask", "nibble_mask", CXL_TEXT_HEX, "NIBBLE" }, { "bank_group", "bank_group", CXL_TEXT_UINT, "BANK GROUP" },
-	{ "bank", "bank", CXL_TEXT_UINT, "BANK" }, { "row", "row", CXL_TEXT_UINT, "ROW" },
-	{ "column", "column", CXL_TEXT_UINT, "COLUMN" }, { "sub_channel", "sub_channel", CXL_TEXT_UINT, "SUB CHANNEL" },
-	{ "cvme_count", "cvme_count", CXL_TEXT_UINT, NULL },
+	F("channel", "channel", CXL_TEXT_UINT, "CHANNEL"), F("rank", "rank", CXL_TEXT_UINT, "RANK"),
+	F("nibble_mask", "nibble_mask", CXL_TEXT_HEX, "NIBBLE"), F("bank_group", "bank_group", CXL_TEXT_UINT, "BANK GROUP"),
+	F("bank", "bank", CXL_TEXT_UINT, "BANK"), F("row", "row", CXL_TEXT_UINT, "ROW"),
+	F("column", "column", CXL_TEXT_UINT, "COLUMN"), F("sub_channel", "sub_channel", CXL_TEXT_UINT, "SUB CHANNEL"),
+	F("cvme_count", "cvme_count", CXL_TEXT_UINT, NULL),
 	{},
 };
 static const struct cxl_text_field memory_module[] = {
 	COMMON_HEADER,
-	{ "event_type", "event_type", CXL_TEXT_NAME, NULL }, { "health_status", "health_status", CXL_TEXT_FLAGS, NULL },
-	{ "media_status", "media_status", CXL_TEXT_NAME, NULL }, { "life_used", "life_used", CXL_TEXT_UINT, NULL },
-	{ "dirty_shutdown_cnt", "dirty_shutdowns", CXL_TEXT_UINT, NULL },
-	{ "cor_vol_err_cnt", "corrected_volatile_errors", CXL_TEXT_UINT, NULL },
-	{ "cor_per_err_cnt", "corrected_persistent_errors", CXL_TEXT_UINT, NULL },
-	{ "device_temp", "temperature", CXL_TEXT_INT, NULL },
+	F("event_type", "event_type", CXL_TEXT_NAME, NULL), F("health_status", "health_status", CXL_TEXT_FLAGS, NULL),
+	F("media_status", "media_status", CXL_TEXT_NAME, NULL), F("life_used", "life_used", CXL_TEXT_UINT, NULL),
+	F("dirty_shutdown_cnt", "dirty_shutdowns", CXL_TEXT_UINT, NULL),
+	F("cor_vol_err_cnt", "corrected_volatile_errors", CXL_TEXT_UINT, NULL),
+	F("cor_per_err_cnt", "corrected_persistent_errors", CXL_TEXT_UINT, NULL),
+	F("device_temp", "temperature", CXL_TEXT_INT, NULL),
 	{},
 };
 static const struct cxl_text_field poison[] = {
-	{ "memdev", "memdev", CXL_TEXT_STR, NULL }, { "host", "host", CXL_TEXT_STR, NULL },
-	{ "serial", "serial", CXL_TEXT_UINT, NULL }, { "trace_type", "trace_type", CXL_TEXT_LOWER, NULL },
-	{ "dpa", "dpa", CXL_TEXT_HEX64, NULL }, { "dpa_length", "dpa_length", CXL_TEXT_HEX, NULL },
-	{ "source", "poison_source", CXL_TEXT_STR, NULL }, { "flags", "poison_flags", CXL_TEXT_FLAGS, NULL },
-	{ "overflow_time", "overflow_time", CXL_TEXT_UINT, NULL },
-	{ "hpa", "hpa", CXL_TEXT_HPA, NULL }, { "region", "region", CXL_TEXT_NAME, NULL },
-	{ "region_uuid", "region_uuid", CXL_TEXT_UUID, NULL },
+	F("memdev", "memdev", CXL_TEXT_STR, NULL), F("host", "host", CXL_TEXT_STR, NULL),
+	F("serial", "serial", CXL_TEXT_UINT, NULL), F("trace_type", "trace_type", CXL_TEXT_LOWER, NULL),
+	F("dpa", "dpa", CXL_TEXT_HEX64, NULL), F("dpa_length", "dpa_length", CXL_TEXT_HEX, NULL),
+	F("source", "poison_source", CXL_TEXT_STR, NULL), F("flags", "poison_flags", CXL_TEXT_FLAGS, NULL),
+	F("overflow_time", "overflow_time", CXL_TEXT_UINT, NULL),
+	F("hpa", "hpa", CXL_TEXT_HPA, NULL), F("region", "region", CXL_TEXT_NAME, NULL),
+	F("region_uuid", "region_uuid", CXL_TEXT_UUID, NULL),
 	{},
 };
 static const struct cxl_text_field aer[] = {
-	{ "memdev", "memdev", CXL_TEXT_STR, NULL }, { "host", "host", CXL_TEXT_STR, NULL },
-	{ "serial", "serial", CXL_TEXT_UINT, NULL }, { "status", "errors", CXL_TEXT_LIST, NULL },
-	{ "first_error", "first_error", CXL_TEXT_NAME, NULL },
+	F("memdev", "memdev", CXL_TEXT_STR, NULL), F("host", "host", CXL_TEXT_STR, NULL),
+	F("serial", "serial", CXL_TEXT_UINT, NULL), F("status", "errors", CXL_TEXT_LIST, NULL),
+	F("first_error", "first_error", CXL_TEXT_NAME, NULL),
 	{},
 };
+
+/* The kernel parser keeps one value per field (+ 1: each table's end). */
+#define FITS(table) _Static_assert(ELEMENTSOF(table) <= CXL_TEXT_FIELDS_MAX + 1, #table ": more than CXL_TEXT_FIELDS_MAX")
+FITS(general_media);
+FITS(dram);
+FITS(memory_module);
+FITS(poison);
+FITS(aer);
 
 static const struct cxl_text_event events[] = {
 	{ "cxl_general_media", RAS_EVENT_CXL_GENERAL_MEDIA, MCE_SOURCE_CXL_GENERAL_MEDIA, CXL_SEV_MEDIA, "media error",
@@ -111,6 +123,40 @@ bool cxl_text_flag_named(const char *flags, const char *name)
 	return false;
 }
 
+size_t cxl_text_printable(const char *v, size_t vn, char *buf)
+{
+	vn = strnlen(v, vn);
+	for (size_t i = 0; i < vn; i++)
+		buf[i] = (unsigned char) v[i] >= 0x20 && (unsigned char) v[i] < 0x7f ? v[i] : '?';
+	buf[vn] = '\0';
+	return vn;
+}
+
+/*
+ * A field's text as the ring decoder keeps the kernel's (tp_add_text):
+ * up to a NUL, and printable, so that the control bytes of a hostile log
+ * reach no terminal through mcectl decode's record (review M13).
+ */
+static int add_text(struct ras_record *r, const char *key, const char *v, size_t vn)
+{
+	_cleanup_free_ char *copy = NULL;
+	char buf[256];
+	size_t i;
+
+	vn = strnlen(v, vn);
+	for (i = 0; i < vn && (unsigned char) v[i] >= 0x20 && (unsigned char) v[i] < 0x7f; i++)
+		;
+	if (i == vn)
+		return ras_record_add_string(r, key, v, vn);   /* nearly always: as it is */
+	if (vn >= sizeof(buf)) {
+		copy = malloc(vn + 1);
+		if (!copy)
+			return -ENOMEM;
+	}
+	vn = cxl_text_printable(v, vn, copy ?: buf);
+	return ras_record_add_string(r, key, copy ?: buf, vn);
+}
+
 int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, const char *v, size_t vn,
 		       const char **why)
 {
@@ -121,18 +167,18 @@ int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, con
 
 	switch (f->conv) {
 	case CXL_TEXT_STR:
-		return ras_record_add_string(r, f->key, v, vn);
+		return add_text(r, f->key, v, vn);
 	case CXL_TEXT_NAME:
-		return vn == 0 ? 0 : ras_record_add_string(r, f->key, v, vn);
+		return vn == 0 ? 0 : add_text(r, f->key, v, vn);
 	case CXL_TEXT_LOWER:
 		if (vn >= sizeof(buf))
 			vn = sizeof(buf) - 1;
 		for (size_t k = 0; k < vn; k++)
 			buf[k] = (char) (v[k] >= 'A' && v[k] <= 'Z' ? v[k] - 'A' + 'a' : v[k]);
-		return ras_record_add_string(r, f->key, buf, vn);
+		return add_text(r, f->key, buf, vn);
 	case CXL_TEXT_FLAGS:
 		cxl_text_join_flags(v, vn, buf, sizeof(buf));
-		return buf[0] ? ras_record_add_string(r, f->key, buf, SIZE_MAX) : 0;
+		return buf[0] ? add_text(r, f->key, buf, strlen(buf)) : 0;
 	case CXL_TEXT_LIST: {
 		size_t o = 0;
 
@@ -145,7 +191,7 @@ int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, con
 				buf[o++] = v[k];
 			}
 		}
-		return o == 0 ? 0 : ras_record_add_string(r, f->key, buf, o);
+		return o == 0 ? 0 : add_text(r, f->key, buf, o);
 	}
 	case CXL_TEXT_HEX64: case CXL_TEXT_HEX: case CXL_TEXT_HPA:
 		if (parse_unsigned(v + skip, vn - skip, 16, UINT64_MAX, &u) < 0) {
@@ -179,22 +225,43 @@ int cxl_text_field_add(struct ras_record *r, const struct cxl_text_field *f, con
 	case CXL_TEXT_UUID:
 		for (size_t k = 0; k < vn; k++)
 			if (v[k] != '0' && v[k] != '-')
-				return ras_record_add_string(r, f->key, v, vn);
+				return add_text(r, f->key, v, vn);
 		return 0;
 	}
 	return 0;
 }
 
-static const char *text_of(const struct ras_record *r, const char *key)
-{
-	const struct ras_field *x = ras_record_find(r, key);
+/* The fields severity and summary are made of, each the first of its key as ras_record_find() gives it. */
+enum { W_LOG, W_DESCRIPTOR, W_TRACE_TYPE, W_DPA, W_DPA_LENGTH, W_MEMDEV, W_TYPE, W_EVENT_TYPE, W_ERRORS, N_WANTED };
+static const char *const wanted_keys[N_WANTED] = {
+	[W_LOG] = "log", [W_DESCRIPTOR] = "descriptor", [W_TRACE_TYPE] = "trace_type", [W_DPA] = "dpa",
+	[W_DPA_LENGTH] = "dpa_length", [W_MEMDEV] = "memdev", [W_TYPE] = "type", [W_EVENT_TYPE] = "event_type",
+	[W_ERRORS] = "errors",
+};
 
+/* One pass over the record for all of them, not a search for each. */
+static void find_wanted(const struct ras_record *r, const struct ras_field *ret[N_WANTED])
+{
+	memset(ret, 0, N_WANTED * sizeof(ret[0]));
+	for (unsigned i = 0; i < r->n_fields; i++) {
+		const char *key = r->fields[i].key;
+
+		for (size_t w = 0; w < N_WANTED; w++)
+			if (!ret[w] && key[0] == wanted_keys[w][0] && streq(key, wanted_keys[w])) {
+				ret[w] = &r->fields[i];
+				break;
+			}
+	}
+}
+
+static const char *text_of(const struct ras_field *x)
+{
 	return x && x->type == RAS_FIELD_STRING ? x->data : NULL;
 }
 
-static void set_severity(struct ras_record *r, enum cxl_text_sev rule)
+static void set_severity(struct ras_record *r, enum cxl_text_sev rule, const struct ras_field *const *f)
 {
-	const char *log = text_of(r, "log"), *desc = text_of(r, "descriptor"), *tt = text_of(r, "trace_type");
+	const char *log = text_of(f[W_LOG]), *desc = text_of(f[W_DESCRIPTOR]), *tt = text_of(f[W_TRACE_TYPE]);
 	static const char *const logs[] = { "informational", "warning", "failure", "fatal" };
 	static const enum ras_severity log_sev[] = {
 		RAS_SEV_INFO, RAS_SEV_CORRECTED, RAS_SEV_UNCORRECTED, RAS_SEV_FATAL,
@@ -227,16 +294,16 @@ static void set_severity(struct ras_record *r, enum cxl_text_sev rule)
 }
 
 /* The daemon's readable line for the same event (kernel-abi/cxl-trace.c's summaries). */
-static void summarise(struct ras_record *r, const struct cxl_text_event *e)
+static void summarise(struct ras_record *r, const struct cxl_text_event *e, const struct ras_field *const *f)
 {
-	const struct ras_field *dpa = ras_record_find(r, "dpa"), *len = ras_record_find(r, "dpa_length");
-	const char *dev = text_of(r, "memdev") ?: "unknown device";
+	const struct ras_field *dpa = f[W_DPA], *len = f[W_DPA_LENGTH];
+	const char *dev = text_of(f[W_MEMDEV]) ?: "unknown device";
 	const char *word = ras_severity_word(r->severity);
-	const char *detail = text_of(r, "type") ?: text_of(r, "event_type") ?: text_of(r, "errors");
+	const char *detail = text_of(f[W_TYPE]) ?: text_of(f[W_EVENT_TYPE]) ?: text_of(f[W_ERRORS]);
 
 	if (e->sev == CXL_SEV_POISON)
 		snprintf(r->summary, sizeof(r->summary), "CXL poison (%s) on %s at DPA 0x%" PRIx64 ", 0x%" PRIx64
-			 " bytes", text_of(r, "trace_type") ?: "unknown", dev, dpa ? dpa->u : 0, len ? len->u : 0);
+			 " bytes", text_of(f[W_TRACE_TYPE]) ?: "unknown", dev, dpa ? dpa->u : 0, len ? len->u : 0);
 	else if (dpa)
 		snprintf(r->summary, sizeof(r->summary), "%s CXL %s on %s at DPA 0x%" PRIx64 "%s%s", word, e->what,
 			 dev, dpa->u, detail ? ": " : "", detail ?: "");
@@ -261,38 +328,65 @@ const struct cxl_text_event *cxl_text_event_named(const char *name, size_t len)
 
 const struct cxl_text_field *cxl_text_field_named(const struct cxl_text_event *e, const char *trace_key)
 {
-	for (const struct cxl_text_field *f = e->fields; f->trace; f++)
-		if (streq(f->trace, trace_key))
-			return f;
-	return NULL;
+	int i = cxl_text_field_index(e, trace_key, strlen(trace_key));
+
+	return i >= 0 ? &e->fields[i] : NULL;
 }
 
-const struct cxl_text_event *cxl_text_event_in(const char *line, size_t len, const char *const *seps,
-					       size_t *ret_after)
+int cxl_text_field_index(const struct cxl_text_event *e, const char *trace_key, size_t kn)
 {
-	for (size_t i = 0; i < ELEMENTSOF(events); i++) {
-		size_t n = strlen(events[i].name);
+	/* length and first byte sort out nearly all: a line's keys are tried against ~35 fields */
+	for (const struct cxl_text_field *f = e->fields; f->trace; f++)
+		if (f->trace_len == kn && f->trace[0] == trace_key[0] && memcmp(f->trace, trace_key, kn) == 0)
+			return (int) (f - e->fields);
+	return -1;
+}
 
-		for (const char *p = line; (p = memmem(p, len - (size_t) (p - line), events[i].name, n)); p++) {
-			size_t at = (size_t) (p - line);
+/* Whether NAME (N bytes) at P is followed by one of SEPS with more text after it; *ret_after if so. */
+static bool name_then_sep(const char *line, size_t len, size_t at, size_t n, const char *const *seps,
+			  size_t *ret_after)
+{
+	for (const char *const *sep = seps; *sep; sep++) {
+		size_t sn = strlen(*sep);
 
-			if (at > 0 && p[-1] != ' ')
-				continue;
-			for (const char *const *sep = seps; *sep; sep++) {
-				size_t sn = strlen(*sep);
-
-				if (at + n + sn < len && memcmp(p + n, *sep, sn) == 0) {
-					*ret_after = at + n + sn;
-					return &events[i];
-				}
-			}
+		if (at + n + sn < len && memcmp(line + at + n, *sep, sn) == 0) {
+			*ret_after = at + n + sn;
+			return true;
 		}
 	}
-	return NULL;
+	return false;
+}
+
+void cxl_text_events_in(const char *line, size_t len, const char *const *const *seps, size_t n,
+			struct cxl_text_named *ret)
+{
+	const char *end = line + len;
+
+	for (size_t s = 0; s < n; s++)
+		ret[s] = (struct cxl_text_named) { NULL, 0 };
+	/* each word starting "cxl_" is tried against every name, so the table's
+	 * first event wins whichever place in the line names it */
+	for (const char *p = line; (p = cxl_text_word_from(line, p, end)); p++) {
+		size_t at = (size_t) (p - line);
+
+		for (const struct cxl_text_event *e = events; e < events + ELEMENTSOF(events); e++) {
+			size_t nn = strlen(e->name), after;
+
+			if (nn > len - at || memcmp(p, e->name, nn) != 0)
+				continue;
+			for (size_t s = 0; s < n; s++)
+				/* an earlier event of the table, or this one at an earlier place, stays */
+				if ((!ret[s].event || ret[s].event > e) && name_then_sep(line, len, at, nn, seps[s], &after))
+					ret[s] = (struct cxl_text_named) { e, after };
+		}
+	}
 }
 
 void cxl_text_record_finish(struct ras_record *r, const struct cxl_text_event *e)
 {
-	set_severity(r, e->sev);
-	summarise(r, e);
+	const struct ras_field *f[N_WANTED];
+
+	find_wanted(r, f);
+	set_severity(r, e->sev, f);
+	summarise(r, e, f);
 }

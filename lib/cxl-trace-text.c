@@ -63,47 +63,50 @@ static bool next_pair(struct cursor *c, const char **k, size_t *kn, const char *
 	}
 }
 
-static bool find_value(const char *text, size_t len, const char *key, const char **v, size_t *vn)
-{
-	struct cursor c = { text, text + len };
-	const char *k;
-	size_t kn;
+/* The kernel's separator after the event's name. */
+static const char *const kernel_seps[] = { ": ", NULL };
 
-	while (next_pair(&c, &k, &kn, v, vn))
-		if (kn == strlen(key) && memcmp(k, key, kn) == 0)
-			return true;
-	return false;
+const char *const *cxl_trace_text_seps(void)
+{
+	return kernel_seps;
 }
 
-int cxl_trace_text_parse(const char *line, size_t len, struct ras_record *r, const char **ret_why)
+int cxl_trace_text_parse_body(const struct cxl_text_event *e, const char *body, size_t blen, struct ras_record *r,
+			      const char **ret_why)
 {
-	const struct cxl_text_event *e;
-	const char *body, *v, *valid = NULL;
+	struct { const char *v; size_t vn; } value[CXL_TEXT_FIELDS_MAX] = {};
+	struct cursor c = { body, body + blen };
+	const char *key, *v, *valid = NULL;
 	char valid_buf[256];
-	size_t after = 0, blen, vn;
-	int k;
+	bool memdev = false;
+	size_t kn, vn;
+	int i, k;
 
 	*ret_why = NULL;
-	e = cxl_text_event_in(line, len, (const char *const[]) { ": ", NULL }, &after);
-	if (!e)
-		return -ENOENT;
-	body = line + after;
-	blen = len - after;
-	if (!find_value(body, blen, "memdev", &v, &vn)) {
+	/* one pass over the pairs; a key said twice counts where it is first said */
+	while (next_pair(&c, &key, &kn, &v, &vn)) {
+		if (kn == 6 && memcmp(key, "memdev", 6) == 0)
+			memdev = true;
+		if (!valid && kn == 14 && memcmp(key, "validity_flags", 14) == 0) {
+			cxl_text_join_flags(v, vn, valid_buf, sizeof(valid_buf));
+			valid = valid_buf;
+		}
+		i = kn > 0 ? cxl_text_field_index(e, key, kn) : -1;
+		if (i >= 0 && !value[i].v)
+			value[i].v = v, value[i].vn = vn;
+	}
+	if (!memdev) {
 		*ret_why = "no memdev= in the event's text";
 		return -EINVAL;
 	}
-	if (find_value(body, blen, "validity_flags", &v, &vn)) {
-		cxl_text_join_flags(v, vn, valid_buf, sizeof(valid_buf));
-		valid = valid_buf;
-	}
 	ras_record_init(r, e->event, e->source);
 	for (const struct cxl_text_field *f = e->fields; f->trace; f++) {
-		if (!find_value(body, blen, f->trace, &v, &vn))
+		i = (int) (f - e->fields);
+		if (!value[i].v)
 			continue;
 		if (f->valid && valid && !cxl_text_flag_named(valid, f->valid))
 			continue;
-		k = cxl_text_field_add(r, f, v, vn, ret_why);
+		k = cxl_text_field_add(r, f, value[i].v, value[i].vn, ret_why);
 		if (k == -EINVAL) {
 			ras_record_done(r);
 			return -EINVAL;
@@ -111,4 +114,16 @@ int cxl_trace_text_parse(const char *line, size_t len, struct ras_record *r, con
 	}
 	cxl_text_record_finish(r, e);
 	return 0;
+}
+
+int cxl_trace_text_parse(const char *line, size_t len, struct ras_record *r, const char **ret_why)
+{
+	const char *const *seps = kernel_seps;
+	struct cxl_text_named at;
+
+	*ret_why = NULL;
+	cxl_text_events_in(line, len, &seps, 1, &at);
+	if (!at.event)
+		return -ENOENT;
+	return cxl_trace_text_parse_body(at.event, line + at.after, len - at.after, r, ret_why);
 }

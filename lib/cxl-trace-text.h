@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+struct cxl_text_event;
 struct ras_record;
 
 /*
@@ -21,3 +22,9 @@ struct ras_record;
  * untouched; *ret_why says what, static text).
  */
 int cxl_trace_text_parse(const char *line, size_t len, struct ras_record *r, const char **ret_why);
+
+/* The same for the text after EVENT's name and separator, where a caller found them. */
+int cxl_trace_text_parse_body(const struct cxl_text_event *e, const char *body, size_t blen, struct ras_record *r,
+			      const char **ret_why);
+/* What follows an event's name in this syntax (cxl_text_events_in's SEPS). */
+const char *const *cxl_trace_text_seps(void);

@@ -17,6 +17,7 @@
 #include "macro.h"
 #include "decode-text.h"
 #include "hex-digits.h"
+#include "ras-record.h"
 #include "rfc3339.h"
 
 static const char *const cache_levels[] = {
@@ -186,6 +187,13 @@ static void out_big(struct decode_text_out *o, const char *s, size_t n)
 		n -= fit;
 		out_drain(o);
 	}
+}
+
+void decode_text_record_end(struct decode_text_out *o)
+{
+	/* what a fully buffered stdout would have written by now */
+	if (o->n >= DECODE_OUT_CHUNK)
+		out_drain(o);
 }
 
 /* Inline: with out_lit()'s constant lengths the copy is a move or two. */
@@ -656,7 +664,63 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		out_lit(out, "\n");
 	}
 	out_lit(out, "\n");
-	/* what a fully buffered stdout would have written by now */
-	if (out->n >= DECODE_OUT_CHUNK)
-		out_drain(out);
+	decode_text_record_end(out);
+}
+
+/* "  %-28s ": a field's key in its column */
+static void out_key(struct decode_text_out *o, const char *key)
+{
+	static const char spaces[] = "                            ";   /* 28 */
+	size_t n = strlen(key);
+
+	out_lit(o, "  ");
+	out_mem(o, key, n);
+	if (n < sizeof(spaces) - 1)
+		out_mem(o, spaces, sizeof(spaces) - 1 - n);
+	out_lit(o, " ");
+}
+
+void decode_print_ras_text(struct decode_text_out *out, unsigned index, unsigned line, const struct ras_record *r)
+{
+	out_lit(out, "Record ");
+	out_u(out, index);
+	out_lit(out, " (line ");
+	out_u(out, line);
+	out_lit(out, "): ");
+	out_s(out, r->summary);
+	out_lit(out, "\n");
+	out_key(out, "source");
+	out_static(out, mce_source_to_string(r->source));
+	out_lit(out, "\n");
+	out_key(out, "severity");
+	out_static(out, ras_severity_to_string(r->severity));
+	out_lit(out, "\n");
+	for (unsigned i = 0; i < r->n_fields; i++) {
+		const struct ras_field *f = &r->fields[i];
+
+		out_key(out, f->key);
+		switch (f->type) {
+		case RAS_FIELD_STRING:
+			out_s(out, f->data);
+			break;
+		case RAS_FIELD_HEX64:
+			out_x(out, f->u, 16);
+			break;
+		case RAS_FIELD_HEX:
+			out_x(out, f->u, 0);
+			break;
+		case RAS_FIELD_INT:
+			if (f->i < 0) {
+				out_lit(out, "-");
+				out_u(out, (uint64_t) -(f->i + 1) + 1);
+			} else
+				out_u(out, (uint64_t) f->i);
+			break;
+		default:
+			out_u(out, f->u);
+			break;
+		}
+		out_lit(out, "\n");
+	}
+	decode_text_record_end(out);
 }

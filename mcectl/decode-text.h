@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "decode.h"
+#include "macro.h"
 #include "record.h"
 
 /*
@@ -65,6 +66,17 @@ struct decode_text_out {
 };
 
 void decode_text_flush(struct decode_text_out *out);
+
+/* After a record's text: the whole chunks held written, as a fully buffered stdout would have. */
+void decode_text_record_end(struct decode_text_out *out);
+
+/*
+ * A hardware error other than a machine check (a cxl event's record):
+ * its summary, then each field in a column, as printf("  %-28s %s") would
+ * print them; index is 1-based, line the input line it came from.
+ */
+struct ras_record;
+void decode_print_ras_text(struct decode_text_out *out, unsigned index, unsigned line, const struct ras_record *r);
 
 /*
  * Print one record as a readable multi-line block: what happened, where,

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cxl-rasdaemon-text.h"
-#include "cxl-trace-text.h"
+#include "cxl-text-fields.h"
+#include "cxl-text-line.h"
 #include "line-reader.h"
 #include "decode-text.h"
 #include "decode.h"
@@ -174,6 +174,26 @@ static void flush_output(struct decode_ctx *c)
 	}
 }
 
+/*
+ * A record's JSON line is written into c->w from DONE on: ends it, and
+ * writes what a fully buffered stdout would have written by now
+ * (decode-text.h), so the held output stays within a chunk whatever kind of
+ * records the input holds.
+ */
+static void json_line_end(struct decode_ctx *c, size_t done)
+{
+	json_writer_byte(&c->w, '\n');
+	if (json_writer_failed(&c->w)) {
+		/* the lines before it are whole: they are written, this one is not */
+		c->w.len = done;
+		flush_output(c);
+		c->error = -ENOMEM;
+		return;
+	}
+	if (c->w.len >= DECODE_OUT_CHUNK)
+		keep_error(c, decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len));
+}
+
 static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsigned first,
 			unsigned last)
 {
@@ -186,17 +206,7 @@ static void emit_record(struct decode_ctx *c, const struct mce_record *r, unsign
 
 		json_writer_next(&c->w);
 		mce_record_write_json(r, &d, &c->w);
-		json_writer_byte(&c->w, '\n');
-		if (json_writer_failed(&c->w)) {
-			/* the lines before it are whole: they are written, this one is not */
-			c->w.len = done;
-			flush_output(c);
-			c->error = -ENOMEM;
-			return;
-		}
-		/* what a fully buffered stdout would have written by now (decode-text.h) */
-		if (c->w.len >= DECODE_OUT_CHUNK)
-			keep_error(c, decode_write_chunks(fileno(c->out), c->w.buf, &c->w.len));
+		json_line_end(c, done);
 	} else {
 		char snapshot[512];
 		/* The record came whole from the line being fed: one JSON line. */
@@ -231,89 +241,52 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	}
 }
 
-static int kernel_cxl_line(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size)
-{
-	const char *w = NULL;
-	int k = cxl_trace_text_parse(line, len, r, &w);
-
-	if (k == -EINVAL)
-		snprintf(why, why_size, "%s", w ?: "unknown");
-	return k;
-}
-
-/* The texts of cxl:* events decode reads, each tried in turn on a line until one knows it. */
-static const struct cxl_line_form {
-	const char *what;      /* "a WHAT that does not read" */
-	int (*parse)(const char *line, size_t len, struct ras_record *r, char *why, size_t why_size);
-} cxl_line_forms[] = {
-	/* first: rasdaemon's lines name the event as the kernel's do ("cxl_dram: ") */
-	{ "rasdaemon cxl event", cxl_rasdaemon_text_parse },
-	{ "cxl trace event", kernel_cxl_line },
-};
-
 /*
  * A line holding a cxl:* event, as the kernel traces it (trace_pipe, perf
  * script) or as rasdaemon logs it: the record the daemon would log for it,
  * as one JSON line or its summary and fields.  Other lines go on to the
- * machine-check parser.
+ * machine-check parser.  Out of line: its frame (a record, a message) is
+ * not set up for the lines that name no cxl event.
  */
-static int take_cxl_line(struct text_input *in, const char *line, size_t len)
+static _noinline_ int take_cxl_record(struct text_input *in, const char *line, size_t len)
 {
 	struct decode_ctx *c = (struct decode_ctx *) in;
+	const char *form = NULL;
 	struct ras_record r;
 	char why[256];
-	int k = -ENOENT;
-	size_t form;
+	int k;
 
-	for (form = 0; form < ELEMENTSOF(cxl_line_forms) && k == -ENOENT; form++)
-		k = cxl_line_forms[form].parse(line, len, &r, why, sizeof(why));
+	k = cxl_text_line_parse(line, len, &r, &form, why, sizeof(why));
 	if (k == -ENOENT)
 		return 0;
 	if (k < 0) {
 		in->rejected++;
 		fprintf(stderr, "mcectl decode: %s:%u: a %s that does not read: %s\n", in->name, in->lineno,
-			cxl_line_forms[form - 1].what, k == -EINVAL ? why : strerror(-k));
+			form, k == -EINVAL ? why : strerror(-k));
 		return 1;
 	}
 	c->records++;
 	if (c->output == OUTPUT_JSON) {
+		size_t done = c->w.len;
+
 		json_writer_next(&c->w);
 		ras_record_write_json(&r, &c->w);
-		json_writer_byte(&c->w, '\n');
-		if (json_writer_failed(&c->w))
-			c->error = -ENOMEM;
+		json_line_end(c, done);
 	} else {
-		flush_output(c);
-		fprintf(c->out, "Record %u (line %u): %s\n  %-28s %s\n  %-28s %s\n", c->records, in->lineno,
-			r.summary, "source", mce_source_to_string(r.source), "severity",
-			ras_severity_to_string(r.severity));
-		for (unsigned i = 0; i < r.n_fields; i++) {
-			const struct ras_field *f = &r.fields[i];
-
-			switch (f->type) {
-			case RAS_FIELD_STRING:
-				fprintf(c->out, "  %-28s %s\n", f->key, f->data);
-				break;
-			case RAS_FIELD_HEX64:
-				fprintf(c->out, "  %-28s 0x%016" PRIx64 "\n", f->key, f->u);
-				break;
-			case RAS_FIELD_HEX:
-				fprintf(c->out, "  %-28s 0x%" PRIx64 "\n", f->key, f->u);
-				break;
-			case RAS_FIELD_INT:
-				fprintf(c->out, "  %-28s %" PRId64 "\n", f->key, f->i);
-				break;
-			default:
-				fprintf(c->out, "  %-28s %" PRIu64 "\n", f->key, f->u);
-				break;
-			}
-		}
-		/* the machine-check records write to the descriptor itself: keep the order */
-		if (fflush(c->out) != 0)
-			keep_error(c, -errno);
+		/* held with the machine checks' text, so written in the same chunks and order */
+		decode_print_ras_text(c->text, c->records, in->lineno, &r);
+		keep_error(c, c->text->error);
 	}
 	ras_record_done(&r);
 	return c->error < 0 ? c->error : 1;
+}
+
+/* Lines without a word "cxl_...", nearly all, cost this memchr and no more. */
+static int take_cxl_line(struct text_input *in, const char *line, size_t len)
+{
+	if (!cxl_text_word_from(line, line, line + len))
+		return 0;
+	return take_cxl_record(in, line, len);
 }
 
 /* line_fn: each line to the parser; an over-long one is an error in its place. */

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..122"
+echo "1..124"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -80,6 +80,11 @@ check "rasdaemon cxl lines: the daemon's keys and values" eval 'has "\"source\":
 check "rasdaemon cxl lines: text names each record" eval 'run 0 "$DATA/rasdaemon-cxl.txt" && has "^Record 1 (line 8): Uncorrected CXL media error on mem0 at DPA 0x1000: TE State Violation" && has "^Record 4 (line 11): CXL poison (list) on mem0 at DPA 0x800, 0x100 bytes"'
 printf 'x cxl_dram 2026-11-28 07:02:32 +0000 memdev:mem0 host:h serial:0x0 log type:Warning row:x7\n' >"$TMP/badras"
 check "rasdaemon cxl lines: a field that does not read: exit 1, line, event and field named" eval 'run 1 "$TMP/badras" && err_has "badras:1: a rasdaemon cxl event that does not read: cxl_dram: row .x7.: a decimal field does not read as a number"'
+# a hostile log's control bytes in a cxl field reach no terminal (review M13)
+printf 'x cxl_poison: memdev=m\033[2Jem0 host=h serial=0 trace_type=List dpa=0x800 dpa_length=0x100 source=In\007t\n' >"$TMP/ctlcxl"
+check "cxl lines: control bytes in fields shown as '?', in text and JSON" eval 'run 0 "$TMP/ctlcxl" && has "memdev  *m?\[2Jem0" && has "poison_source  *In?t" && ! grep -q "$(printf "\033")" "$TMP/out" && run 0 --output json "$TMP/ctlcxl" && has "\"memdev\":\"m?\[2Jem0\""'
+# a cxl event named in passing (no word of its own, no separator, no fields): no cxl record, the machine checks as before
+check "cxl mentions: exit 0, the two machine checks only, nothing said" eval 'run 0 --output json "$DATA/cxl-mentions.txt" && lines 2 && [ ! -s "$TMP/err" ] && [ "$(grep -c "\"source\":\"decode\"" "$TMP/out")" = 2 ] && ! has cxl'
 
 # ras-mc-ctl rows name an AMD SMCA bank but carry no IPID (issue 15): the name picks the bank type.
 cat >"$TMP/rasmc-amd.txt" <<'ROWS'

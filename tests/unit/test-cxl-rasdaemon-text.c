@@ -336,6 +336,26 @@ static void test_other_and_bad_lines(void **state)
 	assert_string_equal(why, "cxl_memory_module: device_temp '70000': not a 16-bit signed number");
 }
 
+/* A hostile log's control bytes reach no terminal, in a field or a message (review M13). */
+static void test_control_bytes(void **state)
+{
+	static const char line[] =
+		"x cxl_dram 2026-11-28 07:02:32 +0000 memdev:m\x1b]0;pwn\x07" "em0 host:h\x7f serial:0x0 "
+		"memory_event_type:ECC\x0d Error row:12";
+	static const char bad_row[] = "x cxl_dram 2026-11-28 07:02:32 +0000 memdev:mem0 row:\x1b[2J7";
+	struct ras_record r;
+	char why[256];
+
+	(void) state;
+	assert_int_equal(cxl_rasdaemon_text_parse(line, strlen(line), &r, why, sizeof(why)), 0);
+	assert_string_equal(ras_record_find(&r, "memdev")->data, "m?]0;pwn?em0");
+	assert_string_equal(ras_record_find(&r, "host")->data, "h?");
+	assert_string_equal(ras_record_find(&r, "type")->data, "ECC? Error");
+	ras_record_done(&r);
+	assert_int_equal(cxl_rasdaemon_text_parse(bad_row, strlen(bad_row), &r, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "cxl_dram: row '?[2J7': a decimal field does not read as a number");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_poison),
 		cmocka_unit_test(test_temperature_forms),
 		cmocka_unit_test(test_other_and_bad_lines),
+		cmocka_unit_test(test_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,6 +162,26 @@ static void test_other_and_bad_lines(void **state)
 	assert_string_equal(why, "no memdev= in the event's text");
 }
 
+/* A hostile log's control bytes reach no terminal: the ring decoder's '?' for each (review M13). */
+static void test_control_bytes(void **state)
+{
+	static const char line[] =
+		"cxl_poison: memdev=m\x1b[2Jem0 host=0000:0d:00.0 serial=0 trace_type=\x07List region=r\x7f\xc3\xa9 "
+		"region_uuid=00000000-0000-0000-0000-000000000000 hpa=0xffffffffffffffff dpa=0x800 "
+		"dpa_length=0x100 source=Int\x08" "ernal flags= overflow_time=0";
+	struct ras_record r;
+
+	(void) state;
+	parse(line, &r);
+	assert_string_equal(str(&r, "memdev"), "m?[2Jem0");
+	assert_string_equal(str(&r, "trace_type"), "?list");
+	assert_string_equal(str(&r, "region"), "r???");
+	assert_string_equal(str(&r, "poison_source"), "Int?ernal");
+	/* the summary is made of the cleaned fields */
+	assert_string_equal(r.summary, "CXL poison (?list) on m?[2Jem0 at DPA 0x800, 0x100 bytes");
+	ras_record_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_memory_module),
 		cmocka_unit_test(test_poison),
 		cmocka_unit_test(test_other_and_bad_lines),
+		cmocka_unit_test(test_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
