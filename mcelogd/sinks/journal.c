@@ -447,7 +447,8 @@ static void make_room(struct journal_sink *j, size_t need)
 	r = spool_shrink(j->spool, target, leaves_full_spool, &sum);
 	if (r < 0)
 		log_error_errno(r, "Cannot make room in the spool %s: %m", spool_path(j->spool));
-	if (sum.records == 0)
+	/* None taken and still over: every corrected record is gone, only summaries folded. */
+	if (sum.records == 0 && spool_bytes(j->spool) > target)
 		j->spool_records = false;
 	if (r > 0)
 		write_summary(j, &sum);
