@@ -161,7 +161,7 @@ static void format_spools(json_object *sinks, FILE *out)
 			entries == 1 ? "y" : "ies", path ? path : "?", err ? " (last refusal: " : "",
 			err ? err : "", err ? ")" : "");
 		if (refused)
-			fprintf(out, "; %llu corrected record(s) refused with the spool full",
+			fprintf(out, "; %llu corrected record(s) refused with the spool full (counted in its summaries)",
 				(unsigned long long) refused);
 		fputc('\n', out);
 	}

@@ -31,6 +31,7 @@
 #include "sinks.h"
 #include "snapshot.h"
 #include "spool.h"
+#include "spool-summary.h"
 #include "storm-event.h"
 
 /* Where journald listens for native-protocol datagrams. */
@@ -51,11 +52,11 @@ struct journal_fields {
  * The spool is bounded ([Output] SpoolSize=), so a long outage cannot fill
  * the disk.  Past the bound the oldest corrected records leave the spool,
  * an eighth of the bound at a time, and one entry keeps their counts by
- * CPU, bank and error code.  Uncorrected and fatal records, losses and storm
- * counts always stay.
+ * CPU, bank and error code; earlier such summaries fold into it
+ * (spool-summary.h).  Uncorrected and fatal records, other losses and storm
+ * counts always stay; a corrected record that finds the spool full of them
+ * is counted in the next summary.
  */
-/* Signatures a summary names one by one; the rest are counted together. */
-#define SUMMARY_SIGNATURES 32
 /* How long a replay waits for journald to read its queue before an entry fails. */
 #define REPLAY_WAIT_USEC (30 * 1000000ULL)
 /* While entries wait, journald is asked again this often. */
@@ -67,7 +68,9 @@ struct journal_sink {
 	sd_event_source *retry;
 	uint64_t n_spooled;  /* entries that went to the spool */
 	uint64_t n_refused;  /* corrected records refused with the spool full of others */
-	uint64_t n_summarised; /* corrected records that left a full spool, counted in a summary */
+	uint64_t n_summarised; /* corrected records counted in a summary in the spool (left it, or refused) */
+	struct spool_summary pending; /* refused corrected records, counted until their summary is written */
+	bool spool_records;  /* the spool may hold a corrected record, which room can be made with */
 	uint64_t n_retries;  /* attempts to hand the spool over */
 	int last_error;      /* of the last send journald refused, for mcectl status */
 	char *json_field;    /* "MCE_JSON=..." of the entry being written */
@@ -312,11 +315,14 @@ static void flush_spool(struct journal_sink *j)
 			   k, k == 1 ? "y" : "ies", (unsigned long long) spool_entries(j->spool));
 }
 
+static void write_pending(struct journal_sink *j);
+
 static int on_retry(sd_event_source *es, uint64_t usec, void *userdata)
 {
 	struct journal_sink *j = userdata;
 
 	(void) usec;
+	write_pending(j);
 	flush_spool(j);
 	if (spool_entries(j->spool) > 0) {
 		(void) sd_event_source_set_time_relative(es, SPOOL_RETRY_USEC);
@@ -325,78 +331,18 @@ static int on_retry(sd_event_source *es, uint64_t usec, void *userdata)
 	return 0;
 }
 
-/* The corrected records that leave a full spool, counted by signature. */
-struct spool_summary {
-	uint64_t count, other;
-	unsigned n;
-	struct {
-		char cpu[12], bank[12], code[12];
-		uint64_t count;
-	} sig[SUMMARY_SIGNATURES];
-};
-
-static bool field_is(const struct iovec *v, const char *text)
-{
-	return v->iov_len == strlen(text) && memcmp(v->iov_base, text, v->iov_len) == 0;
-}
-
-/* The value of NAME= in one spooled entry, as a string (truncated to size). */
-static void field_value(const struct iovec *iov, unsigned n, const char *name, char *buf, size_t size)
-{
-	size_t l = strlen(name);
-
-	snprintf(buf, size, "-");
-	for (unsigned i = 0; i < n; i++)
-		if (iov[i].iov_len > l && memcmp(iov[i].iov_base, name, l) == 0 &&
-		    ((const char *) iov[i].iov_base)[l] == '=') {
-			size_t k = iov[i].iov_len - l - 1;
-
-			snprintf(buf, size, "%.*s", (int) (k < size ? k : size - 1), (const char *) iov[i].iov_base + l + 1);
-			return;
-		}
-}
-
-/* spool_droppable_fn: a corrected (or informational) error record; never a count or a loss. */
-static bool summarise_corrected(const struct iovec *iov, unsigned n, void *userdata)
+/* spool_droppable_fn: room is made by the oldest corrected records, and earlier summaries fold in. */
+static bool leaves_full_spool(const struct iovec *iov, unsigned n, void *userdata)
 {
 	struct spool_summary *sum = userdata;
-	bool record = false, corrected = false;
-	char cpu[12], bank[12], status[24], code[12];
-	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		if (field_is(&iov[i], "MESSAGE_ID=" MCELOGD_MSGID_CORRECTED))
-			record = true;
-		else if (field_is(&iov[i], "MCE_SEVERITY=corrected") || field_is(&iov[i], "MCE_SEVERITY=info"))
-			corrected = true;
-		else if (iov[i].iov_len > strlen("MCE_STORM_") && memcmp(iov[i].iov_base, "MCE_STORM_", 10) == 0)
-			return false;
-	}
-	if (!record && !corrected)
-		return false;
-	field_value(iov, n, "MCE_CPU", cpu, sizeof(cpu));
-	field_value(iov, n, "MCE_BANK", bank, sizeof(bank));
-	field_value(iov, n, "MCE_STATUS", status, sizeof(status));
-	/* The error code, as storms name it: STATUS[31:0]. */
-	if (strlen(status) == 18)
-		snprintf(code, sizeof(code), "0x%.8s", status + 10);
-	else
-		snprintf(code, sizeof(code), "-");
-	sum->count++;
-	for (i = 0; i < sum->n; i++)
-		if (streq(sum->sig[i].cpu, cpu) && streq(sum->sig[i].bank, bank) && streq(sum->sig[i].code, code))
-			break;
-	if (i == sum->n && sum->n < SUMMARY_SIGNATURES) {
-		snprintf(sum->sig[i].cpu, sizeof(sum->sig[i].cpu), "%s", cpu);
-		snprintf(sum->sig[i].bank, sizeof(sum->sig[i].bank), "%s", bank);
-		snprintf(sum->sig[i].code, sizeof(sum->sig[i].code), "%s", code);
-		sum->n++;
-	}
-	if (i < sum->n)
-		sum->sig[i].count++;
-	else
-		sum->other++;
-	return true;
+	return spool_summary_add_record(sum, iov, n) || spool_summary_fold(sum, iov, n);
+}
+
+/* spool_droppable_fn: only the summaries leave, folded into the next one. */
+static bool folds_summary(const struct iovec *iov, unsigned n, void *userdata)
+{
+	return spool_summary_fold(userdata, iov, n);
 }
 
 /*
@@ -420,19 +366,7 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 	json_put_string(&w, "event", "loss");
 	json_put_string(&w, "source", "journal_spool");
 	json_put_string(&w, "reason", "spool_full");
-	json_put_u64(&w, "lost", sum->count);
-	json_array_begin(&w, "summarised");
-	for (unsigned i = 0; i < sum->n; i++) {
-		json_object_begin(&w, NULL);
-		json_put_string(&w, "cpu", sum->sig[i].cpu);
-		json_put_string(&w, "bank", sum->sig[i].bank);
-		json_put_string(&w, "code", sum->sig[i].code);
-		json_put_u64(&w, "count", sum->sig[i].count);
-		json_object_end(&w);
-	}
-	json_array_end(&w);
-	if (sum->other)
-		json_put_u64(&w, "other", sum->other);
+	spool_summary_write_json(sum, &w);
 	json_object_end(&w);
 	if (json_writer_failed(&w))
 		return -ENOMEM;
@@ -450,7 +384,52 @@ static int append_summary(struct journal_sink *j, const struct spool_summary *su
 		return -ENOMEM;
 	}
 	f.iov[f.n++] = (struct iovec) { .iov_base = json_field, .iov_len = (size_t) r };
-	return spool_append_kept(j->spool, f.iov, f.n);
+	/* Not a kept entry: the next room made folds it into the next summary. */
+	return spool_append(j->spool, f.iov, f.n);
+}
+
+/*
+ * One summary of what sum and the refused records waiting in j->pending
+ * count.  If it cannot be written, the counts wait in j->pending for the
+ * next one: what left the spool is counted until it reaches the journal.
+ */
+static void write_summary(struct journal_sink *j, struct spool_summary *sum)
+{
+	int r;
+
+	spool_summary_merge(sum, &j->pending);
+	j->pending = (struct spool_summary) {};
+	r = append_summary(j, sum);
+	if (r < 0) {
+		log_error("Cannot keep the counts of %" PRIu64 " corrected records that left the full spool "
+			  "%s: %s; trying again later", sum->count, spool_path(j->spool), strerror(-r));
+		j->pending = *sum;
+		return;
+	}
+	j->n_summarised += sum->records;
+	log_warning("The spool %s is full: %" PRIu64 " corrected record(s) counted in one entry instead "
+		    "(%" PRIu64 " new, the rest from %" PRIu64 " earlier count(s))", spool_path(j->spool),
+		    sum->count, sum->records, sum->folded);
+}
+
+/*
+ * Corrected records refused by a spool full of entries that always stay
+ * were counted in j->pending: their summary goes to the spool, the earlier
+ * summaries folded into it, so that refusals add no entry.  At most once a
+ * retry (SPOOL_RETRY_USEC), not for every refused record, as it rewrites
+ * the spool; and before the spool is handed over or closed.
+ */
+static void write_pending(struct journal_sink *j)
+{
+	struct spool_summary sum = {};
+	int r;
+
+	if (!j->spool || j->pending.count == 0)
+		return;
+	r = spool_shrink(j->spool, 0, folds_summary, &sum);
+	if (r < 0)
+		log_error_errno(r, "Cannot fold the summaries of the spool %s: %m", spool_path(j->spool));
+	write_summary(j, &sum);
 }
 
 /* The spool is full: the oldest corrected records leave it, and one entry keeps their counts. */
@@ -460,22 +439,22 @@ static void make_room(struct journal_sink *j, size_t need)
 	uint64_t target = j->spool_max - j->spool_max / 8;
 	int r;
 
-	/* Room for the entry to come and for the summary written here (a few hundred bytes). */
-	target = target > need + 4096 ? target - need - 4096 : 0;
-	r = spool_shrink(j->spool, target, summarise_corrected, &sum);
-	if (r <= 0) {
-		if (r < 0)
-			log_error_errno(r, "Cannot make room in the spool %s: %m", spool_path(j->spool));
+	/*
+	 * No corrected record left to make room with: shrinking would only fold
+	 * the summary into a new one, a rewrite of the spool for every entry.
+	 */
+	if (!j->spool_records)
 		return;
-	}
-	j->n_summarised += sum.count;
-	r = append_summary(j, &sum);
+	/* Room for the entry to come and for the summary written here (a few KiB at most). */
+	target = target > need + 4096 ? target - need - 4096 : 0;
+	r = spool_shrink(j->spool, target, leaves_full_spool, &sum);
 	if (r < 0)
-		log_error("Cannot keep the counts of %" PRIu64 " corrected records that left the full spool "
-			  "%s: %s", sum.count, spool_path(j->spool), strerror(-r));
-	else
-		log_warning("The spool %s is full: %" PRIu64 " older corrected record(s) left it, their "
-			    "counts kept in one entry", spool_path(j->spool), sum.count);
+		log_error_errno(r, "Cannot make room in the spool %s: %m", spool_path(j->spool));
+	/* None taken and still over: every corrected record is gone, only summaries folded. */
+	if (sum.records == 0 && spool_bytes(j->spool) > target)
+		j->spool_records = false;
+	if (r > 0)
+		write_summary(j, &sum);
 }
 
 /*
@@ -518,12 +497,19 @@ static int deliver(struct journal_sink *j, const struct journal_fields *f, bool 
 	if (spool_bytes(j->spool) + need > j->spool_max)
 		make_room(j, need);
 	if (may_drop && spool_bytes(j->spool) + need > j->spool_max) {
+		/* Not kept one by one, but counted: in the next summary, written at the next retry. */
 		j->n_refused++;
+		if (!spool_summary_add_record(&j->pending, iov, n))
+			spool_summary_count_other(&j->pending);
+		if (j->retry)
+			(void) sd_event_source_set_enabled(j->retry, SD_EVENT_ONESHOT);
 		return -ENOSPC;
 	}
 	r = may_drop ? spool_append(j->spool, iov, n) : spool_append_kept(j->spool, iov, n);
 	if (r < 0)
 		return log_error_errno(r, "Cannot keep an entry in the spool %s: %m", spool_path(j->spool));
+	if (may_drop)
+		j->spool_records = true;
 	j->n_spooled++;
 	if (j->retry)
 		(void) sd_event_source_set_enabled(j->retry, SD_EVENT_ONESHOT);
@@ -932,6 +918,8 @@ static int journal_open(const struct sink_params *p, void **ret)
 		if (r >= 0)
 			(void) sd_event_source_set_enabled(j->retry, SD_EVENT_OFF);
 	}
+	/* What an earlier run left may hold corrected records to make room with. */
+	j->spool_records = spool_entries(j->spool) > 0;
 	if (spool_entries(j->spool) > 0) {
 		log_notice("%llu entr%s from an earlier run wait in %s",
 			   (unsigned long long) spool_entries(j->spool),
@@ -959,6 +947,8 @@ static void journal_close(void *s)
 	close_reader(j);
 
 	j->retry = sd_event_source_disable_unref(j->retry);
+	/* A reload closes the sink too: refused records' counts go to the spool, not away. */
+	write_pending(j);
 	spool_close(j->spool);
 	free(j->send_buf);
 	free(j->json_field);
@@ -1011,6 +1001,7 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];
 	const char *matches[ELEMENTSOF(ids)];
 
+	write_pending(j);
 	flush_spool(j);
 	if (spool_entries(j->spool) > 0)
 		log_notice("%llu entr%s stay in %s for journald, for the next start",

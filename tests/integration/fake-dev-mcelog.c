@@ -5,7 +5,10 @@
  * eventfd (so poll works) that answers the device's ioctls and, on its first
  * read, the bytes of $FAKE_DEV_MCELOG_RECORDS (records of
  * $FAKE_DEV_MCELOG_RECORD_LEN bytes); $FAKE_DEV_MCELOG_OVERFLOW=1 sets the
- * overflow flag once.  The kernel side it imitates:
+ * overflow flag once.  With $FAKE_DEV_MCELOG_BATCH_MS=N the device is a
+ * timer instead: the first read finds it empty, then every N ms a read
+ * returns the next LOG_LEN records of the file, as a kernel would that logs
+ * a burst faster than the reader takes it.  The kernel side it imitates:
  * arch/x86/kernel/cpu/mce/dev-mcelog.c (full-buffer reads, ioctls).
  */
 #ifndef _GNU_SOURCE
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #define MCE_GET_RECORD_LEN _IOR('M', 1, int)
@@ -30,6 +34,7 @@
 
 static int fake_fd = -1;
 static int served, overflow_given;
+static long batch_offset;   /* with FAKE_DEV_MCELOG_BATCH_MS: bytes of the file served so far */
 
 static int fake_open(const char *path, int flags)
 {
@@ -40,6 +45,18 @@ static int fake_open(const char *path, int flags)
 	if (fake_fd >= 0 && (flags & O_EXCL)) {
 		errno = EBUSY;
 		return -1;
+	}
+	if (getenv("FAKE_DEV_MCELOG_BATCH_MS")) {
+		long ms = atol(getenv("FAKE_DEV_MCELOG_BATCH_MS"));
+		struct itimerspec every = {
+			.it_interval = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 },
+			.it_value = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 },
+		};
+
+		fake_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (fake_fd >= 0)
+			(void) timerfd_settime(fake_fd, 0, &every, NULL);
+		return fake_fd;
 	}
 	fake_fd = eventfd(1, EFD_NONBLOCK | EFD_CLOEXEC);
 	return fake_fd;
@@ -122,6 +139,21 @@ ssize_t read(int fd, void *buf, size_t n)
 			return -1;
 		}
 		(void) real(fd, &counter, sizeof(counter));   /* not readable until the next record */
+		if (getenv("FAKE_DEV_MCELOG_BATCH_MS")) {
+			/* The first read is what the kernel held before the reader started: nothing. */
+			if (!served++ || !e)
+				return 0;
+			f = fopen(e, "rb");
+			if (!f || fseek(f, batch_offset, SEEK_SET) < 0) {
+				if (f)
+					fclose(f);
+				return 0;
+			}
+			got = fread(buf, 1, len, f);
+			fclose(f);
+			batch_offset += (long) got;
+			return (ssize_t) got;
+		}
 		if (served++ || !e)
 			return 0;
 		f = fopen(e, "rb");
