@@ -68,17 +68,27 @@ bool rule_field_is_number(enum rule_field f)
 	return (unsigned) f < _RULE_FIELD_MAX && fields[f].format != FMT_STRING;
 }
 
+/*
+ * Field by field, not by a compound literal: that would clear the value's
+ * text buffer at every lookup, a cost the record path paid on every field.
+ */
 static bool str(const char *s, struct rule_value *ret)
 {
 	if (!s)
 		return false;
-	*ret = (struct rule_value) { .is_string = true, .s = s };
+	ret->is_string = true;
+	ret->s = s;
+	ret->text[0] = '\0';
+	ret->u = 0;
 	return true;
 }
 
 static bool num(uint64_t u, struct rule_value *ret)
 {
-	*ret = (struct rule_value) { .u = u };
+	ret->is_string = false;
+	ret->s = NULL;
+	ret->text[0] = '\0';
+	ret->u = u;
 	return true;
 }
 
@@ -286,7 +296,10 @@ static bool edac_coordinates(const struct ras_record *r, struct rule_value *ret)
 	size_t at = 0;
 	bool gap = false;
 
-	*ret = (struct rule_value) { .is_string = true };
+	ret->is_string = true;
+	ret->s = NULL;
+	ret->text[0] = '\0';
+	ret->u = 0;
 	if (RAS_NUM(r, &v, "mc") && !put_coordinate(ret, &at, "mc", v.u))
 		return false;
 	if (RAS_NUM(r, &v, "dimm")) {
