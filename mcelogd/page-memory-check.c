@@ -39,19 +39,26 @@ static int read_hex(const char *path, uint64_t *ret)
 	return hex_text(text, len, ret);
 }
 
-/*
- * The memory block that holds the page (Documentation/admin-guide/mm/
- * memory-hotplug.rst: memoryN covers [N * block_size_bytes, +block_size_bytes)).
- * -ENOENT when no block does; 0 when it does or the kernel cannot say.
- */
-static int memory_block_present(const char *sysfs_memory, uint64_t pfn)
+uint64_t page_memory_block_bytes(const char *sysfs_memory)
 {
 	char path[4096];
 	uint64_t block;
+
+	snprintf(path, sizeof(path), "%s/block_size_bytes", sysfs_memory ? sysfs_memory : SYSFS_MEMORY);
+	return read_hex(path, &block) < 0 ? 0 : block;
+}
+
+/*
+ * The memory block that holds the page (Documentation/admin-guide/mm/
+ * memory-hotplug.rst: memoryN covers [N * block_size_bytes, +block_size_bytes)).
+ * -ENOENT when no block does; 0 when it does or the kernel cannot say (block 0).
+ */
+static int memory_block_present(const char *sysfs_memory, uint64_t block, uint64_t pfn)
+{
+	char path[4096];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/block_size_bytes", sysfs_memory);
-	if (read_hex(path, &block) < 0 || block == 0)
+	if (block == 0)
 		return 0;
 	snprintf(path, sizeof(path), "%s/memory%" PRIu64, sysfs_memory, (pfn << PAGE_SHIFT) / block);
 	return stat(path, &st) == 0 ? 0 : -ENOENT;
@@ -88,7 +95,8 @@ bool page_memory_unchanged(const struct rule_state_page *p, const struct page_me
 			 p->machine_id, now->machine_id);
 		return false;
 	}
-	if (memory_block_present(now->sysfs_memory ? now->sysfs_memory : SYSFS_MEMORY, p->pfn) < 0) {
+	if (memory_block_present(now->sysfs_memory ? now->sysfs_memory : SYSFS_MEMORY, now->memory_block_bytes,
+				 p->pfn) < 0) {
 		snprintf(why, size, "no memory block holds it in this boot (memory removed, or a CXL region "
 			 "not made yet)");
 		return false;

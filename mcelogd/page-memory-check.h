@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct rule_state_page;
 struct smbios_memdev;
@@ -21,10 +22,14 @@ struct smbios_memdev;
 struct page_memory_now {
 	const char *machine_id;            /* this machine's, "" or NULL unknown */
 	const char *sysfs_memory;          /* NULL: /sys/devices/system/memory */
+	uint64_t memory_block_bytes;       /* page_memory_block_bytes(sysfs_memory); 0: cannot tell */
 	const char *sysfs_cxl;             /* NULL: /sys/bus/cxl/devices */
 	const struct smbios_memdev *devs;  /* this boot's SMBIOS memory devices */
 	size_t n_devs;
 };
+
+/* The kernel's memory block size (block_size_bytes), read once per start, not per page; 0 unknown. */
+uint64_t page_memory_block_bytes(const char *sysfs_memory);
 
 /* True if p may be offlined again; false with why (always NUL-terminated) if its memory changed. */
 bool page_memory_unchanged(const struct rule_state_page *p, const struct page_memory_now *now, char *why,

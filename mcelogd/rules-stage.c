@@ -685,13 +685,14 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 {
 	const struct page_memory_now now = {
 		.machine_id = st->machine_id, .sysfs_memory = st->sysfs_memory, .sysfs_cxl = st->sysfs_cxl,
+		.memory_block_bytes = st->state.n_pages ? page_memory_block_bytes(st->sysfs_memory) : 0,
 		.devs = st->slots.devs, .n_devs = st->slots.n_devs,
 	};
 	_cleanup_free_ uint64_t *todo = NULL;
 	_cleanup_free_ bool *was_hard = NULL;
 	struct memory_failure_view kernel;
 	unsigned again = 0, n_todo = 0, n = st->state.n_pages;
-	bool held_before = false;
+	bool held_changed = false;
 
 	st->n_pages_held = 0;
 	if (n == 0)
@@ -709,7 +710,7 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 			was_hard[n_todo] = st->state.pages[i].hard;
 			todo[n_todo++] = st->state.pages[i].pfn;
 		}
-		held_before |= was_held != st->state.pages[i].held;
+		held_changed |= was_held != st->state.pages[i].held;
 	}
 	rules_stage_memory_failure(st, &kernel);
 	/* Each page's intent, saved once for all before any write (offline_one_page() without its own save). */
@@ -720,7 +721,7 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 		e.pending = true;
 		(void) rule_state_set_page(&st->state, &e);
 	}
-	if (n_todo > 0 || held_before)
+	if (n_todo > 0 || held_changed)
 		(void) rules_stage_save(st);
 	for (unsigned i = 0; i < n_todo; i++) {
 		/* At start only ever by migration, whatever took the page then (page-action.h). */
