@@ -35,19 +35,32 @@ static void log_rule_error(const char *file, unsigned line, const char *msg, voi
 		log_error("%s: %s", file, msg);
 }
 
-/* A rule file is parsed only if nobody but root can have written it (rules-trust.h). */
+/*
+ * A rule file is parsed only if nobody but root can have written it
+ * (rules-trust.h): from the text read through the descriptor that was
+ * checked, not the walk's, which was read before any check.
+ */
 static int load_trusted_file(const char *path, const char *text, size_t len, int error, void *userdata)
 {
 	struct rule_load *l = userdata;
+	_cleanup_free_ char *checked = NULL;
+	size_t checked_len = 0;
 	char why[PATH_MAX + 64];
+	int r;
 
-	if (error == 0 && path_trusted(path, why, sizeof(why)) == -EPERM) {
+	(void) text;
+	(void) len;
+	if (error != 0)
+		return rule_load_file(path, NULL, 0, error, l);
+	why[0] = '\0';
+	r = read_trusted_file(path, DROPIN_FILE_MAX, &checked, &checked_len, why, sizeof(why));
+	if (r == -EPERM) {
 		log_error("%s: refused: %s; its rules could run programs as root", path, why);
 		l->files++;
 		l->bad_files++;
 		return 0;
 	}
-	return rule_load_file(path, text, len, error, l);
+	return rule_load_file(path, r < 0 ? NULL : checked, checked_len, r < 0 ? r : 0, l);
 }
 
 int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
