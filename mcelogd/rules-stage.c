@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "dropin.h"
 #include "file-io.h"
+#include "keepalive.h"
 #include "log.h"
 #include "memory-failure.h"
 #include "page-action.h"
@@ -766,7 +767,11 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 	for (unsigned i = 0; i < n_todo; i++) {
 		/* At start only ever by migration, whatever took the page then (page-action.h). */
 		struct rule_state_page e = *rule_state_find_page(&st->state, todo[i]);
-		int r = offline_one_page(st, &e, false, &kernel);
+		int r;
+
+		/* Each migration can take a while, and this runs before READY=1 (review M17). */
+		keepalive();
+		r = offline_one_page(st, &e, false, &kernel);
 
 		if (r < 0) {
 			offline_again_failed(st, todo[i], r);
@@ -843,6 +848,7 @@ static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, str
 	a->message = message;
 	a->priority = LOG_ERR;
 	(void) emit_alert(st, a);
+	a->message = NULL;   /* the caller's alert outlives this frame's message (review M18) */
 }
 
 /* ---- memory repair (Action=repair) ---- */
@@ -941,6 +947,8 @@ static void report_repair(struct rules_stage *st, struct rule_alert *a, const st
 	a->message = message;
 	a->repair = rep;
 	(void) emit_alert(st, a);
+	a->message = NULL;   /* neither outlives this report (review M18) */
+	a->repair = NULL;
 }
 
 /*
