@@ -74,8 +74,10 @@ static bool all_enabled(const char *path)
 
 /*
  * The events the instance keeps: every ras:* event, and the device events
- * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE: all of
- * cxl:*, and the two PCIe events of pci:*).  NULL: the whole system.  The
+ * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE), by
+ * name, never a whole device system: a chatty event added to cxl:* by a
+ * later kernel would share the 128 KiB per CPU and push out the records
+ * kept while mcelogd is stopped (review M8).  NULL: the whole system.  The
  * ras system must be there; the others come with newer kernels and drivers.
  */
 static const struct kept_system {
@@ -83,7 +85,17 @@ static const struct kept_system {
 	bool required;
 } kept_systems[] = {
 	{ "ras", NULL, true },
-	{ "cxl", NULL, false },
+	{ "cxl", "cxl_aer_uncorrectable_error", false },
+	{ "cxl", "cxl_aer_correctable_error", false },
+	{ "cxl", "cxl_port_aer_uncorrectable_error", false },
+	{ "cxl", "cxl_port_aer_correctable_error", false },
+	{ "cxl", "cxl_overflow", false },
+	{ "cxl", "cxl_generic_event", false },
+	{ "cxl", "cxl_general_media", false },
+	{ "cxl", "cxl_dram", false },
+	{ "cxl", "cxl_memory_module", false },
+	{ "cxl", "cxl_poison", false },
+	{ "cxl", "cxl_memory_sparing", false },
 	{ "pci", "pci_hp_event", false },
 	{ "pci", "pcie_link_event", false },
 };
