@@ -56,7 +56,7 @@ static void help(void)
 	printf("Usage: mcectl decode [FILE|-] [--output text|json] [--cpu-id VENDOR:FAMILY:MODEL]\n"
 	       "       mcectl decode --status 0x... [--bank N] [--ipid 0x...] [--addr 0x...]\n"
 	       "                     [--misc 0x...] [--synd 0x...] [--mcgstatus 0x...] [--mcgcap 0x...]\n"
-	       "                     [--cpu-id VENDOR:FAMILY:MODEL] [--output text|json]\n"
+	       "                     [--apicid 0x...] [--cpu-id VENDOR:FAMILY:MODEL] [--output text|json]\n"
 	       "\n"
 	       "Decode machine-check records from FILE (or standard input): kernel console and\n"
 	       "dmesg lines, syslog and journalctl output, the AMD EDAC decoder's lines, mcelog's\n"
@@ -329,7 +329,7 @@ int verb_decode(int argc, char *argv[])
 {
 	enum {
 		ARG_STATUS = 0x100, ARG_BANK, ARG_IPID, ARG_ADDR, ARG_MISC, ARG_SYND, ARG_MCGSTATUS,
-		ARG_MCGCAP,
+		ARG_MCGCAP, ARG_APICID,
 	};
 	static const struct option options[] = {
 		{ "output",    required_argument, NULL, 'o' },
@@ -343,6 +343,7 @@ int verb_decode(int argc, char *argv[])
 		{ "synd",      required_argument, NULL, ARG_SYND },
 		{ "mcgstatus", required_argument, NULL, ARG_MCGSTATUS },
 		{ "mcgcap",    required_argument, NULL, ARG_MCGCAP },
+		{ "apicid",    required_argument, NULL, ARG_APICID },
 		{}
 	};
 	static const struct { int opt; const char *name; uint32_t have; size_t off; } regs[] = {
@@ -402,6 +403,19 @@ int verb_decode(int argc, char *argv[])
 			}
 			reg_rec.bank = (uint32_t) v;
 			reg_rec.have |= MCE_HAVE_BANK;
+			break;
+		}
+		case ARG_APICID: {
+			/* Diamond Rapids: which memory/IO hub logged a bank is APIC ID bit 2 */
+			uint64_t v;
+
+			if (parse_reg(optarg, UINT32_MAX, &v) < 0) {
+				fprintf(stderr, "mcectl decode: --apicid '%s': expected a hexadecimal APIC ID such "
+					"as 0x1c\n", optarg);
+				return 2;
+			}
+			reg_rec.apicid = (uint32_t) v;
+			reg_rec.have |= MCE_HAVE_APICID;
 			break;
 		}
 		case ARG_STATUS: case ARG_IPID: case ARG_ADDR: case ARG_MISC: case ARG_SYND:
