@@ -178,6 +178,8 @@ const struct intel_bank *intel_bank_lookup(const struct intel_model *m, uint32_t
 extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadwell_d,
 	intel_skylake_x, intel_icelake_x, intel_sapphirerapids_x, intel_graniterapids_x,
 	intel_diamondrapids_x, intel_atom_server;
+/* zhaoxin-models.c: Zhaoxin's tables take the Intel shape */
+extern const struct intel_model zhaoxin_kh40000, zhaoxin_kh50000;
 /* intel-older.c */
 extern const struct intel_model intel_nehalem_ep, intel_sandybridge_x, intel_ivybridge_x,
 	intel_denverton, intel_arch_only;

@@ -574,10 +574,13 @@ static void check_intel_model(const struct intel_model *im)
 	}
 }
 
+/* Zhaoxin's tables take the Intel shape (zhaoxin-models.c): the same checks. */
 static void test_intel_bank_tables_sorted(void **state)
 {
 	(void) state;
 	for (const struct mce_model_match *m = intel_model_matches; m->decoder; m++)
+		check_intel_model(m->decoder->tables);
+	for (const struct mce_model_match *m = zhaoxin_model_matches; m->decoder; m++)
 		check_intel_model(m->decoder->tables);
 }
 
