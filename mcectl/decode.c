@@ -33,6 +33,7 @@
 #include "record-json.h"
 #include "record-text.h"
 #include "snapshot-line.h"
+#include "vendor-section-text.h"
 #include "verbs.h"
 
 enum output { OUTPUT_TEXT, OUTPUT_JSON };
@@ -281,9 +282,47 @@ static _noinline_ int take_cxl_record(struct text_input *in, const char *line, s
 	return c->error < 0 ? c->error : 1;
 }
 
-/* Lines without a word "cxl_...", nearly all, cost this memchr and no more. */
+/*
+ * A line holding ras:non_standard_event as the kernel traces it: the
+ * record the daemon would log, its vendor section decoded.  Out of line,
+ * as take_cxl_record().
+ */
+static _noinline_ int take_vendor_section_record(struct text_input *in, const char *line, size_t len)
+{
+	struct decode_ctx *c = (struct decode_ctx *) in;
+	const char *why = NULL;
+	struct ras_record r;
+	int k;
+
+	k = vendor_section_text_parse(line, len, &r, &why);
+	if (k == -ENOENT)
+		return 0;
+	if (k < 0) {
+		in->rejected++;
+		fprintf(stderr, "mcectl decode: %s:%u: a non_standard_event that does not read: %s\n", in->name,
+			in->lineno, k == -EINVAL ? why : strerror(-k));
+		return 1;
+	}
+	c->records++;
+	if (c->output == OUTPUT_JSON) {
+		size_t done = c->w.len;
+
+		json_writer_next(&c->w);
+		ras_record_write_json(&r, &c->w);
+		json_line_end(c, done);
+	} else {
+		decode_print_ras_text(c->text, c->records, in->lineno, &r);
+		keep_error(c, c->text->error);
+	}
+	ras_record_done(&r);
+	return c->error < 0 ? c->error : 1;
+}
+
+/* Lines without a word "cxl_..." or "non_standard_event", nearly all, cost a memchr and a memmem. */
 static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 {
+	if (memmem(line, len, "non_standard_event: ", 20))
+		return take_vendor_section_record(in, line, len);
 	if (!cxl_text_word_from(line, line, line + len))
 		return 0;
 	return take_cxl_record(in, line, len);
