@@ -242,6 +242,25 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	}
 }
 
+/* A record read from a ras:* or cxl:* line, out as one JSON line or its summary and fields; then freed. */
+static int emit_ras_record(struct decode_ctx *c, struct text_input *in, struct ras_record *r)
+{
+	c->records++;
+	if (c->output == OUTPUT_JSON) {
+		size_t done = c->w.len;
+
+		json_writer_next(&c->w);
+		ras_record_write_json(r, &c->w);
+		json_line_end(c, done);
+	} else {
+		/* held with the machine checks' text, so written in the same chunks and order */
+		decode_print_ras_text(c->text, c->records, in->lineno, r);
+		keep_error(c, c->text->error);
+	}
+	ras_record_done(r);
+	return c->error < 0 ? c->error : 1;
+}
+
 /*
  * A line holding a cxl:* event, as the kernel traces it (trace_pipe, perf
  * script) or as rasdaemon logs it: the record the daemon would log for it,
@@ -266,20 +285,7 @@ static _noinline_ int take_cxl_record(struct text_input *in, const char *line, s
 			form, k == -EINVAL ? why : strerror(-k));
 		return 1;
 	}
-	c->records++;
-	if (c->output == OUTPUT_JSON) {
-		size_t done = c->w.len;
-
-		json_writer_next(&c->w);
-		ras_record_write_json(&r, &c->w);
-		json_line_end(c, done);
-	} else {
-		/* held with the machine checks' text, so written in the same chunks and order */
-		decode_print_ras_text(c->text, c->records, in->lineno, &r);
-		keep_error(c, c->text->error);
-	}
-	ras_record_done(&r);
-	return c->error < 0 ? c->error : 1;
+	return emit_ras_record(c, in, &r);
 }
 
 /*
@@ -303,19 +309,7 @@ static _noinline_ int take_vendor_section_record(struct text_input *in, const ch
 			in->lineno, k == -EINVAL ? why : strerror(-k));
 		return 1;
 	}
-	c->records++;
-	if (c->output == OUTPUT_JSON) {
-		size_t done = c->w.len;
-
-		json_writer_next(&c->w);
-		ras_record_write_json(&r, &c->w);
-		json_line_end(c, done);
-	} else {
-		decode_print_ras_text(c->text, c->records, in->lineno, &r);
-		keep_error(c, c->text->error);
-	}
-	ras_record_done(&r);
-	return c->error < 0 ? c->error : 1;
+	return emit_ras_record(c, in, &r);
 }
 
 /* Lines without a word "cxl_..." or "non_standard_event", nearly all, cost a memchr and a memmem. */

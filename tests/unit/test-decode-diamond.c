@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "decoded-details.h"
 #include "record.h"
 
 #define BIT(n) (UINT64_C(1) << (n))
@@ -32,25 +33,6 @@ static struct mce_record rec(uint32_t bank, uint64_t status)
 		.have = MCE_HAVE_STATUS | MCE_HAVE_VENDOR | MCE_HAVE_CPUID | MCE_HAVE_BANK,
 		.vendor = MCE_VENDOR_INTEL, .family = 19, .model = 1, .bank = bank, .status = status,
 	};
-}
-
-static const struct mce_detail *detail(const struct mce_decoded *d, const char *name)
-{
-	for (unsigned i = 0; i < d->n_details; i++)
-		if (strcmp(d->details[i].name, name) == 0)
-			return &d->details[i];
-	return NULL;
-}
-
-static void assert_detail(const struct mce_decoded *d, const char *name, uint64_t v, const char *text)
-{
-	const struct mce_detail *x = detail(d, name);
-
-	if (!x)
-		fail_msg("no detail %s", name);
-	assert_int_equal(x->value, v);
-	if (text)
-		assert_string_equal(x->text, text);
 }
 
 /* CPUID(1).EAX 0x00400f10: base family 0FH + extended 04H = 19, model 01H. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "decoded-details.h"
 #include "record.h"
 
 #define BIT(n) (UINT64_C(1) << (n))
@@ -32,27 +33,6 @@ static struct mce_record rec(uint32_t model, uint32_t bank, uint64_t status, uin
 		.vendor = MCE_VENDOR_ZHAOXIN, .family = 7, .model = model, .bank = bank, .status = status,
 		.misc = misc,
 	};
-}
-
-static const struct mce_detail *detail(const struct mce_decoded *d, const char *name)
-{
-	for (unsigned i = 0; i < d->n_details; i++)
-		if (strcmp(d->details[i].name, name) == 0)
-			return &d->details[i];
-	return NULL;
-}
-
-static void assert_detail(const struct mce_decoded *d, const char *name, uint64_t v, const char *text)
-{
-	const struct mce_detail *x = detail(d, name);
-
-	if (!x)
-		fail_msg("no detail %s", name);
-	assert_int_equal(x->value, v);
-	if (text) {
-		assert_non_null(x->text);
-		assert_string_equal(x->text, text);
-	}
 }
 
 /*
