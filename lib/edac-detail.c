@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "edac-detail.h"
+#include "hex-digits.h"
 #include "macro.h"
 #include "ras-record.h"
 
@@ -207,16 +208,11 @@ static bool err_code_mcacod(const char *v, size_t n, uint32_t *ret)
 	if (n == 0 || n > 4)
 		return false;
 	for (size_t k = 0; k < n; k++) {
-		char c = last[k];
+		int d = hex_digit_value(last[k]);
 
-		if (c >= '0' && c <= '9')
-			x = x * 16 + (uint32_t) (c - '0');
-		else if (c >= 'a' && c <= 'f')
-			x = x * 16 + (uint32_t) (c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			x = x * 16 + (uint32_t) (c - 'A' + 10);
-		else
+		if (d < 0)
 			return false;
+		x = x * 16 + (uint32_t) d;
 	}
 	*ret = x;
 	return true;

@@ -20,6 +20,7 @@
 
 #include "arm-vendor.h"
 #include "cper.h"
+#include "hex-digits.h"
 #include "macro.h"
 #include "ras-record.h"
 #include "vendor-section-text.h"
@@ -37,17 +38,6 @@ static const char *find(const char *p, const char *end, const char *what)
 	return NULL;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Hex digit pairs, blanks between them and not inside; the bytes in ret. */
 static bool hex_bytes(const char *p, const char *end, uint8_t *ret, size_t max, size_t *ret_n)
 {
@@ -60,7 +50,7 @@ static bool hex_bytes(const char *p, const char *end, uint8_t *ret, size_t max, 
 			p++;
 			continue;
 		}
-		if (end - p < 2 || (hi = hex_digit(p[0])) < 0 || (lo = hex_digit(p[1])) < 0 || n == max)
+		if (end - p < 2 || (hi = hex_digit_value(p[0])) < 0 || (lo = hex_digit_value(p[1])) < 0 || n == max)
 			return false;
 		ret[n++] = (uint8_t) (hi << 4 | lo);
 		p += 2;
@@ -82,9 +72,9 @@ static bool guid_bytes(const char *p, const char *end, uint8_t ret[16])
 				return false;
 			continue;
 		}
-		if (hex_digit(p[i]) < 0 || hex_digit(p[i + 1]) < 0)
+		if (hex_digit_value(p[i]) < 0 || hex_digit_value(p[i + 1]) < 0)
 			return false;
-		ret[n++] = (uint8_t) (hex_digit(p[i]) << 4 | hex_digit(p[i + 1]));
+		ret[n++] = (uint8_t) (hex_digit_value(p[i]) << 4 | hex_digit_value(p[i + 1]));
 		i++;
 	}
 	return n == 16;
