@@ -1030,7 +1030,7 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	static const char *const ids[] = {
 		MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS,
 		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END, MCELOGD_MSGID_ALERT,
-		MCELOGD_MSGID_REPAIR,
+		MCELOGD_MSGID_REPAIR, MCELOGD_MSGID_MODULE_VERDICT,
 	};
 	struct journal_sink *j = s;
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];
