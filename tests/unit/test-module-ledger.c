@@ -12,6 +12,7 @@
 
 #include "macro.h"
 #include "module-ledger.h"
+#include "module-prom.h"
 #include "module-record.h"
 #include "module-state.h"
 #include "ras-record.h"
@@ -398,6 +399,58 @@ static void test_records(void **state)
 	ras_record_done(&r);
 }
 
+static unsigned count_lines(const char *text, const char *prefix)
+{
+	unsigned n = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, prefix, strlen(prefix)) == 0)
+			n++;
+	return n;
+}
+
+/* The metrics: one verdict series per module, the bound cuts whole modules, healthy ones first. */
+static void test_metrics(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id a = dimm("S\"1", "P1", "A1"), b = dimm("S2", "P1", "A2"), x;
+	struct module_error ue = ce_at(2, 0x4d2, 1, T0 + 9);
+	_cleanup_free_ char *text = NULL, *cut = NULL;
+	uint64_t dropped = 7;
+	int n;
+
+	(void) state;
+	assert_int_equal(module_id_cxl(0x77, "mem0", MACHINE, &x), 0);
+	module_ledger_init(&l, NULL);
+	(void) add(&l, &b, ce_at(1, 1, 1, T0), &c);
+	(void) add(&l, &a, ce_at(2, 0x4d2, 1, T0), &c);
+	ue.severity = MODULE_UNCORRECTED;
+	(void) add(&l, &a, ue, &c);
+	(void) module_ledger_repair(&l, &x, MODULE_REPAIR_DONE, false, &c);
+	n = module_prom_format(&l, 4096, &text, &dropped);
+	assert_true(n > 0);
+	assert_int_equal(dropped, 0);
+	assert_int_equal(count_lines(text, "mcelogd_module_verdict{"), 3);
+	assert_non_null(strstr(text, "mcelogd_module_verdict{kind=\"dimm\",slot=\"A1\",serial=\"S\\\"1\",verdict=\"replace\","
+				     "reason=\"uncorrected error after 1 corrected on row 0x4d2\"} 1\n"));
+	assert_non_null(strstr(text, "mcelogd_module_errors_total{kind=\"dimm\",slot=\"A2\",serial=\"S2\","
+				     "severity=\"corrected\"} 1\n"));
+	assert_non_null(strstr(text, "mcelogd_module_repairs_total{kind=\"cxl\",slot=\"mem0\",serial=\"0x77\","
+				     "outcome=\"done\"} 1\n"));
+	/* DIMMs without repairs have no repair series. */
+	assert_int_equal(count_lines(text, "mcelogd_module_repairs_total{"), 3);
+	assert_int_equal(count_lines(text, "# TYPE mcelogd_module_errors_total counter"), 1);
+	assert_int_equal(count_lines(text, "# TYPE mcelogd_module_pages_retired gauge"), 1);
+	/* Room for one DIMM (4 series) and a little: the worst is shown whole, the rest dropped. */
+	n = module_prom_format(&l, 6, &cut, &dropped);
+	assert_true(n > 0);
+	assert_int_equal(count_lines(cut, "mcelogd_module_verdict{"), 1);
+	assert_non_null(strstr(cut, "verdict=\"replace\""));
+	assert_int_equal(dropped, 4 + 7);
+	module_ledger_done(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_metrics),
 	};
 
 	return cmocka_run_group_tests_name("module-ledger", tests, NULL, NULL);
