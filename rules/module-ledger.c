@@ -100,6 +100,13 @@ const struct module_entry *module_ledger_find(const struct module_ledger *l, con
 	return l->index[i] ? &l->e[l->index[i] - 1] : NULL;
 }
 
+static void reindex(struct module_ledger *l)
+{
+	memset(l->index, 0, l->index_size * sizeof(*l->index));
+	for (size_t k = 0; k < l->n; k++)
+		l->index[index_slot(l, l->e[k].id.key)] = (uint32_t) k + 1;
+}
+
 /* The index twice the entries' room at least: a probe stays short. */
 static int grow(struct module_ledger *l)
 {
@@ -120,8 +127,7 @@ static int grow(struct module_ledger *l)
 	l->index = index;
 	l->index_size = size;
 	l->cap = cap;
-	for (size_t k = 0; k < l->n; k++)
-		l->index[index_slot(l, l->e[k].id.key)] = (uint32_t) k + 1;
+	reindex(l);
 	return 0;
 }
 
@@ -299,6 +305,36 @@ int module_ledger_error(struct module_ledger *l, const struct module_id *id, con
 		describe_error(err, m->last_error, sizeof(m->last_error));
 	}
 	return settle(l, m, ret);
+}
+
+static bool is_empty(const struct module_entry *m)
+{
+	return m->corrected + m->uncorrected == 0 && m->pages_retired + m->rows_retired == 0 &&
+	       m->repairs[MODULE_REPAIR_DONE] + m->repairs[MODULE_REPAIR_REFUSED] + m->repairs[MODULE_REPAIR_FAILED] == 0 &&
+	       m->spares_left < 0;
+}
+
+int module_ledger_uncount(struct module_ledger *l, const char *key, enum module_severity sev,
+			  struct module_change *ret)
+{
+	struct module_entry *m = (struct module_entry *) module_ledger_find(l, key);
+
+	if (!m)
+		return -ENOENT;
+	if (sev == MODULE_UNCORRECTED && m->uncorrected > 0)
+		m->uncorrected--;
+	else if (sev == MODULE_CORRECTED && m->corrected > 0) {
+		m->corrected--;
+		if (m->week_corrected > 0)
+			m->week_corrected--;
+	}
+	if (!is_empty(m))
+		return settle(l, m, ret);
+	/* Rare (once per module a machine check named first): the order kept, the index made anew. */
+	memmove(m, m + 1, (size_t) (&l->e[l->n] - (m + 1)) * sizeof(*m));
+	l->n--;
+	reindex(l);
+	return 0;
 }
 
 int module_ledger_retired(struct module_ledger *l, const struct module_id *id, unsigned pages, unsigned rows,

@@ -210,6 +210,15 @@ int module_ledger_repair(struct module_ledger *l, const struct module_id *id, en
 int module_ledger_spares(struct module_ledger *l, const struct module_id *id, uint64_t spares_left,
 			 struct module_change *ret);
 
+/*
+ * Takes back one error of the module of key (its other copy names the module
+ * better: mcelogd/rules-stage.c).  A module left with nothing is removed
+ * (entries move: pointers into l->e are stale after it).  Returns 1 and *ret
+ * when the verdict changed, 0 otherwise, -ENOENT.
+ */
+int module_ledger_uncount(struct module_ledger *l, const char *key, enum module_severity sev,
+			  struct module_change *ret);
+
 /* The thresholds changed (a reload): every verdict anew; calls changed() for each that moved. */
 void module_ledger_set_thresholds(struct module_ledger *l, const struct module_thresholds *t,
 				  void (*changed)(const struct module_change *c, void *userdata), void *userdata);

@@ -57,7 +57,7 @@ D1=$work/dmi1
 dimm "$D1/17-0" 000 P1-DIMMA1 SN-A1-0001 M393A2K43DB3-CWE
 dimm "$D1/17-1" 001 P1-DIMMB1 SN-B1-0002 M393A2K43DB3-CWE
 
-echo "1..22"
+echo "1..24"
 
 # --- boot 1: two corrected errors on A1, below WatchCorrected=3 ---
 { cper 10 1 corrected 0x1100 1234; cper 10 2 corrected 0x1100 1234; } >"$work/a.jsonl"
@@ -127,5 +127,24 @@ printf '[Modules]\nWatchCorrected=1\n' >"$work/mcelogd.conf"
 run "$D2" /dev/null
 check "new thresholds: the new module goes to watch at the start" "3 ok watch SN-A1-NEW" \
 	"$(changes | wc -l) $(last '"\(.MCE_MODULE_PREVIOUS_VERDICT) \(.MCE_MODULE_VERDICT) \(.MCE_MODULE_SERIAL)"')"
+
+# --- one error, two copies: the machine check first (coordinates only), then its EDAC copy ---
+mkdir -p "$work/slots.d"
+printf 'CPU_SrcID#0_MC#3_Chan#0_DIMM#0 = P1-DIMMA1\n' >"$work/slots.d/board.conf"
+{
+	printf '{"time":"2026-11-20T14:00:00.000000Z","cpu":0,"socket":0,"bank":25,"vendor":"intel","family":6,'
+	printf '"model":106,"status":"0x8c00000000800090","addr":"0x00000007e025e400","misc":"0x09000201d809c086"}\n'
+	printf '{"time":"2026-11-20T14:00:01.000000Z","event":"memory_controller","source":"ras:mc_event",'
+	printf '"severity":"corrected","error_count":1,"label":"CPU_SrcID#0_MC#3_Chan#0_DIMM#0","mc":3,'
+	printf '"address":"0x00000007e025e400"}\n'
+} >"$work/pair.jsonl"
+"$mcelogd" --replay "$work/pair.jsonl" --rules-directory "$work/rules" -c "$work/mcelogd.conf" --control-socket "" \
+	--state-directory "$work/state" --dmi-dir "$D2" --slots-directory "$work/slots.d" --log-level info \
+	--output-file "$work/out.jsonl" 2>"$work/err"
+json=$("$mcectl" dimms --state "$work/state/modules.state" -o json)
+check "a pair: the EDAC copy's module (slot and serial) has the error, once" "P1-DIMMA1 2" \
+	"$(jq -r '.modules[] | select(.serial == "SN-A1-NEW") | "\(.slot) \(.corrected)"' <<<"$json")"
+check "a pair: the machine check's coordinates keep no module of their own" "" \
+	"$(jq -r '.modules[] | select(.slot | startswith("socket=")) | .slot' <<<"$json")"
 
 exit "$failed"

@@ -451,6 +451,31 @@ static void test_metrics(void **state)
 	module_ledger_done(&l);
 }
 
+/* An error taken back: a module left with nothing leaves the ledger, the others stay found. */
+static void test_uncount(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id a = dimm("S1", "P1", "A1"), b = dimm("S2", "P1", "A2"), d = dimm("S3", "P1", "A3");
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	(void) add(&l, &a, ce_at(0, 1, 1, T0), &c);
+	(void) add(&l, &b, ce_at(0, 1, 1, T0), &c);
+	(void) add(&l, &b, ce_at(0, 1, 1, T0 + 1), &c);
+	(void) add(&l, &d, ce_at(0, 1, 1, T0), &c);
+	assert_int_equal(module_ledger_uncount(&l, a.key, MODULE_CORRECTED, &c), 0);
+	assert_int_equal(l.n, 2);
+	assert_null(module_ledger_find(&l, a.key));
+	assert_int_equal(module_ledger_find(&l, b.key)->corrected, 2);
+	assert_int_equal(module_ledger_find(&l, d.key)->corrected, 1);
+	/* The second of two: the module stays, its verdict settles. */
+	assert_int_equal(module_ledger_uncount(&l, b.key, MODULE_CORRECTED, &c), 0);
+	assert_int_equal(module_ledger_find(&l, b.key)->corrected, 1);
+	assert_int_equal(module_ledger_uncount(&l, a.key, MODULE_CORRECTED, &c), -ENOENT);
+	module_ledger_done(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_uncount),
 	};
 
 	return cmocka_run_group_tests_name("module-ledger", tests, NULL, NULL);
