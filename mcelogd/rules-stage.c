@@ -470,6 +470,9 @@ static void ledger_record(struct rules_stage *st, const struct rule_input *in, i
 	struct module_change c;
 	int r;
 
+	/* Kept where state is kept: live, or a replay given --state-directory. */
+	if (!st->modules.state_path)
+		return;
 	module_record_of(in, time_usec, st->slots.devs, st->slots.n_devs, st->machine_id, &mr);
 	if (mr.kind == MODULE_RECORD_NONE)
 		return;
@@ -497,7 +500,8 @@ static void ledger_retired(struct rules_stage *st, const struct rule_input *in, 
 	struct module_change c;
 	struct module_id id;
 
-	if (!in || !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
+	if (!in || !st->modules.state_path ||
+	    !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
 		return;
 	module_updated(st, module_ledger_retired(&st->modules.ledger, &id, pages, rows, &c), &c, in,
 		       st->record_time_usec);
@@ -517,7 +521,8 @@ static void ledger_repair(struct rules_stage *st, const struct rule_input *in, c
 
 	if ((unsigned) rep->outcome >= _MEM_REPAIR_OUTCOME_MAX || outcomes[rep->outcome] == _MODULE_REPAIR_MAX)
 		return;
-	if (!in || !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
+	if (!in || !st->modules.state_path ||
+	    !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
 		return;
 	module_updated(st, module_ledger_repair(&st->modules.ledger, &id, outcomes[rep->outcome],
 						why == MEM_REPAIR_LIMIT_DEVICE || why == MEM_REPAIR_LIMIT_DAY, &c),
