@@ -5,8 +5,10 @@
 # record path, at most once a second) and per load (at start), from the
 # ledger's own code (bench/ledger-cost.c); then the daemon's whole cost per
 # record with the ledger, by mcelogd --replay of that many modules' records
-# (peak RSS and CPU time, /usr/bin/time), against the same replay with the
-# ledger's file already full (a restart).
+# (peak RSS and CPU time, /usr/bin/time): with --state-directory (the ledger
+# kept, as the daemon keeps it), once into an empty one and once more with
+# its file full (a restart), against the same replay without one (no ledger,
+# no rules.state: the record path as bench/gate.sh measures it).
 #
 #   bench/ledger-cost.sh [RECORDS]     (from a build directory; default 200,000)
 set -euo pipefail
@@ -39,15 +41,18 @@ for i in range(n):
               % (t, d // 24, d % 24 // 6, d % 6 // 2, d % 2, d // 6, r.randrange(1 << 36) & ~4095))
 PY
 mkdir -p "$tmp/rules" "$tmp/state"
-run() {
+run() { # run LABEL [--state-directory DIR]
+	local label=$1
+	shift
 	/usr/bin/time -f '%U %S %M' -o "$tmp/time" "$builddir/mcelogd/mcelogd" --replay "$tmp/in.jsonl" --no-journal \
-		--rules-directory "$tmp/rules" --state-directory "$tmp/state" --control-socket "" \
+		--rules-directory "$tmp/rules" "$@" --control-socket "" \
 		--metrics-file "$tmp/m.prom" 2>/dev/null >/dev/null
 	read -r user sys rss <"$tmp/time"
-	echo "$1: $(python3 -c "print('%.2f us CPU per record, peak RSS %d KiB' % (($user + $sys) * 1e6 / $records, $rss))")"
+	echo "$label: $(python3 -c "print('%.2f us CPU per record, peak RSS %d KiB' % (($user + $sys) * 1e6 / $records, $rss))")"
 }
 echo "== mcelogd --replay of $records records over 192 DIMMs and 1,000 CXL devices"
-run "first run (the ledger fills)"
+run "no state directory (no ledger)"
+run "first run (the ledger fills)" --state-directory "$tmp/state"
 echo "modules.state: $(grep -c '^module ' "$tmp/state/modules.state") modules, $(stat -c %s "$tmp/state/modules.state") bytes"
-run "second run (restart: the ledger read back, then fed)"
+run "second run (restart: the ledger read back, then fed)" --state-directory "$tmp/state"
 echo "metrics: $(grep -c '^mcelogd_module_' "$tmp/m.prom") module series, $(grep -c '^mcelogd_module_verdict{' "$tmp/m.prom") verdict series"

@@ -103,8 +103,8 @@ static void show_table(const struct module_ledger *l, const uint32_t *order)
 			 dram_pattern_to_string(dram_tracker_pattern(&m->pattern.tracker)));
 		snprintf(retired, sizeof(retired), "%u", m->pages_retired + m->rows_retired);
 		printf("%-*s %-*s %-16s %8" PRIu64 " %6" PRIu64 " %7s %-13s %-27s %s\n", slot_width, m->id.slot,
-		       serial_width, m->id.fallback ? "(none)" : m->id.serial, module_verdict_to_string(m->verdict), m->corrected,
-		       m->uncorrected, retired, pattern, when, m->reason);
+		       serial_width, m->id.fallback ? "(none)" : m->id.serial, module_verdict_to_string(m->verdict),
+		       m->corrected, m->uncorrected, retired, pattern, when, m->reason);
 	}
 }
 

@@ -10,9 +10,11 @@
  * rules-save.h), and at stop.  A full ledger (1,192 modules, every history
  * full) takes about 40 ms of CPU to write (bench/ledger-cost.sh): once a
  * second in a storm would be 4% of a CPU, so it waits five seconds, and a
- * crash loses at most the last five seconds' counts.  A damaged file is logged with file:line for each damaged line,
- * the modules it still holds are kept, and the file is copied aside
- * (modules.state.damaged) before the next write replaces it.
+ * crash loses at most the last five seconds' counts.  A damaged file is
+ * logged with file:line for each damaged line, the modules it still holds
+ * are kept, and the file is copied aside (modules.state.damaged) before the
+ * next write replaces it.  Kept only where state is kept: the daemon, or a
+ * replay given --state-directory.
  */
 
 #include <stdbool.h>

@@ -307,10 +307,15 @@ int module_ledger_error(struct module_ledger *l, const struct module_id *id, con
 	return settle(l, m, ret);
 }
 
+static bool has_repairs(const struct module_entry *m)
+{
+	return m->repairs[MODULE_REPAIR_DONE] + m->repairs[MODULE_REPAIR_REFUSED] + m->repairs[MODULE_REPAIR_FAILED] > 0;
+}
+
 static bool is_empty(const struct module_entry *m)
 {
 	return m->corrected + m->uncorrected == 0 && m->pages_retired + m->rows_retired == 0 &&
-	       m->repairs[MODULE_REPAIR_DONE] + m->repairs[MODULE_REPAIR_REFUSED] + m->repairs[MODULE_REPAIR_FAILED] == 0 &&
+	       !has_repairs(m) &&
 	       m->spares_left < 0;
 }
 

@@ -237,7 +237,8 @@ static int parse_module(struct reader *rd, const char *line, size_t len, struct 
 		    get_s(rd, line, len, "verdict", verdict, sizeof(verdict)) |
 		    get_s(rd, line, len, "first_cell", cell, sizeof(cell));
 	if (k == 0)
-		k = get_u(rd, line, len, "corrected", UINT64_MAX, &u[0]) | get_u(rd, line, len, "uncorrected", UINT64_MAX, &u[1]) |
+		k = get_u(rd, line, len, "corrected", UINT64_MAX, &u[0]) |
+		    get_u(rd, line, len, "uncorrected", UINT64_MAX, &u[1]) |
 		    get_u(rd, line, len, "week_corrected", UINT64_MAX, &u[2]) |
 		    get_u(rd, line, len, "ue_bank", UINT32_MAX, &u[3]) | get_u(rd, line, len, "ue_row", UINT32_MAX, &u[4]) |
 		    get_u(rd, line, len, "ue_row_corrected", UINT32_MAX, &u[5]) |
