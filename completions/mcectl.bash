@@ -19,7 +19,7 @@ _mcectl() {
 	-o|--output)
 		case $verb in
 		decode|pt) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-		status|slots|pages) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+		status|slots|pages|dimms) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
 		esac
 		return ;;

@@ -24,7 +24,7 @@ complete_line() {
 }
 
 echo "1..9"
-check "mcectl: the verbs (and the global options)" "--help --version decode export follow pages pt query rules slots status summary" "$(complete_line mcectl '')"
+check "mcectl: the verbs (and the global options)" "--help --version decode dimms export follow pages pt query rules slots status summary" "$(complete_line mcectl '')"
 check "mcectl: a verb's prefix" "slots status summary" "$(complete_line mcectl s)"
 check "mcectl summary --by: the components" "bank channel cpu dimm error host memdev page row socket" \
 	"$(complete_line mcectl summary --by '')"

@@ -3,6 +3,7 @@
 
 #include "actions.h"
 #include "json-writer.h"
+#include "module-json.h"
 #include "rule-field.h"
 #include "rule.h"
 
@@ -24,7 +25,8 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
 	json_writer_reset(w);
 	json_object_begin(w, NULL);
 	json_put_time_usec(w, "time", a->time_usec);
-	json_put_string(w, "event", "alert");
+	/* A change of verdict is its own class (mcelogd(8), MODULE LEDGER), raised through the alert path. */
+	json_put_string(w, "event", a->module ? "module_verdict" : "alert");
 	if (hostname && hostname[0])
 		json_put_string(w, "hostname", hostname);
 	if (boot_id && boot_id[0])
@@ -43,6 +45,8 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
 	json_put_string(w, "message", a->message);
 	if (a->repair)
 		mem_repair_write_json(a->repair, w);
+	if (a->module)
+		module_change_write_json(a->module, w);
 	if (a->input) {
 		json_object_begin(w, "record");
 		for (size_t i = 0; i < sizeof(record_fields) / sizeof(record_fields[0]); i++) {
