@@ -20,6 +20,8 @@
 #define MCELOGD_MSGID_ALERT       "1e3c932c671440228003859c8f4cb79a"
 /* A memory repair a rule asked for (Action=repair): done, refused or failed (mcelogd.rules(5)). */
 #define MCELOGD_MSGID_REPAIR      "1fb334d3b729412685fe1f014c5c10b7"
+/* A memory module's verdict changed (mcelogd(8), MODULE LEDGER): ok, watch, isolating, ... replace. */
+#define MCELOGD_MSGID_MODULE_VERDICT "6ed309d624a242e48369d2fb116574d1"
 
 /* Errors that are not x86 MCA bank records (struct ras_record), one class per kind. */
 #define MCELOGD_MSGID_MEMORY_CONTROLLER "663edcec58f84882a66eb4dccf2dd269"

@@ -20,6 +20,7 @@ static const struct verb {
 	{ "pt",     verb_pt,     "decode an Intel PT snapshot or raw PT stream (libipt)" },
 	{ "pages",  verb_pages,  "show the known-bad pages and isolated DRAM rows, with their memory; forget one" },
 	{ "slots",  verb_slots,  "show the board's DIMM slots and the slot of each EDAC DIMM" },
+	{ "dimms",  verb_dimms,  "show each memory module's health ledger and verdict, or one module's story" },
 };
 
 static void usage(FILE *f)

@@ -45,11 +45,11 @@ enum output_mode { OUTPUT_TABLE, OUTPUT_JSON, OUTPUT_CSV };
 
 /*
  * Every id plan_id_check() may list: the machine-check classes, the other
- * records' kinds, and storm, storm end, loss, alert and repair.  Sized from the
+ * records' kinds, and storm, storm end, loss, alert, repair and module verdict.  Sized from the
  * lists themselves, so that a new kind of record cannot overrun it.
  */
 #define QUERY_IDS_MAX \
-	(sizeof((const char *[]) { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS }) / sizeof(const char *) + 5)
+	(sizeof((const char *[]) { MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS }) / sizeof(const char *) + 6)
 
 struct query_args {
 	const char *verb;            /* "query", "follow" or "summary": for messages */
@@ -377,8 +377,9 @@ static const char *const storm_ids[] = { MCELOGD_MSGID_STORM, MCELOGD_MSGID_STOR
 /* The kernel's loss reports: a gap in the history, shown where it happened. */
 static const char *const lost_ids[] = { MCELOGD_MSGID_LOST };
 
-/* The rules' alerts, and the reports of the repairs they asked for (mcelogd.rules(5)). */
-static const char *const alert_ids[] = { MCELOGD_MSGID_ALERT, MCELOGD_MSGID_REPAIR };
+/* The rules' alerts, the reports of the repairs they asked for (mcelogd.rules(5)), and the
+ * modules' changes of verdict (mcelogd(8), MODULE LEDGER). */
+static const char *const alert_ids[] = { MCELOGD_MSGID_ALERT, MCELOGD_MSGID_REPAIR, MCELOGD_MSGID_MODULE_VERDICT };
 
 /* The other hardware-error records, one id per kind. */
 static const char *const ras_msgids[] = { MCELOGD_RAS_MSGIDS };
@@ -451,8 +452,8 @@ static size_t list_all_ids(const char **ids)
 				 ELEMENTSOF(alert_ids), ELEMENTSOF(ras_msgids) };
 	size_t n = 0;
 
-	_Static_assert(ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids) + ELEMENTSOF(alert_ids) == 5,
-		       "QUERY_IDS_MAX counts five ids beside the record and ras ones");
+	_Static_assert(ELEMENTSOF(storm_ids) + ELEMENTSOF(lost_ids) + ELEMENTSOF(alert_ids) == 6,
+		       "QUERY_IDS_MAX counts six ids beside the record and ras ones");
 	for (size_t g = 0; g < ELEMENTSOF(groups); g++)
 		for (size_t i = 0; i < sizes[g]; i++)
 			ids[n++] = groups[g][i];
@@ -642,7 +643,7 @@ static enum entry_kind kind_of_id(const char *v)
 		return ENTRY_STORM_END;
 	if (streq(v, MCELOGD_MSGID_LOST))
 		return ENTRY_LOSS;
-	if (streq(v, MCELOGD_MSGID_ALERT) || streq(v, MCELOGD_MSGID_REPAIR))
+	if (streq(v, MCELOGD_MSGID_ALERT) || streq(v, MCELOGD_MSGID_REPAIR) || streq(v, MCELOGD_MSGID_MODULE_VERDICT))
 		return ENTRY_ALERT;
 	for (size_t i = 0; i < ELEMENTSOF(ras_msgids); i++)
 		if (streq(v, ras_msgids[i]))

@@ -339,6 +339,33 @@ static void format_memory(json_object *memory, FILE *out)
 }
 
 /*
+ * The module ledger in one line (mcelogd(8), MODULE LEDGER): modules by
+ * verdict, the worst named, so a glance says whether to open mcectl dimms.
+ */
+static void format_modules(json_object *modules, FILE *out)
+{
+	static const char *const verdicts[] = { "replace", "repair-exhausted", "isolating", "watch", "ok" };
+	uint64_t total = 0, n, refused = 0;
+	json_object *worst;
+
+	(void) get_u64(modules, "total", &total);
+	fprintf(out, "Memory modules: %llu in the ledger", (unsigned long long) total);
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		if (get_u64(modules, verdicts[i], &n) >= 0 && n > 0)
+			fprintf(out, ", %llu %s", (unsigned long long) n, verdicts[i]);
+	if (json_object_object_get_ex(modules, "worst", &worst) && json_object_is_type(worst, json_type_object)) {
+		const char *serial = get_str(worst, "serial");
+
+		fprintf(out, "; worst %s (%s): %s, %s", get_str(worst, "slot") ?: "?",
+			serial && serial[0] ? serial : "no serial", get_str(worst, "verdict") ?: "?",
+			get_str(worst, "reason") ?: "");
+	}
+	if (get_u64(modules, "refused_full", &refused) >= 0 && refused > 0)
+		fprintf(out, "; %llu events refused: the ledger is full", (unsigned long long) refused);
+	fprintf(out, " (mcectl dimms)\n");
+}
+
+/*
  * The memory RAS controls EDAC offers (scrub, ECS, repair; Linux 6.15 and
  * later), one line per feature with its attributes as sysfs names them.
  */
@@ -414,7 +441,7 @@ static void format_kernel_ras(json_object *doc, FILE *out)
 int status_format_table(json_object *doc, long long now_usec, FILE *out)
 {
 	const char *version, *started, *last;
-	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots, *memory, *edac;
+	json_object *sources, *storms, *ras_storms, *hotplug, *sinks, *snapshots, *memory, *edac, *modules;
 	uint64_t pid = 0, uptime = 0, records = 0, entries = 0, failures = 0;
 	char span[32], when[96];
 
@@ -450,6 +477,8 @@ int status_format_table(json_object *doc, long long now_usec, FILE *out)
 		format_spools(sinks, out);
 	if (json_object_object_get_ex(doc, "memory", &memory) && json_object_is_type(memory, json_type_object))
 		format_memory(memory, out);
+	if (json_object_object_get_ex(doc, "modules", &modules) && json_object_is_type(modules, json_type_object))
+		format_modules(modules, out);
 	if (json_object_object_get_ex(doc, "edac_features", &edac) && json_object_is_type(edac, json_type_array))
 		format_edac_features(edac, out);
 	format_kernel_ras(doc, out);

@@ -207,7 +207,8 @@ static enum kind kind_of_id(const struct object *o)
 		return KIND_STORM_END;
 	if (string_is(o, 63, MCELOGD_MSGID_LOST))
 		return KIND_LOSS;
-	if (string_is(o, 63, MCELOGD_MSGID_ALERT) || string_is(o, 63, MCELOGD_MSGID_REPAIR))
+	if (string_is(o, 63, MCELOGD_MSGID_ALERT) || string_is(o, 63, MCELOGD_MSGID_REPAIR) ||
+	    string_is(o, 63, MCELOGD_MSGID_MODULE_VERDICT))
 		return KIND_ALERT;
 	for (size_t i = 0; i < ELEMENTSOF(ras_ids); i++)
 		if (string_is(o, 63, ras_ids[i]))

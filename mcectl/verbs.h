@@ -17,3 +17,4 @@ int verb_rules(int argc, char *argv[]);
 int verb_pt(int argc, char *argv[]);
 int verb_slots(int argc, char *argv[]);
 int verb_pages(int argc, char *argv[]);
+int verb_dimms(int argc, char *argv[]);

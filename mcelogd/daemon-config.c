@@ -30,6 +30,7 @@ void config_set_defaults(struct mcelogd_config *c)
 		.offline_again_at_boot = true,
 		.repairs_per_device = REPAIRS_PER_DEVICE_DEFAULT,
 		.repairs_per_day = REPAIRS_PER_DAY_DEFAULT,
+		.modules = MODULE_THRESHOLDS_DEFAULT,
 		.storm = {
 			.burst = STORM_DEFAULT_BURST,
 			.window_usec = STORM_DEFAULT_WINDOW_USEC,
@@ -400,6 +401,19 @@ static int parse_repair_limit(const char *v, void *dst, char *why, size_t why_le
 	return parse_count(v, REPAIRS_MAX, dst, why, why_len);
 }
 
+/* A verdict threshold: a count, 0 for never (mcelogd.conf(5), MODULES). */
+static int parse_module_threshold(const char *v, void *dst, char *why, size_t why_len)
+{
+	uint64_t n;
+
+	if (parse_unsigned(v, strlen(v), 10, MODULE_THRESHOLD_MAX, &n) < 0) {
+		snprintf(why, why_len, "expected a number from 0 (never) to %u, got '%s'", MODULE_THRESHOLD_MAX, v);
+		return -EINVAL;
+	}
+	*(unsigned *) dst = (unsigned) n;
+	return 0;
+}
+
 static int parse_pt_max_files(const char *v, void *dst, char *why, size_t why_len)
 {
 	return parse_count(v, SNAPSHOT_PT_MAX_FILES_MAX, dst, why, why_len);
@@ -456,6 +470,17 @@ static const struct config_key {
 	{ "Memory",  "RepairPersist", parse_repair_persist, offsetof(struct mcelogd_config, repair_hard) },
 	{ "Memory",  "RepairsPerDevice", parse_repair_limit, offsetof(struct mcelogd_config, repairs_per_device) },
 	{ "Memory",  "RepairsPerDay", parse_repair_limit, offsetof(struct mcelogd_config, repairs_per_day) },
+	{ "Modules", "WatchCorrected", parse_module_threshold,
+	  offsetof(struct mcelogd_config, modules.watch_corrected) },
+	{ "Modules", "ReplaceUncorrected", parse_module_threshold,
+	  offsetof(struct mcelogd_config, modules.replace_uncorrected) },
+	{ "Modules", "ReplaceCorrectedPerWeek", parse_module_threshold,
+	  offsetof(struct mcelogd_config, modules.replace_corrected_week) },
+	{ "Modules", "ReplaceBanks", parse_module_threshold, offsetof(struct mcelogd_config, modules.replace_banks) },
+	{ "Modules", "IsolatingPages", parse_module_threshold,
+	  offsetof(struct mcelogd_config, modules.isolating_pages) },
+	{ "Modules", "RepairExhaustedFailures", parse_module_threshold,
+	  offsetof(struct mcelogd_config, modules.exhausted_failed) },
 	{ "Snapshot", "PTBufferSize", parse_pt_buffer_size,
 	  offsetof(struct mcelogd_config, snapshot.pt_buffer_size) },
 	{ "Snapshot", "PTMaxFiles", parse_pt_max_files, offsetof(struct mcelogd_config, snapshot.pt_max_files) },

@@ -8,6 +8,7 @@
  * disable a source.
  */
 
+#include "module-ledger.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +87,7 @@ struct mcelogd_config {
 	bool repair_hard;            /* [Memory] RepairPersist=hard: permanent repairs allowed (soft by default) */
 	unsigned repairs_per_device; /* [Memory] RepairsPerDevice= */
 	unsigned repairs_per_day;    /* [Memory] RepairsPerDay=, per device */
+	struct module_thresholds modules;  /* [Modules]: the module ledger's verdicts (module-ledger.h) */
 };
 
 #define REPAIRS_PER_DEVICE_DEFAULT 4

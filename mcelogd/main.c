@@ -524,6 +524,14 @@ static void reload_memory_settings(struct manager *m, const struct mcelogd_confi
 	if (old->offline_again_at_boot != m->config.offline_again_at_boot)
 		log_notice("[Memory] OfflineAgainAtBoot=%s takes effect at the next start (it acts only then)",
 			   m->config.offline_again_at_boot ? "yes" : "no");
+	/* [Modules]: every module's verdict under the new thresholds, each change an entry. */
+	m->rules.module_thresholds = m->config.modules;
+	if (memcmp(&old->modules, &m->config.modules, sizeof(old->modules)) != 0) {
+		unsigned moved = rules_stage_settle_modules(&m->rules);
+
+		log_notice("[Modules] thresholds now in effect: %u module verdict%s changed", moved,
+			   moved == 1 ? "" : "s");
+	}
 }
 
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -802,6 +810,7 @@ int main(int argc, char *argv[])
 		m.rules.sysfs_edac = arg_sysfs_edac;
 		m.rules.act_repairs = live || arg_sysfs_edac;
 		m.rules.repair_limits = repair_limits_of(&m.config);
+		m.rules.module_thresholds = m.config.modules;
 		/* A replay's stand-in for a reboot: which boot the state's pages are compared with. */
 		if (arg_boot_id && !live)
 			memcpy(m.boot_id, arg_boot_id, sizeof(m.boot_id));
@@ -822,6 +831,8 @@ int main(int argc, char *argv[])
 	}
 	/* With the sinks open, so that a refusal's alert reaches them. */
 	(void) rules_stage_offline_again(&m.rules);
+	/* Thresholds changed while stopped: the saved verdicts settle now, each change an entry. */
+	(void) rules_stage_settle_modules(&m.rules);
 	status = live ? run_live(&m) : run_replay(&m);
 	manager_done(&m);
 	return status;

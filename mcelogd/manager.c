@@ -152,6 +152,7 @@ int manager_apply_config(struct manager *m)
 		.read_memory_failure = m->rules.read_memory_failure,
 		.procfs = m->rules.procfs,
 		.sysfs_node = m->rules.sysfs_node,
+		.modules = &m->rules.modules.ledger,
 	};
 	int r;
 
@@ -608,6 +609,7 @@ void manager_done(struct manager *m)
 	ras_daemon_active_release(&m->ras_daemon_active);
 	close_sources(m);
 	close_sinks(m);
+	module_stage_done(&m->rules.modules);
 	free(m->dedup);
 	m->dedup = NULL;
 	json_writer_done(&m->json);

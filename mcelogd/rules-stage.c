@@ -15,6 +15,8 @@
 #include "file-io.h"
 #include "log.h"
 #include "memory-failure.h"
+#include "module-json.h"
+#include "module-record.h"
 #include "page-action.h"
 #include "page-identity.h"
 #include "page-memory-check.h"
@@ -241,6 +243,9 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
 		if (r < 0)
 			return r;
 	}
+	r = module_stage_setup(&st->modules, &st->module_thresholds, state_directory);
+	if (r < 0)
+		return r;
 	log_info("%u rule%s in effect", st->set.n_rules, st->set.n_rules == 1 ? "" : "s");
 	return 0;
 }
@@ -378,6 +383,166 @@ static const char *slot_serial(const struct rules_stage *st, const struct rule_i
 }
 
 /*
+ * The module ledger (module-stage.h).  A change of verdict is an entry of
+ * its own class (MESSAGE_ID module verdict, MCE_MODULE_* fields), raised
+ * like an alert so that every sink, triggers' readers and the metrics see it.
+ */
+#define MODULE_VERDICT_RULE "module-verdict"
+
+static int verdict_priority(enum module_verdict v)
+{
+	static const int priorities[_MODULE_VERDICT_MAX] = {
+		[MODULE_OK] = LOG_INFO,
+		[MODULE_WATCH] = LOG_NOTICE,
+		[MODULE_ISOLATING] = LOG_WARNING,
+		[MODULE_REPAIR_EXHAUSTED] = LOG_ERR,
+		[MODULE_REPLACE] = LOG_ERR,
+	};
+
+	return (unsigned) v < _MODULE_VERDICT_MAX ? priorities[v] : LOG_ERR;
+}
+
+static void emit_verdict(struct rules_stage *st, const struct module_change *c, const struct rule_input *in,
+			 int64_t time_usec)
+{
+	const struct module_entry *m = c->module;
+	uint64_t errors = m->corrected + m->uncorrected;
+	char message[512];
+
+	snprintf(message, sizeof(message), "Memory module %s (%s, %s%s): %s, was %s: %s", m->id.slot,
+		 module_kind_to_string(m->id.kind), m->id.fallback ? "no serial" : "serial ",
+		 m->id.fallback ? "" : m->id.serial, module_verdict_to_string(c->to), module_verdict_to_string(c->from),
+		 m->reason);
+	st->modules.n_changes++;
+	(void) emit_alert(st, &(struct rule_alert) {
+		.rule = MODULE_VERDICT_RULE, .key = m->id.key, .count = errors > UINT_MAX ? UINT_MAX : (unsigned) errors,
+		.first_usec = m->first_usec, .time_usec = time_usec, .priority = verdict_priority(c->to),
+		.actions = "alert", .message = message, .input = in, .module = c,
+	});
+}
+
+/* After a ledger update: a change's entry, the file written soon, the bound said once. */
+static void module_updated(struct rules_stage *st, int r, const struct module_change *c, const struct rule_input *in,
+			   int64_t time_usec)
+{
+	if (r == -ENOSPC && !st->module_full_logged) {
+		st->module_full_logged = true;
+		log_warning("The module ledger holds %d modules, its bound: events of further modules are not "
+			    "kept (counted in mcectl status)", MODULE_LEDGER_MAX);
+	} else if (r == -ENOMEM) {
+		log_error_errno(r, "Out of memory keeping the module ledger: %m");
+	}
+	if (r > 0)
+		emit_verdict(st, c, in, time_usec);
+	if (r >= 0)
+		module_stage_changed(&st->modules, st->event);
+}
+
+/* The record's memory error (or a CXL device's spares) into its module's ledger entry. */
+static void ledger_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec, bool paired)
+{
+	struct module_record mr;
+	struct module_change c;
+	int r;
+
+	module_record_of(in, time_usec, st->slots.devs, st->slots.n_devs, st->machine_id, &mr);
+	/* A machine check and its EDAC copy are one error (error-pair.h): counted with the first. */
+	if (mr.kind == MODULE_RECORD_NONE || (mr.kind == MODULE_RECORD_ERROR && paired))
+		return;
+	if (mr.kind == MODULE_RECORD_ERROR)
+		r = module_ledger_error(&st->modules.ledger, &mr.id, &mr.error, &c);
+	else
+		r = module_ledger_spares(&st->modules.ledger, &mr.id, mr.spares_left, &c);
+	module_updated(st, r, &c, in, time_usec);
+}
+
+/* Pages or rows retired from the module of the record that asked for it (none at start). */
+static void ledger_retired(struct rules_stage *st, const struct rule_input *in, unsigned pages, unsigned rows)
+{
+	struct module_change c;
+	struct module_id id;
+
+	if (!in || !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
+		return;
+	module_updated(st, module_ledger_retired(&st->modules.ledger, &id, pages, rows, &c), &c, in,
+		       st->record_time_usec);
+}
+
+static void ledger_repair(struct rules_stage *st, const struct rule_input *in, const struct mem_repair_report *rep)
+{
+	static const enum module_repair outcomes[_MEM_REPAIR_OUTCOME_MAX] = {
+		[MEM_REPAIR_DONE] = MODULE_REPAIR_DONE,
+		[MEM_REPAIR_REFUSED] = MODULE_REPAIR_REFUSED,
+		[MEM_REPAIR_FAILED] = MODULE_REPAIR_FAILED,
+		[MEM_REPAIR_WOULD] = _MODULE_REPAIR_MAX,   /* a replay's: nothing was asked */
+	};
+	enum mem_repair_refusal why = rep->plan ? rep->plan->refusal : MEM_REPAIR_GO;
+	struct module_change c;
+	struct module_id id;
+
+	if ((unsigned) rep->outcome >= _MEM_REPAIR_OUTCOME_MAX || outcomes[rep->outcome] == _MODULE_REPAIR_MAX)
+		return;
+	if (!in || !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
+		return;
+	module_updated(st, module_ledger_repair(&st->modules.ledger, &id, outcomes[rep->outcome],
+						why == MEM_REPAIR_LIMIT_DEVICE || why == MEM_REPAIR_LIMIT_DAY, &c),
+		       &c, in, st->record_time_usec);
+}
+
+struct settle_ctx {
+	struct rules_stage *st;
+	int64_t now_usec;
+	unsigned moved;
+};
+
+static void settled(const struct module_change *c, void *userdata)
+{
+	struct settle_ctx *x = userdata;
+
+	x->moved++;
+	emit_verdict(x->st, c, NULL, x->now_usec);
+}
+
+unsigned rules_stage_settle_modules(struct rules_stage *st)
+{
+	struct settle_ctx x = { .st = st, .now_usec = now_realtime_usec() };
+
+	module_ledger_set_thresholds(&st->modules.ledger, &st->module_thresholds, settled, &x);
+	if (x.moved > 0)
+		module_stage_changed(&st->modules, st->event);
+	return x.moved;
+}
+
+void rules_stage_write_module_status(const struct rules_stage *st, struct json_writer *w)
+{
+	const struct module_ledger *l = &st->modules.ledger;
+	uint64_t by[_MODULE_VERDICT_MAX] = { 0 };
+	const struct module_entry *worst = NULL;
+
+	for (size_t i = 0; i < l->n; i++) {
+		by[l->e[i].verdict]++;
+		if (!worst || l->e[i].verdict > worst->verdict)
+			worst = &l->e[i];
+	}
+	json_object_begin(w, "modules");
+	json_put_u64(w, "total", l->n);
+	for (unsigned v = 0; v < _MODULE_VERDICT_MAX; v++)
+		json_put_u64(w, module_verdict_to_string((enum module_verdict) v), by[v]);
+	json_put_u64(w, "verdict_changes", st->modules.n_changes);
+	json_put_u64(w, "refused_full", l->n_refused);
+	json_put_u64(w, "damaged_lines", st->modules.n_damaged_lines);
+	json_put_u64(w, "save_failures", st->modules.n_save_failures);
+	if (st->modules.state_path)
+		json_put_string(w, "state_file", st->modules.state_path);
+	if (worst && worst->verdict != MODULE_OK) {
+		json_object_begin(w, "worst");
+		module_entry_write_fields(worst, w);
+		json_object_end(w);
+	}
+	json_object_end(w);
+}
+
+/*
  * The page's entry as it is about to be offlined: this boot, this machine,
  * the memory the record names and the record itself (rules/page-identity.h).
  * At start (no record) the page keeps what it knew.
@@ -432,6 +597,8 @@ static int offline_one_page(struct rules_stage *st, struct rule_state_page *entr
 	entry->pending = false;
 	entry->ok = r >= 0;
 	(void) rule_state_set_page(&st->state, entry);
+	if (r >= 0)
+		ledger_retired(st, st->record, 1, 0);
 	/* Not synced: lost in a crash, the intent stands, and nothing is written twice. */
 	if (save_intent)
 		(void) journal_page(st, entry, false);
@@ -541,6 +708,8 @@ static void offline_row(struct rules_stage *st, const struct rule_state_row *row
 	/* Copied: a refusal's alert changes the state the row lives in. */
 	for (unsigned i = 0; i < n; i++)
 		pfns[i] = row->pages[i].pfn;
+	if (row)
+		ledger_retired(st, in, 0, 1);
 	if (n == 0)
 		log_info("Rule '%s': row %s crossed its threshold; no page seen on it yet (its records "
 			 "named none), any seen later is offlined at once", a->rule, a->key);
@@ -896,6 +1065,7 @@ static void report_repair(struct rules_stage *st, struct rule_alert *a, const st
 	st->n_repairs[rep->outcome]++;
 	if (rep->outcome == MEM_REPAIR_REFUSED && (unsigned) rep->plan->refusal < _MEM_REPAIR_REFUSAL_MAX)
 		st->n_repair_refusals[rep->plan->refusal]++;
+	ledger_repair(st, a->input, rep);
 	log_internal(priority, 0, "%s", message);
 	a->priority = priority;
 	a->message = message;
@@ -1182,7 +1352,7 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 {
 	struct fire_ctx c = { .st = st, .time_usec = time_usec };
 	struct rule_input counted = *in;
-	bool paired;
+	bool paired = false;
 	int r;
 
 	if (error_pair_input(&st->pairs, &counted, time_usec > 0 ? (uint64_t) time_usec : 0, &paired) && paired)
@@ -1203,6 +1373,7 @@ uint64_t rules_stage_record(struct rules_stage *st, const struct rule_input *in,
 		log_error_errno(r, "Out of memory counting a record for the rules: %m");
 	note_no_dimm(st, &counted);
 	watch_dram(st, &counted, time_usec);
+	ledger_record(st, &counted, time_usec, paired);
 	/*
 	 * What fired changed alerts and rows: written within the second, off the
 	 * record path (an offlining's own lines are in the journal already).  A
@@ -1223,6 +1394,7 @@ void rules_stage_done(struct rules_stage *st)
 	(void) rules_stage_save(st);
 	st->engine = rule_engine_free(st->engine);
 	dram_watch_done(&st->dram);
+	module_stage_stop(&st->modules);
 	slot_names_done(&st->slots);
 	rule_set_done(&st->set);
 	rule_state_done(&st->state);

@@ -24,6 +24,7 @@
 #include "error-pair.h"
 #include "json-writer.h"
 #include "mem-repair.h"
+#include "module-stage.h"
 #include "rule-engine.h"
 #include "rule-state.h"
 #include "rule.h"
@@ -84,6 +85,11 @@ struct rules_stage {
 	struct dram_watch dram;      /* DRAM fault patterns per DIMM (this run only) */
 	struct error_pair pairs;     /* a memory error's machine check and its EDAC copy */
 	struct slot_names slots;     /* SMBIOS and override slot names, read at setup and reload */
+	/* The health ledger per memory module (module-stage.h), in state_directory/modules.state;
+	 * module_thresholds: [Modules] of mcelogd.conf, set before setup. */
+	struct module_thresholds module_thresholds;
+	struct module_stage modules;
+	bool module_full_logged;     /* the ledger's bound was reached: said once per run */
 	uint64_t n_alerts;
 	uint64_t n_actions_failed;
 	uint64_t n_offlined_again;   /* known-bad pages of earlier boots offlined at start */
@@ -160,8 +166,19 @@ void rules_stage_memory_failure(const struct rules_stage *st, struct memory_fail
 /* The "memory" object of `mcectl status` (mcectl(1), STATUS FORMAT). */
 void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w);
 
+/*
+ * The verdicts under st->module_thresholds (at start once the sinks are
+ * open, and after a reload changed [Modules]): each module whose verdict
+ * moves gets its verdict-change entry.  Returns how many moved.
+ */
+unsigned rules_stage_settle_modules(struct rules_stage *st);
+
+/* The "modules" object of `mcectl status`: modules by verdict, and the worst. */
+void rules_stage_write_module_status(const struct rules_stage *st, struct json_writer *w);
+
 /* Writes the state file now.  Returns 0 or negative errno (logged). */
 int rules_stage_save(struct rules_stage *st);
 
-/* Saves the state and frees everything. */
+/* Saves the state and frees everything but the module ledger, which the metrics' last writing
+ * reads: module_stage_done(&st->modules) frees it once the sinks are closed. */
 void rules_stage_done(struct rules_stage *st);

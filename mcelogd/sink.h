@@ -69,6 +69,8 @@ struct sink_entry {
 };
 
 /* How the sinks are opened: the configuration with the command line's overrides folded in. */
+struct module_ledger;
+
 struct sink_params {
 	const struct mcelogd_config *config;
 	bool live;          /* the daemon, not --replay: every entry reaches a file at once */
@@ -78,6 +80,8 @@ struct sink_params {
 	 * the real /proc and /sys/devices/system/node. */
 	bool read_memory_failure;
 	const char *procfs, *sysfs_node;
+	/* The module ledger (module-stage.h), read when the metrics are rendered; NULL none. */
+	const struct module_ledger *modules;
 };
 
 struct sink_ops {

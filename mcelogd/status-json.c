@@ -180,6 +180,7 @@ const char *status_json_render(struct manager *m)
 	snapshot_stage_status(&m->snapshots, w);
 	storm_stage_write_status(&m->storm, w);
 	rules_stage_write_memory_status(&m->rules, w);
+	rules_stage_write_module_status(&m->rules, w);
 	write_edac_features(w);
 	write_kernel_cec(w, m);
 	json_object_end(w);

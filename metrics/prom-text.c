@@ -57,8 +57,7 @@ size_t prom_series(const struct prom_registry *r)
 	return r->n;
 }
 
-/* The exposition format's escapes for a label value. */
-static void put_escaped(FILE *f, const char *v)
+void prom_put_label_value(FILE *f, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\')
@@ -82,7 +81,7 @@ static char *render_labels(const char *const *labels)
 		return NULL;
 	for (size_t i = 0; labels && labels[i] && labels[i + 1]; i += 2) {
 		fprintf(f, "%s%s=\"", i ? "," : "", labels[i]);
-		put_escaped(f, labels[i + 1]);
+		prom_put_label_value(f, labels[i + 1]);
 		fputc('"', f);
 	}
 	if (fclose(f) != 0) {

@@ -14,6 +14,7 @@
  */
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 enum prom_type { PROM_COUNTER, PROM_GAUGE };
@@ -41,6 +42,9 @@ int prom_set(struct prom_registry *r, const char *name, const char *const *label
 /* Series dropped because of the bound. */
 uint64_t prom_dropped(const struct prom_registry *r);
 size_t prom_series(const struct prom_registry *r);
+
+/* A label value with the exposition format's escapes (backslash, double quote, newline). */
+void prom_put_label_value(FILE *f, const char *v);
 
 /* The exposition text; *ret is malloc'ed.  Returns its length or negative errno. */
 int prom_format(const struct prom_registry *r, char **ret);

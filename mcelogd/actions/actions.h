@@ -16,6 +16,7 @@
 #include "mem-repair.h"
 
 struct json_writer;
+struct module_change;
 struct rule_input;
 
 /* An alert, as the sinks see it (SINK_ENTRY_ALERT). */
@@ -33,6 +34,8 @@ struct rule_alert {
 	const struct rule_input *input;   /* the record that tripped it */
 	/* Set for the report of a memory repair (Action=repair): its own MESSAGE_ID and fields. */
 	const struct mem_repair_report *repair;
+	/* Set for a module's change of verdict (mcelogd(8), MODULE LEDGER): its own MESSAGE_ID and fields. */
+	const struct module_change *module;
 };
 
 struct mem_repair_report {

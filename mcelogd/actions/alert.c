@@ -3,6 +3,7 @@
 
 #include "actions.h"
 #include "json-writer.h"
+#include "module-json.h"
 #include "rule-field.h"
 #include "rule.h"
 
@@ -43,6 +44,8 @@ void alert_write_json(const struct rule_alert *a, const char *hostname, const ch
 	json_put_string(w, "message", a->message);
 	if (a->repair)
 		mem_repair_write_json(a->repair, w);
+	if (a->module)
+		module_change_write_json(a->module, w);
 	if (a->input) {
 		json_object_begin(w, "record");
 		for (size_t i = 0; i < sizeof(record_fields) / sizeof(record_fields[0]); i++) {

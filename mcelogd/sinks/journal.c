@@ -24,6 +24,7 @@
 #include "json-writer.h"
 #include "macro.h"
 #include "message-ids.h"
+#include "module-ledger.h"
 #include "ras-record.h"
 #include "ras-storm-key.h"
 #include "rfc3339.h"
@@ -845,6 +846,37 @@ static void add_repair_fields(struct journal_fields *f, const struct mem_repair_
 	}
 }
 
+/* A module's change of verdict (mcelogd(8), MODULE LEDGER): its identity and the evidence. */
+static void add_module_fields(struct journal_fields *f, const struct module_change *c)
+{
+	const struct module_entry *m = c->module;
+	char pattern[160];
+
+	journal_fields_add(f, "MCE_MODULE_KIND=%s", module_kind_to_string(m->id.kind));
+	journal_fields_add(f, "MCE_MODULE_SERIAL=%s", m->id.serial);
+	journal_fields_add(f, "MCE_MODULE_PART=%s", m->id.part);
+	journal_fields_add(f, "MCE_MODULE_SLOT=%s", m->id.slot);
+	journal_fields_add(f, "MCE_MODULE_KEY=%s", m->id.key);
+	journal_fields_add(f, "MCE_MODULE_KEY_FALLBACK=%s", m->id.fallback ? "yes" : "no");
+	journal_fields_add(f, "MCE_MODULE_VERDICT=%s", module_verdict_to_string(c->to));
+	journal_fields_add(f, "MCE_MODULE_PREVIOUS_VERDICT=%s", module_verdict_to_string(c->from));
+	journal_fields_add(f, "MCE_MODULE_REASON=%s", m->reason);
+	journal_fields_add(f, "MCE_MODULE_CORRECTED=%" PRIu64, m->corrected);
+	journal_fields_add(f, "MCE_MODULE_UNCORRECTED=%" PRIu64, m->uncorrected);
+	journal_fields_add(f, "MCE_MODULE_CORRECTED_WEEK=%" PRIu64, m->week_corrected);
+	module_pattern_describe(&m->pattern, pattern, sizeof(pattern));
+	journal_fields_add(f, "MCE_MODULE_PATTERN=%s", pattern);
+	journal_fields_add(f, "MCE_MODULE_PAGES_RETIRED=%u", m->pages_retired);
+	journal_fields_add(f, "MCE_MODULE_ROWS_RETIRED=%u", m->rows_retired);
+	journal_fields_add(f, "MCE_MODULE_REPAIRS_DONE=%u", m->repairs[MODULE_REPAIR_DONE]);
+	journal_fields_add(f, "MCE_MODULE_REPAIRS_REFUSED=%u", m->repairs[MODULE_REPAIR_REFUSED]);
+	journal_fields_add(f, "MCE_MODULE_REPAIRS_FAILED=%u", m->repairs[MODULE_REPAIR_FAILED]);
+	if (m->spares_left >= 0)
+		journal_fields_add(f, "MCE_MODULE_SPARES_LEFT=%" PRId64, m->spares_left);
+	if (m->first_usec > 0)
+		add_time(f, "MCE_MODULE_FIRST_ERROR", m->first_usec);
+}
+
 static int write_alert(struct journal_sink *j, const struct rule_alert *a, const char *json)
 {
 	struct journal_fields f;
@@ -852,7 +884,8 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 
 	journal_fields_begin(&f, j, false, 0);
 	journal_fields_add(&f, "MESSAGE=%s", a->message);
-	journal_fields_add(&f, "MESSAGE_ID=%s", a->repair ? MCELOGD_MSGID_REPAIR : MCELOGD_MSGID_ALERT);
+	journal_fields_add(&f, "MESSAGE_ID=%s", a->module ? MCELOGD_MSGID_MODULE_VERDICT :
+			   a->repair ? MCELOGD_MSGID_REPAIR : MCELOGD_MSGID_ALERT);
 	journal_fields_add(&f, "PRIORITY=%d", a->priority);
 	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
 	journal_fields_add(&f, "MCE_RULE=%s", a->rule);
@@ -867,6 +900,8 @@ static int write_alert(struct journal_sink *j, const struct rule_alert *a, const
 		journal_fields_add(&f, "MCE_RULE_FAILED_ACTION=%s", a->failed_action);
 	if (a->repair)
 		add_repair_fields(&f, a->repair);
+	if (a->module)
+		add_module_fields(&f, a->module);
 	if (json) {
 		k = journal_fields_add_json(&f, j, json);
 		if (k < 0)
@@ -995,7 +1030,7 @@ static int journal_sync(void *s, uint64_t timeout_usec)
 	static const char *const ids[] = {
 		MCELOGD_RECORD_MSGIDS, MCELOGD_RAS_MSGIDS,
 		MCELOGD_MSGID_LOST, MCELOGD_MSGID_STORM, MCELOGD_MSGID_STORM_END, MCELOGD_MSGID_ALERT,
-		MCELOGD_MSGID_REPAIR,
+		MCELOGD_MSGID_REPAIR, MCELOGD_MSGID_MODULE_VERDICT,
 	};
 	struct journal_sink *j = s;
 	char text[ELEMENTSOF(ids)][sizeof("MESSAGE_ID=") + 32];

@@ -13,6 +13,7 @@
 #include "json-writer.h"
 #include "log.h"
 #include "memory-failure.h"
+#include "module-prom.h"
 #include "macro.h"
 #include "prom-text.h"
 #include "sink.h"
@@ -79,6 +80,7 @@ struct metrics_sink {
 	bool dirty;
 	bool read_memory_failure;
 	const char *procfs, *sysfs_node;
+	const struct module_ledger *modules;   /* the module ledger's series, rendered at each writing */
 	uint64_t n_writes, n_write_failures;
 	int last_error;
 };
@@ -259,17 +261,44 @@ static void set_memory_failure(struct metrics_sink *k)
 			memory_failure_soft_offline_allowed(&v) ? 1 : 0);
 }
 
-/* The exposition text, with the time of this writing and the dropped series. */
+/*
+ * The exposition text, with the time of this writing and the dropped
+ * series, then the module ledger's families (metrics/module-prom.h): within
+ * what MAX_SERIES leaves after the counters, the modules left out counted
+ * among the dropped.
+ */
 static int render(struct metrics_sink *k, char **ret)
 {
+	_cleanup_free_ char *counters = NULL, *modules = NULL;
+	size_t used = prom_series(k->registry), room = used < MAX_SERIES ? MAX_SERIES - used : 0;
+	uint64_t modules_dropped = 0;
+	int n, m = 0;
+	char *text;
+
 	if (k->read_memory_failure)
 		set_memory_failure(k);
 	(void) prom_set(k->registry, "mcelogd_last_update_timestamp_seconds", NULL,
 			(double) now_realtime_usec() / 1e6);
-	if (prom_dropped(k->registry) > 0)
+	if (k->modules && k->modules->n > 0) {
+		m = module_prom_format(k->modules, room, &modules, &modules_dropped);
+		if (m < 0)
+			return m;
+	}
+	if (prom_dropped(k->registry) + modules_dropped > 0)
 		(void) prom_set(k->registry, "mcelogd_metrics_series_dropped_total", NULL,
-				(double) prom_dropped(k->registry));
-	return prom_format(k->registry, ret);
+				(double) (prom_dropped(k->registry) + modules_dropped));
+	n = prom_format(k->registry, &counters);
+	if (n < 0)
+		return n;
+	text = malloc((size_t) n + (size_t) m + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, counters, (size_t) n);
+	if (m > 0)
+		memcpy(text + n, modules, (size_t) m);
+	text[n + m] = '\0';
+	*ret = text;
+	return n + m;
 }
 
 static void write_now(struct metrics_sink *k)
@@ -334,6 +363,7 @@ static int metrics_open(const struct sink_params *p, void **ret)
 	k->read_memory_failure = p->read_memory_failure;
 	k->procfs = p->procfs;
 	k->sysfs_node = p->sysfs_node;
+	k->modules = p->modules;
 	if (k->path[0] && p->event) {
 		r = sd_event_add_time_relative(p->event, &k->timer, CLOCK_MONOTONIC, WRITE_MIN_USEC,
 					       USEC_PER_SEC, on_timer, k);

@@ -175,6 +175,9 @@ static void test_bad_value_matrix(void **state)
 		{ "Storm", "Window" }, { "Storm", "SummaryInterval" }, { "Storm", "QuietTime" },
 		{ "Storm", "MaxSignatures" }, { "Memory", "Repair" }, { "Memory", "RepairsPerDevice" },
 		{ "Memory", "RepairsPerDay" }, { "Memory", "RepairPersist" },
+		{ "Modules", "WatchCorrected" }, { "Modules", "ReplaceUncorrected" },
+		{ "Modules", "ReplaceCorrectedPerWeek" }, { "Modules", "ReplaceBanks" },
+		{ "Modules", "IsolatingPages" }, { "Modules", "RepairExhaustedFailures" },
 	};
 	/* Wrong for every key: no key takes any of these. */
 	static const char *const values[] = {

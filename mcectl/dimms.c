@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mcectl dimms: the health ledger of each memory module (mcelogd(8), MODULE
+ * LEDGER), from the daemon's modules.state: one row per module, worst
+ * first, or one module's whole story with the journal filters that follow
+ * its errors.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-writer.h"
+#include "macro.h"
+#include "message-ids.h"
+#include "module-json.h"
+#include "module-ledger.h"
+#include "module-state.h"
+#include "read-file.h"
+#include "rfc3339.h"
+#include "verbs.h"
+
+#define MODULES_FILE_DEFAULT LOCALSTATEDIR "/lib/mcelogd/" MODULE_STATE_FILE
+
+static void help(void)
+{
+	printf("Usage: mcectl dimms [OPTIONS] [SERIAL|SLOT]\n"
+	       "Show each memory module's health ledger (DIMMs by SMBIOS serial, CXL memory devices\n"
+	       "by serial): lifetime error counts, fault pattern, pages retired, repairs, verdict.\n"
+	       "With SERIAL or SLOT, that module's whole story and how to follow its errors.\n\n"
+	       "      --state FILE       the ledger (default %s)\n"
+	       "  -o, --output FORMAT    table (default) or json\n"
+	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT);
+}
+
+struct problems {
+	const char *path;
+	unsigned n;
+};
+
+static void problem(unsigned line, const char *what, void *userdata)
+{
+	struct problems *p = userdata;
+
+	p->n++;
+	fprintf(stderr, "mcectl dimms: %s:%u: %s (that module is not shown)\n", p->path, line, what);
+}
+
+static int read_ledger(const char *path, struct module_ledger *l)
+{
+	_cleanup_free_ char *text = NULL;
+	struct problems p = { .path = path };
+	size_t len = 0;
+	int r;
+
+	module_ledger_init(l, NULL);
+	r = read_whole_file(path, MODULE_STATE_MAX, &text, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		fprintf(stderr, "mcectl dimms: cannot read %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	r = module_state_parse(text, len, l, problem, &p);
+	if (r == -ENOMEM) {
+		fprintf(stderr, "mcectl dimms: out of memory\n");
+		return r;
+	}
+	return 0;
+}
+
+static void time_text(int64_t usec, char *buf, size_t size)
+{
+	if (usec <= 0 || format_rfc3339_usec(buf, size, usec) < 0)
+		snprintf(buf, size, "-");
+}
+
+static void show_table(const struct module_ledger *l, const uint32_t *order)
+{
+	char when[RFC3339_MAX], pattern[160];
+	int slot_width = 4, serial_width = 6;
+
+	if (l->n == 0) {
+		printf("No module has had an error, a retired page or a repair.\n");
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if ((int) strlen(l->e[i].id.slot) > slot_width)
+			slot_width = (int) strlen(l->e[i].id.slot);
+		if ((int) strlen(l->e[i].id.serial) > serial_width)
+			serial_width = (int) strlen(l->e[i].id.serial);
+	}
+	printf("%-*s %-*s %-16s %8s %6s %7s %-13s %-27s %s\n", slot_width, "SLOT", serial_width, "SERIAL", "VERDICT",
+	       "CE", "UE", "RETIRED", "PATTERN", "LATEST ERROR", "REASON");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct module_entry *m = &l->e[order[i]];
+		char retired[24];
+
+		time_text(m->last_usec, when, sizeof(when));
+		snprintf(pattern, sizeof(pattern), "%s",
+			 dram_pattern_to_string(dram_tracker_pattern(&m->pattern.tracker)));
+		snprintf(retired, sizeof(retired), "%u", m->pages_retired + m->rows_retired);
+		printf("%-*s %-*s %-16s %8" PRIu64 " %6" PRIu64 " %7s %-13s %-27s %s\n", slot_width, m->id.slot,
+		       serial_width, m->id.fallback ? "(none)" : m->id.serial, module_verdict_to_string(m->verdict), m->corrected,
+		       m->uncorrected, retired, pattern, when, m->reason);
+	}
+}
+
+static int show_json(const struct module_ledger *l, const uint32_t *order, const struct module_entry *only)
+{
+	struct json_writer w;
+	int r = 0;
+
+	json_writer_init(&w);
+	json_object_begin(&w, NULL);
+	json_array_begin(&w, "modules");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct module_entry *m = &l->e[order[i]];
+
+		if (only && m != only)
+			continue;
+		json_object_begin(&w, NULL);
+		module_entry_write_fields(m, &w);
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	json_object_end(&w);
+	if (json_writer_failed(&w))
+		r = -ENOMEM;
+	else
+		printf("%s\n", json_writer_str(&w));
+	json_writer_done(&w);
+	return r;
+}
+
+/* The module named by a serial, a slot or a key: the first match, worst first. */
+static const struct module_entry *find(const struct module_ledger *l, const uint32_t *order, const char *what)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct module_entry *m = &l->e[order[i]];
+
+		if ((m->id.serial[0] && streq(m->id.serial, what)) || streq(m->id.key, what))
+			return m;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if (streq(l->e[order[i]].id.slot, what))
+			return &l->e[order[i]];
+	return NULL;
+}
+
+static void show_story(const struct module_entry *m)
+{
+	const struct module_pattern *p = &m->pattern;
+	char first[RFC3339_MAX], last[RFC3339_MAX], pattern[160];
+
+	time_text(m->first_usec, first, sizeof(first));
+	time_text(m->last_usec, last, sizeof(last));
+	module_pattern_describe(p, pattern, sizeof(pattern));
+	printf("Module:       %s %s%s%s\n", module_kind_to_string(m->id.kind),
+	       m->id.fallback ? "without a serial, known by this machine and its slot" : "serial ",
+	       m->id.fallback ? "" : m->id.serial, m->id.part[0] ? "" : "");
+	if (m->id.part[0])
+		printf("Part number:  %s\n", m->id.part);
+	printf("Slot:         %s (where it was last seen)\n", m->id.slot);
+	printf("Verdict:      %s: %s\n", module_verdict_to_string(m->verdict), m->reason);
+	printf("Errors:       %" PRIu64 " corrected (%" PRIu64 " in its latest week), %" PRIu64
+	       " uncorrected, over its life\n", m->corrected, m->week_corrected, m->uncorrected);
+	printf("First error:  %s\n", first);
+	printf("Latest error: %s  %s\n", last, m->last_error[0] ? m->last_error : "");
+	printf("Pattern:      %s\n", pattern);
+	for (unsigned i = 0; i < p->n_rows; i++)
+		printf("  row 0x%x bank %u: %u corrected\n", p->rows[i].row, p->rows[i].bank, p->rows[i].corrected);
+	if (p->more_rows)
+		printf("  (more rows than the ledger keeps: %u)\n", MODULE_ROWS_MAX);
+	if (m->ue_on_row)
+		printf("  the last uncorrected error: row 0x%x bank %u, after %u corrected there\n", m->ue_row,
+		       m->ue_bank, m->ue_row_corrected);
+	printf("Retired:      %u page%s, %u DRAM row%s\n", m->pages_retired, m->pages_retired == 1 ? "" : "s",
+	       m->rows_retired, m->rows_retired == 1 ? "" : "s");
+	printf("Repairs:      %u done, %u refused, %u failed%s\n", m->repairs[MODULE_REPAIR_DONE],
+	       m->repairs[MODULE_REPAIR_REFUSED], m->repairs[MODULE_REPAIR_FAILED],
+	       m->repair_limit_reached ? " (a limit was reached)" : "");
+	if (m->spares_left >= 0)
+		printf("Spares left:  %" PRId64 "\n", m->spares_left);
+	printf("\nFollow it:\n");
+	if (m->first_usec > 0)
+		printf("  mcectl query --since '@%" PRId64 "'%s\n", m->first_usec / 1000000,
+		       "   # every record since its first error");
+	if (m->id.kind == MODULE_CXL)
+		printf("  journalctl _COMM=%s MCE_MEMDEV='%s'   # its CXL records\n", MCELOGD_COMM, m->id.slot);
+	else
+		printf("  journalctl _COMM=%s MCE_DIMM_SLOT='%s' + _COMM=%s MCE_LABEL='%s'   # its records\n",
+		       MCELOGD_COMM, m->id.slot, MCELOGD_COMM, m->id.slot);
+	printf("  journalctl MESSAGE_ID=%s MCE_MODULE_KEY='%s'   # its verdicts\n", MCELOGD_MSGID_MODULE_VERDICT,
+	       m->id.key);
+}
+
+int verb_dimms(int argc, char *argv[])
+{
+	enum { ARG_STATE = 0x100 };
+	static const struct option options[] = {
+		{ "state",  required_argument, NULL, ARG_STATE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{}
+	};
+	const char *state = MODULES_FILE_DEFAULT;
+	_cleanup_free_ uint32_t *order = NULL;
+	const struct module_entry *only = NULL;
+	struct module_ledger l;
+	bool json = false;
+	int opt, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", options, NULL)) >= 0) {
+		switch (opt) {
+		case ARG_STATE: state = optarg; break;
+		case 'o':
+			if (streq(optarg, "json"))
+				json = true;
+			else if (!streq(optarg, "table")) {
+				fprintf(stderr, "mcectl dimms: --output: '%s' is not table or json\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h': help(); return 0;
+		case ':':
+			fprintf(stderr, "mcectl dimms: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "mcectl dimms: unknown option '%s'\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "mcectl dimms: one module at most, got '%s' and '%s'\n", argv[optind], argv[optind + 1]);
+		return 2;
+	}
+	r = read_ledger(state, &l);
+	if (r < 0)
+		return 1;
+	order = calloc(l.n ? l.n : 1, sizeof(*order));
+	if (!order) {
+		module_ledger_done(&l);
+		fprintf(stderr, "mcectl dimms: out of memory\n");
+		return 1;
+	}
+	module_ledger_order(&l, order);
+	if (optind < argc) {
+		only = find(&l, order, argv[optind]);
+		if (!only) {
+			fprintf(stderr, "mcectl dimms: no module with serial, slot or key '%s' in %s\n", argv[optind],
+				state);
+			module_ledger_done(&l);
+			return 1;
+		}
+	}
+	if (json)
+		r = show_json(&l, order, only);
+	else if (only)
+		show_story(only);
+	else
+		show_table(&l, order);
+	module_ledger_done(&l);
+	return r < 0 ? 1 : 0;
+}

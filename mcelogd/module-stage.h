@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * The daemon side of the module ledger (rules/module-ledger.h, mcelogd(8)
+ * MODULE LEDGER): the ledger kept in /var/lib/mcelogd/modules.state, beside
+ * rules.state.  Every memory record, page or row retired and repair updates
+ * it in memory; the file is written off the record path, at most once a
+ * second while anything changes (the way rules.state is: rules-save.h), and
+ * at stop.  A damaged file is logged with file:line for each damaged line,
+ * the modules it still holds are kept, and the file is copied aside
+ * (modules.state.damaged) before the next write replaces it.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "module-ledger.h"
+#include "rules-save.h"
+
+typedef struct sd_event sd_event;
+
+struct module_stage {
+	struct module_ledger ledger;
+	char *state_path;            /* NULL: nothing is persisted (replay) */
+	struct rules_save save;
+	uint64_t n_changes;          /* verdict changes this run */
+	uint64_t n_save_failures;
+	unsigned n_damaged_lines;    /* problems reading the file at start */
+};
+
+/* Reads state_directory/modules.state (NULL: none).  0, or -ENOMEM (logged). */
+int module_stage_setup(struct module_stage *ms, const struct module_thresholds *t, const char *state_directory);
+/* Something changed: the file is written now or at the interval's end. */
+void module_stage_changed(struct module_stage *ms, sd_event *event);
+/* Writes the file now.  0 or negative errno (logged). */
+int module_stage_save(struct module_stage *ms);
+/* At stop: saved, no timer left.  The ledger stays readable (the metrics' last writing). */
+void module_stage_stop(struct module_stage *ms);
+/* Frees the ledger, after every sink closed. */
+void module_stage_done(struct module_stage *ms);

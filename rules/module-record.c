@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "macro.h"
+#include "module-record.h"
+#include "ras-record.h"
+#include "rule-field.h"
+#include "smbios-memdev.h"
+
+static bool get_num(const struct rule_input *in, enum rule_field f, uint64_t *ret)
+{
+	struct rule_value v;
+
+	if (!rule_field_get(in, f, &v) || v.is_string)
+		return false;
+	*ret = v.u;
+	return true;
+}
+
+static bool get_text(const struct rule_input *in, enum rule_field f, struct rule_value *v)
+{
+	return rule_field_get(in, f, v) && v->is_string && rule_value_string(v)[0];
+}
+
+static bool is_cxl_media(const struct ras_record *r)
+{
+	return r->event == RAS_EVENT_CXL_DRAM || r->event == RAS_EVENT_CXL_GENERAL_MEDIA ||
+	       r->event == RAS_EVENT_CXL_MEMORY_SPARING;
+}
+
+static bool cxl_id(const struct ras_record *r, const char *machine_id, struct module_id *ret)
+{
+	const struct ras_field *serial = ras_record_find(r, "serial");
+	const struct ras_field *memdev = ras_record_find(r, "memdev") ?: ras_record_find(r, "device");
+
+	if (!memdev || memdev->type != RAS_FIELD_STRING)
+		return false;
+	return module_id_cxl(serial && serial->type == RAS_FIELD_UINT ? serial->u : 0, memdev->data, machine_id,
+			     ret) == 0;
+}
+
+/* The DIMM's place when the record names no slot: "socket=0 mc=1 channel=2 dimm=0". */
+static bool coordinates(const struct rule_input *in, char *buf, size_t size)
+{
+	static const enum rule_field parts[] = { RULE_FIELD_SOCKET, RULE_FIELD_MC, RULE_FIELD_CHANNEL, RULE_FIELD_DIMM };
+	uint64_t v, channel, dimm;
+	size_t at = 0;
+
+	/* A channel holds several DIMMs: without the DIMM it names no module. */
+	if (!get_num(in, RULE_FIELD_CHANNEL, &channel) || !get_num(in, RULE_FIELD_DIMM, &dimm))
+		return false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < ELEMENTSOF(parts); i++) {
+		int k;
+
+		if (!get_num(in, parts[i], &v))
+			continue;
+		k = snprintf(buf + at, size - at, "%s%s=%" PRIu64, at ? " " : "", rule_field_to_string(parts[i]), v);
+		if (k < 0 || (size_t) k >= size - at)
+			return false;
+		at += (size_t) k;
+	}
+	return true;
+}
+
+bool module_id_of_record(const struct rule_input *in, const struct smbios_memdev *devs, size_t n,
+			 const char *machine_id, struct module_id *ret)
+{
+	struct rule_value slot, label;
+	char place[96];
+
+	if (in->ras && is_cxl_media(in->ras))
+		return cxl_id(in->ras, machine_id, ret);
+	if (in->ras && in->ras->event != RAS_EVENT_MEMORY_CONTROLLER && in->ras->event != RAS_EVENT_FIRMWARE_MEMORY)
+		return false;
+	if (get_text(in, RULE_FIELD_SLOT, &slot)) {
+		const char *s = rule_value_string(&slot);
+
+		for (size_t i = 0; i < n; i++)
+			if (streq(devs[i].locator, s))
+				return module_id_dimm(devs[i].serial, devs[i].part_number, s, machine_id, ret) == 0;
+		return module_id_dimm(NULL, NULL, s, machine_id, ret) == 0;
+	}
+	/* A label names one DIMM (rule-field.h: never a placeholder); a machine check has none. */
+	if (in->ras && get_text(in, RULE_FIELD_LABEL, &label))
+		return module_id_dimm(NULL, NULL, rule_value_string(&label), machine_id, ret) == 0;
+	if (!coordinates(in, place, sizeof(place)))
+		return false;
+	return module_id_dimm(NULL, NULL, place, machine_id, ret) == 0;
+}
+
+static bool is_memory_error(const struct rule_input *in)
+{
+	struct rule_value component;
+
+	if (in->ras)
+		return in->ras->event == RAS_EVENT_MEMORY_CONTROLLER || in->ras->event == RAS_EVENT_FIRMWARE_MEMORY ||
+		       in->ras->event == RAS_EVENT_CXL_DRAM || in->ras->event == RAS_EVENT_CXL_GENERAL_MEDIA;
+	return rule_field_get(in, RULE_FIELD_COMPONENT, &component) && component.is_string &&
+	       streq(rule_value_string(&component), "memory");
+}
+
+/* The cell as dram-watch reads it: the bank group above the bank (CPER's packing). */
+static bool error_cell(const struct rule_input *in, struct dram_cell *c)
+{
+	uint64_t bank, group, row, column;
+
+	if (!get_num(in, RULE_FIELD_DRAM_BANK, &bank) || !get_num(in, RULE_FIELD_ROW, &row) ||
+	    !get_num(in, RULE_FIELD_COLUMN, &column) || bank > UINT32_MAX || row > UINT32_MAX || column > UINT32_MAX)
+		return false;
+	if (get_num(in, RULE_FIELD_BANK_GROUP, &group)) {
+		if (group > 0xffffff || bank > 0xff)
+			return false;
+		bank |= group << 8;
+	}
+	*c = (struct dram_cell) { .bank = (uint32_t) bank, .row = (uint32_t) row, .column = (uint32_t) column };
+	return true;
+}
+
+void module_record_of(const struct rule_input *in, int64_t time_usec, const struct smbios_memdev *devs, size_t n,
+		      const char *machine_id, struct module_record *ret)
+{
+	struct module_error *e = &ret->error;
+	const struct ras_field *spares;
+	struct rule_value sev;
+	uint64_t u = 0;
+
+	*ret = (struct module_record) { .kind = MODULE_RECORD_NONE };
+	if (in->ras && in->ras->event == RAS_EVENT_CXL_MEMORY_SPARING) {
+		spares = ras_record_find(in->ras, "spare_resources_available");
+		if (spares && spares->type == RAS_FIELD_UINT && cxl_id(in->ras, machine_id, &ret->id)) {
+			ret->kind = MODULE_RECORD_SPARES;
+			ret->spares_left = spares->u;
+		}
+		return;
+	}
+	if (!is_memory_error(in) || !rule_field_get(in, RULE_FIELD_SEVERITY, &sev) || !sev.is_string)
+		return;
+	if (streq(rule_value_string(&sev), "corrected"))
+		e->severity = MODULE_CORRECTED;
+	else if (streq(rule_value_string(&sev), "uncorrected") || streq(rule_value_string(&sev), "fatal") ||
+		 streq(rule_value_string(&sev), "deferred"))
+		e->severity = MODULE_UNCORRECTED;
+	else
+		return;
+	if (!module_id_of_record(in, devs, n, machine_id, &ret->id))
+		return;
+	ret->kind = MODULE_RECORD_ERROR;
+	e->time_usec = time_usec;
+	e->have_cell = error_cell(in, &e->cell);
+	e->have_rank = get_num(in, RULE_FIELD_RANK, &u) && u < 32;
+	e->rank = (uint32_t) u;
+	if (in->ras && get_num(in, RULE_FIELD_DPA, &u))
+		e->have_address = true, e->address = u;
+	else if (get_num(in, RULE_FIELD_ADDRESS, &u))
+		e->have_address = true, e->address = u;
+}

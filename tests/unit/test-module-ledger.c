@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: MIT */
+/* rules/module-*: the health ledger per memory module, its keys, verdicts and state file. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "macro.h"
+#include "module-ledger.h"
+#include "module-record.h"
+#include "module-state.h"
+#include "ras-record.h"
+#include "rule-field.h"
+#include "smbios-memdev.h"
+
+#define MACHINE "0123456789abcdef0123456789abcdef"
+#define DAY_USEC (24 * 3600 * INT64_C(1000000))
+#define T0 (INT64_C(1767225600) * 1000000)   /* 2026-01-01 */
+
+static struct module_id dimm(const char *serial, const char *part, const char *slot)
+{
+	struct module_id id;
+
+	assert_int_equal(module_id_dimm(serial, part, slot, MACHINE, &id), 0);
+	return id;
+}
+
+static struct module_error ce_at(uint32_t bank, uint32_t row, uint32_t column, int64_t t)
+{
+	return (struct module_error) { .severity = MODULE_CORRECTED, .time_usec = t, .have_cell = true,
+				       .cell = { .bank = bank, .row = row, .column = column } };
+}
+
+static int add(struct module_ledger *l, const struct module_id *id, struct module_error e, struct module_change *c)
+{
+	int r = module_ledger_error(l, id, &e, c);
+
+	assert_true(r >= 0);
+	return r;
+}
+
+static void test_keys(void **state)
+{
+	struct module_id id;
+
+	(void) state;
+	id = dimm("1A2B3C4D", "M393A4K40DB3-CWE", "P1-DIMMA1");
+	assert_false(id.fallback);
+	assert_string_equal(id.key, "dimm|serial=1A2B3C4D|part=M393A4K40DB3-CWE");
+	assert_string_equal(id.slot, "P1-DIMMA1");
+	/* Placeholders name no module: the key falls back to this machine and the slot. */
+	for (const char *const *s = (const char *const[]) { "", "  ", "Not Specified", "unknown", "00000000",
+							     "0x00000000", "FFFFFFFF", "NO DIMM", NULL }; *s; s++) {
+		id = dimm(*s, "Not Specified", "DIMM_A1");
+		assert_true(id.fallback);
+		assert_string_equal(id.key, "dimm|machine=" MACHINE "|slot=DIMM_A1");
+		assert_string_equal(id.serial, "");
+		assert_string_equal(id.part, "");
+	}
+	id = dimm(NULL, "M393", "DIMM_A1");
+	assert_string_equal(id.key, "dimm|machine=" MACHINE "|slot=DIMM_A1|part=M393");
+	assert_int_equal(module_id_dimm("X", "Y", "", MACHINE, &id), -EINVAL);
+	assert_int_equal(module_id_cxl(0x1234, "mem0", MACHINE, &id), 0);
+	assert_false(id.fallback);
+	assert_string_equal(id.key, "cxl|serial=0x1234|part=");
+	assert_string_equal(id.serial, "0x1234");
+	assert_int_equal(module_id_cxl(0, "mem3", MACHINE, &id), 0);
+	assert_true(id.fallback);
+	assert_string_equal(id.key, "cxl|machine=" MACHINE "|memdev=mem3");
+	/* Another machine's fallback is another module: a cloned disk does not inherit it. */
+	assert_int_equal(module_id_cxl(0, "mem3", "ffffffffffffffffffffffffffffffff", &id), 0);
+	assert_string_not_equal(id.key, "cxl|machine=" MACHINE "|memdev=mem3");
+}
+
+static void test_thresholds_edges(void **state)
+{
+	struct module_thresholds t = MODULE_THRESHOLDS_DEFAULT;
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id id = dimm("S1", "P1", "A1");
+
+	(void) state;
+	t.watch_corrected = 3;
+	t.replace_corrected_week = 10;
+	module_ledger_init(&l, &t);
+	assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 7, T0), &c), 0);
+	assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 7, T0 + 1), &c), 0);
+	assert_int_equal(l.e[0].verdict, MODULE_OK);
+	assert_string_equal(l.e[0].reason, "2 corrected errors, below WatchCorrected=3");
+	/* The third reaches WatchCorrected= exactly. */
+	assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 8, T0 + 2), &c), 1);
+	assert_int_equal(c.from, MODULE_OK);
+	assert_int_equal(c.to, MODULE_WATCH);
+	assert_ptr_equal(c.module, &l.e[0]);
+	for (int i = 3; i < 9; i++)
+		assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 8, T0 + i), &c), 0);
+	/* Nine in the week: one short of ReplaceCorrectedPerWeek=10. */
+	assert_int_equal(l.e[0].verdict, MODULE_WATCH);
+	/* The tenth a week later starts a new week: still watch. */
+	assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 8, T0 + 7 * DAY_USEC), &c), 0);
+	assert_int_equal(l.e[0].week_corrected, 1);
+	for (int i = 1; i < 9; i++)
+		assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 8, T0 + 7 * DAY_USEC + i), &c), 0);
+	assert_int_equal(add(&l, &id, ce_at(1, 0x4d2, 8, T0 + 8 * DAY_USEC), &c), 1);
+	assert_int_equal(c.to, MODULE_REPLACE);
+	assert_string_equal(l.e[0].reason, "10 corrected errors within a week (ReplaceCorrectedPerWeek=10)");
+	module_ledger_done(&l);
+}
+
+static void test_uncorrected_after_row(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id id = dimm("S1", "P1", "A1");
+	struct module_error ue = ce_at(2, 0x4d2, 0x10, T0 + 100);
+	char text[128];
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	for (int i = 0; i < 12; i++)
+		(void) add(&l, &id, ce_at(2, 0x4d2, (uint32_t) i, T0 + i), &c);
+	assert_int_equal(l.e[0].verdict, MODULE_WATCH);
+	module_pattern_describe(&l.e[0].pattern, text, sizeof(text));
+	assert_string_equal(text, "single_row, 12 cells, 1 row, 12 columns, 1 bank");
+	ue.severity = MODULE_UNCORRECTED;
+	assert_int_equal(add(&l, &id, ue, &c), 1);
+	assert_int_equal(c.from, MODULE_WATCH);
+	assert_int_equal(c.to, MODULE_REPLACE);
+	assert_string_equal(l.e[0].reason, "uncorrected error after 12 corrected on row 0x4d2");
+	assert_string_equal(l.e[0].last_error, "uncorrected bank 2 row 0x4d2 column 0x10");
+	assert_int_equal(l.e[0].first_usec, T0);
+	assert_int_equal(l.e[0].last_usec, T0 + 100);
+	module_ledger_done(&l);
+}
+
+static void test_isolating_and_exhausted(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id id;
+
+	(void) state;
+	assert_int_equal(module_id_cxl(0xabc, "mem0", MACHINE, &id), 0);
+	module_ledger_init(&l, NULL);
+	assert_int_equal(module_ledger_retired(&l, &id, 1, 0, &c), 1);
+	assert_int_equal(c.to, MODULE_ISOLATING);
+	assert_string_equal(c.module->reason, "1 page and 0 rows retired");
+	assert_int_equal(module_ledger_repair(&l, &id, MODULE_REPAIR_DONE, false, &c), 0);
+	assert_int_equal(module_ledger_spares(&l, &id, 2, &c), 0);
+	assert_int_equal(module_ledger_spares(&l, &id, 0, &c), 1);
+	assert_int_equal(c.from, MODULE_ISOLATING);
+	assert_int_equal(c.to, MODULE_REPAIR_EXHAUSTED);
+	assert_string_equal(l.e[0].reason, "no spare left after 1 repair");
+	assert_int_equal(module_ledger_repair(&l, &id, _MODULE_REPAIR_MAX, false, &c), -EINVAL);
+	module_ledger_done(&l);
+
+	module_ledger_init(&l, NULL);
+	assert_int_equal(module_ledger_repair(&l, &id, MODULE_REPAIR_REFUSED, false, &c), 0);
+	assert_int_equal(module_ledger_repair(&l, &id, MODULE_REPAIR_REFUSED, true, &c), 1);
+	assert_string_equal(l.e[0].reason, "repair refused at its limit after 0 done");
+	module_ledger_done(&l);
+}
+
+static void test_banks(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id id = dimm("S1", "P1", "A1");
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	(void) add(&l, &id, ce_at(0, 1, 1, T0), &c);
+	(void) add(&l, &id, ce_at(1, 1, 1, T0 + 1), &c);
+	/* Two banks: one stray error in another bank condemns no module. */
+	assert_int_equal(l.e[0].verdict, MODULE_WATCH);
+	assert_int_equal(add(&l, &id, ce_at(2, 1, 1, T0 + 2), &c), 1);
+	assert_int_equal(c.to, MODULE_REPLACE);
+	assert_string_equal(l.e[0].reason, "errors in 3 banks: a multi-bank fault");
+	module_ledger_done(&l);
+}
+
+static void test_moved_and_new_serial(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id a1 = dimm("S1", "P1", "A1"), moved = dimm("S1", "P1", "B2"), fresh = dimm("S2", "P1", "A1");
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	(void) add(&l, &a1, ce_at(0, 1, 1, T0), &c);
+	(void) add(&l, &a1, ce_at(0, 1, 1, T0 + 1), &c);
+	/* The module moved to B2: its history follows its serial. */
+	(void) add(&l, &moved, ce_at(0, 1, 1, T0 + 2), &c);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.e[0].corrected, 3);
+	assert_string_equal(l.e[0].id.slot, "B2");
+	/* Another serial in A1 starts fresh; the old one stays under its serial. */
+	(void) add(&l, &fresh, ce_at(0, 1, 1, T0 + 3), &c);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(module_ledger_find(&l, fresh.key)->corrected, 1);
+	assert_int_equal(module_ledger_find(&l, a1.key)->corrected, 3);
+	module_ledger_done(&l);
+}
+
+static void test_bound(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id id;
+	char serial[32];
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	for (unsigned i = 0; i < MODULE_LEDGER_MAX; i++) {
+		snprintf(serial, sizeof(serial), "S%u", i);
+		id = dimm(serial, "P", "A1");
+		assert_int_equal(add(&l, &id, ce_at(0, i, 0, T0), &c), 1);
+	}
+	id = dimm("one-too-many", "P", "A1");
+	assert_int_equal(module_ledger_error(&l, &id, &(struct module_error) { .severity = MODULE_CORRECTED }, &c),
+			 -ENOSPC);
+	assert_int_equal(l.n, MODULE_LEDGER_MAX);
+	assert_int_equal(l.n_refused, 1);
+	/* Every one is still found through the index. */
+	for (unsigned i = 0; i < MODULE_LEDGER_MAX; i++) {
+		snprintf(serial, sizeof(serial), "S%u", i);
+		id = dimm(serial, "P", "A1");
+		assert_non_null(module_ledger_find(&l, id.key));
+	}
+	module_ledger_done(&l);
+}
+
+static void test_pattern_bound(void **state)
+{
+	struct module_ledger l;
+	struct module_change c;
+	struct module_id id = dimm("S1", "P1", "A1");
+	char text[128];
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	for (uint32_t i = 0; i < 100; i++)
+		(void) add(&l, &id, ce_at(i % 40, i, i, T0 + i), &c);
+	assert_int_equal(l.e[0].pattern.n_cells, MODULE_CELLS_MAX);
+	assert_true(l.e[0].pattern.more_cells);
+	assert_true(l.e[0].pattern.more_banks);
+	module_pattern_describe(&l.e[0].pattern, text, sizeof(text));
+	assert_string_equal(text, "multi_bank, 32+ cells, 32+ rows, 16+ columns, 32+ banks");
+	module_ledger_done(&l);
+}
+
+static void problem(unsigned line, const char *what, void *userdata)
+{
+	char *buf = userdata;
+
+	snprintf(buf + strlen(buf), 256 - strlen(buf), "%u: %s\n", line, what);
+}
+
+static void test_state_round_trip(void **state)
+{
+	struct module_ledger l, back;
+	struct module_change c;
+	struct module_id a = dimm("S 1=x%", "P1", "P1 DIMM A1"), b;
+	_cleanup_free_ char *text = NULL, *again = NULL;
+	char problems[256] = "";
+	struct module_error ue = ce_at(3, 9, 9, T0 + 5);
+	int n;
+
+	(void) state;
+	assert_int_equal(module_id_cxl(0, "mem1", MACHINE, &b), 0);
+	module_ledger_init(&l, NULL);
+	(void) add(&l, &a, ce_at(3, 9, 1, T0), &c);
+	(void) add(&l, &a, ce_at(3, 9, 2, T0 + 1), &c);
+	ue.severity = MODULE_UNCORRECTED;
+	ue.have_rank = true;
+	ue.rank = 1;
+	(void) add(&l, &a, ue, &c);
+	(void) module_ledger_retired(&l, &b, 2, 1, &c);
+	(void) module_ledger_repair(&l, &b, MODULE_REPAIR_FAILED, false, &c);
+	(void) module_ledger_spares(&l, &b, 5, &c);
+	n = module_state_format(&l, &text);
+	assert_true(n > 0);
+	module_ledger_init(&back, NULL);
+	assert_int_equal(module_state_parse(text, (size_t) n, &back, problem, problems), 0);
+	assert_string_equal(problems, "");
+	assert_int_equal(module_state_format(&back, &again), n);
+	assert_string_equal(text, again);
+	assert_int_equal(back.n, 2);
+	assert_string_equal(back.e[0].id.serial, "S 1=x%");
+	assert_string_equal(back.e[0].id.slot, "P1 DIMM A1");
+	assert_string_equal(back.e[0].reason, l.e[0].reason);
+	assert_int_equal(back.e[1].verdict, MODULE_REPAIR_EXHAUSTED);
+	module_ledger_done(&back);
+	module_ledger_done(&l);
+}
+
+static void test_state_damage(void **state)
+{
+	struct module_ledger l, back;
+	struct module_change c;
+	struct module_id a = dimm("S1", "P1", "A1"), b = dimm("S2", "P1", "A2");
+	_cleanup_free_ char *text = NULL;
+	char problems[256] = "", *p;
+	int n;
+
+	(void) state;
+	module_ledger_init(&l, NULL);
+	(void) add(&l, &a, ce_at(3, 9, 1, T0), &c);
+	(void) add(&l, &b, ce_at(4, 9, 1, T0), &c);
+	n = module_state_format(&l, &text);
+	assert_true(n > 0);
+	/* The first module's count damaged: it is told with its line and lost; the second is kept. */
+	p = strstr(text, "corrected=1 ");
+	assert_non_null(p);
+	p[strlen("corrected=")] = 'x';
+	module_ledger_init(&back, NULL);
+	assert_int_equal(module_state_parse(text, (size_t) n, &back, problem, problems), 1);
+	assert_string_equal(problems, "2: bad number in corrected=\n");
+	assert_int_equal(back.n, 1);
+	assert_string_equal(back.e[0].id.serial, "S2");
+	assert_int_equal(back.e[0].pattern.n_cells, 1);
+	module_ledger_done(&back);
+	/* Another version: one problem, nothing read. */
+	problems[0] = '\0';
+	module_ledger_init(&back, NULL);
+	assert_int_equal(module_state_parse("mcelogd-modules 2\n", 18, &back, problem, problems), 1);
+	assert_int_equal(back.n, 0);
+	assert_string_equal(problems, "1: not a version 1 module ledger (first line \"mcelogd-modules 1\")\n");
+	module_ledger_done(&back);
+	module_ledger_done(&l);
+}
+
+/* A record as the daemon sees it: a CPER memory section of slot A1 (SMBIOS), and a CXL DRAM event. */
+static void test_records(void **state)
+{
+	struct smbios_memdev devs[2] = {
+		{ .handle = 0x10, .locator = "A1", .serial = "1A2B", .part_number = "M393" },
+		{ .handle = 0x11, .locator = "A2", .serial = "Not Specified" },
+	};
+	struct module_record mr;
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+
+	(void) state;
+	ras_record_init(&r, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_RAS_EXTLOG_MEM_EVENT);
+	r.severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_string(&r, "dimm_slot", "A1", 2), 0);
+	assert_int_equal(ras_record_add_uint(&r, "bank", 3), 0);
+	assert_int_equal(ras_record_add_uint(&r, "row", 0x4d2), 0);
+	assert_int_equal(ras_record_add_uint(&r, "column", 8), 0);
+	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
+	assert_string_equal(mr.id.key, "dimm|serial=1A2B|part=M393");
+	assert_true(mr.error.have_cell);
+	assert_int_equal(mr.error.cell.row, 0x4d2);
+	ras_record_done(&r);
+
+	ras_record_init(&r, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_RAS_MC_EVENT);
+	r.severity = RAS_SEV_UNCORRECTED;
+	assert_int_equal(ras_record_add_string(&r, "dimm_slot", "A2", 2), 0);
+	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
+	assert_int_equal(mr.error.severity, MODULE_UNCORRECTED);
+	assert_true(mr.id.fallback);
+	assert_string_equal(mr.id.key, "dimm|machine=" MACHINE "|slot=A2");
+	ras_record_done(&r);
+
+	/* An EDAC event of no one DIMM names no module. */
+	ras_record_init(&r, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_RAS_MC_EVENT);
+	r.severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_string(&r, "label", "any memory", 10), 0);
+	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_NONE);
+	ras_record_done(&r);
+
+	ras_record_init(&r, RAS_EVENT_CXL_DRAM, MCE_SOURCE_CXL_DRAM);
+	r.severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_string(&r, "memdev", "mem0", 4), 0);
+	assert_int_equal(ras_record_add_uint(&r, "serial", 0x5678), 0);
+	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
+	assert_string_equal(mr.id.key, "cxl|serial=0x5678|part=");
+	assert_string_equal(mr.id.slot, "mem0");
+	ras_record_done(&r);
+
+	ras_record_init(&r, RAS_EVENT_CXL_MEMORY_SPARING, MCE_SOURCE_CXL_MEMORY_SPARING);
+	assert_int_equal(ras_record_add_string(&r, "memdev", "mem0", 4), 0);
+	assert_int_equal(ras_record_add_uint(&r, "serial", 0x5678), 0);
+	assert_int_equal(ras_record_add_uint(&r, "spare_resources_available", 0), 0);
+	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_SPARES);
+	assert_int_equal(mr.spares_left, 0);
+	ras_record_done(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_thresholds_edges),
+		cmocka_unit_test(test_uncorrected_after_row),
+		cmocka_unit_test(test_isolating_and_exhausted),
+		cmocka_unit_test(test_banks),
+		cmocka_unit_test(test_moved_and_new_serial),
+		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_pattern_bound),
+		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_damage),
+		cmocka_unit_test(test_records),
+	};
+
+	return cmocka_run_group_tests_name("module-ledger", tests, NULL, NULL);
+}
