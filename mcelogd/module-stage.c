@@ -84,7 +84,7 @@ static int save_cb(void *userdata)
 int module_stage_setup(struct module_stage *ms, const struct module_thresholds *t, const char *state_directory)
 {
 	module_ledger_init(&ms->ledger, t);
-	ms->save = (struct rules_save) { .save = save_cb, .userdata = ms };
+	ms->save = (struct rules_save) { .save = save_cb, .userdata = ms, .interval_usec = MODULE_SAVE_INTERVAL_USEC };
 	if (!state_directory)
 		return 0;
 	if (asprintf(&ms->state_path, "%s/%s", state_directory, MODULE_STATE_FILE) < 0) {

@@ -5,9 +5,12 @@
  * The daemon side of the module ledger (rules/module-ledger.h, mcelogd(8)
  * MODULE LEDGER): the ledger kept in /var/lib/mcelogd/modules.state, beside
  * rules.state.  Every memory record, page or row retired and repair updates
- * it in memory; the file is written off the record path, at most once a
- * second while anything changes (the way rules.state is: rules-save.h), and
- * at stop.  A damaged file is logged with file:line for each damaged line,
+ * it in memory; the file is written off the record path, at most once every
+ * MODULE_SAVE_INTERVAL_USEC while anything changes (the way rules.state is:
+ * rules-save.h), and at stop.  A full ledger (1,192 modules, every history
+ * full) takes about 40 ms of CPU to write (bench/ledger-cost.sh): once a
+ * second in a storm would be 4% of a CPU, so it waits five seconds, and a
+ * crash loses at most the last five seconds' counts.  A damaged file is logged with file:line for each damaged line,
  * the modules it still holds are kept, and the file is copied aside
  * (modules.state.damaged) before the next write replaces it.
  */
@@ -19,6 +22,8 @@
 #include "rules-save.h"
 
 typedef struct sd_event sd_event;
+
+#define MODULE_SAVE_INTERVAL_USEC (5 * 1000 * 1000ULL)
 
 struct module_stage {
 	struct module_ledger ledger;

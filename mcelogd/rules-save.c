@@ -49,7 +49,7 @@ void rules_save_soon(struct rules_save *s, sd_event *event)
 	if (!s->save || !event)
 		return;
 	now = now_monotonic_usec();
-	due = s->last_usec + RULES_SAVE_INTERVAL_USEC;
+	due = s->last_usec + (s->interval_usec ? s->interval_usec : RULES_SAVE_INTERVAL_USEC);
 	if (s->last_usec == 0 || now >= due) {
 		(void) s->save(s->userdata);
 		return;

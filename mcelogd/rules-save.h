@@ -22,6 +22,7 @@ typedef struct sd_event_source sd_event_source;
 struct rules_save {
 	int (*save)(void *userdata); /* writes the state (the rules stage's), 0 or negative errno */
 	void *userdata;
+	uint64_t interval_usec;      /* between writes; 0: RULES_SAVE_INTERVAL_USEC */
 	sd_event_source *timer;      /* a write waiting for the interval's end */
 	uint64_t last_usec;          /* CLOCK_MONOTONIC of the last write */
 	uint64_t counted;            /* rules_save_counted() at the last look */

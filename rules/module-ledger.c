@@ -168,10 +168,11 @@ void module_pattern_add(struct module_pattern *p, const struct dram_cell *c, enu
 	unsigned i;
 
 	(void) dram_tracker_add(&p->tracker, c);
-	for (i = 0; i < p->n_cells; i++)
+	/* A full set that knows of more learns nothing from a scan: skipped, as storms fill them. */
+	for (i = 0; !p->more_cells && i < p->n_cells; i++)
 		if (p->cells[i].bank == c->bank && p->cells[i].row == c->row && p->cells[i].column == c->column)
 			break;
-	if (i == p->n_cells) {
+	if (!p->more_cells && i == p->n_cells) {
 		if (p->n_cells < MODULE_CELLS_MAX)
 			p->cells[p->n_cells++] = *c;
 		else
@@ -188,10 +189,10 @@ void module_pattern_add(struct module_pattern *p, const struct dram_cell *c, enu
 	}
 	if (i < p->n_rows && sev == MODULE_CORRECTED && p->rows[i].corrected < UINT32_MAX)
 		p->rows[i].corrected++;
-	for (i = 0; i < p->n_columns; i++)
+	for (i = 0; !p->more_columns && i < p->n_columns; i++)
 		if (p->columns[i].bank == c->bank && p->columns[i].column == c->column)
 			break;
-	if (i == p->n_columns) {
+	if (!p->more_columns && i == p->n_columns) {
 		if (p->n_columns < MODULE_COLUMNS_MAX) {
 			p->columns[p->n_columns].bank = c->bank;
 			p->columns[p->n_columns++].column = c->column;
@@ -199,7 +200,7 @@ void module_pattern_add(struct module_pattern *p, const struct dram_cell *c, enu
 			p->more_columns = true;
 		}
 	}
-	if (!have_bank(p, c->bank)) {
+	if (!p->more_banks && !have_bank(p, c->bank)) {
 		if (p->n_banks < MODULE_BANKS_MAX)
 			p->banks[p->n_banks++] = c->bank;
 		else
