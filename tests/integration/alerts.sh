@@ -26,7 +26,9 @@ fi
 use_workdir
 # Readable by user prometheus: the textfile directory, the rules, the configurations.
 chmod 0755 "$work"
-as_prometheus() { setpriv --reuid=prometheus --regid=prometheus --clear-groups "$@"; }
+# as_prometheus COMMAND... &: exec, so that $! is the daemon itself (the
+# exit's kill reaches it) and not a subshell that would leave it running.
+as_prometheus() { exec setpriv --reuid=prometheus --regid=prometheus --clear-groups "$@"; }
 
 # --- mcelogd's metrics, one module at "replace" and one at "ok" ---
 # Two DIMMs the board's SMBIOS names with their serials; EDAC events naming
