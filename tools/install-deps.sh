@@ -31,12 +31,13 @@ linux-perf            perf stat: bench/journal-bench.sh (means of short runs)
 strace                tests/integration/summary.sh (that a summary's second half ran in a thread)
 valgrind              make check-valgrind: the daemon under memcheck in tools/run-tests.sh
 mandoc                mandoc -l man/mcelogd.8: the man pages in the tree (no test)
-prometheus            prometheus and promtool: tests/integration/metrics.sh
-prometheus-node-exporter   its textfile collector: tests/integration/metrics.sh
+prometheus            prometheus and promtool: tests/integration/metrics.sh, alerts.sh
+prometheus-node-exporter   its textfile collector: tests/integration/metrics.sh, alerts.sh
+prometheus-alertmanager    tests/integration/alerts.sh (the shipped rules' alerts, delivered to a webhook)
 zsh                   tests/completions.sh (zsh -n on the zsh completion)
-curl                  tests/integration/metrics.sh, fleet.sh (HTTP to node_exporter, Prometheus, journal-remote)
+curl                  tests/integration/metrics.sh, alerts.sh, fleet.sh (HTTP to node_exporter, Prometheus, journal-remote)
 systemd-journal-remote   systemd-journal-upload and -remote: tests/integration/fleet.sh
-python3-minimal       tests/integration/rules-daemon.sh (a NOTIFY_SOCKET listener for RELOADING=1/READY=1)
+python3-minimal       tests/integration/rules-daemon.sh (a NOTIFY_SOCKET listener for RELOADING=1/READY=1), alerts.sh (webhook-receiver.py)
 "
 # libFuzzer and the sanitizer runtimes ship apart from clang, under the
 # release's clang version: Debian 12's clang is 14, Debian 13's 19.

@@ -74,6 +74,23 @@ dev_mcelog_record() {
 	head -c 88 "$data/dev-mcelog-88.bin" | tail -c +57
 }
 
+# wait_for SECONDS COMMAND...: until the command succeeds.
+wait_for() {
+	local n=$(($1 * 10))
+	shift
+	for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done
+	return 1
+}
+# A TCP port nothing listens on (from /proc/net/tcp).
+free_port() {
+	local p
+	for _ in $(seq 100); do
+		p=$((20000 + RANDOM % 30000))
+		grep -qi ":$(printf '%04X' "$p") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || break
+	done
+	echo "$p"
+}
+
 # need_tools TOOL...: skips the whole test, naming what is missing.
 need_tools() {
 	local tool

@@ -21,22 +21,6 @@ use_workdir
 
 echo "1..24"
 
-# wait_for SECONDS COMMAND...: until the command succeeds.
-wait_for() {
-	local n=$(($1 * 10))
-	shift
-	for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done
-	return 1
-}
-# A TCP port nothing listens on (from /proc/net/tcp).
-free_port() {
-	local p
-	for _ in $(seq 100); do
-		p=$((20000 + RANDOM % 30000))
-		grep -qi ":$(printf '%04X' "$p") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || break
-	done
-	echo "$p"
-}
 # value FILE SELECTOR: the value of the series lines matching SELECTOR (a grep -F string), summed.
 value() { grep -F "$2" "$1" | grep -v '^#' | awk '{ s += $NF } END { print s + 0 }'; }
 
