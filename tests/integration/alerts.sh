@@ -48,11 +48,13 @@ edac() { # edac MINUTE LABEL ADDRESS
 	edac 3 "P0_Node0_Channel1_Dimm0 P1-DIMMB1" 0x0000000022345000
 } >"$work/records.jsonl"
 printf '[Modules]\nWatchCorrected=5\nReplaceCorrectedPerWeek=3\n' >"$work/mcelogd.conf"
-mkdir -p "$work/textfile"
+mkdir -p "$work/textfile" "$work/state"
 chmod 0755 "$work/textfile"
 prom=$work/textfile/mcelogd.prom
+# The ledger is kept where state is kept: a replay keeps one only with --state-directory.
 "$mcelogd" --config "$work/mcelogd.conf" --replay "$work/records.jsonl" --no-journal --dmi-dir "$work/dmi" \
 	--slots-directory "$work/none" --rules-directory "$work/none" --metrics-file "$prom" \
+	--state-directory "$work/state" \
 	>/dev/null 2>"$work/mcelogd.err"
 # Without verdicts nothing below could pass: one failure that says why, not ten.
 if ! grep -q '^mcelogd_module_verdict{' "$prom" 2>/dev/null; then
