@@ -33,7 +33,9 @@
 # The journal has GATE_JOURNAL_ENTRIES (default 100,000) entries over as many
 # days as put 1,388 in the last hour, the density of the issue's 1M entries
 # over 30 days: importing costs about 150 us of CPU per entry, so 1M would
-# cost CI minutes.  It is kept in GATE_DIR (and MCELOGD_GATE_CACHE).
+# cost CI minutes.  It is kept in GATE_DIR (and MCELOGD_GATE_CACHE), one per
+# size.  The issue's 1M figures, outside CI: make bench-gate-1m
+# (GATE_JOURNAL_ENTRIES=1000000 GATE_FIGURES='query|summary').
 #
 # A figure's noise is the larger of the two builds' (median - best) / best;
 # its tolerance is that noise, at least GATE_FLOOR percent (default 5: the
@@ -168,14 +170,15 @@ if [ ! -e "$journal/done" ] && [ -n "$cache" ] && [ -e "$cache/journal-$jkey/don
 	say "journal from $cache"
 fi
 if [ ! -e "$journal/done" ]; then
-	rm -rf "$work"/journal-* && mkdir -p "$journal"
+	# another size's journal stays (make bench-gate-1m keeps a 1M one beside CI's)
+	rm -rf "$work"/journal-"$n_journal"-* && mkdir -p "$journal"
 	say "generating a journal of $n_journal entries over $days days"
 	sh "$srcdir/bench/journal-gen.sh" "$n_journal" "$days" |
 		/lib/systemd/systemd-journal-remote -o "$journal/bench.journal" - 2>"$journal/import.log" ||
 		{ tail "$journal/import.log"; die "systemd-journal-remote failed"; }
 	touch "$journal/done"
 	if [ -n "$cache" ] && mkdir -p "$cache" && [ ! -e "$cache/journal-$jkey" ]; then
-		rm -rf "$cache"/journal-*
+		rm -rf "$cache"/journal-"$n_journal"-*
 		cp -a "$journal" "$cache/.journal.$$" && mv "$cache/.journal.$$" "$cache/journal-$jkey" ||
 			rm -rf "$cache/.journal.$$"
 	fi
@@ -224,6 +227,15 @@ figures=(
 	"query --since 1h|fig_query|-10"
 	"summary, $n_journal entries|fig_summary|-1"
 )
+# GATE_FIGURES (an extended regular expression): only the figures whose names match it
+if [ -n "${GATE_FIGURES:-}" ]; then
+	kept=()
+	for f in "${figures[@]}"; do
+		[[ ${f%%|*} =~ $GATE_FIGURES ]] && kept+=("$f")
+	done
+	((${#kept[@]})) || die "GATE_FIGURES='$GATE_FIGURES' names no figure"
+	figures=("${kept[@]}")
+fi
 declare -A samples=()
 
 # sample FIGURE BUILD: one timed run, its CPU seconds appended to samples[FIGURE,BUILD]
