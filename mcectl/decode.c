@@ -312,10 +312,30 @@ static _noinline_ int take_vendor_section_record(struct text_input *in, const ch
 	return emit_ras_record(c, in, &r);
 }
 
-/* Lines without a word "cxl_..." or "non_standard_event", nearly all, cost a memchr and a memmem. */
+/*
+ * Whether a trace line names ras:non_standard_event: the event's name
+ * follows a ": " (the timestamp's).  A line has few colons, found by memchr:
+ * a memmem of the name over every line cost the Intel console set 11% of
+ * its decode (the speed gate).
+ */
+static bool names_non_standard_event(const char *line, size_t len)
+{
+	static const char event[] = " non_standard_event: ";
+	const char *p = line, *end = line + len;
+
+	while ((p = memchr(p, ':', (size_t) (end - p)))) {
+		p++;
+		if ((size_t) (end - p) >= sizeof(event) - 1 && p[0] == ' ' && p[1] == 'n' &&
+		    !memcmp(p, event, sizeof(event) - 1))
+			return true;
+	}
+	return false;
+}
+
+/* Lines without a word "cxl_..." or "non_standard_event", nearly all, cost two memchr scans. */
 static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 {
-	if (memmem(line, len, "non_standard_event: ", 20))
+	if (names_non_standard_event(line, len))
 		return take_vendor_section_record(in, line, len);
 	if (!cxl_text_word_from(line, line, line + len))
 		return 0;
