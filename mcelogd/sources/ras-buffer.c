@@ -75,7 +75,7 @@ static bool all_enabled(const char *path)
 /*
  * The events the instance keeps: every ras:* event, and the device events
  * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE: all of
- * cxl:*, and the two PCIe events of pci:*).  NULL: the whole system.  The
+ * cxl:*, the two PCIe events of pci:*, the two devlink health events).  NULL: the whole system.  The
  * ras system must be there; the others come with newer kernels and drivers.
  */
 static const struct kept_system {
@@ -86,6 +86,8 @@ static const struct kept_system {
 	{ "cxl", NULL, false },
 	{ "pci", "pci_hp_event", false },
 	{ "pci", "pcie_link_event", false },
+	{ "devlink", "devlink_health_report", false },
+	{ "devlink", "devlink_health_recover_aborted", false },
 };
 
 static int enable_kept_events(const char *dir)
