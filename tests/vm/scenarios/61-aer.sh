@@ -73,6 +73,9 @@ devlink_health() {
 	for ev in devlink_health_report devlink_health_recover_aborted; do
 		st=$(jq -r ".sources[] | select(.name == \"devlink:$ev\") | .state" <<<"$out")
 		is "$st" active "devlink: mcelogd reads devlink:$ev on this kernel"
+		# Kept while mcelogd is stopped, for its next start (the ras trace instance).
+		is "$(guest "cat /sys/kernel/tracing/instances/mcelogd-ras/events/devlink/$ev/enable")" 1 \
+			"devlink: the ras trace instance keeps devlink:$ev across a restart"
 		note "$(guest "cat /sys/kernel/tracing/events/devlink/$ev/format")"
 		# The real kernel's layout, against the one the unit tests are built to.
 		is "$(guest "grep -E '^\\s*field:' /sys/kernel/tracing/events/devlink/$ev/format | grep -v common_ | sed 's/^\\s*//'")" \
