@@ -29,6 +29,9 @@
 
 #define REPORT "tracefs/7.3/devlink/devlink_health_report.format"
 #define ABORTED "tracefs/7.3/devlink/devlink_health_recover_aborted.format"
+/* Captured from Debian 12's 6.1 kernel (tests/vm, 61-aer). */
+#define REPORT_61 "tracefs/6.1/devlink/devlink_health_report.format"
+#define ABORTED_61 "tracefs/6.1/devlink/devlink_health_recover_aborted.format"
 
 /* A report as mlx5 sends one when its firmware asserts. */
 static void report(struct ras_tp_layout *l, struct sample *s, const char *dev, const char *reporter,
@@ -130,6 +133,38 @@ static void test_recover_aborted(void **state)
 	decode_ok(&l, &s, &r);
 	assert_null(ras_record_find(&r, "health_state"));
 	assert_int_equal(num(&r, "health_state_code"), 7);
+	ras_record_done(&r);
+}
+
+/* The same samples against the formats a real 6.1 kernel wrote: the same records. */
+static void test_captured_6_1(void **state)
+{
+	struct ras_tp_layout l;
+	struct sample s;
+	struct ras_record r;
+
+	(void) state;
+	load(&l, RAS_TP_DEVLINK_HEALTH_REPORT, REPORT_61);
+	sample_init(&s, &l);
+	put_str(&s, &l, "bus_name", "netdevsim");
+	put_str(&s, &l, "dev_name", "netdevsim10");
+	put_str(&s, &l, "driver_name", "netdevsim");
+	put_str(&s, &l, "reporter_name", "dummy");
+	put_str(&s, &l, "msg", "break");
+	decode_ok(&l, &s, &r);
+	assert_string_equal(r.summary, "devlink health: netdevsim netdevsim10 reporter dummy: break");
+	ras_record_done(&r);
+	load(&l, RAS_TP_DEVLINK_RECOVER_ABORTED, ABORTED_61);
+	sample_init(&s, &l);
+	put_str(&s, &l, "bus_name", "netdevsim");
+	put_str(&s, &l, "dev_name", "netdevsim10");
+	put_str(&s, &l, "driver_name", "netdevsim");
+	put_str(&s, &l, "reporter_name", "dummy");
+	put(&s, &l, "health_state", 1);
+	put(&s, &l, "time_since_last_recover", 4294937296u);
+	decode_ok(&l, &s, &r);
+	assert_string_equal(str(&r, "health_state"), "error");
+	assert_int_equal(num(&r, "jiffies_since_recovery"), 4294937296u);
 	ras_record_done(&r);
 }
 
@@ -249,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_recover_aborted),
+		cmocka_unit_test(test_captured_6_1),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_rule_fields),
 		cmocka_unit_test(test_storm),

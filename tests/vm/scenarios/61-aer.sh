@@ -64,8 +64,9 @@ scenario() {
 	devlink_health
 }
 
-# devlink_fields FILE: a format's field lines, without the common header.
-devlink_fields() { grep -E '^\s*field:' "$1" | grep -v common_ | sed 's/^\s*//'; }
+# devlink_fields FILE: a format's field lines, without the common header or
+# signedness (a __data_loc string is signed:1 on 6.1, signed:0 on 7.3).
+devlink_fields() { grep -E '^\s*field:' "$1" | grep -v common_ | sed 's/^\s*//; s/\s*signed:[01];//'; }
 
 devlink_health() {
 	local ev out st recs rec n dev=netdevsim10 dbg=/sys/kernel/debug/netdevsim/netdevsim10/health j
@@ -78,7 +79,8 @@ devlink_health() {
 			"devlink: the ras trace instance keeps devlink:$ev across a restart"
 		note "$(guest "cat /sys/kernel/tracing/events/devlink/$ev/format")"
 		# The real kernel's layout, against the one the unit tests are built to.
-		is "$(guest "grep -E '^\\s*field:' /sys/kernel/tracing/events/devlink/$ev/format | grep -v common_ | sed 's/^\\s*//'")" \
+		is "$(guest "grep -E '^\\s*field:' /sys/kernel/tracing/events/devlink/$ev/format | grep -v common_ |
+			sed 's/^\\s*//; s/\\s*signed:[01];//'")" \
 			"$(devlink_fields "$srcdir/tests/data/tracefs/7.3/devlink/$ev.format")" \
 			"devlink: the kernel's $ev fields are those of tests/data/tracefs/7.3/devlink"
 	done
