@@ -33,28 +33,30 @@
 #define REPORT_61 "tracefs/6.1/devlink/devlink_health_report.format"
 #define ABORTED_61 "tracefs/6.1/devlink/devlink_health_recover_aborted.format"
 
+/* The names every devlink event starts with, against the given format. */
+static void names(struct ras_tp_layout *l, struct sample *s, enum ras_tp tp, const char *format,
+		  const char *bus, const char *dev, const char *driver, const char *reporter)
+{
+	load(l, tp, format);
+	sample_init(s, l);
+	put_str(s, l, "bus_name", bus);
+	put_str(s, l, "dev_name", dev);
+	put_str(s, l, "driver_name", driver);
+	put_str(s, l, "reporter_name", reporter);
+}
+
 /* A report as mlx5 sends one when its firmware asserts. */
 static void report(struct ras_tp_layout *l, struct sample *s, const char *dev, const char *reporter,
 		   const char *msg)
 {
-	load(l, RAS_TP_DEVLINK_HEALTH_REPORT, REPORT);
-	sample_init(s, l);
-	put_str(s, l, "bus_name", "pci");
-	put_str(s, l, "dev_name", dev);
-	put_str(s, l, "driver_name", "mlx5_core");
-	put_str(s, l, "reporter_name", reporter);
+	names(l, s, RAS_TP_DEVLINK_HEALTH_REPORT, REPORT, "pci", dev, "mlx5_core", reporter);
 	put_str(s, l, "msg", msg);
 }
 
 static void aborted(struct ras_tp_layout *l, struct sample *s, const char *dev, uint64_t state,
 		    uint64_t since)
 {
-	load(l, RAS_TP_DEVLINK_RECOVER_ABORTED, ABORTED);
-	sample_init(s, l);
-	put_str(s, l, "bus_name", "pci");
-	put_str(s, l, "dev_name", dev);
-	put_str(s, l, "driver_name", "mlx5_core");
-	put_str(s, l, "reporter_name", "fw_fatal");
+	names(l, s, RAS_TP_DEVLINK_RECOVER_ABORTED, ABORTED, "pci", dev, "mlx5_core", "fw_fatal");
 	put(s, l, "health_state", state);
 	put(s, l, "time_since_last_recover", since);
 }
@@ -144,22 +146,12 @@ static void test_captured_6_1(void **state)
 	struct ras_record r;
 
 	(void) state;
-	load(&l, RAS_TP_DEVLINK_HEALTH_REPORT, REPORT_61);
-	sample_init(&s, &l);
-	put_str(&s, &l, "bus_name", "netdevsim");
-	put_str(&s, &l, "dev_name", "netdevsim10");
-	put_str(&s, &l, "driver_name", "netdevsim");
-	put_str(&s, &l, "reporter_name", "dummy");
+	names(&l, &s, RAS_TP_DEVLINK_HEALTH_REPORT, REPORT_61, "netdevsim", "netdevsim10", "netdevsim", "dummy");
 	put_str(&s, &l, "msg", "break");
 	decode_ok(&l, &s, &r);
 	assert_string_equal(r.summary, "devlink health: netdevsim netdevsim10 reporter dummy: break");
 	ras_record_done(&r);
-	load(&l, RAS_TP_DEVLINK_RECOVER_ABORTED, ABORTED_61);
-	sample_init(&s, &l);
-	put_str(&s, &l, "bus_name", "netdevsim");
-	put_str(&s, &l, "dev_name", "netdevsim10");
-	put_str(&s, &l, "driver_name", "netdevsim");
-	put_str(&s, &l, "reporter_name", "dummy");
+	names(&l, &s, RAS_TP_DEVLINK_RECOVER_ABORTED, ABORTED_61, "netdevsim", "netdevsim10", "netdevsim", "dummy");
 	put(&s, &l, "health_state", 1);
 	put(&s, &l, "time_since_last_recover", 4294937296u);
 	decode_ok(&l, &s, &r);
