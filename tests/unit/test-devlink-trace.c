@@ -2,9 +2,9 @@
 /*
  * devlink:devlink_health_report and devlink:devlink_health_recover_aborted
  * samples → struct ras_record, and what the rules and the storm detector
- * make of them, against format files laid out from
- * include/trace/events/devlink.h (tests/data/tracefs/7.3/devlink: see its
- * README).  Samples are built byte by byte to the format's offsets,
+ * make of them, against the format files Linux 7.3 and 6.1 wrote in the
+ * tests/vm guest (tests/data/tracefs/{7.3,6.1}/devlink: see its README).
+ * Samples are built byte by byte to the format's offsets,
  * __data_loc payloads behind the fixed fields, as the kernel does.
  */
 #include <errno.h>
