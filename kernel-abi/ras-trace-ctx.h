@@ -73,3 +73,7 @@ void cxl_decode_memory_sparing(struct ras_tp_ctx *c);
 /* The pci:* decoders (kernel-abi/pci-trace.c). */
 void pci_decode_hp_event(struct ras_tp_ctx *c);
 void pci_decode_link_event(struct ras_tp_ctx *c);
+
+/* The devlink:* decoders (kernel-abi/devlink-trace.c). */
+void devlink_decode_health_report(struct ras_tp_ctx *c);
+void devlink_decode_recover_aborted(struct ras_tp_ctx *c);

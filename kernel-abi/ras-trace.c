@@ -109,6 +109,16 @@ static const struct tp_info tp_info[_RAS_TP_MAX] = {
 		"pcie_link_event", MCE_SOURCE_PCIE_LINK_EVENT, RAS_EVENT_PCIE_LINK,
 		FIELDS("port_name", "cur_bus_speed", "max_bus_speed", "width"),
 	},
+	/* devlink:*: both since 5.1, their fields unchanged since (include/trace/events/devlink.h). */
+	[RAS_TP_DEVLINK_HEALTH_REPORT] = {
+		"devlink_health_report", MCE_SOURCE_DEVLINK_HEALTH_REPORT, RAS_EVENT_DEVLINK_HEALTH,
+		FIELDS("bus_name", "dev_name", "driver_name", "reporter_name", "msg"),
+	},
+	[RAS_TP_DEVLINK_RECOVER_ABORTED] = {
+		"devlink_health_recover_aborted", MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
+		RAS_EVENT_DEVLINK_RECOVER_ABORTED,
+		FIELDS("bus_name", "dev_name", "driver_name", "reporter_name", "health_state"),
+	},
 };
 
 const char *ras_tp_name(enum ras_tp tp)
@@ -1066,6 +1076,8 @@ static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {
 	[RAS_TP_CXL_MEMORY_SPARING]         = cxl_decode_memory_sparing,
 	[RAS_TP_PCI_HP_EVENT]               = pci_decode_hp_event,
 	[RAS_TP_PCIE_LINK_EVENT]            = pci_decode_link_event,
+	[RAS_TP_DEVLINK_HEALTH_REPORT]      = devlink_decode_health_report,
+	[RAS_TP_DEVLINK_RECOVER_ABORTED]    = devlink_decode_recover_aborted,
 };
 
 int ras_tp_decode(const struct ras_tp_layout *l, const void *raw, size_t raw_size,

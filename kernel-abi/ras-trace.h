@@ -37,6 +37,9 @@ enum ras_tp {
 	/* The kernel's pci:* events (include/trace/events/pci.h), decoded in pci-trace.c. */
 	RAS_TP_PCI_HP_EVENT,
 	RAS_TP_PCIE_LINK_EVENT,
+	/* The kernel's devlink health events (include/trace/events/devlink.h), decoded in devlink-trace.c. */
+	RAS_TP_DEVLINK_HEALTH_REPORT,
+	RAS_TP_DEVLINK_RECOVER_ABORTED,
 	_RAS_TP_MAX,
 };
 

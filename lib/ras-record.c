@@ -26,6 +26,8 @@ static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_GENERIC] = "cxl_generic",
 	[RAS_EVENT_PCI_HOTPLUG] = "pci_hotplug",
 	[RAS_EVENT_PCIE_LINK] = "pcie_link",
+	[RAS_EVENT_DEVLINK_HEALTH] = "devlink_health",
+	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = "devlink_recover_aborted",
 };
 
 static const char *const severity_names[_RAS_SEV_MAX] = {

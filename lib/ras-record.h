@@ -43,6 +43,9 @@ enum ras_event {
 	RAS_EVENT_CXL_MEMORY_SPARING, /* a CXL device spared (or was asked to spare) memory (cxl:cxl_memory_sparing) */
 	RAS_EVENT_PCI_HOTPLUG,        /* a PCI hotplug slot's link or card came or went (pci:pci_hp_event) */
 	RAS_EVENT_PCIE_LINK,          /* a PCIe link's speed or width was (re)negotiated (pci:pcie_link_event) */
+	RAS_EVENT_DEVLINK_HEALTH,     /* a driver reported a device fault (devlink:devlink_health_report) */
+	RAS_EVENT_DEVLINK_RECOVER_ABORTED, /* the fault's reporter was left in error, no recovery tried
+					    * (devlink:devlink_health_recover_aborted) */
 	_RAS_EVENT_MAX,
 	_RAS_EVENT_INVALID = -1,
 };

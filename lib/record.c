@@ -42,6 +42,8 @@ const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_CXL_MEMORY_SPARING] = "cxl:cxl_memory_sparing",
 	[MCE_SOURCE_PCI_HP_EVENT] = "pci:pci_hp_event",
 	[MCE_SOURCE_PCIE_LINK_EVENT] = "pci:pcie_link_event",
+	[MCE_SOURCE_DEVLINK_HEALTH_REPORT] = "devlink:devlink_health_report",
+	[MCE_SOURCE_DEVLINK_RECOVER_ABORTED] = "devlink:devlink_health_recover_aborted",
 };
 
 /*

@@ -55,6 +55,9 @@ enum mce_source {
 	/* The kernel's pci:* tracepoints (struct ras_record). */
 	MCE_SOURCE_PCI_HP_EVENT,
 	MCE_SOURCE_PCIE_LINK_EVENT,
+	/* The kernel's devlink health tracepoints (struct ras_record). */
+	MCE_SOURCE_DEVLINK_HEALTH_REPORT,
+	MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
 	_MCE_SOURCE_MAX,
 };
 

@@ -288,7 +288,9 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 	case SUMMARY_BY_ERROR:
 		if (kind == KIND_RAS || ras_storm) {
 			snprintf(key, ksize, "%s", (t = str_of(o, "source")) ? t : "ras");
-			if ((t = str_of(o, "errors")) || (t = str_of(o, "error_type")) || (t = str_of(o, "page_type")))
+			/* A devlink health record by its reporter: the driver's messages vary from one to the next. */
+			if ((t = str_of(o, "errors")) || (t = str_of(o, "error_type")) || (t = str_of(o, "page_type")) ||
+			    (t = str_of(o, "reporter")))
 				snprintf(key + strlen(key), ksize - strlen(key), ": %s", t);
 		} else if (u64_of(o, kind == KIND_STORM ? "code" : "status", &a)) {
 			/* Storms are signatures of the status's low half (MCACOD, MSCOD): so are these. */

@@ -12,7 +12,7 @@
  * The record's CPU wins when both are known.  A kind without a row gets no
  * snapshot:
  *  - mc_event: EDAC's polling worker or a GHES handler reports it, from any CPU;
- *  - aer_event, pci:*, cxl:*: a device's interrupt thread or poll, on any CPU;
+ *  - aer_event, pci:*, cxl:*, devlink:*: a device's interrupt thread or poll, on any CPU;
  *  - extlog_mem_event: rides on a machine check, which has its own snapshot;
  *  - non_standard_event: a vendor section names no CPU, and the CPU handling
  *    it is the erring one only for a synchronous abort, which it cannot tell;

@@ -38,6 +38,8 @@ static const enum mce_source live_sources[] = {
 	MCE_SOURCE_CXL_MEMORY_SPARING,
 	MCE_SOURCE_PCI_HP_EVENT,
 	MCE_SOURCE_PCIE_LINK_EVENT,
+	MCE_SOURCE_DEVLINK_HEALTH_REPORT,
+	MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
 };
 
 static void write_source(struct json_writer *w, enum mce_source id, const struct source_status *st)

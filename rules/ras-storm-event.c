@@ -9,16 +9,17 @@ int ras_storm_event_message(const struct storm_event *ev, const struct ras_storm
 			    const struct storm_output *o, char *buf, size_t size)
 {
 	const char *kind = ras_event_to_string(key->event);
+	const char *word = ras_severity_word(ras_storm_severity(key->event));
 	char span[32];
 
 	if (ev->type == STORM_EVENT_SUMMARY) {
 		storm_duration_string(ev->first_usec, ev->last_usec, span, sizeof(span));
-		return snprintf(buf, size, "Corrected %s error storm on %s: %" PRIu64 " more records in %s, %"
-				PRIu64 " since the storm began", kind, key->text, ev->count, span, ev->total);
+		return snprintf(buf, size, "%s %s error storm on %s: %" PRIu64 " more records in %s, %"
+				PRIu64 " since the storm began", word, kind, key->text, ev->count, span, ev->total);
 	}
 	storm_duration_string(ev->start_usec, ev->last_usec, span, sizeof(span));
-	return snprintf(buf, size, "Corrected %s error storm on %s %s after %s: %" PRIu64
-			" records in summaries, %u logged individually before it", kind, key->text,
+	return snprintf(buf, size, "%s %s error storm on %s %s after %s: %" PRIu64
+			" records in summaries, %u logged individually before it", word, kind, key->text,
 			storm_end_reason_text(o->reason), span, ev->total, ev->logged);
 }
 
@@ -32,7 +33,7 @@ void ras_storm_event_write_json(const struct storm_event *ev, const struct ras_s
 		json_put_string(w, "hostname", o->hostname);
 	if (o->boot_id && o->boot_id[0])
 		json_put_string(w, "boot_id", o->boot_id);
-	json_put_string(w, "severity", "corrected");
+	json_put_string(w, "severity", ras_severity_to_string(ras_storm_severity(key->event)));
 	json_put_string(w, "scope", "ras");
 	json_put_string(w, "ras_event", ras_event_to_string(key->event));
 	json_put_string(w, "source", mce_source_to_string(ras_storm_source(key->event)));

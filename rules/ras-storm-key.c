@@ -12,7 +12,9 @@
  * never storms.  Which fields locate a memory error follows the UEFI
  * specification, appendix N, "Memory Error Section" (node, card, module,
  * rank, bank, device); which AER register bits name the error, the PCI
- * Express Base Specification, "Correctable Error Status Register".
+ * Express Base Specification, "Correctable Error Status Register".  A devlink
+ * health reporter is one part of one device (its bus and name): its
+ * messages are left out, as drivers put queue numbers and counters in them.
  */
 static const char *const key_fields[_RAS_EVENT_MAX][KEY_FIELDS_MAX] = {
 	[RAS_EVENT_MEMORY_CONTROLLER] = { "mc", "top_layer", "middle_layer", "lower_layer", "label" },
@@ -21,6 +23,8 @@ static const char *const key_fields[_RAS_EVENT_MAX][KEY_FIELDS_MAX] = {
 					  "device", "fru_text" },
 	[RAS_EVENT_ARM_PROCESSOR]     = { "mpidr" },
 	[RAS_EVENT_VENDOR_SECTION]    = { "section_type", "fru_id", "fru_text" },
+	[RAS_EVENT_DEVLINK_HEALTH]    = { "bus", "dev_name", "reporter" },
+	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = { "bus", "dev_name", "reporter" },
 };
 
 /* Live sources of ras records; the previous boot's (BERT), replayed and decoded ones are history. */
@@ -30,6 +34,8 @@ static const bool live_sources[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_RAS_EXTLOG_MEM_EVENT]   = true,
 	[MCE_SOURCE_RAS_ARM_EVENT]          = true,
 	[MCE_SOURCE_RAS_NON_STANDARD_EVENT] = true,
+	[MCE_SOURCE_DEVLINK_HEALTH_REPORT]  = true,
+	[MCE_SOURCE_DEVLINK_RECOVER_ABORTED] = true,
 };
 
 /* The one tracepoint each kind that storms comes from (kernel-abi/ras-trace.c). */
@@ -39,6 +45,18 @@ static const enum mce_source storm_sources[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_FIRMWARE_MEMORY]   = MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
 	[RAS_EVENT_ARM_PROCESSOR]     = MCE_SOURCE_RAS_ARM_EVENT,
 	[RAS_EVENT_VENDOR_SECTION]    = MCE_SOURCE_RAS_NON_STANDARD_EVENT,
+	[RAS_EVENT_DEVLINK_HEALTH]    = MCE_SOURCE_DEVLINK_HEALTH_REPORT,
+	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
+};
+
+/*
+ * The one severity each kind storms at: corrected, but for a reporter the
+ * kernel left in error.  A reporter whose recovery keeps failing is aborted
+ * at every report of a flapping device, as fast as the reports come, and
+ * each says the same thing.
+ */
+static const enum ras_severity storm_severities[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = RAS_SEV_UNCORRECTED,
 };
 
 enum mce_source ras_storm_source(enum ras_event event)
@@ -46,6 +64,12 @@ enum mce_source ras_storm_source(enum ras_event event)
 	if ((unsigned) event >= _RAS_EVENT_MAX || !key_fields[event][0])
 		return MCE_SOURCE_UNKNOWN;
 	return storm_sources[event];
+}
+
+enum ras_severity ras_storm_severity(enum ras_event event)
+{
+	/* RAS_SEV_CORRECTED is 0: every kind without a row. */
+	return (unsigned) event < _RAS_EVENT_MAX ? storm_severities[event] : RAS_SEV_CORRECTED;
 }
 
 /*
@@ -133,10 +157,10 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 
 	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
 		return false;
-	if (rec->severity != RAS_SEV_CORRECTED || rec->recovered)
-		return false;
 	/* Each kind storms from its own tracepoint only, so the summaries can name it. */
 	if ((unsigned) rec->event >= _RAS_EVENT_MAX || rec->source != storm_sources[rec->event])
+		return false;
+	if (rec->severity != storm_severities[rec->event] || rec->recovered)
 		return false;
 	fields = key_fields[rec->event];
 	if (!fields[0])

@@ -13,8 +13,10 @@
  * type and FRU.  Counts, addresses and syndromes are left out: they change
  * from one record of the same failing part to the next.
  *
- * Only corrected errors from live sources (the ras:* tracepoints) storm.
- * Everything else is always logged on its own: deferred, uncorrected and
+ * Only corrected errors from live sources (the ras:* tracepoints) storm, and
+ * the devlink health events of one reporter: its reports (corrected) and its
+ * aborted recoveries (uncorrected), which a flapping NIC sends as fast as it
+ * flaps.  Everything else is always logged on its own: deferred, uncorrected and
  * fatal errors, pages the kernel poisoned or offlined (memory_failure_event:
  * each is an action on one page, and they are few), and records of the
  * previous boot or replayed ones, which arrive all at once long after the fact.
@@ -44,6 +46,8 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
  * for kinds that never storm.
  */
 enum mce_source ras_storm_source(enum ras_event event);
+/* The severity of the records a storm of this kind counts: corrected for all but a few. */
+enum ras_severity ras_storm_severity(enum ras_event event);
 
 bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b);
 

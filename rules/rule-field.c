@@ -48,6 +48,10 @@ static const struct {
 	[RULE_FIELD_MCACOD]           = { "mcacod",           FMT_HEX },
 	[RULE_FIELD_MSCOD]            = { "mscod",            FMT_HEX },
 	[RULE_FIELD_DPA]              = { "dpa",              FMT_HEX },
+	[RULE_FIELD_DRIVER]           = { "driver",           FMT_STRING },
+	[RULE_FIELD_DEVICE]           = { "device",           FMT_STRING },
+	[RULE_FIELD_REPORTER]         = { "reporter",         FMT_STRING },
+	[RULE_FIELD_HEALTH_STATE]     = { "health_state",     FMT_STRING },
 };
 
 const char *rule_field_to_string(enum rule_field f)
@@ -157,11 +161,17 @@ static const char *const ras_components[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_GENERIC] = "cxl",
 	[RAS_EVENT_PCI_HOTPLUG] = "pcie",
 	[RAS_EVENT_PCIE_LINK] = "pcie",
+	/* A fault inside a NIC or accelerator that its driver caught: neither its link nor memory. */
+	[RAS_EVENT_DEVLINK_HEALTH] = "device",
+	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = "device",
 };
 
 static const char *const components[] = {
-	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "other",
+	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "device", "other",
 };
+
+/* enum devlink_health_reporter_state's names, as devlink-trace.c gives them. */
+static const char *const health_states[] = { "healthy", "error" };
 
 /* The address only where it names a page of memory (decoders/page-address.h). */
 static bool mce_address(const struct rule_input *in, uint64_t *ret)
@@ -234,6 +244,14 @@ static bool ras_num(const struct ras_record *r, const char *const *keys, struct 
 }
 
 #define RAS_NUM(r, ret, ...) ras_num(r, (const char *const[]) { __VA_ARGS__, NULL }, ret)
+
+/* A text field of the record, as the producer gave it. */
+static bool ras_text(const struct ras_record *r, const char *key, struct rule_value *ret)
+{
+	const struct ras_field *x = ras_record_find(r, key);
+
+	return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
+}
 
 /*
  * Why a ras record's address names no page, NULL if it does or has none.
@@ -406,6 +424,10 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 		return ras_address(r, &a) && num(a >> PAGE_SHIFT, ret);
 	case RULE_FIELD_NO_PAGE:     return str(ras_no_page(r), ret);
 	case RULE_FIELD_DPA:         return RAS_NUM(r, ret, "dpa");
+	case RULE_FIELD_DRIVER:      return ras_text(r, "driver", ret);
+	case RULE_FIELD_DEVICE:      return ras_text(r, "dev_name", ret);
+	case RULE_FIELD_REPORTER:    return ras_text(r, "reporter", ret);
+	case RULE_FIELD_HEALTH_STATE: return ras_text(r, "health_state", ret);
 	default:                     return false;
 	}
 }
@@ -459,6 +481,8 @@ static const char *vocabulary(enum rule_field f, size_t i)
 		return i < ELEMENTSOF(threshold_states) ? threshold_states[i] : NULL;
 	case RULE_FIELD_COMPONENT:
 		return i < ELEMENTSOF(components) ? components[i] : NULL;
+	case RULE_FIELD_HEALTH_STATE:
+		return i < ELEMENTSOF(health_states) ? health_states[i] : NULL;
 	default:
 		return NULL;
 	}

@@ -53,6 +53,10 @@ enum rule_field {
 	RULE_FIELD_MCACOD,
 	RULE_FIELD_MSCOD,
 	RULE_FIELD_DPA,              /* CXL device physical address, as the event record gives it */
+	RULE_FIELD_DRIVER,           /* the device's driver (devlink health: "mlx5_core", ...) */
+	RULE_FIELD_DEVICE,           /* the device by its kernel name (PCIe AER, devlink: "0000:3b:00.0") */
+	RULE_FIELD_REPORTER,         /* a devlink health reporter of the device ("fw_fatal", "tx", ...) */
+	RULE_FIELD_HEALTH_STATE,     /* the reporter's devlink health state: healthy, error */
 	_RULE_FIELD_MAX,
 	_RULE_FIELD_INVALID = -1,
 };

@@ -74,8 +74,9 @@ static bool all_enabled(const char *path)
 
 /*
  * The events the instance keeps: every ras:* event, and the device events
- * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE), by
- * name, never a whole device system: a chatty event added to cxl:* by a
+ * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE: the
+ * cxl:* events, the two PCIe events of pci:*, the two devlink health events),
+ * by name, never a whole device system: a chatty event added to cxl:* by a
  * later kernel would share the 128 KiB per CPU and push out the records
  * kept while mcelogd is stopped (review M8).  NULL: the whole system.  The
  * ras system must be there; the others come with newer kernels and drivers.
@@ -98,6 +99,8 @@ static const struct kept_system {
 	{ "cxl", "cxl_memory_sparing", false },
 	{ "pci", "pci_hp_event", false },
 	{ "pci", "pcie_link_event", false },
+	{ "devlink", "devlink_health_report", false },
+	{ "devlink", "devlink_health_recover_aborted", false },
 };
 
 static int enable_kept_events(const char *dir)

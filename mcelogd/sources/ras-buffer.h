@@ -39,7 +39,8 @@ struct ras_buffer;
 /*
  * Creates the instance (CLOCK_MONOTONIC stamps) and enables every ras:*
  * event the kernel has, and the device events read beside them (cxl:*,
- * pci:pci_hp_event, pci:pcie_link_event) where the kernel has them.  Needs write access to tracefs: the unit's
+ * pci:pci_hp_event, pci:pcie_link_event, the devlink health events) where the kernel has
+ * them.  Needs write access to tracefs: the unit's
  * ExecStartPre=+.  tracefs_root NULL: probe.  Returns 0 or negative errno (logged).
  */
 int ras_buffer_setup(const char *tracefs_root);

@@ -110,6 +110,12 @@ static const struct tracepoint_def {
 	[TP_RAS_FIRST + RAS_TP_PCIE_LINK_EVENT] = {
 		"pci", "pcie_link_event", MCE_SOURCE_PCIE_LINK_EVENT,
 		"a kernel before the pci:* RAS events (7.0-era), or built without CONFIG_PCI" },
+	[TP_RAS_FIRST + RAS_TP_DEVLINK_HEALTH_REPORT] = {
+		"devlink", "devlink_health_report", MCE_SOURCE_DEVLINK_HEALTH_REPORT,
+		"kernel built without CONFIG_NET_DEVLINK, or before 5.1" },
+	[TP_RAS_FIRST + RAS_TP_DEVLINK_RECOVER_ABORTED] = {
+		"devlink", "devlink_health_recover_aborted", MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
+		"kernel built without CONFIG_NET_DEVLINK, or before 5.1" },
 };
 
 struct tracepoint {
@@ -791,11 +797,11 @@ static void log_open_failure(int r, unsigned t, unsigned cpu)
 
 /*
  * Which tracepoints open first.  Each is one descriptor per CPU, and a kernel
- * with every cxl:* and pci:* event has 19 of them: at 64 CPUs and a low
- * RLIMIT_NOFILE, opening CPU by CPU would leave the last CPUs without even
- * mce:mce_record.  So the machine-check path (mce:mce_record and the ras:*
- * events) is opened on every CPU first, and the device events (cxl:*, pci:*)
- * after, where descriptors are left.
+ * with every cxl:*, pci:* and devlink health event has 22 of them: at 64 CPUs
+ * and a low RLIMIT_NOFILE, opening CPU by CPU would leave the last CPUs
+ * without even mce:mce_record.  So the machine-check path (mce:mce_record and
+ * the ras:* events) is opened on every CPU first, and the device events
+ * (cxl:*, pci:*, devlink:*) after, where descriptors are left.
  */
 enum tp_tier {
 	TIER_CORE = 1 << 0,

@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..76"
+echo "1..80"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -335,6 +335,26 @@ check "its entry: the link class's MESSAGE_ID, PRIORITY notice, MCE_DEGRADED" \
 	"ac56d7120cb54bff9694695a6dcd6944 5 yes 0000:00:02.0" \
 	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=pcie_link |
 	   jq -r '"\(.MESSAGE_ID) \(.PRIORITY) \(.MCE_DEGRADED) \(.MCE_PORT_NAME)"')"
+
+# --- devlink health (devlink:*): each kind its own MESSAGE_ID, the rule fields as MCE_* fields ---
+msgid_of() { sed -n "s/^#define MCELOGD_MSGID_$1 *\"\([0-9a-f]*\)\".*/\1/p" "$srcdir/lib/message-ids.h"; }
+replay_one '{"time":"2026-12-02T04:00:01.000000Z","source":"devlink:devlink_health_report","event":"devlink_health","severity":"corrected","summary":"devlink health: mlx5_core 0000:3b:00.0 reporter fw_fatal: FW fatal error","bus":"pci","dev_name":"0000:3b:00.0","driver":"mlx5_core","reporter":"fw_fatal","message":"FW fatal error","health_state":"error"}' \
+	"$work/devlink.err"
+check "a devlink_health record replays with exit 0" 0 "$?"
+check "its entry: the devlink class's MESSAGE_ID, PRIORITY warning, driver, device, reporter, state" \
+	"$(msgid_of DEVLINK_HEALTH) 4 mlx5_core 0000:3b:00.0 fw_fatal error FW fatal error" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=devlink_health |
+	   jq -r '"\(.MESSAGE_ID) \(.PRIORITY) \(.MCE_DRIVER) \(.MCE_DEV_NAME) \(.MCE_REPORTER) \(.MCE_HEALTH_STATE) \(.MCE_MESSAGE)"')"
+replay_one '{"time":"2026-12-02T04:00:02.000000Z","source":"devlink:devlink_health_recover_aborted","event":"devlink_recover_aborted","severity":"uncorrected","summary":"devlink health: mlx5_core 0000:3b:00.0 reporter fw_fatal stays in error: recovery not attempted","bus":"pci","dev_name":"0000:3b:00.0","driver":"mlx5_core","reporter":"fw_fatal","health_state":"error","jiffies_since_recovery":250}' \
+	"$work/devlink-aborted.err"
+check "an aborted recovery: its own MESSAGE_ID, PRIORITY crit" \
+	"$(msgid_of DEVLINK_RECOVER_ABORTED) 2 fw_fatal 250" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=devlink_recover_aborted |
+	   jq -r '"\(.MESSAGE_ID) \(.PRIORITY) \(.MCE_REPORTER) \(.MCE_JIFFIES_SINCE_RECOVERY)"')"
+check "mcectl query shows both, by the error's time" \
+	"devlink_health devlink_recover_aborted" \
+	"$("$mcectl" query --include-replayed --since @1 --output json |
+	   jq -r 'select(.dev_name == "0000:3b:00.0") | .event' | tr '\n' ' ' | sed 's/ $//')"
 
 # --- journald gone: libsystemd says "sent", so the sink must see for itself (issue 14 #2) ---
 kill "$journald_pid" 2>/dev/null; wait "$journald_pid" 2>/dev/null; journald_pid=
