@@ -69,18 +69,21 @@ scenario() {
 	# (d) The scrub and ECS controls: what mcectl status says is what sysfs reads.
 	st=$(guest 'mcectl status --output json')
 	for d in scrub ecs_fru; do
-		is "$(jq -c --arg f "$d" '[.edac_features[] | select(.device == "cxl_mem0" and .feature == $f) | del(.device, .feature)]' <<<"$st")" \
-			"$(guest "for f in $edac/$d[0-9]*; do
+		out=$(jq -c --arg f "$d" '[.edac_features[] | select(.device == "cxl_mem0" and .feature == $f) | del(.device, .feature)]' <<<"$st")
+		check "repair: mcectl status lists cxl_mem0's $d controls" test "$out" != "[]"
+		is "$out" "$(guest "for f in $edac/$d[0-9]*; do
 	printf '{\"instance\":%s' \${f##*/$d}
 	for a in enable_background current_cycle_duration min_cycle_duration max_cycle_duration mode log_entry_type threshold; do
-		[ -r \$f/\$a ] && printf ',\"%s\":\"%s\"' \$a \"\$(cat \$f/\$a)\"
+		v=\$(cat \$f/\$a 2>/dev/null) && printf ',\"%s\":\"%s\"' \$a \"\$v\"
 	done
 	echo '}'
 done | jq -sc .")" "repair: mcectl status shows cxl_mem0's $d controls with the values sysfs reads"
 	done
 	note "status: $(jq -c '[.edac_features[] | select(.feature != "mem_repair")]' <<<"$st")"
-	check "repair: mcectl status (text) lists cxl_mem0's scrub and ECS" \
-		guest 'mcectl status | grep cxl_mem0 | grep -q scrub && mcectl status | grep cxl_mem0 | grep -q ecs'
+	check "repair: mcectl status (text) lists cxl_mem0's scrub and ECS with their values" \
+		guest "mcectl status >/run/status.txt
+grep -q \"^  cxl_mem0 scrub0: enable_background=\$(cat $edac/scrub0/enable_background) \" /run/status.txt &&
+grep -q \"^  cxl_mem0 ecs_fru0: mode=\$(cat $edac/ecs_fru0/mode) \" /run/status.txt || cat /run/status.txt"
 
 	# The device's memory online: the kernel now checks each repair against its records.
 	out=$(region_up)
