@@ -99,7 +99,7 @@ systemctl restart mcelogd"
 
 	# The shipped unit alone: /sys is read-only to mcelogd (ProtectKernelTunables=yes).
 	check "repair: QMP cxl-inject-dram-event, an ECC error on row 555" cxl_inject cxl-inject-dram-event \
-		'{"log":"warning","flags":1,"dpa":12288,"descriptor":0,"type":0,"transaction-type":1,"channel":1,"rank":0,
+		'{"log":"warning","flags":1,"sub-type":0,"dpa":12288,"descriptor":0,"type":0,"transaction-type":1,"channel":1,"rank":0,
 		  "nibble-mask":33,"bank-group":0,"bank":1,"row":555,"column":8,"correction-mask":[1,2,3,4]}'
 	rep=$(next_report 1)
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_ERRNO) \(.MCE_REPAIR_COUNTED)"' <<<"$rep")" "failed 30 no" \
@@ -117,7 +117,7 @@ systemctl daemon-reload && systemctl restart mcelogd'
 	# (a) The device asks for a soft PPR at DPA 0x4000, VOLATILE (raw field 0x4001).
 	check "repair: QMP cxl-inject-dram-event with MAINTENANCE_NEEDED, class 1 (PPR) sub-class 0 (sPPR)" \
 		cxl_inject cxl-inject-dram-event \
-		'{"log":"warning","flags":9,"maint-op-class":1,"maint-op-subclass":0,"dpa":16385,"descriptor":0,"type":0,
+		'{"log":"warning","flags":9,"sub-type":0,"maint-op-class":1,"maint-op-subclass":0,"dpa":16385,"descriptor":0,"type":0,
 		  "transaction-type":1,"channel":1,"rank":0,"nibble-mask":33,"bank-group":1,"bank":2,"row":777,"column":16,
 		  "correction-mask":[1,2,3,4]}'
 	k=$(kernel_line cxl_dram)
@@ -144,7 +144,7 @@ systemctl daemon-reload && systemctl restart mcelogd'
 	# (b) A DPA the kernel has no record of this boot.
 	check "repair: QMP cxl-inject-dram-event, an ECC error whose address field has reserved bit 2 set" \
 		cxl_inject cxl-inject-dram-event \
-		'{"log":"warning","flags":1,"dpa":24580,"descriptor":0,"type":0,"transaction-type":1,"channel":1,"rank":0,
+		'{"log":"warning","flags":1,"sub-type":0,"dpa":24580,"descriptor":0,"type":0,"transaction-type":1,"channel":1,"rank":0,
 		  "nibble-mask":33,"bank-group":2,"bank":1,"row":888,"column":8,"correction-mask":[1,2,3,4]}'
 	rep=$(next_report 3)
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_FAILED_ATTRIBUTE) \(.MCE_REPAIR_ERRNO) \(.MCE_REPAIR_COUNTED)"' <<<"$rep")" \
@@ -159,14 +159,14 @@ systemctl daemon-reload && systemctl restart mcelogd'
 	n0=$(sparing_lines)
 	check "repair: QMP cxl-inject-dram-event, NOT_REPAIRABLE, the device asking for sPPR" \
 		cxl_inject cxl-inject-dram-event \
-		'{"log":"warning","flags":9,"maint-op-class":1,"maint-op-subclass":0,"dpa":32771,"descriptor":0,"type":0,
+		'{"log":"warning","flags":9,"sub-type":0,"maint-op-class":1,"maint-op-subclass":0,"dpa":32771,"descriptor":0,"type":0,
 		  "transaction-type":1,"channel":1,"rank":0,"nibble-mask":33,"bank-group":3,"bank":0,"row":999,"column":8,
 		  "correction-mask":[1,2,3,4]}'
 	rep=$(next_report 4)
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"' <<<"$rep")" "refused not-repairable" \
 		"repair: a NOT_REPAIRABLE location is refused"
 	check "repair: QMP cxl-inject-general-media-event, a TE State Violation" cxl_inject cxl-inject-general-media-event \
-		'{"log":"warning","flags":1,"dpa":40960,"descriptor":0,"type":3,"transaction-type":1,"channel":1,"rank":0}'
+		'{"log":"warning","flags":1,"sub-type":0,"dpa":40960,"descriptor":0,"type":3,"transaction-type":1,"channel":1,"rank":0}'
 	rep=$(next_report 5)
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"' <<<"$rep")" "refused not-media-fault" \
 		"repair: a TE State Violation is refused"
