@@ -57,7 +57,8 @@ for f in /usr/sbin/mcelogd /usr/bin/mcectl "$unit" \
 	/usr/lib/tmpfiles.d/mcelogd.conf /usr/lib/systemd/catalog/mcelogd.catalog \
 	/etc/mcelogd/mcelogd.conf /usr/lib/mcelogd/rules.d/10-memory-page.rules \
 	/usr/share/mcelogd/drop-ins/msr-clear.conf /usr/share/mcelogd/drop-ins/cpu-offline.conf \
-	/usr/share/mcelogd/drop-ins/metrics.conf /usr/share/mcelogd/prometheus/mcelogd.rules.yml \
+	/usr/share/mcelogd/drop-ins/metrics.conf /usr/share/mcelogd/drop-ins/repair.conf \
+	/usr/share/mcelogd/prometheus/mcelogd.rules.yml \
 	/usr/share/mcelogd/pipelines/rsyslog-mcelogd.conf \
 	/usr/share/man/man8/mcelogd.8.gz /usr/share/man/man1/mcectl.1.gz \
 	/usr/share/man/man5/mcelogd.conf.5.gz /usr/share/man/man5/mcelogd.rules.5.gz \

@@ -6,7 +6,9 @@
 # commands in such a root, so a tool missing here fails there.
 # The VM rig (tests/vm/run.sh) installs its own host packages (QEMU,
 # mmdebstrap, cpio, socat, jq, and kmod and xz-utils for the guest kernels'
-# modules) when make check-vm runs it.
+# modules) when make check-vm runs it; tests/vm/repair/build-kernel.sh (make
+# check-vm-repair) installs what a kernel build needs (flex, bison, bc,
+# libelf-dev, libssl-dev).
 set -eu
 
 # package             what calls it

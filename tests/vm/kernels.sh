@@ -6,6 +6,8 @@
 #   6.12  bookworm-backports' linux-image-amd64
 #   7.3   trixie-backports' linux-image-amd64: the newest backported kernel,
 #         whatever version the metapackage points at today
+#   repair  Linux 7.3 built from trixie-backports' linux-source-7.3 with the
+#         CXL memory repair options Debian's lacks (tests/vm/repair)
 # A lane other than 6.1 boots with QEMU 10 from bookworm-backports (QEMU 7.2,
 # the host's, has no CXL event injection); VM_QEMU_VERSION=10 asks for it on
 # 6.1 too.  The backports come from deb.debian.org through a private apt
@@ -118,6 +120,14 @@ kernel/drivers/cxl/*.ko* kernel/drivers/nvdimm/*.ko* kernel/drivers/dax/*.ko* ke
 # loads them, with depmod's indexes).  Prints the directory.
 kernel_prepare() {
 	local lane=$1 suite pkgs p key dir tmp deb kver mods m f
+	# The repair lane's kernel is built, not downloaded, and never here: a
+	# build takes far longer than the cache lock should be held
+	# (tests/vm/repair/build-kernel.sh; make check-vm-repair runs it first).
+	if [ "$lane" = repair ]; then
+		"$here/repair/build-kernel.sh" --check ||
+			{ echo "no repair-lane kernel built for this source and config: run tests/vm/repair/build-kernel.sh" >&2; return 1; }
+		return 0
+	fi
 	suite=$(kernel_suite "$lane") || { echo "unknown VM_KERNEL=$lane (6.1, 6.12, 7.3)" >&2; return 1; }
 	pkgs=$(kernel_packages "$lane") || return 1
 	key=$(printf '%s\n' "kernel-2" $pkgs | sha256sum | cut -c1-16)
@@ -212,9 +222,11 @@ qemu_prepare() {
 	echo "$dir/usr/bin/$arch_qemu_binary -L $dir/usr/share/qemu${arch_qemu_firmware:+ -L $dir/usr/share/$arch_qemu_firmware}"
 }
 
-# qemu11_prepare: QEMU 11 (trixie-backports' qemu-system-arm, pinned to the
-# 11.x the archive serves), for the arm64 GHES boot: QEMU 10.2 added the QMP
-# command inject-ghes-v2-error, and bookworm-backports stops at 10.0.
+# qemu11_prepare: QEMU 11 (trixie-backports' qemu-system-arm or -x86, pinned
+# to the 11.x the archive serves), for the arm64 GHES boot: QEMU 10.2 added
+# the QMP command inject-ghes-v2-error, and bookworm-backports stops at 10.0;
+# and for the x86 repair lane (tests/vm/repair): QEMU 10.x's cxl-type3 has
+# no maintenance commands (post-package repair, memory sparing).
 # The package needs trixie's libc (libc6 >= 2.38; the host has 2.36), so it
 # runs from a tree of its own: the package, its -common and -data, UEFI for
 # arm64 (qemu-efi-aarch64: a GHES error source exists only in the ACPI
@@ -226,8 +238,15 @@ qemu_prepare() {
 # at the tree's top named as the binary.  Prints the command, as qemu_prepare.
 qemu11_prepare() {
 	local suites=trixie+trixie-backports ver dir tmp p deb ld lib bin pkgs=() out
-	[ "$vm_arch" = arm64 ] || { echo "VM_QEMU_VERSION=11 is prepared for VM_ARCH=arm64 (the GHES boot) only" >&2; return 1; }
+	# Firmware: UEFI for arm64 (see above); SeaBIOS for x86, which
+	# qemu-system-x86 11 needs newer than trixie's (its backport).
+	local firmware=qemu-efi-aarch64 firmware_pkg=qemu-efi-aarch64 fwver
 	bpo_update trixie-backports && bpo_update "$suites" || return 1
+	if [ "$vm_arch" != arm64 ]; then
+		firmware=seabios firmware_pkg=seabios
+		fwver=$(pkg_candidate trixie-backports seabios)
+		[ -z "$fwver" ] || firmware_pkg=seabios=$fwver
+	fi
 	ver=$(pkg_candidate trixie-backports "$arch_qemu_package")
 	case $ver in 1:11.*) ;; *) echo "trixie-backports offers $arch_qemu_package '$ver', not 11.x" >&2; return 1 ;; esac
 	dir=$cache/qemu-$arch_cache_prefix${ver//[:~+]/_}
@@ -240,7 +259,7 @@ qemu11_prepare() {
 		bpo_apt "$suites" clean
 		# A private status file (none): apt resolves every Depends down to libc6.
 		out=$(bpo_apt "$suites" install -q -d -y --no-install-recommends "$arch_qemu_package=$ver" \
-			"qemu-system-common=$ver" "qemu-system-data=$ver" qemu-efi-aarch64 2>&1) ||
+			"qemu-system-common=$ver" "qemu-system-data=$ver" "$firmware_pkg" 2>&1) ||
 			{ printf '%s\n' "$out" | tail -n 20 >&2; echo "cannot download QEMU $ver and its libraries" >&2; return 1; }
 		for deb in "$cache/apt/$suites"/cache/archives/*.deb; do
 			dpkg-deb -x "$deb" "$tmp" || return 1
@@ -264,5 +283,5 @@ qemu11_prepare() {
 		rm -rf "$dir" && mv "$tmp" "$dir" && touch "$dir/ok" || return 1
 		for p in "$cache"/qemu-"$arch_cache_prefix"1_11.*; do [ "$p" = "$dir" ] || ! arch_owns "$p" || rm -rf "$p"; done
 	fi
-	echo "$dir/$arch_qemu_binary -L $dir/usr/share/qemu -L $dir/usr/share/qemu-efi-aarch64"
+	echo "$dir/$arch_qemu_binary -L $dir/usr/share/qemu -L $dir/usr/share/$firmware"
 }
