@@ -1219,9 +1219,12 @@ static void ask_repair(struct rules_stage *st, const char *rule, const struct me
 	}
 	rep->outcome = MEM_REPAIR_FAILED;
 	snprintf(message, size, "Rule %s: repair of %s by %s failed: the kernel refused %s=%s: %s (record's "
-		 "dpa_flags '%s'; %s)", rule, plan->location, offer, w->attr, w->value, strerror(-r), t->dpa_flags,
+		 "dpa_flags '%s'; %s)%s", rule, plan->location, offer, w->attr, w->value, strerror(-r), t->dpa_flags,
 		 rep->counted ? "counted against the limits: the device may have acted" :
-		 "the kernel refused before asking the device: no limit spent");
+		 "the kernel refused before asking the device: no limit spent",
+		 /* The unit's ProtectKernelTunables= keeps /sys read-only: say the way out. */
+		 r == -EROFS ? "; /sys is read-only for the service: install the drop-in "
+			       "/usr/share/mcelogd/drop-ins/repair.conf (mcelogd.rules(5), REPAIR)" : "");
 }
 
 /*
