@@ -3,7 +3,8 @@
 # machine would run it: what the project's own files do not install is not
 # there.  CI (.ci/run) runs the README's commands this way.
 #
-#   tools/fresh-root.sh [--keep] [--release bookworm|trixie] COMMAND [ARG...]
+#   tools/fresh-root.sh [--keep] [--release bookworm|trixie]
+#                       [--prepare SHELL-COMMAND] [--hold FILE] COMMAND [ARG...]
 #   e.g. tools/fresh-root.sh tools/run-tests.sh
 #        tools/fresh-root.sh --release trixie tools/run-tests.sh
 #
@@ -24,6 +25,11 @@
 #    /sys (recursive, slave), tmpfs on /tmp and /run, a machine id of its
 #    own, no booted systemd.  Its environment is PATH, HOME, CI, TERM, the
 #    proxy variables and MCELOGD_* only.  Exits with COMMAND's status.
+#    --prepare SHELL-COMMAND runs there first, the same way (bash -c); if it
+#    fails, COMMAND does not run.  --hold FILE then waits until FILE (a path
+#    on this host) exists before COMMAND starts.  CI makes its second root and
+#    installs its dependencies (mostly downloads and dpkg, one core) while
+#    the first root's lanes start, and runs its tests once those are done.
 # 4. The root is removed afterwards, also after a failure or an interrupt.
 #    Its mounts exist only in its mount namespace, which ends with it; they
 #    are checked to be gone before anything is removed.
@@ -45,6 +51,8 @@
 #   MCELOGD_FRESH_ROOT_DIR   where the root is made (default /var/tmp)
 #   MCELOGD_FRESH_ROOT_TIMES a file to append "PHASE SECONDS" lines to
 #   --keep, MCELOGD_FRESH_ROOT_KEEP=1: keep the root (unmounted) to look at.
+#   The times file gets "prepare N" and "held N" lines for --prepare and
+#   --hold; COMMAND's own line does not count them.
 #   --release, MCELOGD_FRESH_ROOT_RELEASE: the Debian release of the root.
 set -uo pipefail
 self=$(realpath "$0")
@@ -71,9 +79,12 @@ if [ "${1:-}" = --sync-debs ]; then sync_debs "$2" "$3"; exit 0; fi
 
 keep=${MCELOGD_FRESH_ROOT_KEEP:-}
 suite=${MCELOGD_FRESH_ROOT_RELEASE:-$suite}
+prepare= hold=
 while :; do
 	case ${1:-} in
 	--keep) keep=1; shift ;;
+	--prepare) [ $# -ge 2 ] || die "--prepare needs a command"; prepare=$2; shift 2 ;;
+	--hold) [ $# -ge 2 ] || die "--hold needs a file name"; hold=$(realpath -m "$2"); shift 2 ;;
 	--release) [ $# -ge 2 ] || die "--release needs a release name"; suite=$2; shift 2 ;;
 	--release=*) suite=${1#--release=}; shift ;;
 	*) break ;;
@@ -242,22 +253,47 @@ mount --bind "$FRESH_ROOT_VMCACHE" "$root/var/cache/mcelogd-vm"
 mount --bind "$FRESH_ROOT_GATECACHE" "$root/var/cache/mcelogd-gate"
 unset FRESH_ROOT_VMCACHE FRESH_ROOT_GATECACHE
 set +e
+# --prepare, then --hold (outside the chroot: FILE is a host path).
+# Their times go to a file in the root, outside /root/mcelogd,
+# which the host reads after COMMAND.
+prepare=$FRESH_ROOT_PREPARE hold=$FRESH_ROOT_HOLD times=$root/.fresh-root-times
+unset FRESH_ROOT_PREPARE FRESH_ROOT_HOLD
+if [ -n "$prepare" ]; then
+	t0=$(date +%s)
+	chroot "$root" /bin/bash -c "cd /root/mcelogd && $prepare"
+	rc=$?
+	echo "prepare $(( $(date +%s) - t0 ))" >>"$times"
+	[ $rc = 0 ] || { echo "fresh-root: --prepare failed (exit status $rc): not running $1"; exit $rc; }
+fi
+if [ -n "$hold" ]; then
+	t0=$(date +%s)
+	echo "fresh-root: holding until $hold exists"
+	while [ ! -e "$hold" ]; do sleep 1; done
+	echo "held $(( $(date +%s) - t0 ))" >>"$times"
+	echo "fresh-root: $hold is there after $(( $(date +%s) - t0 ))s: running $1"
+fi
 # Not exec: bash stays PID 1 (reaping orphans); COMMAND runs as a child.
 chroot "$root" /bin/bash -c "cd /root/mcelogd && exec \"\$@\"" fresh-root "$@"
 exit $?
 '
 envs=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root FRESH_ROOT_VMCACHE="$vmcache"
-	FRESH_ROOT_GATECACHE="$gatecache" MCELOGD_GATE_CACHE=/var/cache/mcelogd-gate MCELOGD_GATE_BASELINE_SRC=$gate_src)
+	FRESH_ROOT_GATECACHE="$gatecache" MCELOGD_GATE_CACHE=/var/cache/mcelogd-gate MCELOGD_GATE_BASELINE_SRC=$gate_src
+	FRESH_ROOT_PREPARE="$prepare" FRESH_ROOT_HOLD="$hold")
 while IFS= read -r v; do
 	case $v in CI|TERM|http_proxy|https_proxy|no_proxy|HTTP_PROXY|HTTPS_PROXY|NO_PROXY|MCELOGD_*)
 		case $v in MCELOGD_FRESH_ROOT_*|MCELOGD_VM_CACHE|MCELOGD_GATE_*) ;; *) envs+=("$v=${!v}") ;; esac ;;
 	esac
 done < <(compgen -e)
-say "running in the root: $*"
+say "running in the root: ${prepare:+$prepare, then }${hold:+(after $hold) }$*"
 t0=$(date +%s)
 in_namespaces env -i "${envs[@]}" /bin/bash -c "$init" fresh-root-init "$root" "$@"
 rc=$?
 t=$(( $(date +%s) - t0 ))
+# COMMAND's own time: without --prepare's and --hold's, which init wrote down.
+if [ -f "$root/.fresh-root-times" ]; then
+	cat "$root/.fresh-root-times" >>"$times"
+	t=$(( t - $(awk '{ n += $2 } END { print n + 0 }' "$root/.fresh-root-times") ))
+fi
 say "$1: exit status $rc after ${t}s"
 echo "$(basename "$1") $t" >>"$times"
 exit "$rc"

@@ -5,11 +5,12 @@
 # EDAC driver, so mcectl slots lists the slot and no EDAC DIMM; an override
 # file is read (and a bad line named) all the same.
 VM_DESC="SMBIOS type-17 slot names from the real sysfs, through mcectl slots"
-# 23-ignore-ce-no-clear's boot (its guest, kernel options and this -smbios):
-# a boot of its own cost CI about 45 s for a scenario of 2 s.
+# 23-ignore-ce-no-clear's boot (its guest, kernel options, 61-aer's q35
+# machine and this -smbios): a boot of its own cost CI about 45 s for a
+# scenario of 2 s.
 VM_SMP=1
 VM_APPEND="mce=ignore_ce msr.allow_writes=off"
-VM_QEMU="-smbios type=17,loc_pfx=SLOT,bank=CPU0_CHANNEL_A"
+VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1 -smbios type=17,loc_pfx=SLOT,bank=CPU0_CHANNEL_A"
 
 scenario() {
 	local out

@@ -5,6 +5,7 @@
 # resumes the guest.  Corrected errors go through the monitor, so the guest
 # kernel's poller on CPU 1 finds them and the tracepoint fires there.
 VM_DESC="suspend to RAM and resume: every CPU's reader still reads"
+# 47-rsyslog runs first in this boot.
 VM_QEMU="-global PIIX4_PM.disable_s3=0"
 VM_APPEND="mcelogd_vm.check_interval=1"
 

@@ -7,10 +7,11 @@
 # back from the instance with every field, and a further restart logs nothing
 # again.
 VM_DESC="ras:* events raised while mcelogd is stopped: logged once at its next start"
-# 61-aer's machine: one boot for both; the counts below are relative to what
+# 61-aer's boot (23-ignore-ce-no-clear's too): the counts below are relative to what
 # is already there when this scenario starts.
 VM_SMP=1
-VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1"
+VM_APPEND="mce=ignore_ce msr.allow_writes=off"
+VM_QEMU="-machine q35 -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 -device e1000e,bus=rp1,id=nic1 -smbios type=17,loc_pfx=SLOT,bank=CPU0_CHANNEL_A"
 
 # aer_count: journal entries of ras:aer_event this boot, beyond those before the scenario
 aer_count() { echo $(( $(guest "journalctl -b -o cat --no-pager MESSAGE_ID=$(msgid PCIE_AER) | wc -l") - aer_base )); }
