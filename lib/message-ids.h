@@ -41,6 +41,9 @@
 #define MCELOGD_MSGID_PCI_HOTPLUG             "f0b1e4ee675948f79f1ce4c60515fbdd"
 #define MCELOGD_MSGID_CXL_MEMORY_SPARING      "a7db221323b840b3918c6b81d9ba9362"
 #define MCELOGD_MSGID_PCIE_LINK               "ac56d7120cb54bff9694695a6dcd6944"
+/* A process sent SIGBUS for a memory error; a failed disk request. */
+#define MCELOGD_MSGID_SIGBUS                  "84b326d490cd4ec1be9b8486aefdf379"
+#define MCELOGD_MSGID_DISK_ERROR              "3bc9d6d370a8470cab2446f155150a82"
 
 /* The ids whose entries carry a struct ras_record in MCE_JSON. */
 #define MCELOGD_RAS_MSGIDS \
@@ -50,7 +53,8 @@
 	MCELOGD_MSGID_CXL_GENERAL_MEDIA, MCELOGD_MSGID_CXL_DRAM, MCELOGD_MSGID_CXL_MEMORY_MODULE, \
 	MCELOGD_MSGID_CXL_POISON, MCELOGD_MSGID_CXL_AER, MCELOGD_MSGID_CXL_OVERFLOW, MCELOGD_MSGID_CXL_GENERIC, \
 	MCELOGD_MSGID_CXL_MEMORY_SPARING, \
-	MCELOGD_MSGID_PCI_HOTPLUG, MCELOGD_MSGID_PCIE_LINK
+	MCELOGD_MSGID_PCI_HOTPLUG, MCELOGD_MSGID_PCIE_LINK, \
+	MCELOGD_MSGID_SIGBUS, MCELOGD_MSGID_DISK_ERROR
 
 /* The record class of a severity, shared by the journal sink and mcectl query. */
 enum mce_severity;

@@ -26,6 +26,8 @@ static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_GENERIC] = "cxl_generic",
 	[RAS_EVENT_PCI_HOTPLUG] = "pci_hotplug",
 	[RAS_EVENT_PCIE_LINK] = "pcie_link",
+	[RAS_EVENT_SIGBUS] = "sigbus",
+	[RAS_EVENT_DISK_ERROR] = "disk_error",
 };
 
 static const char *const severity_names[_RAS_SEV_MAX] = {

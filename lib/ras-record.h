@@ -43,6 +43,8 @@ enum ras_event {
 	RAS_EVENT_CXL_MEMORY_SPARING, /* a CXL device spared (or was asked to spare) memory (cxl:cxl_memory_sparing) */
 	RAS_EVENT_PCI_HOTPLUG,        /* a PCI hotplug slot's link or card came or went (pci:pci_hp_event) */
 	RAS_EVENT_PCIE_LINK,          /* a PCIe link's speed or width was (re)negotiated (pci:pcie_link_event) */
+	RAS_EVENT_SIGBUS,             /* the kernel sent a process SIGBUS for a memory error (signal:signal_generate) */
+	RAS_EVENT_DISK_ERROR,         /* a disk request failed (block:block_rq_error, block_rq_complete) */
 	_RAS_EVENT_MAX,
 	_RAS_EVENT_INVALID = -1,
 };

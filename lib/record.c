@@ -42,6 +42,9 @@ const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_CXL_MEMORY_SPARING] = "cxl:cxl_memory_sparing",
 	[MCE_SOURCE_PCI_HP_EVENT] = "pci:pci_hp_event",
 	[MCE_SOURCE_PCIE_LINK_EVENT] = "pci:pcie_link_event",
+	[MCE_SOURCE_SIGNAL_GENERATE] = "signal:signal_generate",
+	[MCE_SOURCE_BLOCK_RQ_ERROR] = "block:block_rq_error",
+	[MCE_SOURCE_BLOCK_RQ_COMPLETE] = "block:block_rq_complete",
 };
 
 /*

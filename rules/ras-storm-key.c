@@ -21,6 +21,17 @@ static const char *const key_fields[_RAS_EVENT_MAX][KEY_FIELDS_MAX] = {
 					  "device", "fru_text" },
 	[RAS_EVENT_ARM_PROCESSOR]     = { "mpidr" },
 	[RAS_EVENT_VENDOR_SECTION]    = { "section_type", "fru_id", "fru_text" },
+	/* A failing disk: by device and what failed, not by sector, which changes with every request. */
+	[RAS_EVENT_DISK_ERROR]        = { "dev", "error" },
+};
+
+/*
+ * Kinds whose every record is a failure and that flood all the same: a dying
+ * disk fails each request that reaches it, thousands a second under load.
+ * They storm whatever their severity; the other kinds only when corrected.
+ */
+static const bool storms_uncorrected[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_DISK_ERROR] = true,
 };
 
 /* Live sources of ras records; the previous boot's (BERT), replayed and decoded ones are history. */
@@ -30,6 +41,8 @@ static const bool live_sources[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_RAS_EXTLOG_MEM_EVENT]   = true,
 	[MCE_SOURCE_RAS_ARM_EVENT]          = true,
 	[MCE_SOURCE_RAS_NON_STANDARD_EVENT] = true,
+	[MCE_SOURCE_BLOCK_RQ_ERROR]         = true,
+	[MCE_SOURCE_BLOCK_RQ_COMPLETE]      = true,
 };
 
 /* The one tracepoint each kind that storms comes from (kernel-abi/ras-trace.c). */
@@ -39,6 +52,12 @@ static const enum mce_source storm_sources[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_FIRMWARE_MEMORY]   = MCE_SOURCE_RAS_EXTLOG_MEM_EVENT,
 	[RAS_EVENT_ARM_PROCESSOR]     = MCE_SOURCE_RAS_ARM_EVENT,
 	[RAS_EVENT_VENDOR_SECTION]    = MCE_SOURCE_RAS_NON_STANDARD_EVENT,
+	/* Or block_rq_complete, which stands in for it on kernels before 5.18 (alt_storm_sources). */
+	[RAS_EVENT_DISK_ERROR]        = MCE_SOURCE_BLOCK_RQ_ERROR,
+};
+
+static const enum mce_source alt_storm_sources[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_DISK_ERROR]        = MCE_SOURCE_BLOCK_RQ_COMPLETE,
 };
 
 enum mce_source ras_storm_source(enum ras_event event)
@@ -133,10 +152,13 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 
 	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
 		return false;
-	if (rec->severity != RAS_SEV_CORRECTED || rec->recovered)
+	if ((unsigned) rec->event >= _RAS_EVENT_MAX || rec->recovered)
+		return false;
+	if (rec->severity != RAS_SEV_CORRECTED && !storms_uncorrected[rec->event])
 		return false;
 	/* Each kind storms from its own tracepoint only, so the summaries can name it. */
-	if ((unsigned) rec->event >= _RAS_EVENT_MAX || rec->source != storm_sources[rec->event])
+	if (rec->source != storm_sources[rec->event] &&
+	    (!alt_storm_sources[rec->event] || rec->source != alt_storm_sources[rec->event]))
 		return false;
 	fields = key_fields[rec->event];
 	if (!fields[0])

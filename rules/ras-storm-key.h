@@ -13,7 +13,8 @@
  * type and FRU.  Counts, addresses and syndromes are left out: they change
  * from one record of the same failing part to the next.
  *
- * Only corrected errors from live sources (the ras:* tracepoints) storm.
+ * Only corrected errors from live sources (the ras:* tracepoints) storm, and
+ * failed disk requests (block:*), which are all failures and flood as one.
  * Everything else is always logged on its own: deferred, uncorrected and
  * fatal errors, pages the kernel poisoned or offlined (memory_failure_event:
  * each is an action on one page, and they are few), and records of the

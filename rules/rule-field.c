@@ -157,10 +157,13 @@ static const char *const ras_components[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_CXL_GENERIC] = "cxl",
 	[RAS_EVENT_PCI_HOTPLUG] = "pcie",
 	[RAS_EVENT_PCIE_LINK] = "pcie",
+	/* The memory error that made the kernel kill (or warn) a process. */
+	[RAS_EVENT_SIGBUS] = "memory",
+	[RAS_EVENT_DISK_ERROR] = "disk",
 };
 
 static const char *const components[] = {
-	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "other",
+	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "disk", "other",
 };
 
 /* The address only where it names a page of memory (decoders/page-address.h). */

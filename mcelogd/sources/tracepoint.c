@@ -21,6 +21,7 @@
 #include "perf-ring.h"
 #include "ring-size.h"
 #include "ras-buffer.h"
+#include "ras-enrich.h"
 #include "ras-record.h"
 #include "ras-trace.h"
 #include "source.h"
@@ -110,7 +111,23 @@ static const struct tracepoint_def {
 	[TP_RAS_FIRST + RAS_TP_PCIE_LINK_EVENT] = {
 		"pci", "pcie_link_event", MCE_SOURCE_PCIE_LINK_EVENT,
 		"a kernel before the pci:* RAS events (7.0-era), or built without CONFIG_PCI" },
+	[TP_RAS_FIRST + RAS_TP_SIGNAL_GENERATE] = {
+		"signal", "signal_generate", MCE_SOURCE_SIGNAL_GENERATE,
+		"kernel built without CONFIG_TRACEPOINTS" },
+	[TP_RAS_FIRST + RAS_TP_BLOCK_RQ_ERROR] = {
+		"block", "block_rq_error", MCE_SOURCE_BLOCK_RQ_ERROR,
+		"a kernel before 5.18, or built without CONFIG_BLOCK; block_rq_complete is read instead" },
+	[TP_RAS_FIRST + RAS_TP_BLOCK_RQ_COMPLETE] = {
+		"block", "block_rq_complete", MCE_SOURCE_BLOCK_RQ_COMPLETE,
+		"kernel built without CONFIG_BLOCK" },
 };
+
+/* Read only where the kernel lacks block_rq_error, which says the same of failed requests alone. */
+#define TP_BLOCK_RQ_ERROR (TP_RAS_FIRST + RAS_TP_BLOCK_RQ_ERROR)
+#define TP_BLOCK_RQ_COMPLETE (TP_RAS_FIRST + RAS_TP_BLOCK_RQ_COMPLETE)
+
+/* Room for a kernel event filter (ras_tp_filter()). */
+#define TP_FILTER_MAX 96
 
 struct tracepoint {
 	bool available;         /* wanted, and its format was read and understood */
@@ -120,6 +137,9 @@ struct tracepoint {
 	bool said_out_of_fds;   /* EMFILE/ENFILE logged once, not per CPU */
 	bool declined;          /* a device event left closed for want of descriptors: on no CPU,
 				 * not even one that comes online later (open_device_events()) */
+	/* The kernel filter it is opened with ("" for none): what it fires for and
+	 * we do not read (other signals, completed requests) never leaves the kernel. */
+	char filter[TP_FILTER_MAX];
 };
 
 struct cpu_reader {
@@ -290,6 +310,7 @@ static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_t
 	/* Each event is opened on one CPU (event_open()): its ring's CPU is where it fired. */
 	rec.have_sample_cpu = true;
 	rec.sample_cpu = ring_cpu;
+	ras_enrich(&rec);
 	r = source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
 	return r;
@@ -716,6 +737,8 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = tp->id,
+		/* A filtered event starts disabled: not one unfiltered sample before its filter is set. */
+		.disabled = tp->filter[0] != '\0',
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
@@ -734,7 +757,17 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 		if (fd >= 0)
 			no_clockid = true;
 	}
-	return fd < 0 ? negative_errno() : fd;
+	if (fd < 0)
+		return negative_errno();
+	/* Never read unfiltered: a kernel that refuses the filter does not get the event opened. */
+	if (tp->filter[0] && (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, tp->filter) < 0 ||
+			      ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)) {
+		int r = negative_errno();
+
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 /* Opens tracepoint t on the reader's CPU: the first one opened there owns the ring. */
@@ -1006,6 +1039,16 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 		return log_error_errno(-EPROTO, "%s:%u: cannot parse the tracepoint format; %s:%s source "
 				       "is off", path, line, def->system, def->name);
 	}
+	if (t != TP_MCE_RECORD) {
+		r = ras_tp_filter(&s->ras[t - TP_RAS_FIRST], s->tps[t].filter, sizeof(s->tps[t].filter));
+		if (r < 0 && r != -ENOENT) {
+			source_set_state(s->host, src, SOURCE_UNAVAILABLE, "no room for its kernel filter");
+			return log_error_errno(r, "%s:%s: cannot build its kernel filter: %m; that source is off",
+					       def->system, def->name);
+		}
+		if (r < 0)
+			s->tps[t].filter[0] = '\0';
+	}
 	s->tps[t].id = format->id;
 	s->tps[t].available = true;
 	return 0;
@@ -1028,8 +1071,9 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 			 s->layout.v_data ? ", with vendor data" : "",
 			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
 	else
-		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
-			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
+		log_info("Reading %s:%s (tracepoint id %u, %u fields%s%s%s) on %u of %u online CPUs", def->system,
+			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->filter[0] ? ", filter '" : "",
+			 tp->filter, tp->filter[0] ? "'" : "", tp->n_cpus, n_online);
 }
 
 static void tracepoint_close(void *userdata);
@@ -1156,6 +1200,11 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 		if (!tracepoint_wanted(h->config, t)) {
 			source_set_state(s->host, def->source, SOURCE_DISABLED, "%s=no in the configuration",
 						 t == TP_MCE_RECORD ? "Tracepoint" : "RAS");
+			continue;
+		}
+		if (t == TP_BLOCK_RQ_COMPLETE && s->tps[TP_BLOCK_RQ_ERROR].available) {
+			source_set_state(s->host, def->source, SOURCE_DISABLED,
+					 "block:block_rq_error is read instead");
 			continue;
 		}
 		r = tracepoint_load(s, tracefs_root, t);
