@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "json-writer.h"
+#include "macro.h"
 #include "ras-storm-event.h"
 
 int ras_storm_event_message(const struct storm_event *ev, const struct ras_storm_key *key,
 			    const struct storm_output *o, char *buf, size_t size)
 {
 	const char *kind = ras_event_to_string(key->event);
-	char span[32];
+	bool corrected = streq(ras_storm_severity(key->event), "corrected");
+	size_t n = strlen(kind);
+	char span[32], what[64];
 
+	/* "Corrected memory_controller error", "Uncorrected disk_error" */
+	snprintf(what, sizeof(what), "%s %s%s", corrected ? "Corrected" : "Uncorrected", kind,
+		 n > 6 && streq(kind + n - 6, "_error") ? "" : " error");
 	if (ev->type == STORM_EVENT_SUMMARY) {
 		storm_duration_string(ev->first_usec, ev->last_usec, span, sizeof(span));
-		return snprintf(buf, size, "Corrected %s error storm on %s: %" PRIu64 " more records in %s, %"
-				PRIu64 " since the storm began", kind, key->text, ev->count, span, ev->total);
+		return snprintf(buf, size, "%s storm on %s: %" PRIu64 " more records in %s, %"
+				PRIu64 " since the storm began", what, key->text, ev->count, span, ev->total);
 	}
 	storm_duration_string(ev->start_usec, ev->last_usec, span, sizeof(span));
-	return snprintf(buf, size, "Corrected %s error storm on %s %s after %s: %" PRIu64
-			" records in summaries, %u logged individually before it", kind, key->text,
+	return snprintf(buf, size, "%s storm on %s %s after %s: %" PRIu64
+			" records in summaries, %u logged individually before it", what, key->text,
 			storm_end_reason_text(o->reason), span, ev->total, ev->logged);
 }
 
@@ -32,7 +39,7 @@ void ras_storm_event_write_json(const struct storm_event *ev, const struct ras_s
 		json_put_string(w, "hostname", o->hostname);
 	if (o->boot_id && o->boot_id[0])
 		json_put_string(w, "boot_id", o->boot_id);
-	json_put_string(w, "severity", "corrected");
+	json_put_string(w, "severity", ras_storm_severity(key->event));
 	json_put_string(w, "scope", "ras");
 	json_put_string(w, "ras_event", ras_event_to_string(key->event));
 	json_put_string(w, "source", mce_source_to_string(ras_storm_source(key->event)));

@@ -177,6 +177,11 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 	return t.used > 0;
 }
 
+const char *ras_storm_severity(enum ras_event event)
+{
+	return (unsigned) event < _RAS_EVENT_MAX && storms_uncorrected[event] ? "uncorrected" : "corrected";
+}
+
 bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b)
 {
 	return a->event == b->event && streq(a->text, b->text);

@@ -46,6 +46,9 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
  */
 enum mce_source ras_storm_source(enum ras_event event);
 
+/* "corrected", or "uncorrected" for the kinds that storm as failures (disk errors). */
+const char *ras_storm_severity(enum ras_event event);
+
 bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b);
 
 /*

@@ -48,6 +48,9 @@ static const struct {
 	[RULE_FIELD_MCACOD]           = { "mcacod",           FMT_HEX },
 	[RULE_FIELD_MSCOD]            = { "mscod",            FMT_HEX },
 	[RULE_FIELD_DPA]              = { "dpa",              FMT_HEX },
+	[RULE_FIELD_PROCESS]          = { "process",          FMT_STRING },
+	[RULE_FIELD_UNIT]             = { "unit",             FMT_STRING },
+	[RULE_FIELD_DISK]             = { "disk",             FMT_STRING },
 };
 
 const char *rule_field_to_string(enum rule_field f)
@@ -369,6 +372,16 @@ const char *rule_no_dimm_to_string(enum rule_no_dimm why)
 	return (unsigned) why < _RULE_NO_DIMM_MAX ? no_dimm_reasons[why] : "unknown";
 }
 
+/* The first of two string fields the record has. */
+static bool ras_text(const struct ras_record *r, struct rule_value *ret, const char *key, const char *other)
+{
+	const struct ras_field *x = ras_record_find(r, key);
+
+	if (!x || x->type != RAS_FIELD_STRING)
+		x = ras_record_find(r, other);
+	return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
+}
+
 static bool ras_field(const struct rule_input *in, enum rule_field f, struct rule_value *ret)
 {
 	const struct ras_record *r = in->ras;
@@ -409,6 +422,9 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 		return ras_address(r, &a) && num(a >> PAGE_SHIFT, ret);
 	case RULE_FIELD_NO_PAGE:     return str(ras_no_page(r), ret);
 	case RULE_FIELD_DPA:         return RAS_NUM(r, ret, "dpa");
+	case RULE_FIELD_PROCESS:     return ras_text(r, ret, "comm", "killed_comm");
+	case RULE_FIELD_UNIT:        return ras_text(r, ret, "unit", "killed_unit");
+	case RULE_FIELD_DISK:        return ras_text(r, ret, "disk", "dev");
 	default:                     return false;
 	}
 }

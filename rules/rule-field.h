@@ -53,6 +53,9 @@ enum rule_field {
 	RULE_FIELD_MCACOD,
 	RULE_FIELD_MSCOD,
 	RULE_FIELD_DPA,              /* CXL device physical address, as the event record gives it */
+	RULE_FIELD_PROCESS,          /* the command a memory error's SIGBUS was for (or killed, on its memory failure) */
+	RULE_FIELD_UNIT,             /* that process's systemd unit */
+	RULE_FIELD_DISK,             /* the disk of a failed request: its name, else major:minor */
 	_RULE_FIELD_MAX,
 	_RULE_FIELD_INVALID = -1,
 };

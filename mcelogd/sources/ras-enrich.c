@@ -16,24 +16,61 @@
 /* /proc/PID/cgroup is one line on the unified hierarchy, a dozen on a legacy one. */
 #define CGROUP_FILE_MAX (64 * 1024)
 
-static void add_unit(struct ras_record *rec)
+/* pid's unit as /proc says it now; false if the process is gone or runs in none. */
+static bool read_unit(int64_t pid, struct process_unit *ret)
 {
-	const struct ras_field *pid = ras_record_find(rec, "pid");
 	_cleanup_free_ char *text = NULL;
-	char path[64], unit[256], user_unit[256];
-	size_t len, at;
+	char path[64];
+	size_t len;
 	int r;
 
-	if (!pid || pid->type != RAS_FIELD_INT || pid->i <= 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%" PRId64 "/cgroup", pid->i);
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/cgroup", pid);
 	r = read_full_file(path, CGROUP_FILE_MAX, &text, &len);
 	if (r < 0) {
 		log_debug_errno(r, "No unit for pid %" PRId64 " of a memory-error SIGBUS (%s: %m): it has exited",
-				pid->i, path);
-		return;
+				pid, path);
+		return false;
 	}
-	if (cgroup_unit_of(text, len, unit, sizeof(unit), user_unit, sizeof(user_unit)) < 0)
+	ret->pid = pid;
+	return cgroup_unit_of(text, len, ret->unit, sizeof(ret->unit), ret->user_unit,
+			      sizeof(ret->user_unit)) >= 0;
+}
+
+void ras_enrich_remember(struct process_units *units, int64_t pid)
+{
+	struct process_unit u;
+
+	for (unsigned i = 0; i < PROCESS_UNITS_KEPT; i++)
+		if (units->e[i].pid == pid && units->e[i].unit[0])
+			return;
+	if (pid <= 0 || !read_unit(pid, &u))
+		return;
+	units->e[units->next] = u;
+	units->next = (units->next + 1) % PROCESS_UNITS_KEPT;
+}
+
+static void add_unit(struct ras_record *rec, struct process_units *units)
+{
+	const struct ras_field *pid = ras_record_find(rec, "pid");
+	struct process_unit u = { .pid = 0 };
+	const char *unit = NULL, *user_unit = "";
+	size_t at;
+
+	if (!pid || pid->type != RAS_FIELD_INT || pid->i <= 0)
+		return;
+	/* Remembered at the wake-up first: pids are reused, the process read now may be another. */
+	for (unsigned i = 0; units && i < PROCESS_UNITS_KEPT; i++)
+		if (units->e[i].pid == pid->i && units->e[i].unit[0]) {
+			unit = units->e[i].unit;
+			user_unit = units->e[i].user_unit;
+			units->e[i].pid = 0;
+			break;
+		}
+	if (!unit && read_unit(pid->i, &u)) {
+		unit = u.unit;
+		user_unit = u.user_unit;
+	}
+	if (!unit)
 		return;
 	(void) ras_record_add_string(rec, "unit", unit, SIZE_MAX);
 	if (user_unit[0])
@@ -72,10 +109,10 @@ static void add_disk(struct ras_record *rec)
 	}
 }
 
-void ras_enrich(struct ras_record *rec)
+void ras_enrich(struct ras_record *rec, struct process_units *units)
 {
 	if (rec->event == RAS_EVENT_SIGBUS)
-		add_unit(rec);
+		add_unit(rec, units);
 	else if (rec->event == RAS_EVENT_DISK_ERROR)
 		add_disk(rec);
 }

@@ -158,6 +158,7 @@ struct cpu_reader {
 	/* The ring's head when last looked at for going quiet, and when (CLOCK_MONOTONIC ns):
 	 * how fast it is filling (keeps_up_until()). */
 	uint64_t seen_head, seen_ns;
+	uint64_t peeked;        /* how far peek_sigbus() looked into the ring */
 };
 
 struct tracepoint_source {
@@ -185,6 +186,8 @@ struct tracepoint_source {
 	struct cpu_reader **batch_reader;
 	/* Reads the rings again once what read_rings() held back is old enough. */
 	sd_event_source *hold_timer;
+	/* The units of processes sent a memory error's SIGBUS, read at the wake-up (peek_sigbus()). */
+	struct process_units units;
 };
 
 /*
@@ -310,7 +313,7 @@ static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_t
 	/* Each event is opened on one CPU (event_open()): its ring's CPU is where it fired. */
 	rec.have_sample_cpu = true;
 	rec.sample_cpu = ring_cpu;
-	ras_enrich(&rec);
+	ras_enrich(&rec, &s->units);
 	r = source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
 	return r;
@@ -706,6 +709,44 @@ static bool hold_timer_reads_soon(struct cpu_reader *c)
 	return hold_timer_due(c->owner, &due_usec) && keeps_up_until(c, due_usec);
 }
 
+/*
+ * At the wake-up, before any record is taken: a memory error's SIGBUS in c's
+ * ring has its process's unit read now, while the process may still exist
+ * (ras-enrich.h).  Each record is looked at once; only headers are read for
+ * the others.
+ */
+static void peek_sigbus(struct tracepoint_source *s, struct cpu_reader *c)
+{
+	const unsigned t = TP_RAS_FIRST + RAS_TP_SIGNAL_GENERATE;
+	struct perf_event_mmap_page *pc = c->map;
+	uint64_t head, pos, size = (uint64_t) s->ring.data_pages * s->page_size;
+	struct perf_ring_record rec;
+
+	if (c->tp_fd[t] < 0)
+		return;
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	pos = c->peeked > pc->data_tail ? c->peeked : pc->data_tail;
+	while (pos < head && perf_ring_next((unsigned char *) c->map + s->page_size, size, head, &pos, s->scratch,
+					    &rec) > 0) {
+		struct perf_sample sample;
+		struct ras_record r;
+		const struct ras_field *pid;
+		char why[64];
+
+		if (rec.type != PERF_RECORD_SAMPLE || perf_sample_parse(rec.body, rec.body_size, &sample) < 0 ||
+		    sample.id != c->tp_id[t])
+			continue;
+		if (ras_tp_decode(&s->ras[RAS_TP_SIGNAL_GENERATE], sample.raw, sample.raw_size, &r, why,
+				  sizeof(why)) < 0)
+			continue;
+		pid = ras_record_find(&r, "pid");
+		if (pid && pid->type == RAS_FIELD_INT)
+			ras_enrich_remember(&s->units, pid->i);
+		ras_record_done(&r);
+	}
+	c->peeked = pos;
+}
+
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)
 {
 	struct cpu_reader *c = userdata;
@@ -723,6 +764,7 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 		s->host->changed(s->host->core);
 		return 0;
 	}
+	peek_sigbus(s, c);
 	if (!hold_timer_reads_soon(c))
 		read_rings(s, false);
 	else if (sd_event_source_set_enabled(c->io, SD_EVENT_OFF) >= 0)

@@ -290,6 +290,12 @@ for d in bin sbin lib lib64; do
 	fi
 done
 install -D -m755 "$here/guest/vm-agent" "$stage/usr/local/sbin/vm-agent"
+# The victim of 60-memory-failure's SIGBUS, static: the guest has no compiler.
+if [ "$vm_arch" = amd64 ]; then
+	mkdir -p "$stage/usr/local/libexec/mcelogd-vm" &&
+		${VM_HOST_CC:-cc} -static -O2 -o "$stage/usr/local/libexec/mcelogd-vm/hwpoison-kill" \
+			"$here/guest/hwpoison-kill.c" || bail "cannot build guest/hwpoison-kill.c"
+fi
 install -D -m755 "$here/guest/vm-setup" "$stage/usr/local/sbin/vm-setup"
 mkdir -p "$stage/etc/systemd/system/sysinit.target.wants"
 for u in mcelogd-vm-agent.service mcelogd-vm-setup.service; do
