@@ -64,6 +64,7 @@ void block_decode_rq_error(struct ras_tp_ctx *c)
 	uint64_t dev = 0, sector = 0, nr_sector = 0;
 	int64_t error = 0;
 	const struct block_error *e;
+	const unsigned char *p;
 	const char *rwbs;
 	char devname[32];
 	size_t n = 0;
@@ -83,7 +84,8 @@ void block_decode_rq_error(struct ras_tp_ctx *c)
 		tp_added(c, ras_record_add_int(r, "error", error));
 	if (e)
 		tp_added(c, ras_record_add_string(r, "error_type", e->name, SIZE_MAX));
-	tp_add_text(c, "rwbs", tp_bytes(c, "rwbs", 1, &n), n);
+	p = tp_bytes(c, "rwbs", 1, &n);
+	tp_add_text(c, "rwbs", p, n);
 	/* The SCSI command of a passthrough request; newer kernels leave it empty. */
 	tp_add_string_field(c, "cmd", "cmd");
 	/* The request failed and what it carried was not read or not written. */

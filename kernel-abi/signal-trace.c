@@ -50,13 +50,16 @@ void signal_decode_generate(struct ras_tp_ctx *c)
 {
 	struct ras_record *r = c->r;
 	int64_t sig = 0, code = 0, pid = -1, group, result;
+	const unsigned char *p;
 	const char *comm, *what;
 	size_t n = 0;
 
 	tp_s(c, "sig", &sig);
 	tp_s(c, "code", &code);
 	tp_s(c, "pid", &pid);
-	tp_add_text(c, "comm", tp_bytes(c, "comm", 1, &n), n);
+	/* n is set by the read: not in one call with it, whose arguments C evaluates in no set order. */
+	p = tp_bytes(c, "comm", 1, &n);
+	tp_add_text(c, "comm", p, n);
 	tp_added(c, ras_record_add_int(r, "pid", pid));
 	tp_added(c, ras_record_add_int(r, "signal", sig));
 	if (sig == SIGBUS && code == SIGBUS_MCEERR_AR) {
