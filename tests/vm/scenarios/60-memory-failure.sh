@@ -142,8 +142,8 @@ sigbus_checks() {
 	j=$(guest "journalctl -o json --no-pager MESSAGE_ID=$(msgid SIGBUS) MCE_PID=$pid")
 	is "$(grep -c . <<<"$j")" 1 "sigbus: one journal entry with MESSAGE_ID=$(msgid SIGBUS)"
 	is "$(jq -c '[.MCE_EVENT, .MCE_SOURCE, .MCE_COMM, .MCE_CODE, .MCE_UNIT, .PRIORITY]' <<<"$j")" \
-		'["sigbus","signal:signal_generate","hwpoison-kill","action_optional","mcelogd-vm-sigbus.service","4"]' \
-		"sigbus: journal MCE_EVENT/SOURCE/COMM/CODE/UNIT, PRIORITY warning"
+		'["sigbus","signal:signal_generate","hwpoison-kill","action_optional","mcelogd-vm-sigbus.service","3"]' \
+		"sigbus: journal MCE_EVENT/SOURCE/COMM/CODE/UNIT, PRIORITY err"
 	j=$(guest "journalctl -o json --no-pager MESSAGE_ID=$(msgid MEMORY_FAILURE) MCE_KILLED_PID=$pid")
 	check "sigbus: the memory failure's MESSAGE names the killed process" \
 		grep -q "SIGBUS to hwpoison-kill\[$pid\] of mcelogd-vm-sigbus.service" <<<"$(jq -r .MESSAGE <<<"$j")"
