@@ -189,7 +189,7 @@ disk_checks() {
 	# A flood: 40 failed reads within a second or two (each dd reads the 10 bad sectors one by
 	# one, going on past each error), the first Burst logged, the rest in a storm summary.
 	guest "for i in 1 2 3 4; do dd if=/dev/$dev of=/dev/null bs=512 skip=4656 count=16 iflag=direct conv=noerror 2>/dev/null; done; true" 120 >/dev/null
-	out=$(wait_records 1 ".event == \"storm\" and .scope == \"ras\"" 40)
+	out=$(wait_records 1 ".event == \"storm_summary\" and .scope == \"ras\" and .ras_event == \"disk_error\"" 40)
 	note "$out"
 	check "disk: a flood of failed reads is summarised as a storm" test -n "$out"
 	n=$(query_json | jq -c "select(.source == \"block:block_rq_error\" and .disk == \"$dev\")" | wc -l)
