@@ -801,9 +801,9 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 	}
 	if (fd < 0)
 		return negative_errno();
-	/* Never read unfiltered: a kernel that refuses the filter does not get the event opened. */
-	if (tp->filter[0] && (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, tp->filter) < 0 ||
-			      ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)) {
+	/* Never read unfiltered: a kernel that refuses the filter does not get the event opened.
+	 * It is enabled once its samples have a ring to go to (reader_add()). */
+	if (tp->filter[0] && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, tp->filter) < 0) {
 		int r = negative_errno();
 
 		close(fd);
@@ -840,6 +840,17 @@ static int reader_add(struct tracepoint_source *s, struct cpu_reader *c, unsigne
 		c->fd = fd;
 	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, c->fd) < 0)
 		return negative_errno();
+	if (s->tps[t].filter[0] && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		r = negative_errno();
+		if (c->fd == fd) {
+			/* It owned the ring just set up: undone, so the next event can own it. */
+			c->io = sd_event_source_disable_unref(c->io);
+			munmap(c->map, c->map_size);
+			c->map = NULL;
+			c->fd = -1;
+		}
+		return r;
+	}
 	c->tp_id[t] = id;
 	c->tp_fd[t] = TAKE_FD(fd);
 	s->tps[t].n_cpus++;
