@@ -27,7 +27,7 @@ _mcectl() {
 	--severity) COMPREPLY=($(compgen -W "corrected deferred uncorrected fatal info" -- "$cur")); return ;;
 	-D|--directory|--dmi-dir|--edac-dir|--slots-dir|--rules-directory|--rules-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--file|--socket|--test|--state) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	-S|--since|-U|--until|--forget|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--capture)
+	-S|--since|-U|--until|--forget|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--apicid|--capture)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

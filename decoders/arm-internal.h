@@ -55,3 +55,9 @@ void arm_vendor_nvidia_vera_decode(struct arm_out *o, const uint8_t *d, size_t n
 void arm_vendor_hisilicon_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_hisilicon_pcie_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
 void arm_vendor_yitian_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+/* arm-vendor-jaguarmicro.c: one section type per payload */
+void arm_vendor_jaguarmicro_ram_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_jaguarmicro_smmu_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_jaguarmicro_hac_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_jaguarmicro_cmn_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);
+void arm_vendor_jaguarmicro_gic_decode(struct arm_out *o, const uint8_t *d, size_t n, char *what, size_t what_size);

@@ -373,6 +373,23 @@ int arm_context_span(const uint8_t *ctx, size_t n, uint32_t count, size_t *ret_u
 	return 0;
 }
 
+bool arm_contexts_plausible(const uint8_t *ctx, size_t n, uint32_t count)
+{
+	size_t off = 0;
+
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t size;
+
+		if (n - off < CTX_HDR_LEN)
+			return false;
+		size = arm_le32(ctx + off + 4);
+		if (size == 0 || size > n - off - CTX_HDR_LEN || arm_le16(ctx + off + 2) > CTX_MISC)
+			return false;
+		off += CTX_HDR_LEN + size;
+	}
+	return true;
+}
+
 int arm_context_decode(struct ras_record *r, const uint8_t *ctx, size_t n, uint32_t count,
 		       size_t *ret_used, struct arm_problem *problem)
 {

@@ -57,5 +57,13 @@ int arm_context_decode(struct ras_record *r, const uint8_t *ctx, size_t n, uint3
  */
 int arm_context_span(const uint8_t *ctx, size_t n, uint32_t count, size_t *ret_used);
 
+/*
+ * Whether count contexts in ctx[0, n) look like firmware's, not bytes that
+ * happen to walk: each of a defined type (UEFI N.2.4.4) with a register
+ * array that is not empty.  Zero-filled bytes walk as empty contexts of
+ * type 0; this tells them apart.
+ */
+bool arm_contexts_plausible(const uint8_t *ctx, size_t n, uint32_t count);
+
 /* "cache error, level 2" from the fields arm_error_info_decode() added; false: none to name. */
 bool arm_error_describe(const struct ras_record *r, char *buf, size_t size);

@@ -33,6 +33,21 @@ static const struct vendor_section {
 	/* a6980811-16ea-4e4d-b936-fb00a23ff29c */
 	{ { 0xa6980811, 0x16ea, 0x4e4d, { 0xb9, 0x36, 0xfb, 0x00, 0xa2, 0x3f, 0xf2, 0x9c } },
 	  "Alibaba Yitian error", arm_vendor_yitian_decode },
+	/* 82d78ba3-fa14-407a-ba0e-f3ba8170013c */
+	{ { 0x82d78ba3, 0xfa14, 0x407a, { 0xba, 0x0e, 0xf3, 0xba, 0x81, 0x70, 0x01, 0x3c } },
+	  "JaguarMicro RAM RAS error", arm_vendor_jaguarmicro_ram_decode },
+	/* f9723053-2558-49b1-b58a-1c1a82492a62 */
+	{ { 0xf9723053, 0x2558, 0x49b1, { 0xb5, 0x8a, 0x1c, 0x1a, 0x82, 0x49, 0x2a, 0x62 } },
+	  "JaguarMicro SMMU error", arm_vendor_jaguarmicro_smmu_decode },
+	/* 2d31de54-3037-4f24-a283-f69ca1ec0b9a */
+	{ { 0x2d31de54, 0x3037, 0x4f24, { 0xa2, 0x83, 0xf6, 0x9c, 0xa1, 0xec, 0x0b, 0x9a } },
+	  "JaguarMicro HAC SRAM error", arm_vendor_jaguarmicro_hac_decode },
+	/* dac80d69-0a72-4eba-8114-148ee344af06 */
+	{ { 0xdac80d69, 0x0a72, 0x4eba, { 0x81, 0x14, 0x14, 0x8e, 0xe3, 0x44, 0xaf, 0x06 } },
+	  "JaguarMicro CMN error", arm_vendor_jaguarmicro_cmn_decode },
+	/* 746f06fe-405e-451f-8d09-02e802ed984a */
+	{ { 0x746f06fe, 0x405e, 0x451f, { 0x8d, 0x09, 0x02, 0xe8, 0x02, 0xed, 0x98, 0x4a } },
+	  "JaguarMicro GIC error", arm_vendor_jaguarmicro_gic_decode },
 };
 
 static const struct vendor_section *find(const struct cper_guid *type)

@@ -65,6 +65,7 @@ enum mce_severity mce_severity_from_string(const char *s)
 static const struct mce_model_match *const vendor_match_tables[] = {
 	intel_model_matches,
 	amd_model_matches,
+	zhaoxin_model_matches,
 };
 
 static const struct mce_model_decoder *lookup_uncached(enum mce_vendor vendor, uint32_t family,

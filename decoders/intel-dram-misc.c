@@ -10,7 +10,9 @@
  *     i10nm_mc_decode_available() (used as a fact source: bit positions,
  *     which banks, which errors);
  *   Granite Rapids, Sierra Forest: mcelog granite.c, granite_imc_misc()
- *     (Intel's own public decoder; fact source for the bit positions).
+ *     (Intel's own public decoder; fact source for the bit positions);
+ *   Diamond Rapids: mcelog diamond.c, diamond_imc_misc(), which rasdaemon's
+ *     mce-intel-diamond.c repeats (the same kind of fact source).
  *
  * A layout is data: where each part of the cell sits, and which errors do
  * not carry one (persistent-memory DDR-T reads, whose location MISC does not
@@ -29,6 +31,8 @@ static const struct intel_mscod_range icx_ddrt[] = { { 0x0106, 0x0107 }, { 0x080
 static const struct intel_mscod_range spr_ddrt[] = { { 0x0800, 0x082f } };
 /* Granite Rapids: mcelog skips the whole of 0x0800..0x082f. */
 static const struct intel_mscod_range gnr_ddrt[] = { { 0x0800, 0x082f } };
+/* Diamond Rapids: from MSCOD 0800H on, MISC[31:9] holds proprietary information, not a cell. */
+static const struct intel_mscod_range dmr_proprietary[] = { { 0x0800, 0xffff } };
 
 const struct intel_dram_misc intel_dram_misc_icx = {
 	.column = { 9, 18 }, .column_shift = 2,
@@ -55,6 +59,15 @@ const struct intel_dram_misc intel_dram_misc_gnr = {
 	.bank_group = { 39, 41 },
 	.need_other_info_1 = true,
 	.no_cell = gnr_ddrt, .n_no_cell = sizeof(gnr_ddrt) / sizeof((gnr_ddrt)[0]),
+};
+
+const struct intel_dram_misc intel_dram_misc_dmr = {
+	.column = { 9, 18 }, .column_shift = 2,
+	.row = { 19, 36 },
+	.bank = { 37, 38 },
+	.bank_group = { 39, 41 },
+	.need_other_info_1 = true,
+	.no_cell = dmr_proprietary, .n_no_cell = sizeof(dmr_proprietary) / sizeof((dmr_proprietary)[0]),
 };
 
 static uint32_t field(uint64_t misc, struct intel_bit_range r)

@@ -71,14 +71,18 @@ static const char *field_value_text(const struct intel_field *f, uint64_t v)
 static void decode_fields(const struct intel_field_set *sets, size_t n_sets,
 			  const struct mce_record *rec, struct mce_decoded *d)
 {
-	uint16_t mcacod = rec->status & 0xffff;
+	bool misc_valid = (rec->have & MCE_HAVE_MISC) && (rec->status & (UINT64_C(1) << 59));
 
 	for (size_t s = 0; s < n_sets; s++) {
-		if ((mcacod & sets[s].mcacod_mask) != sets[s].mcacod_value)
+		if ((rec->status & sets[s].status_mask) != sets[s].status_value)
 			continue;
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct intel_field *f = &sets[s].fields[i];
-			uint64_t v = (rec->status >> f->lo) & ((UINT64_C(2) << (f->hi - f->lo)) - 1);
+			uint64_t v;
+
+			if (f->in_misc && !misc_valid)
+				continue;
+			v = ((f->in_misc ? rec->misc : rec->status) >> f->lo) & ((UINT64_C(2) << (f->hi - f->lo)) - 1);
 
 			if (f->values)
 				add_detail(d, f->name, v, field_value_text(f, v));
@@ -90,6 +94,52 @@ static void decode_fields(const struct intel_field_set *sets, size_t n_sets,
 		}
 		return;
 	}
+}
+
+/* Diamond Rapids MC channel MISC[61:58] (intel-server.c names the source). */
+static const char *const dmr_ecc_modes[16] = {
+	[1] = "SDDC 128b 1LM", [2] = "SDDC 125b 1LM", [3] = "SDDC 125b 2LM",
+	[4] = "ADDDC 80b 1LM", [5] = "ADDDC 80b 2LM",
+	[9] = "5x8 128b 1LM", [10] = "5x8 125b 1LM", [11] = "5x8 125b 2LM",
+};
+
+/*
+ * Which IMH logged a Diamond Rapids channel bank is bit 2 of the APIC ID of
+ * the CPU that read it; each IMH has eight channel banks, so a memory error's
+ * channel across the socket is the bank's place in the range plus 8 per IMH.
+ * Without the APIC ID neither is known, and MCACOD's channel field stands.
+ */
+static void dmr_channel(const struct intel_bank *b, const struct mce_record *rec, struct mce_decoded *d)
+{
+	unsigned imh;
+
+	if (!(rec->have & MCE_HAVE_APICID))
+		return;
+	imh = (rec->apicid >> 2) & 1;
+	add_detail(d, "imh", imh, NULL);
+	if (d->error_class == MCE_CLASS_MEMORY_CONTROLLER)
+		d->channel = (int) (rec->bank - b->first + 8 * imh);
+}
+
+/* MISC beyond the DRAM cell, valid with STATUS[33] and an MSCOD below 0800H. */
+static void dmr_misc(const struct mce_record *rec, struct mce_decoded *d)
+{
+	uint64_t m = rec->misc;
+	unsigned ecc_mode;
+
+	if (!(rec->status & (UINT64_C(1) << 33)) || ((rec->status >> MSCOD_SHIFT) & 0xffff) >= 0x800)
+		return;
+	d->chip_select = (int) ((m >> 55) & 3);
+	add_detail(d, "sub_channel", (m >> 49) & 1, NULL);
+	add_detail(d, "sub_rank", (m >> 51) & 0xf, NULL);
+	if (m & (UINT64_C(1) << 63)) {
+		add_detail(d, "transient", 1, "transient");
+		return;
+	}
+	if (m & (UINT64_C(1) << 42))
+		add_detail(d, "failed_device", (m >> 44) & 0x1f, NULL);
+	ecc_mode = (unsigned) ((m >> 58) & 0xf);
+	add_detail(d, "ecc_mode", ecc_mode, dmr_ecc_modes[ecc_mode] ? dmr_ecc_modes[ecc_mode] : "unknown");
 }
 
 void intel_model_decode(const struct mce_model_decoder *self, const struct mce_record *rec,
@@ -117,6 +167,8 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 
 	if (b->has_imc)
 		add_detail(d, "memory_controller", b->imc, NULL);
+	if (b->misc == INTEL_MISC_DMR_MCCHAN)
+		dmr_channel(b, rec, d);
 
 	/* MISC is only meaningful when MISCV, and its memory fields only for memory errors. */
 	if (b->misc == INTEL_MISC_MIRROR_63_62 && (rec->status & (UINT64_C(1) << 59)) &&
@@ -154,6 +206,9 @@ void intel_model_decode(const struct mce_model_decoder *self, const struct mce_r
 		d->has_syndrome = true;
 		d->syndrome = rec->misc >> 32;
 		break;
+	case INTEL_MISC_DMR_MCCHAN:
+		dmr_misc(rec, d);
+		break;
 	case INTEL_MISC_NONE:
 	case INTEL_MISC_MIRROR_63_62:
 		break;
@@ -180,6 +235,7 @@ INTEL_DECODER(dec_granite_x,      "Granite Rapids",             &intel_granitera
 INTEL_DECODER(dec_granite_d,      "Granite Rapids-D",           &intel_graniterapids_x);
 INTEL_DECODER(dec_sierra_forest,  "Sierra Forest",              &intel_graniterapids_x);
 INTEL_DECODER(dec_grand_ridge,    "Grand Ridge",                &intel_atom_server);
+INTEL_DECODER(dec_diamond,        "Diamond Rapids",             &intel_diamondrapids_x);
 INTEL_DECODER(dec_nehalem_ep,     "Nehalem-EP",                 &intel_nehalem_ep);
 INTEL_DECODER(dec_westmere_ep,    "Westmere-EP",                &intel_nehalem_ep);
 INTEL_DECODER(dec_sandybridge_x,  "Sandy Bridge-EP",            &intel_sandybridge_x);
@@ -285,7 +341,6 @@ NAMED(dec_lunarlake,      "Lunar Lake");
 NAMED(dec_alderlake_n,    "Alder Lake-N (Gracemont)");
 NAMED(dec_pantherlake,    "Panther Lake");
 NAMED(dec_clearwater,     "Clearwater Forest");
-NAMED(dec_diamond,        "Diamond Rapids");
 /*
  * The newest clients, named from Linux arch/x86/include/asm/intel-family.h
  * alone: no SDM edition we could read lists them yet.  INTEL_WILDCATLAKE_L

@@ -428,6 +428,203 @@ static const struct intel_bank granite_banks[] = {
 const struct intel_model intel_graniterapids_x = INTEL_MODEL(granite_banks,
 	"SDM Vol. 3B, Incremental Decoding Information: Processor Family 06H Models ADH, AEH, AFH");
 
+/* ==== Diamond Rapids (13_01H) ====
+ * Intel Architecture Instruction Set Extensions and Future Features
+ * Programming Reference, September 2025 edition, chapter 17 ("Machine
+ * Check Error Codes" of the Diamond Rapids server), which Intel's own public
+ * decoder, mcelog diamond.c (commit bcd71be, Qiuxu Zhuo), cites and
+ * rasdaemon's mce-intel-diamond.c repeats.  We could not read that edition;
+ * the facts (bank numbers, codes, bit positions) are those two decoders',
+ * used as a fact source only, and the wording is ours:
+ *   MC4      CBB (compute die) Punit: MCACOD 040BH is a Scan-at-Field
+ *            error; otherwise MSCOD[15:8] selects a group, MSCOD[7:0] the code
+ *   MC11     IMH (memory and I/O hub die) Punit: MSCOD[15:8], when not
+ *            zero, is the firmware code; else MSCOD[7:0] the hardware one
+ *   MC18     UPI: group in MSCOD[15:8], code in MSCOD[7:0]
+ *   MC19-26  memory controller channels of the IMH that logged them, one
+ *            channel per bank; group in MSCOD[15:8], code in MSCOD[7:0]
+ * Which of the two IMHs logged a bank is APIC ID bit 2 of the CPU that
+ * read it; the channel across the socket is (bank - 19) + 8 * IMH.  The
+ * banks mcelog leaves unnamed (MC0-3, MC5-10, MC12-17) report "unknown".
+ * Mnemonics: the names those decoders print, kept where users search for
+ * them (the MSCOD, STATUS[31:16], travels with them as details.mnemonic).
+ */
+#define DMR_CODE(group, code, t, mn) MSCOD_IS_MN(((group) << 8) | (code), t, mn)
+
+static const struct intel_code dmr_cbb_punit_rows[] = {
+	{ .mask = 0xffff, .value = 0x040b, .text = "Scan-at-Field (in-field scan) test found a fault" },
+	DMR_CODE(0x00, 0x01, "Machine check while CR4.MCE was clear", "CR4_MCE_CLEAR"),
+	DMR_CODE(0x00, 0x02, "Machine check while MCIP was already set", "MCE_MCIP_SET"),
+	DMR_CODE(0x00, 0x03, "Machine check while waiting for SIPI", "MCE_UNDER_WFS"),
+	DMR_CODE(0x00, 0x04, "Unrecoverable error during a security flow (handshake)", "MCE_LT_HANDSHAKE"),
+	DMR_CODE(0x00, 0x05, "Shutdown on a software triple fault", "TRIPLE_FAULT"),
+	DMR_CODE(0x00, 0x06, "VMX exit consistency check failed", "VMX_ABORT"),
+	DMR_CODE(0x00, 0x07, "RSM consistency check failed", "RSM_CONSISTENCY_FAIL"),
+	DMR_CODE(0x00, 0x08, "Invalid conditions on protected-mode SMM entry", "SMM_PROTECTED_ENTRY_FAIL"),
+	DMR_CODE(0x00, 0x09, "Unrecoverable error during a security flow (microcode patch load)",
+		 "UCODE_PATCH_LOAD_FAIL"),
+	DMR_CODE(0x08, 0x16, "DVFS counter expired", "MCA_DVFS_COUNTER_EXPIRED"),
+	DMR_CODE(0x08, 0x23, "Unsupported response", "MCA_UNSUPP_RESP"),
+	DMR_CODE(0x08, 0x25, "Functional-safety memory built-in self test failed", "MCA_FUSA_MBIST"),
+	DMR_CODE(0x08, 0x26, "System agent PLL lock error", "MCA_SA_PLL_LOCKED"),
+	DMR_CODE(0x08, 0x27, "Crystal frequency monitor error", "MCA_XTAL_FREQ_MON_ERROR"),
+	DMR_CODE(0x08, 0x28, "Fuse puller error on the power-management sideband", "MCA_PMSB_FUSE_PULLER_ERROR"),
+	DMR_CODE(0x08, 0x29, "Fuse puller error on the general-purpose sideband", "MCA_GPSB_FUSE_PULLER_ERROR"),
+	DMR_CODE(0x08, 0x30, "Power-management firmware (pcode) watchdog expired", "MCA_PCODE_WATCHDOG"),
+	DMR_CODE(0x08, 0x31, "Bandgap reference functional-safety error", "MCA_BGR_FUSA_ERR"),
+	DMR_CODE(0x08, 0x32, "Core integrated voltage regulator error", "MCA_CORE_FIVR_ERR"),
+	DMR_CODE(0x08, 0x33, "Die-to-die integrated voltage regulator error", "MCA_D2D_FIVR_ERR"),
+	DMR_CODE(0x08, 0x34, "Mid-level cache integrated voltage regulator error", "MCA_MLC_FIVR_ERR"),
+	DMR_CODE(0x08, 0x35, "Ring integrated voltage regulator error", "MCA_RING_FIVR_ERR"),
+	DMR_CODE(0x08, 0x36, "Die-to-die PLL functional-safety error 0", "MCA_D2D_MONF_PLL_FUSA_0"),
+	DMR_CODE(0x08, 0x37, "Die-to-die PLL functional-safety error 1", "MCA_D2D_MONF_PLL_FUSA_1"),
+	DMR_CODE(0x08, 0x38, "TOP0 PLL functional-safety error", "MCA_TOP0_FUSA_PLL_ERR"),
+	DMR_CODE(0x08, 0x39, "Base PLL functional-safety error", "MCA_BASE_FUSA_PLL_ERR"),
+	DMR_CODE(0x08, 0x40, "UCIe reset: bus stopped on an error", "MCA_UCIE_RESET_BUS_STOP_ON_ERROR"),
+	DMR_CODE(0x08, 0x41, "Resource adaptation 0 error", "MCA_RSRC_ADAPT_0_ERR"),
+	DMR_CODE(0x08, 0x42, "Resource adaptation 1 error", "MCA_RSC_ADAPT_1_ERR"),
+	DMR_CODE(0x08, 0x45, "TOP1 PLL functional-safety error", "MCA_TOP1_FUSA_PLL_ERR"),
+	DMR_CODE(0x08, 0x46, "TOP2 PLL functional-safety error", "MCA_TOP2_FUSA_PLL_ERR"),
+	DMR_CODE(0x08, 0x47, "TOP3 PLL functional-safety error", "MCA_TOP3_FUSA_PLL_ERR"),
+	DMR_CODE(0x08, 0x48, "Microcode patch load was not acknowledged", "UC_PATCH_LOAD_ACK_ERROR"),
+	DMR_CODE(0x0c, 0x01, "Power-management microcontroller: double-bit error in instruction RAM",
+		 "MCA_UC_IRAM_DOUBLE_ERROR"),
+	DMR_CODE(0x0c, 0x02, "Power-management microcontroller: double exception", "MCA_UC_DOUBLE_EXCEPTION_ERROR"),
+	DMR_CODE(0x0c, 0x03, "Power-management microcontroller: telemetry SRAM error", "MCA_UC_TELEM_SRAM_ERROR"),
+	DMR_CODE(0x0c, 0x04, "Power-management microcontroller: double-bit error in data RAM",
+		 "MCA_UC_DRAM_DOUBLE_ERROR"),
+	DMR_CODE(0x0c, 0x05, "Power-management microcontroller: TPMI SRAM error", "MCA_UC_TPMI_SRAM_ERROR"),
+	DMR_CODE(0x14, 0x01, "Integrated voltage regulator current high (yellow)", "MCA_FIVR_HI_YELLOW"),
+	DMR_CODE(0x14, 0x02, "Integrated voltage regulator current high (red)", "MCA_FIVR_HI_RED"),
+};
+static const struct intel_code_table dmr_cbb_punit = CODE_TABLE(dmr_cbb_punit_rows);
+
+/* The firmware codes (MSCOD[15:8] not zero) first, whatever MSCOD[7:0] holds; then the hardware ones. */
+#define DMR_IMH_FW(v, t, mn) STATUS_FIELD_MN(31, 24, v, t, mn)
+static const struct intel_code dmr_imh_punit_rows[] = {
+	DMR_IMH_FW(0x09, "TSC download timed out", "MCA_TSC_DOWNLOAD_TIMEOUT"),
+	DMR_IMH_FW(0x0a, "Crystal frequency out of the valid range", "MCA_INVALID_XTALFREQ_RANGE"),
+	DMR_IMH_FW(0x0b, "General-purpose sideband timed out", "MCA_GPSB_TIMEOUT"),
+	DMR_IMH_FW(0x0c, "Power-management sideband timed out", "MCA_PMSB_TIMEOUT"),
+	DMR_IMH_FW(0x0d, "Configuration acknowledgement timed out", "MCA_CFG_ACK_TIMEOUT"),
+	DMR_IMH_FW(0x23, "Voltage regulator (SVID) error", "MCA_PCU_SVID_ERROR"),
+	DMR_IMH_FW(0x35, "Voltage regulator load line invalid", "MCA_SVID_LOADLINE_INVALID"),
+	DMR_IMH_FW(0x36, "Voltage regulator maximum current invalid", "MCA_SVID_ICCMAX_INVALID"),
+	DMR_IMH_FW(0x4a, "Integrated voltage regulator hard fault", "MCA_FIVR_PD_HARDERR"),
+	DMR_IMH_FW(0x4c, "Double-bit ECC error in the HPM memory", "MCA_HPM_DOUBLE_BIT_ERROR_DETECTED"),
+	DMR_IMH_FW(0x58, "Invalid memory frequency", "MCA_INVALID_MEMORY_FREQUENCY"),
+	DMR_IMH_FW(0x63, "VCCIN voltage regulator protocol error", "MCA_SVID_VCCIN_PROTOCOL_ERROR"),
+	DMR_IMH_FW(0x6a, "Soft post-package repair timed out", "MCA_SPPR_TIMEOUT"),
+	DMR_IMH_FW(0x6f, "Invalid socket ID", "MCA_INVALID_SID_ERROR"),
+	DMR_IMH_FW(0x70, "Invalid remote legacy agent", "MCA_INVALID_REMOTE_LEGACY_AGENT_ERROR"),
+	DMR_IMH_FW(0x71, "Invalid remote trusted-execution agent", "MCA_INVALID_REMOTE_LT_AGENT_ERROR"),
+	DMR_IMH_FW(0x7b, "Thermal sensor invalid", "MCA_THERMAL_SENSOR_INVALID"),
+	DMR_IMH_FW(0x7c, "CXL device has no credit", "MCA_CXL_DEVICE_NO_CREDIT"),
+	DMR_IMH_FW(0x7e, "Die too hot, recoverable thermal event", "MCA_RECOVERABLE_DIE_THERMAL_TOO_HOT"),
+	DMR_IMH_FW(0x83, "Package reset-prepare acknowledgement timed out (recoverable)",
+		   "MCA_PKGS_RECOVERABLE_RESET_PREP_ACK_TIMEOUT"),
+	MSCOD_IS(0x02, "Power-management microcontroller: double-bit ECC error"),
+	MSCOD_IS(0x03, "Power-management microcontroller: double-bit ECC error"),
+	MSCOD_IS(0x08, "Power-management microcontroller error"),
+	MSCOD_IS(0x09, "Power-management microcontroller error"),
+	MSCOD_IS(0x0a, "Power-management microcontroller: patch load error"),
+	MSCOD_IS(0x0b, "Power-management microcontroller: POReqValid error"),
+	MSCOD_IS(0x0c, "Power-management microcontroller: RAM address error"),
+	MSCOD_IS(0x0d, "Power-management microcontroller: RAM access error"),
+	MSCOD_IS(0x10, "Pcode watchdog expired (MISC model-specific information 1) or TeleSRAM double-bit "
+		 "ECC error (information 3)"),
+	MSCOD_IS(0x20, "Power management agent signalled an error"),
+	MSCOD_IS(0x30, "Power-management microcontroller error"),
+	MSCOD_IS(0xa0, "Double-bit ECC error in the HPM SRAM"),
+	MSCOD_IS(0xb0, "Double-bit ECC error in the TPMI SRAM"),
+};
+static const struct intel_code_table dmr_imh_punit = CODE_TABLE(dmr_imh_punit_rows);
+
+static const struct intel_code dmr_upi_rows[] = {
+	MSCOD_IS(0x0000, "Internal parity error"),
+	MSCOD_IS(0x0001, "Internal parity error"),
+	MSCOD_IS(0x0002, "Internal parity error"),
+	MSCOD_IS(0x0005, "Internal parity error"),
+	MSCOD_IS(0x0008, "Internal queue overflow"),
+	MSCOD_IS(0x0009, "UPI link layer buffer overflow"),
+	MSCOD_IS(0x000a, "Internal queue underflow"),
+	MSCOD_IS(0x000b, "UPI link layer buffer underflow"),
+	MSCOD_IS(0x000c, "Link layer or internal credit overflow"),
+	MSCOD_IS(0x0011, "Internal queue overflow"),
+	MSCOD_IS(0x0012, "Internal queue overflow"),
+	MSCOD_IS(0x0013, "Internal queue underflow"),
+	MSCOD_IS(0x0014, "Internal queue underflow"),
+	MSCOD_IS(0x0021, "Internal interface error"),
+	MSCOD_IS(0x0023, "Invalid message"),
+	MSCOD_IS(0x0024, "UPI protocol error"),
+	MSCOD_IS(0x0025, "UPI interleave error"),
+	MSCOD_IS(0x0028, "Internal interface error"),
+	MSCOD_IS(0x0029, "Link integrity or initialisation error"),
+	MSCOD_IS(0x002a, "Power-management transition timed out"),
+	MSCOD_IS(0x002b, "Power-management transition timed out"),
+	MSCOD_IS(0x002c, "Power-management transition timed out"),
+	MSCOD_IS(0x002d, "Power-management transition timed out"),
+	MSCOD_IS(0x0030, "Poison received while poisoning is disabled"),
+	MSCOD_IS(0x0031, "Internal interface error"),
+	MSCOD_IS(0x0200, "Link integrity or initialisation error"),
+	MSCOD_IS(0x0203, "Link degraded"),
+	MSCOD_IS(0x0204, "Power-management transition timed out"),
+	MSCOD_IS(0x0205, "Power-management transition timed out"),
+	MSCOD_IS(0x0206, "Power-management transition timed out"),
+	MSCOD_IS(0x0207, "Power-management transition timed out"),
+};
+static const struct intel_code_table dmr_upi = CODE_TABLE(dmr_upi_rows);
+
+static const struct intel_code dmr_mcchan_rows[] = {
+	DMR_CODE(0x00, 0x01, "Request address parity error", "CMI Request Address Parity Error (APPP)"),
+	DMR_CODE(0x00, 0x02, "Write data parity error", "CMI Wr data parity error"),
+	DMR_CODE(0x00, 0x04, "Write byte-enable parity error", "CMI Wr BE parity error"),
+	DMR_CODE(0x00, 0x08, "Transient or corrected error on a patrol read",
+		 "Transient or Correctable Error for Patrol Reads"),
+	DMR_CODE(0x00, 0x10, "Uncorrected patrol scrub error", "UnCorr Patrol Scrub Error"),
+	DMR_CODE(0x00, 0x20, "Transient or corrected error on a sparing read",
+		 "Nontransient or Transient ectable Error for Spare Reads"),
+	DMR_CODE(0x00, 0x40, "Uncorrected sparing error", "UnCorr Spare Error"),
+	DMR_CODE(0x00, 0x80, "Transient or corrected error on a demand or underfill read",
+		 "Transient or Correctable Error for Demand or Underfill Reads"),
+	DMR_CODE(0x00, 0xa0, "Uncorrected error on a demand or underfill read",
+		 "Uncorrectable Error for Demand or Underfill Reads"),
+	DMR_CODE(0x00, 0xb0, "Poisoned data read while poisoning is disabled",
+		 "Poisoned Read Data when Poison Disabled"),
+	DMR_CODE(0x00, 0xc0, "2LM metadata read error (demand, underfill, patrol or sparing read)",
+		 "Read 2LM MetaData Error for Demand, Underfill, or Patrol/Spare"),
+	DMR_CODE(0x01, 0x02, "Write data buffer read ECC error", "WDB Read ECC Error"),
+	DMR_CODE(0x01, 0x04, "Write data buffer byte-enable read parity error", "WDB BE Read Parity Error"),
+	DMR_CODE(0x01, 0x06, "Write data buffer persistent read ECC error", "WDB Read Persistent ECC Error"),
+	DMR_CODE(0x01, 0x08, "DDR link failure", "DDR Link Fail"),
+	DMR_CODE(0x01, 0x09, "Illegal incoming opcode", "Illegal incoming opcode"),
+	DMR_CODE(0x02, 0x00, "DDR command/address parity or write CRC error", "DDR CAParity or WrCRC Error"),
+	DMR_CODE(0x02, 0x40, "Decoder structure error", "Decoder structure error"),
+	DMR_CODE(0x04, 0x00, "Memory controller internal address parity error", "MC internal address parity error"),
+	DMR_CODE(0x08, 0x13, "Memory interface credit oversubscription", "CMI Credit Oversubscription Error"),
+	DMR_CODE(0x08, 0x14, "Memory interface total credit count error", "CMI Total Credit Count Error"),
+	DMR_CODE(0x08, 0x15, "Memory interface reserved credit pool error", "CMI Reserved Credit Pool Error"),
+	DMR_CODE(0x08, 0x32, "Memory controller internal error", "MC Internal Errors"),
+	DMR_CODE(0x08, 0x34, "Memory controller tracker read-completion parity error",
+		 "MC Tracker RDCMP RF parity error"),
+	DMR_CODE(0x08, 0x36, "Memory controller tracker write-completion parity error",
+		 "MC Tracker WRCMP RF parity error"),
+};
+static const struct intel_code_table dmr_mcchan = CODE_TABLE(dmr_mcchan_rows);
+
+static const struct intel_bank diamond_banks[] = {
+	{ .first = 4, .last = 4, .type = "CBB_PUNIT", .name = "Compute Die Power Management Unit",
+	  .codes = &dmr_cbb_punit },
+	{ .first = 11, .last = 11, .type = "IMH_PUNIT", .name = "Memory/IO Hub Power Management Unit",
+	  .codes = &dmr_imh_punit },
+	{ .first = 18, .last = 18, .type = "UPI", .name = "Ultra Path Interconnect", .codes = &dmr_upi },
+	{ .first = 19, .last = 26, .type = "MCCHAN", .name = "Memory Controller Channel",
+	  .codes = &dmr_mcchan, .misc = INTEL_MISC_DMR_MCCHAN, .cell = &intel_dram_misc_dmr },
+};
+const struct intel_model intel_diamondrapids_x = INTEL_MODEL(diamond_banks,
+	"Intel ISA Extensions and Future Features Programming Reference (Sept. 2025), ch. 17, "
+	"as mcelog diamond.c cites it");
+
 /* ==== Grand Ridge (06_B6H) ====
  * No bank layout is documented in the SDM edition we follow; the model is
  * named, its banks report as "unknown".

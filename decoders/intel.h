@@ -60,6 +60,11 @@ enum intel_misc_layout {
 				    * MISC[63] with channel failover, MISC[62] primary scrubbed */
 	INTEL_MISC_NHM_DIMM,       /* Nehalem-EP iMC: DIMM in MISC[17:16], channel in
 				    * MISC[19:18], ECC syndrome in MISC[63:32] */
+	INTEL_MISC_DMR_MCCHAN,     /* Diamond Rapids MC channel: the IMH is APIC ID bit 2,
+				    * the channel the bank; with STATUS[33] and MSCOD below
+				    * 0800H, MISC holds chip select [56:55], sub-channel [49],
+				    * sub-rank [54:51], failed device [48:44] (valid [42]),
+				    * ECC mode [61:58] and "transient" [63] */
 };
 
 /*
@@ -75,7 +80,8 @@ struct intel_value {
 };
 
 struct intel_field {
-	uint8_t lo, hi;                 /* MCi_STATUS[hi:lo] */
+	uint8_t lo, hi;                 /* MCi_STATUS[hi:lo], or MCi_MISC[hi:lo] when in_misc */
+	bool in_misc;                   /* a MISC field: read only when STATUS.MISCV says MISC is valid */
 	const char *name;               /* details key, snake_case */
 	const char *text;               /* a one-bit flag: what it means; reported only when set */
 	const struct intel_value *values;   /* enumerated field; an unlisted value is reported bare */
@@ -87,13 +93,18 @@ struct intel_field {
 #define FIELD_ENUM(h, l, nm, tbl) { .lo = (l), .hi = (h), .name = (nm), .values = (tbl), \
 	.n_values = sizeof(tbl) / sizeof((tbl)[0]) }
 #define FIELD_NUM(h, l, nm, when) { .lo = (l), .hi = (h), .name = (nm), .only_if = (when) }
+#define MISC_NUM(h, l, nm) { .lo = (l), .hi = (h), .name = (nm), .in_misc = true }
+#define MISC_ENUM(h, l, nm, tbl) { .lo = (l), .hi = (h), .name = (nm), .in_misc = true, .values = (tbl), \
+	.n_values = sizeof(tbl) / sizeof((tbl)[0]) }
 
 struct intel_field_set {
-	uint16_t mcacod_mask, mcacod_value;     /* the error codes the fields are defined for */
+	/* the errors the fields are defined for: STATUS & status_mask == status_value (most
+	 * sets name MCACOD, STATUS[15:0], alone) */
+	uint64_t status_mask, status_value;
 	const struct intel_field *fields;
 	size_t n;
 };
-#define FIELD_SET(mask, val, a) { .mcacod_mask = (mask), .mcacod_value = (val), .fields = (a), \
+#define FIELD_SET(mask, val, a) { .status_mask = (mask), .status_value = (val), .fields = (a), \
 	.n = sizeof(a) / sizeof((a)[0]) }
 /* .fields and .n_fields of a model or a bank */
 #define FIELD_SETS(a) .fields = (a), .n_fields = sizeof(a) / sizeof((a)[0])
@@ -125,7 +136,8 @@ struct intel_dram_misc {
 	size_t n_no_cell;
 };
 
-extern const struct intel_dram_misc intel_dram_misc_icx, intel_dram_misc_spr, intel_dram_misc_gnr;
+extern const struct intel_dram_misc intel_dram_misc_icx, intel_dram_misc_spr, intel_dram_misc_gnr,
+	intel_dram_misc_dmr;
 
 /* Fills d's bank_group, dram_bank, row and column; false (d untouched) when MISC holds no cell. */
 bool intel_dram_misc_decode(const struct intel_dram_misc *l, const struct mce_record *rec, struct mce_decoded *d);
@@ -165,7 +177,9 @@ const struct intel_bank *intel_bank_lookup(const struct intel_model *m, uint32_t
 /* The model tables (intel-*.c), named by the Linux INTEL_* model constant. */
 extern const struct intel_model intel_haswell_x, intel_broadwell_x, intel_broadwell_d,
 	intel_skylake_x, intel_icelake_x, intel_sapphirerapids_x, intel_graniterapids_x,
-	intel_atom_server;
+	intel_diamondrapids_x, intel_atom_server;
+/* zhaoxin-models.c: Zhaoxin's tables take the Intel shape */
+extern const struct intel_model zhaoxin_kh40000, zhaoxin_kh50000;
 /* intel-older.c */
 extern const struct intel_model intel_nehalem_ep, intel_sandybridge_x, intel_ivybridge_x,
 	intel_denverton, intel_arch_only;

@@ -32,6 +32,7 @@ struct mce_model_match {
 /* One table per vendor file; each ends with a row whose decoder is NULL. */
 extern const struct mce_model_match intel_model_matches[];   /* intel-models.c */
 extern const struct mce_model_match amd_model_matches[];     /* amd-models.c (AMD and Hygon) */
+extern const struct mce_model_match zhaoxin_model_matches[]; /* zhaoxin-models.c (both vendor strings) */
 
 /*
  * A record whose CPU family the source did not give (rasdaemon's mce_record

@@ -922,6 +922,8 @@ static void block_problem(struct ras_tp_ctx *c, const char *key, const char *buf
  * bytes.  So when ctx_buf does not walk by itself, but ctx_len / 8 contexts
  * walked on into oem_buf fit, those are decoded, "ctx_from_oem" says how
  * many bytes of oem_buf they took and "vendor_data" holds the bytes after them
+ * (only when each of those contexts is of a defined type with registers:
+ * arm_contexts_plausible())
  * ("vendor" is the vendor decoders' name of the vendor).
  * The raw ctx and oem stay as the kernel gave them.
  */
@@ -942,7 +944,14 @@ static void decode_arm_contexts(struct ras_tp_ctx *c, const unsigned char *ctx, 
 		}
 		memcpy(joined, ctx, ctx_n);
 		memcpy(joined + ctx_n, oem, oem_n);
-		if (arm_context_span(joined, ctx_n + oem_n, count, &span) == 0) {
+		/*
+		 * Only the kernel form (review M14): the contexts ctx_len counts as
+		 * headers are each a defined type with registers.  A correct
+		 * kernel's malformed firmware context would otherwise walk on into
+		 * zero-filled bytes as empty contexts, and decode as nonsense.
+		 */
+		if (arm_context_span(joined, ctx_n + oem_n, count, &span) == 0 &&
+		    arm_contexts_plausible(joined, span, count)) {
 			block_problem(c, "ctx_problem", "ctx_buf",
 				      arm_context_decode(c->r, joined, span, count, &used, &problem), &problem);
 			tp_added(c, ras_record_add_uint(c->r, "ctx_from_oem", span - ctx_n));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "edac-detail.h"
+#include "hex-digits.h"
 #include "macro.h"
 #include "ras-record.h"
 
@@ -37,6 +38,21 @@ const char *edac_loc_to_string(enum edac_loc f)
  */
 #define LOC_WHOLE_BANK _EDAC_LOC_MAX
 
+/*
+ * A 2-level-memory system's firmware (ADXL) decode gives each DRAM
+ * coordinate twice: of the far memory ("MemoryControllerId") and of the
+ * near memory that caches it ("NmMemoryControllerId"), the names in
+ * Intel's ADXL _DSM component list.  skx_common.c prints all of them and
+ * takes the near ones when MCACOD, masked with MCACOD_MEM_ERR_MASK (EF80H),
+ * is MCACOD_EXT_MEM_ERR (0280H): an error in the near memory
+ * (skx_error_source(), skx_adxl_decode(); i10nm_edac and, on Diamond
+ * Rapids, imh_edac).  The same rule here: a near-memory spelling is its
+ * field or'ed with LOC_NEAR, held apart and used only for such an error.
+ */
+#define LOC_NEAR 0x100u
+#define MCACOD_MEM_ERR_MASK 0xef80u
+#define MCACOD_EXT_MEM_ERR  0x0280u
+
 /* Every spelling of every form (edac-detail.h), matched exactly: "Bank" and "bank" differ. */
 static const struct {
 	const char *key;
@@ -53,6 +69,16 @@ static const struct {
 	{ "Bank",               EDAC_LOC_BANK },
 	{ "Row",                EDAC_LOC_ROW },
 	{ "Column",             EDAC_LOC_COLUMN },
+	/* the same drivers' near-memory (2LM) components */
+	{ "NmMemoryControllerId", LOC_NEAR | EDAC_LOC_MEMORY_CONTROLLER },
+	{ "NmChannelId",          LOC_NEAR | EDAC_LOC_CHANNEL },
+	{ "NmDimmSlotId",         LOC_NEAR | EDAC_LOC_DIMM },
+	{ "NmPhysicalRankId",     LOC_NEAR | EDAC_LOC_RANK },
+	{ "NmChipSelect",         LOC_NEAR | EDAC_LOC_CHIP_SELECT },
+	{ "NmBankGroup",          LOC_NEAR | EDAC_LOC_BANK_GROUP },
+	{ "NmBank",               LOC_NEAR | EDAC_LOC_BANK },
+	{ "NmRow",                LOC_NEAR | EDAC_LOC_ROW },
+	{ "NmCol",                LOC_NEAR | EDAC_LOC_COLUMN },
 	/* skx_edac before ADXL names; sb_edac */
 	{ "socket",             EDAC_LOC_SOCKET },
 	{ "imc",                EDAC_LOC_MEMORY_CONTROLLER },
@@ -165,10 +191,59 @@ static void take(struct edac_location *l, unsigned loc, uint32_t v, uint32_t *wh
 		l->have |= 1u << loc;
 }
 
+/* "err_code:0x0000:0x0280" (skx/i10nm/imh) or "err_code:0001:0092" (sb_edac): MCACOD is the last number, hex. */
+static bool err_code_mcacod(const char *v, size_t n, uint32_t *ret)
+{
+	const char *last = v;
+	uint32_t x = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (v[k] == ':')
+			last = v + k + 1;
+	n -= (size_t) (last - v);
+	if (n > 2 && last[0] == '0' && (last[1] == 'x' || last[1] == 'X')) {
+		last += 2;
+		n -= 2;
+	}
+	if (n == 0 || n > 4)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		int d = hex_digit_value(last[k]);
+
+		if (d < 0)
+			return false;
+		x = x * 16 + (uint32_t) d;
+	}
+	*ret = x;
+	return true;
+}
+
+/* A near-memory error: each coordinate the near memory has one for is its, the others unknown. */
+static void use_near_memory(struct edac_location *l, const struct edac_location *near)
+{
+	static const enum edac_loc both[] = {
+		EDAC_LOC_MEMORY_CONTROLLER, EDAC_LOC_CHANNEL, EDAC_LOC_DIMM, EDAC_LOC_RANK, EDAC_LOC_CHIP_SELECT,
+		EDAC_LOC_BANK_GROUP, EDAC_LOC_BANK, EDAC_LOC_ROW, EDAC_LOC_COLUMN,
+	};
+
+	for (size_t k = 0; k < ELEMENTSOF(both); k++) {
+		enum edac_loc f = both[k];
+
+		if (edac_location_has(near, f)) {
+			l->v[f] = near->v[f];
+			l->have |= 1u << f;
+		} else {
+			l->v[f] = 0;
+			l->have &= ~(1u << f);
+		}
+	}
+}
+
 unsigned edac_detail_parse(const char *s, size_t len, struct edac_location *ret)
 {
-	uint32_t whole_bank = 0;
-	bool have_whole = false;
+	struct edac_location near = {};
+	uint32_t whole_bank = 0, mcacod = 0;
+	bool have_whole = false, have_mcacod = false;
 	unsigned n = 0;
 	size_t i = 0;
 
@@ -191,11 +266,19 @@ unsigned edac_detail_parse(const char *s, size_t len, struct edac_location *ret)
 			break;
 		for (colon = start; colon < end && s[colon] != ':'; colon++)
 			;
+		if (colon - start == 8 && memcmp(s + start, "err_code", 8) == 0 && colon < end) {
+			have_mcacod = err_code_mcacod(s + colon + 1, end - colon - 1, &mcacod);
+			continue;
+		}
 		if (colon == end || (loc = lookup(s + start, colon - start)) < 0)
 			continue;
 		switch (parse_value(s + colon + 1, end - colon - 1, &v)) {
 		case VALUE_OK:
-			take(ret, (unsigned) loc, v, &whole_bank, &have_whole, start, s + start, end - start);
+			if ((unsigned) loc & LOC_NEAR)
+				take(&near, (unsigned) loc & ~LOC_NEAR, v, &whole_bank, &have_whole, start, s + start,
+				     end - start);
+			else
+				take(ret, (unsigned) loc, v, &whole_bank, &have_whole, start, s + start, end - start);
 			break;
 		case VALUE_NEGATIVE:
 			break;
@@ -210,6 +293,11 @@ unsigned edac_detail_parse(const char *s, size_t len, struct edac_location *ret)
 			break;
 		}
 	}
+	if (near.n_problems && !ret->n_problems)
+		memcpy(ret->problem, near.problem, sizeof(ret->problem));
+	ret->n_problems += near.n_problems;
+	if (near.have && have_mcacod && (mcacod & MCACOD_MEM_ERR_MASK) == MCACOD_EXT_MEM_ERR)
+		use_near_memory(ret, &near);
 	if (have_whole && !edac_location_has(ret, EDAC_LOC_BANK)) {
 		ret->v[EDAC_LOC_BANK] = edac_location_has(ret, EDAC_LOC_BANK_GROUP) ? whole_bank & 0xff : whole_bank;
 		ret->have |= 1u << EDAC_LOC_BANK;

@@ -12,6 +12,15 @@
  *     "ProcessorSocketId:0x0 MemoryControllerId:0x3 ChannelId:0x0 ...
  *      PhysicalRankId:0x1 DimmSlotId:0x0 Row:0x3b01 Column:0x380 Bank:0x0
  *      BankGroup:0x2 ChipSelect:0x1 ChipId:0x0"
+ *   imh_edac (Diamond Rapids), which prints through skx_common.c the same
+ *     firmware form; built from that format, as no log of one is published:
+ *     " err_code:0x0000:0x009f  SystemAddress:0x2f1a3c0c0 ProcessorSocketId:0x1
+ *      MemoryControllerId:0xb ChannelId:0x0 PhysicalRankId:0x1 DimmSlotId:0x0
+ *      Row:0x1e2a Column:0x1f0 Bank:0x1 BankGroup:0x5 ChipSelect:0x1"
+ *     (its MemoryControllerId runs to 15: eight per memory/IO hub); on a
+ *     2-level-memory system the firmware adds the near memory's coordinates
+ *     ("NmMemoryControllerId:0x3 NmChannelId:0x0 ... NmRow:... NmCol:..."),
+ *     which are the error's when MCACOD says near memory (edac-detail.c);
  *   the same drivers' register decode:
  *     "err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x1
  *      PhysicalRankId:0x0 Row:0x1a2f Column:0x3f8 Bank:0x2 BankGroup:0x1"

@@ -49,3 +49,15 @@ static inline void hex_digits16(char *out, uint64_t v)
 	HEX_PAIR(4); HEX_PAIR(5); HEX_PAIR(6); HEX_PAIR(7);
 #undef HEX_PAIR
 }
+
+/* The value of one hex digit, either case; -1 for anything else. */
+static inline int hex_digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

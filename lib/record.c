@@ -102,6 +102,13 @@ enum mce_source mce_source_from_string(const char *s)
  * model is prepended when the base family is 06h or 0Fh.  AMD's CPUID
  * specification (pub. 25481) uses the same rule for family 0Fh and above and
  * has a zero extended model on its family-6 parts, so one rule serves both.
+ *
+ * Zhaoxin's family-7 parts (KH-40000 is 07_5BH, KH-50000 07_7BH, under
+ * either vendor string) put the model's high nibble in the extended model
+ * too, and Linux reads it for every base family from 06h up (x86_model(),
+ * arch/x86/lib/cpu.c), as mcelog's Zhaoxin support does (andikleen/mcelog
+ * pull request 126): so do we.  No Intel or AMD part has a base family
+ * between 07h and 0Eh, so their numbers are unchanged.
  */
 void mce_record_set_cpuid(struct mce_record *r, uint32_t eax)
 {
@@ -113,7 +120,7 @@ void mce_record_set_cpuid(struct mce_record *r, uint32_t eax)
 	if (base_family == 0xf)
 		r->family += (eax >> 20) & 0xff;
 	r->model = base_model;
-	if (base_family == 0x6 || base_family == 0xf)
+	if (base_family >= 0x6)
 		r->model |= ((eax >> 16) & 0xf) << 4;
 	r->have |= MCE_HAVE_CPUID;
 }

@@ -183,7 +183,8 @@ static inline const char *mce_source_to_string(enum mce_source s)
 
 enum mce_source mce_source_from_string(const char *s);
 
-/* CPUID(1).EAX → family/model/stepping, with the SDM's extended-field rules. */
+/* CPUID(1).EAX → family/model/stepping, with the SDM's extended-field rules (and Linux's
+ * extended model for every base family from 06h, which Zhaoxin's family 07h needs). */
 void mce_record_set_cpuid(struct mce_record *r, uint32_t cpuid_eax);
 
 /*

@@ -709,6 +709,11 @@ void decode_print_ras_text(struct decode_text_out *out, unsigned index, unsigned
 		case RAS_FIELD_HEX:
 			out_x(out, f->u, 0);
 			break;
+		case RAS_FIELD_BYTES:
+			/* as the JSON line has them: two lower-case hex digits a byte */
+			for (size_t b = 0; b < f->len; b++)
+				out_mem(out, hex_pairs + 2 * (uint8_t) f->data[b], 2);
+			break;
 		case RAS_FIELD_INT:
 			if (f->i < 0) {
 				out_lit(out, "-");

@@ -33,6 +33,7 @@
 #include "record-json.h"
 #include "record-text.h"
 #include "snapshot-line.h"
+#include "vendor-section-text.h"
 #include "verbs.h"
 
 enum output { OUTPUT_TEXT, OUTPUT_JSON };
@@ -56,7 +57,7 @@ static void help(void)
 	printf("Usage: mcectl decode [FILE|-] [--output text|json] [--cpu-id VENDOR:FAMILY:MODEL]\n"
 	       "       mcectl decode --status 0x... [--bank N] [--ipid 0x...] [--addr 0x...]\n"
 	       "                     [--misc 0x...] [--synd 0x...] [--mcgstatus 0x...] [--mcgcap 0x...]\n"
-	       "                     [--cpu-id VENDOR:FAMILY:MODEL] [--output text|json]\n"
+	       "                     [--apicid 0x...] [--cpu-id VENDOR:FAMILY:MODEL] [--output text|json]\n"
 	       "\n"
 	       "Decode machine-check records from FILE (or standard input): kernel console and\n"
 	       "dmesg lines, syslog and journalctl output, the AMD EDAC decoder's lines, mcelog's\n"
@@ -241,6 +242,25 @@ static void on_diag(enum mce_text_diag kind, unsigned line, const char *msg, voi
 	}
 }
 
+/* A record read from a ras:* or cxl:* line, out as one JSON line or its summary and fields; then freed. */
+static int emit_ras_record(struct decode_ctx *c, struct text_input *in, struct ras_record *r)
+{
+	c->records++;
+	if (c->output == OUTPUT_JSON) {
+		size_t done = c->w.len;
+
+		json_writer_next(&c->w);
+		ras_record_write_json(r, &c->w);
+		json_line_end(c, done);
+	} else {
+		/* held with the machine checks' text, so written in the same chunks and order */
+		decode_print_ras_text(c->text, c->records, in->lineno, r);
+		keep_error(c, c->text->error);
+	}
+	ras_record_done(r);
+	return c->error < 0 ? c->error : 1;
+}
+
 /*
  * A line holding a cxl:* event, as the kernel traces it (trace_pipe, perf
  * script) or as rasdaemon logs it: the record the daemon would log for it,
@@ -265,25 +285,38 @@ static _noinline_ int take_cxl_record(struct text_input *in, const char *line, s
 			form, k == -EINVAL ? why : strerror(-k));
 		return 1;
 	}
-	c->records++;
-	if (c->output == OUTPUT_JSON) {
-		size_t done = c->w.len;
-
-		json_writer_next(&c->w);
-		ras_record_write_json(&r, &c->w);
-		json_line_end(c, done);
-	} else {
-		/* held with the machine checks' text, so written in the same chunks and order */
-		decode_print_ras_text(c->text, c->records, in->lineno, &r);
-		keep_error(c, c->text->error);
-	}
-	ras_record_done(&r);
-	return c->error < 0 ? c->error : 1;
+	return emit_ras_record(c, in, &r);
 }
 
-/* Lines without a word "cxl_...", nearly all, cost this memchr and no more. */
+/*
+ * A line holding ras:non_standard_event as the kernel traces it: the
+ * record the daemon would log, its vendor section decoded.  Out of line,
+ * as take_cxl_record().
+ */
+static _noinline_ int take_vendor_section_record(struct text_input *in, const char *line, size_t len)
+{
+	struct decode_ctx *c = (struct decode_ctx *) in;
+	const char *why = NULL;
+	struct ras_record r;
+	int k;
+
+	k = vendor_section_text_parse(line, len, &r, &why);
+	if (k == -ENOENT)
+		return 0;
+	if (k < 0) {
+		in->rejected++;
+		fprintf(stderr, "mcectl decode: %s:%u: a non_standard_event that does not read: %s\n", in->name,
+			in->lineno, k == -EINVAL ? why : strerror(-k));
+		return 1;
+	}
+	return emit_ras_record(c, in, &r);
+}
+
+/* Lines without a word "cxl_..." or "non_standard_event", nearly all, cost a memchr and a memmem. */
 static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 {
+	if (memmem(line, len, "non_standard_event: ", 20))
+		return take_vendor_section_record(in, line, len);
 	if (!cxl_text_word_from(line, line, line + len))
 		return 0;
 	return take_cxl_record(in, line, len);
@@ -329,7 +362,7 @@ int verb_decode(int argc, char *argv[])
 {
 	enum {
 		ARG_STATUS = 0x100, ARG_BANK, ARG_IPID, ARG_ADDR, ARG_MISC, ARG_SYND, ARG_MCGSTATUS,
-		ARG_MCGCAP,
+		ARG_MCGCAP, ARG_APICID,
 	};
 	static const struct option options[] = {
 		{ "output",    required_argument, NULL, 'o' },
@@ -343,6 +376,7 @@ int verb_decode(int argc, char *argv[])
 		{ "synd",      required_argument, NULL, ARG_SYND },
 		{ "mcgstatus", required_argument, NULL, ARG_MCGSTATUS },
 		{ "mcgcap",    required_argument, NULL, ARG_MCGCAP },
+		{ "apicid",    required_argument, NULL, ARG_APICID },
 		{}
 	};
 	static const struct { int opt; const char *name; uint32_t have; size_t off; } regs[] = {
@@ -402,6 +436,19 @@ int verb_decode(int argc, char *argv[])
 			}
 			reg_rec.bank = (uint32_t) v;
 			reg_rec.have |= MCE_HAVE_BANK;
+			break;
+		}
+		case ARG_APICID: {
+			/* Diamond Rapids: which memory/IO hub logged a bank is APIC ID bit 2 */
+			uint64_t v;
+
+			if (parse_reg(optarg, UINT32_MAX, &v) < 0) {
+				fprintf(stderr, "mcectl decode: --apicid '%s': expected a hexadecimal APIC ID such "
+					"as 0x1c\n", optarg);
+				return 2;
+			}
+			reg_rec.apicid = (uint32_t) v;
+			reg_rec.have |= MCE_HAVE_APICID;
 			break;
 		}
 		case ARG_STATUS: case ARG_IPID: case ARG_ADDR: case ARG_MISC: case ARG_SYND:

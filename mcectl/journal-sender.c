@@ -1,18 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
+#include "hex-digits.h"
 #include "journal-sender.h"
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* journal-remote escapes '/' and ' ' (and '\') in the name as \xNN: undone, bounded. */
 static bool unescape(const char *s, size_t n, char *buf, size_t size)
@@ -22,9 +13,9 @@ static bool unescape(const char *s, size_t n, char *buf, size_t size)
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
-		if (c == '\\' && i + 3 < n && s[i + 1] == 'x' && hex_value(s[i + 2]) >= 0 &&
-		    hex_value(s[i + 3]) >= 0) {
-			c = (char) (hex_value(s[i + 2]) << 4 | hex_value(s[i + 3]));
+		if (c == '\\' && i + 3 < n && s[i + 1] == 'x' && hex_digit_value(s[i + 2]) >= 0 &&
+		    hex_digit_value(s[i + 3]) >= 0) {
+			c = (char) (hex_digit_value(s[i + 2]) << 4 | hex_digit_value(s[i + 3]));
 			i += 3;
 		}
 		/* A sender's name is shown in tables: no control characters, no NUL. */
@@ -57,7 +48,7 @@ static bool is_rotated_suffix(const char *s)
 	if (s[0] != '@' || s[33] != '-' || s[50] != '-')
 		return false;
 	for (size_t i = 1; i < ROTATED_SUFFIX; i++)
-		if (i != 33 && i != 50 && hex_value(s[i]) < 0)
+		if (i != 33 && i != 50 && hex_digit_value(s[i]) < 0)
 			return false;
 	return true;
 }

@@ -38,7 +38,7 @@ static void help(void)
 
 static const char *page_status(const struct rule_state_page *p)
 {
-	return p->pending ? "pending" : p->held ? "held" : p->ok ? "done" : "failed";
+	return p->pending ? "pending" : p->salvaged ? "salvaged" : p->held ? "held" : p->ok ? "done" : "failed";
 }
 
 /* "this", "other" or "unknown": whether the page was offlined on the machine we run on. */

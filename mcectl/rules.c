@@ -374,7 +374,7 @@ static int show_state(const struct rule_set *set, const char *path, uint64_t now
 		const struct rule_state_page *p = &st.pages[i];
 
 		printf("  0x%-14" PRIx64 " %s-offline %-7s ", p->pfn, p->hard ? "hard" : "soft",
-		       p->pending ? "pending" : p->held ? "held" : p->ok ? "done" : "failed");
+		       p->pending ? "pending" : p->salvaged ? "salvaged" : p->held ? "held" : p->ok ? "done" : "failed");
 		print_time(stdout, p->time_usec, true);
 		printf("\n");
 	}

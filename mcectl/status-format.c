@@ -287,7 +287,8 @@ static void format_repairs(json_object *memory, FILE *out)
 /* The kernel's view of failed memory and what mcelogd's page actions did, on two lines. */
 static void format_memory(json_object *memory, FILE *out)
 {
-	uint64_t kib, sysctl, known = 0, this_boot = 0, again = 0, refused = 0, nodes = 0, hard_refused = 0, held = 0;
+	uint64_t kib, sysctl, known = 0, this_boot = 0, again = 0, refused = 0, nodes = 0, hard_refused = 0, held = 0,
+		 salvaged = 0;
 	json_object *allowed, *mf;
 
 	fprintf(out, "Memory:");
@@ -326,6 +327,7 @@ static void format_memory(json_object *memory, FILE *out)
 	(void) get_u64(memory, "offlinings_refused", &refused);
 	(void) get_u64(memory, "hard_offlines_refused", &hard_refused);
 	(void) get_u64(memory, "pages_held_memory_changed", &held);
+	(void) get_u64(memory, "pages_salvaged", &salvaged);
 	fprintf(out, "Pages offlined by the rules: %llu this boot (%llu again at start), %llu known bad; "
 		"%llu refused", (unsigned long long) this_boot, (unsigned long long) again,
 		(unsigned long long) known, (unsigned long long) refused);
@@ -334,6 +336,9 @@ static void format_memory(json_object *memory, FILE *out)
 			hard_refused == 1 ? "" : "s");
 	if (held)
 		fprintf(out, "; %llu held: their memory changed (mcectl pages)", (unsigned long long) held);
+	if (salvaged)
+		fprintf(out, "; %llu salvaged from a damaged state, not acted on (mcectl pages)",
+			(unsigned long long) salvaged);
 	fprintf(out, "\n");
 	format_repairs(memory, out);
 }

@@ -50,7 +50,16 @@ int write_file_atomic_mode(const char *path, const void *data, size_t len, bool 
 		r = snprintf(tmp, sizeof(tmp), ".%s.tmp", path);
 	if (r < 0 || (size_t) r >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0600);
+	/*
+	 * A new file, never one already there (review M16): in a directory others
+	 * can write (a textfile collector's, owned by prometheus) a name made
+	 * beforehand, a hard link to a file of ours, would otherwise be truncated
+	 * and chmod'ed.  What a crash left is removed first; a name we may not
+	 * remove (a sticky directory, someone else's) fails the write.
+	 */
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		return negative_errno();
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return negative_errno();
 	/* The mode asked for, whatever the umask (the unit's UMask=0077 would take the reading bits). */

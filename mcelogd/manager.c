@@ -595,6 +595,8 @@ const char *manager_metrics_text(struct manager *m)
 
 void manager_done(struct manager *m)
 {
+	free(m->edac_features);
+	m->edac_features = NULL;
 	free(m->metrics_text);
 	m->metrics_text = NULL;
 	/* First what only serves the running daemon: at the descriptor limit, what it frees

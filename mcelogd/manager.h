@@ -29,6 +29,7 @@
 #include "storm-stage.h"
 
 struct control;
+struct edac_feature;
 struct cpu_hotplug;
 
 #define MANAGER_SOURCES_MAX 8
@@ -95,6 +96,10 @@ struct manager {
 
 	struct control *control;
 	struct json_writer status_json;
+	/* The EDAC controls status last read (status-json.c): each read is a device mailbox command. */
+	struct edac_feature *edac_features;
+	size_t n_edac_features;
+	uint64_t edac_features_usec;     /* CLOCK_MONOTONIC; 0: never read */
 	struct cpu_hotplug *hotplug;     /* NULL: CPU hotplug not followed */
 	struct ras_daemon_active ras_daemon_active;  /* live only: held while the ras:* events are read */
 	bool stopping;               /* manager_stop() ran */

@@ -83,6 +83,29 @@ static bool cxl_serial_present(const char *sysfs_cxl, uint64_t serial)
 	return false;
 }
 
+/*
+ * Whether the CXL region of that name in this boot maps the page's address
+ * (regionN/resource and size, as the kernel prints them: "%#llx").  A region
+ * destroyed and made again at another address, or another region under the
+ * old name, no longer holds the page: other memory is there.
+ */
+static bool cxl_region_holds(const char *sysfs_cxl, const char *region, uint64_t pfn)
+{
+	char path[4096];
+	uint64_t start, size, addr = pfn << PAGE_SHIFT;
+
+	/* A name from the state file: never a path of its own. */
+	if (!region[0] || strchr(region, '/') || region[0] == '.')
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/resource", sysfs_cxl, region);
+	if (read_hex(path, &start) < 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/size", sysfs_cxl, region);
+	if (read_hex(path, &size) < 0)
+		return false;
+	return addr >= start && addr - start < size;
+}
+
 bool page_memory_unchanged(const struct rule_state_page *p, const struct page_memory_now *now, char *why,
 			   size_t size)
 {
@@ -105,6 +128,12 @@ bool page_memory_unchanged(const struct rule_state_page *p, const struct page_me
 		if (hex_text(want, strlen(want), &serial) < 0 ||
 		    !cxl_serial_present(now->sysfs_cxl ? now->sysfs_cxl : SYSFS_CXL, serial)) {
 			snprintf(why, size, "the CXL memory device it was on (serial %s) is not present", want);
+			return false;
+		}
+		if (page_identity_get(p->identity, "region", slot, sizeof(slot)) &&
+		    !cxl_region_holds(now->sysfs_cxl ? now->sysfs_cxl : SYSFS_CXL, slot, p->pfn)) {
+			snprintf(why, size, "the CXL region that mapped it (%s) is gone or no longer holds its address "
+				 "(made again elsewhere: other memory is there now)", slot);
 			return false;
 		}
 	}

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "dropin.h"
 #include "file-io.h"
+#include "keepalive.h"
 #include "log.h"
 #include "memory-failure.h"
 #include "page-action.h"
@@ -35,19 +36,32 @@ static void log_rule_error(const char *file, unsigned line, const char *msg, voi
 		log_error("%s: %s", file, msg);
 }
 
-/* A rule file is parsed only if nobody but root can have written it (rules-trust.h). */
+/*
+ * A rule file is parsed only if nobody but root can have written it
+ * (rules-trust.h): from the text read through the descriptor that was
+ * checked, not the walk's, which was read before any check.
+ */
 static int load_trusted_file(const char *path, const char *text, size_t len, int error, void *userdata)
 {
 	struct rule_load *l = userdata;
+	_cleanup_free_ char *checked = NULL;
+	size_t checked_len = 0;
 	char why[PATH_MAX + 64];
+	int r;
 
-	if (error == 0 && path_trusted(path, why, sizeof(why)) == -EPERM) {
+	(void) text;
+	(void) len;
+	if (error != 0)
+		return rule_load_file(path, NULL, 0, error, l);
+	why[0] = '\0';
+	r = read_trusted_file(path, DROPIN_FILE_MAX, &checked, &checked_len, why, sizeof(why));
+	if (r == -EPERM) {
 		log_error("%s: refused: %s; its rules could run programs as root", path, why);
 		l->files++;
 		l->bad_files++;
 		return 0;
 	}
-	return rule_load_file(path, text, len, error, l);
+	return rule_load_file(path, r < 0 ? NULL : checked, checked_len, r < 0 ? r : 0, l);
 }
 
 int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
@@ -156,6 +170,28 @@ static void journal_empty(struct rules_stage *st)
 		log_warning_errno(negative_errno(), "Cannot remove %s: %m", st->journal_path);
 }
 
+/*
+ * A damaged state still remembers actions on hardware: its repairs are kept
+ * (so none is repeated) and its pages too, salvaged (known bad, never
+ * offlined again on the word of a damaged file; mcectl pages lists them).
+ * Then the journal's intents, which the damage did not touch.
+ */
+static int salvage_state(struct rules_stage *st, const char *text, size_t len, const char *aside)
+{
+	unsigned skipped = 0;
+	int r;
+
+	r = rule_state_salvage(text, len, &st->state, &skipped);
+	if (r < 0)
+		return log_error_errno(r, "Out of memory salvaging %s", aside);
+	if (st->state.n_pages > 0 || st->state.n_repairs > 0)
+		log_warning("%s: kept %u known-bad page%s (not offlined again: a damaged file is not trusted "
+			    "to act on; see mcectl pages) and %u repair%s (none is repeated); %u line%s not taken",
+			    aside, st->state.n_pages, st->state.n_pages == 1 ? "" : "s", st->state.n_repairs,
+			    st->state.n_repairs == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
+	return load_journal(st);
+}
+
 static int load_state(struct rules_stage *st)
 {
 	_cleanup_free_ char *text = NULL, *aside = NULL;
@@ -184,7 +220,7 @@ static int load_state(struct rules_stage *st)
 				    aside);
 		else
 			log_warning("%s: %s; set aside as %s, counting afresh", st->state_path, why, aside);
-		return 0;
+		return salvage_state(st, text, len, aside);
 	}
 	r = rule_state_restore(&st->state, st->engine);
 	if (r < 0)
@@ -417,7 +453,7 @@ static int offline_one_page(struct rules_stage *st, struct rule_state_page *entr
 	int r = 0;
 
 	entry->pending = true;
-	entry->ok = entry->held = false;
+	entry->ok = entry->held = entry->salvaged = false;
 	(void) rule_state_set_page(&st->state, entry);
 	if (save_intent)
 		r = journal_page(st, entry, true);
@@ -603,6 +639,7 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	/* Issue 36: hard offlines refused or done soft instead, pages held back at start. */
 	json_put_u64(w, "hard_offlines_refused", st->n_hard_refused);
 	json_put_u64(w, "pages_held_memory_changed", st->n_pages_held);
+	json_put_u64(w, "pages_salvaged", st->n_pages_salvaged);
 	json_put_u64(w, "rows_tracked", st->state.n_rows);
 	json_put_u64(w, "rows_crossed", rows_crossed);
 	/* What the bounds cost (rule-state.h): rows pushed out, pages a full row did not keep. */
@@ -668,6 +705,10 @@ static bool offline_again_wanted(struct rules_stage *st, struct rule_state_page 
 			 st->act_pages ? "OfflineAgainAtBoot=no" : "not done when replaying");
 		return false;
 	}
+	if (p->salvaged) {
+		st->n_pages_salvaged++;
+		return false;
+	}
 	if (!page_memory_unchanged(p, now, why, sizeof(why))) {
 		if (!p->held)
 			log_warning("Page 0x%" PRIx64 " is known bad, but not offlined again: %s; kept for an "
@@ -694,7 +735,7 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 	unsigned again = 0, n_todo = 0, n = st->state.n_pages;
 	bool held_changed = false;
 
-	st->n_pages_held = 0;
+	st->n_pages_held = st->n_pages_salvaged = 0;
 	if (n == 0)
 		return 0;
 	todo = calloc(n, sizeof(*todo));
@@ -726,7 +767,11 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 	for (unsigned i = 0; i < n_todo; i++) {
 		/* At start only ever by migration, whatever took the page then (page-action.h). */
 		struct rule_state_page e = *rule_state_find_page(&st->state, todo[i]);
-		int r = offline_one_page(st, &e, false, &kernel);
+		int r;
+
+		/* Each migration can take a while, and this runs before READY=1 (review M17). */
+		keepalive();
+		r = offline_one_page(st, &e, false, &kernel);
 
 		if (r < 0) {
 			offline_again_failed(st, todo[i], r);
@@ -803,6 +848,7 @@ static void offline_cpu(struct rules_stage *st, const struct rule_firing *f, str
 	a->message = message;
 	a->priority = LOG_ERR;
 	(void) emit_alert(st, a);
+	a->message = NULL;   /* the caller's alert outlives this frame's message (review M18) */
 }
 
 /* ---- memory repair (Action=repair) ---- */
@@ -901,6 +947,8 @@ static void report_repair(struct rules_stage *st, struct rule_alert *a, const st
 	a->message = message;
 	a->repair = rep;
 	(void) emit_alert(st, a);
+	a->message = NULL;   /* neither outlives this report (review M18) */
+	a->repair = NULL;
 }
 
 /*

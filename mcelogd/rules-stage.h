@@ -90,6 +90,7 @@ struct rules_stage {
 	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
 	uint64_t n_hard_refused;     /* hard offlines refused or done soft instead (page-action.h) */
 	uint64_t n_pages_held;       /* known-bad pages not offlined at start: their memory changed */
+	uint64_t n_pages_salvaged;   /* known-bad pages read from a damaged state: never offlined again */
 	uint64_t n_repairs[_MEM_REPAIR_OUTCOME_MAX];   /* this run's repair reports, by outcome */
 	/* Reasons (1u << enum rule_no_dimm) already logged for records no row could count. */
 	unsigned no_dimm_logged;

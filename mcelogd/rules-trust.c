@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "read-file.h"
 #include "rule.h"
 #include "rules-trust.h"
 
@@ -56,6 +59,38 @@ int path_trusted(const char *path, char *why, size_t size)
 		slash = strrchr(real, '/');
 		*slash = '\0';   /* realpath's answer is absolute: the last step leaves "" for "/" */
 	}
+}
+
+int read_trusted_file(const char *path, size_t max, char **ret, size_t *ret_len, char *why, size_t size)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	int r;
+
+	*ret = NULL;
+	*ret_len = 0;
+	if (!copy)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return negative_errno();
+	if (fstat(fd, &st) < 0)
+		return negative_errno();
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, size, "'%s' is not a regular file", path);
+		return -EPERM;
+	}
+	if (!object_trusted(path, &st, why, size))
+		return -EPERM;
+	/* The directory that holds the name: whoever can write it can point the name anywhere. */
+	r = path_trusted(dirname(copy), why, size);
+	if (r < 0)
+		return r;
+	r = path_trusted(path, why, size);
+	if (r < 0)
+		return r;
+	return read_whole_fd(fd, max, ret, ret_len);
 }
 
 static void check_runnable(const struct rule *r, const char *program)

@@ -21,6 +21,19 @@ struct rule_set;
 int path_trusted(const char *path, char *why, size_t size);
 
 /*
+ * Reads a rule file only if nobody but root or us can have written what is
+ * read (review M15): the file is opened once and the descriptor's own inode
+ * checked (a swap between the check and the read changes nothing), then the
+ * directory holding its name and every one above it (a symlink placed in a
+ * writable directory is caught even when it points at a root-owned file
+ * whose text someone else chose), then, for a symlink, the directories of
+ * what it points at.  The text, NUL-terminated, in a malloc'ed *ret.
+ * -EPERM with the reason in why; the negative errno of open/read, -EFBIG
+ * above max.
+ */
+int read_trusted_file(const char *path, size_t max, char **ret, size_t *ret_len, char *why, size_t size);
+
+/*
  * Every Trigger= program of the set: one that cannot run (missing, not a
  * regular file, not executable) is logged as a warning, since its rule still
  * alerts and acts; one that is not trusted is an error.  Returns 0, or -EPERM

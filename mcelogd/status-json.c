@@ -118,15 +118,30 @@ static uint64_t journal_records(const struct manager *m)
 	return 0;
 }
 
-/* What the EDAC memory RAS controls offer (scrub, ECS, repair), read at each status. */
+/*
+ * What the EDAC memory RAS controls offer (scrub, ECS, repair).  In the
+ * kernel each scrub or ECS attribute read is a Get Feature mailbox command
+ * to the device (review M12), so a status polled in a loop would keep the
+ * devices busy: read at most once per EDAC_FEATURES_TTL_USEC, the last
+ * reading reused in between.  A value changed by hand shows within that.
+ */
 #define EDAC_FEATURES_MAX 64
+#define EDAC_FEATURES_TTL_USEC (10 * 1000000ULL)
 
-static void write_edac_features(struct json_writer *w)
+static void write_edac_features(struct json_writer *w, struct manager *m)
 {
-	_cleanup_free_ struct edac_feature *f = calloc(EDAC_FEATURES_MAX, sizeof(*f));
+	uint64_t now = now_monotonic_usec();
 
-	if (f)
-		edac_features_write_json(f, edac_features_read(NULL, f, EDAC_FEATURES_MAX), w);
+	if (!m->edac_features) {
+		m->edac_features = calloc(EDAC_FEATURES_MAX, sizeof(*m->edac_features));
+		if (!m->edac_features)
+			return;
+	}
+	if (m->edac_features_usec == 0 || now >= m->edac_features_usec + EDAC_FEATURES_TTL_USEC) {
+		m->n_edac_features = edac_features_read(NULL, m->edac_features, EDAC_FEATURES_MAX);
+		m->edac_features_usec = now;
+	}
+	edac_features_write_json(m->edac_features, m->n_edac_features, w);
 }
 
 /* Read now, at each status: the threshold can be changed by hand at any time. */
@@ -183,7 +198,7 @@ const char *status_json_render(struct manager *m)
 	snapshot_stage_status(&m->snapshots, w);
 	storm_stage_write_status(&m->storm, w);
 	rules_stage_write_memory_status(&m->rules, w);
-	write_edac_features(w);
+	write_edac_features(w, m);
 	write_kernel_cec(w, m);
 	json_object_end(w);
 	if (json_writer_failed(w))

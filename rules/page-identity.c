@@ -48,15 +48,22 @@ static void add_field(struct text *t, const struct rule_input *in, enum rule_fie
 		add_u(t, rule_field_to_string(f), v.u, false);
 }
 
-/* A CXL memdev's serial (0 is no serial: QEMU's, and devices without a DSN) and its DPA. */
+/*
+ * A CXL memdev's serial (0 is no serial: QEMU's, and devices without a DSN),
+ * its DPA, and the region that mapped it to the page's address: a region
+ * made again elsewhere maps other memory there.
+ */
 static bool add_cxl(struct text *t, const struct ras_record *r)
 {
 	const struct ras_field *serial = ras_record_find(r, "serial"), *dpa = ras_record_find(r, "dpa");
+	const struct ras_field *region = ras_record_find(r, "region");
 
 	if (!serial || serial->type != RAS_FIELD_UINT || serial->u == 0 || !dpa || dpa->type != RAS_FIELD_UINT)
 		return false;
 	add_u(t, "cxl_serial", serial->u, true);
 	add_u(t, "dpa", dpa->u, true);
+	if (region && region->type == RAS_FIELD_STRING && region->data[0])
+		add(t, "region", region->data);
 	return true;
 }
 

@@ -8,7 +8,9 @@
  * CXL region all put other memory behind the same page frame.  Pure.
  *
  * The identity is a short text of key=value items separated by ';':
- *   cxl_serial=0x...;dpa=0x...     a CXL memdev's serial and the device address
+ *   cxl_serial=0x...;dpa=0x...[;region=regionN]
+ *                                  a CXL memdev's serial, the device address and the
+ *                                  region that mapped it
  *   slot=...;serial=...            the board slot (SMBIOS locator or override)
  *                                  and the module's SMBIOS serial, when known
  *   mc=N;channel=N;dimm=N          the memory controller's own coordinates

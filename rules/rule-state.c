@@ -369,7 +369,7 @@ static void put_escaped_or_dash(struct out *o, const char *s)
 static void put_page(struct out *o, const struct rule_state_page *p)
 {
 	put(o, "page\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%s\t%s\t%s\t", p->pfn, p->hard ? "hard" : "soft",
-	    p->time_usec, p->pending ? "pending" : p->held ? "held" : p->ok ? "ok" : "failed",
+	    p->time_usec, p->pending ? "pending" : p->salvaged ? "salvaged" : p->held ? "held" : p->ok ? "ok" : "failed",
 	    p->boot_id[0] ? p->boot_id : "-", p->machine_id[0] ? p->machine_id : "-");
 	put_escaped_or_dash(o, p->identity);
 	put(o, "\t");
@@ -595,12 +595,14 @@ static int parse_page(struct in *in, struct rule_state *s, char **f, unsigned n)
 		return bad(in, "page: frame 0x%" PRIx64 " is beyond any physical address", p.pfn);
 	if (!streq(f[2], "soft") && !streq(f[2], "hard"))
 		return bad(in, "page: '%s' is neither soft nor hard", f[2]);
-	if (!streq(f[4], "ok") && !streq(f[4], "failed") && !streq(f[4], "pending") && !streq(f[4], "held"))
-		return bad(in, "page: '%s' is none of ok, failed, pending, held", f[4]);
+	if (!streq(f[4], "ok") && !streq(f[4], "failed") && !streq(f[4], "pending") && !streq(f[4], "held") &&
+	    !streq(f[4], "salvaged"))
+		return bad(in, "page: '%s' is none of ok, failed, pending, held, salvaged", f[4]);
 	p.hard = streq(f[2], "hard");
 	p.ok = streq(f[4], "ok");
 	p.pending = streq(f[4], "pending");
 	p.held = streq(f[4], "held");
+	p.salvaged = streq(f[4], "salvaged");
 	r = in->replace ? rule_state_set_page(s, &p) : rule_state_add_page(s, &p);
 	return r == -E2BIG ? bad(in, "more than %u pages", RULE_STATE_MAX_PAGES) : r;
 }
@@ -786,6 +788,58 @@ int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char 
 	*ret = s;
 	if (ret_line)
 		*ret_line = 0;
+	return 0;
+}
+
+int rule_state_salvage(const char *text, size_t len, struct rule_state *ret, unsigned *ret_skipped)
+{
+	struct rule_state s = { 0 };
+	const char *p = text, *end = text + len;
+	unsigned skipped = 0;
+	char why[256];
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		size_t n = nl ? (size_t) (nl - p) : (size_t) (end - p);
+		struct in in = { .why = why, .why_len = sizeof(why), .replace = true };
+		_cleanup_free_ char *line = NULL;
+		char *f[10];
+		unsigned nf;
+		int r = -EINVAL;
+
+		/* A line cut short or holding a NUL is what the damage did: not trusted. */
+		if (nl && !memchr(p, '\0', n)) {
+			bool framing = (n == strlen(MAGIC) && !memcmp(p, MAGIC, n)) || (n >= 4 && !memcmp(p, "end\t", 4));
+
+			line = strndup(p, n);
+			if (!line) {
+				rule_state_done(&s);
+				*ret = (struct rule_state) { 0 };
+				return -ENOMEM;
+			}
+			nf = split(line, f, ELEMENTSOF(f));
+			if (streq(f[0], "page"))
+				r = parse_page(&in, &s, f, nf);
+			else if (streq(f[0], "repair"))
+				r = parse_repair(&in, &s, f, nf);
+			else if (framing)
+				r = 0;
+		}
+		if (r == -ENOMEM) {
+			rule_state_done(&s);
+			*ret = (struct rule_state) { 0 };
+			return r;
+		}
+		if (r < 0)
+			skipped++;
+		p = nl ? nl + 1 : end;
+	}
+	for (unsigned i = 0; i < s.n_pages; i++) {
+		s.pages[i].salvaged = true;
+		s.pages[i].pending = s.pages[i].held = false;
+	}
+	*ret = s;
+	*ret_skipped = skipped;
 	return 0;
 }
 

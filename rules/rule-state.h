@@ -79,6 +79,7 @@ struct rule_state_page {
 	bool ok;                    /* the kernel accepted it */
 	bool pending;               /* the intent: saved before the write, the outcome not yet known */
 	bool held;                  /* not offlined again at a start: its memory changed (said once) */
+	bool salvaged;              /* read from a damaged state file: known bad, never acted on again */
 	uint64_t time_usec;
 	char boot_id[33];           /* the boot it was offlined in; "" unknown */
 	char machine_id[33];        /* the machine it was offlined on; "" unknown */
@@ -198,3 +199,15 @@ int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len,
  */
 int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char *why,
 		     size_t why_len, unsigned *ret_line);
+
+/*
+ * What a damaged state file (one rule_state_parse() refused) still says
+ * about actions on hardware: each page and repair line that parses on its
+ * own, whatever is wrong elsewhere.  Counts, rows and alerts are not
+ * taken (losing them loses counts, never an action's memory).  A salvaged
+ * page is marked salvaged, since its line cannot be trusted enough to act
+ * on; a salvaged repair is kept as it reads, since remembering a repair
+ * only ever refuses another.  *ret_skipped: the lines not taken.  0 or
+ * -ENOMEM (*ret empty).
+ */
+int rule_state_salvage(const char *text, size_t len, struct rule_state *ret, unsigned *ret_skipped);

@@ -38,7 +38,7 @@ has() { grep -q -- "$1" "$TMP/out"; }
 err_has() { grep -q -- "$1" "$TMP/err"; }
 lines() { [ "$(wc -l <"$TMP/out")" -eq "$1" ]; }
 
-echo "1..124"
+echo "1..131"
 
 # (a) kernel console / dmesg
 check "dmesg: exit 0" run 0 --output json "$DATA/kernel-dmesg.txt"
@@ -121,6 +121,13 @@ check "malformed head of mcelog's decoded text ('MCx status:') after 'CPU n BANK
 	eval 'printf "CPU 0 BANK 0\nMCx status:\nUncorrected error\nSTATUS a200000084010400 MCGSTATUS 0\n" >"$TMP/nobanner-bad" && run 1 --output json "$TMP/nobanner-bad" && lines 1 && err_has "nobanner-bad:2: not a machine-check record line: .MCx status:." && err_has "nobanner-bad:3: not a machine-check record line"'
 
 # (d2) real published records of the Intel EDAC, old kernel and old mcelog forms
+check "Diamond Rapids imh_edac (built from the kernel's formats): both records, the south hub's controller 11 and channel 11 from bank 22 and APIC ID bit 2, no warnings" eval 'run 0 --output json "$DATA/edac-imh.txt" && lines 2 && [ ! -s "$TMP/err" ] && has "\"dimm_socket\":1,\"dimm_mc\":11,\"dimm_channel\":0,\"dimm_slot\":0,\"dimm_rank\":1,.*\"cpu_model\":\"Diamond Rapids\",\"bank_name\":\"Memory Controller Channel\",\"bank_type\":\"MCCHAN\",.*\"channel\":11," && has "\"imh\":1"'
+check "imh_edac, 2-level memory, near-memory error (MCACOD 0280H): the Nm* controller, slot and rank, not the far memory's" eval 'sed -n 2p "$TMP/out" | grep -q "\"dimm_socket\":0,\"dimm_mc\":10,\"dimm_channel\":0,\"dimm_slot\":1,\"dimm_rank\":1,"'
+check "Diamond Rapids registers: --apicid names the hub, so the channel (bank 20, APIC ID bit 2: channel 9)" eval 'run 0 --cpu-id intel:19:1 --bank 20 --status 0x8c00004000800090 --apicid 0x4 && has "channel 9" && has "imh = 0x1"'
+check "Zhaoxin KH-50000 registers, either vendor name: bank, code and Zhaoxin's channel name" eval 'run 0 --cpu-id zhaoxin:7:0x7b --bank 12 --status 0x8c00000000010093 && has "Zhaoxin KH-50000" && has "Single-bit ECC error" && has "channel_name = B1" && run 0 --cpu-id centaur:7:0x7b --bank 12 --status 0x8c00000000010093 && has "Zhaoxin KH-50000"'
+check "ras:non_standard_event trace line, JaguarMicro CMN section (built from its layout): decoded as the daemon would log it" eval 'run 0 --output json "$DATA/vendor-section.txt" && lines 1 && [ ! -s "$TMP/err" ] && has "\"source\":\"ras:non_standard_event\",\"event\":\"vendor_section\",\"severity\":\"corrected\"" && has "\"section_type\":\"dac80d69-0a72-4eba-8114-148ee344af06\"" && has "\"vendor\":\"JaguarMicro\",\"payload_type\":\"CMN\",.*\"subsystem\":\"CMN\",\"module\":\"HNF\",.*\"device_kind\":\"NID\",\"device_id\":7" && has "\"reg01\":\"0xc0ffee\""'
+check "non_standard_event line whose raw data is not as long as it says: rejected, named" eval 'sed "s/data len:140/data len:141/" "$DATA/vendor-section.txt" >"$TMP/vs-bad" && run 1 "$TMP/vs-bad" && err_has "vs-bad:4: a non_standard_event that does not read: raw data: not as many bytes"'
+check "--apicid must be hexadecimal" eval 'run 2 --cpu-id intel:19:1 --status 0x8c00004000800090 --apicid zz && err_has "expected a hexadecimal APIC ID"'
 check "Intel EDAC: two records, no warnings" eval 'run 0 --output json "$DATA/edac-intel.txt" && lines 2 && [ ! -s "$TMP/err" ]'
 check "Intel EDAC: registers and the DIMM (socket, ha, channel, slot, rank)" eval 'has "\"cpu\":0,\"socket\":0,\"apicid\":0,\"bank\":5" && has "\"status\":\"0x8c00004000010092\",\"addr\":\"0x0000000849923380\"" && has "\"dimm_socket\":0,\"dimm_mc\":0,\"dimm_channel\":2,\"dimm_slot\":0,\"dimm_rank\":0"'
 check "Intel EDAC: syslog prefix without host, socket 1" eval 'has "\"cpu\":1,\"socket\":1,\"apicid\":32,\"bank\":11" && has "\"dimm_socket\":1,\"dimm_mc\":0,\"dimm_channel\":0,\"dimm_slot\":0,\"dimm_rank\":0"'

@@ -31,7 +31,7 @@ edac() {
 }
 ten() { for i in 0 1 2 3 4 5 6 7 8 9; do "$@" "$i"; done; }
 
-echo "1..41"
+echo "1..46"
 
 # C1: a UMC's MCA_ADDR is a normalized address; ten of them offline nothing.
 ten amd_umc >"$TMP/amd.jsonl"
@@ -263,5 +263,30 @@ run 0 "$MCECTL" pages --state "$TMP/c1/state/rules.state"
 check "mcectl pages: a table line per page, its status" grep -Eq "^  0x34567 +soft +held " "$TMP/out"
 run 2 "$MCECTL" pages --forget 12345
 check "mcectl pages --forget takes only a page frame in hex" err_has "expected a page frame number in hex"
+
+# A damaged state file (here cut short: its end line lost) still remembers the
+# pages: kept, salvaged, never offlined on the word of a file that cannot be
+# trusted, and listed for an operator.  It used to be set aside whole, the
+# pages forgotten.
+BOOT8=88888888888888888888888888888888
+BOOT9=99999999999999999999999999999999
+sed -i '$d' "$TMP/c1/state/rules.state"
+pages_before=$(grep -c '^page	' "$TMP/c1/state/rules.state")
+c1 "$BOOT8" "$TMP/none.jsonl"
+check "a damaged state: the file is set aside and nothing is offlined at start" \
+	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ] && [ -s "$2" ] && grep -q "no end line: the file is truncated; set aside" "$3"' \
+	"$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page" "$TMP/c1/state/rules.state.damaged" "$TMP/err"
+check "... the log says what it kept from it, and why it does not act on it" \
+	grep -q "rules.state.damaged: kept $pages_before known-bad pages (not offlined again: a damaged file is not trusted" \
+	"$TMP/err"
+check "... every page is kept, salvaged" \
+	sh -c '[ "$(grep -c "^page	0x[0-9a-f]*	[a-z]*	[0-9]*	salvaged	" "$0")" = "$1" ]' \
+	"$TMP/c1/state/rules.state" "$pages_before"
+c1 "$BOOT9" "$TMP/none.jsonl"
+check "... and at the next start, from the whole file the daemon wrote, still not offlined" \
+	sh -c '[ ! -s "$0" ] && [ ! -s "$1" ] && grep -q "^page	0x34567	.*	salvaged	" "$2"' \
+	"$TMP/sys/hard_offline_page" "$TMP/sys/soft_offline_page" "$TMP/c1/state/rules.state"
+run 0 "$MCECTL" pages --state "$TMP/c1/state/rules.state"
+check "mcectl pages shows them salvaged" grep -Eq "^  0x34567 +soft +salvaged " "$TMP/out"
 
 exit $failed

@@ -58,7 +58,7 @@ reports() { tr '\n' ',' <"$TMP/out" | sed 's/,$//'; }
 is() { [ "$1" = "$2" ] || { echo "# want: $1"; echo "# got:  $2"; return 1; }; }
 written() { cat "$edac/cxl_$1/mem_repair0/dpa" "$edac/cxl_$1/mem_repair0/repair" | tr '\n' ' '; }
 
-echo "1..25"
+echo "1..27"
 
 device mem0 ppr 0
 device mem1 ppr 1
@@ -157,6 +157,16 @@ device mem0 ppr 0
 replay "$TMP/on.conf" "$TMP/one"
 check "after the crash the row counts as repaired, outcome unknown" is "refused already-repaired" "$(reports)"
 check "and the log says so" err_has "mcelogd stopped before it saved that repair's outcome, so it is taken as done"
+
+# A damaged state file (cut short: its end line lost) still remembers its
+# repairs, so none is repeated; it used to be set aside whole, and the row
+# repaired again.
+grep -q "^repair	" "$TMP/state/rules.state" && sed -i '$d' "$TMP/state/rules.state"
+device mem0 ppr 0
+replay "$TMP/on.conf" "$TMP/one"
+check "a damaged state: the repair it names is not repeated" is "refused already-repaired|" \
+	"$(reports)|$(cat "$edac/cxl_mem0/mem_repair0/repair")"
+check "... and the log says what was kept" err_has "rules.state.damaged: kept 0 known-bad pages (not offlined again: a damaged file is not trusted to act on; see mcectl pages) and 1 repair (none is repeated)"
 
 # Key= must name the location a repair acts on (review I5), with the file and line.
 printf '[Rule]\nName=per-device\nMatch=kind=cxl_dram\nKey=label\nThreshold=3 in 1h\nAction=repair\n' >"$TMP/rules/91-bad.rules"

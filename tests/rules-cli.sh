@@ -15,7 +15,7 @@ record() {
 	printf '"addr":"%s","misc":"0x000000000000008c"}\n' "$2"
 }
 
-echo "1..57"
+echo "1..59"
 
 # Both spellings of the rule directory option, in both programs (one documented).
 check "mcectl rules --rules-directory, as mcelogd spells it" run 0 "$MCECTL" rules --rules-directory "$SHIPPED"
@@ -283,6 +283,19 @@ check "--test-config refuses a trigger program everyone can write" \
 chmod 755 "$TMP/trust/notify.sh"
 check "and accepts them when only their owner can write them" \
 	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/trust"
+# Review M15: the directory holding a rule file's name counts, not only where
+# a symlink leads.  A symlink anyone could have placed, pointing at a file
+# only root can write (whose text someone else may have chosen: a log), is
+# refused; the same symlink in a directory only root can write is taken.
+mkdir "$TMP/open" "$TMP/closed"
+chmod 777 "$TMP/open"
+ln -s "$TMP/trust/t.rules" "$TMP/open/t.rules"
+ln -s "$TMP/trust/t.rules" "$TMP/closed/t.rules"
+run 1 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/open"
+check "--test-config refuses a rule file whose name sits in a directory everyone can write (M15)" \
+	err_has "t.rules: refused: '$TMP/open' is writable by everyone (mode 0777)"
+check "... and takes the same symlink in a directory only root can write" \
+	run 0 "$MCELOGD" --test-config -c /dev/null --rules-directory "$TMP/closed"
 # A record's strings reach a trigger's environment cleaned, whatever their
 # source: a replayed label cannot add a line or a terminal escape.
 cat >"$TMP/trust/label.sh" <<EOT

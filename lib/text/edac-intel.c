@@ -19,7 +19,12 @@
  *     err_code:0001:0092 socket:0 ha:0 channel_mask:4 rank:0)
  *
  * From the parenthesis we keep socket, memory controller (sb_edac's home
- * agent "ha", skx's "MemoryControllerId"), channel, slot and rank.  A
+ * agent "ha", skx's "MemoryControllerId"), channel, slot and rank.  On a
+ * 2-level-memory system the firmware decode (skx, i10nm, and imh on
+ * Diamond Rapids, all through skx_common.c) names both the far memory
+ * ("MemoryControllerId:") and the near memory that caches it
+ * ("NmMemoryControllerId:"); the kernel takes the near ones when MCACOD,
+ * masked with EF80H, is 0280H (skx_error_source()), and so do we.  A
  * DIMM line with no register lines before it (skx_edac prints those at
  * debug level) is no machine-check record: said, and not decoded.
  *
@@ -72,6 +77,26 @@ static const struct text_field dimm_keys[] = {
 	TEXT_FIELD("rank",               MCE_HAVE_DIMM_RANK,    dimm_rank,    0),
 	TEXT_FIELD("PhysicalRankId",     MCE_HAVE_DIMM_RANK,    dimm_rank,    0),
 };
+
+/* The firmware's coordinates that a near-memory error takes from the "Nm" spelling instead. */
+static const char *const near_memory_keys[] = { "MemoryControllerId", "ChannelId", "DimmSlotId", "PhysicalRankId" };
+
+static bool is_near_memory_key(struct span key)
+{
+	for (size_t i = 0; i < ELEMENTSOF(near_memory_keys); i++)
+		if (span_eq(key, near_memory_keys[i]))
+			return true;
+	return false;
+}
+
+/* skx_common.c's MCACOD_MEM_ERR_MASK and MCACOD_EXT_MEM_ERR: an error in the near memory. */
+static bool near_memory_error(const struct mce_record *r, struct span in)
+{
+	static const char nm[] = " NmMemoryControllerId:";
+
+	return (r->have & MCE_HAVE_STATUS) && (r->status & 0xef80) == 0x0280 &&
+	       memmem(in.p, span_len(in), nm, sizeof(nm) - 1);
+}
 
 /* The older DIMM line's "key=value" items after "=>": Channel is the real channel. */
 static const struct text_field old_dimm_keys[] = {
@@ -166,6 +191,7 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 	const char *open = memchr(s.p, '(', span_len(s));
 	struct mce_record r = p->rec;
 	struct span in;
+	bool near;
 
 	if (p->open != OPEN_EDAC_INTEL) {
 		/* skx_edac and i10nm print the registers at debug level only */
@@ -180,6 +206,7 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 		return 0;
 	}
 	in = (struct span) { open + 1, s.end - 1 };
+	near = near_memory_error(&r, in);
 	for (;;) {
 		struct span t = span_token(&in), key, v;
 		const struct text_field *f;
@@ -208,6 +235,16 @@ static int parse_location(struct mce_text_parser *p, struct span s)
 			if (x != (page ? r.addr >> 12 : (r.addr & 0xfff)))
 				return not_joined(p, true);
 			continue;
+		}
+		if (near) {
+			/* the near memory's "NmChannelId" is this error's "ChannelId", the far one's is not */
+			if (is_near_memory_key(key))
+				continue;
+			if (span_len(key) > 2 && key.p[0] == 'N' && key.p[1] == 'm') {
+				key.p += 2;
+				if (!is_near_memory_key(key))
+					continue;
+			}
 		}
 		f = text_field_find(dimm_keys, ELEMENTSOF(dimm_keys), key, false);
 		if (!f || (span_len(v) > 0 && v.p[0] == '-'))

@@ -75,10 +75,11 @@ static bool all_enabled(const char *path)
 
 /*
  * The events the instance keeps: every ras:* event, and the device events
- * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE: all of
- * cxl:*, the two PCIe events of pci:*, memory-error SIGBUS and failed disk
- * requests).  NULL: the whole system.  The ras system must be there; the
- * others come with newer kernels and drivers.
+ * the tracepoint source reads beside them (tracepoint.c's TIER_DEVICE), by
+ * name, never a whole device system: a chatty event added to cxl:* by a
+ * later kernel would share the 128 KiB per CPU and push out the records
+ * kept while mcelogd is stopped (review M8).  NULL: the whole system.  The
+ * ras system must be there; the others come with newer kernels and drivers.
  *
  * An event with a filter is kept only through it, as the live source reads it
  * (kernel-abi/ras-trace.h ras_tp_filter()): signal_generate unfiltered would
@@ -95,7 +96,17 @@ static const struct kept_system {
 	const char *unless;
 } kept_systems[] = {
 	{ "ras", NULL, true, _RAS_TP_MAX, NULL },
-	{ "cxl", NULL, false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_aer_uncorrectable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_aer_correctable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_port_aer_uncorrectable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_port_aer_correctable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_overflow", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_generic_event", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_general_media", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_dram", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_memory_module", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_poison", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_memory_sparing", false, _RAS_TP_MAX, NULL },
 	{ "pci", "pci_hp_event", false, _RAS_TP_MAX, NULL },
 	{ "pci", "pcie_link_event", false, _RAS_TP_MAX, NULL },
 	{ "signal", "signal_generate", false, RAS_TP_SIGNAL_GENERATE, NULL },

@@ -176,6 +176,7 @@ struct tracepoint_source {
 	 * cpus[] only that far, not over all CPU_LIST_MAX slots. */
 	unsigned cpus_end;
 	unsigned n_open;
+	unsigned n_not_renewed;     /* readers a CPU re-read could not renew: kept, maybe detached (review M5) */
 	struct ring_size ring;
 	uint64_t n_lost;
 	uint64_t n_bad;
@@ -652,7 +653,12 @@ static void publish_state(struct tracepoint_source *s)
 
 		if (!tp->available)
 			continue;   /* its state was set when its format could not be read */
-		if (tp->n_cpus > 0)
+		if (tp->n_cpus > 0 && s->n_not_renewed > 0)
+			source_set_state(s->host, def->source, SOURCE_ACTIVE, "%s:%s on %u CPUs (%u reader%s "
+						 "not renewed at the last CPU re-read: it may be detached, its records "
+						 "stopped; see the log)", def->system, def->name, tp->n_cpus,
+						 s->n_not_renewed, s->n_not_renewed == 1 ? "" : "s");
+		else if (tp->n_cpus > 0)
 			source_set_state(s->host, def->source, SOURCE_ACTIVE, "%s:%s on %u CPUs",
 						 def->system, def->name, tp->n_cpus);
 		else if (e == -EACCES || e == -EPERM)
@@ -1357,7 +1363,7 @@ static int cpu_changed(struct tracepoint_source *s, unsigned cpu, bool online)
 static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_online)
 {
 	struct tracepoint_source *s = userdata;
-	unsigned opened = 0, closed = 0, renewed = 0;
+	unsigned opened = 0, closed = 0, renewed = 0, not_renewed = 0;
 	int r, ret = 0;
 
 	if (!s)
@@ -1384,6 +1390,13 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 		if (r < 0) {
 			if (ret == 0)
 				ret = r;
+			/* The old reader stays, but may be detached for good: say so, loudly (review M5). */
+			if (s->cpus[cpu]) {
+				log_warning_errno(r, "CPU %u: its reader could not be renewed at the CPU re-read: %m; "
+						  "the old one is kept, but if the CPU went down and came back meanwhile "
+						  "it is detached and that CPU's records stop", cpu);
+				not_renewed++;
+			}
 			continue;
 		}
 		if (s->cpus[cpu]) {
@@ -1407,6 +1420,7 @@ static int tracepoint_cpus_resync(void *userdata, const bool *online, size_t n_o
 	}
 	log_info("CPU set re-read: %u reader(s) opened, %u closed, %u renewed; reading on %u CPUs",
 		 opened, closed, renewed, s->n_open);
+	s->n_not_renewed = not_renewed;
 	publish_state(s);
 	return ret;
 }

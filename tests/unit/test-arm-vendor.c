@@ -7,7 +7,7 @@
  * https://lore.kernel.org/all/20230302201732.pwnhg46mum6st2bv@redhat.com/
  * Two 0x30-byte sections of type e8ed898d-df16-43cc-8ecc-54f060ef157f as the
  * kernel dumped them (32-bit little-endian words), on real Altra machines.
- * The NVIDIA Grace and Vera, Alibaba Yitian and HiSilicon sections are built
+ * The NVIDIA Grace and Vera, Alibaba Yitian, HiSilicon and JaguarMicro sections are built
  * from their published layouts (each decoder's file names its source): no raw
  * section of theirs has been published that we could find.
  */
@@ -36,6 +36,14 @@ static const struct cper_guid hisilicon_pcie = {
 	0xb2889fc9, 0xe7d7, 0x4f9d, { 0xa8, 0x67, 0xaf, 0x42, 0xe9, 0x8b, 0xe7, 0x72 } };
 static const struct cper_guid grace = {
 	0x6d5244f2, 0x2712, 0x11ec, { 0xbe, 0xa7, 0xcb, 0x3f, 0xdb, 0x95, 0xc7, 0x86 } };
+static const struct cper_guid jm_ram = {
+	0x82d78ba3, 0xfa14, 0x407a, { 0xba, 0x0e, 0xf3, 0xba, 0x81, 0x70, 0x01, 0x3c } };
+static const struct cper_guid jm_smmu = {
+	0xf9723053, 0x2558, 0x49b1, { 0xb5, 0x8a, 0x1c, 0x1a, 0x82, 0x49, 0x2a, 0x62 } };
+static const struct cper_guid jm_cmn = {
+	0xdac80d69, 0x0a72, 0x4eba, { 0x81, 0x14, 0x14, 0x8e, 0xe3, 0x44, 0xaf, 0x06 } };
+static const struct cper_guid jm_gic = {
+	0x746f06fe, 0x405e, 0x451f, { 0x8d, 0x09, 0x02, 0xe8, 0x02, 0xed, 0x98, 0x4a } };
 
 static const char *text(const struct ras_record *r, const char *key)
 {
@@ -522,6 +530,130 @@ static void test_hisilicon_pcie(void **state)
 }
 
 /* A type no row names: nothing added, raw hex stays the caller's. */
+/* The JaguarMicro header: validation bits, then one byte per ID (decoders/arm-vendor-jaguarmicro.c). */
+static size_t jm_header(uint8_t *d, uint32_t valid, uint8_t subsystem, uint8_t module, uint8_t submodule,
+			uint8_t dev, uint16_t err_type, uint8_t severity)
+{
+	memset(d, 0, 16);
+	d[0] = (uint8_t) valid;
+	d[1] = (uint8_t) (valid >> 8);
+	d[4] = 1;              /* table version */
+	d[5] = 0;              /* Corsica1.0 */
+	d[6] = subsystem;
+	d[7] = module;
+	d[8] = submodule;
+	d[9] = dev;
+	d[10] = (uint8_t) err_type;
+	d[11] = (uint8_t) (err_type >> 8);
+	d[12] = severity;
+	return 16;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int b = 0; b < 8; b++)
+		p[b] = (uint8_t) (v >> (8 * b));
+}
+
+/* CMN (payload 5): header names, 64-bit registers at their offsets, and the extra register array. */
+static void test_jaguarmicro_cmn(void **state)
+{
+	uint8_t d[128 + 4 + 8];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	assert_string_equal(arm_vendor_section_name(&jm_cmn), "JaguarMicro CMN error");
+	/* every header field valid (bits 0-7), and the register array (bit 11) */
+	jm_header(d, 0x8ff, 1, 2, 0, 7, 0x0123, 2);
+	for (unsigned i = 0; i < 14; i++)
+		put64(d + 16 + 8 * i, UINT64_C(0x1100000000000000) + i);
+	words(d + 128, (const uint32_t[]) { 2, 0xdeadbeef, 0x00c0ffee }, 3);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&jm_cmn, &r, d, sizeof(d), what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "vendor"), "JaguarMicro");
+	assert_string_equal(text(&r, "payload_type"), "CMN");
+	assert_int_equal(number(&r, "table_version"), 1);
+	assert_string_equal(text(&r, "soc"), "Corsica1.0");
+	assert_string_equal(text(&r, "subsystem"), "CMN");
+	assert_string_equal(text(&r, "module"), "HNF");
+	assert_string_equal(text(&r, "device_kind"), "NID");
+	assert_int_equal(number(&r, "device_id"), 7);
+	assert_int_equal(number(&r, "error_type"), 0x0123);
+	assert_string_equal(text(&r, "error_severity"), "corrected");
+	assert_int_equal(number(&r, "cfgm_mxp_0"), UINT64_C(0x1100000000000000));
+	assert_int_equal(number(&r, "err_status_ns"), UINT64_C(0x1100000000000006));
+	assert_int_equal(number(&r, "err_misc"), UINT64_C(0x110000000000000d));
+	assert_int_equal(number(&r, "register_array_size"), 2);
+	assert_int_equal(number(&r, "reg00"), 0xdeadbeef);
+	assert_int_equal(number(&r, "reg01"), 0x00c0ffee);
+	assert_null(ras_record_find(&r, "reg02"));
+	assert_string_equal(what, "JaguarMicro CMN error in CMN HNF, NID 7");
+	ras_record_done(&r);
+
+	/* the count says more registers than the section holds: a problem, the rest kept */
+	d[128] = 3;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&jm_cmn, &r, d, sizeof(d), what, sizeof(what), &pb), -EBADMSG);
+	assert_string_equal(pb.what, "JaguarMicro section: 3 extra registers do not fit in its 140 bytes");
+	assert_int_equal(number(&r, "err_misc"), UINT64_C(0x110000000000000d));
+	ras_record_done(&r);
+
+	/* cut inside the registers: the header stays */
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&jm_cmn, &r, d, 100, what, sizeof(what), &pb), -EBADMSG);
+	assert_int_equal(pb.offset, 16);
+	assert_string_equal(pb.what, "JaguarMicro section: the CMN payload needs 128 bytes, the section has 100");
+	assert_string_equal(text(&r, "module"), "HNF");
+	assert_null(ras_record_find(&r, "cfgm_mxp_0"));
+	ras_record_done(&r);
+}
+
+/* Validation bits govern: an invalid field is not reported, whatever its byte holds. */
+static void test_jaguarmicro_valid_bits(void **state)
+{
+	uint8_t d[80];
+	struct ras_record r;
+	struct arm_problem pb;
+	char what[160];
+
+	(void) state;
+	memset(d, 0, sizeof(d));
+	/* RAM RAS payload (0): DDRH SRAM channel 3, fatal; the module not marked valid */
+	jm_header(d, 0xe4 | 0x02, 2, 2, 0, 3, 9, 1);
+	words(d + 16, (const uint32_t[]) { 0xa, 0xb, 0xc }, 3);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&jm_ram, &r, d, 76, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "subsystem"), "DDRH");
+	assert_null(ras_record_find(&r, "module"));
+	assert_null(ras_record_find(&r, "table_version"));
+	assert_string_equal(text(&r, "device_kind"), "CHNL");
+	assert_int_equal(number(&r, "device_id"), 3);
+	assert_string_equal(text(&r, "error_severity"), "fatal");
+	assert_int_equal(number(&r, "lock_control"), 0xa);
+	assert_int_equal(number(&r, "cfg_ram_id"), 0xc);
+	assert_null(ras_record_find(&r, "register_array_size"));
+	assert_string_equal(what, "JaguarMicro RAM RAS error in DDRH, CHNL 3");
+	ras_record_done(&r);
+
+	/* SMMU (payload 1): IOSUB's SMMU names its submodules; an unknown subsystem is reserved */
+	jm_header(d, 0x1c, 5, 0, 1, 0, 0, 0);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&jm_smmu, &r, d, 36, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "module"), "SMMU");
+	assert_string_equal(text(&r, "submodule"), "TCU");
+	ras_record_done(&r);
+	jm_header(d, 0x0c, 20, 1, 0, 0, 0, 0);
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	assert_int_equal(arm_vendor_decode(&jm_gic, &r, d, 80, what, sizeof(what), &pb), 1);
+	assert_string_equal(text(&r, "subsystem"), "reserved (20)");
+	assert_int_equal(number(&r, "module"), 1);
+	assert_string_equal(what, "JaguarMicro GIC error");
+	assert_int_equal(arm_vendor_decode(&jm_gic, &r, d, 15, what, sizeof(what), &pb), -EBADMSG);
+	ras_record_done(&r);
+}
+
 static void test_unknown_type(void **state)
 {
 	static const struct cper_guid other = { 0x12345678, 0x1, 0x2, { 1, 2, 3, 4, 5, 6, 7, 8 } };
@@ -552,6 +684,8 @@ int main(void)
 		cmocka_unit_test(test_hisilicon_common),
 		cmocka_unit_test(test_hisilicon_hostile),
 		cmocka_unit_test(test_hisilicon_pcie),
+		cmocka_unit_test(test_jaguarmicro_cmn),
+		cmocka_unit_test(test_jaguarmicro_valid_bits),
 		cmocka_unit_test(test_unknown_type),
 	};
 

@@ -523,12 +523,12 @@ static void check_code_table(const struct intel_code_table *codes)
 static void check_field_sets(const struct intel_field_set *sets, size_t n_sets)
 {
 	for (size_t s = 0; s < n_sets; s++) {
-		uint64_t used = 0;
+		uint64_t used[2] = { 0, 0 };   /* STATUS, MISC */
 
-		assert_int_equal(sets[s].mcacod_value & ~sets[s].mcacod_mask, 0);
+		assert_int_equal(sets[s].status_value & ~sets[s].status_mask, 0);
 		for (size_t e = 0; e < s; e++)
-			assert_false((sets[s].mcacod_value & sets[e].mcacod_mask) == sets[e].mcacod_value &&
-				     (sets[e].mcacod_mask & ~sets[s].mcacod_mask) == 0);
+			assert_false((sets[s].status_value & sets[e].status_mask) == sets[e].status_value &&
+				     (sets[e].status_mask & ~sets[s].status_mask) == 0);
 		assert_true(sets[s].n > 0);
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct intel_field *f = &sets[s].fields[i];
@@ -537,8 +537,8 @@ static void check_field_sets(const struct intel_field_set *sets, size_t n_sets)
 			assert_non_null(f->name);
 			assert_true(f->lo <= f->hi && f->hi < 64);
 			bits = ((UINT64_C(2) << (f->hi - f->lo)) - 1) << f->lo;
-			assert_int_equal(used & bits, 0);
-			used |= bits;
+			assert_int_equal(used[f->in_misc] & bits, 0);
+			used[f->in_misc] |= bits;
 			if (f->text)
 				assert_int_equal(f->lo, f->hi);
 			for (size_t k = 0; k < f->n_values; k++) {
@@ -551,32 +551,37 @@ static void check_field_sets(const struct intel_field_set *sets, size_t n_sets)
 	}
 }
 
+static void check_intel_model(const struct intel_model *im)
+{
+	assert_non_null(im);
+	assert_non_null(im->source);
+	if (im->codes)
+		check_code_table(im->codes);
+	check_field_sets(im->fields, im->n_fields);
+	for (size_t i = 0; i < im->n_banks; i++) {
+		const struct intel_bank *b = &im->banks[i];
+
+		assert_true(b->first <= b->last);
+		assert_non_null(b->name);
+		assert_non_null(b->type);
+		if (i > 0)
+			assert_true(im->banks[i - 1].last < b->first);
+		assert_ptr_equal(intel_bank_lookup(im, b->first), b);
+		assert_ptr_equal(intel_bank_lookup(im, b->last), b);
+		if (b->codes)
+			check_code_table(b->codes);
+		check_field_sets(b->fields, b->n_fields);
+	}
+}
+
+/* Zhaoxin's tables take the Intel shape (zhaoxin-models.c): the same checks. */
 static void test_intel_bank_tables_sorted(void **state)
 {
 	(void) state;
-	for (const struct mce_model_match *m = intel_model_matches; m->decoder; m++) {
-		const struct intel_model *im = m->decoder->tables;
-
-		assert_non_null(im);
-		assert_non_null(im->source);
-		if (im->codes)
-			check_code_table(im->codes);
-		check_field_sets(im->fields, im->n_fields);
-		for (size_t i = 0; i < im->n_banks; i++) {
-			const struct intel_bank *b = &im->banks[i];
-
-			assert_true(b->first <= b->last);
-			assert_non_null(b->name);
-			assert_non_null(b->type);
-			if (i > 0)
-				assert_true(im->banks[i - 1].last < b->first);
-			assert_ptr_equal(intel_bank_lookup(im, b->first), b);
-			assert_ptr_equal(intel_bank_lookup(im, b->last), b);
-			if (b->codes)
-				check_code_table(b->codes);
-			check_field_sets(b->fields, b->n_fields);
-		}
-	}
+	for (const struct mce_model_match *m = intel_model_matches; m->decoder; m++)
+		check_intel_model(m->decoder->tables);
+	for (const struct mce_model_match *m = zhaoxin_model_matches; m->decoder; m++)
+		check_intel_model(m->decoder->tables);
 }
 
 /*
@@ -587,7 +592,7 @@ static void test_intel_bank_tables_sorted(void **state)
 static void test_intel_memory_codes_have_mnemonics(void **state)
 {
 	static const struct intel_model *const models[] = {
-		&intel_icelake_x, &intel_sapphirerapids_x, &intel_graniterapids_x,
+		&intel_icelake_x, &intel_sapphirerapids_x, &intel_graniterapids_x, &intel_diamondrapids_x,
 	};
 	static const char *const memory_types[] = { "IMC", "HBM", "M2M", "HBM_M2M", "MCCHAN", "B2CMI" };
 	unsigned checked = 0;

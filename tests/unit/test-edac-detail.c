@@ -59,6 +59,90 @@ static void test_adxl_real(void **state)
  * PhysicalRankId:0x%x Row:0x%x Column:0x%x Bank:0x%x BankGroup:0x%x"
  * with illustrative values (no published capture found).
  */
+/*
+ * imh_edac (Diamond Rapids) prints through skx_common.c's firmware form:
+ * "%s%s err_code:0x%04x:0x%04x %s" with the ADXL components as " %s:0x%llx"
+ * (skx_mce_output_error(), skx_adxl_decode()).  No imh log has been
+ * published that we could find: these are built from that format, with the
+ * component names of Intel's ADXL _DSM list.  A hub's controllers are
+ * numbered 0-7 north and 8-15 south, so MemoryControllerId passes 7.
+ */
+static const char imh_1lm[] =
+	" err_code:0x0000:0x009f  SystemAddress:0x2f1a3c0c0 ProcessorSocketId:0x1 MemoryControllerId:0xb "
+	"ChannelId:0x0 PhysicalRankId:0x1 DimmSlotId:0x0 Row:0x1e2a Column:0x1f0 Bank:0x1 BankGroup:0x5 "
+	"ChipSelect:0x1";
+
+/* 2-level memory: both memories' coordinates; MCACOD says which one failed. */
+#define IMH_2LM_COMPONENTS \
+	"  SystemAddress:0x4a00c1040 ProcessorSocketId:0x0 MemoryControllerId:0x2 NmMemoryControllerId:0xa " \
+	"ChannelId:0x0 NmChannelId:0x0 PhysicalRankId:0x0 NmPhysicalRankId:0x1 DimmSlotId:0x0 NmDimmSlotId:0x1 " \
+	"Row:0x10 NmRow:0x2b3c Column:0x20 NmCol:0x3f8 Bank:0x3 NmBank:0x2 BankGroup:0x1 NmBankGroup:0x6 " \
+	"ChipSelect:0x0 NmChipSelect:0x1"
+
+static void test_imh_form(void **state)
+{
+	struct edac_location l;
+
+	(void) state;
+	assert_int_equal(edac_detail_parse(imh_1lm, sizeof(imh_1lm), &l), 10);
+	assert_int_equal(l.n_problems, 0);
+	assert_loc(&l, EDAC_LOC_SOCKET, 1);
+	assert_loc(&l, EDAC_LOC_MEMORY_CONTROLLER, 11);
+	assert_loc(&l, EDAC_LOC_CHANNEL, 0);
+	assert_loc(&l, EDAC_LOC_DIMM, 0);
+	assert_loc(&l, EDAC_LOC_RANK, 1);
+	assert_loc(&l, EDAC_LOC_ROW, 0x1e2a);
+	assert_loc(&l, EDAC_LOC_COLUMN, 0x1f0);
+	assert_loc(&l, EDAC_LOC_BANK, 1);
+	assert_loc(&l, EDAC_LOC_BANK_GROUP, 5);
+	assert_loc(&l, EDAC_LOC_CHIP_SELECT, 1);
+}
+
+static void test_imh_2lm(void **state)
+{
+	static const char near[] = " recoverable err_code:0x0000:0x0280" IMH_2LM_COMPONENTS;
+	static const char far[] = " err_code:0x0000:0x0090" IMH_2LM_COMPONENTS;
+	static const char near_filtered[] = " err_code:0x0000:0x1293" IMH_2LM_COMPONENTS;
+	static const char far_filtered[] = " err_code:0x0000:0x1093" IMH_2LM_COMPONENTS;
+	static const char near_no_dimm[] =
+		" err_code:0x0000:0x0281  ProcessorSocketId:0x0 MemoryControllerId:0x2 NmMemoryControllerId:0xa "
+		"ChannelId:0x0 NmChannelId:0x0 DimmSlotId:0x1 Row:0x10";
+	struct edac_location l;
+
+	(void) state;
+	/* near memory (MCACOD 0280H): the Nm* coordinates are the error's */
+	edac_detail_parse(near, sizeof(near), &l);
+	assert_int_equal(l.n_problems, 0);
+	assert_loc(&l, EDAC_LOC_SOCKET, 0);
+	assert_loc(&l, EDAC_LOC_MEMORY_CONTROLLER, 10);
+	assert_loc(&l, EDAC_LOC_DIMM, 1);
+	assert_loc(&l, EDAC_LOC_RANK, 1);
+	assert_loc(&l, EDAC_LOC_ROW, 0x2b3c);
+	assert_loc(&l, EDAC_LOC_COLUMN, 0x3f8);
+	assert_loc(&l, EDAC_LOC_BANK, 2);
+	assert_loc(&l, EDAC_LOC_BANK_GROUP, 6);
+	assert_loc(&l, EDAC_LOC_CHIP_SELECT, 1);
+
+	/* far memory (0090H): the plain ones */
+	edac_detail_parse(far, sizeof(far), &l);
+	assert_loc(&l, EDAC_LOC_MEMORY_CONTROLLER, 2);
+	assert_loc(&l, EDAC_LOC_DIMM, 0);
+	assert_loc(&l, EDAC_LOC_ROW, 0x10);
+	assert_loc(&l, EDAC_LOC_BANK, 3);
+
+	/* the kernel masks MCACOD with EF80H: the filtering bit (12) and the channel do not count */
+	edac_detail_parse(near_filtered, sizeof(near_filtered), &l);
+	assert_loc(&l, EDAC_LOC_MEMORY_CONTROLLER, 10);
+	edac_detail_parse(far_filtered, sizeof(far_filtered), &l);
+	assert_loc(&l, EDAC_LOC_MEMORY_CONTROLLER, 2);
+
+	/* near memory, but the firmware gave no near DIMM: unknown, not the far memory's */
+	edac_detail_parse(near_no_dimm, sizeof(near_no_dimm), &l);
+	assert_loc(&l, EDAC_LOC_MEMORY_CONTROLLER, 10);
+	assert_false(edac_location_has(&l, EDAC_LOC_DIMM));
+	assert_false(edac_location_has(&l, EDAC_LOC_ROW));
+}
+
 static void test_register_form(void **state)
 {
 	static const char s[] = " err_code:0x0000:0x009f ProcessorSocketId:0x1 MemoryControllerId:0x1 "
@@ -299,6 +383,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_adxl_real),
+		cmocka_unit_test(test_imh_form),
+		cmocka_unit_test(test_imh_2lm),
 		cmocka_unit_test(test_register_form),
 		cmocka_unit_test(test_old_skx_form),
 		cmocka_unit_test(test_sb_edac_form),

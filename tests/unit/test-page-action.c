@@ -105,6 +105,10 @@ static void test_identity(void **state)
 	assert_true(page_identity_get(id, "dpa", v, sizeof(v)));
 	assert_string_equal(v, "0x2000");
 	assert_false(page_identity_get(id, "serial", v, sizeof(v)));
+	/* and the region that mapped it, where the record names one */
+	assert_int_equal(ras_record_add_string(&r, "region", "region3", SIZE_MAX), 0);
+	page_identity_of_record(&in, NULL, id, sizeof(id));
+	assert_string_equal(id, "cxl_serial=0x1234;dpa=0x2000;region=region3");
 	ras_record_done(&r);
 
 	/* Serial 0 is no serial (QEMU's, devices without a DSN): the record's other coordinates instead. */

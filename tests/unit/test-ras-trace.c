@@ -882,6 +882,25 @@ static void test_arm_event_golden_linux_7_3(void **state)
 		ras_record_done(&r);
 	}
 
+	/*
+	 * A correct kernel (ctx whole) with firmware's malformed context: 16
+	 * bytes that do not walk alone, and zero-filled oem bytes, which would
+	 * walk as an empty context of type 0.  Not the kernel form (review M14):
+	 * not read on into oem_buf, the problem named, the raw bytes kept.
+	 */
+	{
+		unsigned char bad[16] = { 0, 0, 5, 0, 16, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8 }, zeros[40] = { 0 };
+
+		put_arm_blocks(&s, &l, pei, sizeof(pei), bad, sizeof(bad), zeros, sizeof(zeros));
+		decode_ok(&l, &s, &r);
+		assert_null(ras_record_find(&r, "ctx_from_oem"));
+		assert_null(ras_record_find(&r, "vendor_data"));
+		assert_non_null(ras_record_find(&r, "ctx_problem"));
+		assert_int_equal(ras_record_find(&r, "ctx")->len, 16);
+		assert_int_equal(ras_record_find(&r, "oem")->len, 40);
+		ras_record_done(&r);
+	}
+
 	/* Headers alone and nothing in oem_buf to read on into: named, raw bytes kept */
 	put_arm_blocks(&s, &l, pei, sizeof(pei), ctx, sizeof(ctx), "", 0);
 	decode_ok(&l, &s, &r);

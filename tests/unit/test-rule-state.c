@@ -327,6 +327,39 @@ static void test_journal(void **state)
 	rule_state_done(&s);
 }
 
+/*
+ * A damaged file still gives up its pages, salvaged, and its repairs; a
+ * bad line, one cut short, a NUL and the counts are not taken.
+ */
+static void test_salvage(void **state)
+{
+	static const char text[] =
+		"mcelogd-rules-state 1\n"
+		"bucket\tr\tk\t0\t1\n"
+		"page\t0x41\thard\t7\tok\n"
+		"page\t0xzz\tsoft\t7\tok\n"
+		"page\t0x42\tsoft\t7\tpending\n"
+		"page\t0x4\0\tsoft\t7\tok\n"
+		"end\t9\tdeadbeef\n"
+		"page\t0x43\tsoft\t7\tok";
+	struct rule_state s;
+	unsigned skipped = 9;
+
+	(void) state;
+	assert_int_equal(rule_state_salvage(text, sizeof(text) - 1, &s, &skipped), 0);
+	assert_int_equal(s.n_pages, 2);
+	assert_true(rule_state_find_page(&s, 0x41)->salvaged);
+	assert_true(rule_state_find_page(&s, 0x41)->hard);
+	/* An intent of a file that cannot be trusted is no intent: salvaged, never acted on. */
+	assert_true(rule_state_find_page(&s, 0x42)->salvaged);
+	assert_false(rule_state_find_page(&s, 0x42)->pending);
+	assert_null(rule_state_find_page(&s, 0x43));
+	assert_int_equal(s.n_buckets, 0);
+	/* the bucket, the bad frame, the NUL and the cut line; not the header or the end line */
+	assert_int_equal(skipped, 4);
+	rule_state_done(&s);
+}
+
 /* Pages by frame through the index, across growth and a forget. */
 static void test_page_index(void **state)
 {
@@ -358,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_set_page_replaces),
 		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_page_index),
+		cmocka_unit_test(test_salvage),
 		cmocka_unit_test(test_alerts_bounded),
 		cmocka_unit_test(test_restart_keeps_count),
 	};
