@@ -135,7 +135,7 @@ sigbus_checks() {
 		"journalctl -b -u mcelogd.service -o cat | grep \"Reading signal:signal_generate (tracepoint id .*, filter 'sig == 7 && (code == 4 || code == 5)')\""
 	out=$(run_victim mcelogd-vm-sigbus early)
 	note "$out"
-	pid=$(head -n1 <<<"$out")
+	pid=$(grep -m1 -x "[0-9][0-9]*" <<<"$out")
 	if ! [[ "$pid" =~ ^[0-9]+$ ]]; then not_ok "sigbus: the victim ran (output: '$out')"; return; fi
 	rec=$(wait_records 1 ".source == \"signal:signal_generate\" and .pid == $pid" 30)
 	note "$rec"
@@ -159,7 +159,7 @@ sigbus_checks() {
 	# Without early kill: the touch faults on the poisoned page.
 	out=$(run_victim mcelogd-vm-sigbus-late)
 	note "$out"
-	pid=$(head -n1 <<<"$out")
+	pid=$(grep -m1 -x "[0-9][0-9]*" <<<"$out")
 	rec=$(wait_records 1 ".source == \"signal:signal_generate\" and .pid == $pid" 30)
 	note "$rec"
 	is "$(jq -c '[.severity, .comm, .code]' <<<"$rec" | head -n1)" '["uncorrected","hwpoison-kill","action_required"]' \
