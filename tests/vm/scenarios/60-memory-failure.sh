@@ -133,31 +133,31 @@ sigbus_checks() {
 	note "signal_generate format: $(tr '\n\t' '  ' <<<"$st")"
 	check "sigbus: signal:signal_generate read with its kernel filter" guest \
 		"journalctl -b -u mcelogd.service -o cat | grep \"Reading signal:signal_generate (tracepoint id .*, filter 'sig == 7 && (code == 4 || code == 5)')\""
-	out=$(run_victim mcelogd-vm-sigbus early)
+	out=$(run_victim hwpoison-victim early)
 	note "$out"
 	pid=$(grep -m1 -x "[0-9][0-9]*" <<<"$out")
 	if ! [[ "$pid" =~ ^[0-9]+$ ]]; then not_ok "sigbus: the victim ran (output: '$out')"; return; fi
 	rec=$(wait_records 1 ".source == \"signal:signal_generate\" and .pid == $pid" 30)
 	note "$rec"
 	is "$(jq -c '[.event, .severity, .comm, .code, .signal, .unit]' <<<"$rec" | head -n1)" \
-		"[\"sigbus\",\"deferred\",\"hwpoison-kill\",\"action_optional\",7,\"mcelogd-vm-sigbus.service\"]" \
+		"[\"sigbus\",\"deferred\",\"hwpoison-kill\",\"action_optional\",7,\"hwpoison-victim.service\"]" \
 		"sigbus: early kill logged with its process, code and unit"
 	mf=$(wait_records 1 ".source == \"ras:memory_failure_event\" and .killed_pid == $pid" 10)
 	note "$mf"
 	is "$(jq -c '[.killed_comm, .killed_code, .killed_unit, (.pfn == $p)]' --arg p "$(jq -r .pfn <<<"$rec" | head -n1)" <<<"$mf" | head -n1)" \
-		'["hwpoison-kill","action_optional","mcelogd-vm-sigbus.service",true]' \
+		'["hwpoison-kill","action_optional","hwpoison-victim.service",true]' \
 		"sigbus: the memory failure of the same page names the killed process and its unit"
 	j=$(guest "journalctl -o json --no-pager MESSAGE_ID=$(msgid SIGBUS) MCE_PID=$pid")
 	is "$(grep -c . <<<"$j")" 1 "sigbus: one journal entry with MESSAGE_ID=$(msgid SIGBUS)"
 	is "$(jq -c '[.MCE_EVENT, .MCE_SOURCE, .MCE_COMM, .MCE_CODE, .MCE_UNIT, .PRIORITY]' <<<"$j")" \
-		'["sigbus","signal:signal_generate","hwpoison-kill","action_optional","mcelogd-vm-sigbus.service","3"]' \
+		'["sigbus","signal:signal_generate","hwpoison-kill","action_optional","hwpoison-victim.service","3"]' \
 		"sigbus: journal MCE_EVENT/SOURCE/COMM/CODE/UNIT, PRIORITY err"
 	j=$(guest "journalctl -o json --no-pager MESSAGE_ID=$(msgid MEMORY_FAILURE) MCE_KILLED_PID=$pid")
 	check "sigbus: the memory failure's MESSAGE names the killed process" \
-		grep -q "SIGBUS to hwpoison-kill\[$pid\] of mcelogd-vm-sigbus.service" <<<"$(jq -r .MESSAGE <<<"$j")"
+		grep -q "SIGBUS to hwpoison-kill\[$pid\] of hwpoison-victim.service" <<<"$(jq -r .MESSAGE <<<"$j")"
 
 	# Without early kill: the touch faults on the poisoned page.
-	out=$(run_victim mcelogd-vm-sigbus-late)
+	out=$(run_victim hwpoison-victim-late)
 	note "$out"
 	pid=$(grep -m1 -x "[0-9][0-9]*" <<<"$out")
 	rec=$(wait_records 1 ".source == \"signal:signal_generate\" and .pid == $pid" 30)
