@@ -23,7 +23,7 @@ _mcectl() {
 		*) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
 		esac
 		return ;;
-	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host row memdev" -- "$cur")); return ;;
+	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host row memdev process disk" -- "$cur")); return ;;
 	--severity) COMPREPLY=($(compgen -W "corrected deferred uncorrected fatal info" -- "$cur")); return ;;
 	-D|--directory|--dmi-dir|--edac-dir|--slots-dir|--rules-directory|--rules-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--file|--socket|--test|--state) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -77,3 +77,10 @@ void pci_decode_link_event(struct ras_tp_ctx *c);
 /* The devlink:* decoders (kernel-abi/devlink-trace.c). */
 void devlink_decode_health_report(struct ras_tp_ctx *c);
 void devlink_decode_recover_aborted(struct ras_tp_ctx *c);
+/* signal:signal_generate (kernel-abi/signal-trace.c) and its filter. */
+void signal_decode_generate(struct ras_tp_ctx *c);
+int ras_tp_signal_filter(char *buf, size_t size);
+
+/* block:block_rq_error and block_rq_complete (kernel-abi/block-trace.c), and the latter's filter. */
+void block_decode_rq_error(struct ras_tp_ctx *c);
+int ras_tp_block_complete_filter(const struct ras_tp_layout *l, char *buf, size_t size);

@@ -119,6 +119,20 @@ static const struct tp_info tp_info[_RAS_TP_MAX] = {
 		RAS_EVENT_DEVLINK_RECOVER_ABORTED,
 		FIELDS("bus_name", "dev_name", "driver_name", "reporter_name", "health_state"),
 	},
+	/* group and result came with Linux 3.4: optional. */
+	[RAS_TP_SIGNAL_GENERATE] = {
+		"signal_generate", MCE_SOURCE_SIGNAL_GENERATE, RAS_EVENT_SIGBUS,
+		FIELDS("sig", "code", "comm", "pid"),
+	},
+	/* error was "errors" before 4.12: optional here, block-trace.c reads either. */
+	[RAS_TP_BLOCK_RQ_ERROR] = {
+		"block_rq_error", MCE_SOURCE_BLOCK_RQ_ERROR, RAS_EVENT_DISK_ERROR,
+		FIELDS("dev", "sector", "nr_sector", "rwbs"),
+	},
+	[RAS_TP_BLOCK_RQ_COMPLETE] = {
+		"block_rq_complete", MCE_SOURCE_BLOCK_RQ_COMPLETE, RAS_EVENT_DISK_ERROR,
+		FIELDS("dev", "sector", "nr_sector", "rwbs"),
+	},
 };
 
 const char *ras_tp_name(enum ras_tp tp)
@@ -1078,7 +1092,19 @@ static void (*const decoders[_RAS_TP_MAX])(struct ras_tp_ctx *c) = {
 	[RAS_TP_PCIE_LINK_EVENT]            = pci_decode_link_event,
 	[RAS_TP_DEVLINK_HEALTH_REPORT]      = devlink_decode_health_report,
 	[RAS_TP_DEVLINK_RECOVER_ABORTED]    = devlink_decode_recover_aborted,
+	[RAS_TP_SIGNAL_GENERATE]            = signal_decode_generate,
+	[RAS_TP_BLOCK_RQ_ERROR]             = block_decode_rq_error,
+	[RAS_TP_BLOCK_RQ_COMPLETE]          = block_decode_rq_error,
 };
+
+int ras_tp_filter(const struct ras_tp_layout *l, char *buf, size_t size)
+{
+	switch (l->tp) {
+	case RAS_TP_SIGNAL_GENERATE:   return ras_tp_signal_filter(buf, size);
+	case RAS_TP_BLOCK_RQ_COMPLETE: return ras_tp_block_complete_filter(l, buf, size);
+	default:                       return -ENOENT;
+	}
+}
 
 int ras_tp_decode(const struct ras_tp_layout *l, const void *raw, size_t raw_size,
 		  struct ras_record *ret, char *why, size_t why_size)

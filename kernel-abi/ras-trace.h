@@ -40,6 +40,11 @@ enum ras_tp {
 	/* The kernel's devlink health events (include/trace/events/devlink.h), decoded in devlink-trace.c. */
 	RAS_TP_DEVLINK_HEALTH_REPORT,
 	RAS_TP_DEVLINK_RECOVER_ABORTED,
+	/* signal:signal_generate, read only for SIGBUS of a memory error (signal-trace.c). */
+	RAS_TP_SIGNAL_GENERATE,
+	/* A failed disk request (block-trace.c); block_rq_complete only where block_rq_error is missing. */
+	RAS_TP_BLOCK_RQ_ERROR,
+	RAS_TP_BLOCK_RQ_COMPLETE,
 	_RAS_TP_MAX,
 };
 
@@ -88,6 +93,15 @@ int ras_tp_layout_init(struct ras_tp_layout *l, enum ras_tp tp, const char *text
  * malformed.
  */
 int ras_tp_parse_symbols(const char *text, size_t len, const char *field, struct ras_tp_symbols *ret);
+
+/*
+ * The kernel-side filter (tracefs's event filter syntax, PERF_EVENT_IOC_SET_FILTER)
+ * an event must be read through, so that what it fires for and we do not
+ * want never leaves the kernel: signal_generate only for SIGBUS of a memory
+ * error, block_rq_complete only for failed requests.  Returns 0 with the
+ * expression in buf, -ENOENT for an event read whole, -ENOBUFS.
+ */
+int ras_tp_filter(const struct ras_tp_layout *l, char *buf, size_t size);
 
 /*
  * Decodes one raw sample (the tracepoint's record, common fields first).

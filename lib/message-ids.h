@@ -46,6 +46,9 @@
 /* The kernel's devlink health events: a device fault a driver reported, a recovery not tried. */
 #define MCELOGD_MSGID_DEVLINK_HEALTH          "472ae510368449a993531c48619cb8f9"
 #define MCELOGD_MSGID_DEVLINK_RECOVER_ABORTED "d78dd4c449fe4d549edcf90cf1a0aab2"
+/* A process sent SIGBUS for a memory error; a failed disk request. */
+#define MCELOGD_MSGID_SIGBUS                  "84b326d490cd4ec1be9b8486aefdf379"
+#define MCELOGD_MSGID_DISK_ERROR              "3bc9d6d370a8470cab2446f155150a82"
 
 /* The ids whose entries carry a struct ras_record in MCE_JSON. */
 #define MCELOGD_RAS_MSGIDS \
@@ -56,7 +59,8 @@
 	MCELOGD_MSGID_CXL_POISON, MCELOGD_MSGID_CXL_AER, MCELOGD_MSGID_CXL_OVERFLOW, MCELOGD_MSGID_CXL_GENERIC, \
 	MCELOGD_MSGID_CXL_MEMORY_SPARING, \
 	MCELOGD_MSGID_PCI_HOTPLUG, MCELOGD_MSGID_PCIE_LINK, \
-	MCELOGD_MSGID_DEVLINK_HEALTH, MCELOGD_MSGID_DEVLINK_RECOVER_ABORTED
+	MCELOGD_MSGID_DEVLINK_HEALTH, MCELOGD_MSGID_DEVLINK_RECOVER_ABORTED, \
+	MCELOGD_MSGID_SIGBUS, MCELOGD_MSGID_DISK_ERROR
 
 /* The record class of a severity, shared by the journal sink and mcectl query. */
 enum mce_severity;

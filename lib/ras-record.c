@@ -28,6 +28,8 @@ static const char *const event_names[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_PCIE_LINK] = "pcie_link",
 	[RAS_EVENT_DEVLINK_HEALTH] = "devlink_health",
 	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = "devlink_recover_aborted",
+	[RAS_EVENT_SIGBUS] = "sigbus",
+	[RAS_EVENT_DISK_ERROR] = "disk_error",
 };
 
 static const char *const severity_names[_RAS_SEV_MAX] = {

@@ -46,6 +46,8 @@ enum ras_event {
 	RAS_EVENT_DEVLINK_HEALTH,     /* a driver reported a device fault (devlink:devlink_health_report) */
 	RAS_EVENT_DEVLINK_RECOVER_ABORTED, /* the fault's reporter was left in error, no recovery tried
 					    * (devlink:devlink_health_recover_aborted) */
+	RAS_EVENT_SIGBUS,             /* the kernel sent a process SIGBUS for a memory error (signal:signal_generate) */
+	RAS_EVENT_DISK_ERROR,         /* a disk request failed (block:block_rq_error, block_rq_complete) */
 	_RAS_EVENT_MAX,
 	_RAS_EVENT_INVALID = -1,
 };

@@ -44,6 +44,9 @@ const char *const mce_source_names[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_PCIE_LINK_EVENT] = "pci:pcie_link_event",
 	[MCE_SOURCE_DEVLINK_HEALTH_REPORT] = "devlink:devlink_health_report",
 	[MCE_SOURCE_DEVLINK_RECOVER_ABORTED] = "devlink:devlink_health_recover_aborted",
+	[MCE_SOURCE_SIGNAL_GENERATE] = "signal:signal_generate",
+	[MCE_SOURCE_BLOCK_RQ_ERROR] = "block:block_rq_error",
+	[MCE_SOURCE_BLOCK_RQ_COMPLETE] = "block:block_rq_complete",
 };
 
 /*

@@ -58,6 +58,11 @@ enum mce_source {
 	/* The kernel's devlink health tracepoints (struct ras_record). */
 	MCE_SOURCE_DEVLINK_HEALTH_REPORT,
 	MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
+	/* A process the kernel sent SIGBUS for a memory error (signal:signal_generate, filtered). */
+	MCE_SOURCE_SIGNAL_GENERATE,
+	/* A failed disk request: block:block_rq_error, or block_rq_complete filtered to errors. */
+	MCE_SOURCE_BLOCK_RQ_ERROR,
+	MCE_SOURCE_BLOCK_RQ_COMPLETE,
 	_MCE_SOURCE_MAX,
 };
 

@@ -109,7 +109,7 @@ static void query_help(const struct query_args *a)
 		       "(storm summaries' counts included), corrected and worse, first and last seen,\n"
 		       "the rate per hour and the storms.\n\n"
 		       "  -b, --by WHAT         dimm, channel, bank (default), cpu, socket, page, error\n"
-		       "                        or host\n"
+		       "                        host, row, memdev, process (SIGBUS) or disk\n"
 		       "  -S, --since TIME      records at or after TIME (e.g. '1h', 'yesterday'); the\n"
 		       "                        rate is over --since to --until (or now)\n"
 		       "  -U, --until TIME      records before or at TIME\n");

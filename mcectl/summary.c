@@ -15,7 +15,7 @@ static const char *const by_names[_SUMMARY_BY_MAX] = {
 	[SUMMARY_BY_DIMM] = "dimm",     [SUMMARY_BY_CHANNEL] = "channel", [SUMMARY_BY_BANK] = "bank",
 	[SUMMARY_BY_CPU] = "cpu",       [SUMMARY_BY_SOCKET] = "socket",   [SUMMARY_BY_PAGE] = "page",
 	[SUMMARY_BY_ERROR] = "error",   [SUMMARY_BY_HOST] = "host",     [SUMMARY_BY_ROW] = "row",
-	[SUMMARY_BY_MEMDEV] = "memdev",
+	[SUMMARY_BY_MEMDEV] = "memdev",  [SUMMARY_BY_PROCESS] = "process", [SUMMARY_BY_DISK] = "disk",
 };
 
 enum summary_by summary_by_from_string(const char *s)
@@ -33,7 +33,7 @@ const char *summary_by_to_string(enum summary_by by)
 
 const char *summary_by_choices(void)
 {
-	return "dimm, channel, bank, cpu, socket, page, error, host or row";
+	return "dimm, channel, bank, cpu, socket, page, error, host, row, memdev, process or disk";
 }
 
 /* Severity columns: corrected apart, everything worse together. */
@@ -344,6 +344,23 @@ static void key_of(const struct summary *s, const struct entry *o, enum kind kin
 			snprintf(key, ksize, NOT_ITEMISED);
 		else
 			row_key(o, kind, key, ksize);
+		break;
+	case SUMMARY_BY_PROCESS:
+		/* The SIGBUS record's process, or the one a memory failure names as killed. */
+		if (kind == KIND_RAS && ((t = str_of(o, "comm")) || (t = str_of(o, "killed_comm"))) && t[0]) {
+			const char *unit = str_of(o, "unit") ?: str_of(o, "killed_unit");
+
+			snprintf(key, ksize, "%s%s%s", t, unit && unit[0] ? " " : "", unit ? unit : "");
+		}
+		break;
+	case SUMMARY_BY_DISK:
+		/* By major:minor, which a disk storm's signature names too ("dev=8:0 error=-61"); the name as label. */
+		if (kind == KIND_RAS && (t = str_of(o, "dev"))) {
+			snprintf(key, ksize, "%s", t);
+			if (lsize > 1 && (t = str_of(o, "disk")))
+				snprintf(label, lsize, "%s", t);
+		} else if (ras_storm && (t = str_of(o, "signature")) && strncmp(t, "dev=", 4) == 0)
+			snprintf(key, ksize, "%.*s", (int) strcspn(t + 4, " "), t + 4);
 		break;
 	case SUMMARY_BY_PAGE:
 		if (kind == KIND_STORM)

@@ -27,6 +27,8 @@ enum summary_by {
 	SUMMARY_BY_HOST,
 	SUMMARY_BY_ROW,         /* the DRAM row: DIMM, bank group, bank, row (records that name their cell) */
 	SUMMARY_BY_MEMDEV,      /* the CXL memory device: its name and serial */
+	SUMMARY_BY_PROCESS,     /* the process a memory error's SIGBUS was for: command and unit */
+	SUMMARY_BY_DISK,        /* the disk of a failed request: its name, or major:minor */
 	_SUMMARY_BY_MAX,
 	_SUMMARY_BY_INVALID = -1,
 };

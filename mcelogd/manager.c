@@ -352,6 +352,8 @@ static int submit_ras(void *core, struct ras_record *rec)
 	uint64_t error_id;
 
 	stamp_identity(m, rec->hostname, rec->boot_id, rec->source);
+	/* Before the rules and the sinks: both see the killed process, or the page. */
+	(void) memory_kill_join_note(&m->kills, rec);
 	rules_stage_name_slot(&m->rules, rec);
 	error_id = rules_stage_record(&m->rules, &(struct rule_input) { .ras = rec },
 				      rec->have_time ? rec->time_usec : now_realtime_usec());

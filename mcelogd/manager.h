@@ -19,6 +19,7 @@
 #include "fd-budget.h"
 #include "json-writer.h"
 #include "mce-dedup.h"
+#include "memory-kill.h"
 #include "ras-daemon-active.h"
 #include "record.h"
 #include "rules-stage.h"
@@ -84,6 +85,8 @@ struct manager {
 	/* Live MCA records reach both the tracepoint and /dev/mcelog: the second copy is dropped. */
 	struct mce_dedup *dedup;
 	struct storm_stage storm;
+	/* SIGBUS and memory-failure records of the same error, joined (rules/memory-kill.h). */
+	struct memory_kill_join kills;
 	struct snapshot_stage snapshots;   /* live only: what each record's CPU was doing */
 	/* What the snapshot providers may open: measured when they open, after the sources
 	 * (fd-budget.h).  fd_reserve: kept back beyond FD_RESERVE_BASE for CPUs not yet online. */

@@ -40,6 +40,9 @@ static const enum mce_source live_sources[] = {
 	MCE_SOURCE_PCIE_LINK_EVENT,
 	MCE_SOURCE_DEVLINK_HEALTH_REPORT,
 	MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
+	MCE_SOURCE_SIGNAL_GENERATE,
+	MCE_SOURCE_BLOCK_RQ_ERROR,
+	MCE_SOURCE_BLOCK_RQ_COMPLETE,
 };
 
 static void write_source(struct json_writer *w, enum mce_source id, const struct source_status *st)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "json-writer.h"
+#include "macro.h"
 #include "ras-storm-event.h"
 
 int ras_storm_event_message(const struct storm_event *ev, const struct ras_storm_key *key,
@@ -10,16 +12,19 @@ int ras_storm_event_message(const struct storm_event *ev, const struct ras_storm
 {
 	const char *kind = ras_event_to_string(key->event);
 	const char *word = ras_severity_word(ras_storm_severity(key->event));
-	char span[32];
+	size_t n = strlen(kind);
+	char span[32], what[64];
 
+	/* "Corrected memory_controller error", "Uncorrected disk_error" */
+	snprintf(what, sizeof(what), "%s %s%s", word, kind, n > 6 && streq(kind + n - 6, "_error") ? "" : " error");
 	if (ev->type == STORM_EVENT_SUMMARY) {
 		storm_duration_string(ev->first_usec, ev->last_usec, span, sizeof(span));
-		return snprintf(buf, size, "%s %s error storm on %s: %" PRIu64 " more records in %s, %"
-				PRIu64 " since the storm began", word, kind, key->text, ev->count, span, ev->total);
+		return snprintf(buf, size, "%s storm on %s: %" PRIu64 " more records in %s, %"
+				PRIu64 " since the storm began", what, key->text, ev->count, span, ev->total);
 	}
 	storm_duration_string(ev->start_usec, ev->last_usec, span, sizeof(span));
-	return snprintf(buf, size, "%s %s error storm on %s %s after %s: %" PRIu64
-			" records in summaries, %u logged individually before it", word, kind, key->text,
+	return snprintf(buf, size, "%s storm on %s %s after %s: %" PRIu64
+			" records in summaries, %u logged individually before it", what, key->text,
 			storm_end_reason_text(o->reason), span, ev->total, ev->logged);
 }
 

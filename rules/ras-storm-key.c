@@ -25,6 +25,8 @@ static const char *const key_fields[_RAS_EVENT_MAX][KEY_FIELDS_MAX] = {
 	[RAS_EVENT_VENDOR_SECTION]    = { "section_type", "fru_id", "fru_text" },
 	[RAS_EVENT_DEVLINK_HEALTH]    = { "bus", "dev_name", "reporter" },
 	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = { "bus", "dev_name", "reporter" },
+	/* A failing disk: by device and what failed, not by sector, which changes with every request. */
+	[RAS_EVENT_DISK_ERROR]        = { "dev", "error" },
 };
 
 /* Live sources of ras records; the previous boot's (BERT), replayed and decoded ones are history. */
@@ -36,6 +38,8 @@ static const bool live_sources[_MCE_SOURCE_MAX] = {
 	[MCE_SOURCE_RAS_NON_STANDARD_EVENT] = true,
 	[MCE_SOURCE_DEVLINK_HEALTH_REPORT]  = true,
 	[MCE_SOURCE_DEVLINK_RECOVER_ABORTED] = true,
+	[MCE_SOURCE_BLOCK_RQ_ERROR]         = true,
+	[MCE_SOURCE_BLOCK_RQ_COMPLETE]      = true,
 };
 
 /* The one tracepoint each kind that storms comes from (kernel-abi/ras-trace.c). */
@@ -47,16 +51,24 @@ static const enum mce_source storm_sources[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_VENDOR_SECTION]    = MCE_SOURCE_RAS_NON_STANDARD_EVENT,
 	[RAS_EVENT_DEVLINK_HEALTH]    = MCE_SOURCE_DEVLINK_HEALTH_REPORT,
 	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
+	/* Or block_rq_complete, which stands in for it on kernels before 5.18 (alt_storm_sources). */
+	[RAS_EVENT_DISK_ERROR]        = MCE_SOURCE_BLOCK_RQ_ERROR,
+};
+
+static const enum mce_source alt_storm_sources[_RAS_EVENT_MAX] = {
+	[RAS_EVENT_DISK_ERROR]        = MCE_SOURCE_BLOCK_RQ_COMPLETE,
 };
 
 /*
  * The one severity each kind storms at: corrected, but for a reporter the
- * kernel left in error.  A reporter whose recovery keeps failing is aborted
- * at every report of a flapping device, as fast as the reports come, and
- * each says the same thing.
+ * kernel left in error, and for disk requests.  A reporter whose recovery
+ * keeps failing is aborted at every report of a flapping device, as fast as
+ * the reports come, and each says the same thing; a dying disk fails each
+ * request that reaches it, thousands a second under load.
  */
 static const enum ras_severity storm_severities[_RAS_EVENT_MAX] = {
 	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = RAS_SEV_UNCORRECTED,
+	[RAS_EVENT_DISK_ERROR]        = RAS_SEV_UNCORRECTED,
 };
 
 enum mce_source ras_storm_source(enum ras_event event)
@@ -157,8 +169,11 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
 
 	if ((unsigned) rec->source >= _MCE_SOURCE_MAX || !live_sources[rec->source])
 		return false;
+	if ((unsigned) rec->event >= _RAS_EVENT_MAX)
+		return false;
 	/* Each kind storms from its own tracepoint only, so the summaries can name it. */
-	if ((unsigned) rec->event >= _RAS_EVENT_MAX || rec->source != storm_sources[rec->event])
+	if (rec->source != storm_sources[rec->event] &&
+	    (!alt_storm_sources[rec->event] || rec->source != alt_storm_sources[rec->event]))
 		return false;
 	if (rec->severity != storm_severities[rec->event] || rec->recovered)
 		return false;

@@ -16,7 +16,8 @@
  * Only corrected errors from live sources (the ras:* tracepoints) storm, and
  * the devlink health events of one reporter: its reports (corrected) and its
  * aborted recoveries (uncorrected), which a flapping NIC sends as fast as it
- * flaps.  Everything else is always logged on its own: deferred, uncorrected and
+ * flaps, and failed disk requests (block:*), which are all failures and flood
+ * as one.  Everything else is always logged on its own: deferred, uncorrected and
  * fatal errors, pages the kernel poisoned or offlined (memory_failure_event:
  * each is an action on one page, and they are few), and records of the
  * previous boot or replayed ones, which arrive all at once long after the fact.
@@ -46,7 +47,7 @@ bool ras_storm_key_from_record(const struct ras_record *rec, struct ras_storm_ke
  * for kinds that never storm.
  */
 enum mce_source ras_storm_source(enum ras_event event);
-/* The severity of the records a storm of this kind counts: corrected for all but a few. */
+/* The severity of the records a storm of this kind counts: corrected for all but a few (devlink's aborted recoveries, disk errors). */
 enum ras_severity ras_storm_severity(enum ras_event event);
 
 bool ras_storm_key_equal(const struct ras_storm_key *a, const struct ras_storm_key *b);

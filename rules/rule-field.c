@@ -52,6 +52,9 @@ static const struct {
 	[RULE_FIELD_DEVICE]           = { "device",           FMT_STRING },
 	[RULE_FIELD_REPORTER]         = { "reporter",         FMT_STRING },
 	[RULE_FIELD_HEALTH_STATE]     = { "health_state",     FMT_STRING },
+	[RULE_FIELD_PROCESS]          = { "process",          FMT_STRING },
+	[RULE_FIELD_UNIT]             = { "unit",             FMT_STRING },
+	[RULE_FIELD_DISK]             = { "disk",             FMT_STRING },
 };
 
 const char *rule_field_to_string(enum rule_field f)
@@ -164,10 +167,13 @@ static const char *const ras_components[_RAS_EVENT_MAX] = {
 	/* A fault inside a NIC or accelerator that its driver caught: neither its link nor memory. */
 	[RAS_EVENT_DEVLINK_HEALTH] = "device",
 	[RAS_EVENT_DEVLINK_RECOVER_ABORTED] = "device",
+	/* The memory error that made the kernel kill (or warn) a process. */
+	[RAS_EVENT_SIGBUS] = "memory",
+	[RAS_EVENT_DISK_ERROR] = "disk",
 };
 
 static const char *const components[] = {
-	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "device", "other",
+	"memory", "cache", "tlb", "bus", "io", "pcie", "processor", "device", "disk", "other",
 };
 
 /* enum devlink_health_reporter_state's names, as devlink-trace.c gives them. */
@@ -384,6 +390,17 @@ const char *rule_no_dimm_to_string(enum rule_no_dimm why)
 	return (unsigned) why < _RULE_NO_DIMM_MAX ? no_dimm_reasons[why] : "unknown";
 }
 
+/* The first of two string fields the record has. */
+/* The string field key, else other. */
+static bool ras_text_or(const struct ras_record *r, struct rule_value *ret, const char *key, const char *other)
+{
+	const struct ras_field *x = ras_record_find(r, key);
+
+	if (!x || x->type != RAS_FIELD_STRING)
+		x = ras_record_find(r, other);
+	return x && x->type == RAS_FIELD_STRING && str(x->data, ret);
+}
+
 static bool ras_field(const struct rule_input *in, enum rule_field f, struct rule_value *ret)
 {
 	const struct ras_record *r = in->ras;
@@ -428,6 +445,9 @@ static bool ras_field(const struct rule_input *in, enum rule_field f, struct rul
 	case RULE_FIELD_DEVICE:      return ras_text(r, "dev_name", ret);
 	case RULE_FIELD_REPORTER:    return ras_text(r, "reporter", ret);
 	case RULE_FIELD_HEALTH_STATE: return ras_text(r, "health_state", ret);
+	case RULE_FIELD_PROCESS:     return ras_text_or(r, ret, "comm", "killed_comm");
+	case RULE_FIELD_UNIT:        return ras_text_or(r, ret, "unit", "killed_unit");
+	case RULE_FIELD_DISK:        return ras_text_or(r, ret, "disk", "dev");
 	default:                     return false;
 	}
 }

@@ -57,6 +57,9 @@ enum rule_field {
 	RULE_FIELD_DEVICE,           /* the device by its kernel name (PCIe AER, devlink: "0000:3b:00.0") */
 	RULE_FIELD_REPORTER,         /* a devlink health reporter of the device ("fw_fatal", "tx", ...) */
 	RULE_FIELD_HEALTH_STATE,     /* the reporter's devlink health state: healthy, error */
+	RULE_FIELD_PROCESS,          /* the command a memory error's SIGBUS was for (or killed, on its memory failure) */
+	RULE_FIELD_UNIT,             /* that process's systemd unit */
+	RULE_FIELD_DISK,             /* the disk of a failed request: its name, else major:minor */
 	_RULE_FIELD_MAX,
 	_RULE_FIELD_INVALID = -1,
 };

@@ -26,7 +26,7 @@ complete_line() {
 echo "1..9"
 check "mcectl: the verbs (and the global options)" "--help --version decode dimms export follow pages pt query rules slots status summary" "$(complete_line mcectl '')"
 check "mcectl: a verb's prefix" "slots status summary" "$(complete_line mcectl s)"
-check "mcectl summary --by: the components" "bank channel cpu dimm error host memdev page row socket" \
+check "mcectl summary --by: the components" "bank channel cpu dimm disk error host memdev page process row socket" \
 	"$(complete_line mcectl summary --by '')"
 check "mcectl query --output: table, json, csv" "csv json table" "$(complete_line mcectl query --output '')"
 check "mcectl decode --output: text, json" "json text" "$(complete_line mcectl decode -o '')"

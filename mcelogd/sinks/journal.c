@@ -782,7 +782,8 @@ static int write_storm(struct journal_sink *j, const struct storm_event *ev, con
 	/* A storm is a failing part: a warning, like each of its records; the end is news only. */
 	journal_fields_add(&f, "PRIORITY=%d", summary ? LOG_WARNING : LOG_NOTICE);
 	journal_fields_add(&f, "SYSLOG_IDENTIFIER=mcelogd");
-	journal_fields_add(&f, "MCE_SEVERITY=corrected");
+	journal_fields_add(&f, "MCE_SEVERITY=%s",
+			   ras ? ras_severity_to_string(ras_storm_severity(ras->event)) : "corrected");
 	if (ras) {
 		/* A ras storm has no CPU, bank or code: its kind and signature name it. */
 		journal_fields_add(&f, "MCE_STORM_SCOPE=ras");

@@ -48,6 +48,10 @@ static const struct prom_metric metrics[] = {
 	  "Uncorrected memory errors by DIMM location (socket, memory controller, channel, DIMM or label)" },
 	{ "mcelogd_ras_records_total", PROM_COUNTER,
 	  "Other hardware-error records (EDAC, PCIe AER, memory failure, ARM, firmware) by kind and severity" },
+	{ "mcelogd_disk_errors_total", PROM_COUNTER,
+	  "Failed disk requests logged one by one (block:block_rq_error), by disk and what failed" },
+	{ "mcelogd_memory_error_sigbus_total", PROM_COUNTER,
+	  "Processes the kernel sent SIGBUS for a memory error, by code (action_required: killed) and unit" },
 	{ "mcelogd_storm_records_total", PROM_COUNTER,
 	  "Corrected records counted in storm summaries instead of logged one by one, by bank" },
 	{ "mcelogd_storms_ended_total", PROM_COUNTER, "Corrected-error storms that ended" },
@@ -193,6 +197,25 @@ static void count_repair(struct metrics_sink *k, const struct mem_repair_report 
 	add(k, "mcelogd_memory_repairs_total", labels, 1);
 }
 
+
+/* The disk of a failed request, and the process a memory error's SIGBUS was for. */
+static void count_disk_or_sigbus(struct metrics_sink *k, json_object *o)
+{
+	const char *event = str_of(o, "event");
+
+	if (event && streq(event, "disk_error")) {
+		const char *disk = str_of(o, "disk") ?: str_of(o, "dev");
+		const char *labels[] = { "disk", or_unknown(disk), "error_type", or_unknown(str_of(o, "error_type")),
+					 NULL };
+
+		add(k, "mcelogd_disk_errors_total", labels, 1);
+	} else if (event && streq(event, "sigbus")) {
+		const char *labels[] = { "code", or_unknown(str_of(o, "code")), "unit", or_unknown(str_of(o, "unit")),
+					 NULL };
+
+		add(k, "mcelogd_memory_error_sigbus_total", labels, 1);
+	}
+}
 static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json_object *o)
 {
 	const char *severity = or_unknown(str_of(o, "severity"));
@@ -205,6 +228,7 @@ static void count_entry(struct metrics_sink *k, const struct sink_entry *e, json
 		struct dimm_place place;
 
 		add(k, "mcelogd_ras_records_total", labels, 1);
+		count_disk_or_sigbus(k, o);
 		dimm_place_of_json(o, &place);
 		count_memory(k, &place, severity, n);
 		break;

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "macro.h"
 #include "ras-buffer.h"
+#include "ras-trace.h"
 #include "source.h"
 #include "tracefs-roots.h"
 
@@ -80,28 +81,85 @@ static bool all_enabled(const char *path)
  * later kernel would share the 128 KiB per CPU and push out the records
  * kept while mcelogd is stopped (review M8).  NULL: the whole system.  The
  * ras system must be there; the others come with newer kernels and drivers.
+ *
+ * An event with a filter is kept only through it, as the live source reads it
+ * (kernel-abi/ras-trace.h ras_tp_filter()): signal_generate unfiltered would
+ * fill the instance with every signal of the machine, block_rq_complete with
+ * every disk request.  The filter is written before the event is enabled,
+ * and an event whose filter the kernel refuses is not kept.  unless: an event
+ * kept only where the kernel lacks that one (block_rq_complete stands in for
+ * block_rq_error before Linux 5.18).
  */
 static const struct kept_system {
 	const char *system, *event;
 	bool required;
+	enum ras_tp filter_of;      /* _RAS_TP_MAX: none */
+	const char *unless;
 } kept_systems[] = {
-	{ "ras", NULL, true },
-	{ "cxl", "cxl_aer_uncorrectable_error", false },
-	{ "cxl", "cxl_aer_correctable_error", false },
-	{ "cxl", "cxl_port_aer_uncorrectable_error", false },
-	{ "cxl", "cxl_port_aer_correctable_error", false },
-	{ "cxl", "cxl_overflow", false },
-	{ "cxl", "cxl_generic_event", false },
-	{ "cxl", "cxl_general_media", false },
-	{ "cxl", "cxl_dram", false },
-	{ "cxl", "cxl_memory_module", false },
-	{ "cxl", "cxl_poison", false },
-	{ "cxl", "cxl_memory_sparing", false },
-	{ "pci", "pci_hp_event", false },
-	{ "pci", "pcie_link_event", false },
-	{ "devlink", "devlink_health_report", false },
-	{ "devlink", "devlink_health_recover_aborted", false },
+	{ "ras", NULL, true, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_aer_uncorrectable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_aer_correctable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_port_aer_uncorrectable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_port_aer_correctable_error", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_overflow", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_generic_event", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_general_media", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_dram", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_memory_module", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_poison", false, _RAS_TP_MAX, NULL },
+	{ "cxl", "cxl_memory_sparing", false, _RAS_TP_MAX, NULL },
+	{ "pci", "pci_hp_event", false, _RAS_TP_MAX, NULL },
+	{ "pci", "pcie_link_event", false, _RAS_TP_MAX, NULL },
+	{ "devlink", "devlink_health_report", false, _RAS_TP_MAX, NULL },
+	{ "devlink", "devlink_health_recover_aborted", false, _RAS_TP_MAX, NULL },
+	{ "signal", "signal_generate", false, RAS_TP_SIGNAL_GENERATE, NULL },
+	{ "block", "block_rq_error", false, _RAS_TP_MAX, NULL },
+	{ "block", "block_rq_complete", false, RAS_TP_BLOCK_RQ_COMPLETE, "block/block_rq_error" },
 };
+
+/*
+ * Writes the event's filter, as the live source builds it from the event's
+ * format.  Returns 0, or negative errno (logged): the event is then not kept.
+ */
+static int set_kept_filter(const char *dir, const struct kept_system *k)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ras_tp_layout *l;
+	char path[900], filter[128];
+	size_t len;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, k->system, k->event);
+	r = read_full_file(path, 1024 * 1024, &text, &len);
+	if (r < 0)
+		return r;
+	l = malloc(sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	r = ras_tp_layout_init(l, k->filter_of, text, len, NULL, NULL);
+	if (r >= 0)
+		r = ras_tp_filter(l, filter, sizeof(filter));
+	free(l);
+	if (r < 0)
+		return log_warning_errno(r, "Cannot build the filter of %s:%s for %s (%m); not keeping it, so "
+					 "those events while mcelogd is stopped will not be recovered", k->system,
+					 k->event, dir);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/filter", dir, k->system, k->event);
+	r = write_string_file(path, filter);
+	if (r < 0)
+		return log_warning_errno(r, "The kernel refused the filter '%s' of %s:%s in %s (%m); not keeping "
+					 "it, so those events while mcelogd is stopped will not be recovered",
+					 filter, k->system, k->event, dir);
+	return 0;
+}
+
+static bool kept_event_exists(const char *dir, const char *system_event)
+{
+	char path[900];
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, system_event);
+	return access(path, F_OK) >= 0;
+}
 
 static int enable_kept_events(const char *dir)
 {
@@ -114,8 +172,13 @@ static int enable_kept_events(const char *dir)
 
 		snprintf(path, sizeof(path), "%s/events/%s%s%s/enable", dir, k->system, k->event ? "/" : "",
 			 k->event ? k->event : "");
+		if (k->unless && kept_event_exists(dir, k->unless))
+			continue;
 		if (all_enabled(path))
 			continue;   /* already set up, e.g. by the unit's ExecStartPre=+ */
+		if (k->filter_of != _RAS_TP_MAX && kept_event_exists(dir, k->system) &&
+		    access(path, F_OK) >= 0 && set_kept_filter(dir, k) < 0)
+			continue;
 		r = write_string_file(path, "1");
 		if (r == -ENOENT && k->required)
 			return log_notice_errno(r, "The kernel has no ras:* tracepoints; no ras trace instance needed");

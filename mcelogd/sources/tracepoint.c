@@ -21,6 +21,7 @@
 #include "perf-ring.h"
 #include "ring-size.h"
 #include "ras-buffer.h"
+#include "ras-enrich.h"
 #include "ras-record.h"
 #include "ras-trace.h"
 #include "source.h"
@@ -116,7 +117,23 @@ static const struct tracepoint_def {
 	[TP_RAS_FIRST + RAS_TP_DEVLINK_RECOVER_ABORTED] = {
 		"devlink", "devlink_health_recover_aborted", MCE_SOURCE_DEVLINK_RECOVER_ABORTED,
 		"kernel built without CONFIG_NET_DEVLINK, or before 5.1" },
+	[TP_RAS_FIRST + RAS_TP_SIGNAL_GENERATE] = {
+		"signal", "signal_generate", MCE_SOURCE_SIGNAL_GENERATE,
+		"kernel built without CONFIG_TRACEPOINTS" },
+	[TP_RAS_FIRST + RAS_TP_BLOCK_RQ_ERROR] = {
+		"block", "block_rq_error", MCE_SOURCE_BLOCK_RQ_ERROR,
+		"a kernel before 5.18, or built without CONFIG_BLOCK; block_rq_complete is read instead" },
+	[TP_RAS_FIRST + RAS_TP_BLOCK_RQ_COMPLETE] = {
+		"block", "block_rq_complete", MCE_SOURCE_BLOCK_RQ_COMPLETE,
+		"kernel built without CONFIG_BLOCK" },
 };
+
+/* Read only where the kernel lacks block_rq_error, which says the same of failed requests alone. */
+#define TP_BLOCK_RQ_ERROR (TP_RAS_FIRST + RAS_TP_BLOCK_RQ_ERROR)
+#define TP_BLOCK_RQ_COMPLETE (TP_RAS_FIRST + RAS_TP_BLOCK_RQ_COMPLETE)
+
+/* Room for a kernel event filter (ras_tp_filter()). */
+#define TP_FILTER_MAX 96
 
 struct tracepoint {
 	bool available;         /* wanted, and its format was read and understood */
@@ -126,6 +143,9 @@ struct tracepoint {
 	bool said_out_of_fds;   /* EMFILE/ENFILE logged once, not per CPU */
 	bool declined;          /* a device event left closed for want of descriptors: on no CPU,
 				 * not even one that comes online later (open_device_events()) */
+	/* The kernel filter it is opened with ("" for none): what it fires for and
+	 * we do not read (other signals, completed requests) never leaves the kernel. */
+	char filter[TP_FILTER_MAX];
 };
 
 struct cpu_reader {
@@ -144,6 +164,7 @@ struct cpu_reader {
 	/* The ring's head when last looked at for going quiet, and when (CLOCK_MONOTONIC ns):
 	 * how fast it is filling (keeps_up_until()). */
 	uint64_t seen_head, seen_ns;
+	uint64_t peeked;        /* how far peek_sigbus() looked into the ring */
 };
 
 struct tracepoint_source {
@@ -172,6 +193,8 @@ struct tracepoint_source {
 	struct cpu_reader **batch_reader;
 	/* Reads the rings again once what read_rings() held back is old enough. */
 	sd_event_source *hold_timer;
+	/* The units of processes sent a memory error's SIGBUS, read at the wake-up (peek_sigbus()). */
+	struct process_units units;
 };
 
 /*
@@ -297,6 +320,7 @@ static int submit_ras(struct tracepoint_source *s, unsigned ring_cpu, enum ras_t
 	/* Each event is opened on one CPU (event_open()): its ring's CPU is where it fired. */
 	rec.have_sample_cpu = true;
 	rec.sample_cpu = ring_cpu;
+	ras_enrich(&rec, &s->units);
 	r = source_submit_ras(s->host, &rec);
 	ras_record_done(&rec);
 	return r;
@@ -697,6 +721,44 @@ static bool hold_timer_reads_soon(struct cpu_reader *c)
 	return hold_timer_due(c->owner, &due_usec) && keeps_up_until(c, due_usec);
 }
 
+/*
+ * At the wake-up, before any record is taken: a memory error's SIGBUS in c's
+ * ring has its process's unit read now, while the process may still exist
+ * (ras-enrich.h).  Each record is looked at once; only headers are read for
+ * the others.
+ */
+static void peek_sigbus(struct tracepoint_source *s, struct cpu_reader *c)
+{
+	const unsigned t = TP_RAS_FIRST + RAS_TP_SIGNAL_GENERATE;
+	struct perf_event_mmap_page *pc = c->map;
+	uint64_t head, pos, size = (uint64_t) s->ring.data_pages * s->page_size;
+	struct perf_ring_record rec;
+
+	if (c->tp_fd[t] < 0)
+		return;
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	pos = c->peeked > pc->data_tail ? c->peeked : pc->data_tail;
+	while (pos < head && perf_ring_next((unsigned char *) c->map + s->page_size, size, head, &pos, s->scratch,
+					    &rec) > 0) {
+		struct perf_sample sample;
+		struct ras_record r;
+		const struct ras_field *pid;
+		char why[64];
+
+		if (rec.type != PERF_RECORD_SAMPLE || perf_sample_parse(rec.body, rec.body_size, &sample) < 0 ||
+		    sample.id != c->tp_id[t])
+			continue;
+		if (ras_tp_decode(&s->ras[RAS_TP_SIGNAL_GENERATE], sample.raw, sample.raw_size, &r, why,
+				  sizeof(why)) < 0)
+			continue;
+		pid = ras_record_find(&r, "pid");
+		if (pid && pid->type == RAS_FIELD_INT)
+			ras_enrich_remember(&s->units, pid->i);
+		ras_record_done(&r);
+	}
+	c->peeked = pos;
+}
+
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata)
 {
 	struct cpu_reader *c = userdata;
@@ -714,6 +776,7 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
 		s->host->changed(s->host->core);
 		return 0;
 	}
+	peek_sigbus(s, c);
 	if (!hold_timer_reads_soon(c))
 		read_rings(s, false);
 	else if (sd_event_source_set_enabled(c->io, SD_EVENT_OFF) >= 0)
@@ -728,6 +791,8 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = tp->id,
+		/* A filtered event starts disabled: not one unfiltered sample before its filter is set. */
+		.disabled = tp->filter[0] != '\0',
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
@@ -746,7 +811,17 @@ static int event_open(const struct tracepoint *tp, unsigned cpu)
 		if (fd >= 0)
 			no_clockid = true;
 	}
-	return fd < 0 ? negative_errno() : fd;
+	if (fd < 0)
+		return negative_errno();
+	/* Never read unfiltered: a kernel that refuses the filter does not get the event opened.
+	 * It is enabled once its samples have a ring to go to (reader_add()). */
+	if (tp->filter[0] && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, tp->filter) < 0) {
+		int r = negative_errno();
+
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 /* Opens tracepoint t on the reader's CPU: the first one opened there owns the ring. */
@@ -777,6 +852,17 @@ static int reader_add(struct tracepoint_source *s, struct cpu_reader *c, unsigne
 		c->fd = fd;
 	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, c->fd) < 0)
 		return negative_errno();
+	if (s->tps[t].filter[0] && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		r = negative_errno();
+		if (c->fd == fd) {
+			/* It owned the ring just set up: undone, so the next event can own it. */
+			c->io = sd_event_source_disable_unref(c->io);
+			munmap(c->map, c->map_size);
+			c->map = NULL;
+			c->fd = -1;
+		}
+		return r;
+	}
 	c->tp_id[t] = id;
 	c->tp_fd[t] = TAKE_FD(fd);
 	s->tps[t].n_cpus++;
@@ -1018,6 +1104,16 @@ static int tracepoint_load(struct tracepoint_source *s, const char *tracefs_root
 		return log_error_errno(-EPROTO, "%s:%u: cannot parse the tracepoint format; %s:%s source "
 				       "is off", path, line, def->system, def->name);
 	}
+	if (t != TP_MCE_RECORD) {
+		r = ras_tp_filter(&s->ras[t - TP_RAS_FIRST], s->tps[t].filter, sizeof(s->tps[t].filter));
+		if (r < 0 && r != -ENOENT) {
+			source_set_state(s->host, src, SOURCE_UNAVAILABLE, "no room for its kernel filter");
+			return log_error_errno(r, "%s:%s: cannot build its kernel filter: %m; that source is off",
+					       def->system, def->name);
+		}
+		if (r < 0)
+			s->tps[t].filter[0] = '\0';
+	}
 	s->tps[t].id = format->id;
 	s->tps[t].available = true;
 	return 0;
@@ -1040,8 +1136,9 @@ static void tracepoint_log_opened(struct tracepoint_source *s, unsigned t, unsig
 			 s->layout.v_data ? ", with vendor data" : "",
 			 tp->n_cpus, n_online, (unsigned) (s->ring.data_pages * s->page_size / 1024));
 	else
-		log_info("Reading %s:%s (tracepoint id %u, %u fields) on %u of %u online CPUs", def->system,
-			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->n_cpus, n_online);
+		log_info("Reading %s:%s (tracepoint id %u, %u fields%s%s%s) on %u of %u online CPUs", def->system,
+			 def->name, tp->id, s->ras[t - TP_RAS_FIRST].format.n_fields, tp->filter[0] ? ", filter '" : "",
+			 tp->filter, tp->filter[0] ? "'" : "", tp->n_cpus, n_online);
 }
 
 static void tracepoint_close(void *userdata);
@@ -1168,6 +1265,11 @@ static int tracepoint_open(const struct source_host *h, void **ret)
 		if (!tracepoint_wanted(h->config, t)) {
 			source_set_state(s->host, def->source, SOURCE_DISABLED, "%s=no in the configuration",
 						 t == TP_MCE_RECORD ? "Tracepoint" : "RAS");
+			continue;
+		}
+		if (t == TP_BLOCK_RQ_COMPLETE && s->tps[TP_BLOCK_RQ_ERROR].available) {
+			source_set_state(s->host, def->source, SOURCE_DISABLED,
+					 "block:block_rq_error is read instead");
 			continue;
 		}
 		r = tracepoint_load(s, tracefs_root, t);

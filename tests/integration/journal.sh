@@ -14,7 +14,7 @@ use_workdir
 # A private journald: sockets in /run/systemd/journal, storage in /run/log/journal.
 start_private_journald "$work"
 
-echo "1..80"
+echo "1..85"
 
 # --- replay: good records logged, bad lines reported with their line numbers ---
 "$mcelogd" --replay "$data/replay-mixed.txt" --log-level info >"$work/replay.out" 2>"$work/replay.err"
@@ -355,6 +355,30 @@ check "mcectl query shows both, by the error's time" \
 	"devlink_health devlink_recover_aborted" \
 	"$("$mcectl" query --include-replayed --since @1 --output json |
 	   jq -r 'select(.dev_name == "0000:3b:00.0") | .event' | tr '\n' ' ' | sed 's/ $//')"
+# --- a memory error's SIGBUS and the memory failure of the same moment: joined; a disk error (issue 38) ---
+printf '%s\n' \
+	'{"time":"2026-12-01T10:00:00.000000Z","source":"signal:signal_generate","event":"sigbus","severity":"deferred","summary":"Memory error: SIGBUS (action optional) sent to postgres[4242] of postgresql@15-main.service","comm":"postgres","pid":4242,"signal":7,"code":"action_optional","group":false,"result":"delivered","unit":"postgresql@15-main.service"}' \
+	'{"time":"2026-12-01T10:00:00.000040Z","source":"ras:memory_failure_event","event":"memory_failure","severity":"info","summary":"Memory failure at pfn 0x12345, page type dirty_lru: recovered","pfn":"0x12345","page_type":"dirty_lru","result":"recovered"}' \
+	'{"time":"2026-12-01T10:00:05.000000Z","source":"block:block_rq_error","event":"disk_error","severity":"uncorrected","summary":"Disk sda (8:0): critical medium error, R sector 4656 + 8","dev":"8:0","disk":"sda","sector":4656,"nr_sector":8,"error":-61,"error_type":"medium","rwbs":"R"}' |
+	"$mcelogd" --replay - 2>"$work/sigbus.err"
+check "a SIGBUS, its memory failure and a disk error replay with exit 0" 0 "$?"
+check "the SIGBUS entry: its MESSAGE_ID, PRIORITY err (deferred), the process and its unit" \
+	"84b326d490cd4ec1be9b8486aefdf379 3 postgres 4242 action_optional postgresql@15-main.service" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=sigbus |
+	   jq -r '"\(.MESSAGE_ID) \(.PRIORITY) \(.MCE_COMM) \(.MCE_PID) \(.MCE_CODE) \(.MCE_UNIT)"')"
+check "the memory failure of the same moment names the killed process and its unit" \
+	"postgres 4242 postgresql@15-main.service" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=memory_failure MCE_PFN=0x12345 |
+	   jq -r '"\(.MCE_KILLED_COMM) \(.MCE_KILLED_PID) \(.MCE_KILLED_UNIT)"')"
+check "... and its MESSAGE says so" 1 \
+	"$(journalctl --all -o cat _COMM=mcelogd MCE_EVENT=memory_failure MCE_PFN=0x12345 |
+	   grep -c 'SIGBUS to postgres\[4242\] of postgresql@15-main.service')"
+check "the disk error entry: its MESSAGE_ID, PRIORITY crit (uncorrected), disk, sector and error type" \
+	"3bc9d6d370a8470cab2446f155150a82 2 sda 8:0 4656 medium" \
+	"$(journalctl --all -o json _COMM=mcelogd MCE_EVENT=disk_error |
+	   jq -r '"\(.MESSAGE_ID) \(.PRIORITY) \(.MCE_DISK) \(.MCE_DEV) \(.MCE_SECTOR) \(.MCE_ERROR_TYPE)"')"
+check "mcectl summary --by process counts the killed process, by its unit" 1 \
+	"$("$mcectl" summary --include-replayed --since @1 --by process | grep -c '^postgres postgresql@15-main.service ')"
 
 # --- journald gone: libsystemd says "sent", so the sink must see for itself (issue 14 #2) ---
 kill "$journald_pid" 2>/dev/null; wait "$journald_pid" 2>/dev/null; journald_pid=

@@ -107,10 +107,13 @@ kernel_packages() {
 	done
 }
 
-# Modules the guest gets (the whole tree is 400 MB): the injectors, and the
-# CXL and NVDIMM drivers with everything they depend on.
+# Modules the guest gets (the whole tree is 400 MB): the injectors, the
+# CXL and NVDIMM drivers with everything they depend on, and scsi_debug
+# with the SCSI disk driver (a disk whose medium errors are injected:
+# 60-memory-failure's block:block_rq_error).
 guest_modules='kernel/arch/x86/kernel/msr.ko* kernel/arch/x86/kernel/cpu/mce/mce-inject.ko*
-kernel/drivers/cxl/*.ko* kernel/drivers/nvdimm/*.ko* kernel/drivers/dax/*.ko* kernel/drivers/dax/*/*.ko*'
+kernel/drivers/cxl/*.ko* kernel/drivers/nvdimm/*.ko* kernel/drivers/dax/*.ko* kernel/drivers/dax/*/*.ko*
+kernel/drivers/scsi/scsi_debug.ko* kernel/drivers/scsi/sd_mod.ko*'
 # arm64: the hwpoison injector (the virtio console of the command channel,
 # and virtio_pci under it, are built into Debian's arm64 kernels).
 [ "$vm_arch" = arm64 ] && guest_modules='kernel/mm/hwpoison-inject.ko*'
@@ -130,7 +133,7 @@ kernel_prepare() {
 	fi
 	suite=$(kernel_suite "$lane") || { echo "unknown VM_KERNEL=$lane (6.1, 6.12, 7.3)" >&2; return 1; }
 	pkgs=$(kernel_packages "$lane") || return 1
-	key=$(printf '%s\n' "kernel-2" $pkgs | sha256sum | cut -c1-16)
+	key=$(printf '%s\n' "kernel-3" $pkgs | sha256sum | cut -c1-16)
 	dir=$cache/kernel-$arch_cache_prefix$lane-$key
 	[ -f "$dir/ok" ] && { echo "$dir"; return 0; }
 	note "preparing kernel $lane: $(echo $pkgs)" >&2

@@ -290,6 +290,12 @@ for d in bin sbin lib lib64; do
 	fi
 done
 install -D -m755 "$here/guest/vm-agent" "$stage/usr/local/sbin/vm-agent"
+# The victim of 60-memory-failure's SIGBUS, static: the guest has no compiler.
+if [ "$vm_arch" = amd64 ]; then
+	mkdir -p "$stage/usr/local/libexec/mcelogd-vm" &&
+		${VM_HOST_CC:-cc} -static -O2 -o "$stage/usr/local/libexec/mcelogd-vm/hwpoison-kill" \
+			"$here/guest/hwpoison-kill.c" || bail "cannot build guest/hwpoison-kill.c"
+fi
 install -D -m755 "$here/guest/vm-setup" "$stage/usr/local/sbin/vm-setup"
 mkdir -p "$stage/etc/systemd/system/sysinit.target.wants"
 for u in mcelogd-vm-agent.service mcelogd-vm-setup.service; do
@@ -547,7 +553,8 @@ mcelogd_warnings() {
 	# mcelogd; scenarios check those
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
 		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT \
-		CXL_GENERAL_MEDIA CXL_DRAM CXL_MEMORY_MODULE CXL_POISON CXL_AER CXL_OVERFLOW CXL_GENERIC; do msgid $m; done |
+		CXL_GENERAL_MEDIA CXL_DRAM CXL_MEMORY_MODULE CXL_POISON CXL_AER CXL_OVERFLOW CXL_GENERIC \
+		SIGBUS DISK_ERROR; do msgid $m; done |
 		jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
