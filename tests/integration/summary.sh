@@ -49,7 +49,7 @@ check "replayed records are left out by default" "-- No machine-check records --
 	"$("$mcectl" summary 2>&1)"
 "$mcectl" summary --by rack >/dev/null 2>"$work/err"
 check "--by with an unknown component: exit 2, naming it and the choices" "2 1" \
-	"$? $(grep -c "unknown component 'rack' (expected dimm, channel, bank, cpu, socket, page, error, host or row)" "$work/err")"
+	"$? $(grep -c "unknown component 'rack' (expected dimm, channel, bank, cpu, socket, page, error, host, row, memdev, process or disk)" "$work/err")"
 "$mcectl" query --by cpu >/dev/null 2>"$work/err"
 check "--by is summary's option: query refuses it" "2 1" "$? $(grep -c 'an option of mcectl summary' "$work/err")"
 

@@ -188,8 +188,8 @@ static void test_disk_storm_key(void **state)
 	assert_true(ras_storm_key_from_record(&b, &kb));
 	assert_string_equal(ka.text, "dev=8:0 error=-61");
 	assert_true(ras_storm_key_equal(&ka, &kb));
-	assert_string_equal(ras_storm_severity(RAS_EVENT_DISK_ERROR), "uncorrected");
-	assert_string_equal(ras_storm_severity(RAS_EVENT_MEMORY_CONTROLLER), "corrected");
+	assert_int_equal(ras_storm_severity(RAS_EVENT_DISK_ERROR), RAS_SEV_UNCORRECTED);
+	assert_int_equal(ras_storm_severity(RAS_EVENT_MEMORY_CONTROLLER), RAS_SEV_CORRECTED);
 	assert_int_equal(ras_storm_source(RAS_EVENT_DISK_ERROR), MCE_SOURCE_BLOCK_RQ_ERROR);
 	ras_record_done(&b);
 	/* The fallback on kernels before 5.18 storms too. */
