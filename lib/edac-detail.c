@@ -229,6 +229,9 @@ static void use_near_memory(struct edac_location *l, const struct edac_location 
 	for (size_t k = 0; k < ELEMENTSOF(both); k++) {
 		enum edac_loc f = both[k];
 
+		/* Always true; said so that gcc's -Warray-bounds under the sanitizers can see it. */
+		if ((unsigned) f >= _EDAC_LOC_MAX)
+			continue;
 		if (edac_location_has(near, f)) {
 			l->v[f] = near->v[f];
 			l->have |= 1u << f;
