@@ -58,19 +58,42 @@ static void copy_name(char *buf, size_t size, const char *s)
 	buf[i] = '\0';
 }
 
+/* Appends s to buf at *at; false once it would not fit (NUL-terminated either way). */
+static bool key_put(char *buf, size_t size, size_t *at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*at + n >= size) {
+		buf[*at] = '\0';
+		return false;
+	}
+	memcpy(buf + *at, s, n + 1);
+	*at += n;
+	return true;
+}
+
+/*
+ * Built by hand, not by snprintf(): the key is made for every memory
+ * record, and formatting was a third of the ledger's cost per record
+ * (the speed gate's DRAM rows, with a state directory).
+ */
 static int make_key(struct module_id *id, const char *machine_id, const char *what)
 {
-	int k;
+	char *k = id->key;
+	size_t size = sizeof(id->key), at = 0;
+	bool ok = key_put(k, size, &at, module_kind_to_string(id->kind));
 
 	if (id->fallback)
-		k = snprintf(id->key, sizeof(id->key), "%s|machine=%s|%s=%s%s%s", module_kind_to_string(id->kind),
-			     machine_id && machine_id[0] ? machine_id : "unknown", what, id->slot,
-			     id->part[0] ? "|part=" : "", id->part);
+		ok = ok && key_put(k, size, &at, "|machine=") &&
+		     key_put(k, size, &at, machine_id && machine_id[0] ? machine_id : "unknown") &&
+		     key_put(k, size, &at, "|") && key_put(k, size, &at, what) && key_put(k, size, &at, "=") &&
+		     key_put(k, size, &at, id->slot) &&
+		     (!id->part[0] || (key_put(k, size, &at, "|part=") && key_put(k, size, &at, id->part)));
 	else
-		k = snprintf(id->key, sizeof(id->key), "%s|serial=%s|part=%s", module_kind_to_string(id->kind),
-			     id->serial, id->part);
+		ok = ok && key_put(k, size, &at, "|serial=") && key_put(k, size, &at, id->serial) &&
+		     key_put(k, size, &at, "|part=") && key_put(k, size, &at, id->part);
 	/* A key cut short could be another module's: none rather than a wrong one. */
-	return k > 0 && (size_t) k < sizeof(id->key) ? 0 : -E2BIG;
+	return ok ? 0 : -E2BIG;
 }
 
 int module_id_dimm(const char *serial, const char *part, const char *slot, const char *machine_id,

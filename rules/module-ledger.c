@@ -248,17 +248,68 @@ static struct module_entry *get_or_errno(struct module_ledger *l, const struct m
 	return m;
 }
 
+/* Hex digits of v, lower case, at p; their count.  (describe_error: no snprintf per record.) */
+static size_t put_hex(char *p, uint64_t v)
+{
+	char tmp[16];
+	size_t n = 0, i;
+
+	do
+		tmp[n++] = "0123456789abcdef"[v & 0xf];
+	while ((v >>= 4) && n < sizeof(tmp));
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+static size_t put_dec(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do
+		tmp[n++] = (char) ('0' + v % 10);
+	while ((v /= 10) && n < sizeof(tmp));
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+static size_t put_text(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return n;
+}
+
+/*
+ * "corrected bank 3 row 0x4d2 column 0x10", "uncorrected at 0x1234", as
+ * snprintf would write them, built by hand: this runs for every error.
+ */
 static void describe_error(const struct module_error *err, char *buf, size_t size)
 {
-	const char *sev = err->severity == MODULE_UNCORRECTED ? "uncorrected" : "corrected";
+	/* the longest: "uncorrected bank " + 10 digits + " row 0x" + 8 + " column 0x" + 8 */
+	char text[96];
+	size_t n = put_text(text, err->severity == MODULE_UNCORRECTED ? "uncorrected" : "corrected");
 
-	if (err->have_cell)
-		snprintf(buf, size, "%s bank %u row 0x%x column 0x%x", sev, err->cell.bank, err->cell.row,
-			 err->cell.column);
-	else if (err->have_address)
-		snprintf(buf, size, "%s at 0x%" PRIx64, sev, err->address);
-	else
-		snprintf(buf, size, "%s", sev);
+	if (err->have_cell) {
+		n += put_text(text + n, " bank ");
+		n += put_dec(text + n, err->cell.bank);
+		n += put_text(text + n, " row 0x");
+		n += put_hex(text + n, err->cell.row);
+		n += put_text(text + n, " column 0x");
+		n += put_hex(text + n, err->cell.column);
+	} else if (err->have_address) {
+		n += put_text(text + n, " at 0x");
+		n += put_hex(text + n, err->address);
+	}
+	if (size == 0)
+		return;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
 }
 
 int module_ledger_error(struct module_ledger *l, const struct module_id *id, const struct module_error *err,
