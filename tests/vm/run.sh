@@ -549,12 +549,14 @@ journal_mark() { guest 'journalctl -n 0 --show-cursor -q | sed -n "s/^-- cursor:
 mcelogd_warnings() {
 	local ids m from=-b
 	# record entries (MCA and the other hardware-error records), loss reports (the
-	# kernel's, or a full spool's counts) and rule alerts are not warnings about
-	# mcelogd; scenarios check those
+	# kernel's, or a full spool's counts), rule alerts, repair reports and a
+	# memory module's verdict changes are not warnings about mcelogd; scenarios
+	# check those
 	ids=$(for m in CORRECTED DEFERRED UNCORRECTED FATAL MEMORY_CONTROLLER PCIE_AER MEMORY_FAILURE \
 		FIRMWARE_MEMORY ARM_PROCESSOR VENDOR_SECTION X86_PROCESSOR STORM LOST ALERT \
 		CXL_GENERAL_MEDIA CXL_DRAM CXL_MEMORY_MODULE CXL_POISON CXL_AER CXL_OVERFLOW CXL_GENERIC \
-		SIGBUS DISK_ERROR; do msgid $m; done |
+		CXL_MEMORY_SPARING PCI_HOTPLUG PCIE_LINK DEVLINK_HEALTH DEVLINK_RECOVER_ABORTED \
+		SIGBUS DISK_ERROR REPAIR MODULE_VERDICT; do msgid $m; done |
 		jq -R . | jq -sc .)
 	[ -n "${1:-}" ] && from="--cursor='$1'"
 	guest "journalctl $from -u mcelogd.service -p warning --no-pager -o json |
