@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dec-digits.h"
+#include "hex-digits.h"
 #include "macro.h"
 #include "module-ledger.h"
 
@@ -248,30 +250,25 @@ static struct module_entry *get_or_errno(struct module_ledger *l, const struct m
 	return m;
 }
 
-/* Hex digits of v, lower case, at p; their count.  (describe_error: no snprintf per record.) */
+/* v's hex digits, lower case, no leading zeros, at p (lib/hex-digits.h); their count. */
 static size_t put_hex(char *p, uint64_t v)
 {
-	char tmp[16];
-	size_t n = 0, i;
+	char all[16];
+	size_t skip = 0;
 
-	do
-		tmp[n++] = "0123456789abcdef"[v & 0xf];
-	while ((v >>= 4) && n < sizeof(tmp));
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
+	hex_digits16(all, v);
+	while (skip < 15 && all[skip] == '0')
+		skip++;
+	memcpy(p, all + skip, 16 - skip);
+	return 16 - skip;
 }
 
+/* v's decimal digits at p (lib/dec-digits.h); their count. */
 static size_t put_dec(char *p, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0, i;
+	unsigned n = dec_u64_len(v);
 
-	do
-		tmp[n++] = (char) ('0' + v % 10);
-	while ((v /= 10) && n < sizeof(tmp));
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
+	dec_u64_put(p, v, n);
 	return n;
 }
 
