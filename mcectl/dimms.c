@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mcectl dimms: the health ledger of each memory module (mcelogd(8), MODULE
- * LEDGER), from the daemon's modules.state: one row per module, worst
- * first, or one module's whole story with the journal filters that follow
- * its errors.
+ * LEDGER), from the daemon's modules.state, or built again from the journal
+ * (--rebuild: dimms-rebuild.h): one row per module, worst first, or one
+ * module's whole story with the journal filters that follow its errors.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dimms-rebuild.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "message-ids.h"
@@ -32,7 +33,17 @@ static void help(void)
 	       "With SERIAL or SLOT, that module's whole story and how to follow its errors.\n\n"
 	       "      --state FILE       the ledger (default %s)\n"
 	       "  -o, --output FORMAT    table (default) or json\n"
-	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT);
+	       "      --rebuild          build the ledger again from mcelogd's records in the journal\n"
+	       "                         (this machine's, or those below), not from the state file\n"
+	       "  -D, --directory DIR    with --rebuild: the journal files in DIR\n"
+	       "      --file FILE        with --rebuild: this journal file (repeatable)\n"
+	       "      --machine ID|HOST  with --rebuild: that machine's records (_MACHINE_ID or\n"
+	       "                         _HOSTNAME); needed when the journal holds several\n"
+	       "      --dmi-dir DIR      with --rebuild: that machine's SMBIOS entries, for the DIMMs'\n"
+	       "                         serials (default: this machine's, for its own records)\n"
+	       "      --config FILE      with --rebuild: the [Modules] thresholds (default %s)\n"
+	       "      --include-replayed with --rebuild: also entries mcelogd --replay wrote\n"
+	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT, SYSCONFDIR "/mcelogd/mcelogd.conf");
 }
 
 struct problems {
@@ -199,14 +210,23 @@ static void show_story(const struct module_entry *m)
 
 int verb_dimms(int argc, char *argv[])
 {
-	enum { ARG_STATE = 0x100 };
+	enum { ARG_STATE = 0x100, ARG_REBUILD, ARG_FILE, ARG_MACHINE, ARG_DMI_DIR, ARG_CONFIG, ARG_INCLUDE_REPLAYED };
 	static const struct option options[] = {
-		{ "state",  required_argument, NULL, ARG_STATE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help",   no_argument,       NULL, 'h' },
+		{ "state",     required_argument, NULL, ARG_STATE },
+		{ "output",    required_argument, NULL, 'o' },
+		{ "rebuild",   no_argument,       NULL, ARG_REBUILD },
+		{ "directory", required_argument, NULL, 'D' },
+		{ "file",      required_argument, NULL, ARG_FILE },
+		{ "machine",   required_argument, NULL, ARG_MACHINE },
+		{ "dmi-dir",   required_argument, NULL, ARG_DMI_DIR },
+		{ "config",    required_argument, NULL, ARG_CONFIG },
+		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
+		{ "help",      no_argument,       NULL, 'h' },
 		{}
 	};
-	const char *state = MODULES_FILE_DEFAULT;
+	const char *state = MODULES_FILE_DEFAULT, *journal_option = NULL;
+	struct dimms_rebuild_args rebuild = {};
+	bool rebuilding = false, state_given = false;
 	_cleanup_free_ uint32_t *order = NULL;
 	const struct module_entry *only = NULL;
 	struct module_ledger l;
@@ -215,9 +235,27 @@ int verb_dimms(int argc, char *argv[])
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:h", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, ":o:D:h", options, NULL)) >= 0) {
 		switch (opt) {
-		case ARG_STATE: state = optarg; break;
+		case ARG_STATE: state = optarg; state_given = true; break;
+		case ARG_REBUILD: rebuilding = true; break;
+		case 'D': rebuild.directory = optarg; journal_option = "--directory"; break;
+		case ARG_FILE:
+			if (rebuild.n_files >= DIMMS_REBUILD_FILES_MAX) {
+				fprintf(stderr, "mcectl dimms: --file: at most %d files\n", DIMMS_REBUILD_FILES_MAX);
+				return 2;
+			}
+			rebuild.files[rebuild.n_files++] = optarg;
+			journal_option = "--file";
+			break;
+		case ARG_MACHINE: rebuild.machine = optarg; journal_option = "--machine"; break;
+		case ARG_DMI_DIR: rebuild.dmi_dir = optarg; journal_option = "--dmi-dir"; break;
+		case ARG_CONFIG:
+			rebuild.config = optarg;
+			rebuild.config_explicit = true;
+			journal_option = "--config";
+			break;
+		case ARG_INCLUDE_REPLAYED: rebuild.include_replayed = true; journal_option = "--include-replayed"; break;
 		case 'o':
 			if (streq(optarg, "json"))
 				json = true;
@@ -239,8 +277,25 @@ int verb_dimms(int argc, char *argv[])
 		fprintf(stderr, "mcectl dimms: one module at most, got '%s' and '%s'\n", argv[optind], argv[optind + 1]);
 		return 2;
 	}
-	r = read_ledger(state, &l);
-	if (r < 0)
+	if (!rebuilding && journal_option) {
+		fprintf(stderr, "mcectl dimms: %s goes with --rebuild (the ledger from the journal)\n", journal_option);
+		return 2;
+	}
+	if (rebuilding && state_given) {
+		fprintf(stderr, "mcectl dimms: --state and --rebuild: the ledger comes from the file or from the "
+			"journal, not both\n");
+		return 2;
+	}
+	if (rebuild.directory && rebuild.n_files) {
+		fprintf(stderr, "mcectl dimms: --directory and --file: give one of them\n");
+		return 2;
+	}
+	if (rebuilding) {
+		r = dimms_rebuild(&rebuild, &l);
+		if (r != 0)
+			return r;
+		state = "the journal";
+	} else if (read_ledger(state, &l) < 0)
 		return 1;
 	order = calloc(l.n ? l.n : 1, sizeof(*order));
 	if (!order) {
