@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dimms-rebuild.h"
+#include "file-io.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "message-ids.h"
@@ -21,6 +22,7 @@
 #include "module-state.h"
 #include "read-file.h"
 #include "rfc3339.h"
+#include "state-owner.h"
 #include "verbs.h"
 
 #define MODULES_FILE_DEFAULT LOCALSTATEDIR "/lib/mcelogd/" MODULE_STATE_FILE
@@ -41,8 +43,11 @@ static void help(void)
 	       "                         _HOSTNAME); needed when the journal holds several\n"
 	       "      --dmi-dir DIR      with --rebuild: that machine's SMBIOS entries, for the DIMMs'\n"
 	       "                         serials (default: this machine's, for its own records)\n"
-	       "      --config FILE      with --rebuild: the [Modules] thresholds (default %s)\n"
-	       "      --include-replayed with --rebuild: also entries mcelogd --replay wrote\n"
+	       "      --config FILE      with --rebuild: the [Modules] thresholds\n"
+	       "                         (default %s)\n"
+	       "      --include-replayed with --rebuild: also the entries of replays (mcelogd -r)\n"
+	       "      --save             with --rebuild: write the ledger to the state file (--state),\n"
+	       "                         the one there before kept as .old; refused while mcelogd runs\n"
 	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT, SYSCONFDIR "/mcelogd/mcelogd.conf");
 }
 
@@ -208,9 +213,63 @@ static void show_story(const struct module_entry *m)
 	       m->id.key);
 }
 
+/*
+ * --rebuild --save: the rebuilt ledger becomes the daemon's, written as it
+ * writes it (atomic, mode 0600).  Never under a running daemon that keeps
+ * its state there: it holds its ledger in memory and would write it over
+ * this one at its next save.
+ */
+static int save_ledger(const char *path, const struct module_ledger *l)
+{
+	_cleanup_free_ char *text = NULL, *dir = strdup(path), *aside = NULL;
+	char *slash;
+	pid_t owner;
+	int n, r;
+
+	if (!dir || asprintf(&aside, "%s.old", path) < 0) {
+		fprintf(stderr, "mcectl dimms: out of memory\n");
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, strlen(dir) + 1, ".");
+	else
+		slash[slash == dir] = '\0';
+	owner = state_directory_owner(dir);
+	if (owner != 0) {
+		if (owner > 0)
+			fprintf(stderr, "mcectl dimms: not saved: mcelogd (pid %d) keeps its state in %s and its ledger "
+				"in memory, and would write that over the rebuilt one; stop it first, then save\n",
+				(int) owner, dir);
+		else
+			fprintf(stderr, "mcectl dimms: not saved: cannot tell whether mcelogd runs (/proc: %s)\n",
+				strerror((int) -owner));
+		return -EBUSY;
+	}
+	n = module_state_format(l, &text);
+	if (n < 0) {
+		fprintf(stderr, "mcectl dimms: out of memory\n");
+		return n;
+	}
+	if (rename(path, aside) < 0 && errno != ENOENT) {
+		fprintf(stderr, "mcectl dimms: not saved: cannot keep %s aside as %s: %s\n", path, aside,
+			strerror(errno));
+		return -errno;
+	}
+	r = write_file_atomic(path, text, (size_t) n, true);
+	if (r < 0) {
+		fprintf(stderr, "mcectl dimms: cannot write %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	fprintf(stderr, "mcectl dimms: the rebuilt ledger (%zu module%s) saved to %s\n", l->n, l->n == 1 ? "" : "s",
+		path);
+	return 0;
+}
+
 int verb_dimms(int argc, char *argv[])
 {
-	enum { ARG_STATE = 0x100, ARG_REBUILD, ARG_FILE, ARG_MACHINE, ARG_DMI_DIR, ARG_CONFIG, ARG_INCLUDE_REPLAYED };
+	enum { ARG_STATE = 0x100, ARG_REBUILD, ARG_FILE, ARG_MACHINE, ARG_DMI_DIR, ARG_CONFIG, ARG_INCLUDE_REPLAYED,
+	       ARG_SAVE };
 	static const struct option options[] = {
 		{ "state",     required_argument, NULL, ARG_STATE },
 		{ "output",    required_argument, NULL, 'o' },
@@ -221,12 +280,13 @@ int verb_dimms(int argc, char *argv[])
 		{ "dmi-dir",   required_argument, NULL, ARG_DMI_DIR },
 		{ "config",    required_argument, NULL, ARG_CONFIG },
 		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
+		{ "save",      no_argument,       NULL, ARG_SAVE },
 		{ "help",      no_argument,       NULL, 'h' },
 		{}
 	};
 	const char *state = MODULES_FILE_DEFAULT, *journal_option = NULL;
 	struct dimms_rebuild_args rebuild = {};
-	bool rebuilding = false, state_given = false;
+	bool rebuilding = false, state_given = false, save = false;
 	_cleanup_free_ uint32_t *order = NULL;
 	const struct module_entry *only = NULL;
 	struct module_ledger l;
@@ -256,6 +316,7 @@ int verb_dimms(int argc, char *argv[])
 			journal_option = "--config";
 			break;
 		case ARG_INCLUDE_REPLAYED: rebuild.include_replayed = true; journal_option = "--include-replayed"; break;
+		case ARG_SAVE: save = true; journal_option = "--save"; break;
 		case 'o':
 			if (streq(optarg, "json"))
 				json = true;
@@ -281,9 +342,9 @@ int verb_dimms(int argc, char *argv[])
 		fprintf(stderr, "mcectl dimms: %s goes with --rebuild (the ledger from the journal)\n", journal_option);
 		return 2;
 	}
-	if (rebuilding && state_given) {
+	if (rebuilding && state_given && !save) {
 		fprintf(stderr, "mcectl dimms: --state and --rebuild: the ledger comes from the file or from the "
-			"journal, not both\n");
+			"journal, not both (--save writes it to the file)\n");
 		return 2;
 	}
 	if (rebuild.directory && rebuild.n_files) {
@@ -294,6 +355,10 @@ int verb_dimms(int argc, char *argv[])
 		r = dimms_rebuild(&rebuild, &l);
 		if (r != 0)
 			return r;
+		if (save && save_ledger(state, &l) < 0) {
+			module_ledger_done(&l);
+			return 1;
+		}
 		state = "the journal";
 	} else if (read_ledger(state, &l) < 0)
 		return 1;

@@ -21,7 +21,7 @@ use_workdir
 start_private_journald "$work"
 . "$srcdir/tests/smbios-fake.sh"
 
-echo "1..16"
+echo "1..20"
 
 D=$work/dmi
 memdev_module "$D/17-0" 000 P1-DIMMA1 P0_Node0_Channel0_Dimm0 SN-A1-0001 M393A2K43DB3-CWE
@@ -85,6 +85,35 @@ check "without the board's SMBIOS, DIMMs are keyed by machine and slot, and the 
 	"$("$mcectl" dimms --rebuild --include-replayed --directory /run/log/journal --config "$work/mcelogd.conf" -o json \
 		2>"$work/rebuild.err" | jq '[.modules[] | select(.kind == "dimm") | .fallback_key] | all') \
 $(grep -c 'read without its SMBIOS table' "$work/rebuild.err")"
+
+# --- --save: never under a daemon that keeps its state there ---
+mkdir -p "$work/save"
+mkfifo "$work/fifo"
+sleep 30 >"$work/fifo" &
+holder=$!
+started "$holder"
+# The daemon itself, not valgrind's (make check-valgrind): what is found is a process named mcelogd.
+"${MCELOGD_VALGRIND_TARGET:-$mcelogd}" --replay "$work/fifo" --rules-directory "$work/rules" -c "$work/mcelogd.conf" --control-socket "" \
+	--state-directory "$work/save" --output-file "$work/out2.jsonl" 2>/dev/null &
+daemon=$!
+started "$daemon"
+wait_for 5 grep -q mcelogd "/proc/$daemon/comm"
+rebuild --include-replayed --save --state "$work/save/modules.state" >/dev/null 2>"$work/save.err"
+check "--save refuses while a mcelogd keeps its state in that directory, and says which" "1 1 no" \
+	"$? $(grep -c "not saved: mcelogd (pid $daemon) keeps its state in $work/save" "$work/save.err") \
+$([ -e "$work/save/modules.state" ] && echo yes || echo no)"
+kill "$holder" "$daemon" 2>/dev/null
+wait "$daemon" 2>/dev/null
+echo "old" >"$work/save/modules.state"
+rebuild --include-replayed --save --state "$work/save/modules.state" >/dev/null 2>"$work/save.err"
+check "--save writes the rebuilt ledger once the daemon stopped; the file before is kept" "0 old" \
+	"$? $(cat "$work/save/modules.state.old")"
+check "the saved ledger reads back as the live one" "$live" \
+	"$("$mcectl" dimms --state "$work/save/modules.state" -o json | jq -S .)"
+"$mcelogd" --replay /dev/null --rules-directory "$work/rules" -c "$work/mcelogd.conf" --control-socket "" \
+	--state-directory "$work/save" --output-file "$work/out2.jsonl" 2>"$work/err2"
+check "the daemon takes the saved ledger as its own" "0 $live" \
+	"$? $("$mcectl" dimms --state "$work/save/modules.state" -o json | jq -S .)"
 
 # --- a user's forgery: a program named mcelogd, not root, with a record entry ---
 fw_id=$(sed -n 's/^#define MCELOGD_MSGID_FIRMWARE_MEMORY *"\([0-9a-f]*\)".*/\1/p' "$srcdir/lib/message-ids.h")
