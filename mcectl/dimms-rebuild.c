@@ -9,6 +9,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "collector.h"
 #include "daemon-config.h"
 #include "decode.h"
 #include "dimm-slot-files.h"
@@ -46,6 +47,7 @@ struct rebuild {
 	struct module_ledger *l;
 	struct module_feed feed;
 	struct error_pair pairs;
+	const char *sender;               /* a collector's sender whose files are read, NULL: none */
 	struct machine machine;           /* whose records are counted: the first one met */
 	struct machine others[MACHINES_TOLD];
 	unsigned n_others;
@@ -252,7 +254,9 @@ static int take_entry(struct rebuild *b)
 		entry_problem(b, "_MACHINE_ID", r == 0 ? "missing" : "not a machine id");
 		return 0;
 	}
-	if (get_field(b->j, "_HOSTNAME", m.host, sizeof(m.host)) <= 0)
+	if (b->sender)
+		snprintf(m.host, sizeof(m.host), "%s", b->sender);
+	else if (get_field(b->j, "_HOSTNAME", m.host, sizeof(m.host)) <= 0)
 		snprintf(m.host, sizeof(m.host), "?");
 	if (!b->machine.id[0]) {
 		b->machine = m;
@@ -321,7 +325,8 @@ static int add_matches(struct rebuild *b)
 	r = sd_journal_add_match(b->j, "_COMM=" MCELOGD_COMM, 0);
 	if (r >= 0)
 		r = sd_journal_add_match(b->j, "_UID=0", 0);
-	if (r >= 0 && machine)
+	/* A sender's files: --machine named the sender. */
+	if (r >= 0 && machine && !b->sender)
 		r = add_match_text(b->j, machine_id_valid(machine) ? "_MACHINE_ID" : "_HOSTNAME", machine);
 	return r;
 }
@@ -337,10 +342,42 @@ static int refuse_mixed(const struct rebuild *b)
 	return 2;
 }
 
+/*
+ * A collector's files (collector.h): one sender's at a time, as query reads
+ * them, since the files are what journal-remote vouches for, not the fields
+ * in them.  The group --machine names as its sender; else the files that name
+ * no sender (--machine then picks by the entries' fields); else the only one.
+ * NULL after saying why.
+ */
+static const struct collector_group *pick_group(const struct collector *c, const char *machine)
+{
+	const struct collector_group *unnamed = NULL;
+
+	for (size_t i = 0; i < c->n_groups; i++) {
+		if (machine && c->groups[i].sender[0] && streq(c->groups[i].sender, machine))
+			return &c->groups[i];
+		if (!c->groups[i].sender[0])
+			unnamed = &c->groups[i];
+	}
+	if (c->n_groups == 1 && !machine)
+		return &c->groups[0];
+	if (machine && unnamed)
+		return unnamed;
+	fprintf(stderr, "mcectl dimms: %s%s%s the records of several senders of a collector:",
+		machine ? "no sender named " : "the files hold", machine ?: "", machine ? " among" : "");
+	for (size_t i = 0; i < c->n_groups; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", c->groups[i].sender[0] ? c->groups[i].sender :
+			"(files that name no sender)");
+	fprintf(stderr, "; a ledger is one machine's: rebuild one at a time with --machine SENDER\n");
+	return NULL;
+}
+
 int dimms_rebuild(const struct dimms_rebuild_args *a, struct module_ledger *l)
 {
+	const struct collector_group *group = NULL;
 	struct module_thresholds t;
 	struct rebuild b = { .a = a, .l = l };
+	struct collector c = {};
 	int r, status = 1;
 
 	if (a->machine && (!a->machine[0] || strpbrk(a->machine, "=\n"))) {
@@ -349,8 +386,25 @@ int dimms_rebuild(const struct dimms_rebuild_args *a, struct module_ledger *l)
 	}
 	if (load_thresholds(a, &t) < 0)
 		return 1;
+	if (a->directory || a->n_files) {
+		r = collector_scan(a->directory, a->files, a->n_files, &c);
+		if (r < 0) {
+			fprintf(stderr, "mcectl dimms: cannot list the journal files%s%s: %s\n", a->directory ? " in " : "",
+				a->directory ?: "", r == -E2BIG ? "a sender with more files than can be read at once" :
+				strerror(-r));
+			return 1;
+		}
+		if (collector_has_senders(&c) && !(group = pick_group(&c, a->machine))) {
+			collector_done(&c);
+			return 2;
+		}
+		if (group && group->sender[0])
+			b.sender = group->sender;
+	}
 	module_ledger_init(l, &t);
-	if (a->directory)
+	if (group)
+		r = sd_journal_open_files(&b.j, (const char **) group->files, 0);
+	else if (a->directory)
 		r = sd_journal_open_directory(&b.j, a->directory, 0);
 	else if (a->n_files)
 		r = sd_journal_open_files(&b.j, (const char **) a->files, 0);
@@ -401,5 +455,6 @@ out:
 		module_ledger_done(l);
 	free(b.devs);
 	sd_journal_close(b.j);
+	collector_done(&c);
 	return status;
 }

@@ -21,7 +21,7 @@ use_workdir
 start_private_journald "$work"
 . "$srcdir/tests/smbios-fake.sh"
 
-echo "1..20"
+echo "1..21"
 
 D=$work/dmi
 memdev_module "$D/17-0" 000 P1-DIMMA1 P0_Node0_Channel0_Dimm0 SN-A1-0001 M393A2K43DB3-CWE
@@ -142,10 +142,10 @@ mkdir -p "$work/collector"
 } | "$remote" --output="$work/collector/remote-node-b.journal" - 2>/dev/null
 cp /run/log/journal/*/system.journal "$work/collector/"
 "$mcectl" dimms --rebuild --directory "$work/collector" >/dev/null 2>"$work/mixed.err"
-check "two machines' records are not mixed into one ledger" "2 1" \
-	"$? $(grep -c "more than one machine: .*$other (host node-b).*--machine" "$work/mixed.err")"
+check "a collector's senders are not mixed into one ledger" "2 1" \
+	"$? $(grep -c "several senders of a collector: .*node-b.*--machine SENDER" "$work/mixed.err")"
 json=$("$mcectl" dimms --rebuild --directory "$work/collector" --machine node-b -o json 2>"$work/other.err")
-check "--machine: that machine's ledger, keyed by its machine id and slot (no SMBIOS here)" \
+check "--machine SENDER: that sender's ledger, keyed by its machine id and slot (no SMBIOS here)" \
 	"0 P1-DIMMA1 1 0 true|P1-DIMMB1 0 1 true" \
 	"$? $(jq -r '[.modules[] | "\(.slot) \(.corrected) \(.uncorrected) \(.fallback_key)"] | sort | join("|")' <<<"$json")"
 check "the fallback key holds the machine's id" 2 \
@@ -154,7 +154,14 @@ check "a malformed MCE_JSON is named with its entry and field" 1 \
 	"$(grep -c "^mcectl dimms: entry .* (host node-b, cursor s=.*): field MCE_JSON: invalid JSON.*; the entry is left out$" "$work/other.err")"
 check "a malformed _MACHINE_ID is named with its entry and field" 1 \
 	"$(grep -c "^mcectl dimms: entry .*: field _MACHINE_ID: not a machine id; the entry is left out$" "$work/other.err")"
-"$mcectl" dimms --rebuild --directory "$work/collector" --machine "$other" >/dev/null 2>&1
-check "--machine takes the machine id too" 0 "$?"
+# Files that name no sender (copied journals): the entries' machine ids tell the machines apart.
+mkdir -p "$work/copies"
+cp "$work/collector/remote-node-b.journal" "$work/copies/node-b.journal"
+cp "$work/collector/system.journal" "$work/copies/"
+"$mcectl" dimms --rebuild --directory "$work/copies" >/dev/null 2>"$work/mixed.err"
+check "two machines' records are not mixed into one ledger" "2 1" \
+	"$? $(grep -c "more than one machine: .*$other (host node-b).*--machine" "$work/mixed.err")"
+json=$("$mcectl" dimms --rebuild --directory "$work/copies" --machine "$other" -o json 2>/dev/null)
+check "--machine takes a machine id" "0 2" "$? $(jq '.modules | length' <<<"$json")"
 
 exit "$failed"
