@@ -94,18 +94,30 @@ static int load_thresholds(const struct dimms_rebuild_args *a, struct module_thr
 	return 0;
 }
 
-/* A field's value (after "NAME="), NUL-terminated in buf: 1, 0 when absent, -E2BIG when longer than buf. */
-static int get_field(sd_journal *j, const char *name, char *buf, size_t size)
+/* A field's value (after "NAME=") and its length: false when absent. */
+static bool field_value(sd_journal *j, const char *name, const char **ret, size_t *ret_len)
 {
 	const void *data;
 	size_t len, skip = strlen(name) + 1;
 
 	if (sd_journal_get_data(j, name, &data, &len) < 0 || len < skip)
+		return false;
+	*ret = (const char *) data + skip;
+	*ret_len = len - skip;
+	return true;
+}
+
+/* The value NUL-terminated in buf: 1, 0 when absent, -E2BIG when longer than buf. */
+static int get_field(sd_journal *j, const char *name, char *buf, size_t size)
+{
+	const char *v;
+	size_t len;
+
+	if (!field_value(j, name, &v, &len))
 		return 0;
-	len -= skip;
 	if (len >= size)
 		return -E2BIG;
-	memcpy(buf, (const char *) data + skip, len);
+	memcpy(buf, v, len);
 	buf[len] = '\0';
 	return 1;
 }
@@ -136,18 +148,18 @@ static void entry_problem(struct rebuild *b, const char *field, const char *fmt,
 /* The same, malloc'ed: 1, 0 when absent, -E2BIG past FIELD_MAX, -ENOMEM. */
 static int copy_field(sd_journal *j, const char *name, char **ret, size_t *ret_len)
 {
-	const void *data;
-	size_t len, skip = strlen(name) + 1;
+	const char *v;
+	size_t len;
 
-	if (sd_journal_get_data(j, name, &data, &len) < 0 || len < skip)
+	if (!field_value(j, name, &v, &len))
 		return 0;
-	len -= skip;
 	if (len >= FIELD_MAX)
 		return -E2BIG;
+	/* Not strndup(): a NUL inside the value would make it shorter than len. */
 	*ret = malloc(len + 1);
 	if (!*ret)
 		return -ENOMEM;
-	memcpy(*ret, (const char *) data + skip, len);
+	memcpy(*ret, v, len);
 	(*ret)[len] = '\0';
 	*ret_len = len;
 	return 1;
