@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
@@ -395,6 +396,11 @@ int dimms_rebuild(const struct dimms_rebuild_args *a, struct module_ledger *l)
 	if (a->machine && (!a->machine[0] || strpbrk(a->machine, "=\n"))) {
 		fprintf(stderr, "mcectl dimms: --machine: '%s' is not a machine id or host name\n", a->machine);
 		return 2;
+	}
+	/* Read at the first record: a typo would otherwise only lose the serials. */
+	if (a->dmi_dir && access(a->dmi_dir, R_OK | X_OK) < 0) {
+		fprintf(stderr, "mcectl dimms: --dmi-dir: cannot read %s: %s\n", a->dmi_dir, strerror(errno));
+		return 1;
 	}
 	if (load_thresholds(a, &t) < 0)
 		return 1;
