@@ -26,8 +26,8 @@ _mcectl() {
 	-b|--by) COMPREPLY=($(compgen -W "dimm channel bank cpu socket page error host row memdev process disk" -- "$cur")); return ;;
 	--severity) COMPREPLY=($(compgen -W "corrected deferred uncorrected fatal info" -- "$cur")); return ;;
 	-D|--directory|--dmi-dir|--edac-dir|--slots-dir|--rules-directory|--rules-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--file|--socket|--test|--state) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	-S|--since|-U|--until|--forget|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--apicid|--capture)
+	--file|--socket|--test|--state|--config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-S|--since|-U|--until|--forget|--machine|--cpu|--bank|-H|--host|--cpu-id|--status|--addr|--misc|--synd|--ipid|--mcgstatus|--mcgcap|--apicid|--capture)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

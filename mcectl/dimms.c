@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mcectl dimms: the health ledger of each memory module (mcelogd(8), MODULE
- * LEDGER), from the daemon's modules.state: one row per module, worst
- * first, or one module's whole story with the journal filters that follow
- * its errors.
+ * LEDGER), from the daemon's modules.state, or built again from the journal
+ * (--rebuild: dimms-rebuild.h): one row per module, worst first, or one
+ * module's whole story with the journal filters that follow its errors.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dimms-rebuild.h"
+#include "file-io.h"
 #include "json-writer.h"
 #include "macro.h"
 #include "message-ids.h"
@@ -20,6 +22,7 @@
 #include "module-state.h"
 #include "read-file.h"
 #include "rfc3339.h"
+#include "state-owner.h"
 #include "verbs.h"
 
 #define MODULES_FILE_DEFAULT LOCALSTATEDIR "/lib/mcelogd/" MODULE_STATE_FILE
@@ -32,7 +35,20 @@ static void help(void)
 	       "With SERIAL or SLOT, that module's whole story and how to follow its errors.\n\n"
 	       "      --state FILE       the ledger (default %s)\n"
 	       "  -o, --output FORMAT    table (default) or json\n"
-	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT);
+	       "      --rebuild          build the ledger again from mcelogd's records in the journal\n"
+	       "                         (this machine's, or those below), not from the state file\n"
+	       "  -D, --directory DIR    with --rebuild: the journal files in DIR\n"
+	       "      --file FILE        with --rebuild: this journal file (repeatable)\n"
+	       "      --machine ID|HOST  with --rebuild: that machine's records (_MACHINE_ID or\n"
+	       "                         _HOSTNAME); needed when the journal holds several\n"
+	       "      --dmi-dir DIR      with --rebuild: that machine's SMBIOS entries, for the DIMMs'\n"
+	       "                         serials (default: this machine's, for its own records)\n"
+	       "      --config FILE      with --rebuild: the [Modules] thresholds\n"
+	       "                         (default %s)\n"
+	       "      --include-replayed with --rebuild: also the entries of replays (mcelogd -r)\n"
+	       "      --save             with --rebuild: write the ledger to the state file (--state),\n"
+	       "                         the one there before kept as .old; refused while mcelogd runs\n"
+	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT, SYSCONFDIR "/mcelogd/mcelogd.conf");
 }
 
 struct problems {
@@ -197,16 +213,80 @@ static void show_story(const struct module_entry *m)
 	       m->id.key);
 }
 
+/*
+ * --rebuild --save: the rebuilt ledger becomes the daemon's, written as it
+ * writes it (atomic, mode 0600).  Never under a running daemon that keeps
+ * its state there: it holds its ledger in memory and would write it over
+ * this one at its next save.
+ */
+static int save_ledger(const char *path, const struct module_ledger *l)
+{
+	_cleanup_free_ char *text = NULL, *dir = strdup(path), *aside = NULL;
+	char *slash;
+	pid_t owner;
+	int n, r;
+
+	if (!dir || asprintf(&aside, "%s.old", path) < 0) {
+		fprintf(stderr, "mcectl dimms: out of memory\n");
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, strlen(dir) + 1, ".");
+	else
+		slash[slash == dir] = '\0';
+	owner = state_directory_owner(dir);
+	if (owner != 0) {
+		if (owner > 0)
+			fprintf(stderr, "mcectl dimms: not saved: mcelogd (pid %d) keeps its state in %s and its ledger "
+				"in memory, and would write that over the rebuilt one; stop it first, then save\n",
+				(int) owner, dir);
+		else
+			fprintf(stderr, "mcectl dimms: not saved: cannot tell whether mcelogd runs (/proc: %s)\n",
+				strerror((int) -owner));
+		return -EBUSY;
+	}
+	n = module_state_format(l, &text);
+	if (n < 0) {
+		fprintf(stderr, "mcectl dimms: out of memory\n");
+		return n;
+	}
+	if (rename(path, aside) < 0 && errno != ENOENT) {
+		fprintf(stderr, "mcectl dimms: not saved: cannot keep %s aside as %s: %s\n", path, aside,
+			strerror(errno));
+		return -errno;
+	}
+	r = write_file_atomic(path, text, (size_t) n, true);
+	if (r < 0) {
+		fprintf(stderr, "mcectl dimms: cannot write %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	fprintf(stderr, "mcectl dimms: the rebuilt ledger (%zu module%s) saved to %s\n", l->n, l->n == 1 ? "" : "s",
+		path);
+	return 0;
+}
+
 int verb_dimms(int argc, char *argv[])
 {
-	enum { ARG_STATE = 0x100 };
+	enum { ARG_STATE = 0x100, ARG_REBUILD, ARG_FILE, ARG_MACHINE, ARG_DMI_DIR, ARG_CONFIG, ARG_INCLUDE_REPLAYED,
+	       ARG_SAVE };
 	static const struct option options[] = {
-		{ "state",  required_argument, NULL, ARG_STATE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help",   no_argument,       NULL, 'h' },
+		{ "state",     required_argument, NULL, ARG_STATE },
+		{ "output",    required_argument, NULL, 'o' },
+		{ "rebuild",   no_argument,       NULL, ARG_REBUILD },
+		{ "directory", required_argument, NULL, 'D' },
+		{ "file",      required_argument, NULL, ARG_FILE },
+		{ "machine",   required_argument, NULL, ARG_MACHINE },
+		{ "dmi-dir",   required_argument, NULL, ARG_DMI_DIR },
+		{ "config",    required_argument, NULL, ARG_CONFIG },
+		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
+		{ "save",      no_argument,       NULL, ARG_SAVE },
+		{ "help",      no_argument,       NULL, 'h' },
 		{}
 	};
-	const char *state = MODULES_FILE_DEFAULT;
+	const char *state = MODULES_FILE_DEFAULT, *journal_option = NULL;
+	struct dimms_rebuild_args rebuild = {};
+	bool rebuilding = false, state_given = false, save = false;
 	_cleanup_free_ uint32_t *order = NULL;
 	const struct module_entry *only = NULL;
 	struct module_ledger l;
@@ -215,9 +295,28 @@ int verb_dimms(int argc, char *argv[])
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:h", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, ":o:D:h", options, NULL)) >= 0) {
 		switch (opt) {
-		case ARG_STATE: state = optarg; break;
+		case ARG_STATE: state = optarg; state_given = true; break;
+		case ARG_REBUILD: rebuilding = true; break;
+		case 'D': rebuild.directory = optarg; journal_option = "--directory"; break;
+		case ARG_FILE:
+			if (rebuild.n_files >= DIMMS_REBUILD_FILES_MAX) {
+				fprintf(stderr, "mcectl dimms: --file: at most %d files\n", DIMMS_REBUILD_FILES_MAX);
+				return 2;
+			}
+			rebuild.files[rebuild.n_files++] = optarg;
+			journal_option = "--file";
+			break;
+		case ARG_MACHINE: rebuild.machine = optarg; journal_option = "--machine"; break;
+		case ARG_DMI_DIR: rebuild.dmi_dir = optarg; journal_option = "--dmi-dir"; break;
+		case ARG_CONFIG:
+			rebuild.config = optarg;
+			rebuild.config_explicit = true;
+			journal_option = "--config";
+			break;
+		case ARG_INCLUDE_REPLAYED: rebuild.include_replayed = true; journal_option = "--include-replayed"; break;
+		case ARG_SAVE: save = true; journal_option = "--save"; break;
 		case 'o':
 			if (streq(optarg, "json"))
 				json = true;
@@ -239,8 +338,29 @@ int verb_dimms(int argc, char *argv[])
 		fprintf(stderr, "mcectl dimms: one module at most, got '%s' and '%s'\n", argv[optind], argv[optind + 1]);
 		return 2;
 	}
-	r = read_ledger(state, &l);
-	if (r < 0)
+	if (!rebuilding && journal_option) {
+		fprintf(stderr, "mcectl dimms: %s goes with --rebuild (the ledger from the journal)\n", journal_option);
+		return 2;
+	}
+	if (rebuilding && state_given && !save) {
+		fprintf(stderr, "mcectl dimms: --state and --rebuild: the ledger comes from the file or from the "
+			"journal, not both (--save writes it to the file)\n");
+		return 2;
+	}
+	if (rebuild.directory && rebuild.n_files) {
+		fprintf(stderr, "mcectl dimms: --directory and --file: give one of them\n");
+		return 2;
+	}
+	if (rebuilding) {
+		r = dimms_rebuild(&rebuild, &l);
+		if (r != 0)
+			return r;
+		if (save && save_ledger(state, &l) < 0) {
+			module_ledger_done(&l);
+			return 1;
+		}
+		state = "the journal";
+	} else if (read_ledger(state, &l) < 0)
 		return 1;
 	order = calloc(l.n ? l.n : 1, sizeof(*order));
 	if (!order) {

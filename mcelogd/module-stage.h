@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "module-feed.h"
 #include "module-ledger.h"
 #include "rules-save.h"
 
@@ -27,25 +28,9 @@ typedef struct sd_event sd_event;
 
 #define MODULE_SAVE_INTERVAL_USEC (5 * 1000 * 1000ULL)
 
-/*
- * The memory errors counted last, by error id (rules/error-pair.h): a machine
- * check and its EDAC copy are one error, counted once; when the machine check
- * came first and named its DIMM by coordinates only, the EDAC copy's module
- * (its slot and serial) takes the error over.  As many as error-pair keeps.
- */
-#define MODULE_RECENT 64
-
-struct module_recent {
-	uint64_t error_id;           /* 0: unused */
-	bool from_mce;
-	enum module_severity severity;
-	char key[MODULE_KEY_MAX];
-};
-
 struct module_stage {
 	struct module_ledger ledger;
-	struct module_recent recent[MODULE_RECENT];
-	unsigned recent_next;
+	struct module_feed feed;     /* the errors counted last, for pairs (rules/module-feed.h) */
 	char *state_path;            /* NULL: nothing is persisted (replay) */
 	struct rules_save save;
 	uint64_t n_changes;          /* verdict changes this run */

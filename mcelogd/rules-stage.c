@@ -474,60 +474,34 @@ static void module_updated(struct rules_stage *st, int r, const struct module_ch
 		module_stage_changed(&st->modules, st->event);
 }
 
-/*
- * The second copy of one error (error-pair.h): counted only when the first
- * counted nothing, or when the first was a machine check and this EDAC copy
- * names another module (the DIMM's slot and serial where the machine check
- * had coordinates only): the error moves to it.
- */
-static bool ledger_take_over(struct rules_stage *st, const struct rule_input *in, const struct module_id *id)
+struct verdict_ctx {
+	struct rules_stage *st;
+	const struct rule_input *in;
+	int64_t time_usec;
+};
+
+static void verdict_changed(const struct module_change *c, void *userdata)
 {
-	struct module_change c;
+	struct verdict_ctx *x = userdata;
 
-	for (unsigned i = 0; i < MODULE_RECENT; i++) {
-		struct module_recent *p = &st->modules.recent[i];
-
-		if (p->error_id != in->error_id)
-			continue;
-		if (!p->from_mce || !in->ras || streq(p->key, id->key))
-			return false;
-		if (module_ledger_uncount(&st->modules.ledger, p->key, p->severity, &c) > 0)
-			emit_verdict(st, &c, in, st->record_time_usec);
-		p->error_id = 0;
-		return true;
-	}
-	return true;
+	emit_verdict(x->st, c, x->in, x->time_usec);
 }
 
-/* The record's memory error (or a CXL device's spares) into its module's ledger entry. */
+/* The record's memory error (or a CXL device's spares) into its module's ledger entry (rules/module-feed.h). */
 static void ledger_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec, bool paired)
 {
-	struct module_record mr;
-	struct module_change c;
+	const struct module_host host = { .devs = st->slots.devs, .n_devs = st->slots.n_devs,
+					  .machine_id = st->machine_id };
+	struct verdict_ctx x = { .st = st, .in = in, .time_usec = time_usec };
 	int r;
 
 	/* Kept where state is kept: live, or a replay given --state-directory. */
 	if (!st->modules.state_path)
 		return;
-	module_record_of(in, time_usec, st->slots.devs, st->slots.n_devs, st->machine_id, &mr);
-	if (mr.kind == MODULE_RECORD_NONE)
-		return;
-	if (mr.kind == MODULE_RECORD_SPARES) {
-		r = module_ledger_spares(&st->modules.ledger, &mr.id, mr.spares_left, &c);
-		module_updated(st, r, &c, in, time_usec);
-		return;
-	}
-	if (paired && !ledger_take_over(st, in, &mr.id))
-		return;
-	r = module_ledger_error(&st->modules.ledger, &mr.id, &mr.error, &c);
-	module_updated(st, r, &c, in, time_usec);
-	if (r >= 0 && in->error_id) {
-		struct module_recent *n = &st->modules.recent[st->modules.recent_next++ % MODULE_RECENT];
-
-		*n = (struct module_recent) { .error_id = in->error_id, .from_mce = in->mce != NULL,
-					      .severity = mr.error.severity };
-		memcpy(n->key, mr.id.key, sizeof(n->key));
-	}
+	r = module_feed_record(&st->modules.ledger, &st->modules.feed, &host, in, time_usec, paired,
+			       verdict_changed, &x);
+	if (r != 0)
+		module_updated(st, r > 0 ? 0 : r, NULL, in, time_usec);
 }
 
 /* Pages or rows retired from the module of the record that asked for it (none at start). */

@@ -23,7 +23,7 @@ complete_line() {
 	printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd' '
 }
 
-echo "1..9"
+echo "1..11"
 check "mcectl: the verbs (and the global options)" "--help --version decode dimms export follow pages pt query rules slots status summary" "$(complete_line mcectl '')"
 check "mcectl: a verb's prefix" "slots status summary" "$(complete_line mcectl s)"
 check "mcectl summary --by: the components" "bank channel cpu dimm disk error host memdev page process row socket" \
@@ -33,11 +33,14 @@ check "mcectl decode --output: text, json" "json text" "$(complete_line mcectl d
 check "mcectl follow --: its options, from its --help" \
 	"$(mcectl follow --help | grep -o -- '--[a-z][a-z-]*' | sort -u | paste -sd' ')" "$(complete_line mcectl follow --)"
 check "mcectl export --p: --prometheus" "--prometheus" "$(complete_line mcectl export --p)"
+check "mcectl dimms --re: --rebuild, from its --help" "--rebuild" "$(complete_line mcectl dimms --re)"
+check "mcectl dimms --rebuild --config: a file" "$top_srcdir/completions/mcectl.bash" \
+	"$(complete_line mcectl dimms --rebuild --config "$top_srcdir/completions/mcectl.ba")"
 check "mcelogd --log-level: the levels" "debug err info notice warning" "$(complete_line mcelogd --log-level '')"
 if command -v zsh >/dev/null; then
 	zsh -n "$top_srcdir/completions/_mcectl"
 	check "zsh's completion parses" 0 "$?"
 else
-	echo "ok 9 - zsh's completion parses # SKIP no zsh"
+	echo "ok 11 - zsh's completion parses # SKIP no zsh"
 fi
 exit $failed
