@@ -29,6 +29,7 @@
 #include "status-json.h"
 #include "ras-buffer.h"
 #include "trace-buffer.h"
+#include "uevent-listener.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
 #define DEFAULT_CONTROL_SOCKET RUNSTATEDIR "/mcelogd/control"
@@ -643,6 +644,24 @@ static void log_kernel_cec(const struct manager *m)
 		log_debug("The kernel's corrected-error collector: %s", c.reason);
 }
 
+/*
+ * Whatever follows the kernel's uevents, one row each (uevent-listener.h).
+ * Without the socket nothing is followed, and the status says so.
+ */
+static void follow_uevents(struct manager *m, const struct cpu_hotplug_handler *hotplug)
+{
+	struct uevent_follower followers[UEVENT_FOLLOWERS_MAX];
+	size_t n = 0;
+
+	if (cpu_hotplug_new(m->event, hotplug, &m->hotplug) >= 0)
+		followers[n++] = (struct uevent_follower) {
+			.name = "CPU hotplug", .event = cpu_hotplug_uevent, .lost = cpu_hotplug_lost,
+			.userdata = m->hotplug,
+		};
+	if (uevent_listener_open(m->event, followers, n, arg_sysfs_memory != NULL, &m->uevents) < 0)
+		m->hotplug = cpu_hotplug_free(m->hotplug);
+}
+
 static int run_live(struct manager *m)
 {
 	const struct cpu_hotplug_handler hotplug = {
@@ -668,7 +687,7 @@ static int run_live(struct manager *m)
 
 	open_control(m);
 	/* Before the sources read the online CPUs, so that no change after that goes unseen. */
-	(void) cpu_hotplug_open(m->event, &hotplug, &m->hotplug);
+	follow_uevents(m, &hotplug);
 	/* Storms only in the live daemon: --replay logs every record of its input. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
 	/* Storms a killed mcelogd was counting are closed before new records come. */
