@@ -14,6 +14,7 @@
 #include "decode.h"
 #include "log.h"
 #include "manager.h"
+#include "memory-online.h"
 #include "ras-record.h"
 #include "ras-record-json.h"
 #include "record-json.h"
@@ -612,6 +613,7 @@ void manager_done(struct manager *m)
 	/* The listener first: its followers are what it hands the uevents to. */
 	m->uevents = uevent_listener_free(m->uevents);
 	m->hotplug = cpu_hotplug_free(m->hotplug);
+	m->memory_online = memory_online_free(m->memory_online);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
 	ras_daemon_active_release(&m->ras_daemon_active);
 	close_sources(m);
