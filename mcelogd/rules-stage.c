@@ -908,10 +908,19 @@ static bool offline_again_wanted(struct rules_stage *st, struct rule_state_page 
 	return false;
 }
 
-/* Offlines the pages of todo[0..n) again, each by migration, each intent saved before its write. */
-/* when: "" at start, else what brought it about, for the log. */
-static unsigned offline_again(struct rules_stage *st, const uint64_t *todo, const bool *was_hard, unsigned n,
-			      const char *when, bool save_intent)
+/* A known-bad page to offline again, and whether it was hard-offlined when it went bad. */
+struct again_page {
+	uint64_t pfn;
+	bool was_hard;
+};
+
+/*
+ * Offlines the pages of todo[0..n) again, each by migration, each intent
+ * saved before its write; when: "" at start, else what brought it about,
+ * for the log.
+ */
+static unsigned offline_again(struct rules_stage *st, const struct again_page *todo, unsigned n, const char *when,
+			      bool save_intent)
 {
 	struct memory_failure_view kernel;
 	unsigned again = 0;
@@ -922,18 +931,18 @@ static unsigned offline_again(struct rules_stage *st, const uint64_t *todo, cons
 		struct rule_state_page e;
 		int r;
 
-		page_entry(st, todo[i], false, NULL, NULL, &e);
+		page_entry(st, todo[i].pfn, false, NULL, NULL, &e);
 		/* Each migration can take a while, and at start this runs before READY=1 (review M17). */
 		keepalive();
 		r = offline_one_page(st, &e, save_intent, &kernel);
 		if (r < 0) {
-			offline_again_failed(st, todo[i], r);
+			offline_again_failed(st, todo[i].pfn, r);
 			continue;
 		}
 		again++;
 		st->n_offlined_again++;
-		log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, soft-offline again%s: done%s", todo[i],
-			   when, was_hard[i] ? " (it was hard-offlined then; offlined again, a page is only ever "
+		log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, soft-offline again%s: done%s",
+			   todo[i].pfn, when, todo[i].was_hard ? " (it was hard-offlined then; offlined again, a page is only ever "
 			   "soft-offlined, so nothing is lost and vm.memory_failure_recovery=0 cannot panic)" : "");
 	}
 	return again;
@@ -946,8 +955,7 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 		.memory_block_bytes = st->state.n_pages ? page_memory_block_bytes(st->sysfs_memory) : 0,
 		.devs = st->slots.devs, .n_devs = st->slots.n_devs,
 	};
-	_cleanup_free_ uint64_t *todo = NULL;
-	_cleanup_free_ bool *was_hard = NULL;
+	_cleanup_free_ struct again_page *todo = NULL;
 	unsigned again, n_todo = 0, n = st->state.n_pages;
 	bool held_changed = false;
 
@@ -955,18 +963,15 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 	if (n == 0)
 		return 0;
 	todo = calloc(n, sizeof(*todo));
-	was_hard = calloc(n, sizeof(*was_hard));
-	if (!todo || !was_hard) {
+	if (!todo) {
 		log_error("Out of memory: the known-bad pages are not offlined again at this start");
 		return 0;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		bool was_held = st->state.pages[i].held;
 
-		if (offline_again_wanted(st, &st->state.pages[i], &now)) {
-			was_hard[n_todo] = st->state.pages[i].hard;
-			todo[n_todo++] = st->state.pages[i].pfn;
-		}
+		if (offline_again_wanted(st, &st->state.pages[i], &now))
+			todo[n_todo++] = (struct again_page) { st->state.pages[i].pfn, st->state.pages[i].hard };
 		held_changed |= was_held != st->state.pages[i].held;
 	}
 	page_memory_now_done(&now);
@@ -974,13 +979,13 @@ unsigned rules_stage_offline_again(struct rules_stage *st)
 	for (unsigned i = 0; i < n_todo; i++) {
 		struct rule_state_page e;
 
-		page_entry(st, todo[i], false, NULL, NULL, &e);
+		page_entry(st, todo[i].pfn, false, NULL, NULL, &e);
 		e.pending = true;
 		(void) rule_state_set_page(&st->state, &e);
 	}
 	if (n_todo > 0 || held_changed)
 		(void) rules_stage_save(st);
-	again = offline_again(st, todo, was_hard, n_todo, "", false);
+	again = offline_again(st, todo, n_todo, "", false);
 	if (n_todo > 0)
 		(void) rules_stage_save(st);
 	return again;
@@ -992,8 +997,7 @@ unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause)
 		.machine_id = st->machine_id, .sysfs_memory = st->sysfs_memory, .sysfs_cxl = st->sysfs_cxl,
 		.devs = st->slots.devs, .n_devs = st->slots.n_devs,
 	};
-	_cleanup_free_ uint64_t *todo = NULL;
-	_cleanup_free_ bool *was_hard = NULL;
+	_cleanup_free_ struct again_page *todo = NULL;
 	unsigned n_wanted = 0, n_todo = 0, still = 0, changed = 0, again, n = st->state.n_pages;
 
 	for (unsigned i = 0; i < n; i++)
@@ -1004,8 +1008,7 @@ unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause)
 		return 0;
 	}
 	todo = calloc(n_wanted, sizeof(*todo));
-	was_hard = calloc(n_wanted, sizeof(*was_hard));
-	if (!todo || !was_hard) {
+	if (!todo) {
 		log_error("Out of memory: the held known-bad pages are not looked at again");
 		return 0;
 	}
@@ -1024,8 +1027,7 @@ unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause)
 		if (page_hold_note(p, v)) {
 			log_info("Page 0x%" PRIx64 ": its memory is back, the memory that erred: offlining it again",
 				 p->pfn);
-			was_hard[n_todo] = p->hard;
-			todo[n_todo++] = p->pfn;
+			todo[n_todo++] = (struct again_page) { p->pfn, p->hard };
 		} else if (v == PAGE_MEMORY_CHANGED) {
 			changed++;
 			log_warning("Page 0x%" PRIx64 " is known bad, but not offlined again: %s; kept for an "
@@ -1037,7 +1039,7 @@ unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause)
 	}
 	page_memory_now_done(&now);
 	/* The same path as a live firing: each intent appended and synced before its write. */
-	again = offline_again(st, todo, was_hard, n_todo, " now that its memory came online", true);
+	again = offline_again(st, todo, n_todo, " now that its memory came online", true);
 	st->n_pages_held -= n_todo <= st->n_pages_held ? n_todo : st->n_pages_held;
 	st->n_retried_offlined += again;
 	if (st->state_path && (n_todo > 0 || changed > 0))
