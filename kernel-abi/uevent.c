@@ -128,3 +128,37 @@ int uevent_cpu_event(const struct uevent *u, unsigned max, unsigned *ret_cpu,
 	*ret_event = (enum cpu_event) e;
 	return 0;
 }
+
+/* The last path component is prefix followed by a decimal number (the kernel's "%s%d" names). */
+static const char *numbered_name(const char *devpath, const char *prefix)
+{
+	const char *name = strrchr(devpath, '/');
+	size_t n = strlen(prefix);
+
+	name = name ? name + 1 : devpath;
+	if (strncmp(name, prefix, n) != 0 || name[n] == '\0')
+		return NULL;
+	for (const char *p = name + n; *p; p++)
+		if (*p < '0' || *p > '9')
+			return NULL;
+	return name;
+}
+
+bool uevent_memory_may_be_online(const struct uevent *u, const char **ret_name)
+{
+	static const char memory_prefix[] = "/devices/system/memory/";
+	const char *name = NULL;
+
+	if (streq(u->subsystem, "memory") && (streq(u->action, "add") || streq(u->action, "online")) &&
+	    strncmp(u->devpath, memory_prefix, strlen(memory_prefix)) == 0 &&
+	    !strchr(u->devpath + strlen(memory_prefix), '/'))
+		name = numbered_name(u->devpath, "memory");
+	else if (streq(u->subsystem, "cxl") && (streq(u->action, "add") || streq(u->action, "bind"))) {
+		name = numbered_name(u->devpath, "region");
+		if (!name)
+			name = numbered_name(u->devpath, "mem");
+	}
+	if (name && ret_name)
+		*ret_name = name;
+	return name != NULL;
+}

@@ -50,3 +50,19 @@ int uevent_cpu_event(const struct uevent *u, unsigned max, unsigned *ret_cpu,
 		     enum cpu_event *ret_event);
 
 const char *cpu_event_to_string(enum cpu_event e);
+
+/*
+ * Does u say that memory may have come online, so that a known-bad page
+ * whose memory was not there may now be (mcelogd/memory-online.c)?
+ *   - a memory block added or onlined: SUBSYSTEM=memory,
+ *     "/devices/system/memory/memoryN", "add" when the block is registered
+ *     (drivers/base/memory.c), "online" from device_online()
+ *     (drivers/base/core.c) when it goes online;
+ *   - a CXL region or memory device added, or bound to its driver:
+ *     SUBSYSTEM=cxl, ".../regionN" or ".../memN", "add" when made
+ *     (drivers/cxl/core/region.c, memdev.c), "bind" when the region driver
+ *     takes a committed region (committing itself sends no uevent).
+ * Synthetic ones too: what follows is only a look at sysfs.  On true,
+ * *ret_name points at the device's name in u->devpath.
+ */
+bool uevent_memory_may_be_online(const struct uevent *u, const char **ret_name);

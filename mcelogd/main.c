@@ -22,6 +22,7 @@
 #include "kernel-cec.h"
 #include "log.h"
 #include "manager.h"
+#include "memory-online.h"
 #include "sinks.h"
 #include "snapshots.h"
 #include "rules-stage.h"
@@ -29,6 +30,7 @@
 #include "status-json.h"
 #include "ras-buffer.h"
 #include "trace-buffer.h"
+#include "uevent-listener.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/mcelogd/mcelogd.conf"
 #define DEFAULT_CONTROL_SOCKET RUNSTATEDIR "/mcelogd/control"
@@ -643,6 +645,39 @@ static void log_kernel_cec(const struct manager *m)
 		log_debug("The kernel's corrected-error collector: %s", c.reason);
 }
 
+/* A burst of memory uevents ended: the known-bad pages held for memory not there are looked at again. */
+static void on_memory_online(void *userdata, const char *cause)
+{
+	struct manager *m = userdata;
+
+	(void) rules_stage_retry_held(&m->rules, cause);
+}
+
+/*
+ * Whatever follows the kernel's uevents, one row each (uevent-listener.h).
+ * Without the socket nothing is followed, and the status says so.
+ */
+static void follow_uevents(struct manager *m, const struct cpu_hotplug_handler *hotplug)
+{
+	struct uevent_follower followers[UEVENT_FOLLOWERS_MAX];
+	size_t n = 0;
+
+	if (cpu_hotplug_new(m->event, hotplug, &m->hotplug) >= 0)
+		followers[n++] = (struct uevent_follower) {
+			.name = "CPU hotplug", .event = cpu_hotplug_uevent, .lost = cpu_hotplug_lost,
+			.userdata = m->hotplug,
+		};
+	if (memory_online_new(m->event, on_memory_online, m, &m->memory_online) >= 0)
+		followers[n++] = (struct uevent_follower) {
+			.name = "memory coming online", .event = memory_online_uevent, .lost = memory_online_lost,
+			.userdata = m->memory_online,
+		};
+	if (uevent_listener_open(m->event, followers, n, arg_sysfs_memory != NULL, &m->uevents) < 0) {
+		m->hotplug = cpu_hotplug_free(m->hotplug);
+		m->memory_online = memory_online_free(m->memory_online);
+	}
+}
+
 static int run_live(struct manager *m)
 {
 	const struct cpu_hotplug_handler hotplug = {
@@ -668,7 +703,7 @@ static int run_live(struct manager *m)
 
 	open_control(m);
 	/* Before the sources read the online CPUs, so that no change after that goes unseen. */
-	(void) cpu_hotplug_open(m->event, &hotplug, &m->hotplug);
+	follow_uevents(m, &hotplug);
 	/* Storms only in the live daemon: --replay logs every record of its input. */
 	(void) storm_stage_setup(&m->storm, m->config.storm_enable, &m->config.storm);
 	/* Storms a killed mcelogd was counting are closed before new records come. */

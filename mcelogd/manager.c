@@ -10,9 +10,11 @@
 #include "clock.h"
 #include "control.h"
 #include "cpu-hotplug.h"
+#include "uevent-listener.h"
 #include "decode.h"
 #include "log.h"
 #include "manager.h"
+#include "memory-online.h"
 #include "ras-record.h"
 #include "ras-record-json.h"
 #include "record-json.h"
@@ -608,7 +610,10 @@ void manager_done(struct manager *m)
 	/* Normally closed at SIGTERM already; counts must reach the sinks before they close. */
 	storm_stage_done(&m->storm);
 	rules_stage_done(&m->rules);
+	/* The listener first: its followers are what it hands the uevents to. */
+	m->uevents = uevent_listener_free(m->uevents);
 	m->hotplug = cpu_hotplug_free(m->hotplug);
+	m->memory_online = memory_online_free(m->memory_online);
 	m->status_refresh = sd_event_source_disable_unref(m->status_refresh);
 	ras_daemon_active_release(&m->ras_daemon_active);
 	close_sources(m);

@@ -31,6 +31,8 @@
 struct control;
 struct edac_feature;
 struct cpu_hotplug;
+struct uevent_listener;
+struct memory_online;
 
 #define MANAGER_SOURCES_MAX 8
 #define MANAGER_SINKS_MAX 4
@@ -100,7 +102,9 @@ struct manager {
 	struct edac_feature *edac_features;
 	size_t n_edac_features;
 	uint64_t edac_features_usec;     /* CLOCK_MONOTONIC; 0: never read */
+	struct uevent_listener *uevents; /* the kernel's uevents, for hotplug and others; NULL: not read */
 	struct cpu_hotplug *hotplug;     /* NULL: CPU hotplug not followed */
+	struct memory_online *memory_online;  /* NULL: memory coming online not followed */
 	struct ras_daemon_active ras_daemon_active;  /* live only: held while the ras:* events are read */
 	bool stopping;               /* manager_stop() ran */
 	sd_event_source *status_refresh; /* STATUS= catches up with the counters after a batch */

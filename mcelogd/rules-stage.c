@@ -19,6 +19,7 @@
 #include "module-json.h"
 #include "module-record.h"
 #include "page-action.h"
+#include "page-hold.h"
 #include "page-identity.h"
 #include "page-memory-check.h"
 #include "ras-record.h"
@@ -632,7 +633,7 @@ static int offline_one_page(struct rules_stage *st, struct rule_state_page *entr
 	int r = 0;
 
 	entry->pending = true;
-	entry->ok = entry->held = entry->salvaged = false;
+	entry->ok = entry->held = entry->held_absent = entry->salvaged = false;
 	(void) rule_state_set_page(&st->state, entry);
 	if (save_intent)
 		r = journal_page(st, entry, true);
@@ -791,15 +792,16 @@ static void offline_row_page_now(const struct rule *r, const struct rule_state_r
 void rules_stage_write_memory_status(const struct rules_stage *st, struct json_writer *w)
 {
 	struct memory_failure_view v;
-	uint64_t this_boot = 0, rows_crossed = 0;
+	uint64_t this_boot = 0, rows_crossed = 0, held_waiting = 0;
 
 	rules_stage_memory_failure(st, &v);
 	for (unsigned i = 0; i < st->state.n_rows; i++)
 		if (st->state.rows[i].isolated_usec)
 			rows_crossed++;
-	for (unsigned i = 0; i < st->state.n_pages; i++)
-		if (offlined_this_boot(st, &st->state.pages[i]))
-			this_boot++;
+	for (unsigned i = 0; i < st->state.n_pages; i++) {
+		this_boot += offlined_this_boot(st, &st->state.pages[i]);
+		held_waiting += page_hold_retry_wanted(&st->state.pages[i]);
+	}
 	json_object_begin(w, "memory");
 	json_put_bool(w, "soft_offline_allowed", memory_failure_soft_offline_allowed(&v));
 	if (v.enable_soft_offline >= 0)
@@ -822,6 +824,9 @@ void rules_stage_write_memory_status(const struct rules_stage *st, struct json_w
 	/* Issue 36: hard offlines refused or done soft instead, pages held back at start. */
 	json_put_u64(w, "hard_offlines_refused", st->n_hard_refused);
 	json_put_u64(w, "pages_held_memory_changed", st->n_pages_held);
+	/* Of those, held for memory not there yet, and those offlined since it came online. */
+	json_put_u64(w, "pages_held_waiting_for_memory", held_waiting);
+	json_put_u64(w, "pages_offlined_when_memory_came_online", st->n_retried_offlined);
 	json_put_u64(w, "pages_salvaged", st->n_pages_salvaged);
 	json_put_u64(w, "rows_tracked", st->state.n_rows);
 	json_put_u64(w, "rows_crossed", rows_crossed);
@@ -868,11 +873,12 @@ static void offline_again_failed(struct rules_stage *st, uint64_t pfn, int r)
  * Whether a page of the state is offlined again at this start: not one this
  * boot took (or meant to, before a crash), not with OfflineAgainAtBoot=no
  * or when replaying, not when its memory is not the memory that erred
- * (page-memory-check.h: held, said once, kept for an operator).
+ * (page-memory-check.h: held, said once, kept for an operator; one held for
+ * memory not there yet is looked at again when memory comes online).
  */
-static bool offline_again_wanted(struct rules_stage *st, struct rule_state_page *p,
-				 const struct page_memory_now *now)
+static bool offline_again_wanted(struct rules_stage *st, struct rule_state_page *p, struct page_memory_now *now)
 {
+	bool was_held = p->held;
 	char why[256];
 
 	if (offlined_this_boot(st, p))
@@ -892,82 +898,155 @@ static bool offline_again_wanted(struct rules_stage *st, struct rule_state_page 
 		st->n_pages_salvaged++;
 		return false;
 	}
-	if (!page_memory_unchanged(p, now, why, sizeof(why))) {
-		if (!p->held)
-			log_warning("Page 0x%" PRIx64 " is known bad, but not offlined again: %s; kept for an "
-				    "operator (mcectl pages)", p->pfn, why);
-		/* An intent of another boot means nothing now: the page stays known bad, untouched. */
-		p->held = true;
-		p->pending = false;
-		st->n_pages_held++;
-		return false;
+	if (page_hold_note(p, page_memory_check(p, now, why, sizeof(why))))
+		return true;
+	if (!was_held)
+		log_warning("Page 0x%" PRIx64 " is known bad, but not offlined again: %s; kept for an operator "
+			    "(mcectl pages)%s", p->pfn, why,
+			    p->held_absent ? "; looked at again when memory comes online in this boot" : "");
+	st->n_pages_held++;
+	return false;
+}
+
+/* A known-bad page to offline again, and whether it was hard-offlined when it went bad. */
+struct again_page {
+	uint64_t pfn;
+	bool was_hard;
+};
+
+/*
+ * Offlines the pages of todo[0..n) again, each by migration, each intent
+ * saved before its write; when: "" at start, else what brought it about,
+ * for the log.
+ */
+static unsigned offline_again(struct rules_stage *st, const struct again_page *todo, unsigned n, const char *when,
+			      bool save_intent)
+{
+	struct memory_failure_view kernel;
+	unsigned again = 0;
+
+	rules_stage_memory_failure(st, &kernel);
+	for (unsigned i = 0; i < n; i++) {
+		/* Only ever by migration, whatever took the page then (page-action.h). */
+		struct rule_state_page e;
+		int r;
+
+		page_entry(st, todo[i].pfn, false, NULL, NULL, &e);
+		/* Each migration can take a while, and at start this runs before READY=1 (review M17). */
+		keepalive();
+		r = offline_one_page(st, &e, save_intent, &kernel);
+		if (r < 0) {
+			offline_again_failed(st, todo[i].pfn, r);
+			continue;
+		}
+		again++;
+		st->n_offlined_again++;
+		log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, soft-offline again%s: done%s",
+			   todo[i].pfn, when, todo[i].was_hard ? " (it was hard-offlined then; offlined again, a page is only ever "
+			   "soft-offlined, so nothing is lost and vm.memory_failure_recovery=0 cannot panic)" : "");
 	}
-	return true;
+	return again;
 }
 
 unsigned rules_stage_offline_again(struct rules_stage *st)
 {
-	const struct page_memory_now now = {
+	struct page_memory_now now = {
 		.machine_id = st->machine_id, .sysfs_memory = st->sysfs_memory, .sysfs_cxl = st->sysfs_cxl,
 		.memory_block_bytes = st->state.n_pages ? page_memory_block_bytes(st->sysfs_memory) : 0,
 		.devs = st->slots.devs, .n_devs = st->slots.n_devs,
 	};
-	_cleanup_free_ uint64_t *todo = NULL;
-	_cleanup_free_ bool *was_hard = NULL;
-	struct memory_failure_view kernel;
-	unsigned again = 0, n_todo = 0, n = st->state.n_pages;
+	_cleanup_free_ struct again_page *todo = NULL;
+	unsigned again, n_todo = 0, n = st->state.n_pages;
 	bool held_changed = false;
 
 	st->n_pages_held = st->n_pages_salvaged = 0;
 	if (n == 0)
 		return 0;
 	todo = calloc(n, sizeof(*todo));
-	was_hard = calloc(n, sizeof(*was_hard));
-	if (!todo || !was_hard) {
+	if (!todo) {
 		log_error("Out of memory: the known-bad pages are not offlined again at this start");
 		return 0;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		bool was_held = st->state.pages[i].held;
 
-		if (offline_again_wanted(st, &st->state.pages[i], &now)) {
-			was_hard[n_todo] = st->state.pages[i].hard;
-			todo[n_todo++] = st->state.pages[i].pfn;
-		}
+		if (offline_again_wanted(st, &st->state.pages[i], &now))
+			todo[n_todo++] = (struct again_page) { st->state.pages[i].pfn, st->state.pages[i].hard };
 		held_changed |= was_held != st->state.pages[i].held;
 	}
-	rules_stage_memory_failure(st, &kernel);
+	page_memory_now_done(&now);
 	/* Each page's intent, saved once for all before any write (offline_one_page() without its own save). */
 	for (unsigned i = 0; i < n_todo; i++) {
 		struct rule_state_page e;
 
-		page_entry(st, todo[i], false, NULL, NULL, &e);
+		page_entry(st, todo[i].pfn, false, NULL, NULL, &e);
 		e.pending = true;
 		(void) rule_state_set_page(&st->state, &e);
 	}
 	if (n_todo > 0 || held_changed)
 		(void) rules_stage_save(st);
-	for (unsigned i = 0; i < n_todo; i++) {
-		/* At start only ever by migration, whatever took the page then (page-action.h). */
-		struct rule_state_page e = *rule_state_find_page(&st->state, todo[i]);
-		int r;
-
-		/* Each migration can take a while, and this runs before READY=1 (review M17). */
-		keepalive();
-		r = offline_one_page(st, &e, false, &kernel);
-
-		if (r < 0) {
-			offline_again_failed(st, todo[i], r);
-			continue;
-		}
-		again++;
-		st->n_offlined_again++;
-		log_notice("Page 0x%" PRIx64 ", offlined in an earlier boot, soft-offline again: done%s", todo[i],
-			   was_hard[i] ? " (it was hard-offlined then; at start a page is only ever soft-offlined, so "
-				      "nothing is lost and vm.memory_failure_recovery=0 cannot panic)" : "");
-	}
+	again = offline_again(st, todo, n_todo, "", false);
 	if (n_todo > 0)
 		(void) rules_stage_save(st);
+	return again;
+}
+
+unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause)
+{
+	struct page_memory_now now = {
+		.machine_id = st->machine_id, .sysfs_memory = st->sysfs_memory, .sysfs_cxl = st->sysfs_cxl,
+		.devs = st->slots.devs, .n_devs = st->slots.n_devs,
+	};
+	_cleanup_free_ struct again_page *todo = NULL;
+	unsigned n_wanted = 0, n_todo = 0, still = 0, changed = 0, again, n = st->state.n_pages;
+
+	for (unsigned i = 0; i < n; i++)
+		n_wanted += page_hold_retry_wanted(&st->state.pages[i]);
+	/* A reload may have turned it off since start: then nothing is offlined again, as at start. */
+	if (n_wanted == 0 || !st->offline_again_at_boot || !st->act_pages) {
+		log_debug("Memory came online (%s): no known-bad page waits for it", cause);
+		return 0;
+	}
+	todo = calloc(n_wanted, sizeof(*todo));
+	if (!todo) {
+		log_error("Out of memory: the held known-bad pages are not looked at again");
+		return 0;
+	}
+	/* The block size is read afresh: memory hotplug is what happened. */
+	now.memory_block_bytes = page_memory_block_bytes(st->sysfs_memory);
+	log_info("Memory came online (%s): looking again at %u known-bad page%s held for memory that was not "
+		 "there", cause, n_wanted, n_wanted == 1 ? "" : "s");
+	for (unsigned i = 0; i < n; i++) {
+		struct rule_state_page *p = &st->state.pages[i];
+		enum page_memory_verdict v;
+		char why[256];
+
+		if (!page_hold_retry_wanted(p))
+			continue;
+		v = page_memory_check(p, &now, why, sizeof(why));
+		if (page_hold_note(p, v)) {
+			log_info("Page 0x%" PRIx64 ": its memory is back, the memory that erred: offlining it again",
+				 p->pfn);
+			todo[n_todo++] = (struct again_page) { p->pfn, p->hard };
+		} else if (v == PAGE_MEMORY_CHANGED) {
+			changed++;
+			log_warning("Page 0x%" PRIx64 " is known bad, but not offlined again: %s; kept for an "
+				    "operator (mcectl pages), not looked at again in this boot", p->pfn, why);
+		} else {
+			still++;
+			log_info("Page 0x%" PRIx64 " still held: %s", p->pfn, why);
+		}
+	}
+	page_memory_now_done(&now);
+	/* The same path as a live firing: each intent appended and synced before its write. */
+	again = offline_again(st, todo, n_todo, " now that its memory came online", true);
+	st->n_pages_held -= n_todo <= st->n_pages_held ? n_todo : st->n_pages_held;
+	st->n_retried_offlined += again;
+	if (st->state_path && (n_todo > 0 || changed > 0))
+		rules_save_soon(&st->save, st->event);
+	log_info("Memory came online: of %u held page%s, %u offlined again, %u refused, %u still waiting, %u "
+		 "held for good (other memory)", n_wanted, n_wanted == 1 ? "" : "s", again, n_todo - again, still,
+		 changed);
 	return again;
 }
 

@@ -96,6 +96,7 @@ struct rules_stage {
 	uint64_t n_offline_refused;  /* offlinings the kernel refused or forbade */
 	uint64_t n_hard_refused;     /* hard offlines refused or done soft instead (page-action.h) */
 	uint64_t n_pages_held;       /* known-bad pages not offlined at start: their memory changed */
+	uint64_t n_retried_offlined; /* held pages offlined later in this boot, when their memory came online */
 	uint64_t n_pages_salvaged;   /* known-bad pages read from a damaged state: never offlined again */
 	uint64_t n_repairs[_MEM_REPAIR_OUTCOME_MAX];   /* this run's repair reports, by outcome */
 	/* Reasons (1u << enum rule_no_dimm) already logged for records no row could count. */
@@ -159,6 +160,16 @@ void rules_stage_name_slot(struct rules_stage *st, struct ras_record *rec);
  * offline_again_at_boot), each refusal an alert.  Returns how many were.
  */
 unsigned rules_stage_offline_again(struct rules_stage *st);
+
+/*
+ * Memory came online in this boot (mcelogd/memory-online.h; cause says
+ * how, for the log): the pages held at start for memory that was not there
+ * (rules/page-hold.h) are looked at again, and those whose memory is now
+ * the memory that erred are offlined again as at start (soft only, the
+ * same refusals), each intent synced to the journal before its write.
+ * Pages held for other memory stay held.  Returns how many were offlined.
+ */
+unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause);
 
 /* What the kernel says of memory failures now (memory-failure.h), for status and metrics. */
 struct memory_failure_view;

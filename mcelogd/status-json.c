@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "cpu-hotplug.h"
+#include "uevent-listener.h"
 #include "edac-features.h"
 #include "json-writer.h"
 #include "kernel-cec.h"
@@ -178,13 +179,16 @@ const char *status_json_render(struct manager *m)
 	json_put_bool(w, "cpu_hotplug_followed", m->hotplug != NULL);
 	ras_daemon_active_write_status(&m->ras_daemon_active, w);
 	if (m->hotplug) {
+		struct uevent_listener_counts l;
 		struct cpu_hotplug_counts k;
 
 		cpu_hotplug_get_counts(m->hotplug, &k);
+		uevent_listener_get_counts(m->uevents, &l);
 		json_object_begin(w, "cpu_hotplug");
 		json_put_u64(w, "events", k.events);
-		json_put_u64(w, "foreign_dropped", k.foreign);
-		json_put_u64(w, "overruns", k.overruns);
+		/* The socket's, kept here where they were before other followers shared it. */
+		json_put_u64(w, "foreign_dropped", l.foreign);
+		json_put_u64(w, "overruns", l.overruns);
 		json_put_u64(w, "resumes", k.resumes);
 		json_object_end(w);
 	}

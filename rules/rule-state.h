@@ -79,6 +79,9 @@ struct rule_state_page {
 	bool ok;                    /* the kernel accepted it */
 	bool pending;               /* the intent: saved before the write, the outcome not yet known */
 	bool held;                  /* not offlined again at a start: its memory changed (said once) */
+	bool held_absent;           /* held for memory not there (yet) in this boot, looked at again
+				     * when memory comes online (page-hold.h); not saved: each start
+				     * looks afresh */
 	bool salvaged;              /* read from a damaged state file: known bad, never acted on again */
 	uint64_t time_usec;
 	char boot_id[33];           /* the boot it was offlined in; "" unknown */

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <libmnl/libmnl.h>
-#include <linux/netlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <systemd/sd-event.h>
 #include <time.h>
@@ -16,24 +13,6 @@
 #include "file-io.h"
 #include "log.h"
 #include "uevent.h"
-
-/* The kernel's own uevents; udev re-broadcasts its processed copies on group 2. */
-#define UEVENT_GROUP_KERNEL 1u
-
-/*
- * Taking CPUs offline in bulk (SMT off on a large machine) sends several
- * uevents per CPU (the CPU, its machinecheck device, caches, ...), each
- * costing a few KiB of socket buffer.  Ask for plenty; without
- * CAP_NET_ADMIN the kernel caps it at net.core.rmem_max, and an overflow
- * is recovered from (ENOBUFS → re-read the online set), only later.
- */
-#define UEVENT_RCVBUF (8 * 1024 * 1024)
-
-/* A uevent is at most a path plus UEVENT_BUFFER_SIZE (2 KiB) of keys; MSG_TRUNC catches more. */
-#define UEVENT_MSG_MAX 8192
-
-/* More than any receive buffer holds: what is queued at an overrun is dropped in one go. */
-#define UEVENT_DISCARD_MAX 65536
 
 /*
  * Suspend to RAM takes the non-boot CPUs down and up again without a uevent,
@@ -49,15 +28,11 @@
 
 struct cpu_hotplug {
 	struct cpu_hotplug_handler handler;
-	struct mnl_socket *nl;
-	sd_event_source *io;
 	int clock_fd;                 /* CLOCK_REALTIME timerfd, cancelled at a resume or clock step */
 	sd_event_source *clock_io;
 	sd_event_source *check_timer;
 	uint64_t slept_usec;          /* CLOCK_BOOTTIME - CLOCK_MONOTONIC when last looked at */
 	uint64_t n_events;     /* CPU events acted on */
-	uint64_t n_foreign;    /* messages not from the kernel, dropped */
-	uint64_t n_overruns;
 	uint64_t n_resumes;
 };
 
@@ -99,23 +74,9 @@ static void hand_online_set(struct cpu_hotplug *h, const char *why)
 	h->handler.resync(h->handler.userdata, online, ELEMENTSOF(online));
 }
 
-/*
- * Events were lost: whatever happened meanwhile, the online set now is the
- * truth.  What is still queued is older than that and is dropped first, or
- * a stale "offline" could close the reader of a CPU that is back; what
- * arrives after the set is read is newer and is acted on as usual.
- */
-static void resync(struct cpu_hotplug *h, int fd, char *buf, size_t size)
+void cpu_hotplug_lost(void *userdata)
 {
-	h->n_overruns++;
-	/* Bounded: a flood that never pauses must not keep us from everything else. */
-	for (unsigned i = 0; i < UEVENT_DISCARD_MAX; i++) {
-		ssize_t n = recv(fd, buf, size, MSG_DONTWAIT);
-
-		if (n < 0 && errno != EINTR && errno != ENOBUFS)
-			break;
-	}
-	hand_online_set(h, "Kernel uevents were lost (receive queue full)");
+	hand_online_set(userdata, "Kernel uevents were lost (receive queue full)");
 }
 
 /* After a wakeup that may follow a resume: if the system slept, every CPU is read afresh. */
@@ -193,21 +154,17 @@ static void watch_resumes(struct cpu_hotplug *h, sd_event *event)
 		(void) sd_event_source_set_description(h->check_timer, "resume-check");
 }
 
-static void handle_message(struct cpu_hotplug *h, const char *buf, size_t len)
+void cpu_hotplug_uevent(void *userdata, const struct uevent *u)
 {
 	static bool online[CPU_LIST_MAX];
-	struct uevent u;
+	struct cpu_hotplug *h = userdata;
 	enum cpu_event e;
 	unsigned cpu;
 	int r;
 
-	if (uevent_parse(buf, len, &u) < 0) {
-		log_debug("Malformed kernel uevent (%zu bytes), ignored", len);
-		return;
-	}
-	r = uevent_cpu_event(&u, CPU_LIST_MAX, &cpu, &e);
+	r = uevent_cpu_event(u, CPU_LIST_MAX, &cpu, &e);
 	if (r == -ERANGE) {
-		log_notice("Uevent for %s beyond the %u CPUs mcelogd handles, ignored", u.devpath,
+		log_notice("Uevent for %s beyond the %u CPUs mcelogd handles, ignored", u->devpath,
 			   CPU_LIST_MAX);
 		return;
 	}
@@ -218,12 +175,12 @@ static void handle_message(struct cpu_hotplug *h, const char *buf, size_t len)
 	 * (udev's coldplug "add" at boot does): the CPU did not change, and
 	 * acting on a replayed "offline" would blind us to a running CPU.
 	 */
-	if (u.synthetic) {
-		log_debug("Synthetic uevent %s %s ignored", u.action, u.devpath);
+	if (u->synthetic) {
+		log_debug("Synthetic uevent %s %s ignored", u->action, u->devpath);
 		return;
 	}
 	h->n_events++;
-	log_debug("Uevent %s %s (seqnum %llu)", u.action, u.devpath, (unsigned long long) u.seqnum);
+	log_debug("Uevent %s %s (seqnum %llu)", u->action, u->devpath, (unsigned long long) u->seqnum);
 	switch (e) {
 	case CPU_EVENT_ONLINE:
 		h->handler.changed(h->handler.userdata, cpu, true);
@@ -242,95 +199,16 @@ static void handle_message(struct cpu_hotplug *h, const char *buf, size_t len)
 	}
 }
 
-static int on_uevent(sd_event_source *es, int fd, uint32_t revents, void *userdata)
+int cpu_hotplug_new(sd_event *event, const struct cpu_hotplug_handler *handler, struct cpu_hotplug **ret)
 {
-	struct cpu_hotplug *h = userdata;
-	static char buf[UEVENT_MSG_MAX];
+	struct cpu_hotplug *h = calloc(1, sizeof(*h));
 
-	(void) revents;
-	for (;;) {
-		struct sockaddr_nl sender = {};
-		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
-		struct msghdr msg = {
-			.msg_name = &sender,
-			.msg_namelen = sizeof(sender),
-			.msg_iov = &iov,
-			.msg_iovlen = 1,
-		};
-		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				return 0;
-			if (errno == ENOBUFS) {
-				resync(h, fd, buf, sizeof(buf));
-				continue;
-			}
-			log_error_errno(negative_errno(), "Reading kernel uevents failed: %m; CPU hotplug is "
-					"no longer followed, the CPUs read stay as they are");
-			(void) sd_event_source_set_enabled(es, SD_EVENT_OFF);
-			return 0;
-		}
-		/*
-		 * Only the kernel (port id 0, which no process can bind) on the
-		 * kernel's group: anything else is a local process trying to make
-		 * us close readers, or udev's re-broadcast.
-		 */
-		if (msg.msg_namelen != sizeof(sender) || sender.nl_family != AF_NETLINK ||
-		    sender.nl_pid != 0 || sender.nl_groups != UEVENT_GROUP_KERNEL) {
-			h->n_foreign++;
-			log_debug("Uevent socket: message from port %u groups %#x is not the kernel's, dropped",
-				  sender.nl_pid, sender.nl_groups);
-			continue;
-		}
-		if (msg.msg_flags & MSG_TRUNC) {
-			log_debug("Kernel uevent longer than %zu bytes, ignored", sizeof(buf));
-			continue;
-		}
-		handle_message(h, buf, (size_t) n);
-	}
-}
-
-int cpu_hotplug_open(sd_event *event, const struct cpu_hotplug_handler *handler, struct cpu_hotplug **ret)
-{
-	_cleanup_free_ struct cpu_hotplug *h = NULL;
-	int fd, r, size = UEVENT_RCVBUF;
-	socklen_t sl = sizeof(size);
-
-	h = calloc(1, sizeof(*h));
 	if (!h)
 		return log_error_errno(-ENOMEM, "Out of memory");
 	h->handler = *handler;
 	h->clock_fd = -1;
-	h->nl = mnl_socket_open2(NETLINK_KOBJECT_UEVENT, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (!h->nl)
-		return log_notice_errno(negative_errno(), "Cannot open the kernel uevent socket: %m "
-					"(the unit must allow AF_NETLINK); CPU hotplug is not followed, "
-					"the CPUs read stay those online at start");
-	fd = mnl_socket_get_fd(h->nl);
-	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN, which the unit does not grant: then up to rmem_max. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
-		(void) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, &sl) >= 0)
-		log_debug("Uevent socket receive buffer: %d bytes", size);
-	if (mnl_socket_bind(h->nl, UEVENT_GROUP_KERNEL, MNL_SOCKET_AUTOPID) < 0) {
-		r = negative_errno();
-		mnl_socket_close(h->nl);
-		return log_notice_errno(r, "Cannot join the kernel's uevent group: %m; CPU hotplug is "
-					"not followed, the CPUs read stay those online at start");
-	}
-	r = sd_event_add_io(event, &h->io, fd, EPOLLIN, on_uevent, h);
-	if (r < 0) {
-		mnl_socket_close(h->nl);
-		return log_error_errno(r, "Failed to watch the uevent socket: %m; CPU hotplug is not "
-				       "followed");
-	}
-	(void) sd_event_source_set_description(h->io, "uevent");
 	watch_resumes(h, event);
-	log_info("Following CPU hotplug through kernel uevents");
-	*ret = TAKE_PTR(h);
+	*ret = h;
 	return 0;
 }
 
@@ -338,13 +216,10 @@ struct cpu_hotplug *cpu_hotplug_free(struct cpu_hotplug *h)
 {
 	if (!h)
 		return NULL;
-	h->io = sd_event_source_disable_unref(h->io);
 	h->clock_io = sd_event_source_disable_unref(h->clock_io);
 	h->check_timer = sd_event_source_disable_unref(h->check_timer);
 	if (h->clock_fd >= 0)
 		close(h->clock_fd);
-	if (h->nl)
-		mnl_socket_close(h->nl);
 	free(h);
 	return NULL;
 }
@@ -353,8 +228,6 @@ void cpu_hotplug_get_counts(const struct cpu_hotplug *h, struct cpu_hotplug_coun
 {
 	*ret = (struct cpu_hotplug_counts) {
 		.events = h->n_events,
-		.foreign = h->n_foreign,
-		.overruns = h->n_overruns,
 		.resumes = h->n_resumes,
 	};
 }

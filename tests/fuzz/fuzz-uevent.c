@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: a kernel uevent message (any bytes, as they arrive on
  * the netlink socket) through uevent_parse(), and what it accepts through
- * uevent_cpu_event() as the CPU hotplug watcher does.
+ * uevent_cpu_event() as the CPU hotplug watcher does, and
+ * uevent_memory_may_be_online() as the memory-online follower does.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (cpu >= max[i] || (unsigned) e >= _CPU_EVENT_MAX)
 				__builtin_trap();
 			(void) cpu_event_to_string(e);
+		}
+		{
+			const char *name = NULL;
+
+			/* The name it gives is the end of the message's device path. */
+			if (uevent_memory_may_be_online(&u, &name) &&
+			    (!name || name < u.devpath || name + strlen(name) != u.devpath + strlen(u.devpath)))
+				__builtin_trap();
 		}
 	}
 	free(buf);

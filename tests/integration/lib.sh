@@ -81,6 +81,13 @@ wait_for() {
 	for _ in $(seq "$n"); do "$@" && return 0; sleep 0.1; done
 	return 1
 }
+# uevent_port PID: the netlink port of the daemon's uevent socket (protocol 15),
+# found by its inode among PID's descriptors in /proc/net/netlink; empty if none.
+uevent_port() {
+	local inodes
+	inodes=$(ls -l /proc/"$1"/fd 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | paste -sd'|' -)
+	awk -v re="^(${inodes:-none})\$" '$2 == 15 && $NF ~ re { print $3; exit }' /proc/net/netlink
+}
 # A TCP port nothing listens on (from /proc/net/tcp).
 free_port() {
 	local p

@@ -95,8 +95,7 @@ check "... and off again at the next, said in the log" "false 2" \
 # A local process posing as the kernel: a forged "CPU 0 offline" uevent sent straight
 # to mcelogd's uevent socket (found by its inode among the daemon's descriptors in
 # /proc/net/netlink, protocol 15) is dropped and counted, never acted on.
-port=$(inodes=$(ls -l /proc/"$pid"/fd 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | paste -sd'|' -)
-	awk -v re="^(${inodes:-none})\$" '$2 == 15 && $NF ~ re { print $3; exit }' /proc/net/netlink)
+port=$(uevent_port "$pid")
 before_events=$("$mcectl" status --socket "$sock" -o json | jq -r .cpu_hotplug.events)
 "$builddir/tests/integration/forge-uevent" "${port:-0}" 0
 for _ in $(seq 50); do

@@ -58,14 +58,28 @@ static struct rule_state_page page(uint64_t pfn, const char *identity)
 	return p;
 }
 
-static bool unchanged(const struct rule_state_page *p, const struct smbios_memdev *devs, size_t n, char *why)
+static struct page_memory_now pass(const struct smbios_memdev *devs, size_t n)
 {
-	const struct page_memory_now now = {
+	return (struct page_memory_now) {
 		.machine_id = "0123456789abcdef0123456789abcdef", .sysfs_memory = memory, .sysfs_cxl = cxl,
 		.memory_block_bytes = page_memory_block_bytes(memory), .devs = devs, .n_devs = n,
 	};
+}
 
-	return page_memory_unchanged(p, &now, why, 300);
+/* The verdict of a pass of its own (nothing read before it). */
+static enum page_memory_verdict check(const struct rule_state_page *p, const struct smbios_memdev *devs, size_t n,
+				      char *why)
+{
+	struct page_memory_now now = pass(devs, n);
+	enum page_memory_verdict v = page_memory_check(p, &now, why, 300);
+
+	page_memory_now_done(&now);
+	return v;
+}
+
+static bool unchanged(const struct rule_state_page *p, const struct smbios_memdev *devs, size_t n, char *why)
+{
+	return check(p, devs, n, why) == PAGE_MEMORY_SAME;
 }
 
 static int setup(void **state)
@@ -104,16 +118,33 @@ static void test_dimm_page(void **state)
 	assert_string_equal(why, "");
 	/* the module in its slot replaced */
 	snprintf(dev.serial, sizeof(dev.serial), "S2");
-	assert_false(unchanged(&p, &dev, 1, why));
+	assert_int_equal(check(&p, &dev, 1, why), PAGE_MEMORY_CHANGED);
 	assert_non_null(strstr(why, "slot DIMM A1 now holds module serial S2, not S1"));
 	/* another machine's state */
 	snprintf(p.machine_id, sizeof(p.machine_id), "fedcba9876543210fedcba9876543210");
-	assert_false(unchanged(&p, NULL, 0, why));
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_CHANGED);
 	assert_non_null(strstr(why, "recorded on machine fedcba98"));
 	/* no memory block holds it */
 	p = page(0x90000, "mc=0");
-	assert_false(unchanged(&p, NULL, 0, why));
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_ABSENT);
 	assert_non_null(strstr(why, "no memory block holds it"));
+}
+
+/* A block the kernel added but has not onlined (a CXL region's, before kmem onlines it): absent for now. */
+static void test_block_offline(void **state)
+{
+	struct rule_state_page p = page(0x140010, "mc=0");
+	char why[300];
+
+	(void) state;
+	put(memory, "memory40/state", "offline\n");
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_ABSENT);
+	assert_non_null(strstr(why, "its memory block (memory40) is not online in this boot"));
+	put(memory, "memory40/state", "going-offline\n");
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_ABSENT);
+	put(memory, "memory40/state", "online\n");
+	assert_true(unchanged(&p, NULL, 0, why));
+	rm(memory, "memory40/state");
 }
 
 static void test_cxl_page(void **state)
@@ -123,33 +154,69 @@ static void test_cxl_page(void **state)
 
 	(void) state;
 	assert_true(unchanged(&p, NULL, 0, why));
-	/* the region made again at another address: other memory at this one */
+	/* the region made again at another address: other memory at this one, for good */
 	put(cxl, "region0/resource", "0x150000000\n");
-	assert_false(unchanged(&p, NULL, 0, why));
-	assert_non_null(strstr(why, "the CXL region that mapped it (region0) is gone or no longer holds its address"));
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_CHANGED);
+	assert_non_null(strstr(why, "the CXL region that mapped it (region0) no longer holds its address"));
+	/* made, but no address allocated yet (the kernel prints all ones and size 0): it may still come */
+	put(cxl, "region0/resource", "0xffffffffffffffff\n");
+	put(cxl, "region0/size", "0x0\n");
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_ABSENT);
+	assert_non_null(strstr(why, "the CXL region that mapped it (region0) is not there in this boot, or has no "
+				    "address yet"));
 	put(cxl, "region0/resource", "0x140000000\n");
-	/* the region gone */
+	/* the region gone: absent, it may be made again */
 	rm(cxl, "region0/size");
-	assert_false(unchanged(&p, NULL, 0, why));
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_ABSENT);
 	put(cxl, "region0/size", "0x10000000\n");
 	assert_true(unchanged(&p, NULL, 0, why));
 	/* a region name that would be a path is never followed */
 	p = page(0x140010, "cxl_serial=0x1234;dpa=0x10000;region=../cxl/region0");
-	assert_false(unchanged(&p, NULL, 0, why));
-	/* the device gone */
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_CHANGED);
+	/* the device gone: absent, it may come back */
 	p = page(0x140010, "cxl_serial=0x5678;dpa=0x10000;region=region0");
-	assert_false(unchanged(&p, NULL, 0, why));
+	assert_int_equal(check(&p, NULL, 0, why), PAGE_MEMORY_ABSENT);
 	assert_non_null(strstr(why, "the CXL memory device it was on (serial 0x5678) is not present"));
 	/* an identity of before regions were kept: the device alone decides */
 	p = page(0x140010, "cxl_serial=0x1234;dpa=0x10000");
 	assert_true(unchanged(&p, NULL, 0, why));
 }
 
+/* The memdevs' serials are read once per pass, at its first CXL page, not once per page. */
+static void test_cxl_serials_once_per_pass(void **state)
+{
+	struct rule_state_page p = page(0x140010, "cxl_serial=0x1234;dpa=0x10000;region=region0");
+	struct rule_state_page q = page(0x140020, "cxl_serial=0x1234;dpa=0x20000;region=region0");
+	struct page_memory_now now = pass(NULL, 0);
+	char why[300];
+
+	(void) state;
+	assert_int_equal(page_memory_check(&p, &now, why, sizeof(why)), PAGE_MEMORY_SAME);
+	assert_true(now.cxl_serials_read);
+	assert_int_equal(now.n_cxl_serials, 1);
+	/* gone after the pass read it: the same pass does not read again */
+	rm(cxl, "mem0/serial");
+	assert_int_equal(page_memory_check(&q, &now, why, sizeof(why)), PAGE_MEMORY_SAME);
+	page_memory_now_done(&now);
+	assert_false(now.cxl_serials_read);
+	/* the next pass does */
+	assert_int_equal(check(&q, NULL, 0, why), PAGE_MEMORY_ABSENT);
+	put(cxl, "mem0/serial", "0x1234\n");
+	/* a pass whose pages are none on CXL reads nothing */
+	now = pass(NULL, 0);
+	p = page(0x1234, "mc=0");
+	assert_int_equal(page_memory_check(&p, &now, why, sizeof(why)), PAGE_MEMORY_SAME);
+	assert_false(now.cxl_serials_read);
+	page_memory_now_done(&now);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dimm_page),
+		cmocka_unit_test(test_block_offline),
 		cmocka_unit_test(test_cxl_page),
+		cmocka_unit_test(test_cxl_serials_once_per_pass),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -227,6 +227,59 @@ static void test_cpu_range(void **state)
 	assert_int_equal(uevent_cpu_event(&u, 3, &cpu, &e), -ERANGE);
 }
 
+/* Memory that may have come online: memory blocks added or onlined, CXL regions and memdevs added or bound. */
+static void test_memory_online(void **state)
+{
+	static const struct {
+		struct uevent u;
+		const char *name;     /* NULL: not memory coming online */
+	} cases[] = {
+		{ { .action = "add", .devpath = "/devices/system/memory/memory42", .subsystem = "memory" }, "memory42" },
+		{ { .action = "online", .devpath = "/devices/system/memory/memory42", .subsystem = "memory" },
+		  "memory42" },
+		{ { .action = "add", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0/region3",
+		    .subsystem = "cxl" }, "region3" },
+		{ { .action = "bind", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0/region3",
+		    .subsystem = "cxl" }, "region3" },
+		{ { .action = "add", .devpath = "/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0",
+		    .subsystem = "cxl" }, "mem0" },
+		/* memory going away, or not memory coming */
+		{ { .action = "offline", .devpath = "/devices/system/memory/memory42", .subsystem = "memory" }, NULL },
+		{ { .action = "remove", .devpath = "/devices/system/memory/memory42", .subsystem = "memory" }, NULL },
+		{ { .action = "change", .devpath = "/devices/system/memory/memory42", .subsystem = "memory" }, NULL },
+		{ { .action = "remove", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0/region3",
+		    .subsystem = "cxl" }, NULL },
+		{ { .action = "unbind", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0/region3",
+		    .subsystem = "cxl" }, NULL },
+		/* other CXL devices: decoders, ports, endpoints, the region's dax device */
+		{ { .action = "add", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0", .subsystem = "cxl" },
+		  NULL },
+		{ { .action = "add", .devpath = "/devices/platform/ACPI0017:00/root0/port1/endpoint2",
+		    .subsystem = "cxl" }, NULL },
+		{ { .action = "add", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0/region3/dax_region3",
+		    .subsystem = "cxl" }, NULL },
+		{ { .action = "add", .devpath = "/devices/platform/ACPI0017:00/root0/decoder0.0/regionx",
+		    .subsystem = "cxl" }, NULL },
+		/* names that only look alike */
+		{ { .action = "add", .devpath = "/devices/system/memory/memory", .subsystem = "memory" }, NULL },
+		{ { .action = "add", .devpath = "/devices/system/memory/memory4/power", .subsystem = "memory" }, NULL },
+		{ { .action = "add", .devpath = "/devices/virtual/memory/memory4", .subsystem = "memory" }, NULL },
+		{ { .action = "add", .devpath = "/devices/system/memory/memory42", .subsystem = "cpu" }, NULL },
+		{ { .action = "online", .devpath = "/devices/system/cpu/cpu1", .subsystem = "cpu" }, NULL },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *name = "untouched";
+		bool yes = uevent_memory_may_be_online(&cases[i].u, &name);
+
+		if (yes != (cases[i].name != NULL) || (yes && strcmp(name, cases[i].name) != 0) ||
+		    (!yes && strcmp(name, "untouched") != 0))
+			fail_msg("%s %s (%s): got %d '%s'", cases[i].u.action, cases[i].u.devpath,
+				 cases[i].u.subsystem, yes, name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_event),
 		cmocka_unit_test(test_not_cpu_event),
 		cmocka_unit_test(test_cpu_range),
+		cmocka_unit_test(test_memory_online),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
