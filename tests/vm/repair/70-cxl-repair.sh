@@ -40,16 +40,17 @@ VM_LAST=1
 edac=/sys/bus/edac/devices/cxl_mem0
 # repair_reports: this boot's repair reports, one JSON object a line.
 repair_reports() { guest "journalctl -b -o json --no-pager MESSAGE_ID=$(msgid REPAIR)"; }
-# next_report N: the (N)th repair report of the boot, once there is one (15 s).
+# next_report N: sets rep to the (N)th repair report of the boot, once there
+# is one (15 s), and notes its fields.  Not printed for $(...) to take: the
+# note would go into rep with it.
 next_report() {
-	local rep i
+	local i
 	for i in $(seq 30); do
 		rep=$(repair_reports | sed -n "${1}p")
 		[ -n "$rep" ] && break
 		sleep 0.5
 	done
 	note "report $1: $(jq -c '{MCE_REPAIR_OUTCOME, MCE_REPAIR_REFUSED, MCE_REPAIR_TYPE, MCE_REPAIR_LOCATION, MCE_REPAIR_ERRNO, MCE_REPAIR_FAILED_ATTRIBUTE, MCE_REPAIR_COUNTED, MCE_REPAIR_REASON}' <<<"$rep" 2>&1)"
-	printf '%s\n' "$rep"
 }
 # memory_status: mcectl status's memory object.
 memory_status() { guest 'mcectl status --output json' | jq -c '.memory'; }
@@ -79,7 +80,8 @@ scenario() {
 	echo '}'
 done | jq -sc .")" "repair: mcectl status shows cxl_mem0's $d controls with the values sysfs reads"
 	done
-	note "status: $(jq -c '[.edac_features[] | select(.feature != "mem_repair")]' <<<"$st")"
+	note "status: $(jq -c '[.edac_features[] | select(.feature != "mem_repair")]' <<<"$st" 2>&1)"
+	note "status, lines that are not its JSON: $(grep -v '^{' <<<"$st" | head -n 3)"
 	check "repair: mcectl status (text) lists cxl_mem0's scrub and ECS with their values" \
 		guest "mcectl status >/run/status.txt
 grep -q \"^  cxl_mem0 scrub0: enable_background=\$(cat $edac/scrub0/enable_background) \" /run/status.txt &&
@@ -101,7 +103,7 @@ systemctl restart mcelogd"
 	check "repair: QMP cxl-inject-dram-event, an ECC error on row 555" cxl_inject cxl-inject-dram-event \
 		'{"log":"warning","flags":1,"sub-type":0,"dpa":12288,"descriptor":0,"type":0,"transaction-type":1,"channel":1,"rank":0,
 		  "nibble-mask":33,"bank-group":0,"bank":1,"row":555,"column":8,"correction-mask":[1,2,3,4]}'
-	rep=$(next_report 1)
+	next_report 1
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_ERRNO) \(.MCE_REPAIR_COUNTED)"' <<<"$rep")" "failed 30 no" \
 		"repair: without the repair.conf drop-in the unit's read-only /sys refuses the first write (EROFS), not counted"
 	check "repair: the drop-in installed as the manual says; mcelogd restarted" guest '
@@ -122,7 +124,7 @@ systemctl daemon-reload && systemctl restart mcelogd'
 		  "correction-mask":[1,2,3,4]}'
 	k=$(kernel_line cxl_dram)
 	note "kernel: $k"
-	rep=$(next_report 2)
+	next_report 2
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_DEVICE) \(.MCE_REPAIR_TYPE) \(.MCE_REPAIR_PERSIST) \(.MCE_RULE)"' <<<"$rep")" \
 		"done cxl_mem0 ppr soft vm-repair" "repair: the rule's soft PPR is done (every write accepted by the kernel)"
 	is "$(jq -r '.MCE_JSON | fromjson | .repair.writes | map("\(.attribute)=\(.value)") | join(" ")' <<<"$rep")" \
@@ -146,7 +148,7 @@ systemctl daemon-reload && systemctl restart mcelogd'
 		cxl_inject cxl-inject-dram-event \
 		'{"log":"warning","flags":1,"sub-type":0,"dpa":24580,"descriptor":0,"type":0,"transaction-type":1,"channel":1,"rank":0,
 		  "nibble-mask":33,"bank-group":2,"bank":1,"row":888,"column":8,"correction-mask":[1,2,3,4]}'
-	rep=$(next_report 3)
+	next_report 3
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_FAILED_ATTRIBUTE) \(.MCE_REPAIR_ERRNO) \(.MCE_REPAIR_COUNTED)"' <<<"$rep")" \
 		"failed repair 22 no" "repair: the kernel refuses the repair of DPA 0x6000, which no event of this boot reported (EINVAL), not counted"
 	st=$(memory_status)
@@ -162,12 +164,12 @@ systemctl daemon-reload && systemctl restart mcelogd'
 		'{"log":"warning","flags":9,"sub-type":0,"maint-op-class":1,"maint-op-subclass":0,"dpa":32771,"descriptor":0,"type":0,
 		  "transaction-type":1,"channel":1,"rank":0,"nibble-mask":33,"bank-group":3,"bank":0,"row":999,"column":8,
 		  "correction-mask":[1,2,3,4]}'
-	rep=$(next_report 4)
+	next_report 4
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"' <<<"$rep")" "refused not-repairable" \
 		"repair: a NOT_REPAIRABLE location is refused"
 	check "repair: QMP cxl-inject-general-media-event, a TE State Violation" cxl_inject cxl-inject-general-media-event \
 		'{"log":"warning","flags":1,"sub-type":0,"dpa":40960,"descriptor":0,"type":3,"transaction-type":1,"channel":1,"rank":0}'
-	rep=$(next_report 5)
+	next_report 5
 	is "$(jq -r '"\(.MCE_REPAIR_OUTCOME) \(.MCE_REPAIR_REFUSED)"' <<<"$rep")" "refused not-media-fault" \
 		"repair: a TE State Violation is refused"
 	sleep 2
