@@ -363,7 +363,10 @@ static _noinline_ int take_underscored_line(struct text_input *in, const char *l
 	return 0;
 }
 
-/* The rest, nearly all, to the machine-check parser: a line without '_' costs a memchr. */
+/*
+ * Offered only the lines holding a '_' (take_mark): the rest, nearly all
+ * of a machine-check log, go to its parser without a look.
+ */
 static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 {
 	const char *u = memchr(line, '_', len);
@@ -371,8 +374,8 @@ static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 	return u ? take_underscored_line(in, line, len, u) : 0;
 }
 
-/* line_fn: each line to the parser; an over-long one is an error in its place. */
-static int input_line(const char *line, size_t len, bool cut, void *userdata)
+/* marked_line_fn: each line to the parser; an over-long one is an error in its place. */
+static int input_line(const char *line, size_t len, bool cut, bool marked, void *userdata)
 {
 	struct text_input *in = userdata;
 	int r;
@@ -384,7 +387,7 @@ static int input_line(const char *line, size_t len, bool cut, void *userdata)
 		len = 0;   /* the parser still counts the line */
 	}
 	in->lineno++;
-	if (in->take_line && len > 0) {
+	if (in->take_line && len > 0 && (marked || !in->take_mark)) {
 		r = in->take_line(in, line, len);
 		if (r < 0)
 			return r;
@@ -400,7 +403,7 @@ static int input_line(const char *line, size_t len, bool cut, void *userdata)
 
 int text_input_read(struct text_input *in, int fd)
 {
-	int k = read_lines(fd, input_line, in);
+	int k = read_lines_marked(fd, in->take_mark, input_line, in);
 
 	if (k < 0)
 		return k;
@@ -593,6 +596,7 @@ int verb_decode(int argc, char *argv[])
 		mce_text_parser_set_default_cpu(p, vendor, family, model);
 	c.in.parser = p;
 	c.in.take_line = take_cxl_line;
+	c.in.take_mark = '_';
 	k = text_input_read(&c.in, fd);
 	p = mce_text_parser_free(p);
 	flush_output(&c);
