@@ -317,34 +317,48 @@ enum underscore_word {
 	WORD_NON_STANDARD_EVENT = 1 << 1, /* ": non_standard_event: ", the trace's event name */
 };
 
+/* ": non_standard_event: " in the LEN bytes at P, found by its ':'s: a cxl line has few. */
+static bool names_non_standard_event(const char *p, size_t len)
+{
+	static const char event[] = " non_standard_event: ";
+	const char *end = p + len;
+
+	while ((p = memchr(p, ':', (size_t) (end - p)))) {
+		p++;
+		if ((size_t) (end - p) >= sizeof(event) - 1 && p[0] == ' ' && p[1] == 'n' &&
+		    !memcmp(p, event, sizeof(event) - 1))
+			return true;
+	}
+	return false;
+}
+
 /*
- * One pass over the line's '_'s for both: each is looked at for the "cxl"
- * before it and for the ": non" of ras:non_standard_event's name, from U,
- * the first.  A JSON line's dozen '_'s cost a memchr each, where a pass for
- * each name and a memchr for each of its thirty ':'s cost four times that
- * (decode-bench's JSON input form).  Exact: the event name's first '_' is
- * one of those looked at, and a "cxl_" word's is the one
- * cxl_text_word_from() stops at.
+ * One pass over the line's '_'s, from U, the first, for both: each is
+ * looked at for the "cxl" before it and for the ": non" of
+ * ras:non_standard_event's name.  A JSON line's dozen '_'s cost a memchr
+ * each, where a pass for each name and a memchr for each of its thirty
+ * ':'s cost four times that (decode-bench's JSON input form).  Past a cxl
+ * word, whose line has many '_'s and few ':'s, the event's name is looked
+ * for by its ':'s.  Exact: the name's first '_' is one of those looked at,
+ * or its ':' lies past the cxl word's '_'; and a "cxl_" word's '_' is the
+ * one cxl_text_word_from() stops at.
  */
 static unsigned underscore_words(const char *line, size_t len, const char *u)
 {
 	static const char event[] = ": non_standard_event: ";
 	const char *end = line + len;
-	unsigned found = 0;
 
 	do {
 		size_t before = (size_t) (u - line);
 
 		if (before >= 3 && u[-1] == 'l' && u[-2] == 'x' && u[-3] == 'c' && (before == 3 || u[-4] == ' '))
-			found |= WORD_CXL;
-		else if (before >= 5 && u[-1] == 'n' && u[-5] == ':' && (size_t) (end - u) >= sizeof(event) - 1 - 5 &&
-			 !memcmp(u - 5, event, sizeof(event) - 1)) {
-			found |= WORD_NON_STANDARD_EVENT;
-			break;            /* it is taken whatever else the line holds */
-		}
+			return names_non_standard_event(u, (size_t) (end - u)) ? WORD_NON_STANDARD_EVENT : WORD_CXL;
+		if (before >= 5 && u[-1] == 'n' && u[-5] == ':' && (size_t) (end - u) >= sizeof(event) - 1 - 5 &&
+		    !memcmp(u - 5, event, sizeof(event) - 1))
+			return WORD_NON_STANDARD_EVENT;   /* taken whatever else the line holds */
 		u++;
 	} while ((u = memchr(u, '_', (size_t) (end - u))));
-	return found;
+	return 0;
 }
 
 /*
