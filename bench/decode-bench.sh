@@ -20,6 +20,12 @@
 # each.
 #
 # Peak RSS is measured at RECORDS and at 4 x RECORDS: it must not grow.
+#
+# With CALLGRIND=1 each run is counted in instructions under valgrind's
+# callgrind instead of timed (once: the count repeats), and the ratios are
+# of instructions: steady on a host that other work keeps busy, where CPU
+# times scatter by 10% and more.  Take RECORDS of 20000 or so: callgrind
+# runs some 50 times slower.
 set -eu
 
 n=${1:-200000}
@@ -36,12 +42,23 @@ for f in "$mcectl" "$gen" "$core"; do
 	[ -x "$f" ] || { echo "decode-bench: $f missing: run make first" >&2; exit 1; }
 done
 [ -x /usr/bin/time ] || { echo "decode-bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+[ -z "${CALLGRIND:-}" ] || command -v valgrind >/dev/null ||
+	{ echo "decode-bench: CALLGRIND=1 needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 
 # measure LABEL RECORDS CMD...: best of 3 runs by CPU time (user+sys, one
 # core; steadier than wall time on a shared host), with wall time and peak RSS
 measure() {
 	label=$1 recs=$2
 	shift 2
+	if [ -n "${CALLGRIND:-}" ]; then
+		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$@" >/dev/null 2>"$tmp/err" || true
+		best=$(awk '/^summary:/ { print $2; exit }' "$tmp/cg")
+		rm -f "$tmp/cg"
+		awk -v l="$label" -v r="$recs" -v c="$best" 'BEGIN {
+			printf "%-46s %8d rec  %14.0f instructions  %8.0f a record\n", l, r, c, c / r }'
+		echo "$best" >"$tmp/last"
+		return
+	fi
 	best=
 	for _ in 1 2 3; do
 		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || true
@@ -77,7 +94,9 @@ versus() {
 		measure "  same, $name" "$recs" "$b" "$@"
 		t_old=$(cat "$tmp/last")
 		awk -v o="$t_old" -v n="$t_new" -v b="$name" 'BEGIN { if (n <= 0) n = 0.005
-			printf "  => new mcectl is %.2fx faster than the %s (CPU time %.2f s / %.2f s)\n", o / n, b, o, n }'
+			cg = ENVIRON["CALLGRIND"] != ""
+			printf "  => new mcectl is %.2fx faster than the %s (%s " (cg ? "%.0f / %.0f" : "%.2f s / %.2f s") ")\n",
+				o / n, b, cg ? "instructions" : "CPU time", o, n }'
 	done
 	echo "$t_new" >"$tmp/last"
 }

@@ -318,10 +318,11 @@ static void out_x(struct decode_text_out *o, uint64_t v, unsigned width)
 	o->n += 2 + n;
 }
 
+/* The first byte told apart before the call: a record's details are looked through twice. */
 static const struct mce_detail *find_detail(const struct mce_decoded *d, const char *name)
 {
 	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++)
-		if (streq(d->details[i].name, name))
+		if (d->details[i].name[0] == name[0] && streq(d->details[i].name, name))
 			return &d->details[i];
 	return NULL;
 }
@@ -331,7 +332,7 @@ static const struct mce_detail *find_detail(const struct mce_decoded *d, const c
  * the provenance it must name, or NULL for any. */
 static bool is_provenance(const struct mce_detail *x, const char *from)
 {
-	return x && streq(x->name, "bank_type_from") && (!from || (x->text && streq(x->text, from)));
+	return x && x->name[0] == 'b' && streq(x->name, "bank_type_from") && (!from || (x->text && streq(x->text, from)));
 }
 
 /* lit: a string literal ("" n makes anything else an error) */

@@ -113,6 +113,12 @@ struct text_input {
 	 * negative errno to stop.  `mcectl rules --test` takes the ras records.
 	 */
 	int (*take_line)(struct text_input *in, const char *line, size_t len);
+	/*
+	 * Optional: a byte every line take_line can take holds ('\0': none);
+	 * only the lines holding it are offered, the rest go to the parser
+	 * without a look.  Found for all lines at once (read_lines_marked()).
+	 */
+	char take_mark;
 };
 
 /*

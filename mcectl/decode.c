@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cxl-text-fields.h"
 #include "cxl-text-line.h"
 #include "line-reader.h"
 #include "decode-text.h"
@@ -312,16 +311,17 @@ static _noinline_ int take_vendor_section_record(struct text_input *in, const ch
 	return emit_ras_record(c, in, &r);
 }
 
-/*
- * Whether a trace line names ras:non_standard_event: the event's name
- * follows a ": " (the timestamp's).  A line has few colons, found by memchr:
- * a memmem of the name over every line cost the Intel console set 11% of
- * its decode (the speed gate).
- */
-static bool names_non_standard_event(const char *line, size_t len)
+/* What a line's '_'s show it may be: the cxl and non_standard_event parsers' lines hold one. */
+enum underscore_word {
+	WORD_CXL = 1 << 0,                /* a word "cxl_...": at the line's start or after a space */
+	WORD_NON_STANDARD_EVENT = 1 << 1, /* ": non_standard_event: ", the trace's event name */
+};
+
+/* ": non_standard_event: " in the LEN bytes at P, found by its ':'s: a cxl line has few. */
+static bool names_non_standard_event(const char *p, size_t len)
 {
 	static const char event[] = " non_standard_event: ";
-	const char *p = line, *end = line + len;
+	const char *end = p + len;
 
 	while ((p = memchr(p, ':', (size_t) (end - p)))) {
 		p++;
@@ -333,23 +333,63 @@ static bool names_non_standard_event(const char *line, size_t len)
 }
 
 /*
- * Lines without a word "cxl_..." or "non_standard_event", nearly all, cost
- * one memchr: both names hold a '_', and the kernel's machine-check lines
- * have none.
+ * One pass over the line's '_'s, from U, the first, for both: each is
+ * looked at for the "cxl" before it and for the ": non" of
+ * ras:non_standard_event's name.  A JSON line's dozen '_'s cost a memchr
+ * each, where a pass for each name and a memchr for each of its thirty
+ * ':'s cost four times that (decode-bench's JSON input form).  Past a cxl
+ * word, whose line has many '_'s and few ':'s, the event's name is looked
+ * for by its ':'s.  Exact: the name's first '_' is one of those looked at,
+ * or its ':' lies past the cxl word's '_'; and a "cxl_" word's '_' is the
+ * one cxl_text_word_from() stops at.
+ */
+static unsigned underscore_words(const char *line, size_t len, const char *u)
+{
+	static const char event[] = ": non_standard_event: ";
+	const char *end = line + len;
+
+	do {
+		size_t before = (size_t) (u - line);
+
+		if (before >= 3 && u[-1] == 'l' && u[-2] == 'x' && u[-3] == 'c' && (before == 3 || u[-4] == ' '))
+			return names_non_standard_event(u, (size_t) (end - u)) ? WORD_NON_STANDARD_EVENT : WORD_CXL;
+		if (before >= 5 && u[-1] == 'n' && u[-5] == ':' && (size_t) (end - u) >= sizeof(event) - 1 - 5 &&
+		    !memcmp(u - 5, event, sizeof(event) - 1))
+			return WORD_NON_STANDARD_EVENT;   /* taken whatever else the line holds */
+		u++;
+	} while ((u = memchr(u, '_', (size_t) (end - u))));
+	return 0;
+}
+
+/*
+ * A line naming ras:non_standard_event goes to its parser, and, if not,
+ * a line with a word "cxl_..." to the cxl parsers.  Out of line: the
+ * lines with a '_' are few but in JSON.
+ */
+static _noinline_ int take_underscored_line(struct text_input *in, const char *line, size_t len, const char *u)
+{
+	unsigned words = underscore_words(line, len, u);
+
+	if (words & WORD_NON_STANDARD_EVENT)
+		return take_vendor_section_record(in, line, len);
+	if (words & WORD_CXL)
+		return take_cxl_record(in, line, len);
+	return 0;
+}
+
+/*
+ * Offered only the lines holding a '_' (take_mark): the rest, nearly all
+ * of a machine-check log, go to its parser without a look.
  */
 static int take_cxl_line(struct text_input *in, const char *line, size_t len)
 {
-	if (!memchr(line, '_', len))
-		return 0;
-	if (names_non_standard_event(line, len))
-		return take_vendor_section_record(in, line, len);
-	if (!cxl_text_word_from(line, line, line + len))
-		return 0;
-	return take_cxl_record(in, line, len);
+	const char *u = memchr(line, '_', len);
+
+	return u ? take_underscored_line(in, line, len, u) : 0;
 }
 
-/* line_fn: each line to the parser; an over-long one is an error in its place. */
-static int input_line(const char *line, size_t len, bool cut, void *userdata)
+/* marked_line_fn: each line to the parser; an over-long one is an error in its place. */
+static int input_line(const char *line, size_t len, bool cut, bool marked, void *userdata)
 {
 	struct text_input *in = userdata;
 	int r;
@@ -361,7 +401,7 @@ static int input_line(const char *line, size_t len, bool cut, void *userdata)
 		len = 0;   /* the parser still counts the line */
 	}
 	in->lineno++;
-	if (in->take_line && len > 0) {
+	if (in->take_line && len > 0 && (marked || !in->take_mark)) {
 		r = in->take_line(in, line, len);
 		if (r < 0)
 			return r;
@@ -377,7 +417,7 @@ static int input_line(const char *line, size_t len, bool cut, void *userdata)
 
 int text_input_read(struct text_input *in, int fd)
 {
-	int k = read_lines(fd, input_line, in);
+	int k = read_lines_marked(fd, in->take_mark, input_line, in);
 
 	if (k < 0)
 		return k;
@@ -570,6 +610,7 @@ int verb_decode(int argc, char *argv[])
 		mce_text_parser_set_default_cpu(p, vendor, family, model);
 	c.in.parser = p;
 	c.in.take_line = take_cxl_line;
+	c.in.take_mark = '_';
 	k = text_input_read(&c.in, fd);
 	p = mce_text_parser_free(p);
 	flush_output(&c);
