@@ -5,6 +5,7 @@
  * endian, objects 8-byte aligned, each led by a 16-byte header (type, flags,
  * size).  The offsets below are the byte positions those documents give.
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
@@ -76,18 +77,21 @@ enum { OBJECT_DATA = 1, OBJECT_FIELD = 2, OBJECT_ENTRY = 3, OBJECT_FIELD_HASH_TA
 #define A_NEXT  16
 #define A_ITEMS 24
 
+/* One load each (a byte loop is not turned into one, and these are most of a walk's reads). */
 static uint64_t le64(const uint8_t *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
 }
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
 }
 
 static int fail(const char **ret_reason, const char *reason, int r)

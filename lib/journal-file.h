@@ -15,9 +15,11 @@
  * such and left to the caller.
  */
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum journal_compression {
 	JOURNAL_PLAIN,
@@ -105,11 +107,15 @@ int journal_file_entry(const struct journal_file *f, uint64_t offset, struct jou
 static inline uint64_t journal_entry_item(const struct journal_file *f, const struct journal_entry *e, uint64_t i)
 {
 	const uint8_t *p = e->items + i * (f->compact ? 4 : 16);
-	uint64_t v = 0;
+	uint64_t v;
+	uint32_t w;
 
-	for (int b = f->compact ? 3 : 7; b >= 0; b--)
-		v = v << 8 | p[b];
-	return v;
+	if (f->compact) {
+		memcpy(&w, p, sizeof(w));
+		return le32toh(w);
+	}
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
 }
 
 /* A data object: its payload ("FIELD=value", compressed or not) and how many entries share it. */
