@@ -253,6 +253,13 @@ int journal_list_seek_realtime(const struct journal_file *f, const struct journa
 	*it = (struct journal_entry_iter) {};
 	if (l->n == 0)
 		return 0;
+	/* A file that ended before: nothing of it read (each page a reader touches costs a
+	 * fault, and a directory of rotated files is mostly such files).  Not an online
+	 * one, whose header is being written. */
+	if (f->state != JOURNAL_ONLINE && f->tail_realtime < realtime) {
+		it->seen = l->n;
+		return 0;
+	}
 	if (l->first) {
 		r = before(f, l->first, realtime, ret_reason);
 		if (r <= 0)

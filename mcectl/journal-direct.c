@@ -436,13 +436,14 @@ static int map_named(struct mapped *m, const char *directory, const char *const 
 }
 
 int query_direct(const char *directory, const char *const *files, const struct query_walk_args *args,
-		 int (*show)(void *userdata, const struct query_fields *e, int64_t time), void *userdata)
+		 int (*show)(void *userdata, struct query_fields *e, int64_t time), void *userdata)
 {
 	const char *mode = getenv("MCECTL_JOURNAL_READER");
 	bool debug = mode && streq(mode, "debug");
 	_cleanup_free_ struct mapped *m = NULL;
 	_cleanup_free_ const struct journal_file **order = NULL;
 	_cleanup_free_ struct query_hit *hits = NULL;
+	_cleanup_free_ struct query_proofs *proofs = NULL;
 	struct query_walk_args a = *args;
 	struct query_fields e = {};
 	struct zstd z = {};
@@ -454,7 +455,8 @@ int query_direct(const char *directory, const char *const *files, const struct q
 		return -EOPNOTSUPP;
 	m = calloc(1, sizeof(*m));
 	order = calloc(MAX_FILES, sizeof(*order));
-	if (!m || !order)
+	proofs = calloc(MAX_FILES, sizeof(*proofs));
+	if (!m || !order || !proofs)
 		return -ENOMEM;
 	r = sigbus_guard_begin();
 	if (r < 0)
@@ -483,11 +485,14 @@ int query_direct(const char *directory, const char *const *files, const struct q
 	if (r >= 0)
 		r = show(userdata, NULL, 0);
 	for (size_t i = 0; r >= 0 && i < n_hits; i++, shown++) {
-		r = query_fields_read(&e, order[hits[i].file], hits[i].offset, a.decompress, a.userdata, &reason);
+		r = query_fields_read(&e, order[hits[i].file], &proofs[hits[i].file], hits[i].offset, a.decompress,
+				      a.userdata, &reason);
 		if (r == -EOPNOTSUPP)
 			r = -EIO;   /* read once already: the file changed */
 		if (r >= 0)
 			r = show(userdata, &e, hits[i].time);
+		if (r >= 0 && e.error)
+			r = e.error;
 	}
 	if (shown && sigbus_guard_tripped()) {
 		fprintf(stderr, "mcectl query: a journal file shrank while it was read: what was shown may be incomplete\n");

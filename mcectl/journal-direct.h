@@ -32,4 +32,4 @@ int summary_direct(const char *directory, const char *const *files, const struct
 struct query_walk_args;
 struct query_fields;
 int query_direct(const char *directory, const char *const *files, const struct query_walk_args *a,
-		 int (*show)(void *userdata, const struct query_fields *e, int64_t time), void *userdata);
+		 int (*show)(void *userdata, struct query_fields *e, int64_t time), void *userdata);

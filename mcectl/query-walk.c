@@ -62,12 +62,17 @@ static int keep_payload(struct query_fields *e, const uint8_t *p, size_t size, s
 	return 0;
 }
 
-int query_fields_read(struct query_fields *e, const struct journal_file *f, uint64_t offset,
-		      query_decompress_fn decompress, void *userdata, const char **ret_reason)
+int query_fields_read(struct query_fields *e, const struct journal_file *f, struct query_proofs *proofs,
+		      uint64_t offset, query_decompress_fn decompress, void *userdata, const char **ret_reason)
 {
 	struct journal_entry en;
 	int r;
 
+	e->f = f;
+	e->proofs = proofs;
+	e->decompress = decompress;
+	e->userdata = userdata;
+	e->error = 0;
 	e->n = 0;
 	e->arena_len = 0;
 	if (journal_file_entry(f, offset, &en, ret_reason) < 0)
@@ -77,43 +82,23 @@ int query_fields_read(struct query_fields *e, const struct journal_file *f, uint
 	memcpy(e->boot_id, en.boot_id, sizeof(e->boot_id));
 	for (uint64_t i = 0; i < en.n_items; i++) {
 		struct journal_data d;
-		struct query_item it = {};
-		const uint8_t *p, *eq;
-		size_t size;
+		struct query_item it = { .data = journal_entry_item(f, &en, i) };
+		const uint8_t *eq;
 
-		if (journal_file_data(f, journal_entry_item(f, &en, i), &d, ret_reason) < 0)
+		if (journal_file_data(f, it.data, &d, ret_reason) < 0)
 			return -EOPNOTSUPP;
-		if (d.compression == JOURNAL_PLAIN) {
-			p = d.payload;
-			size = (size_t) d.size;
-		} else {
-			if (!decompress) {
-				*ret_reason = "a compressed field and no decompressor";
-				return -EOPNOTSUPP;
-			}
-			r = decompress(userdata, d.compression, d.payload, d.size, &p, &size);
-			if (r == -ENOMEM)
-				return r;
-			if (r < 0) {
-				*ret_reason = "a compressed field that could not be read";
-				return -EOPNOTSUPP;
-			}
+		if (d.compression != JOURNAL_PLAIN)
+			it.compressed = true;
+		else {
+			/* libsystemd gives at most its threshold of a field. */
+			it.len = d.size > DATA_THRESHOLD ? DATA_THRESHOLD : (size_t) d.size;
+			it.payload = d.payload;
+			eq = memchr(it.payload, '=', it.len);
+			/* Without '=' it is no field: libsystemd's readers skip it too. */
+			if (!eq)
+				continue;
+			it.name_len = (size_t) (eq - it.payload);
 		}
-		/* libsystemd would give it cut: a reader of mcelogd's entries has no such field. */
-		if (size > DATA_THRESHOLD) {
-			*ret_reason = "a field longer than libsystemd gives";
-			return -EOPNOTSUPP;
-		}
-		eq = memchr(p, '=', size);
-		/* Without '=' it is no field: query.c's readers skip it too. */
-		if (!eq)
-			continue;
-		it.name_len = (size_t) (eq - p);
-		it.len = size;
-		if (d.compression == JOURNAL_PLAIN)
-			it.payload = p;
-		else if ((r = keep_payload(e, p, size, &it.arena_at)) < 0)
-			return r;
 		r = add_item(e, it);
 		if (r < 0)
 			return r;
@@ -121,42 +106,128 @@ int query_fields_read(struct query_fields *e, const struct journal_file *f, uint
 	return 0;
 }
 
+/*
+ * A compressed item decompressed (at most the threshold, as libsystemd
+ * gives it), or passed over as libsystemd passes over one it cannot read:
+ * its name_len then is SIZE_MAX, which no field has.
+ */
+static void decompress_item(struct query_fields *e, struct query_item *it)
+{
+	struct journal_data d;
+	const uint8_t *p, *eq;
+	size_t size;
+	int r;
+
+	it->compressed = false;
+	it->name_len = SIZE_MAX;
+	if (journal_file_data(e->f, it->data, &d, NULL) < 0 || !e->decompress)
+		return;
+	r = e->decompress(e->userdata, d.compression, d.payload, d.size, &p, &size);
+	if (r == -ENOMEM)
+		e->error = r;
+	if (r < 0)
+		return;
+	if (size > DATA_THRESHOLD)
+		size = DATA_THRESHOLD;
+	eq = memchr(p, '=', size);
+	if (!eq)
+		return;
+	if (keep_payload(e, p, size, &it->arena_at) < 0) {
+		e->error = -ENOMEM;
+		return;
+	}
+	it->payload = NULL;
+	it->len = size;
+	it->name_len = (size_t) (eq - p);
+}
+
+struct proof {
+	const char *field;
+	size_t flen;
+	uint64_t head;
+	bool found;
+};
+
+static int find_head(const char *name, size_t len, uint64_t head, void *userdata)
+{
+	struct proof *p = userdata;
+
+	if (len == p->flen && memcmp(name, p->field, len) == 0) {
+		p->head = head;
+		p->found = true;
+	}
+	return 0;
+}
+
+/* Longer chains (a field of a value an entry, MCE_TIME, MESSAGE) are not walked: decompressed instead. */
+#define PROOF_STEPS 4096
+
+/* Whether no value of field in e's file is compressed, from its chain of data objects. */
+static bool none_compressed(struct query_fields *e, const char *field, size_t flen)
+{
+	struct query_proofs *q = e->proofs;
+	struct proof p = { .field = field, .flen = flen };
+	uint64_t o, steps = 0;
+	bool none;
+
+	if (!q || flen >= sizeof(q->field[0]))
+		return false;
+	for (size_t i = 0; i < q->n; i++)
+		if (streq(q->field[i], field))
+			return q->none_compressed[i];
+	none = journal_file_fields(e->f, find_head, &p, NULL) >= 0;
+	for (o = p.found ? p.head : 0; none && o; steps++) {
+		struct journal_data d;
+
+		if (steps == PROOF_STEPS || journal_file_data(e->f, o, &d, NULL) < 0 || d.compression != JOURNAL_PLAIN)
+			none = false;
+		else
+			o = d.next_field_offset;
+	}
+	if (q->n < ELEMENTSOF(q->field)) {
+		memcpy(q->field[q->n], field, flen + 1);
+		q->none_compressed[q->n++] = none;
+	}
+	return none;
+}
+
 static const uint8_t *payload_of(const struct query_fields *e, const struct query_item *it)
 {
 	return it->payload ? it->payload : e->arena + it->arena_at;
 }
 
-bool query_fields_get(const struct query_fields *e, const char *field, size_t flen, const char **ret_value,
+bool query_fields_get(struct query_fields *e, const char *field, size_t flen, const char **ret_value,
 		      size_t *ret_len)
 {
 	for (size_t i = 0; i < e->n; i++) {
-		const uint8_t *p = payload_of(e, &e->items[i]);
+		struct query_item *it = &e->items[i];
+		const uint8_t *p;
 
-		if (e->items[i].name_len == flen && memcmp(p, field, flen) == 0) {
+		if (it->compressed) {
+			if (none_compressed(e, field, flen))
+				continue;
+			decompress_item(e, it);
+		}
+		p = payload_of(e, it);
+		if (it->name_len == flen && memcmp(p, field, flen) == 0) {
 			*ret_value = (const char *) p + flen + 1;
-			*ret_len = e->items[i].len - flen - 1;
+			*ret_len = it->len - flen - 1;
 			return true;
 		}
 	}
 	return false;
 }
 
-/* Whether some item is exactly field=value: a match as libsystemd's matches take it. */
-static bool has_item(const struct query_fields *e, const char *field, const char *value)
+/* Whether some item is the data object at data (a match, as libsystemd's matches take it). */
+static bool has_data(const struct query_fields *e, uint64_t data)
 {
-	size_t flen = strlen(field), vlen = strlen(value);
-
-	for (size_t i = 0; i < e->n; i++) {
-		const uint8_t *p = payload_of(e, &e->items[i]);
-
-		if (e->items[i].name_len == flen && e->items[i].len == flen + 1 + vlen && memcmp(p, field, flen) == 0 &&
-		    memcmp(p + flen + 1, value, vlen) == 0)
+	for (size_t i = 0; data && i < e->n; i++)
+		if (e->items[i].data == data)
 			return true;
-	}
 	return false;
 }
 
-static bool has_field(const struct query_fields *e, const char *field)
+static bool has_field(struct query_fields *e, const char *field)
 {
 	const char *v;
 	size_t len;
@@ -169,7 +240,7 @@ static bool has_field(const struct query_fields *e, const char *field)
  * size bytes (a field it caches cut to 255 bytes first): NULL when absent or
  * empty.
  */
-static const char *first_value(const struct query_fields *e, const char *field, char *buf, size_t size)
+static const char *first_value(struct query_fields *e, const char *field, char *buf, size_t size)
 {
 	const char *v;
 	size_t len;
@@ -227,11 +298,12 @@ static int late_cmp_time(const void *x, const void *y)
 }
 
 /* The data objects of one file that the walk follows. */
-enum mark { M_COMM, M_LATE, M_AHEAD, M_REPLAY, _M_MAX };
+enum mark { M_COMM, M_UID, M_LATE, M_AHEAD, M_REPLAY, _M_MAX };
 static const struct {
 	const char *field, *value;
 } marks[_M_MAX] = {
 	[M_COMM] = { "_COMM", MCELOGD_COMM },
+	[M_UID] = { "_UID", NULL },          /* the trusted one */
 	[M_LATE] = { ENTRY_LATE_FIELD, "1" },
 	[M_AHEAD] = { ENTRY_AHEAD_FIELD, "1" },
 	[M_REPLAY] = { "MCELOGD_REPLAY", "1" },
@@ -241,9 +313,12 @@ struct walk {
 	const struct query_walk_args *a;
 	const struct journal_file *const *files;
 	size_t n_files;
-	/* Per file, each mark's entry list (n 0: no such value there). */
+	/* Per file, each mark's data object (0: no such value there) and its entry list. */
+	uint64_t (*data)[_M_MAX];
 	struct journal_entry_list (*lists)[_M_MAX];
+	struct query_proofs *proofs;    /* per file */
 	struct query_fields e;
+	size_t file;                    /* e's */
 	const char *reason;
 	char uid_text[64];
 	uint64_t arrived_from;
@@ -258,6 +333,8 @@ struct walk {
 
 struct find {
 	const struct journal_file *f;
+	const char *uid;
+	uint64_t *data;
 	struct journal_entry_list *lists;
 	const char *reason;
 };
@@ -269,7 +346,8 @@ static int find_marks(const char *name, size_t len, uint64_t head, void *userdat
 	uint64_t steps = x->f->end / 16;
 
 	for (size_t m = 0; m < _M_MAX; m++) {
-		size_t flen = strlen(marks[m].field), vlen = strlen(marks[m].value);
+		const char *value = marks[m].value ?: x->uid;
+		size_t flen = strlen(marks[m].field), vlen = strlen(value);
 		bool found = false;
 
 		if (len != flen || memcmp(name, marks[m].field, len) != 0)
@@ -289,13 +367,14 @@ static int find_marks(const char *name, size_t len, uint64_t head, void *userdat
 				return -EOPNOTSUPP;
 			}
 			if (d.size == flen + 1 + vlen && memcmp(d.payload, marks[m].field, flen) == 0 &&
-			    d.payload[flen] == '=' && memcmp(d.payload + flen + 1, marks[m].value, vlen) == 0) {
+			    d.payload[flen] == '=' && memcmp(d.payload + flen + 1, value, vlen) == 0) {
 				/* libsystemd finds one by its hash table: which, two would make uncertain. */
 				if (found) {
 					x->reason = "a value stored twice";
 					return -EOPNOTSUPP;
 				}
 				found = true;
+				x->data[m] = o;
 				x->lists[m] = (struct journal_entry_list) {
 					.first = d.entry_offset, .array = d.entry_array_offset, .n = d.n_entries,
 				};
@@ -308,13 +387,18 @@ static int find_marks(const char *name, size_t len, uint64_t head, void *userdat
 
 static int read_entry(struct walk *w, size_t file, uint64_t offset)
 {
-	return query_fields_read(&w->e, w->files[file], offset, w->a->decompress, w->a->userdata, &w->reason);
+	/* (What reading the last one's fields ran out of.) */
+	if (w->e.error)
+		return w->e.error;
+	w->file = file;
+	return query_fields_read(&w->e, w->files[file], &w->proofs[file], offset, w->a->decompress, w->a->userdata,
+				 &w->reason);
 }
 
 /* An entry of mcelogd's own: journald's _COMM and _UID (query.c's matches, there on every search). */
 static bool ours(const struct walk *w)
 {
-	return has_item(&w->e, "_COMM", MCELOGD_COMM) && has_item(&w->e, "_UID", w->a->trusted_uid);
+	return has_data(&w->e, w->data[w->file][M_COMM]) && has_data(&w->e, w->data[w->file][M_UID]);
 }
 
 /*
@@ -388,7 +472,7 @@ static int add_late(struct walk *w, size_t file, uint64_t offset)
 }
 
 /* query.c's wanted_entry(): the first _UID and MESSAGE_ID as 63-byte strings. */
-static bool wanted(const struct walk *w)
+static bool wanted(struct walk *w)
 {
 	char v[64];
 
@@ -403,7 +487,7 @@ static bool wanted(const struct walk *w)
 }
 
 /* query.c's is_replayed(), find_replayed() having run. */
-static bool replayed(const struct walk *w)
+static bool replayed(struct walk *w)
 {
 	struct stamps s = stamps_of(&w->e);
 
@@ -516,7 +600,7 @@ static int show_entries(struct walk *w)
 			if (r < 0)
 				return r;
 			/* The _UID match: an entry without it libsystemd does not give. */
-			if (!has_item(&w->e, "_UID", a->trusted_uid))
+			if (!has_data(&w->e, w->data[i][M_UID]))
 				continue;
 			any = true;
 			last_seqnum = en.seqnum;
@@ -557,7 +641,7 @@ static int walk_all(struct walk *w)
 	int r;
 
 	for (size_t i = 0; i < w->n_files; i++) {
-		struct find x = { .f = w->files[i], .lists = w->lists[i] };
+		struct find x = { .f = w->files[i], .uid = a->trusted_uid, .data = w->data[i], .lists = w->lists[i] };
 
 		if (journal_file_fields(w->files[i], find_marks, &x, &x.reason) < 0) {
 			w->reason = x.reason;
@@ -610,8 +694,14 @@ int query_walk(const struct journal_file *const *files, size_t n, const struct q
 	w.arrived_from = a->have_since && a->since > ENTRY_TIME_SLACK_USEC ? (uint64_t) (a->since - ENTRY_TIME_SLACK_USEC) : 0;
 	snprintf(w.uid_text, sizeof(w.uid_text), "%s", a->trusted_uid);
 	w.lists = calloc(n ? n : 1, sizeof(*w.lists));
-	r = w.lists ? walk_all(&w) : -ENOMEM;
+	w.data = calloc(n ? n : 1, sizeof(*w.data));
+	w.proofs = calloc(n ? n : 1, sizeof(*w.proofs));
+	r = w.lists && w.data && w.proofs ? walk_all(&w) : -ENOMEM;
+	if (r >= 0 && w.e.error)
+		r = w.e.error;
 	free(w.lists);
+	free(w.data);
+	free(w.proofs);
 	free(w.replayed);
 	free(w.late);
 	free(w.late_stamps);

@@ -53,16 +53,35 @@ int query_walk(const struct journal_file *const *files, size_t n, const struct q
 	       struct query_hit **ret, size_t *ret_n, size_t *ret_late, const char **ret_reason);
 
 /*
+ * Per file: the fields shown to have no compressed value in it, so that a
+ * compressed item (which says its field only once decompressed) can be
+ * passed over when looking for one of them.  Zeroed before first use.
+ */
+struct query_proofs {
+	char field[32][64];
+	bool none_compressed[32];
+	size_t n;
+};
+
+/*
  * One entry's fields, as libsystemd gives them: each item's payload (at
- * most its 64 KiB data threshold; compressed ones decompressed), in the
- * entry's order; a field's value is that of its first item.
+ * most its 64 KiB data threshold), in the entry's order; a field's value is
+ * that of its first item.  A compressed item is decompressed only when a
+ * field looked up could be it.
  */
 struct query_item {
-	size_t name_len, len;
-	const uint8_t *payload;          /* NULL: at arena_at in the arena */
+	uint64_t data;                   /* its data object's offset */
+	size_t name_len, len;            /* valid unless compressed */
+	const uint8_t *payload;          /* NULL: at arena_at in the arena (decompressed) */
 	size_t arena_at;
+	bool compressed;                 /* not decompressed yet */
 };
 struct query_fields {
+	const struct journal_file *f;
+	struct query_proofs *proofs;
+	query_decompress_fn decompress;
+	void *userdata;
+	int error;                       /* a decompression that failed: -EOPNOTSUPP or -ENOMEM */
 	uint64_t realtime, monotonic;
 	uint8_t boot_id[16];
 	struct query_item *items;
@@ -72,9 +91,12 @@ struct query_fields {
 };
 
 /* 0; -EOPNOTSUPP (*ret_reason); -ENOMEM.  e is reused from one entry to the next. */
-int query_fields_read(struct query_fields *e, const struct journal_file *f, uint64_t offset,
-		      query_decompress_fn decompress, void *userdata, const char **ret_reason);
-/* The value of field's first item (len bytes, not terminated); false when it has none. */
-bool query_fields_get(const struct query_fields *e, const char *field, size_t flen, const char **ret_value,
+int query_fields_read(struct query_fields *e, const struct journal_file *f, struct query_proofs *proofs,
+		      uint64_t offset, query_decompress_fn decompress, void *userdata, const char **ret_reason);
+/*
+ * The value of field's first item (len bytes, not terminated); false when it
+ * has none, or when an item that could be it cannot be read (e->error set).
+ */
+bool query_fields_get(struct query_fields *e, const char *field, size_t flen, const char **ret_value,
 		      size_t *ret_len);
 void query_fields_done(struct query_fields *e);

@@ -608,7 +608,7 @@ static const char *cached_field(sd_journal *j, size_t k)
  * the functions below read when given no sd_journal: the same fields, cut
  * the same way.
  */
-static _Thread_local const struct query_fields *direct_entry;
+static _Thread_local struct query_fields *direct_entry;
 
 static const char *get_field(sd_journal *j, const char *field, char *buf, size_t size)
 {
@@ -1573,7 +1573,7 @@ struct direct_show {
 	struct shown *n;
 };
 
-static int show_direct(void *userdata, const struct query_fields *e, int64_t time)
+static int show_direct(void *userdata, struct query_fields *e, int64_t time)
 {
 	struct direct_show *d = userdata;
 	int r;
