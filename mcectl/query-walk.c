@@ -333,6 +333,7 @@ struct walk {
 
 struct find {
 	const struct journal_file *f;
+	uint64_t steps;                 /* for the whole file: a table that names a field many times does not multiply it */
 	const char *uid;
 	uint64_t *data;
 	struct journal_entry_list *lists;
@@ -343,7 +344,6 @@ struct find {
 static int find_marks(const char *name, size_t len, uint64_t head, void *userdata)
 {
 	struct find *x = userdata;
-	uint64_t steps = x->f->end / 16;
 
 	for (size_t m = 0; m < _M_MAX; m++) {
 		const char *value = marks[m].value ?: x->uid;
@@ -355,7 +355,7 @@ static int find_marks(const char *name, size_t len, uint64_t head, void *userdat
 		for (uint64_t o = head; o;) {
 			struct journal_data d;
 
-			if (!steps--) {
+			if (!x->steps--) {
 				x->reason = "a field's chain of data objects loops";
 				return -EOPNOTSUPP;
 			}
@@ -641,7 +641,8 @@ static int walk_all(struct walk *w)
 	int r;
 
 	for (size_t i = 0; i < w->n_files; i++) {
-		struct find x = { .f = w->files[i], .uid = a->trusted_uid, .data = w->data[i], .lists = w->lists[i] };
+		struct find x = { .f = w->files[i], .steps = w->files[i]->end / 16, .uid = a->trusted_uid,
+				  .data = w->data[i], .lists = w->lists[i] };
 
 		if (journal_file_fields(w->files[i], find_marks, &x, &x.reason) < 0) {
 			w->reason = x.reason;
