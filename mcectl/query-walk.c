@@ -401,6 +401,28 @@ static bool ours(const struct walk *w)
 	return has_data(&w->e, w->data[w->file][M_COMM]) && has_data(&w->e, w->data[w->file][M_UID]);
 }
 
+/* Whether the entry at offset is ours (ours()) and arrived in [from, to), from its header alone. */
+static int ours_at(struct walk *w, size_t file, uint64_t offset, uint64_t from, uint64_t to)
+{
+	const struct journal_file *f = w->files[file];
+	struct journal_entry en;
+	bool comm = false, uid = false;
+
+	if (!w->data[file][M_COMM] || !w->data[file][M_UID])
+		return 0;
+	if (journal_file_entry(f, offset, &en, &w->reason) < 0)
+		return -EOPNOTSUPP;
+	if (en.realtime < from || (to && en.realtime >= to))
+		return 0;
+	for (uint64_t i = 0; i < en.n_items && !(comm && uid); i++) {
+		uint64_t d = journal_entry_item(f, &en, i);
+
+		comm |= d == w->data[file][M_COMM];
+		uid |= d == w->data[file][M_UID];
+	}
+	return comm && uid;
+}
+
 /*
  * Calls fn for each entry of ours in mark m's lists, file by file, that
  * arrived in [from, to) (to 0: no end), seeking to from.
@@ -423,10 +445,17 @@ static int each_marked(struct walk *w, enum mark m, uint64_t from, uint64_t to, 
 				return -EOPNOTSUPP;
 			}
 			prev = offset;
+			/* By the entry's header and item offsets first: another user's entries
+			 * (forged late ones) cost no field read. */
+			r = ours_at(w, i, offset, from, to);
+			if (r < 0)
+				return r;
+			if (!r)
+				continue;
 			r = read_entry(w, i, offset);
 			if (r < 0)
 				return r;
-			if (!ours(w) || w->e.realtime < from || (to && w->e.realtime >= to))
+			if (!ours(w))
 				continue;
 			r = fn(w, i, offset);
 			if (r < 0)
