@@ -208,8 +208,11 @@ bool query_fields_get(struct query_fields *e, const char *field, size_t flen, co
 				continue;
 			decompress_item(e, it);
 		}
+		/* (An unreadable one has no payload: its name_len matches nothing.) */
+		if (it->name_len != flen)
+			continue;
 		p = payload_of(e, it);
-		if (it->name_len == flen && memcmp(p, field, flen) == 0) {
+		if (memcmp(p, field, flen) == 0) {
 			*ret_value = (const char *) p + flen + 1;
 			*ret_len = it->len - flen - 1;
 			return true;
