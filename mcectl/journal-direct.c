@@ -361,6 +361,24 @@ static int walk_files(const struct journal_file *const *order, size_t n, const s
 	return first.r;
 }
 
+/* The files named (or the local journal's), mapped and checked, in libsystemd's order. */
+static int map_named(struct mapped *m, const char *directory, const char *const *files, const char *trusted_uid,
+		     const struct journal_file **order, size_t *ret_n, const char **ret_reason)
+{
+	int r = 0;
+
+	if (directory)
+		r = map_directory(m, directory, ret_reason);
+	else if (files && files[0])
+		for (size_t i = 0; r >= 0 && files[i]; i++)
+			r = map_file(m, files[i], ret_reason);
+	else
+		r = map_local(m, trusted_uid, ret_reason);
+	if (r >= 0)
+		r = summary_walk_order(m->f, m->n, order, ret_n, ret_reason);
+	return r;
+}
+
 int summary_direct(const char *directory, const char *const *files, const struct summary_walk_args *a,
 		   enum summary_by by, struct summary *s, unsigned *ret_damaged)
 {
@@ -383,15 +401,7 @@ int summary_direct(const char *directory, const char *const *files, const struct
 	r = sigbus_guard_begin();
 	if (r < 0)
 		return -EOPNOTSUPP;
-	if (directory)
-		r = map_directory(m, directory, &reason);
-	else if (files && files[0])
-		for (size_t i = 0; r >= 0 && files[i]; i++)
-			r = map_file(m, files[i], &reason);
-	else
-		r = map_local(m, a->trusted_uid, &reason);
-	if (r >= 0)
-		r = summary_walk_order(m->f, m->n, order, &n, &reason);
+	r = map_named(m, directory, files, a->trusted_uid, order, &n, &reason);
 	if (r >= 0) {
 		r = walk_files(order, n, a, by, s, &res);
 		reason = res.reason;
@@ -415,24 +425,6 @@ int summary_direct(const char *directory, const char *const *files, const struct
 		return r;
 	*ret_damaged = res.damaged;
 	return 0;
-}
-
-/* The files named (or the local journal's), mapped and checked, in libsystemd's order. */
-static int map_named(struct mapped *m, const char *directory, const char *const *files, const char *trusted_uid,
-		     const struct journal_file **order, size_t *ret_n, const char **ret_reason)
-{
-	int r = 0;
-
-	if (directory)
-		r = map_directory(m, directory, ret_reason);
-	else if (files && files[0])
-		for (size_t i = 0; r >= 0 && files[i]; i++)
-			r = map_file(m, files[i], ret_reason);
-	else
-		r = map_local(m, trusted_uid, ret_reason);
-	if (r >= 0)
-		r = summary_walk_order(m->f, m->n, order, ret_n, ret_reason);
-	return r;
 }
 
 int query_direct(const char *directory, const char *const *files, const struct query_walk_args *args,
