@@ -37,8 +37,8 @@ static void test_sure_of_what_mcelogd_writes(void **state)
 	static const char *const texts[] = {
 		"{}",
 		" {\"a\":1} \n",
-		"{\"time\":\"2026-11-01T00:00:00.000000Z\",\"cpu\":63,\"socket\":1,\"flags\":[\"VAL\",\"MISCV\"],"
-		"\"details\":{\"memory_controller\":3},\"x\":-0.5e-3,\"t\":true,\"f\":false,\"n\":null,\"e\":[]}",
+		("{\"time\":\"2026-11-01T00:00:00.000000Z\",\"cpu\":63,\"socket\":1,\"flags\":[\"VAL\",\"MISCV\"],"
+		 "\"details\":{\"memory_controller\":3},\"x\":-0.5e-3,\"t\":true,\"f\":false,\"n\":null,\"e\":[]}"),
 		"{\"s\":\"a \\\"quoted\\\" \\\\ \\/ \\b\\f\\n\\r\\t word\"}",
 		"{\"utf8\":\"\xc3\xa9\"}",
 	};
