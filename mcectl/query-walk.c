@@ -9,6 +9,7 @@
  * one, so that the same entries come out in the same order.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
