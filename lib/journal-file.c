@@ -5,6 +5,7 @@
  * endian, objects 8-byte aligned, each led by a 16-byte header (type, flags,
  * size).  The offsets below are the byte positions those documents give.
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
@@ -76,18 +77,21 @@ enum { OBJECT_DATA = 1, OBJECT_FIELD = 2, OBJECT_ENTRY = 3, OBJECT_FIELD_HASH_TA
 #define A_NEXT  16
 #define A_ITEMS 24
 
+/* One load each (a byte loop is not turned into one, and these are most of a walk's reads). */
 static uint64_t le64(const uint8_t *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
 }
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
 }
 
 static int fail(const char **ret_reason, const char *reason, int r)
@@ -158,39 +162,150 @@ static int object_at(const struct journal_file *f, uint64_t offset, unsigned typ
 	return 0;
 }
 
-int journal_file_next_entry(const struct journal_file *f, struct journal_entry_iter *it, uint64_t *ret_offset,
-			    const char **ret_reason)
+void journal_file_all_entries(const struct journal_file *f, struct journal_entry_list *ret)
+{
+	*ret = (struct journal_entry_list) { .array = f->entry_array_offset, .n = f->n_entries };
+}
+
+/* The array after it's current one (the list's first when there is none) made current. */
+static int next_array(const struct journal_file *f, const struct journal_entry_list *l, struct journal_entry_iter *it,
+		      const char **ret_reason)
 {
 	unsigned item = f->compact ? 4 : 8;
-	uint64_t size, next, entry;
+	uint64_t size, next;
 	int r;
 
-	if (it->seen >= f->n_entries)
+	next = it->array ? le64(f->map + it->array + A_NEXT) : l->array;
+	if (!next)
+		/* Fewer than n_entries: an online file's header ahead of its arrays. */
+		return f->state == JOURNAL_ONLINE ? 0 : fail(ret_reason, "entry array chain ends early", -EBADMSG);
+	/* Each array is appended after the one before it: a chain that goes back loops. */
+	if (it->array && next <= it->array)
+		return fail(ret_reason, "entry array chain goes backwards", -EBADMSG);
+	r = object_at(f, next, OBJECT_ENTRY_ARRAY, A_ITEMS + item, &size, ret_reason);
+	if (r < 0)
+		return r;
+	it->array = next;
+	it->index = 0;
+	it->capacity = (size - A_ITEMS) / item;
+	it->arrays++;
+	return 1;
+}
+
+static uint64_t array_item(const struct journal_file *f, uint64_t array, uint64_t i)
+{
+	return f->compact ? le32(f->map + array + A_ITEMS + i * 4) : le64(f->map + array + A_ITEMS + i * 8);
+}
+
+int journal_list_next_entry(const struct journal_file *f, const struct journal_entry_list *l,
+			    struct journal_entry_iter *it, uint64_t *ret_offset, const char **ret_reason)
+{
+	uint64_t entry;
+	int r;
+
+	if (it->seen >= l->n)
 		return 0;
-	while (!it->array || it->index >= it->capacity) {
-		next = it->array ? le64(f->map + it->array + A_NEXT) : f->entry_array_offset;
-		if (!next)
-			/* Fewer than n_entries: an online file's header ahead of its arrays. */
-			return f->state == JOURNAL_ONLINE ? 0 : fail(ret_reason, "entry array chain ends early", -EBADMSG);
-		/* Each array is appended after the one before it: a chain that goes back loops. */
-		if (it->array && next <= it->array)
-			return fail(ret_reason, "entry array chain goes backwards", -EBADMSG);
-		r = object_at(f, next, OBJECT_ENTRY_ARRAY, A_ITEMS + item, &size, ret_reason);
-		if (r < 0)
-			return r;
-		it->array = next;
-		it->index = 0;
-		it->capacity = (size - A_ITEMS) / item;
-		it->arrays++;
+	if (it->seen == 0 && l->first) {
+		it->seen++;
+		*ret_offset = l->first;
+		return 1;
 	}
-	entry = f->compact ? le32(f->map + it->array + A_ITEMS + it->index * 4)
-			   : le64(f->map + it->array + A_ITEMS + it->index * 8);
+	while (!it->array || it->index >= it->capacity) {
+		r = next_array(f, l, it, ret_reason);
+		if (r <= 0)
+			return r;
+	}
+	entry = array_item(f, it->array, it->index);
 	if (!entry)
 		return f->state == JOURNAL_ONLINE ? 0 : fail(ret_reason, "empty slot in an entry array", -EBADMSG);
 	it->index++;
 	it->seen++;
 	*ret_offset = entry;
 	return 1;
+}
+
+int journal_file_next_entry(const struct journal_file *f, struct journal_entry_iter *it, uint64_t *ret_offset,
+			    const char **ret_reason)
+{
+	struct journal_entry_list l;
+
+	journal_file_all_entries(f, &l);
+	return journal_list_next_entry(f, &l, it, ret_offset, ret_reason);
+}
+
+/* Whether the entry at offset arrived before realtime; an empty slot (an online file's) does not. */
+static int before(const struct journal_file *f, uint64_t offset, uint64_t realtime, const char **ret_reason)
+{
+	struct journal_entry e;
+	int r;
+
+	if (!offset)
+		return f->state == JOURNAL_ONLINE ? 0 : fail(ret_reason, "empty slot in an entry array", -EBADMSG);
+	r = journal_file_entry(f, offset, &e, ret_reason);
+	return r < 0 ? r : e.realtime < realtime;
+}
+
+int journal_list_seek_realtime(const struct journal_file *f, const struct journal_entry_list *l,
+			       struct journal_entry_iter *it, uint64_t realtime, const char **ret_reason)
+{
+	int r;
+
+	*it = (struct journal_entry_iter) {};
+	if (l->n == 0)
+		return 0;
+	/* A file that ended before: nothing of it read (each page a reader touches costs a
+	 * fault, and a directory of rotated files is mostly such files).  Not an online
+	 * one, whose header is being written. */
+	if (f->state != JOURNAL_ONLINE && f->tail_realtime < realtime) {
+		it->seen = l->n;
+		return 0;
+	}
+	if (l->first) {
+		r = before(f, l->first, realtime, ret_reason);
+		if (r <= 0)
+			return r;
+		it->seen = 1;
+	}
+	/* Array by array (a chain of a few dozen at most, each longer than the last),
+	 * skipping those whose last entry is before; then halving within one. */
+	while (it->seen < l->n) {
+		uint64_t filled, lo, hi;
+
+		r = next_array(f, l, it, ret_reason);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			it->seen = l->n;   /* the end: nothing after */
+			return 0;
+		}
+		filled = l->n - it->seen < it->capacity ? l->n - it->seen : it->capacity;
+		r = before(f, array_item(f, it->array, filled - 1), realtime, ret_reason);
+		if (r < 0)
+			return r;
+		if (r) {
+			it->seen += filled;
+			it->index = it->capacity;
+			continue;
+		}
+		/* The first of [0, filled) not before: the last one is not. */
+		lo = 0;
+		hi = filled - 1;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			r = before(f, array_item(f, it->array, mid), realtime, ret_reason);
+			if (r < 0)
+				return r;
+			if (r)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		it->index = lo;
+		it->seen += lo;
+		return 0;
+	}
+	return 0;
 }
 
 int journal_file_entry(const struct journal_file *f, uint64_t offset, struct journal_entry *ret,
@@ -249,6 +364,8 @@ int journal_file_data(const struct journal_file *f, uint64_t offset, struct jour
 		.size = size - header,
 		.n_entries = le64(o + D_N_ENTRIES),
 		.next_field_offset = le64(o + D_NEXT_FIELD),
+		.entry_offset = le64(o + D_ENTRY_OFFSET),
+		.entry_array_offset = le64(o + D_ENTRY_ARRAY),
 	};
 	switch (flags) {
 	case 0:        ret->compression = JOURNAL_PLAIN; break;

@@ -15,9 +15,11 @@
  * such and left to the caller.
  */
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum journal_compression {
 	JOURNAL_PLAIN,
@@ -74,6 +76,30 @@ struct journal_entry_iter {
 int journal_file_next_entry(const struct journal_file *f, struct journal_entry_iter *it, uint64_t *ret_offset,
 			    const char **ret_reason);
 
+/*
+ * A list of entries in the order they were written: the file's own (its
+ * header's entry array chain), or the entries that share one data object
+ * (its first entry, then its own entry array chain), which is how a reader
+ * finds the entries that carry a value without reading the others.
+ */
+struct journal_entry_list {
+	uint64_t first;             /* an entry before the arrays; 0: none */
+	uint64_t array;             /* the first entry array object; 0: none */
+	uint64_t n;                 /* entries in all, first included */
+};
+void journal_file_all_entries(const struct journal_file *f, struct journal_entry_list *ret);
+/* The same walk as journal_file_next_entry(), over any list. */
+int journal_list_next_entry(const struct journal_file *f, const struct journal_entry_list *l,
+			    struct journal_entry_iter *it, uint64_t *ret_offset, const char **ret_reason);
+/*
+ * Sets it (any state) so that the next journal_list_next_entry() gives the
+ * first entry of l whose realtime is at or after realtime, by bisection: the
+ * answer holds where l is in time order, which the caller checks on what it
+ * reads after.  0, or negative errno with a reason.
+ */
+int journal_list_seek_realtime(const struct journal_file *f, const struct journal_entry_list *l,
+			       struct journal_entry_iter *it, uint64_t realtime, const char **ret_reason);
+
 int journal_file_entry(const struct journal_file *f, uint64_t offset, struct journal_entry *ret,
 		       const char **ret_reason);
 
@@ -81,11 +107,15 @@ int journal_file_entry(const struct journal_file *f, uint64_t offset, struct jou
 static inline uint64_t journal_entry_item(const struct journal_file *f, const struct journal_entry *e, uint64_t i)
 {
 	const uint8_t *p = e->items + i * (f->compact ? 4 : 16);
-	uint64_t v = 0;
+	uint64_t v;
+	uint32_t w;
 
-	for (int b = f->compact ? 3 : 7; b >= 0; b--)
-		v = v << 8 | p[b];
-	return v;
+	if (f->compact) {
+		memcpy(&w, p, sizeof(w));
+		return le32toh(w);
+	}
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
 }
 
 /* A data object: its payload ("FIELD=value", compressed or not) and how many entries share it. */
@@ -95,6 +125,8 @@ struct journal_data {
 	enum journal_compression compression;
 	uint64_t n_entries;
 	uint64_t next_field_offset;
+	/* The entries that share it (journal_entry_list). */
+	uint64_t entry_offset, entry_array_offset;
 };
 int journal_file_data(const struct journal_file *f, uint64_t offset, struct journal_data *ret,
 		      const char **ret_reason);

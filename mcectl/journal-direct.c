@@ -15,6 +15,7 @@
 #include <systemd/sd-id128.h>
 
 #include "journal-direct.h"
+#include "query-walk.h"
 #include "macro.h"
 #include "sigbus-guard.h"
 
@@ -360,6 +361,24 @@ static int walk_files(const struct journal_file *const *order, size_t n, const s
 	return first.r;
 }
 
+/* The files named (or the local journal's), mapped and checked, in libsystemd's order. */
+static int map_named(struct mapped *m, const char *directory, const char *const *files, const char *trusted_uid,
+		     const struct journal_file **order, size_t *ret_n, const char **ret_reason)
+{
+	int r = 0;
+
+	if (directory)
+		r = map_directory(m, directory, ret_reason);
+	else if (files && files[0])
+		for (size_t i = 0; r >= 0 && files[i]; i++)
+			r = map_file(m, files[i], ret_reason);
+	else
+		r = map_local(m, trusted_uid, ret_reason);
+	if (r >= 0)
+		r = summary_walk_order(m->f, m->n, order, ret_n, ret_reason);
+	return r;
+}
+
 int summary_direct(const char *directory, const char *const *files, const struct summary_walk_args *a,
 		   enum summary_by by, struct summary *s, unsigned *ret_damaged)
 {
@@ -382,15 +401,7 @@ int summary_direct(const char *directory, const char *const *files, const struct
 	r = sigbus_guard_begin();
 	if (r < 0)
 		return -EOPNOTSUPP;
-	if (directory)
-		r = map_directory(m, directory, &reason);
-	else if (files && files[0])
-		for (size_t i = 0; r >= 0 && files[i]; i++)
-			r = map_file(m, files[i], &reason);
-	else
-		r = map_local(m, a->trusted_uid, &reason);
-	if (r >= 0)
-		r = summary_walk_order(m->f, m->n, order, &n, &reason);
+	r = map_named(m, directory, files, a->trusted_uid, order, &n, &reason);
 	if (r >= 0) {
 		r = walk_files(order, n, a, by, s, &res);
 		reason = res.reason;
@@ -414,4 +425,75 @@ int summary_direct(const char *directory, const char *const *files, const struct
 		return r;
 	*ret_damaged = res.damaged;
 	return 0;
+}
+
+int query_direct(const char *directory, const char *const *files, const struct query_walk_args *args,
+		 int (*show)(void *userdata, struct query_fields *e, int64_t time), void *userdata)
+{
+	const char *mode = getenv("MCECTL_JOURNAL_READER");
+	bool debug = mode && streq(mode, "debug");
+	_cleanup_free_ struct mapped *m = NULL;
+	_cleanup_free_ const struct journal_file **order = NULL;
+	_cleanup_free_ struct query_hit *hits = NULL;
+	_cleanup_free_ struct query_proofs *proofs = NULL;
+	struct query_walk_args a = *args;
+	struct query_fields e = {};
+	struct zstd z = {};
+	const char *reason = NULL;
+	size_t n = 0, n_hits = 0, n_late = 0, shown = 0;
+	int r;
+
+	if (mode && streq(mode, "libsystemd"))
+		return -EOPNOTSUPP;
+	m = calloc(1, sizeof(*m));
+	order = calloc(MAX_FILES, sizeof(*order));
+	proofs = calloc(MAX_FILES, sizeof(*proofs));
+	if (!m || !order || !proofs)
+		return -ENOMEM;
+	r = sigbus_guard_begin();
+	if (r < 0)
+		return -EOPNOTSUPP;
+	/* One decompression context for the whole query, not one a payload. */
+	a.decompress = decompress;
+	a.userdata = &z;
+	r = map_named(m, directory, files, a.trusted_uid, order, &n, &reason);
+	if (r >= 0)
+		r = query_walk(order, n, &a, &hits, &n_hits, &n_late, &reason);
+	/* What was read before a file shrank is thrown away: libsystemd reads. */
+	if (r >= 0 && sigbus_guard_tripped()) {
+		reason = "a file that shrank while it was read";
+		r = -EOPNOTSUPP;
+	}
+	if (debug) {
+		if (r >= 0) {
+			fprintf(stderr, "mcectl query: journal files read directly: %zu files, %zu entries shown\n",
+				m->n, n_hits);
+			fprintf(stderr, "mcectl query: %zu late entries of mcelogd's read\n", n_late);
+		} else
+			fprintf(stderr, "mcectl query: journal files not read directly (%s): libsystemd reads them\n",
+				r == -ENOMEM ? "out of memory" : reason ? reason : "?");
+	}
+	/* From here on what is shown stays shown: a failure is an error, not a fallback. */
+	if (r >= 0)
+		r = show(userdata, NULL, 0);
+	for (size_t i = 0; r >= 0 && i < n_hits; i++, shown++) {
+		r = query_fields_read(&e, order[hits[i].file], &proofs[hits[i].file], hits[i].offset, a.decompress,
+				      a.userdata, &reason);
+		if (r == -EOPNOTSUPP)
+			r = -EIO;   /* read once already: the file changed */
+		if (r >= 0)
+			r = show(userdata, &e, hits[i].time);
+		if (r >= 0 && e.error)
+			r = e.error;
+	}
+	if (shown && sigbus_guard_tripped()) {
+		fprintf(stderr, "mcectl query: a journal file shrank while it was read: what was shown may be incomplete\n");
+		if (r >= 0)
+			r = -EIO;
+	}
+	query_fields_done(&e);
+	zstd_done(&z);
+	unmap_all(m);
+	sigbus_guard_end();
+	return r;
 }

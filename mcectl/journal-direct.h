@@ -20,3 +20,16 @@
  */
 int summary_direct(const char *directory, const char *const *files, const struct summary_walk_args *a,
 		   enum summary_by by, struct summary *s, unsigned *ret_damaged);
+
+/*
+ * mcectl query the same way (query-walk.h): show(userdata, NULL, 0) once
+ * before the first entry, then show(userdata, e, time) for each entry to
+ * show, in order.  0: all shown; -EOPNOTSUPP: nothing shown, libsystemd
+ * reads instead (MCECTL_JOURNAL_READER=debug says why); -ENOMEM, -EIO (a
+ * file changed after the entries were found), or show's negative return:
+ * an error, some entries maybe shown.
+ */
+struct query_walk_args;
+struct query_fields;
+int query_direct(const char *directory, const char *const *files, const struct query_walk_args *a,
+		 int (*show)(void *userdata, struct query_fields *e, int64_t time), void *userdata);

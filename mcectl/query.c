@@ -29,6 +29,8 @@
 #include "decode.h"
 #include "entry-time.h"
 #include "journal-direct.h"
+#include "json-sure.h"
+#include "query-walk.h"
 #include "late-entries.h"
 #include "macro.h"
 #include "options.h"
@@ -602,15 +604,34 @@ static const char *cached_field(sd_journal *j, size_t k)
 }
 
 /* Value of FIELD in the current entry, as a NUL-terminated copy in buf; NULL if absent or empty. */
+/*
+ * The entry being shown from files read directly (journal-direct.h), which
+ * the functions below read when given no sd_journal: the same fields, cut
+ * the same way.
+ */
+static _Thread_local struct query_fields *direct_entry;
+
 static const char *get_field(sd_journal *j, const char *field, char *buf, size_t size)
 {
 	const void *data;
 	size_t len, flen = strlen(field);
 	ssize_t k = cached_index(field, flen);
+	const char *v;
 
+	if (!j) {
+		if (!direct_entry || !query_fields_get(direct_entry, field, flen, &v, &len) || len == 0)
+			return NULL;
+		/* As the cache cuts its fields. */
+		if (k >= 0 && len >= sizeof(entry_cache.value[0]))
+			len = sizeof(entry_cache.value[0]) - 1;
+		if (len >= size)
+			len = size - 1;
+		memcpy(buf, v, len);
+		buf[len] = '\0';
+		return buf;
+	}
 	if (k >= 0) {
-		const char *v = cached_field(j, (size_t) k);
-
+		v = cached_field(j, (size_t) k);
 		if (!v || entry_cache.len[k] == 0)
 			return NULL;
 		len = entry_cache.len[k] < size ? entry_cache.len[k] : size - 1;
@@ -880,29 +901,41 @@ static void print_snapshot_line(sd_journal *j)
 		printf("%27s snapshot: %s\n", "", line);
 }
 
+/* The entry's MCE_JSON text; false when it has none. */
+static bool entry_json_text(sd_journal *j, const char **ret_text, size_t *ret_len)
+{
+	const void *data;
+	size_t len;
+
+	if (!j)
+		return direct_entry && query_fields_get(direct_entry, "MCE_JSON", strlen("MCE_JSON"), ret_text, ret_len);
+	read_entry_until(j, &entry_cache.json_seen);
+	if (entry_cache.json_seen) {
+		*ret_text = entry_cache.json;
+		*ret_len = entry_cache.json_len;
+		return true;
+	}
+	/* Only when keeping it failed: otherwise the pass found none. */
+	if (!entry_cache.json_unkept || sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
+		return false;
+	*ret_text = (const char *) data + strlen("MCE_JSON=");
+	*ret_len = len - strlen("MCE_JSON=");
+	return true;
+}
+
 /*
  * The entry's MCE_JSON, parsed (the caller puts it), with its text in *ret_text.
  * Never pass on a damaged entry as if it were a record: NULL then.
  */
 static json_object *entry_json(sd_journal *j, const char **ret_text, size_t *ret_len)
 {
-	const void *data;
 	size_t len;
 	const char *json;
 	struct json_tokener *tok;
 	struct json_object *o;
 
-	read_entry_until(j, &entry_cache.json_seen);
-	if (entry_cache.json_seen) {
-		json = entry_cache.json;
-		len = entry_cache.json_len;
-	} else {
-		/* Only when keeping it failed: otherwise the pass found none. */
-		if (!entry_cache.json_unkept || sd_journal_get_data(j, "MCE_JSON", &data, &len) < 0 || len <= strlen("MCE_JSON="))
-			return NULL;
-		json = (const char *) data + strlen("MCE_JSON=");
-		len -= strlen("MCE_JSON=");
-	}
+	if (!entry_json_text(j, &json, &len))
+		return NULL;
 	if (len == 0)
 		return NULL;
 	if (len > INT_MAX)
@@ -922,16 +955,23 @@ static json_object *entry_json(sd_journal *j, const char **ret_text, size_t *ret
 	return o;
 }
 
-/* MCE_JSON verbatim: the record contract is the same object mcelogd logged. */
+/*
+ * MCE_JSON verbatim: the record contract is the same object mcelogd logged.
+ * Parsed only when its text alone does not show that it parses (json-sure.h):
+ * building the object was most of a query's time.
+ */
 static int print_json_row(sd_journal *j)
 {
 	const char *json;
 	size_t len;
-	json_object *o = entry_json(j, &json, &len);
+	json_object *o;
 
-	if (!o)
-		return -EBADMSG;
-	json_object_put(o);
+	if (!entry_json_text(j, &json, &len) || !json_object_text_sure(json, len)) {
+		o = entry_json(j, &json, &len);
+		if (!o)
+			return -EBADMSG;
+		json_object_put(o);
+	}
 	fwrite(json, 1, len, stdout);
 	fputc('\n', stdout);
 	return 0;
@@ -1543,6 +1583,72 @@ static int direct_summary(struct query_args *a, struct shown *n)
 	return a->counts ? 0 : -ENOMEM;
 }
 
+/* journal-direct.h's show(): the header, then each entry as show_one() shows it. */
+struct direct_show {
+	struct query_args *a;
+	struct shown *n;
+};
+
+static int show_direct(void *userdata, struct query_fields *e, int64_t time)
+{
+	struct direct_show *d = userdata;
+	int r;
+
+	if (!e) {
+		if (d->a->output == OUTPUT_TABLE && !d->a->header_printed)
+			print_table_header(d->a);
+		else if (d->a->output == OUTPUT_CSV && !d->a->header_printed)
+			print_csv_header();
+		d->a->header_printed = true;
+		return 0;
+	}
+	direct_entry = e;
+	r = show_one(NULL, d->a, time, d->n);
+	direct_entry = NULL;
+	return r;
+}
+
+/*
+ * mcectl query of --directory, --file or the local journal: first straight
+ * from the files (journal-direct.h), which finds the window through the
+ * journal's index and reads each entry once, where libsystemd costs most of a
+ * short query in opening and per-entry machinery (bench/journal-bench.sh).
+ * Where that cannot be sure to show what libsystemd would, nothing is shown
+ * and this returns 0 for the libsystemd path.  1: shown; -EIO: failed (said).
+ */
+static int direct_query(struct query_args *a, struct shown *n)
+{
+	const char *mode = getenv("MCECTL_JOURNAL_READER");
+	struct direct_show d = { .a = a, .n = n };
+	struct query_walk_args w;
+	int r;
+
+	if (a->summary || a->follow)
+		return 0;
+	/* The filters on fields other than the ids are left to libsystemd's matches. */
+	if (a->host || a->severity || a->have_cpu || a->have_bank || a->merge) {
+		if (mode && streq(mode, "debug"))
+			fprintf(stderr, "mcectl query: journal files not read directly (%s): libsystemd reads them\n",
+				a->merge ? "--merge" : "--host, --severity, --cpu or --bank");
+		return 0;
+	}
+	plan_id_check(a);
+	w = (struct query_walk_args) {
+		.have_since = a->have_since, .since = a->since,
+		.have_until = a->have_until, .until = a->until,
+		.trusted_uid = a->trusted_uid_text, .ids = a->ids, .n_ids = a->n_ids,
+		.include_replayed = a->include_replayed,
+	};
+	r = query_direct(a->directory, a->n_files ? a->files : NULL, &w, show_direct, &d);
+	if (r == -EOPNOTSUPP)
+		return 0;
+	if (r < 0) {
+		fprintf(stderr, "mcectl %s: failed to read the journal: %s\n", a->verb, strerror(-r));
+		return -EIO;
+	}
+	return 1;
+}
+
 /*
  * Through libsystemd: the matching entries shown or counted (a summary in two
  * halves), then, following, the new ones.  0, 1: done (the exit status), or
@@ -1607,6 +1713,8 @@ static int read_entries(struct query_args *a, struct shown *n)
 		fprintf(stderr, "mcectl summary: out of memory\n");
 		return 1;
 	}
+	if (r == 0 && (r = direct_query(a, n)) < 0)
+		return 1;
 	if (r == 0)
 		return read_journal(a, n);
 	return -EAGAIN;

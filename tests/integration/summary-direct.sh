@@ -48,13 +48,37 @@ compare_all() {
 	done
 }
 
+# The same for mcectl query (its direct path: mcectl/query-walk.c): every
+# output, whole and windowed (the window's seek by time), --alerts,
+# --include-replayed, and a filter left to libsystemd.
+compare_queries() {
+	local o window extra a b
+	for o in table json csv; do
+		for window in "" "--since $since" "--since $since --until $until" "--until $until"; do
+			for extra in "" "--alerts" "--include-replayed" "--severity fatal"; do
+				# shellcheck disable=SC2086
+				a=$(MCECTL_JOURNAL_READER=libsystemd "$mcectl" query "$@" -o "$o" $window $extra 2>&1)
+				# shellcheck disable=SC2086
+				b=$("$mcectl" query "$@" -o "$o" $window $extra 2>&1)
+				[ "$a" = "$b" ] || echo "differs: query $* -o $o $window $extra"
+			done
+		done
+	done
+}
+
+# Which way a query went: "direct N-files" or "libsystemd".
+qway() {
+	MCECTL_JOURNAL_READER=debug "$mcectl" query "$@" 2>&1 >/dev/null |
+		sed -n 's/.*read directly: \([0-9]*\) files.*/direct \1/p; s/.*not read directly.*/libsystemd/p'
+}
+
 # Which way a summary went: "direct N-files" or "libsystemd".
 way() {
 	MCECTL_JOURNAL_READER=debug "$mcectl" summary "$@" 2>&1 >/dev/null |
 		sed -n 's/.*read directly: \([0-9]*\) files.*/direct \1/p; s/.*not read directly.*/libsystemd/p'
 }
 
-echo "1..22"
+echo "1..30"
 for compact in 0 1; do
 	kind=$([ "$compact" = 1 ] && echo compact || echo regular)
 	# (A fresh tmpfs over the last one's on the second round.)
@@ -77,22 +101,30 @@ for compact in 0 1; do
 	check "$kind, online file: read directly, by bank and by DIMM (every MCE_JSON)" "direct 1 direct 1" \
 		"$(way -D "$journal") $(way -D "$journal" --by dimm)"
 	check "$kind, online file: the same summaries either way" "" "$(compare_all -D "$journal")"
+	check "$kind, online file: queries read directly, and the same either way" "direct 1" \
+		"$(qway -D "$journal" --since "$since")$(compare_queries -D "$journal")"
 	journalctl --rotate 2>/dev/null
 	write_entries 300 400
 	journalctl --sync 2>/dev/null || sleep 1
 	check "$kind, rotated: both files read directly" "direct 2" "$(way -D "$journal")"
 	check "$kind, rotated: the same summaries either way, --directory and --file" "" \
 		"$(compare_all -D "$journal"; compare_all $(printf -- '--file %s ' "$journal"/system@*.journal))"
+	check "$kind, rotated: queries read directly, and the same either way, --directory and --file" "direct 2" \
+		"$(qway -D "$journal" --since "$since")$(compare_queries -D "$journal"; compare_queries $(printf -- '--file %s ' "$journal"/system*.journal))"
 	# No -D: this machine's files under /run/log/journal (the private
 	# journald's volatile storage keeps every UID in system*.journal).
 	check "$kind, the local journal: its files read directly" "direct 2" "$(way)"
 	check "$kind, the local journal: the same summaries either way" "" "$(compare_all)"
+	check "$kind, the local journal: the same queries either way" "" "$(compare_queries)"
 	# A truncated copy: libsystemd refuses the file, and so does the walk.
 	archived=$(echo "$journal"/system@*.journal)
 	head -c $(($(stat -c %s "$archived") / 2)) "$archived" >"$work/truncated.journal"
 	check "$kind, truncated copy: left to libsystemd" "libsystemd" "$(way --file "$work/truncated.journal")"
 	a=$(MCECTL_JOURNAL_READER=libsystemd "$mcectl" summary --file "$work/truncated.journal" 2>&1)
 	check "$kind, truncated copy: the same answer" "$a" "$("$mcectl" summary --file "$work/truncated.journal" 2>&1)"
+	a=$(MCECTL_JOURNAL_READER=libsystemd "$mcectl" query --file "$work/truncated.journal" 2>&1)
+	check "$kind, truncated copy: query left to libsystemd, the same answer" "libsystemd $a" \
+		"$(qway --file "$work/truncated.journal") $("$mcectl" query --file "$work/truncated.journal" 2>&1)"
 	# While journald writes (the file online, its header ahead of or behind
 	# what the walk meets): summaries that end well, and each count at least
 	# what was there before the writer started.
