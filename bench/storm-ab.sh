@@ -7,7 +7,8 @@
 # old tree today's tests/vm/scenarios/46-rasdaemon.sh so both print the same
 # table.  Prints, per run, the storm's pace and the table: records
 # accounted, CPU seconds, wake-ups, journal entries and bytes per daemon.
-# A run takes 2-3 minutes; the VM rig's lock is taken per run.  Each run's
+# A run takes 2-3 minutes; the lock that keeps guests one at a time
+# (STORM_AB_LOCK, default /tmp/mcelogd-guest.lock) is taken per run.  Each run's
 # whole log is kept as $STORM_AB_DIR/ROUND-old.log and ROUND-new.log.
 set -eu
 old=$1 new=$2 rounds=${3:-2}
@@ -17,7 +18,7 @@ for ((i = 1; i <= rounds; i++)); do
 	for which in old new; do
 		if [ $which = old ]; then b=$old; else b=$new; fi
 		MCELOGD_VM_RASDAEMON_STORM=${MCELOGD_VM_RASDAEMON_STORM:-20000} \
-			flock /tmp/mcelogd-vm.lock make -C "$b" check-vm VM_SCENARIOS=46-rasdaemon >/dev/null 2>&1 ||
+			flock "${STORM_AB_LOCK:-/tmp/mcelogd-guest.lock}" make -C "$b" check-vm VM_SCENARIOS=46-rasdaemon >/dev/null 2>&1 ||
 			echo "storm-ab: check-vm failed in $b" >&2
 		cp "$b/tests/vm/check-vm.log" "$out/$i-$which.log"
 		echo "== $which ($b), round $i: $out/$i-$which.log"
