@@ -399,6 +399,64 @@ static void test_records(void **state)
 	ras_record_done(&r);
 }
 
+/*
+ * A record that names no slot nor label: its coordinates are its place,
+ * "socket=1 mc=0 channel=2 dimm=3" (a CPER memory section's node and
+ * module); a place that does not fit the slot's 95 characters names none
+ * rather than a cut one that could be another DIMM's.
+ */
+static void test_record_coordinates(void **state)
+{
+	static const struct {
+		uint64_t socket, channel, dimm;
+		bool have_mc;
+		uint64_t mc;
+		const char *slot;   /* NULL: no module */
+	} cases[] = {
+		{ 1, 2, 3, true, 0, "socket=1 mc=0 channel=2 dimm=3" },
+		{ 0, 10, 0, false, 0, "socket=0 channel=10 dimm=0" },
+		/* 26 characters of names and blanks, 69 digits: 95, the most that fits */
+		{ UINT64_MAX, UINT64_MAX, 999999999, true, UINT64_MAX,
+		  "socket=18446744073709551615 mc=18446744073709551615 channel=18446744073709551615 dimm=999999999" },
+		{ UINT64_MAX, UINT64_MAX, 1000000000, true, UINT64_MAX, NULL },
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX, true, UINT64_MAX, NULL },
+	};
+	struct module_record mr;
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+	char key[MODULE_KEY_MAX];
+
+	(void) state;
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		ras_record_init(&r, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_RAS_EXTLOG_MEM_EVENT);
+		r.severity = RAS_SEV_CORRECTED;
+		assert_int_equal(ras_record_add_uint(&r, "node", cases[i].socket), 0);
+		if (cases[i].have_mc)
+			assert_int_equal(ras_record_add_uint(&r, "mc", cases[i].mc), 0);
+		assert_int_equal(ras_record_add_uint(&r, "channel", cases[i].channel), 0);
+		assert_int_equal(ras_record_add_uint(&r, "module", cases[i].dimm), 0);
+		module_record_of(&in, T0, NULL, 0, MACHINE, &mr);
+		if (!cases[i].slot) {
+			assert_int_equal(mr.kind, MODULE_RECORD_NONE);
+		} else {
+			assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
+			assert_string_equal(mr.id.slot, cases[i].slot);
+			snprintf(key, sizeof(key), "dimm|machine=%s|slot=%s", MACHINE, cases[i].slot);
+			assert_string_equal(mr.id.key, key);
+		}
+		ras_record_done(&r);
+	}
+
+	/* Without its DIMM a channel names no module. */
+	ras_record_init(&r, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_RAS_EXTLOG_MEM_EVENT);
+	r.severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_uint(&r, "node", 0), 0);
+	assert_int_equal(ras_record_add_uint(&r, "channel", 1), 0);
+	module_record_of(&in, T0, NULL, 0, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_NONE);
+	ras_record_done(&r);
+}
+
 static unsigned count_lines(const char *text, const char *prefix)
 {
 	unsigned n = 0;
@@ -490,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_record_coordinates),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_uncount),
 	};
