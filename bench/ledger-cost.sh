@@ -8,7 +8,7 @@
 # (peak RSS and CPU time, /usr/bin/time): with --state-directory (the ledger
 # kept, as the daemon keeps it), once into an empty one and once more with
 # its file full (a restart), against the same replay without one (no ledger,
-# no rules.state: the record path as bench/gate.sh measures it).
+# no rules.state).
 #
 #   bench/ledger-cost.sh [RECORDS]     (from a build directory; default 200,000)
 set -euo pipefail

@@ -99,19 +99,61 @@ void ras_record_done(struct ras_record *r)
 		free(r->fields[i].data);
 	r->n_fields = 0;
 	r->data_used = 0;
+	memset(r->index, 0, sizeof(r->index));
+}
+
+/* A slot is 1 + a field's index: every field has one, and an empty slot ends a probe. */
+_Static_assert(RAS_RECORD_MAX_FIELDS < UINT8_MAX && RAS_RECORD_INDEX_SLOTS > RAS_RECORD_MAX_FIELDS &&
+		       (RAS_RECORD_INDEX_SLOTS & (RAS_RECORD_INDEX_SLOTS - 1)) == 0,
+	       "the index has a free slot at every probe, and the slot count is a power of two");
+
+/* FNV-1a: keys are a few lower-case words, and a byte at a time costs little beside a strcmp per field. */
+static uint32_t key_hash(const char *key)
+{
+	uint32_t h = UINT32_C(2166136261);
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char) *key) * UINT32_C(16777619);
+	return h;
+}
+
+static unsigned first_slot(uint32_t h)
+{
+	return (h ^ (h >> 16)) & (RAS_RECORD_INDEX_SLOTS - 1);
+}
+
+static unsigned next_slot(unsigned s)
+{
+	return (s + 1) & (RAS_RECORD_INDEX_SLOTS - 1);
+}
+
+/* Literal keys are one string across the program, most often: the pointer first, then the text. */
+static bool same_key(const struct ras_record *r, unsigned i, uint32_t h, const char *key)
+{
+	return r->key_hash[i] == h && (r->fields[i].key == key || streq(r->fields[i].key, key));
 }
 
 static struct ras_field *new_field(struct ras_record *r, const char *key, enum ras_field_type t)
 {
-	struct ras_field *f;
+	uint32_t h = key_hash(key);
+	unsigned s = first_slot(h), i;
+	bool again = false;
 
 	if (r->n_fields >= RAS_RECORD_MAX_FIELDS) {
 		r->truncated = true;
 		return NULL;
 	}
-	f = &r->fields[r->n_fields++];
-	*f = (struct ras_field) { .key = key, .type = t };
-	return f;
+	for (; r->index[s]; s = next_slot(s))
+		if (same_key(r, r->index[s] - 1u, h, key)) {
+			again = true;   /* a key given twice: lookups find its first field, as ever */
+			break;
+		}
+	i = r->n_fields++;
+	if (!again)
+		r->index[s] = (uint8_t) (i + 1);
+	r->key_hash[i] = h;
+	r->fields[i] = (struct ras_field) { .key = key, .type = t };
+	return &r->fields[i];
 }
 
 #define ADD_SCALAR(name, ctype, type, member)                                   \
@@ -169,9 +211,11 @@ int ras_record_add_bytes(struct ras_record *r, const char *key, const void *p, s
 
 const struct ras_field *ras_record_find(const struct ras_record *r, const char *key)
 {
-	for (unsigned i = 0; i < r->n_fields; i++)
-		if (streq(r->fields[i].key, key))
-			return &r->fields[i];
+	uint32_t h = key_hash(key);
+
+	for (unsigned s = first_slot(h); r->index[s]; s = next_slot(s))
+		if (same_key(r, r->index[s] - 1u, h, key))
+			return &r->fields[r->index[s] - 1u];
 	return NULL;
 }
 

@@ -89,6 +89,8 @@ struct ras_field {
 /* An ARM processor section with every block decoded (error information, EL and
  * RAS-register contexts, vendor data) takes about 52 fields. */
 #define RAS_RECORD_MAX_FIELDS 64
+/* Slots of the index of the fields by key: twice the fields, so a probe ends soon. */
+#define RAS_RECORD_INDEX_SLOTS 128
 /* Keeps a hostile or broken producer from making one record unbounded. */
 #define RAS_RECORD_MAX_DATA   (64 * 1024)
 
@@ -113,6 +115,16 @@ struct ras_record {
 
 	unsigned n_fields;
 	struct ras_field fields[RAS_RECORD_MAX_FIELDS];
+	/*
+	 * The fields by their key's hash (open addressing, linear probing):
+	 * 1 + the field's index, 0 empty; the first field of a key only.  A
+	 * record's consumers look up a dozen keys each (the rules, the module
+	 * ledger, the storm key): by a scan of the fields, each lookup cost
+	 * a string comparison per field.  Kept by the ras_record_add_*()
+	 * functions: fields are added through them only.
+	 */
+	uint8_t index[RAS_RECORD_INDEX_SLOTS];
+	uint32_t key_hash[RAS_RECORD_MAX_FIELDS];
 	size_t data_used;
 	bool truncated;                 /* a field did not fit: rendered as "truncated": true */
 };
@@ -133,6 +145,7 @@ int ras_record_add_bool(struct ras_record *r, const char *key, bool v);
 int ras_record_add_string(struct ras_record *r, const char *key, const char *s, size_t n);
 int ras_record_add_bytes(struct ras_record *r, const char *key, const void *p, size_t n);
 
+/* The first field of that key, NULL if none. */
 const struct ras_field *ras_record_find(const struct ras_record *r, const char *key);
 
 const char *ras_event_to_string(enum ras_event e);

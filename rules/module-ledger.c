@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dec-digits.h"
-#include "hex-digits.h"
 #include "macro.h"
 #include "module-ledger.h"
+#include "module-text.h"
 
 static const char *const kind_names[_MODULE_KIND_MAX] = {
 	[MODULE_DIMM] = "dimm",
@@ -250,63 +249,27 @@ static struct module_entry *get_or_errno(struct module_ledger *l, const struct m
 	return m;
 }
 
-/* v's hex digits, lower case, no leading zeros, at p (lib/hex-digits.h); their count. */
-static size_t put_hex(char *p, uint64_t v)
-{
-	char all[16];
-	size_t skip = 0;
-
-	hex_digits16(all, v);
-	while (skip < 15 && all[skip] == '0')
-		skip++;
-	memcpy(p, all + skip, 16 - skip);
-	return 16 - skip;
-}
-
-/* v's decimal digits at p (lib/dec-digits.h); their count. */
-static size_t put_dec(char *p, uint64_t v)
-{
-	unsigned n = dec_u64_len(v);
-
-	dec_u64_put(p, v, n);
-	return n;
-}
-
-static size_t put_text(char *p, const char *s)
-{
-	size_t n = strlen(s);
-
-	memcpy(p, s, n);
-	return n;
-}
-
 /*
- * "corrected bank 3 row 0x4d2 column 0x10", "uncorrected at 0x1234", as
- * snprintf would write them, built by hand: this runs for every error.
+ * "corrected bank 3 row 0x4d2 column 0x10", "uncorrected at 0x1234": made
+ * for every error (module-text.h).
  */
 static void describe_error(const struct module_error *err, char *buf, size_t size)
 {
 	/* the longest: "uncorrected bank " + 10 digits + " row 0x" + 8 + " column 0x" + 8 */
-	char text[96];
-	size_t n = put_text(text, err->severity == MODULE_UNCORRECTED ? "uncorrected" : "corrected");
+	char text[96], *o = put_text(text, err->severity == MODULE_UNCORRECTED ? "uncorrected" : "corrected");
 
 	if (err->have_cell) {
-		n += put_text(text + n, " bank ");
-		n += put_dec(text + n, err->cell.bank);
-		n += put_text(text + n, " row 0x");
-		n += put_hex(text + n, err->cell.row);
-		n += put_text(text + n, " column 0x");
-		n += put_hex(text + n, err->cell.column);
+		o = put_text(o, " bank ");
+		o = put_dec(o, err->cell.bank);
+		o = put_text(o, " row 0x");
+		o = put_hex(o, err->cell.row);
+		o = put_text(o, " column 0x");
+		o = put_hex(o, err->cell.column);
 	} else if (err->have_address) {
-		n += put_text(text + n, " at 0x");
-		n += put_hex(text + n, err->address);
+		o = put_text(o, " at 0x");
+		o = put_hex(o, err->address);
 	}
-	if (size == 0)
-		return;
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, text, n);
-	buf[n] = '\0';
+	put_end(buf, size, text, o);
 }
 
 int module_ledger_error(struct module_ledger *l, const struct module_id *id, const struct module_error *err,

@@ -21,10 +21,16 @@
  *                     90 times likelier)
  *   ok                otherwise
  */
-#include <inttypes.h>
-#include <stdio.h>
-
 #include "module-ledger.h"
+#include "module-text.h"
+
+/*
+ * Room for the longest reason: "18446744073709551615 uncorrected errors
+ * after 18446744073709551615 corrected" (76), "... corrected errors within
+ * a week (ReplaceCorrectedPerWeek=4294967295)" (86).  Built by hand
+ * (module-text.h): the verdict is settled at every error.
+ */
+#define REASON_TEXT_MAX 128
 
 static unsigned banks_seen(const struct module_pattern *p)
 {
@@ -36,47 +42,110 @@ static bool reached(uint64_t n, unsigned threshold)
 	return threshold > 0 && n >= threshold;
 }
 
-static enum module_verdict replace(const struct module_entry *m, const struct module_thresholds *t, char *buf,
-				   size_t size)
+/* " thing" or " things", after a count. */
+static char *put_noun(char *o, const char *noun, uint64_t count)
+{
+	*o++ = ' ';
+	o = put_text(o, noun);
+	if (count != 1)
+		*o++ = 's';
+	return o;
+}
+
+static enum module_verdict replace(const struct module_entry *m, const struct module_thresholds *t, char *o,
+				   char **end)
 {
 	if (reached(m->uncorrected, t->replace_uncorrected)) {
-		if (m->ue_on_row && m->ue_row_corrected > 0)
-			snprintf(buf, size, "uncorrected error after %u corrected on row 0x%x", m->ue_row_corrected,
-				 m->ue_row);
-		else
-			snprintf(buf, size, "%" PRIu64 " uncorrected error%s after %" PRIu64 " corrected", m->uncorrected,
-				 m->uncorrected == 1 ? "" : "s", m->corrected);
+		if (m->ue_on_row && m->ue_row_corrected > 0) {
+			o = put_text(o, "uncorrected error after ");
+			o = put_dec(o, m->ue_row_corrected);
+			o = put_text(o, " corrected on row 0x");
+			o = put_hex(o, m->ue_row);
+		} else {
+			o = put_dec(o, m->uncorrected);
+			o = put_noun(o, "uncorrected error", m->uncorrected);
+			o = put_text(o, " after ");
+			o = put_dec(o, m->corrected);
+			o = put_text(o, " corrected");
+		}
+		*end = o;
 		return MODULE_REPLACE;
 	}
 	if (reached(m->week_corrected, t->replace_corrected_week)) {
-		snprintf(buf, size, "%" PRIu64 " corrected errors within a week (ReplaceCorrectedPerWeek=%u)",
-			 m->week_corrected, t->replace_corrected_week);
+		o = put_dec(o, m->week_corrected);
+		o = put_text(o, " corrected errors within a week (ReplaceCorrectedPerWeek=");
+		o = put_dec(o, t->replace_corrected_week);
+		*o++ = ')';
+		*end = o;
 		return MODULE_REPLACE;
 	}
 	if (reached(banks_seen(&m->pattern), t->replace_banks)) {
-		snprintf(buf, size, "errors in %u%s banks: a multi-bank fault", m->pattern.n_banks,
-			 m->pattern.more_banks ? "+" : "");
+		o = put_text(o, "errors in ");
+		o = put_dec(o, m->pattern.n_banks);
+		o = put_text(o, m->pattern.more_banks ? "+ banks" : " banks");
+		o = put_text(o, ": a multi-bank fault");
+		*end = o;
 		return MODULE_REPLACE;
 	}
 	return MODULE_OK;
 }
 
-static enum module_verdict exhausted(const struct module_entry *m, const struct module_thresholds *t, char *buf,
-				     size_t size)
+static enum module_verdict exhausted(const struct module_entry *m, const struct module_thresholds *t, char *o,
+				     char **end)
 {
 	if (m->spares_left == 0) {
-		snprintf(buf, size, "no spare left after %u repair%s", m->repairs[MODULE_REPAIR_DONE],
-			 m->repairs[MODULE_REPAIR_DONE] == 1 ? "" : "s");
+		o = put_text(o, "no spare left after ");
+		o = put_dec(o, m->repairs[MODULE_REPAIR_DONE]);
+		*end = put_noun(o, "repair", m->repairs[MODULE_REPAIR_DONE]);
 		return MODULE_REPAIR_EXHAUSTED;
 	}
 	if (reached(m->repairs[MODULE_REPAIR_FAILED], t->exhausted_failed)) {
-		snprintf(buf, size, "%u repair%s failed", m->repairs[MODULE_REPAIR_FAILED],
-			 m->repairs[MODULE_REPAIR_FAILED] == 1 ? "" : "s");
+		o = put_dec(o, m->repairs[MODULE_REPAIR_FAILED]);
+		o = put_noun(o, "repair", m->repairs[MODULE_REPAIR_FAILED]);
+		*end = put_text(o, " failed");
 		return MODULE_REPAIR_EXHAUSTED;
 	}
 	if (m->repair_limit_reached) {
-		snprintf(buf, size, "repair refused at its limit after %u done", m->repairs[MODULE_REPAIR_DONE]);
+		o = put_text(o, "repair refused at its limit after ");
+		o = put_dec(o, m->repairs[MODULE_REPAIR_DONE]);
+		*end = put_text(o, " done");
 		return MODULE_REPAIR_EXHAUSTED;
+	}
+	return MODULE_OK;
+}
+
+/* The verdicts below the two above: isolating, watch, ok. */
+static enum module_verdict lesser(const struct module_entry *m, const struct module_thresholds *t, char *o,
+				  char **end)
+{
+	if (reached((uint64_t) m->pages_retired + m->rows_retired, t->isolating_pages)) {
+		o = put_dec(o, m->pages_retired);
+		o = put_noun(o, "page", m->pages_retired);
+		o = put_text(o, " and ");
+		o = put_dec(o, m->rows_retired);
+		o = put_noun(o, "row", m->rows_retired);
+		*end = put_text(o, " retired");
+		return MODULE_ISOLATING;
+	}
+	if (reached(m->corrected, t->watch_corrected)) {
+		enum dram_pattern p = dram_tracker_pattern(&m->pattern.tracker);
+
+		o = put_dec(o, m->corrected);
+		o = put_noun(o, "corrected error", m->corrected);
+		if (p != DRAM_PATTERN_NONE) {
+			o = put_text(o, ", pattern ");
+			o = put_text(o, dram_pattern_to_string(p));
+		}
+		*end = o;
+		return MODULE_WATCH;
+	}
+	if (m->corrected + m->uncorrected == 0) {
+		*end = put_text(o, "no errors");
+	} else {
+		o = put_dec(o, m->corrected);
+		o = put_noun(o, "corrected error", m->corrected);
+		o = put_text(o, ", below WatchCorrected=");
+		*end = put_dec(o, t->watch_corrected);
 	}
 	return MODULE_OK;
 }
@@ -84,34 +153,14 @@ static enum module_verdict exhausted(const struct module_entry *m, const struct 
 enum module_verdict module_verdict_of(const struct module_entry *m, const struct module_thresholds *t,
 				      char *reason, size_t reason_size)
 {
-	char scratch[MODULE_REASON_MAX];
-	enum module_verdict v;
+	char text[REASON_TEXT_MAX], *end = text;
+	enum module_verdict v = replace(m, t, text, &end);
 
-	if (!reason || reason_size == 0)
-		reason = scratch, reason_size = sizeof(scratch);
-	v = replace(m, t, reason, reason_size);
-	if (v != MODULE_OK)
-		return v;
-	v = exhausted(m, t, reason, reason_size);
-	if (v != MODULE_OK)
-		return v;
-	if (reached((uint64_t) m->pages_retired + m->rows_retired, t->isolating_pages)) {
-		snprintf(reason, reason_size, "%u page%s and %u row%s retired", m->pages_retired,
-			 m->pages_retired == 1 ? "" : "s", m->rows_retired, m->rows_retired == 1 ? "" : "s");
-		return MODULE_ISOLATING;
-	}
-	if (reached(m->corrected, t->watch_corrected)) {
-		enum dram_pattern p = dram_tracker_pattern(&m->pattern.tracker);
-
-		snprintf(reason, reason_size, "%" PRIu64 " corrected error%s%s%s", m->corrected,
-			 m->corrected == 1 ? "" : "s", p == DRAM_PATTERN_NONE ? "" : ", pattern ",
-			 p == DRAM_PATTERN_NONE ? "" : dram_pattern_to_string(p));
-		return MODULE_WATCH;
-	}
-	if (m->corrected + m->uncorrected == 0)
-		snprintf(reason, reason_size, "no errors");
-	else
-		snprintf(reason, reason_size, "%" PRIu64 " corrected error%s, below WatchCorrected=%u", m->corrected,
-			 m->corrected == 1 ? "" : "s", t->watch_corrected);
-	return MODULE_OK;
+	if (v == MODULE_OK)
+		v = exhausted(m, t, text, &end);
+	if (v == MODULE_OK)
+		v = lesser(m, t, text, &end);
+	if (reason)
+		put_end(reason, reason_size, text, end);
+	return v;
 }

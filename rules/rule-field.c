@@ -132,6 +132,9 @@ static const char *const memory_bank_types[] = {
 
 static const char *mce_component(const struct mce_decoded *d)
 {
+	/* Memory either way, without comparing the bank type with each name: most machine checks are. */
+	if (d->error_class == MCE_CLASS_MEMORY_CONTROLLER)
+		return "memory";
 	for (size_t i = 0; d->bank_type && i < ELEMENTSOF(memory_bank_types); i++)
 		if (streq(d->bank_type, memory_bank_types[i]))
 			return "memory";

@@ -113,6 +113,98 @@ static void test_thresholds_edges(void **state)
 	module_ledger_done(&l);
 }
 
+/* Every reason a verdict gives, word for word, and cut to the caller's buffer as snprintf() cuts. */
+static void test_reasons(void **state)
+{
+	const struct module_thresholds def = MODULE_THRESHOLDS_DEFAULT;
+	struct module_thresholds t;
+	struct module_entry m;
+	const struct dram_cell cell = { .bank = 1, .row = 2, .column = 3 };
+	char reason[MODULE_REASON_MAX], want[MODULE_REASON_MAX];
+
+	(void) state;
+#define REASON(verdict, text) do { \
+		assert_int_equal(module_verdict_of(&m, &t, reason, sizeof(reason)), verdict); \
+		assert_string_equal(reason, text); \
+	} while (0)
+#define FRESH() (m = (struct module_entry) { .spares_left = -1 }, t = def)
+	FRESH();
+	REASON(MODULE_OK, "no errors");
+	m.uncorrected = 1;
+	REASON(MODULE_REPLACE, "1 uncorrected error after 0 corrected");
+	m.uncorrected = 3, m.corrected = 12345678901234;
+	REASON(MODULE_REPLACE, "3 uncorrected errors after 12345678901234 corrected");
+	m.uncorrected = UINT64_MAX, m.corrected = UINT64_MAX;
+	REASON(MODULE_REPLACE, "18446744073709551615 uncorrected errors after 18446744073709551615 corrected");
+	m.ue_on_row = true, m.ue_row = 0xabc, m.ue_row_corrected = 7;
+	REASON(MODULE_REPLACE, "uncorrected error after 7 corrected on row 0xabc");
+	m.ue_row = 0, m.ue_row_corrected = UINT32_MAX;
+	REASON(MODULE_REPLACE, "uncorrected error after 4294967295 corrected on row 0x0");
+	m.ue_row_corrected = 0;
+	REASON(MODULE_REPLACE, "18446744073709551615 uncorrected errors after 18446744073709551615 corrected");
+
+	FRESH();
+	m.corrected = m.week_corrected = 100;
+	REASON(MODULE_REPLACE, "100 corrected errors within a week (ReplaceCorrectedPerWeek=100)");
+	t.replace_corrected_week = MODULE_THRESHOLD_MAX, m.week_corrected = UINT64_MAX;
+	REASON(MODULE_REPLACE, "18446744073709551615 corrected errors within a week (ReplaceCorrectedPerWeek=1000000)");
+
+	FRESH();
+	m.corrected = 3, m.pattern.n_banks = 3;
+	REASON(MODULE_REPLACE, "errors in 3 banks: a multi-bank fault");
+	m.pattern.n_banks = MODULE_BANKS_MAX, m.pattern.more_banks = true;
+	REASON(MODULE_REPLACE, "errors in 32+ banks: a multi-bank fault");
+
+	FRESH();
+	m.spares_left = 0;
+	REASON(MODULE_REPAIR_EXHAUSTED, "no spare left after 0 repairs");
+	m.repairs[MODULE_REPAIR_DONE] = 1;
+	REASON(MODULE_REPAIR_EXHAUSTED, "no spare left after 1 repair");
+	m.spares_left = 4, m.repairs[MODULE_REPAIR_FAILED] = 1;
+	REASON(MODULE_REPAIR_EXHAUSTED, "1 repair failed");
+	m.repairs[MODULE_REPAIR_FAILED] = 2;
+	REASON(MODULE_REPAIR_EXHAUSTED, "2 repairs failed");
+	m.repairs[MODULE_REPAIR_FAILED] = 0, m.repair_limit_reached = true, m.repairs[MODULE_REPAIR_DONE] = 5;
+	REASON(MODULE_REPAIR_EXHAUSTED, "repair refused at its limit after 5 done");
+
+	FRESH();
+	m.pages_retired = 1;
+	REASON(MODULE_ISOLATING, "1 page and 0 rows retired");
+	m.pages_retired = 2, m.rows_retired = 1;
+	REASON(MODULE_ISOLATING, "2 pages and 1 row retired");
+	m.pages_retired = UINT32_MAX, m.rows_retired = UINT32_MAX;
+	REASON(MODULE_ISOLATING, "4294967295 pages and 4294967295 rows retired");
+
+	FRESH();
+	m.corrected = 1;
+	REASON(MODULE_WATCH, "1 corrected error");
+	m.corrected = 2;
+	module_pattern_add(&m.pattern, &cell, MODULE_CORRECTED);
+	module_pattern_add(&m.pattern, &cell, MODULE_CORRECTED);
+	assert_int_not_equal(dram_tracker_pattern(&m.pattern.tracker), DRAM_PATTERN_NONE);
+	snprintf(want, sizeof(want), "2 corrected errors, pattern %s",
+		 dram_pattern_to_string(dram_tracker_pattern(&m.pattern.tracker)));
+	REASON(MODULE_WATCH, want);
+	t.watch_corrected = 3;
+	REASON(MODULE_OK, "2 corrected errors, below WatchCorrected=3");
+	m.corrected = 1;
+	REASON(MODULE_OK, "1 corrected error, below WatchCorrected=3");
+	t.watch_corrected = 0, m.corrected = 7;
+	REASON(MODULE_OK, "7 corrected errors, below WatchCorrected=0");
+
+	/* Cut as snprintf() cuts; no buffer, or none of room, is the verdict alone. */
+	FRESH();
+	m.uncorrected = 3;
+	assert_int_equal(module_verdict_of(&m, &t, reason, 10), MODULE_REPLACE);
+	assert_string_equal(reason, "3 uncorre");
+	reason[0] = 'x';
+	assert_int_equal(module_verdict_of(&m, &t, reason, 1), MODULE_REPLACE);
+	assert_string_equal(reason, "");
+	assert_int_equal(module_verdict_of(&m, &t, NULL, 0), MODULE_REPLACE);
+#undef FRESH
+#undef REASON
+}
+
 static void test_uncorrected_after_row(void **state)
 {
 	struct module_ledger l;
@@ -399,6 +491,64 @@ static void test_records(void **state)
 	ras_record_done(&r);
 }
 
+/*
+ * A record that names no slot nor label: its coordinates are its place,
+ * "socket=1 mc=0 channel=2 dimm=3" (a CPER memory section's node and
+ * module); a place that does not fit the slot's 95 characters names none
+ * rather than a cut one that could be another DIMM's.
+ */
+static void test_record_coordinates(void **state)
+{
+	static const struct {
+		uint64_t socket, channel, dimm;
+		bool have_mc;
+		uint64_t mc;
+		const char *slot;   /* NULL: no module */
+	} cases[] = {
+		{ 1, 2, 3, true, 0, "socket=1 mc=0 channel=2 dimm=3" },
+		{ 0, 10, 0, false, 0, "socket=0 channel=10 dimm=0" },
+		/* 26 characters of names and blanks, 69 digits: 95, the most that fits */
+		{ UINT64_MAX, UINT64_MAX, 999999999, true, UINT64_MAX,
+		  "socket=18446744073709551615 mc=18446744073709551615 channel=18446744073709551615 dimm=999999999" },
+		{ UINT64_MAX, UINT64_MAX, 1000000000, true, UINT64_MAX, NULL },
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX, true, UINT64_MAX, NULL },
+	};
+	struct module_record mr;
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+	char key[MODULE_KEY_MAX];
+
+	(void) state;
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		ras_record_init(&r, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_RAS_EXTLOG_MEM_EVENT);
+		r.severity = RAS_SEV_CORRECTED;
+		assert_int_equal(ras_record_add_uint(&r, "node", cases[i].socket), 0);
+		if (cases[i].have_mc)
+			assert_int_equal(ras_record_add_uint(&r, "mc", cases[i].mc), 0);
+		assert_int_equal(ras_record_add_uint(&r, "channel", cases[i].channel), 0);
+		assert_int_equal(ras_record_add_uint(&r, "module", cases[i].dimm), 0);
+		module_record_of(&in, T0, NULL, 0, MACHINE, &mr);
+		if (!cases[i].slot) {
+			assert_int_equal(mr.kind, MODULE_RECORD_NONE);
+		} else {
+			assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
+			assert_string_equal(mr.id.slot, cases[i].slot);
+			snprintf(key, sizeof(key), "dimm|machine=%s|slot=%s", MACHINE, cases[i].slot);
+			assert_string_equal(mr.id.key, key);
+		}
+		ras_record_done(&r);
+	}
+
+	/* Without its DIMM a channel names no module. */
+	ras_record_init(&r, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_RAS_EXTLOG_MEM_EVENT);
+	r.severity = RAS_SEV_CORRECTED;
+	assert_int_equal(ras_record_add_uint(&r, "node", 0), 0);
+	assert_int_equal(ras_record_add_uint(&r, "channel", 1), 0);
+	module_record_of(&in, T0, NULL, 0, MACHINE, &mr);
+	assert_int_equal(mr.kind, MODULE_RECORD_NONE);
+	ras_record_done(&r);
+}
+
 static unsigned count_lines(const char *text, const char *prefix)
 {
 	unsigned n = 0;
@@ -481,6 +631,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_thresholds_edges),
+		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_uncorrected_after_row),
 		cmocka_unit_test(test_isolating_and_exhausted),
 		cmocka_unit_test(test_banks),
@@ -490,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_record_coordinates),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_uncount),
 	};

@@ -122,12 +122,51 @@ static void test_names_round_trip(void **state)
 		assert_int_equal(mce_source_from_string(mce_source_to_string((enum mce_source) s)), s);
 }
 
+/*
+ * ras_record_find() by the record's index: a key's first field, by its text
+ * (a key from the input is no literal), none for a key not given, and
+ * nothing left of a record's fields once it is done.
+ */
+static void test_find_by_key(void **state)
+{
+	static char keys[RAS_RECORD_MAX_FIELDS][8];
+	struct ras_record r;
+	char probe[8];
+	const struct ras_field *f;
+
+	(void) state;
+	ras_record_init(&r, RAS_EVENT_VENDOR_SECTION, MCE_SOURCE_RAS_NON_STANDARD_EVENT);
+	for (unsigned i = 0; i < RAS_RECORD_MAX_FIELDS - 1; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "k%u", i);
+		assert_int_equal(ras_record_add_uint(&r, keys[i], i), 0);
+	}
+	assert_int_equal(ras_record_add_uint(&r, keys[7], 1000), 0);   /* given twice: the first counts */
+	for (unsigned i = 0; i < RAS_RECORD_MAX_FIELDS - 1; i++) {
+		snprintf(probe, sizeof(probe), "k%u", i);
+		f = ras_record_find(&r, probe);
+		assert_non_null(f);
+		assert_ptr_equal(f, &r.fields[i]);
+		assert_int_equal(f->u, i);
+	}
+	assert_null(ras_record_find(&r, "k63"));
+	assert_null(ras_record_find(&r, "k"));
+	assert_null(ras_record_find(&r, ""));
+	ras_record_done(&r);
+	assert_null(ras_record_find(&r, "k7"));
+	assert_int_equal(ras_record_add_string(&r, "k7", "again", 5), 0);
+	f = ras_record_find(&r, "k7");
+	assert_non_null(f);
+	assert_string_equal(f->data, "again");
+	ras_record_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fields_in_order_and_typed),
 		cmocka_unit_test(test_bounds_mark_truncated),
 		cmocka_unit_test(test_names_round_trip),
+		cmocka_unit_test(test_find_by_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
