@@ -57,37 +57,76 @@ size_t prom_series(const struct prom_registry *r)
 	return r->n;
 }
 
-void prom_put_label_value(FILE *f, const char *v)
+/*
+ * A label value escaped as the exposition format wants it (\\, \" and \n),
+ * into out, or only counted where out is NULL: its length either way.
+ */
+static size_t escape_label_value(char *out, const char *v)
 {
+	size_t n = 0;
+
 	for (; *v; v++) {
-		if (*v == '\\')
-			fputs("\\\\", f);
-		else if (*v == '"')
-			fputs("\\\"", f);
-		else if (*v == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*v, f);
+		char esc = *v == '\\' ? '\\' : *v == '"' ? '"' : *v == '\n' ? 'n' : 0;
+
+		if (esc) {
+			if (out) {
+				out[n] = '\\';
+				out[n + 1] = esc;
+			}
+			n += 2;
+		} else {
+			if (out)
+				out[n] = *v;
+			n++;
+		}
 	}
+	return n;
 }
 
+void prom_put_label_value(FILE *f, const char *v)
+{
+	char small[256], *buf = small;
+	size_t n = escape_label_value(NULL, v);
+
+	if (n >= sizeof(small) && !(buf = malloc(n))) {
+		/* Out of memory: the value unescaped would break the format; a gap does not. */
+		return;
+	}
+	escape_label_value(buf, v);
+	fwrite(buf, 1, n, f);
+	if (buf != small)
+		free(buf);
+}
+
+/*
+ * The labels as one text, name="value" joined by commas.  Measured first and
+ * written into one allocation: this runs at every metric update, on the
+ * record path, where a memory stream (an 8 KiB zeroed buffer each time) was a
+ * fifth of a replay's instructions.
+ */
 static char *render_labels(const char *const *labels)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	size_t need = 1, n = 0;
+	char *text;
 
-	if (!f)
+	for (size_t i = 0; labels && labels[i] && labels[i + 1]; i += 2)
+		need += (i ? 1 : 0) + strlen(labels[i]) + 3 + escape_label_value(NULL, labels[i + 1]);
+	text = malloc(need);
+	if (!text)
 		return NULL;
 	for (size_t i = 0; labels && labels[i] && labels[i + 1]; i += 2) {
-		fprintf(f, "%s%s=\"", i ? "," : "", labels[i]);
-		prom_put_label_value(f, labels[i + 1]);
-		fputc('"', f);
+		size_t name_len = strlen(labels[i]);
+
+		if (i)
+			text[n++] = ',';
+		memcpy(text + n, labels[i], name_len);
+		n += name_len;
+		text[n++] = '=';
+		text[n++] = '"';
+		n += escape_label_value(text + n, labels[i + 1]);
+		text[n++] = '"';
 	}
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
+	text[n] = '\0';
 	return text;
 }
 
