@@ -57,45 +57,45 @@ size_t prom_series(const struct prom_registry *r)
 	return r->n;
 }
 
-/*
- * A label value escaped as the exposition format wants it (\\, \" and \n),
- * into out, or only counted where out is NULL: its length either way.
- */
+/* One byte of a label value as the exposition format wants it (\\, \" and \n): its 1 or 2 bytes. */
+static size_t escape_label_byte(char c, char *out)
+{
+	char esc = c == '\\' ? '\\' : c == '"' ? '"' : c == '\n' ? 'n' : 0;
+
+	if (!esc) {
+		out[0] = c;
+		return 1;
+	}
+	out[0] = '\\';
+	out[1] = esc;
+	return 2;
+}
+
+/* A label value escaped into out, or only counted where out is NULL: its length either way. */
 static size_t escape_label_value(char *out, const char *v)
 {
+	char two[2];
 	size_t n = 0;
 
-	for (; *v; v++) {
-		char esc = *v == '\\' ? '\\' : *v == '"' ? '"' : *v == '\n' ? 'n' : 0;
-
-		if (esc) {
-			if (out) {
-				out[n] = '\\';
-				out[n + 1] = esc;
-			}
-			n += 2;
-		} else {
-			if (out)
-				out[n] = *v;
-			n++;
-		}
-	}
+	for (; *v; v++)
+		n += escape_label_byte(*v, out ? out + n : two);
 	return n;
 }
 
+/* Through a small buffer, flushed as it fills: no allocation, so nothing to fail but the stream. */
 void prom_put_label_value(FILE *f, const char *v)
 {
-	char small[256], *buf = small;
-	size_t n = escape_label_value(NULL, v);
+	char buf[256];
+	size_t n = 0;
 
-	if (n >= sizeof(small) && !(buf = malloc(n))) {
-		/* Out of memory: the value unescaped would break the format; a gap does not. */
-		return;
+	for (; *v; v++) {
+		if (n > sizeof(buf) - 2) {
+			fwrite(buf, 1, n, f);
+			n = 0;
+		}
+		n += escape_label_byte(*v, buf + n);
 	}
-	escape_label_value(buf, v);
 	fwrite(buf, 1, n, f);
-	if (buf != small)
-		free(buf);
 }
 
 /*

@@ -87,12 +87,35 @@ static void test_bound_spares_unlabelled(void **state)
 	prom_registry_free(r);
 }
 
+/* A value longer than the writer's buffer, every byte escaped: flushed whole, no byte lost or split. */
+static void test_long_label_value(void **state)
+{
+	char value[301], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void) state;
+	assert_non_null(f);
+	memset(value, '"', 300);
+	value[300] = '\0';
+	value[150] = '\n';
+	prom_put_label_value(f, value);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(len, 600);
+	for (size_t i = 0; i < 600; i += 2) {
+		assert_int_equal(text[i], '\\');
+		assert_int_equal(text[i + 1], i == 300 ? 'n' : '"');
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_spares_unlabelled),
+		cmocka_unit_test(test_long_label_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
