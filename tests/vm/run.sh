@@ -713,13 +713,25 @@ for k in "${groups[@]}"; do
 	t0=$(date +%s)
 	note "boot: $label"
 	note "kernel $(cat "${kernel_dir[$g_kernel]}/kver") ($(tr '\n' ' ' <"${kernel_dir[$g_kernel]}/packages")), QEMU ${qemu_cmd[$g_qemuv]%% *}"
-	vm_start "$g_cpu" "$g_smp" "$g_append" "$g_qemu" "$g_kernel" "$g_qemuv" "$g_mem"
 	booted=
-	# 3 minutes, and 3 seconds more per vCPU: TCG boots a 64-vCPU guest in 3-5 minutes.
-	for _ in $(seq $((900 + 15 * g_smp))); do
-		grep -q '@@MCELOGD-VM-AGENT-READY@@' "$vm_dir/console.log" 2>/dev/null && { booted=1; break; }
-		vm_alive || break
-		sleep 0.2
+	for attempt in 1 2; do
+		vm_start "$g_cpu" "$g_smp" "$g_append" "$g_qemu" "$g_kernel" "$g_qemuv" "$g_mem"
+		# 3 minutes, and 3 seconds more per vCPU: TCG boots a 64-vCPU guest in 3-5 minutes.
+		for _ in $(seq $((900 + 15 * g_smp))); do
+			grep -q '@@MCELOGD-VM-AGENT-READY@@' "$vm_dir/console.log" 2>/dev/null && { booted=1; break; }
+			vm_alive || break
+			sleep 0.2
+		done
+		[ -z "$booted" ] && [ "$attempt" = 1 ] || break
+		# Nothing of mcelogd runs before the agent is up (vm_provision
+		# starts it), so a boot that never got there is Debian's kernel
+		# and systemd under TCG, not the code under test: once in CI,
+		# 7.3's q35 CXL boot stopped printing 2 s into the kernel's boot.
+		# Booted once more, with the first attempt's end in the log.
+		note "boot [$label]: the guest did not come up ($(vm_alive && echo "QEMU still running, console stopped" ||
+			echo "QEMU exited: $(head -c 300 "$vm_dir/qemu.out" 2>/dev/null)")); its console's last 40 lines, then a second boot"
+		console | tail -n 40 | diag
+		vm_stop
 	done
 	if [ -n "$booted" ] && guest true 20 >/dev/null; then
 		ok "boot [$label]: systemd up and command channel answering after $(( $(date +%s) - t0 ))s"
