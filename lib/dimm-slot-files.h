@@ -16,6 +16,7 @@
 #include "dimm-slots.h"
 
 #define DMI_ENTRIES_DEFAULT     "/sys/firmware/dmi/entries"
+#define SLOTS_DIR_DEFAULT       SYSCONFDIR "/mcelogd/slots.d"   /* the administrator's overrides */
 #define DIMM_SLOTS_SUFFIX       ".conf"
 #define SMBIOS_MEMDEVS_MAX      1024     /* type-17 structures read; far above any board */
 

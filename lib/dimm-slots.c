@@ -78,8 +78,14 @@ int dimm_slots_parse(struct dimm_slots *s, const char *path, const char *text, s
 		trim(text, &la, &lb);
 		if (la == lb || text[la] == '#')
 			continue;
-		for (eq = la; eq < lb && text[eq] != '='; eq++)
+		/*
+		 * The last '=' ends the label: a machine check's place
+		 * ("socket=0 mc=0 channel=1 dimm=0", as mcectl dimms shows a
+		 * DIMM known only by it) is a label too; no slot name has one.
+		 */
+		for (eq = lb; eq > la && text[eq - 1] != '='; eq--)
 			;
+		eq = eq > la ? eq - 1 : lb;
 		what[0] = '\0';
 		sa = eq + 1;
 		sb = lb;

@@ -16,10 +16,12 @@
  *
  *   # /etc/mcelogd/slots.d/board.conf
  *   CPU_SrcID#0_MC#0_Chan#0_DIMM#0 = P1-DIMMA1
+ *   socket=0 mc=0 channel=1 dimm=0 = P1-DIMMB1
  *
- * one "LABEL = SLOT" a line, '#' comments, blanks trimmed; a later line or
- * file for the same label replaces an earlier one.  An override wins over
- * the SMBIOS names.
+ * one "LABEL = SLOT" a line (the last '=' ends the label, so that the place
+ * a machine check names, when no EDAC driver gives a label, is one too),
+ * '#' comments, blanks trimmed; a later line or file for the same label
+ * replaces an earlier one.  An override wins over the SMBIOS names.
  */
 
 #include <stddef.h>

@@ -55,6 +55,7 @@ struct rebuild {
 	bool more_others;
 	struct smbios_memdev *devs;
 	size_t n_devs;
+	struct dimm_slots overrides;      /* a machine check's place to its slot, as the daemon reads them */
 	bool have_smbios;
 	uint64_t counted, replayed, problems;
 };
@@ -173,6 +174,28 @@ static void problem_smbios(const char *path, unsigned line, const char *what, vo
 	fprintf(stderr, "mcectl dimms: %s: %s\n", path, what);
 }
 
+static void problem_slots(const char *path, unsigned line, const char *what, void *userdata)
+{
+	(void) userdata;
+	fprintf(stderr, "mcectl dimms: %s:%u: %s\n", path, line, what);
+}
+
+/*
+ * The slot overrides that name a machine check's place (lib/dimm-slots.h):
+ * --slots-dir, else this machine's own for its own records, so that a DIMM
+ * the daemon knew by slot and serial is rebuilt under the same key.
+ */
+static int load_overrides(struct rebuild *b, bool own)
+{
+	const char *dir = b->a->slots_dir;
+
+	if (!dir && own)
+		dir = SLOTS_DIR_DEFAULT;
+	if (!dir)
+		return 0;
+	return dimm_slots_read_dir(&b->overrides, dir, problem_slots, NULL);
+}
+
 /*
  * The SMBIOS table that names the machine's modules by serial: --dmi-dir,
  * else this machine's own when its local journal is read and the records are
@@ -185,9 +208,14 @@ static int load_smbios(struct rebuild *b)
 	const char *dir = a->dmi_dir;
 	sd_id128_t self;
 	char self_id[SD_ID128_STRING_MAX];
+	bool own = !a->directory && !a->n_files && sd_id128_get_machine(&self) >= 0 &&
+		   streq(sd_id128_to_string(self, self_id), b->machine.id);
+	int r;
 
-	if (!dir && !a->directory && !a->n_files && sd_id128_get_machine(&self) >= 0 &&
-	    streq(sd_id128_to_string(self, self_id), b->machine.id))
+	r = load_overrides(b, own);
+	if (r < 0)
+		return r;
+	if (!dir && own)
 		dir = DMI_ENTRIES_DEFAULT;
 	if (!dir) {
 		fprintf(stderr, "mcectl dimms: the records of machine %s (host %s) are read without its SMBIOS table: "
@@ -238,7 +266,8 @@ static int64_t entry_time(struct rebuild *b, bool have, int64_t record_usec)
 
 static int feed(struct rebuild *b, struct rule_input *in, int64_t time_usec)
 {
-	const struct module_host host = { .devs = b->devs, .n_devs = b->n_devs, .machine_id = b->machine.id };
+	const struct module_host host = { .devs = b->devs, .n_devs = b->n_devs, .overrides = &b->overrides,
+					  .machine_id = b->machine.id };
 	bool paired = false;
 	int r;
 
@@ -402,6 +431,10 @@ int dimms_rebuild(const struct dimms_rebuild_args *a, struct module_ledger *l)
 		fprintf(stderr, "mcectl dimms: --dmi-dir: cannot read %s: %s\n", a->dmi_dir, strerror(errno));
 		return 1;
 	}
+	if (a->slots_dir && access(a->slots_dir, R_OK | X_OK) < 0) {
+		fprintf(stderr, "mcectl dimms: --slots-dir: cannot read %s: %s\n", a->slots_dir, strerror(errno));
+		return 1;
+	}
 	if (load_thresholds(a, &t) < 0)
 		return 1;
 	if (a->directory || a->n_files) {
@@ -472,6 +505,7 @@ out:
 	if (status != 0)
 		module_ledger_done(l);
 	free(b.devs);
+	dimm_slots_done(&b.overrides);
 	sd_journal_close(b.j);
 	collector_done(&c);
 	return status;

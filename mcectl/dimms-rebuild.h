@@ -26,6 +26,7 @@ struct dimms_rebuild_args {
 	unsigned n_files;
 	const char *machine;                            /* --machine: a machine id or a host name */
 	const char *dmi_dir;                            /* --dmi-dir: that machine's SMBIOS entries */
+	const char *slots_dir;                          /* --slots-dir: that machine's slot overrides */
 	const char *config;                             /* --config: the [Modules] thresholds */
 	bool config_explicit;
 	bool include_replayed;                          /* --include-replayed */

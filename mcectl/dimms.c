@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dimm-slot-files.h"
 #include "dimms-rebuild.h"
 #include "file-io.h"
 #include "json-writer.h"
@@ -43,12 +44,16 @@ static void help(void)
 	       "                         _HOSTNAME); needed when the journal holds several\n"
 	       "      --dmi-dir DIR      with --rebuild: that machine's SMBIOS entries, for the DIMMs'\n"
 	       "                         serials (default: this machine's, for its own records)\n"
+	       "      --slots-dir DIR    with --rebuild: that machine's slot overrides, which name\n"
+	       "                         the slots of machine checks' places (default: this machine's\n"
+	       "                         %s, for its own records)\n"
 	       "      --config FILE      with --rebuild: the [Modules] thresholds\n"
 	       "                         (default %s)\n"
 	       "      --include-replayed with --rebuild: also the entries of replays (mcelogd -r)\n"
 	       "      --save             with --rebuild: write the ledger to the state file (--state),\n"
 	       "                         the one there before kept as .old; refused while mcelogd runs\n"
-	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT, SYSCONFDIR "/mcelogd/mcelogd.conf");
+	       "  -h, --help             show this help\n", MODULES_FILE_DEFAULT, SLOTS_DIR_DEFAULT,
+	       SYSCONFDIR "/mcelogd/mcelogd.conf");
 }
 
 struct problems {
@@ -268,8 +273,8 @@ static int save_ledger(const char *path, const struct module_ledger *l)
 
 int verb_dimms(int argc, char *argv[])
 {
-	enum { ARG_STATE = 0x100, ARG_REBUILD, ARG_FILE, ARG_MACHINE, ARG_DMI_DIR, ARG_CONFIG, ARG_INCLUDE_REPLAYED,
-	       ARG_SAVE };
+	enum { ARG_STATE = 0x100, ARG_REBUILD, ARG_FILE, ARG_MACHINE, ARG_DMI_DIR, ARG_SLOTS_DIR, ARG_CONFIG,
+	       ARG_INCLUDE_REPLAYED, ARG_SAVE };
 	static const struct option options[] = {
 		{ "state",     required_argument, NULL, ARG_STATE },
 		{ "output",    required_argument, NULL, 'o' },
@@ -278,6 +283,7 @@ int verb_dimms(int argc, char *argv[])
 		{ "file",      required_argument, NULL, ARG_FILE },
 		{ "machine",   required_argument, NULL, ARG_MACHINE },
 		{ "dmi-dir",   required_argument, NULL, ARG_DMI_DIR },
+		{ "slots-dir", required_argument, NULL, ARG_SLOTS_DIR },
 		{ "config",    required_argument, NULL, ARG_CONFIG },
 		{ "include-replayed", no_argument, NULL, ARG_INCLUDE_REPLAYED },
 		{ "save",      no_argument,       NULL, ARG_SAVE },
@@ -310,6 +316,7 @@ int verb_dimms(int argc, char *argv[])
 			break;
 		case ARG_MACHINE: rebuild.machine = optarg; journal_option = "--machine"; break;
 		case ARG_DMI_DIR: rebuild.dmi_dir = optarg; journal_option = "--dmi-dir"; break;
+		case ARG_SLOTS_DIR: rebuild.slots_dir = optarg; journal_option = "--slots-dir"; break;
 		case ARG_CONFIG:
 			rebuild.config = optarg;
 			rebuild.config_explicit = true;

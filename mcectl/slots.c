@@ -25,7 +25,6 @@
 
 #define DMI_DIR_DEFAULT   DMI_ENTRIES_DEFAULT
 #define EDAC_DIR_DEFAULT  "/sys/devices/system/edac/mc"
-#define SLOTS_DIR_DEFAULT SYSCONFDIR "/mcelogd/slots.d"
 #define SLOTS_SUFFIX      DIMM_SLOTS_SUFFIX
 #define MAX_DIMMS         4096
 

@@ -488,11 +488,17 @@ static void verdict_changed(const struct module_change *c, void *userdata)
 	emit_verdict(x->st, c, x->in, x->time_usec);
 }
 
+/* What names this machine's modules: its SMBIOS structures, the slot overrides, its id. */
+static struct module_host module_host_of(const struct rules_stage *st)
+{
+	return (struct module_host) { .devs = st->slots.devs, .n_devs = st->slots.n_devs,
+				      .overrides = &st->slots.overrides, .machine_id = st->machine_id };
+}
+
 /* The record's memory error (or a CXL device's spares) into its module's ledger entry (rules/module-feed.h). */
 static void ledger_record(struct rules_stage *st, const struct rule_input *in, int64_t time_usec, bool paired)
 {
-	const struct module_host host = { .devs = st->slots.devs, .n_devs = st->slots.n_devs,
-					  .machine_id = st->machine_id };
+	const struct module_host host = module_host_of(st);
 	struct verdict_ctx x = { .st = st, .in = in, .time_usec = time_usec };
 	int r;
 
@@ -508,11 +514,11 @@ static void ledger_record(struct rules_stage *st, const struct rule_input *in, i
 /* Pages or rows retired from the module of the record that asked for it (none at start). */
 static void ledger_retired(struct rules_stage *st, const struct rule_input *in, unsigned pages, unsigned rows)
 {
+	const struct module_host host = module_host_of(st);
 	struct module_change c;
 	struct module_id id;
 
-	if (!in || !st->modules.state_path ||
-	    !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
+	if (!in || !st->modules.state_path || !module_id_of_record(in, &host, &id))
 		return;
 	module_updated(st, module_ledger_retired(&st->modules.ledger, &id, pages, rows, &c), &c, in,
 		       st->record_time_usec);
@@ -527,13 +533,13 @@ static void ledger_repair(struct rules_stage *st, const struct rule_input *in, c
 		[MEM_REPAIR_WOULD] = _MODULE_REPAIR_MAX,   /* a replay's: nothing was asked */
 	};
 	enum mem_repair_refusal why = rep->plan ? rep->plan->refusal : MEM_REPAIR_GO;
+	const struct module_host host = module_host_of(st);
 	struct module_change c;
 	struct module_id id;
 
 	if ((unsigned) rep->outcome >= _MEM_REPAIR_OUTCOME_MAX || outcomes[rep->outcome] == _MODULE_REPAIR_MAX)
 		return;
-	if (!in || !st->modules.state_path ||
-	    !module_id_of_record(in, st->slots.devs, st->slots.n_devs, st->machine_id, &id))
+	if (!in || !st->modules.state_path || !module_id_of_record(in, &host, &id))
 		return;
 	module_updated(st, module_ledger_repair(&st->modules.ledger, &id, outcomes[rep->outcome],
 						why == MEM_REPAIR_LIMIT_DEVICE || why == MEM_REPAIR_LIMIT_DAY, &c),

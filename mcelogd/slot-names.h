@@ -13,11 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dimm-slot-files.h"
 #include "dimm-slots.h"
 
 struct ras_record;
-
-#define SLOTS_DIR_DEFAULT SYSCONFDIR "/mcelogd/slots.d"
 
 struct slot_names {
 	struct smbios_memdev *devs;

@@ -40,7 +40,7 @@ int module_feed_record(struct module_ledger *l, struct module_feed *f, const str
 	struct module_change c;
 	int r;
 
-	module_record_of(in, time_usec, h->devs, h->n_devs, h->machine_id, &mr);
+	module_record_of(in, time_usec, h, &mr);
 	if (mr.kind == MODULE_RECORD_NONE)
 		return 0;
 	if (mr.kind == MODULE_RECORD_SPARES)

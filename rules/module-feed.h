@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "module-ledger.h"
+#include "module-record.h"
 
 struct rule_input;
 struct smbios_memdev;
@@ -37,13 +38,6 @@ struct module_recent {
 struct module_feed {
 	struct module_recent recent[MODULE_RECENT];
 	unsigned next;
-};
-
-/* The machine the records are of: what names its modules. */
-struct module_host {
-	const struct smbios_memdev *devs;   /* its SMBIOS type-17 structures (serials, part numbers) */
-	size_t n_devs;
-	const char *machine_id;             /* for the keys of modules without a serial */
 };
 
 typedef void (*module_changed_fn)(const struct module_change *c, void *userdata);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "dec-digits.h"
+#include "dimm-slots.h"
 #include "macro.h"
 #include "module-record.h"
 #include "ras-record.h"
@@ -82,29 +83,37 @@ static bool coordinates(const struct rule_input *in, char *buf, size_t size)
 	       put_coordinate(buf, size, &at, RULE_FIELD_DIMM, dimm);
 }
 
-bool module_id_of_record(const struct rule_input *in, const struct smbios_memdev *devs, size_t n,
-			 const char *machine_id, struct module_id *ret)
+/* The DIMM in the SMBIOS structure whose Locator is slot, or its place alone. */
+static bool dimm_in_slot(const struct module_host *h, const char *slot, struct module_id *ret)
 {
+	for (size_t i = 0; i < h->n_devs; i++)
+		if (streq(h->devs[i].locator, slot))
+			return module_id_dimm(h->devs[i].serial, h->devs[i].part_number, slot, h->machine_id, ret) == 0;
+	return module_id_dimm(NULL, NULL, slot, h->machine_id, ret) == 0;
+}
+
+bool module_id_of_record(const struct rule_input *in, const struct module_host *h, struct module_id *ret)
+{
+	const char *machine_id = h->machine_id;
 	struct rule_value slot, label;
+	struct dimm_slot named;
 	char place[96];
 
 	if (in->ras && is_cxl_media(in->ras))
 		return cxl_id(in->ras, machine_id, ret);
 	if (in->ras && in->ras->event != RAS_EVENT_MEMORY_CONTROLLER && in->ras->event != RAS_EVENT_FIRMWARE_MEMORY)
 		return false;
-	if (get_text(in, RULE_FIELD_SLOT, &slot)) {
-		const char *s = rule_value_string(&slot);
-
-		for (size_t i = 0; i < n; i++)
-			if (streq(devs[i].locator, s))
-				return module_id_dimm(devs[i].serial, devs[i].part_number, s, machine_id, ret) == 0;
-		return module_id_dimm(NULL, NULL, s, machine_id, ret) == 0;
-	}
+	if (get_text(in, RULE_FIELD_SLOT, &slot))
+		return dimm_in_slot(h, rule_value_string(&slot), ret);
 	/* A label names one DIMM (rule-field.h: never a placeholder); a machine check has none. */
 	if (in->ras && get_text(in, RULE_FIELD_LABEL, &label))
 		return module_id_dimm(NULL, NULL, rule_value_string(&label), machine_id, ret) == 0;
 	if (!coordinates(in, place, sizeof(place)))
 		return false;
+	/* Only the administrator's word ties a place to a slot: no firmware table names places. */
+	named = dimm_slot_find(h->overrides, NULL, 0, place);
+	if (named.from == DIMM_SLOT_OVERRIDE)
+		return dimm_in_slot(h, named.slot, ret);
 	return module_id_dimm(NULL, NULL, place, machine_id, ret) == 0;
 }
 
@@ -136,8 +145,8 @@ static bool error_cell(const struct rule_input *in, struct dram_cell *c)
 	return true;
 }
 
-void module_record_of(const struct rule_input *in, int64_t time_usec, const struct smbios_memdev *devs, size_t n,
-		      const char *machine_id, struct module_record *ret)
+void module_record_of(const struct rule_input *in, int64_t time_usec, const struct module_host *h,
+		      struct module_record *ret)
 {
 	struct module_error *e = &ret->error;
 	const struct ras_field *spares;
@@ -147,7 +156,7 @@ void module_record_of(const struct rule_input *in, int64_t time_usec, const stru
 	*ret = (struct module_record) { .kind = MODULE_RECORD_NONE };
 	if (in->ras && in->ras->event == RAS_EVENT_CXL_MEMORY_SPARING) {
 		spares = ras_record_find(in->ras, "spare_resources_available");
-		if (spares && spares->type == RAS_FIELD_UINT && cxl_id(in->ras, machine_id, &ret->id)) {
+		if (spares && spares->type == RAS_FIELD_UINT && cxl_id(in->ras, h->machine_id, &ret->id)) {
 			ret->kind = MODULE_RECORD_SPARES;
 			ret->spares_left = spares->u;
 		}
@@ -162,7 +171,7 @@ void module_record_of(const struct rule_input *in, int64_t time_usec, const stru
 		e->severity = MODULE_UNCORRECTED;
 	else
 		return;
-	if (!module_id_of_record(in, devs, n, machine_id, &ret->id))
+	if (!module_id_of_record(in, h, &ret->id))
 		return;
 	ret->kind = MODULE_RECORD_ERROR;
 	e->time_usec = time_usec;

@@ -12,9 +12,12 @@
  *   a CXL memory sparing event: its device and the spares it has left.
  *
  * A DIMM's serial and part number come from the SMBIOS structure whose
- * Locator is the record's slot (lib/dimm-slot-record.h named it); lacking a
- * slot, the record's EDAC label, then its socket/mc/channel/dimm, is the
- * fallback place.  Records of no module, or of no error (info), are none.
+ * Locator is the record's slot (lib/dimm-slot-record.h named it).  A machine
+ * check names no slot, only its socket/mc/channel/dimm: an override line for
+ * that place (lib/dimm-slots.h) gives its slot, and so its serial, on
+ * machines whose EDAC driver gives no label (none loaded, or a CPU too new
+ * for one).  Lacking a slot, the record's EDAC label, then its place, is the
+ * fallback.  Records of no module, or of no error (info), are none.
  */
 
 #include <stdbool.h>
@@ -23,6 +26,7 @@
 
 #include "module-ledger.h"
 
+struct dimm_slots;
 struct rule_input;
 struct smbios_memdev;
 
@@ -39,10 +43,17 @@ struct module_record {
 	uint64_t spares_left;           /* MODULE_RECORD_SPARES */
 };
 
+/* The machine the records are of: what names its modules. */
+struct module_host {
+	const struct smbios_memdev *devs;     /* its SMBIOS type-17 structures (serials, part numbers) */
+	size_t n_devs;
+	const struct dimm_slots *overrides;   /* the administrator's slot names (slots.d); NULL: none */
+	const char *machine_id;               /* for the keys of modules without a serial */
+};
+
 /* What in tells the ledger.  time_usec: the record's time (CLOCK_REALTIME), 0 unknown. */
-void module_record_of(const struct rule_input *in, int64_t time_usec, const struct smbios_memdev *devs, size_t n,
-		      const char *machine_id, struct module_record *ret);
+void module_record_of(const struct rule_input *in, int64_t time_usec, const struct module_host *h,
+		      struct module_record *ret);
 
 /* Only the module (any record that names one: a page offlined, a repair); false when none. */
-bool module_id_of_record(const struct rule_input *in, const struct smbios_memdev *devs, size_t n,
-			 const char *machine_id, struct module_id *ret);
+bool module_id_of_record(const struct rule_input *in, const struct module_host *h, struct module_id *ret);

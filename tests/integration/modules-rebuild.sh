@@ -21,13 +21,16 @@ use_workdir
 start_private_journald "$work"
 . "$srcdir/tests/smbios-fake.sh"
 
-echo "1..21"
+echo "1..22"
 
 D=$work/dmi
 memdev_module "$D/17-0" 000 P1-DIMMA1 P0_Node0_Channel0_Dimm0 SN-A1-0001 M393A2K43DB3-CWE
 memdev_module "$D/17-1" 001 P1-DIMMB1 P0_Node0_Channel1_Dimm0 SN-B1-0002 M393A2K43DB3-CWE
+memdev_module "$D/17-2" 002 P1-DIMMC1 P0_Node0_Channel2_Dimm0 SN-C1-0003 M393A2K43DB3-CWE
 mkdir -p "$work/rules" "$work/state" "$work/slots.d"
-printf 'CPU_SrcID#0_MC#3_Chan#0_DIMM#0 = P1-DIMMA1\n' >"$work/slots.d/board.conf"
+# The second line names a machine check's place (no EDAC copy of its error): DIMM C1.
+printf 'CPU_SrcID#0_MC#3_Chan#0_DIMM#0 = P1-DIMMA1\nsocket=0 mc=3 channel=1 dimm=0 = P1-DIMMC1\n' \
+	>"$work/slots.d/board.conf"
 printf '[Modules]\nWatchCorrected=3\nReplaceBanks=2\n' >"$work/mcelogd.conf"
 
 # cper MINUTE SEVERITY HANDLE BANK ROW: a CPER memory section naming its module by handle.
@@ -54,6 +57,9 @@ cxl_dram() { # cxl_dram MINUTE ROW
 	printf '{"time":"2026-11-20T12:00:01.000000Z","event":"memory_controller","source":"ras:mc_event",'
 	printf '"severity":"corrected","error_count":1,"label":"CPU_SrcID#0_MC#3_Chan#0_DIMM#0","mc":3,'
 	printf '"address":"0x00000007e025e400"}\n'
+	# A machine check alone (channel 1, DIMM 0 of mc 3): the override's place, so DIMM C1 by serial.
+	printf '{"time":"2026-11-20T12:30:00.000000Z","cpu":0,"socket":0,"bank":25,"vendor":"intel","family":6,'
+	printf '"model":106,"status":"0x8c00000000800091","addr":"0x00000007e125e400","misc":"0x09000201d809c086"}\n'
 	cxl_dram 1 1234
 	cxl_dram 2 1235
 	printf '{"time":"2026-11-20T11:03:00.000000Z","event":"cxl_memory_sparing","source":"tracepoint",'
@@ -63,16 +69,16 @@ cxl_dram() { # cxl_dram MINUTE ROW
 "$mcelogd" --replay "$work/records.jsonl" --rules-directory "$work/rules" -c "$work/mcelogd.conf" \
 	--control-socket "" --state-directory "$work/state" --dmi-dir "$D" --slots-directory "$work/slots.d" \
 	--log-level info --output-file "$work/out.jsonl" 2>"$work/err"
-check "mcelogd counts the records into its ledger" "0 3" \
+check "mcelogd counts the records into its ledger" "0 4" \
 	"$? $(grep -c '^module ' "$work/state/modules.state")"
 journalctl --sync 2>/dev/null || sleep 1
 
 live=$("$mcectl" dimms --state "$work/state/modules.state" -o json | jq -S .)
-rebuild() { "$mcectl" dimms --rebuild --dmi-dir "$D" --config "$work/mcelogd.conf" "$@"; }
+rebuild() { "$mcectl" dimms --rebuild --dmi-dir "$D" --slots-dir "$work/slots.d" --config "$work/mcelogd.conf" "$@"; }
 rebuilt=$(rebuild --include-replayed -o json 2>"$work/rebuild.err" | jq -S .)
 check "the rebuild exits 0 and says nothing" "0 " "${PIPESTATUS[0]} $(cat "$work/rebuild.err")"
 check "the live ledger has what this test is about" \
-	"SN-A1-0001 replace 4 1|SN-B1-0002 replace 2 0|0x1234 repair-exhausted 2 0" \
+	"SN-A1-0001 replace 4 1|SN-B1-0002 replace 2 0|0x1234 repair-exhausted 2 0|SN-C1-0003 ok 1 0" \
 	"$(jq -r '[.modules[] | "\(.serial) \(.verdict) \(.corrected) \(.uncorrected)"] | join("|")' <<<"$live")"
 check "the rebuilt ledger is the live one, module for module" "$live" "$rebuilt"
 check "the table too" "$("$mcectl" dimms --state "$work/state/modules.state")" "$(rebuild --include-replayed)"
@@ -80,7 +86,12 @@ check "one module's story too" "$("$mcectl" dimms --state "$work/state/modules.s
 	"$(rebuild --include-replayed SN-A1-0001)"
 check "a replay's entries are not this machine's history unless asked" "0 1" \
 	"$(rebuild -o json 2>"$work/rebuild.err" | jq '.modules | length') \
-$(grep -c '^mcectl dimms: 11 entries written by mcelogd --replay left out' "$work/rebuild.err")"
+$(grep -c '^mcectl dimms: 12 entries written by mcelogd --replay left out' "$work/rebuild.err")"
+check "without the slot overrides, the lone machine check's DIMM is known by its place, not C1's serial" \
+	"socket=0 mc=3 channel=1 dimm=0 true" \
+	"$("$mcectl" dimms --rebuild --include-replayed --directory /run/log/journal --dmi-dir "$D" \
+		--config "$work/mcelogd.conf" -o json 2>/dev/null |
+		jq -r '.modules[] | select(.slot | startswith("socket=")) | "\(.slot) \(.fallback_key)"')"
 check "without the board's SMBIOS, DIMMs are keyed by machine and slot, and the fact is said" "true 1" \
 	"$("$mcectl" dimms --rebuild --include-replayed --directory /run/log/journal --config "$work/mcelogd.conf" -o json \
 		2>"$work/rebuild.err" | jq '[.modules[] | select(.kind == "dimm") | .fallback_key] | all') \

@@ -115,7 +115,9 @@ static void test_limits(void **state)
 	assert_int_equal(dimm_slots_parse(&s, "c.conf", line, 205, collect, NULL), 0);
 	assert_string_equal(said, "c.conf:1: label longer than 95 bytes\n");
 	said[0] = '\0';
+	/* One '=' only: the last one ends the label. */
 	memcpy(line, "A = ", 4);
+	memset(line + 200, 'L', 4);
 	assert_int_equal(dimm_slots_parse(&s, "c.conf", line, 205, collect, NULL), 0);
 	assert_string_equal(said, "c.conf:1: slot name longer than 129 bytes\n");
 	assert_int_equal(s.n, 0);
@@ -197,11 +199,36 @@ static void test_records(void **state)
 	dimm_slots_done(&o);
 }
 
+/* The last '=' ends the label: a machine check's place is a label too. */
+static void test_place_labels(void **state)
+{
+	static const char file[] = "socket=0 mc=0 channel=1 dimm=0 = P1-DIMMB1\n"
+				   "socket=0 channel=2 dimm=1=P1-DIMMC1\n"
+				   "socket=0 mc=0 channel=3 dimm=0 =\n";
+	struct dimm_slots s = { 0 };
+	struct dimm_slot r;
+
+	(void) state;
+	said[0] = '\0';
+	assert_int_equal(dimm_slots_parse(&s, "p.conf", file, sizeof(file) - 1, collect, NULL), 0);
+	assert_string_equal(said, "p.conf:3: no slot after '='\n");
+	assert_int_equal(s.n, 2);
+	r = dimm_slot_find(&s, devs, 3, "socket=0 mc=0 channel=1 dimm=0");
+	assert_int_equal(r.from, DIMM_SLOT_OVERRIDE);
+	assert_string_equal(r.slot, "P1-DIMMB1");
+	r = dimm_slot_find(&s, devs, 3, "socket=0 channel=2 dimm=1");
+	assert_string_equal(r.slot, "P1-DIMMC1");
+	r = dimm_slot_find(&s, devs, 3, "socket=0");
+	assert_int_equal(r.from, DIMM_SLOT_UNKNOWN);
+	dimm_slots_done(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_smbios_matches),
 		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_place_labels),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_records),
 	};

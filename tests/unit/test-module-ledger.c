@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "dimm-slots.h"
 #include "macro.h"
 #include "module-ledger.h"
 #include "module-prom.h"
@@ -435,6 +436,7 @@ static void test_records(void **state)
 		{ .handle = 0x10, .locator = "A1", .serial = "1A2B", .part_number = "M393" },
 		{ .handle = 0x11, .locator = "A2", .serial = "Not Specified" },
 	};
+	const struct module_host host = { .devs = devs, .n_devs = 2, .machine_id = MACHINE };
 	struct module_record mr;
 	struct ras_record r;
 	struct rule_input in = { .ras = &r };
@@ -446,7 +448,7 @@ static void test_records(void **state)
 	assert_int_equal(ras_record_add_uint(&r, "bank", 3), 0);
 	assert_int_equal(ras_record_add_uint(&r, "row", 0x4d2), 0);
 	assert_int_equal(ras_record_add_uint(&r, "column", 8), 0);
-	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	module_record_of(&in, T0, &host, &mr);
 	assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
 	assert_string_equal(mr.id.key, "dimm|serial=1A2B|part=M393");
 	assert_true(mr.error.have_cell);
@@ -456,7 +458,7 @@ static void test_records(void **state)
 	ras_record_init(&r, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_RAS_MC_EVENT);
 	r.severity = RAS_SEV_UNCORRECTED;
 	assert_int_equal(ras_record_add_string(&r, "dimm_slot", "A2", 2), 0);
-	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	module_record_of(&in, T0, &host, &mr);
 	assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
 	assert_int_equal(mr.error.severity, MODULE_UNCORRECTED);
 	assert_true(mr.id.fallback);
@@ -467,7 +469,7 @@ static void test_records(void **state)
 	ras_record_init(&r, RAS_EVENT_MEMORY_CONTROLLER, MCE_SOURCE_RAS_MC_EVENT);
 	r.severity = RAS_SEV_CORRECTED;
 	assert_int_equal(ras_record_add_string(&r, "label", "any memory", 10), 0);
-	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	module_record_of(&in, T0, &host, &mr);
 	assert_int_equal(mr.kind, MODULE_RECORD_NONE);
 	ras_record_done(&r);
 
@@ -475,7 +477,7 @@ static void test_records(void **state)
 	r.severity = RAS_SEV_CORRECTED;
 	assert_int_equal(ras_record_add_string(&r, "memdev", "mem0", 4), 0);
 	assert_int_equal(ras_record_add_uint(&r, "serial", 0x5678), 0);
-	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	module_record_of(&in, T0, &host, &mr);
 	assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
 	assert_string_equal(mr.id.key, "cxl|serial=0x5678|part=");
 	assert_string_equal(mr.id.slot, "mem0");
@@ -485,7 +487,7 @@ static void test_records(void **state)
 	assert_int_equal(ras_record_add_string(&r, "memdev", "mem0", 4), 0);
 	assert_int_equal(ras_record_add_uint(&r, "serial", 0x5678), 0);
 	assert_int_equal(ras_record_add_uint(&r, "spare_resources_available", 0), 0);
-	module_record_of(&in, T0, devs, 2, MACHINE, &mr);
+	module_record_of(&in, T0, &host, &mr);
 	assert_int_equal(mr.kind, MODULE_RECORD_SPARES);
 	assert_int_equal(mr.spares_left, 0);
 	ras_record_done(&r);
@@ -513,6 +515,7 @@ static void test_record_coordinates(void **state)
 		{ UINT64_MAX, UINT64_MAX, 1000000000, true, UINT64_MAX, NULL },
 		{ UINT64_MAX, UINT64_MAX, UINT64_MAX, true, UINT64_MAX, NULL },
 	};
+	const struct module_host host = { .machine_id = MACHINE };
 	struct module_record mr;
 	struct ras_record r;
 	struct rule_input in = { .ras = &r };
@@ -527,7 +530,7 @@ static void test_record_coordinates(void **state)
 			assert_int_equal(ras_record_add_uint(&r, "mc", cases[i].mc), 0);
 		assert_int_equal(ras_record_add_uint(&r, "channel", cases[i].channel), 0);
 		assert_int_equal(ras_record_add_uint(&r, "module", cases[i].dimm), 0);
-		module_record_of(&in, T0, NULL, 0, MACHINE, &mr);
+		module_record_of(&in, T0, &host, &mr);
 		if (!cases[i].slot) {
 			assert_int_equal(mr.kind, MODULE_RECORD_NONE);
 		} else {
@@ -544,9 +547,56 @@ static void test_record_coordinates(void **state)
 	r.severity = RAS_SEV_CORRECTED;
 	assert_int_equal(ras_record_add_uint(&r, "node", 0), 0);
 	assert_int_equal(ras_record_add_uint(&r, "channel", 1), 0);
-	module_record_of(&in, T0, NULL, 0, MACHINE, &mr);
+	module_record_of(&in, T0, &host, &mr);
 	assert_int_equal(mr.kind, MODULE_RECORD_NONE);
 	ras_record_done(&r);
+}
+
+/*
+ * A place that an override names (slots.d: "socket=1 mc=0 channel=2 dimm=3
+ * = A1", a board whose EDAC driver gives no label): the DIMM in that slot,
+ * by its serial; an override naming a slot no SMBIOS structure has keys it
+ * by that slot; a place no override names stays a place.
+ */
+static void test_record_place_override(void **state)
+{
+	static const char conf[] = "socket=1 mc=0 channel=2 dimm=3 = A1\n"
+				   "socket=1 mc=0 channel=2 dimm=4=P9-DIMMZ9\n";
+	const struct smbios_memdev devs[1] = {
+		{ .handle = 0x10, .locator = "A1", .serial = "1A2B", .part_number = "M393" },
+	};
+	static const struct {
+		uint64_t dimm;
+		const char *key;
+	} cases[] = {
+		{ 3, "dimm|serial=1A2B|part=M393" },
+		{ 4, "dimm|machine=" MACHINE "|slot=P9-DIMMZ9" },
+		{ 5, "dimm|machine=" MACHINE "|slot=socket=1 mc=0 channel=2 dimm=5" },
+	};
+	struct dimm_slots overrides = {};
+	struct module_record mr;
+	struct ras_record r;
+	struct rule_input in = { .ras = &r };
+
+	(void) state;
+	assert_int_equal(dimm_slots_parse(&overrides, "board.conf", conf, sizeof(conf) - 1, NULL, NULL), 0);
+	assert_int_equal(overrides.n, 2);
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		const struct module_host host = { .devs = devs, .n_devs = 1, .overrides = &overrides,
+						  .machine_id = MACHINE };
+
+		ras_record_init(&r, RAS_EVENT_FIRMWARE_MEMORY, MCE_SOURCE_RAS_EXTLOG_MEM_EVENT);
+		r.severity = RAS_SEV_CORRECTED;
+		assert_int_equal(ras_record_add_uint(&r, "node", 1), 0);
+		assert_int_equal(ras_record_add_uint(&r, "mc", 0), 0);
+		assert_int_equal(ras_record_add_uint(&r, "channel", 2), 0);
+		assert_int_equal(ras_record_add_uint(&r, "module", cases[i].dimm), 0);
+		module_record_of(&in, T0, &host, &mr);
+		assert_int_equal(mr.kind, MODULE_RECORD_ERROR);
+		assert_string_equal(mr.id.key, cases[i].key);
+		ras_record_done(&r);
+	}
+	dimm_slots_done(&overrides);
 }
 
 static unsigned count_lines(const char *text, const char *prefix)
@@ -642,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_record_coordinates),
+		cmocka_unit_test(test_record_place_override),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_uncount),
 	};
