@@ -190,6 +190,11 @@ static void print_json(const struct slots_ctx *c)
 		json_put_hex(&w, "handle", d->handle);
 		json_put_string(&w, "locator", d->locator);
 		json_put_string(&w, "bank_locator", d->bank_locator);
+		/* What names the module for life (the ledger's key, mcectl dimms): the firmware's own words. */
+		if (d->serial[0])
+			json_put_string(&w, "serial", d->serial);
+		if (d->part_number[0])
+			json_put_string(&w, "part_number", d->part_number);
 		if (d->size_known)
 			json_put_u64(&w, "size_kib", d->size_kib);
 		if (d->rank)

@@ -8,7 +8,7 @@ set -u
 
 . "$top_srcdir/tests/smbios-fake.sh"
 
-echo "1..9"
+echo "1..10"
 
 D="$TMP/dmi"; E="$TMP/edac"; S="$TMP/slots.d"
 # A 16 GiB (size word 0x4000, MiB) and an 8 GiB DIMM, and an empty slot (size 0).
@@ -36,6 +36,12 @@ check "a bad override line: exit 1, named with file and line" \
 	[ "$?" -eq 1 ] && err_has "slots.d/board.conf:3: expected LABEL = SLOT"
 check "the override maps the i10nm label, with its bank locator" \
 	has '{"dimm":"mc0/dimm1","label":"CPU_SrcID#0_MC#0_Chan#1_DIMM#0","location":"channel 1 slot 0","slot":"P1-DIMMB1","bank_locator":"P0_Node0_Channel1_Dimm0","slot_from":"override"}'
+
+# A module with its serial and part number: both in the JSON, as the ledger keys it.
+memdev_module "$TMP/dmi2/17-0" 010 P1-DIMMA1 P0_Node0_Channel0_Dimm0 SN-A1-0001 M393A2K43DB3-CWE
+"$MCECTL" slots --dmi-dir "$TMP/dmi2" --edac-dir "$TMP/none" --slots-dir "$TMP/none" --output json >"$TMP/out" 2>"$TMP/err"
+check "the JSON gives a module's serial and part number" \
+	has '"locator":"P1-DIMMA1","bank_locator":"P0_Node0_Channel0_Dimm0","serial":"SN-A1-0001","part_number":"M393A2K43DB3-CWE"'
 
 # A structure whose bank locator names a string it does not have: said, the rest shown.
 memdev "$D/17-3" 003 000 040 001 "P1-DIMMD1"
