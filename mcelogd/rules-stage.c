@@ -167,6 +167,32 @@ static int load_journal(struct rules_stage *st, bool any_base, bool *ret_found)
 	return 0;
 }
 
+/*
+ * A journal kept from before this run (the whole write at start failed)
+ * may end in a line a crash cut, already said and not applied: it is cut
+ * off, so that the next line is not appended to it and refused with
+ * everything after it at the next start.
+ */
+static int journal_trim_cut(struct rules_stage *st, const struct stat *sb)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	char last;
+	int r;
+
+	if (pread(st->journal_fd, &last, 1, sb->st_size - 1) == 1 && last == '\n')
+		return 0;
+	r = read_full_file(st->journal_path, STATE_MAX, &text, &len);
+	if (r < 0)
+		return log_error_errno(r, "Cannot read %s: %m", st->journal_path);
+	while (len > 0 && text[len - 1] != '\n')
+		len--;
+	if (ftruncate(st->journal_fd, (off_t) len) < 0)
+		return log_error_errno(negative_errno(), "Cannot cut the last line off %s: %m", st->journal_path);
+	st->journal_bytes = len;
+	return 0;
+}
+
 /* Opens the journal for appending; a new one starts with its base line (rule-state.h). */
 static int journal_open(struct rules_stage *st)
 {
@@ -184,7 +210,9 @@ static int journal_open(struct rules_stage *st)
 	if (fstat(st->journal_fd, &sb) < 0)
 		return log_error_errno(negative_errno(), "Cannot read %s: %m", st->journal_path);
 	st->journal_bytes = (uint64_t) sb.st_size;
-	if (sb.st_size > 0)
+	if (sb.st_size > 0 && journal_trim_cut(st, &sb) < 0)
+		return -EIO;
+	if (st->journal_bytes > 0)
 		return 0;
 	rule_state_format_base(&st->state, base, sizeof(base));
 	r = write_all(st->journal_fd, base, strlen(base));

@@ -1146,11 +1146,12 @@ int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len,
 
 			if (in.line != 1)
 				r = bad(&in, "a base line after the first");
-			else if (nf != 2 || (!streq(f[1], "-") && (strlen(f[1]) != 16 || strspn(f[1], "0123456789abcdef") != 16)))
+			else if (nf != 2 || (!streq(f[1], "-") &&
+					     (strlen(f[1]) != 16 || strspn(f[1], "0123456789abcdef") != 16)))
 				r = bad(&in, "malformed base line");
 			else if (base && (snprintf(want, sizeof(want), "base\t%s\n", f[1]), !streq(want, base))) {
-				snprintf(why, why_len, "it follows another state (%s), written before the state was last "
-					 "written whole: the state holds it already", f[1]);
+				snprintf(why, why_len, "it follows another state (%s), written before the state was "
+					 "last written whole: the state holds it already", f[1]);
 				*ret_line = in.line;
 				return -ESTALE;
 			} else
