@@ -23,6 +23,11 @@
 #
 #   bench/state-live.sh MCELOGD [MCELOGD...]
 #   STATE_LIVE_RECORDS=20000 STATE_LIVE_SECONDS=100 STATE_LIVE_PER_PAGE=1 (defaults)
+#   STATE_LIVE_TIMES=now (default): every record dated the second the storm
+#   was made, as a storm's records share their seconds; spread: record i
+#   dated RECORDS-i seconds earlier, each its own second, so that the rules'
+#   least-recently-seen eviction keeps every new key for a while (with equal
+#   times it evicts the newest keys first: rule-engine.c add_bucket)
 #   STATE_LIVE_SHIM=path/to/fake-dev-mcelog.so (default: beside the first
 #   build's mcelogd, BUILD/tests/integration/)
 set -eu
@@ -44,16 +49,17 @@ trap '[ -n "$daemon" ] && kill "$daemon" 2>/dev/null; [ -n "$pid" ] && wait "$pi
 # The records: tests/integration/data's 88-byte record (status
 # 0x9c00004000010090: corrected, address valid, memory controller read),
 # each with its own TSC, the current time and an address PER_PAGE records a page.
-python3 - "$top/tests/integration/data/dev-mcelog-88.bin" "$t/storm.bin" "$records" "$per_page" <<'EOF'
+python3 - "$top/tests/integration/data/dev-mcelog-88.bin" "$t/storm.bin" "$records" "$per_page" \
+	"${STATE_LIVE_TIMES:-now}" <<'EOF'
 import struct, sys, time
 rec = open(sys.argv[1], 'rb').read()[:88]
-n, per = int(sys.argv[3]), int(sys.argv[4])
+n, per, spread = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == 'spread'
 now = int(time.time())
 with open(sys.argv[2], 'wb') as out:
     for i in range(n):
         r = bytearray(rec)
         struct.pack_into('<Q', r, 16, 0x40000000 + (i // per) * 4096 + 64)
-        struct.pack_into('<QQ', r, 40, 1000 + i, now)
+        struct.pack_into('<QQ', r, 40, 1000 + i, now - (n - i if spread else 0))
         out.write(r)
 EOF
 printf '[Sources]\nTracepoint=no\nTraceBuffer=no\nDevMcelog=yes\nRAS=no\n' >"$t/mcelogd.conf"
@@ -73,8 +79,8 @@ state_figures() {
 	END { printf "%d %d %d %d\n", bytes, writes, syncs, renames }' "$1"
 }
 
-printf 'storm: %d records over about %d s, %d a page, shipped rules, live from a stand-in /dev/mcelog\n' \
-	"$records" "$seconds" "$per_page"
+printf 'storm: %d records over about %d s, %d a page, times %s, shipped rules, live from a stand-in /dev/mcelog\n' \
+	"$records" "$seconds" "$per_page" "${STATE_LIVE_TIMES:-now}"
 printf '%-4s %9s %11s %7s %8s %6s %9s %10s %10s %s\n' build records "state B/rec" fsyncs "full wr" writes \
 	"wchar/rec" "stop B" "state kB" mcelogd
 k=0
