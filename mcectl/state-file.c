@@ -10,13 +10,17 @@
 
 #define STATE_MAX (64u << 20)
 
-/* The offlinings the daemon appended since it last wrote the state (rule-state.h), over it. */
+/*
+ * What the daemon appended since it last wrote the state (rule-state.h), over
+ * it.  A journal older than the state is in it already; a last line without
+ * its newline is one the daemon is appending now.
+ */
 static int read_journal(const char *verb, const char *path, struct rule_state *st)
 {
 	_cleanup_free_ char *journal = NULL, *text = NULL;
 	size_t len = 0;
 	unsigned line = 0;
-	char why[256];
+	char why[256], base[64];
 	int r;
 
 	if (asprintf(&journal, "%s.journal", path) < 0)
@@ -28,7 +32,8 @@ static int read_journal(const char *verb, const char *path, struct rule_state *s
 		fprintf(stderr, "mcectl %s: cannot read %s: %s\n", verb, journal, strerror(-r));
 		return 0;
 	}
-	r = rule_state_apply_journal(st, text, len, why, sizeof(why), &line);
+	rule_state_format_base(st, base, sizeof(base));
+	r = rule_state_apply_journal(st, text, len, base, why, sizeof(why), &line);
 	if (r == -EINVAL)
 		fprintf(stderr, "mcectl %s: %s:%u: %s (the lines before it are shown)\n", verb, journal, line, why);
 	return r == -ENOMEM ? r : 0;

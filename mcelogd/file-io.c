@@ -31,6 +31,39 @@ int read_cpu_list_file(const char *path, bool *set, size_t max)
 	return r < 0 ? -EBADMSG : r;
 }
 
+int write_all(int fd, const void *data, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t k = write(fd, (const char *) data + done, len - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? negative_errno() : -EIO;
+		done += (size_t) k;
+	}
+	return 0;
+}
+
+int fsync_directory_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4200];
+	int dfd, r = 0;
+
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int) (slash - path) : 1, slash ? path : ".") >= (int) sizeof(dir))
+		return -ENAMETOOLONG;
+	dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return negative_errno();
+	if (fsync(dfd) < 0)
+		r = negative_errno();
+	close(dfd);
+	return r;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 {
 	return write_file_atomic_mode(path, data, len, sync, 0600);
@@ -82,18 +115,9 @@ int write_file_atomic_mode(const char *path, const void *data, size_t len, bool 
 		(void) unlink(tmp);
 		return r;
 	}
-	if (sync) {
-		/* The rename itself must reach the disk too: sync the directory. */
-		char dir[4200];
-		int dfd;
-
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int) (slash - path) : 1, slash ? path : ".");
-		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			(void) fsync(dfd);
-			close(dfd);
-		}
-	}
+	/* The rename itself must reach the disk too: sync the directory. */
+	if (sync)
+		(void) fsync_directory_of(path);
 	return 0;
 }
 

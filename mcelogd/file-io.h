@@ -31,6 +31,11 @@ int write_file_atomic(const char *path, const void *data, size_t len, bool sync)
 /* The same, the file created with mode (not narrowed by the umask); write_file_atomic() uses 0600. */
 int write_file_atomic_mode(const char *path, const void *data, size_t len, bool sync, mode_t mode);
 
+/* Writes all of data to fd (a short write continued, EINTR retried): 0 or negative errno (-EIO: wrote 0). */
+int write_all(int fd, const void *data, size_t len);
+/* Syncs the directory path is in, so that its new name survives a power loss.  0 or negative errno. */
+int fsync_directory_of(const char *path);
+
 /* Writes value to an existing kernel file (sysfs, tracefs) in one write(). */
 int write_string_file(const char *path, const char *value);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "actions/actions.h"
@@ -96,43 +97,160 @@ int rules_load(const char *const *dirs, size_t n, struct rule_set *ret)
 }
 
 /*
- * The page lines appended since the state was last written (a crash came
- * before the next write): applied over it.  A damaged line is said, with
- * the lines before it kept; the next write empties the journal either way.
+ * The journal is compacted (the state written whole) once it holds
+ * JOURNAL_RATIO times the state's bytes: a storm then writes each change
+ * once to the journal and, amortised, 1/JOURNAL_RATIO of it again in the
+ * state.  Below JOURNAL_MIN a small state is never rewritten for it; at
+ * JOURNAL_MAX always, so that a start (and mcectl) reads it whole.
  */
-static int load_journal(struct rules_stage *st)
+#define JOURNAL_RATIO 4
+#define JOURNAL_MIN (1u << 20)
+#define JOURNAL_MAX (STATE_MAX / 2)
+
+static bool journal_outgrown(const struct rules_stage *st)
 {
-	_cleanup_free_ char *text = NULL;
+	uint64_t limit = st->state_bytes * JOURNAL_RATIO;
+
+	if (limit < JOURNAL_MIN)
+		limit = JOURNAL_MIN;
+	if (limit > JOURNAL_MAX)
+		limit = JOURNAL_MAX;
+	return st->journal_bytes >= limit;
+}
+
+/*
+ * The lines appended since the state was last written whole (a crash came
+ * before the next write), applied over it; base NULL takes a journal that
+ * follows any state (the state was damaged).  A damaged line is said with
+ * file and line, the lines before it kept, and the journal copied aside;
+ * a last line cut by a crash is said too.  *ret_found: there was a
+ * journal to take in, so the state is written whole at once (a journal
+ * is never appended to behind a damaged or cut line).
+ */
+static int load_journal(struct rules_stage *st, bool any_base, bool *ret_found)
+{
+	_cleanup_free_ char *text = NULL, *aside = NULL;
 	size_t len = 0;
 	unsigned line = 0;
-	char why[256];
+	char why[256], base[64];
 	int r;
 
+	*ret_found = false;
 	r = read_full_file(st->journal_path, STATE_MAX, &text, &len);
 	if (r == -ENOENT || (r >= 0 && len == 0))
 		return 0;
+	*ret_found = true;
+	rule_state_format_base(&st->state, base, sizeof(base));
 	if (r >= 0)
-		r = rule_state_apply_journal(&st->state, text, len, why, sizeof(why), &line);
+		r = rule_state_apply_journal(&st->state, text, len, any_base ? NULL : base, why, sizeof(why), &line);
 	else
 		snprintf(why, sizeof(why), "%s", strerror(-r));
 	if (r == -ENOMEM)
 		return log_error_errno(r, "Out of memory reading %s", st->journal_path);
-	if (r < 0)
-		log_warning("%s:%u: %s; the page lines before it are kept", st->journal_path, line, why);
-	else
-		log_info("Took the offlined pages of %s into the state", st->journal_path);
+	if (r == -ESTALE) {
+		log_info("%s: %s", st->journal_path, why);
+		return 0;
+	}
+	if (r == RULE_JOURNAL_CUT) {
+		log_warning("%s:%u: %s; the lines before it are kept", st->journal_path, line, why);
+		return 0;
+	}
+	if (r < 0) {
+		log_warning("%s:%u: %s; the lines before it are kept, not it nor any after", st->journal_path, line,
+			    why);
+		if (text && asprintf(&aside, "%s.damaged", st->journal_path) >= 0 &&
+		    write_file_atomic(aside, text, len, true) >= 0)
+			log_warning("%s: damaged; kept as %s", st->journal_path, aside);
+		return 0;
+	}
+	log_info("Took the changes in %s into the state", st->journal_path);
 	return 0;
 }
 
 /*
- * Appends one page line to the journal; with sync, on disk before this
- * returns (an intent must be, before the write it announces).  0 or
- * negative errno (logged).
+ * A journal kept from before this run (the whole write at start failed)
+ * may end in a line a crash cut, already said and not applied: it is cut
+ * off, so that the next line is not appended to it and refused with
+ * everything after it at the next start.
  */
+static int journal_trim_cut(struct rules_stage *st, const struct stat *sb)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	char last;
+	int r;
+
+	if (pread(st->journal_fd, &last, 1, sb->st_size - 1) == 1 && last == '\n')
+		return 0;
+	r = read_full_file(st->journal_path, STATE_MAX, &text, &len);
+	if (r < 0)
+		return log_error_errno(r, "Cannot read %s: %m", st->journal_path);
+	while (len > 0 && text[len - 1] != '\n')
+		len--;
+	if (ftruncate(st->journal_fd, (off_t) len) < 0)
+		return log_error_errno(negative_errno(), "Cannot cut the last line off %s: %m", st->journal_path);
+	st->journal_bytes = len;
+	return 0;
+}
+
+/* Opens the journal for appending; a new one starts with its base line (rule-state.h). */
+static int journal_open(struct rules_stage *st)
+{
+	char base[64];
+	struct stat sb;
+	int r;
+
+	if (st->journal_open)
+		return 0;
+	st->journal_fd = open(st->journal_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
+			      0600);
+	if (st->journal_fd < 0)
+		return log_error_errno(negative_errno(), "Cannot open %s: %m", st->journal_path);
+	st->journal_open = true;
+	if (fstat(st->journal_fd, &sb) < 0)
+		return log_error_errno(negative_errno(), "Cannot read %s: %m", st->journal_path);
+	st->journal_bytes = (uint64_t) sb.st_size;
+	if (sb.st_size > 0 && journal_trim_cut(st, &sb) < 0)
+		return -EIO;
+	if (st->journal_bytes > 0)
+		return 0;
+	rule_state_format_base(&st->state, base, sizeof(base));
+	r = write_all(st->journal_fd, base, strlen(base));
+	if (r < 0)
+		return log_error_errno(r, "Cannot append to %s: %m", st->journal_path);
+	st->journal_bytes += strlen(base);
+	/* A new file: its name must reach the disk too, or a power loss could take the lines synced to it. */
+	r = fsync_directory_of(st->journal_path);
+	return r < 0 ? log_error_errno(r, "Cannot sync the directory of %s: %m", st->journal_path) : 0;
+}
+
+/*
+ * Appends text to the journal; with sync, on disk before this returns (an
+ * intent must be, before the write it announces; the second's counts, for
+ * the crash bound).  0 or negative errno (logged).
+ */
+static int journal_append(struct rules_stage *st, const char *text, size_t len, bool sync)
+{
+	int r;
+
+	if (!st->journal_path)
+		return 0;
+	r = journal_open(st);
+	if (r < 0)
+		return r;
+	r = write_all(st->journal_fd, text, len);
+	if (r < 0)
+		return log_error_errno(r, "Cannot append to %s: %m", st->journal_path);
+	st->journal_bytes += len;
+	if (sync && fdatasync(st->journal_fd) < 0)
+		return log_error_errno(negative_errno(), "Cannot sync %s: %m", st->journal_path);
+	return 0;
+}
+
 static int journal_page(struct rules_stage *st, const struct rule_state_page *p, bool sync)
 {
 	_cleanup_free_ char *line = NULL;
-	size_t len = 0, done = 0;
+	size_t len = 0;
 	int r;
 
 	if (!st->journal_path)
@@ -140,26 +258,7 @@ static int journal_page(struct rules_stage *st, const struct rule_state_page *p,
 	r = rule_state_format_page(p, &line, &len);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory journalling page 0x%" PRIx64, p->pfn);
-	if (!st->journal_open) {
-		st->journal_fd = open(st->journal_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-				      O_NOCTTY, 0600);
-		if (st->journal_fd < 0)
-			return log_error_errno(negative_errno(), "Cannot open %s: %m", st->journal_path);
-		st->journal_open = true;
-	}
-	while (done < len) {
-		ssize_t n = write(st->journal_fd, line + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return log_error_errno(n < 0 ? negative_errno() : -EIO, "Cannot append to %s: %m",
-					       st->journal_path);
-		done += (size_t) n;
-	}
-	if (sync && fdatasync(st->journal_fd) < 0)
-		return log_error_errno(negative_errno(), "Cannot sync %s: %m", st->journal_path);
-	return 0;
+	return journal_append(st, line, len, sync);
 }
 
 /* The state was written whole: what the journal held is in it. */
@@ -169,6 +268,7 @@ static void journal_empty(struct rules_stage *st)
 		close(st->journal_fd);
 		st->journal_open = false;
 	}
+	st->journal_bytes = 0;
 	if (st->journal_path && unlink(st->journal_path) < 0 && errno != ENOENT)
 		log_warning_errno(negative_errno(), "Cannot remove %s: %m", st->journal_path);
 }
@@ -179,7 +279,7 @@ static void journal_empty(struct rules_stage *st)
  * offlined again on the word of a damaged file; mcectl pages lists them).
  * Then the journal's intents, which the damage did not touch.
  */
-static int salvage_state(struct rules_stage *st, const char *text, size_t len, const char *aside)
+static int salvage_state(struct rules_stage *st, const char *text, size_t len, const char *aside, bool *ret_found)
 {
 	unsigned skipped = 0;
 	int r;
@@ -192,10 +292,11 @@ static int salvage_state(struct rules_stage *st, const char *text, size_t len, c
 			    "to act on; see mcectl pages) and %u repair%s (none is repeated); %u line%s not taken",
 			    aside, st->state.n_pages, st->state.n_pages == 1 ? "" : "s", st->state.n_repairs,
 			    st->state.n_repairs == 1 ? "" : "s", skipped, skipped == 1 ? "" : "s");
-	return load_journal(st);
+	return load_journal(st, true, ret_found);
 }
 
-static int load_state(struct rules_stage *st)
+/* *ret_found: a journal was there (so the state is to be written whole at once). */
+static int load_state(struct rules_stage *st, bool *ret_found)
 {
 	_cleanup_free_ char *text = NULL, *aside = NULL;
 	size_t len = 0;
@@ -204,8 +305,12 @@ static int load_state(struct rules_stage *st)
 	int r;
 
 	r = read_full_file(st->state_path, STATE_MAX, &text, &len);
-	if (r == -ENOENT)
-		return load_journal(st);
+	if (r == -ENOENT) {
+		r = load_journal(st, false, ret_found);
+		if (r >= 0)
+			r = rule_state_restore(&st->state, st->engine);
+		return r == -ENOMEM ? log_error_errno(r, "Out of memory restoring the rules' counts") : r;
+	}
 	if (r >= 0)
 		r = rule_state_parse(text, len, &st->state, why, sizeof(why), &line);
 	else
@@ -223,14 +328,16 @@ static int load_state(struct rules_stage *st)
 				    aside);
 		else
 			log_warning("%s: %s; set aside as %s, counting afresh", st->state_path, why, aside);
-		return salvage_state(st, text, len, aside);
+		return salvage_state(st, text, len, aside, ret_found);
 	}
+	st->state_bytes = len;
+	/* The journal over the state first: its count lines add to the state's buckets. */
+	r = load_journal(st, false, ret_found);
+	if (r < 0)
+		return r;
 	r = rule_state_restore(&st->state, st->engine);
 	if (r < 0)
 		return log_error_errno(r, "Out of memory restoring the rules' counts");
-	r = load_journal(st);
-	if (r < 0)
-		return r;
 	for (unsigned i = 0; i < st->state.n_rows; i++)
 		merged += row_key_names_no_dimm(st->state.rows[i].key);
 	if (merged > 0)
@@ -246,7 +353,7 @@ static int load_state(struct rules_stage *st)
 
 static int save_state(void *userdata)
 {
-	return rules_stage_save(userdata);
+	return rules_stage_flush(userdata);
 }
 
 int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_dirs,
@@ -276,9 +383,14 @@ int rules_stage_setup(struct rules_stage *st, const char *const *dirs, size_t n_
 			st->journal_path = NULL;
 			return log_error_errno(-ENOMEM, "Out of memory");
 		}
-		r = load_state(st);
+		bool found = false;
+
+		r = load_state(st, &found);
 		if (r < 0)
 			return r;
+		/* Never append behind what a crash left (a cut line): the journal starts anew. */
+		if (found)
+			(void) rules_stage_save(st);
 	}
 	r = module_stage_setup(&st->modules, &st->module_thresholds, state_directory);
 	if (r < 0)
@@ -356,6 +468,9 @@ int rules_stage_reload(struct rules_stage *st, const char *const *dirs, size_t n
 	if (r < 0)
 		return r;
 	log_info("Rules reloaded: %u rule%s in effect", st->set.n_rules, st->set.n_rules == 1 ? "" : "s");
+	/* The journal names the old rules' counts, which a changed rule no longer has: written whole. */
+	if (st->state_path)
+		(void) rules_stage_save(st);
 	return 0;
 }
 
@@ -376,7 +491,40 @@ int rules_stage_save(struct rules_stage *st)
 		r = write_file_atomic(st->state_path, text, len, true);
 	if (r < 0)
 		return log_error_errno(r, "Failed to save the rules' state to %s: %m", st->state_path);
+	/* A journal begun from now on follows this state (its base line). */
+	st->state.has_file_sum = rule_state_text_sum(text, len, &st->state.file_sum) >= 0;
+	st->state_bytes = len;
+	st->save_whole = false;
+	rule_state_changes_done(&st->state, st->engine);
 	journal_empty(st);
+	rules_save_done(&st->save, st->engine);
+	return 0;
+}
+
+int rules_stage_flush(struct rules_stage *st)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!st->state_path || !st->engine)
+		return 0;
+	if (st->save_whole || journal_outgrown(st))
+		return rules_stage_save(st);
+	r = rule_state_format_changes(&st->state, st->engine, &text, &len);
+	if (r < 0) {
+		log_error_errno(r, "Out of memory journalling the rules' counts; writing the state whole");
+		return rules_stage_save(st);
+	}
+	if (len > 0) {
+		r = journal_append(st, text, len, true);
+		/* Not appended, not lost: the state written whole holds it. */
+		if (r < 0)
+			return rules_stage_save(st);
+		rule_state_changes_done(&st->state, st->engine);
+		if (journal_outgrown(st))
+			return rules_stage_save(st);
+	}
 	rules_save_done(&st->save, st->engine);
 	return 0;
 }
@@ -1048,6 +1196,9 @@ unsigned rules_stage_retry_held(struct rules_stage *st, const char *cause)
 	again = offline_again(st, todo, n_todo, " now that its memory came online", true);
 	st->n_pages_held -= n_todo <= st->n_pages_held ? n_todo : st->n_pages_held;
 	st->n_retried_offlined += again;
+	/* Pages held for good: no journal line says that, the state is written whole. */
+	if (st->state_path && changed > 0)
+		st->save_whole = true;
 	if (st->state_path && (n_todo > 0 || changed > 0))
 		rules_save_soon(&st->save, st->event);
 	log_info("Memory came online: of %u held page%s, %u offlined again, %u refused, %u still waiting, %u "
@@ -1244,6 +1395,8 @@ static void ask_repair(struct rules_stage *st, const char *rule, const struct me
 	}
 	r = mem_repair_execute(st->sysfs_edac, plan, &res);
 	w = &plan->writes[res.failed];
+	/* Its outcome is no journal line: the state is written whole (the firing's write, within the second). */
+	st->save_whole = true;
 	if (r >= 0) {
 		st->state.repairs[intent].status = RULE_STATE_REPAIR_DONE;
 		rep->outcome = MEM_REPAIR_DONE;

@@ -8,12 +8,21 @@
  * record, doing the actions of each firing (mcelogd/actions/), and keeping
  * the state (/var/lib/mcelogd/rules.state) across restarts.
  *
- * The state file is written atomically (temporary file, fsync, rename) at
- * most once a second while anything changes (rules-save.h), and at stop:
- * never on the record path.  What must not wait for that write, an
- * offlining's intent and outcome, is appended to its journal at once
- * (rule-state.h), which the next write empties.  A damaged one is logged, renamed aside
- * (rules.state.damaged) and the daemon starts counting afresh: never fatal.
+ * What changes is appended to the state's journal (rules.state.journal,
+ * rule-state.h), never rewritten whole on the record path: the counts, rows
+ * and alerts of the last second at most once a second while anything
+ * changes (rules-save.h), synced, so that a crash loses at most that
+ * second; an offlining's intent at once, synced before its sysfs write.
+ * The state file itself is written whole (temporary file, fsync, rename)
+ * when the journal outgrows it (JOURNAL_RATIO times its size, and at least
+ * JOURNAL_MIN), at start if a journal was there, at stop, and for what a
+ * journal line cannot say (a repair, a page forgotten or held, a reload):
+ * an error storm costs a bounded number of bytes per record, not the whole
+ * state every second.  At start the journal is applied over the state.  A
+ * damaged state is logged, renamed aside (rules.state.damaged) and the
+ * daemon starts counting afresh: never fatal; a damaged journal line is
+ * logged with file and line, the lines before it kept, and the journal
+ * copied aside (rules.state.journal.damaged).
  */
 
 #include <stdbool.h>
@@ -76,9 +85,12 @@ struct rules_stage {
 	struct rule_engine *engine;
 	struct rule_state state;     /* pages and alerts; buckets captured when saved */
 	char *state_path;            /* NULL: nothing is persisted (replay) */
-	char *journal_path;          /* state_path's journal (rule-state.h): page lines between writes */
+	char *journal_path;          /* state_path's journal (rule-state.h): changes between writes */
 	int journal_fd;              /* open for appending while journal_open */
 	bool journal_open;
+	uint64_t journal_bytes;      /* in the journal now */
+	uint64_t state_bytes;        /* of the state file as last written or read */
+	bool save_whole;             /* a change no journal line says: the next write is whole */
 	struct rules_save save;      /* when counts are written between firings */
 	struct json_writer json;
 	struct trigger_runner *triggers;   /* made at the first trigger */
@@ -188,8 +200,14 @@ unsigned rules_stage_settle_modules(struct rules_stage *st);
 /* The "modules" object of `mcectl status`: modules by verdict, and the worst. */
 void rules_stage_write_module_status(const struct rules_stage *st, struct json_writer *w);
 
-/* Writes the state file now.  Returns 0 or negative errno (logged). */
+/* Writes the state file whole now, emptying the journal.  Returns 0 or negative errno (logged). */
 int rules_stage_save(struct rules_stage *st);
+/*
+ * Appends what changed since the last write to the journal, synced; the
+ * state is written whole instead when the journal has outgrown it or a
+ * change needs it.  Returns 0 or negative errno (logged).
+ */
+int rules_stage_flush(struct rules_stage *st);
 
 /* Saves the state and frees everything but the module ledger, which the metrics' last writing
  * reads: module_stage_done(&st->modules) frees it once the sinks are closed. */

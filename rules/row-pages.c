@@ -19,21 +19,6 @@ struct rule_state_row *row_pages_find(const struct rule_state *s, const char *ru
 	return NULL;
 }
 
-/* The row that makes room: the least recently seen, one not isolated if any. */
-static unsigned row_to_evict(const struct rule_state *s)
-{
-	unsigned pick = 0;
-
-	for (unsigned i = 1; i < s->n_rows; i++) {
-		const struct rule_state_row *a = &s->rows[i], *b = &s->rows[pick];
-		bool a_free = a->isolated_usec == 0, b_free = b->isolated_usec == 0;
-
-		if (a_free != b_free ? a_free : a->last_usec < b->last_usec)
-			pick = i;
-	}
-	return pick;
-}
-
 static struct rule_state_row *find_or_add(struct rule_state *s, const char *rule, const char *key)
 {
 	struct rule_state_row *r = row_pages_find(s, rule, key), fresh = { 0 };
@@ -48,7 +33,7 @@ static struct rule_state_row *find_or_add(struct rule_state *s, const char *rule
 	snprintf(fresh.rule, sizeof(fresh.rule), "%s", rule);
 	snprintf(fresh.key, sizeof(fresh.key), "%s", key);
 	if (s->n_rows >= RULE_STATE_MAX_ROWS) {
-		unsigned out = row_to_evict(s);
+		unsigned out = rule_state_row_to_evict(s);
 
 		s->rows[out] = s->rows[--s->n_rows];
 		s->rows_evicted++;
@@ -77,6 +62,8 @@ static void expire(struct rule_state_row *r, uint64_t window_usec)
 /* A time earlier than the row's latest counts as that latest (rule-window.h does the same). */
 static void touch(struct rule_state_row *r, uint64_t now_usec)
 {
+	/* Every note and isolation changes the row (a page's time at least): the journal takes it. */
+	r->changed = true;
 	if (now_usec > r->last_usec)
 		r->last_usec = now_usec;
 }

@@ -146,7 +146,8 @@ static int add_bucket(struct rule_engine *e, const struct rule *r, struct rule_s
 		s->allocated = n;
 	}
 	b = &s->buckets[s->n_buckets++];
-	*b = (struct rule_bucket) { .hash = h, .window = { .times = times } };
+	/* New: written whole, so that an evicted bucket of the same key on disk is replaced, not added to. */
+	*b = (struct rule_bucket) { .hash = h, .window = { .times = times }, .rewrite = true };
 	snprintf(b->key, sizeof(b->key), "%s", key);
 	*ret = b;
 	return 0;
@@ -187,6 +188,8 @@ int rule_engine_feed(struct rule_engine *e, const struct rule_input *in, uint64_
 		struct rule_bucket *b;
 		char key[RULE_KEY_MAX];
 		uint64_t first;
+		unsigned before;
+		bool fired_now;
 		int k;
 
 		if (!rule_matches(r, in))
@@ -208,7 +211,14 @@ int rule_engine_feed(struct rule_engine *e, const struct rule_input *in, uint64_
 			b->window.last_usec = b->window.last_usec > now_usec ? b->window.last_usec : now_usec;
 			continue;
 		}
-		if (!rule_window_add(&b->window, r->count, r->window_usec, now_usec, &first))
+		before = b->window.n;
+		fired_now = rule_window_add(&b->window, r->count, r->window_usec, now_usec, &first);
+		/* Only a record added at the end, nothing dropped, can be appended as one more time. */
+		if (fired_now || b->window.n != before + 1)
+			b->rewrite = true;
+		else
+			b->fresh++;
+		if (!fired_now)
 			continue;
 		s->stats.fired++;
 		fired++;
@@ -245,6 +255,15 @@ const struct rule_bucket *rule_engine_buckets(const struct rule_engine *e, unsig
 	return e->rules[rule_index].buckets;
 }
 
+void rule_engine_changes_clear(struct rule_engine *e)
+{
+	for (unsigned i = 0; i < e->set->n_rules; i++)
+		for (unsigned k = 0; k < e->rules[i].n_buckets; k++) {
+			e->rules[i].buckets[k].fresh = 0;
+			e->rules[i].buckets[k].rewrite = false;
+		}
+}
+
 int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char *key,
 			uint64_t holdoff_until, const uint64_t *times, unsigned n_times)
 {
@@ -271,6 +290,8 @@ int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char
 			if (times[t] > b->window.last_usec)
 				b->window.last_usec = times[t];
 		}
+		b->fresh = 0;
+		b->rewrite = false;
 		return 0;
 	}
 	return 0;

@@ -54,6 +54,12 @@ struct rule_bucket {
 	struct rule_window window;
 	uint64_t error_ids[RULE_BUCKET_ERROR_IDS];   /* the last errors counted, to count each once */
 	unsigned next_error_id;
+	/*
+	 * What changed since the daemon last put it on disk (rule_engine_changes_clear()),
+	 * so that it appends only that (rule-state.h, the journal).  Not saved.
+	 */
+	unsigned fresh;                   /* records added at the window's end, nothing else changed */
+	bool rewrite;                     /* new, emptied (fired, started afresh), expired: written whole */
 };
 
 struct rule_stats {
@@ -96,10 +102,14 @@ const struct rule_stats *rule_engine_stats(const struct rule_engine *e, unsigned
 const struct rule_bucket *rule_engine_buckets(const struct rule_engine *e, unsigned rule_index,
 					      unsigned *ret_n);
 
+/* Forgets the buckets' changes: what they hold is on disk. */
+void rule_engine_changes_clear(struct rule_engine *e);
+
 /*
  * Puts back a bucket (from the state file): times are the record times still
  * counted, oldest first, at most N-1 of them are kept.  A rule name not in the
  * set is ignored (the rule was removed): returns 0 either way, or -ENOMEM.
+ * The bucket is then unchanged (it is as the file says).
  */
 int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char *key,
 			uint64_t holdoff_until, const uint64_t *times, unsigned n_times);

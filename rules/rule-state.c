@@ -17,12 +17,76 @@ void rule_state_done(struct rule_state *s)
 	for (unsigned i = 0; i < s->n_buckets; i++)
 		free(s->buckets[i]);
 	free(s->buckets);
+	free(s->bucket_slots);
 	free(s->pages);
 	free(s->page_slots);
 	free(s->alerts);
 	free(s->rows);
 	free(s->repairs);
 	*s = (struct rule_state) { 0 };
+}
+
+static uint64_t bucket_hash(const char *rule, const char *key)
+{
+	/* FNV-1a over "rule\tkey", no copy made. */
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (const char *p = rule; *p; p++)
+		h = (h ^ (unsigned char) *p) * UINT64_C(0x100000001b3);
+	h = (h ^ '\t') * UINT64_C(0x100000001b3);
+	for (const char *p = key; *p; p++)
+		h = (h ^ (unsigned char) *p) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static void bucket_slot_put(struct rule_state *s, unsigned i)
+{
+	const struct rule_state_bucket *b = s->buckets[i];
+	unsigned k = (unsigned) bucket_hash(b->rule, b->key) & (s->n_bucket_slots - 1);
+
+	while (s->bucket_slots[k])
+		k = (k + 1) & (s->n_bucket_slots - 1);
+	s->bucket_slots[k] = i + 1;
+}
+
+/* Indexes every bucket, the table at most half full.  -ENOMEM leaves none (lookups then scan). */
+static int bucket_index_rebuild(struct rule_state *s)
+{
+	unsigned n = 16;
+
+	while (n < 2 * s->n_buckets + 2)
+		n *= 2;
+	free(s->bucket_slots);
+	s->n_bucket_indexed = 0;
+	s->bucket_slots = calloc(n, sizeof(*s->bucket_slots));
+	if (!s->bucket_slots) {
+		s->n_bucket_slots = 0;
+		return -ENOMEM;
+	}
+	s->n_bucket_slots = n;
+	for (unsigned i = 0; i < s->n_buckets; i++)
+		bucket_slot_put(s, i);
+	s->n_bucket_indexed = s->n_buckets;
+	return 0;
+}
+
+/* The bucket of rule and key, -1 if none. */
+static int bucket_find(struct rule_state *s, const char *rule, const char *key)
+{
+	if ((s->n_bucket_slots == 0 || s->n_bucket_indexed != s->n_buckets) && bucket_index_rebuild(s) < 0) {
+		for (unsigned i = 0; i < s->n_buckets; i++)
+			if (streq(s->buckets[i]->rule, rule) && streq(s->buckets[i]->key, key))
+				return (int) i;
+		return -1;
+	}
+	for (unsigned k = (unsigned) bucket_hash(rule, key) & (s->n_bucket_slots - 1); s->bucket_slots[k];
+	     k = (k + 1) & (s->n_bucket_slots - 1)) {
+		const struct rule_state_bucket *b = s->buckets[s->bucket_slots[k] - 1];
+
+		if (streq(b->key, key) && streq(b->rule, rule))
+			return (int) s->bucket_slots[k] - 1;
+	}
+	return -1;
 }
 
 int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *key,
@@ -48,6 +112,46 @@ int rule_state_add_bucket(struct rule_state *s, const char *rule, const char *ke
 	if (n_times)
 		memcpy(b->times, times, n_times * sizeof(times[0]));
 	s->buckets[s->n_buckets++] = b;
+	/* Kept up to date once built (a journal's lines); otherwise built at the first lookup. */
+	if (s->n_bucket_indexed == s->n_buckets - 1 && s->n_bucket_slots >= 2 * s->n_buckets) {
+		bucket_slot_put(s, s->n_buckets - 1);
+		s->n_bucket_indexed++;
+	}
+	return 0;
+}
+
+/*
+ * A journal's bucket: replaces the bucket of rule and key (or adds it); with
+ * append, its times go after those the bucket has, the newest
+ * RULE_MAX_COUNT kept, and its holdoff stays.  0, -E2BIG or -ENOMEM.
+ */
+static int set_bucket(struct rule_state *s, const char *rule, const char *key, uint64_t holdoff_until,
+		      const uint64_t *times, unsigned n_times, bool append)
+{
+	int i = bucket_find(s, rule, key);
+	struct rule_state_bucket *old, *b;
+	unsigned keep = 0, drop;
+
+	if (i < 0)
+		return rule_state_add_bucket(s, rule, key, holdoff_until, times, n_times);
+	old = s->buckets[i];
+	if (append) {
+		keep = old->n_times;
+		holdoff_until = old->holdoff_until;
+	}
+	drop = keep + n_times > RULE_MAX_COUNT ? keep + n_times - RULE_MAX_COUNT : 0;
+	b = malloc(sizeof(*b) + (keep + n_times - drop) * sizeof(b->times[0]));
+	if (!b)
+		return -ENOMEM;
+	*b = *old;
+	b->holdoff_until = holdoff_until;
+	b->n_times = 0;
+	for (unsigned t = drop; t < keep; t++)
+		b->times[b->n_times++] = old->times[t];
+	for (unsigned t = drop > keep ? drop - keep : 0; t < n_times; t++)
+		b->times[b->n_times++] = times[t];
+	free(old);
+	s->buckets[i] = b;
 	return 0;
 }
 
@@ -170,6 +274,7 @@ int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a)
 		s->n_alerts--;
 	}
 	s->alerts[s->n_alerts++] = *a;
+	s->alerts_added++;
 	return 0;
 }
 
@@ -180,6 +285,20 @@ int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r)
 	if (k >= 0)
 		s->rows[s->n_rows - 1].hash = rule_state_key_hash(r->key);
 	return k;
+}
+
+unsigned rule_state_row_to_evict(const struct rule_state *s)
+{
+	unsigned pick = 0;
+
+	for (unsigned i = 1; i < s->n_rows; i++) {
+		const struct rule_state_row *a = &s->rows[i], *b = &s->rows[pick];
+		bool a_free = a->isolated_usec == 0, b_free = b->isolated_usec == 0;
+
+		if (a_free != b_free ? a_free : a->last_usec < b->last_usec)
+			pick = i;
+	}
+	return pick;
 }
 
 int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *r)
@@ -252,6 +371,7 @@ int rule_state_capture(struct rule_state *s, const struct rule_engine *e, uint64
 	for (unsigned i = 0; i < s->n_buckets; i++)
 		free(s->buckets[i]);
 	s->n_buckets = 0;
+	s->n_bucket_indexed = 0;
 	for (unsigned i = 0; i < set->n_rules; i++) {
 		const struct rule *r = &set->rules[i];
 		unsigned n;
@@ -391,6 +511,45 @@ int rule_state_format_page(const struct rule_state_page *p, char **ret, size_t *
 	return 0;
 }
 
+static void put_times(struct out *o, const uint64_t *times, unsigned n)
+{
+	for (unsigned t = 0; t < n; t++)
+		put(o, "%s%" PRIu64, t ? "," : "", times[t]);
+}
+
+static void put_bucket(struct out *o, const char *rule, const char *key, uint64_t holdoff_until,
+		       const uint64_t *times, unsigned n)
+{
+	put(o, "bucket\t");
+	put_escaped(o, rule);
+	put(o, "\t");
+	put_escaped(o, key);
+	put(o, "\t%" PRIu64 "\t", holdoff_until);
+	put_times(o, times, n);
+	put(o, "\n");
+}
+
+static void put_alert(struct out *o, const struct rule_state_alert *a)
+{
+	put(o, "alert\t%" PRIu64 "\t", a->time_usec);
+	put_escaped(o, a->rule);
+	put(o, "\t");
+	put_escaped(o, a->key);
+	put(o, "\n");
+}
+
+static void put_row(struct out *o, const struct rule_state_row *r)
+{
+	put(o, "row\t");
+	put_escaped(o, r->rule);
+	put(o, "\t");
+	put_escaped(o, r->key);
+	put(o, "\t%" PRIu64 "\t%" PRIu64 "\t", r->isolated_usec, r->last_usec);
+	for (unsigned k = 0; k < r->n_pages; k++)
+		put(o, "%s0x%" PRIx64 "@%" PRIu64, k ? "," : "", r->pages[k].pfn, r->pages[k].seen_usec);
+	put(o, "\n");
+}
+
 int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 {
 	struct out o = { 0 };
@@ -400,38 +559,14 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 	for (unsigned i = 0; i < s->n_buckets; i++, lines++) {
 		const struct rule_state_bucket *b = s->buckets[i];
 
-		put(&o, "bucket\t");
-		put_escaped(&o, b->rule);
-		put(&o, "\t");
-		put_escaped(&o, b->key);
-		put(&o, "\t%" PRIu64 "\t", b->holdoff_until);
-		for (unsigned t = 0; t < b->n_times; t++)
-			put(&o, "%s%" PRIu64, t ? "," : "", b->times[t]);
-		put(&o, "\n");
+		put_bucket(&o, b->rule, b->key, b->holdoff_until, b->times, b->n_times);
 	}
 	for (unsigned i = 0; i < s->n_pages; i++, lines++)
 		put_page(&o, &s->pages[i]);
-	for (unsigned i = 0; i < s->n_alerts; i++, lines++) {
-		const struct rule_state_alert *a = &s->alerts[i];
-
-		put(&o, "alert\t%" PRIu64 "\t", a->time_usec);
-		put_escaped(&o, a->rule);
-		put(&o, "\t");
-		put_escaped(&o, a->key);
-		put(&o, "\n");
-	}
-	for (unsigned i = 0; i < s->n_rows; i++, lines++) {
-		const struct rule_state_row *r = &s->rows[i];
-
-		put(&o, "row\t");
-		put_escaped(&o, r->rule);
-		put(&o, "\t");
-		put_escaped(&o, r->key);
-		put(&o, "\t%" PRIu64 "\t%" PRIu64 "\t", r->isolated_usec, r->last_usec);
-		for (unsigned k = 0; k < r->n_pages; k++)
-			put(&o, "%s0x%" PRIx64 "@%" PRIu64, k ? "," : "", r->pages[k].pfn, r->pages[k].seen_usec);
-		put(&o, "\n");
-	}
+	for (unsigned i = 0; i < s->n_alerts; i++, lines++)
+		put_alert(&o, &s->alerts[i]);
+	for (unsigned i = 0; i < s->n_rows; i++, lines++)
+		put_row(&o, &s->rows[i]);
 	for (unsigned i = 0; i < s->n_repairs; i++, lines++) {
 		const struct rule_state_repair *r = &s->repairs[i];
 
@@ -451,6 +586,88 @@ int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len)
 	*ret = o.buf;
 	*ret_len = o.len;
 	return 0;
+}
+
+int rule_state_text_sum(const char *text, size_t len, uint64_t *ret)
+{
+	const char *p, *end = text + len;
+
+	/* The end line is the last: "end\tLINES\tSUM\n", SUM 16 hex digits. */
+	if (len < 2 || end[-1] != '\n')
+		return -EINVAL;
+	for (p = end - 1; p > text && p[-1] != '\n'; p--)
+		;
+	if (end - p < 4 + 2 + 16 + 1 || memcmp(p, "end\t", 4) != 0)
+		return -EINVAL;
+	return parse_unsigned(end - 17, 16, 16, UINT64_MAX, ret) < 0 ? -EINVAL : 0;
+}
+
+void rule_state_format_base(const struct rule_state *s, char *buf, size_t size)
+{
+	if (s->has_file_sum)
+		snprintf(buf, size, "base\t%016" PRIx64 "\n", s->file_sum);
+	else
+		snprintf(buf, size, "base\t-\n");
+}
+
+int rule_state_format_changes(const struct rule_state *s, const struct rule_engine *e, char **ret,
+			      size_t *ret_len)
+{
+	const struct rule_set *set = e ? rule_engine_rules(e) : NULL;
+	uint64_t times[RULE_MAX_COUNT], n_new;
+	struct out o = { 0 };
+
+	for (unsigned i = 0; set && i < set->n_rules; i++) {
+		const struct rule *r = &set->rules[i];
+		unsigned n;
+		const struct rule_bucket *b = rule_engine_buckets(e, i, &n);
+
+		for (unsigned k = 0; k < n; k++) {
+			const struct rule_window *w = &b[k].window;
+			unsigned from = 0;
+
+			if (!b[k].rewrite && b[k].fresh == 0)
+				continue;
+			/* Only added to: the records since; else all it holds, replacing what the file has. */
+			if (!b[k].rewrite)
+				from = b[k].fresh < w->n ? w->n - b[k].fresh : 0;
+			for (unsigned t = from; t < w->n; t++)
+				times[t - from] = w->times[(w->head + t) % r->count];
+			if (b[k].rewrite) {
+				put_bucket(&o, r->name, b[k].key, b[k].holdoff_until, times, w->n);
+				continue;
+			}
+			put(&o, "count\t");
+			put_escaped(&o, r->name);
+			put(&o, "\t");
+			put_escaped(&o, b[k].key);
+			put(&o, "\t");
+			put_times(&o, times, w->n - from);
+			put(&o, "\n");
+		}
+	}
+	for (unsigned i = 0; i < s->n_rows; i++)
+		if (s->rows[i].changed)
+			put_row(&o, &s->rows[i]);
+	n_new = s->alerts_added - s->alerts_journaled;
+	for (unsigned i = n_new < s->n_alerts ? s->n_alerts - (unsigned) n_new : 0; i < s->n_alerts; i++)
+		put_alert(&o, &s->alerts[i]);
+	if (o.failed) {
+		free(o.buf);
+		return -ENOMEM;
+	}
+	*ret = o.buf;
+	*ret_len = o.len;
+	return 0;
+}
+
+void rule_state_changes_done(struct rule_state *s, struct rule_engine *e)
+{
+	if (e)
+		rule_engine_changes_clear(e);
+	for (unsigned i = 0; i < s->n_rows; i++)
+		s->rows[i].changed = false;
+	s->alerts_journaled = s->alerts_added;
 }
 
 struct in {
@@ -531,20 +748,13 @@ static unsigned split(char *line, char **f, unsigned max)
 	return n;
 }
 
-static int parse_bucket(struct in *in, struct rule_state *s, char **f, unsigned n)
+/* "T1,T2,..." (empty: none) into times, at most RULE_MAX_COUNT; *ret_n set. */
+static int parse_times(struct in *in, char *f, uint64_t *times, unsigned *ret_n)
 {
-	char rule[RULE_NAME_MAX], key[RULE_KEY_MAX];
-	uint64_t holdoff, times[RULE_MAX_COUNT];
 	unsigned m = 0;
 	int r;
 
-	if (n != 5)
-		return bad(in, "bucket: expected 5 fields, got %u", n);
-	if ((r = unescape(in, "rule name", f[1], rule, sizeof(rule))) < 0 ||
-	    (r = unescape(in, "key", f[2], key, sizeof(key))) < 0 ||
-	    (r = number(in, "holdoff time", f[3], 10, &holdoff)) < 0)
-		return r;
-	for (char *t = f[4]; *f[4];) {
+	for (char *t = f; *f;) {
 		char *comma = strchr(t, ',');
 
 		if (comma)
@@ -557,7 +767,46 @@ static int parse_bucket(struct in *in, struct rule_state *s, char **f, unsigned 
 			break;
 		t = comma + 1;
 	}
+	*ret_n = m;
+	return 0;
+}
+
+static int parse_bucket(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	char rule[RULE_NAME_MAX], key[RULE_KEY_MAX];
+	uint64_t holdoff, times[RULE_MAX_COUNT];
+	unsigned m = 0;
+	int r;
+
+	if (n != 5)
+		return bad(in, "bucket: expected 5 fields, got %u", n);
+	if ((r = unescape(in, "rule name", f[1], rule, sizeof(rule))) < 0 ||
+	    (r = unescape(in, "key", f[2], key, sizeof(key))) < 0 ||
+	    (r = number(in, "holdoff time", f[3], 10, &holdoff)) < 0 ||
+	    (r = parse_times(in, f[4], times, &m)) < 0)
+		return r;
+	if (in->replace)
+		return set_bucket(s, rule, key, holdoff, times, m, false);
 	return rule_state_add_bucket(s, rule, key, holdoff, times, m);
+}
+
+/* A journal's "count\tRULE\tKEY\tT1,...": records counted into the bucket since. */
+static int parse_count(struct in *in, struct rule_state *s, char **f, unsigned n)
+{
+	char rule[RULE_NAME_MAX], key[RULE_KEY_MAX];
+	uint64_t times[RULE_MAX_COUNT];
+	unsigned m = 0;
+	int r;
+
+	if (n != 4)
+		return bad(in, "count: expected 4 fields, got %u", n);
+	if ((r = unescape(in, "rule name", f[1], rule, sizeof(rule))) < 0 ||
+	    (r = unescape(in, "key", f[2], key, sizeof(key))) < 0 ||
+	    (r = parse_times(in, f[3], times, &m)) < 0)
+		return r;
+	if (m == 0)
+		return bad(in, "count: no time");
+	return set_bucket(s, rule, key, 0, times, m, true);
 }
 
 /* A 128-bit id as 32 lower-case hex digits, or "-" for none (""). */
@@ -661,6 +910,22 @@ static int parse_row(struct in *in, struct rule_state *s, char **f, unsigned n)
 		if (!comma)
 			break;
 		t = comma + 1;
+	}
+	if (in->replace) {
+		/* A journal's row replaces the row, or makes room as row-pages.h does. */
+		uint64_t h = rule_state_key_hash(r.key);
+
+		for (unsigned i = 0; i < s->n_rows; i++)
+			if (s->rows[i].hash == h && streq(s->rows[i].key, r.key) && streq(s->rows[i].rule, r.rule)) {
+				r.hash = h;
+				s->rows[i] = r;
+				return 0;
+			}
+		if (s->n_rows >= RULE_STATE_MAX_ROWS) {
+			unsigned out = rule_state_row_to_evict(s);
+
+			s->rows[out] = s->rows[--s->n_rows];
+		}
 	}
 	k = rule_state_add_row(s, &r);
 	return k == -E2BIG ? bad(in, "more than %u rows", RULE_STATE_MAX_ROWS) : k;
@@ -785,6 +1050,7 @@ int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char 
 			*ret_line = in.line;
 		return r;
 	}
+	s.has_file_sum = rule_state_text_sum(text, len, &s.file_sum) >= 0;
 	*ret = s;
 	if (ret_line)
 		*ret_line = 0;
@@ -843,8 +1109,8 @@ int rule_state_salvage(const char *text, size_t len, struct rule_state *ret, uns
 	return 0;
 }
 
-int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len, char *why, size_t why_len,
-			     unsigned *ret_line)
+int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len, const char *base, char *why,
+			     size_t why_len, unsigned *ret_line)
 {
 	struct in in = { .why = why, .why_len = why_len, .replace = true };
 	const char *p = text, *end = text + len;
@@ -859,10 +1125,14 @@ int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len,
 		unsigned nf;
 		int r;
 
-		/* Cut by a crash mid-append: that offlining's line never finished, the one before it did. */
-		if (!nl)
-			break;
 		in.line++;
+		/* Cut by a crash mid-append: that line never finished, the ones before it did. */
+		if (!nl) {
+			*ret_line = in.line;
+			snprintf(why, why_len, "the last line is cut short (no newline): a crash during its append; "
+				 "not applied");
+			return RULE_JOURNAL_CUT;
+		}
 		if (memchr(p, '\0', (size_t) (nl - p))) {
 			*ret_line = in.line;
 			return bad(&in, "NUL byte");
@@ -871,7 +1141,33 @@ int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len,
 		if (!line)
 			return -ENOMEM;
 		nf = split(line, f, ELEMENTSOF(f));
-		r = streq(f[0], "page") ? parse_page(&in, s, f, nf) : bad(&in, "unknown item '%.32s'", f[0]);
+		if (streq(f[0], "base")) {
+			char want[32];
+
+			if (in.line != 1)
+				r = bad(&in, "a base line after the first");
+			else if (nf != 2 || (!streq(f[1], "-") &&
+					     (strlen(f[1]) != 16 || strspn(f[1], "0123456789abcdef") != 16)))
+				r = bad(&in, "malformed base line");
+			else if (base && (snprintf(want, sizeof(want), "base\t%s\n", f[1]), !streq(want, base))) {
+				snprintf(why, why_len, "it follows another state (%s), written before the state was "
+					 "last written whole: the state holds it already", f[1]);
+				*ret_line = in.line;
+				return -ESTALE;
+			} else
+				r = 0;
+		} else if (streq(f[0], "page"))
+			r = parse_page(&in, s, f, nf);
+		else if (streq(f[0], "bucket"))
+			r = parse_bucket(&in, s, f, nf);
+		else if (streq(f[0], "count"))
+			r = parse_count(&in, s, f, nf);
+		else if (streq(f[0], "row"))
+			r = parse_row(&in, s, f, nf);
+		else if (streq(f[0], "alert"))
+			r = parse_alert(&in, s, f, nf);
+		else
+			r = bad(&in, "unknown item '%.32s'", f[0]);
 		if (r < 0) {
 			*ret_line = in.line;
 			return r;

@@ -109,6 +109,7 @@ struct rule_state_row {
 	uint64_t last_usec;         /* its latest record */
 	unsigned n_pages;
 	struct rule_state_row_page pages[RULE_STATE_ROW_PAGES];
+	bool changed;               /* since the daemon last put it on disk (the journal); not saved */
 };
 
 enum rule_state_repair_status {
@@ -130,6 +131,9 @@ struct rule_state_repair {
 struct rule_state {
 	struct rule_state_bucket **buckets;
 	unsigned n_buckets;
+	/* Buckets by rule and key, for a journal's lines: as page_slots, over the first n_bucket_indexed. */
+	uint32_t *bucket_slots;
+	unsigned n_bucket_slots, n_bucket_indexed;
 	struct rule_state_page *pages;
 	unsigned n_pages, pages_allocated;
 	/* Pages by frame: open addressing, slot = index + 1 (0 empty); a storm finds its page at once. */
@@ -137,6 +141,8 @@ struct rule_state {
 	unsigned n_page_slots;
 	struct rule_state_alert *alerts;
 	unsigned n_alerts;
+	uint64_t alerts_added;      /* ever, this run (not saved): the journal takes those after alerts_journaled */
+	uint64_t alerts_journaled;
 	struct rule_state_row *rows;
 	unsigned n_rows;
 	struct rule_state_repair *repairs;
@@ -144,6 +150,9 @@ struct rule_state {
 	/* This run's losses to the bounds (not saved): rows pushed out, pages a full row did not keep. */
 	uint64_t rows_evicted;
 	uint64_t row_pages_dropped;
+	/* The checksum of the file it was read from (its end line): a journal names the state it follows. */
+	uint64_t file_sum;
+	bool has_file_sum;
 };
 
 void rule_state_done(struct rule_state *s);
@@ -155,6 +164,8 @@ int rule_state_add_page(struct rule_state *s, const struct rule_state_page *p);
 int rule_state_add_alert(struct rule_state *s, const struct rule_state_alert *a);
 /* Appends a row (the state file's), its hash set; past RULE_STATE_MAX_ROWS -E2BIG. */
 int rule_state_add_row(struct rule_state *s, const struct rule_state_row *r);
+/* The row that makes room for another: the least recently seen, one not isolated if any. */
+unsigned rule_state_row_to_evict(const struct rule_state *s);
 /* Appends a repair; past RULE_STATE_MAX_REPAIRS -E2BIG, a field too long -E2BIG too. */
 int rule_state_add_repair(struct rule_state *s, const struct rule_state_repair *r);
 /* Removes repair i (a request the kernel refused before asking the device). */
@@ -177,28 +188,69 @@ int rule_state_restore(const struct rule_state *s, struct rule_engine *e);
 
 /* Serialises; *ret is malloc'ed and NUL-terminated.  0 or -ENOMEM. */
 int rule_state_format(const struct rule_state *s, char **ret, size_t *ret_len);
+/* The checksum of rule_state_format()'s text (its end line's): 0, or -EINVAL for text without one. */
+int rule_state_text_sum(const char *text, size_t len, uint64_t *ret);
 
 /*
- * The journal beside the state (rules.state.journal): one page line per
- * offlining's intent and outcome, appended (and the intent synced) at once,
- * so that the whole state need not be rewritten on the record path; the next
- * full write takes them in and empties it.  A page line, as in the state,
- * with its newline; *ret malloc'ed.  0 or -ENOMEM.
+ * The journal beside the state (rules.state.journal): what changed since
+ * the state was last written whole, appended, so that the record path never
+ * rewrites the whole state.  A full write (rule_state_format()) takes it in
+ * and empties it.  One item per line, as in the state, applied in order:
+ *
+ *	base	SUM|-
+ *	page	...                       (as in the state) replaces the page's entry
+ *	bucket	RULE	KEY	HOLDOFF	T1,...  (as in the state) replaces the bucket, or adds it
+ *	count	RULE	KEY	T1,...          these records were counted into the bucket, after
+ *	                                  what it held (the newest RULE_MAX_COUNT kept)
+ *	row	...                       (as in the state) replaces the row (rule and key)
+ *	alert	...                       (as in the state) one more alert
+ *
+ * The first line names the state it follows: the checksum of that file's
+ * end line, or "-" if there was none.  A journal that names another state
+ * is older than the state (a crash between a full write and the removal of
+ * the journal): the state holds all of it already, and applying a count
+ * line twice would count its records twice.  A journal without a base
+ * line (written before count lines existed) holds only page lines, which
+ * are the same applied twice.
+ *
+ * A page intent is appended and synced before the sysfs write; the counts,
+ * rows and alerts of a second are appended together
+ * (rule_state_format_changes()).
  */
 int rule_state_format_page(const struct rule_state_page *p, char **ret, size_t *ret_len);
+/* "base\tSUM\n" for a journal that follows the state of s (its file_sum; "-" without). */
+void rule_state_format_base(const struct rule_state *s, char *buf, size_t size);
 /*
- * Applies a journal's page lines to s, each replacing that page's entry, in
- * order.  A last line without its newline was cut by a crash mid-append and
- * is skipped.  -EINVAL with why and the line for anything else, the lines
- * before it applied; 0 or -ENOMEM otherwise.
+ * The journal lines for what changed since the last rule_state_changes_done():
+ * the engine's buckets (a "count" line for records only added, else
+ * "bucket"; none without an engine), the rows marked changed and the
+ * alerts added.  *ret is NULL
+ * and *ret_len 0 if nothing did.  0 or -ENOMEM.
  */
-int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len, char *why, size_t why_len,
-			     unsigned *ret_line);
+int rule_state_format_changes(const struct rule_state *s, const struct rule_engine *e, char **ret,
+			      size_t *ret_len);
+/* What rule_state_format_changes() gave is on disk (or the state was written whole). */
+void rule_state_changes_done(struct rule_state *s, struct rule_engine *e);
+/*
+ * Applies a journal's lines to s in order.  base: the base line's word
+ * this journal must carry (rule_state_format_base() of the state it is
+ * read over), or NULL to take any (a damaged state, salvaged).  Returns:
+ *   0                  every line applied;
+ *   RULE_JOURNAL_CUT   the lines applied but the last, which has no newline:
+ *                      cut by a crash during its append; *ret_line is it;
+ *   -ESTALE            the base line names another state: nothing applied (why);
+ *   -EINVAL            line *ret_line is damaged (why): the lines before it
+ *                      applied, not it nor any after;
+ *   -ENOMEM.
+ */
+#define RULE_JOURNAL_CUT 1
+int rule_state_apply_journal(struct rule_state *s, const char *text, size_t len, const char *base, char *why,
+			     size_t why_len, unsigned *ret_line);
 
 /*
  * Parses a state file.  On error returns -EINVAL (or -ENOMEM), leaves *ret
  * empty, and says what is wrong in why, with the 1-based line in *ret_line
- * (0: the file as a whole).
+ * (0: the file as a whole).  On success ret->file_sum is the file's checksum.
  */
 int rule_state_parse(const char *text, size_t len, struct rule_state *ret, char *why,
 		     size_t why_len, unsigned *ret_line);

@@ -82,6 +82,40 @@ static void check(const char *data, size_t size)
 	rule_state_done(&again);
 }
 
+/*
+ * The same bytes as a journal (rule-state.h) over an empty state: applied,
+ * cut at its end, or refused at a line with a reason; never anything else,
+ * and what was applied still formats and reads back.
+ */
+static void check_journal(const char *data, size_t size)
+{
+	struct rule_state s = { 0 }, again;
+	char why[256], *text = NULL;
+	unsigned line = 12345;
+	size_t len = 0;
+	int r;
+
+	why[0] = '\0';
+	r = rule_state_apply_journal(&s, data, size, NULL, why, sizeof(why), &line);
+	if (r == -ENOMEM) {
+		rule_state_done(&s);
+		return;
+	}
+	if ((r == 0 && line != 0) || (r != 0 && (line == 0 || !why[0])) ||
+	    (r != 0 && r != RULE_JOURNAL_CUT && r != -EINVAL))
+		abort();
+	if (s.n_alerts > RULE_STATE_MAX_ALERTS || s.n_pages > RULE_STATE_MAX_PAGES || s.n_rows > RULE_STATE_MAX_ROWS)
+		abort();
+	if (rule_state_format(&s, &text, &len) < 0 || strlen(text) != len)
+		abort();
+	if (rule_state_parse(text, len, &again, why, sizeof(why), &line) < 0)
+		abort();
+	same_state(&s, &again);
+	free(text);
+	rule_state_done(&s);
+	rule_state_done(&again);
+}
+
 /* FNV-1a, 64 bits: the checksum rule-state.h names for the end line. */
 static uint64_t fnv1a64(const char *p, size_t n)
 {
@@ -102,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n;
 
 	check(text, size);
+	check_journal(text, size);
 
 	while (body > 0 && text[body - 1] != '\n')
 		body--;

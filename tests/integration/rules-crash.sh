@@ -5,7 +5,9 @@
 # one rule, 5 corrected errors on a CPU in 24h: 3 records, SIGKILL; 1 record,
 # SIGKILL; 1 record: the rule must fire at that fifth error, in the third run,
 # and not before.  Before the state was written between firings, the first
-# SIGKILL lost all three counts.  Prints TAP.
+# SIGKILL lost all three counts.  The counts of a second reach the state's
+# journal (rules.state.journal, rule-state.h), not a rewrite of the whole
+# state, and a start takes the journal in.  Prints TAP.
 
 set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -20,7 +22,7 @@ printf '[Rule]\nName=crash-test\nMatch=severity=corrected\nKey=cpu\nThreshold=5 
 	>"$work/rules/50-crash-test.rules"
 chmod -R go-w "$work/rules"
 
-echo "1..6"
+echo "1..9"
 
 # records FIRST N: N records, TSCs FIRST.., stamped now.
 records() {
@@ -29,9 +31,17 @@ records() {
 		dev_mcelog_record "$i" "$(date +%s)"
 	done >"$work/records.bin"
 }
-# times: how many record times the rule's bucket holds in the state file.
-times() { awk -F'\t' '$1 == "bucket" && $2 == "crash-test" { print split($5, t, ",") }' "$work/state/rules.state" 2>/dev/null; }
-alerts() { grep -c "^alert	[0-9]*	crash-test	" "$work/state/rules.state" 2>/dev/null; }
+# times: how many record times the rule's bucket holds in the state file and
+# its journal over it: a bucket line says them all, a count line adds some.
+times() {
+	cat "$work/state/rules.state" "$work/state/rules.state.journal" 2>/dev/null | awk -F'\t' '
+	$1 == "bucket" && $2 == "crash-test" { n = $5 == "" ? 0 : split($5, t, ",") }
+	$1 == "count" && $2 == "crash-test" { n += split($4, t, ",") }
+	END { print n + 0 }'
+}
+alerts() { cat "$work/state/rules.state" "$work/state/rules.state.journal" 2>/dev/null | grep -c "^alert	[0-9]*	crash-test	"; }
+# inode: the state file's; a whole-file write (a rename) gives it a new one.
+inode() { stat -c %i "$work/state/rules.state" 2>/dev/null; }
 # run NAME: the daemon on records.bin, live, until the log says it took them all.
 run() {
 	: >"$work/$1.jsonl"
@@ -60,9 +70,18 @@ run first
 crash
 check "after SIGKILL, the state holds the 3 counted errors" 3 "$(times)"
 check "... and no firing" 0 "$(alerts)"
+check "... in the journal: the record path did not write the whole state" 1 \
+	"$(grep -c "^bucket	crash-test	" "$work/state/rules.state.journal" 2>/dev/null)"
 records 4 1
+before=$(inode)
 run second
+sleep 0.5
+check "the start takes the journal in: the state written whole, the journal gone" "new absent" \
+	"$([ "$(inode)" != "$before" ] && echo new || echo same) $(grep -c . "$work/state/rules.state.journal" 2>/dev/null || echo absent)"
 crash
+check "... the fourth error, counted after the start, is one count line in the new journal" \
+	"$(printf 'base\t%s\ncount' "$(awk -F'\t' '$1 == "end" { print $3 }' "$work/state/rules.state")")" \
+	"$(cut -f1-2 "$work/state/rules.state.journal" | head -2 | paste -sd'\n' | sed 's/^count.*/count/')"
 check "a second SIGKILL: 4 counted, across both runs" 4 "$(times)"
 check "... still no firing at the fourth" 0 "$(alerts)"
 records 5 1
