@@ -446,6 +446,14 @@ const struct intel_model intel_graniterapids_x = INTEL_MODEL(granite_banks,
  * Which of the two IMHs logged a bank is APIC ID bit 2 of the CPU that
  * read it; the channel across the socket is (bank - 19) + 8 * IMH.  The
  * banks mcelog leaves unnamed (MC0-3, MC5-10, MC12-17) report "unknown".
+ * The core banks MC0-3 in particular stay architectural only: neither
+ * decoder names them or lists a code for them (rasdaemon's file, at
+ * commit 36299a9, is its port of mcelog v210 and covers the same
+ * banks), the only edition of the Programming Reference we could read is
+ * 319433-038 (March 2020), older than this family, and the SDM's core-bank
+ * layout of the 06H servers (CORE_BANKS) is not assumed for family 13H.
+ * mcelog's one published record of this model, input/dmr_dcu_srar (bank 1),
+ * is a test of that: it decodes by MCACOD alone (test-decode-diamond).
  * Mnemonics: the names those decoders print, kept where users search for
  * them (the MSCOD, STATUS[31:16], travels with them as details.mnemonic).
  */

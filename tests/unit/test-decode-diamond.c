@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Diamond Rapids (family 19, model 1) model-specific banks
- * (decoders/intel-server.c names the source).  No Diamond Rapids machine
- * check has been published that we could find, so every record here is
- * built from the layout: each MISC field set to a value of its own, so a
- * field read from the wrong bits cannot pass.
+ * (decoders/intel-server.c names the source).  The one Diamond Rapids
+ * machine check published that we could find is a core-bank record (see
+ * test_core_banks_architectural_only); every other record here is built
+ * from the layout: each MISC field set to a value of its own, so a field
+ * read from the wrong bits cannot pass.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -230,6 +231,53 @@ static void test_channel_from_bank_and_apicid(void **state)
 	assert_string_equal(d.description, "Illegal incoming opcode");
 }
 
+/*
+ * The core banks MC0-3.  No public source we could read decodes them for this
+ * family (intel-server.c says which were read), so a core-bank record is
+ * decoded by the architecture alone: MCACOD and the severity, the MSCOD kept
+ * as a number, the bank unnamed.  The STATUS is the one public Diamond Rapids
+ * record, mcelog's sample input/dmr_dcu_srar (commit 14de766: CPU 0, bank 1,
+ * PROCESSOR 0:0x400f10), an L0 data-read cache error logged SRAR.
+ */
+#define DMR_DCU_SRAR UINT64_C(0xbd80000010100134)
+
+static void test_core_banks_architectural_only(void **state)
+{
+	/* MSCODs that another Diamond Rapids bank names (CBB Punit 0830H, UPI
+	 * 0203H, MC channel 0080H): in a core bank no table may lend them its text */
+	static const uint16_t elsewhere[] = { 0x0830, 0x0203, 0x0080, 0x1010 };
+	struct mce_record r = rec(1, DMR_DCU_SRAR);
+	struct mce_decoded d;
+
+	(void) state;
+	mce_decode(&r, &d);
+	assert_false(d.unknown_model);
+	assert_string_equal(d.cpu_model, "Diamond Rapids");
+	assert_int_equal(d.severity, MCE_SEV_UNCORRECTED);
+	assert_int_equal(d.recovery, MCE_RECOVERY_SRAR);
+	assert_int_equal(d.error_class, MCE_CLASS_CACHE);
+	assert_int_equal(d.cache_level, MCE_LEVEL_0);
+	assert_int_equal(d.transaction_type, MCE_TT_DATA);
+	assert_int_equal(d.request, MCE_RQ_DATA_READ);
+	assert_true(d.has_model_specific_code);
+	assert_int_equal(d.model_specific_code, 0x1010);
+	assert_null(d.bank_name);
+	assert_null(d.bank_type);
+	assert_null(d.description);
+	assert_null(detail(&d, "mnemonic"));
+
+	for (uint32_t b = 0; b <= 3; b++)
+		for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++) {
+			r = rec(b, (DMR_DCU_SRAR & ~MSCOD(0xffff)) | MSCOD(elsewhere[i]));
+			mce_decode(&r, &d);
+			assert_int_equal(d.cache_level, MCE_LEVEL_0);
+			assert_int_equal(d.model_specific_code, elsewhere[i]);
+			assert_null(d.bank_name);
+			assert_null(d.description);
+			assert_null(detail(&d, "mnemonic"));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_upi),
 		cmocka_unit_test(test_mcchan_misc),
 		cmocka_unit_test(test_channel_from_bank_and_apicid),
+		cmocka_unit_test(test_core_banks_architectural_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
