@@ -53,30 +53,56 @@ static inline __attribute__((always_inline)) void put_opt_string(struct json_wri
 		json_put_static_k(w, key, v);
 }
 
+/*
+ * The members from "severity" to "description": static strings all, so
+ * the same for every record that names the same ones (the key), and
+ * written again from the writer's memory for those (json_run_again()).
+ */
+static void write_names(const struct mce_decoded *d, struct json_writer *w)
+{
+	size_t n_flags = d->n_flags < MCE_MAX_FLAGS ? d->n_flags : MCE_MAX_FLAGS, n = 0, start;
+	const char *description = d->description;
+	const void *key[8 + MCE_MAX_FLAGS];
+	const char *bank_name = d->bank_name, *bank_type = d->bank_type;
+
+	if (d->has_bank) {
+		bank_name = bank_name ? bank_name : "unknown";
+		bank_type = bank_type ? bank_type : "unknown";
+	}
+	if (!description && (d->has_model_specific_code || d->has_extended_error_code))
+		description = "unknown";
+	key[n++] = mce_severity_to_string(d->severity);
+	key[n++] = mce_recovery_to_string(d->recovery);
+	key[n++] = mce_error_class_to_string(d->error_class);
+	key[n++] = d->cpu_model ? d->cpu_model : "unknown";
+	key[n++] = bank_name;
+	key[n++] = bank_type;
+	key[n++] = description;
+	key[n++] = (const void *) (uintptr_t) n_flags;
+	for (size_t i = 0; i < n_flags; i++)
+		key[n++] = d->flags[i];
+	if (json_run_again(w, key, n))
+		return;
+
+	start = json_run_start(w);
+	json_put_static_k(w, JSON_KEY("severity"), key[0]);
+	put_opt_string(w, JSON_KEY("recovery"), key[1]);
+	json_array_begin_k(w, JSON_KEY("flags"));
+	json_put_statics(w, d->flags, n_flags);
+	json_array_end(w);
+	json_put_static_k(w, JSON_KEY("error_class"), key[2]);
+	json_put_static_k(w, JSON_KEY("cpu_model"), key[3]);
+	put_opt_string(w, JSON_KEY("bank_name"), bank_name);
+	put_opt_string(w, JSON_KEY("bank_type"), bank_type);
+	put_opt_string(w, JSON_KEY("description"), description);
+	json_run_keep(w, key, n, start);
+}
+
 void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 {
-	const char *rec = mce_recovery_to_string(d->recovery);
+	struct json_members m;
 
-	json_put_static_k(w, JSON_KEY("severity"), mce_severity_to_string(d->severity));
-	put_opt_string(w, JSON_KEY("recovery"), rec);
-
-	json_array_begin_k(w, JSON_KEY("flags"));
-	json_put_statics(w, d->flags, d->n_flags < MCE_MAX_FLAGS ? d->n_flags : MCE_MAX_FLAGS);
-	json_array_end(w);
-
-	json_put_static_k(w, JSON_KEY("error_class"), mce_error_class_to_string(d->error_class));
-	json_put_static_k(w, JSON_KEY("cpu_model"), d->cpu_model ? d->cpu_model : "unknown");
-	if (d->has_bank) {
-		json_put_static_k(w, JSON_KEY("bank_name"), d->bank_name ? d->bank_name : "unknown");
-		json_put_static_k(w, JSON_KEY("bank_type"), d->bank_type ? d->bank_type : "unknown");
-	} else {
-		put_opt_string(w, JSON_KEY("bank_name"), d->bank_name);
-		put_opt_string(w, JSON_KEY("bank_type"), d->bank_type);
-	}
-	if (d->description)
-		json_put_static_k(w, JSON_KEY("description"), d->description);
-	else if (d->has_model_specific_code || d->has_extended_error_code)
-		json_put_static_k(w, JSON_KEY("description"), "unknown");
+	write_names(d, w);
 
 	if (d->cache_level == MCE_LEVEL_GENERIC)
 		json_put_static_k(w, JSON_KEY("cache_level"), "generic");
@@ -96,12 +122,21 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 		json_put_bool_k(w, JSON_KEY("timeout"), d->timeout != 0);
 	put_opt_string(w, JSON_KEY("memory_or_io"), d->memory_or_io);
 
-	if (d->has_model_specific_code)
-		json_put_u64_k(w, JSON_KEY("model_specific_code"), d->model_specific_code);
-	if (d->has_extended_error_code)
-		json_put_u64_k(w, JSON_KEY("extended_error_code"), d->extended_error_code);
-	if (d->has_corrected_count)
-		json_put_u64_k(w, JSON_KEY("corrected_count"), d->corrected_count);
+	/*
+	 * The runs of numbers are written as members under one check of the
+	 * room (json-writer.h): a member is at most a comma, its key and 21
+	 * bytes of value.
+	 */
+	if ((d->has_model_specific_code || d->has_extended_error_code || d->has_corrected_count) &&
+	    json_members_begin(w, &m, 3 * (1 + sizeof("\"model_specific_code\":") + 21))) {
+		if (d->has_model_specific_code)
+			json_member_u64(&m, JSON_KEY("model_specific_code"), d->model_specific_code);
+		if (d->has_extended_error_code)
+			json_member_u64(&m, JSON_KEY("extended_error_code"), d->extended_error_code);
+		if (d->has_corrected_count)
+			json_member_u64(&m, JSON_KEY("corrected_count"), d->corrected_count);
+		json_members_end(w, &m);
+	}
 	put_opt_string(w, JSON_KEY("threshold_status"), d->threshold_status);
 	if (d->has_address_lsb)
 		json_put_u64_k(w, JSON_KEY("address_lsb"), d->address_lsb);
@@ -109,17 +144,21 @@ void mce_decoded_write_json(const struct mce_decoded *d, struct json_writer *w)
 	if (d->has_page)
 		json_put_hex_k(w, JSON_KEY("page"), d->page);
 	put_opt_string(w, JSON_KEY("no_page"), d->no_page);
-	if (d->dimm >= 0)
-		json_put_i64_k(w, JSON_KEY("dimm"), d->dimm);
-	if (d->rank >= 0)
-		json_put_i64_k(w, JSON_KEY("rank"), d->rank);
-	if (d->chip_select >= 0)
-		json_put_i64_k(w, JSON_KEY("chip_select"), d->chip_select);
-	if (d->row >= 0) {
-		json_put_i64_k(w, JSON_KEY("bank_group"), d->bank_group);
-		json_put_i64_k(w, JSON_KEY("dram_bank"), d->dram_bank);
-		json_put_i64_k(w, JSON_KEY("row"), d->row);
-		json_put_i64_k(w, JSON_KEY("column"), d->column);
+	if ((d->dimm >= 0 || d->rank >= 0 || d->chip_select >= 0 || d->row >= 0) &&
+	    json_members_begin(w, &m, 7 * (1 + sizeof("\"chip_select\":") + 21))) {
+		if (d->dimm >= 0)
+			json_member_i64(&m, JSON_KEY("dimm"), d->dimm);
+		if (d->rank >= 0)
+			json_member_i64(&m, JSON_KEY("rank"), d->rank);
+		if (d->chip_select >= 0)
+			json_member_i64(&m, JSON_KEY("chip_select"), d->chip_select);
+		if (d->row >= 0) {
+			json_member_i64(&m, JSON_KEY("bank_group"), d->bank_group);
+			json_member_i64(&m, JSON_KEY("dram_bank"), d->dram_bank);
+			json_member_i64(&m, JSON_KEY("row"), d->row);
+			json_member_i64(&m, JSON_KEY("column"), d->column);
+		}
+		json_members_end(w, &m);
 	}
 	if (d->has_syndrome)
 		json_put_hex64_k(w, JSON_KEY("syndrome"), d->syndrome);

@@ -535,7 +535,7 @@ void json_writer_static(struct json_writer *w, const char *s)
 	put_static(w, s, false, false);
 }
 
-void json_put_static(struct json_writer *w, const char *key, const char *s)
+void json_put_static_slow(struct json_writer *w, const char *key, const char *s)
 {
 	bool comma = !w->first[w->depth];
 
@@ -557,7 +557,64 @@ void json_put_statics(struct json_writer *w, const char *const *s, size_t n)
 		put_static(w, s[i], true, false);
 }
 
-void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
+/* ---- kept runs ---- */
+
+static bool run_is(const struct json_run *r, const void *const *key, size_t n)
+{
+	return r->n == n && memcmp(r->key, key, n * sizeof(key[0])) == 0;
+}
+
+/*
+ * A key's place: a hash of its length and its first, middle and last
+ * pointers, which tell most runs apart (more would cost a record more
+ * than the places it saves).
+ */
+static struct json_run *run_place(struct json_writer *w, const void *const *key, size_t n)
+{
+	uint64_t h = (uint64_t) (uintptr_t) key[0] * 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ (uint64_t) (uintptr_t) key[n / 2] ^ n) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (uint64_t) (uintptr_t) key[n - 1]) * 0x9e3779b97f4a7c15ull;
+	return &w->runs[(h >> 59) % JSON_WRITER_RUNS];
+}
+
+bool json_run_again(struct json_writer *w, const void *const *key, size_t n)
+{
+	const struct json_run *r;
+	char *o;
+
+	if (n == 0)
+		return false;
+	r = run_place(w, key, n);
+	if (!run_is(r, key, n))
+		return false;
+	if (!reserve(w, r->len + 1))
+		return true;      /* failed: nothing more is written */
+	o = w->buf + w->len;
+	*o = ',';
+	o += !w->first[w->depth];
+	memcpy(o, r->text, r->len);
+	w->len = (size_t) (o + r->len - w->buf);
+	w->first[w->depth] = false;
+	return true;
+}
+
+void json_run_keep(struct json_writer *w, const void *const *key, size_t n, size_t start)
+{
+	struct json_run *r;
+	size_t len = w->len - start;
+
+	/* a run the writer failed in, or too long to keep, is not kept */
+	if (n == 0 || n > JSON_WRITER_RUN_KEY || w->failed || start > w->len || len > JSON_WRITER_RUN_TEXT)
+		return;
+	r = run_place(w, key, n);
+	memcpy(r->key, key, n * sizeof(key[0]));
+	r->n = n;
+	memcpy(r->text, w->buf + start, len);
+	r->len = (uint32_t) len;
+}
+
+void json_put_u64_static_key_slow(struct json_writer *w, const char *key, uint64_t value)
 {
 	bool comma = !w->first[w->depth];
 

@@ -26,6 +26,10 @@
 
 /* Strings of static storage whose length and escaping are known (json_put_static()), two a set. */
 #define JSON_WRITER_STATIC_SLOTS 2048
+/* Runs of output kept (json_run_again()), the longest key in pointers, and the longest text. */
+#define JSON_WRITER_RUNS 16
+#define JSON_WRITER_RUN_KEY 40
+#define JSON_WRITER_RUN_TEXT 640
 
 struct json_writer {
 	char *buf;
@@ -39,6 +43,18 @@ struct json_writer {
 		uint32_t len;
 		bool plain;           /* nothing to escape: copied as it is */
 	} known[JSON_WRITER_STATIC_SLOTS];
+	/*
+	 * Runs of output kept with what they were written from
+	 * (json_run_again()), each in the place its key's hash picks: a
+	 * decode's names, descriptions and flags are mostly those of a record
+	 * before, if not the last one.
+	 */
+	struct json_run {
+		size_t n;             /* the key's pointers; 0: none kept */
+		const void *key[JSON_WRITER_RUN_KEY];
+		uint32_t len;
+		char text[JSON_WRITER_RUN_TEXT];
+	} runs[JSON_WRITER_RUNS];
 	/* the last time's day as RFC 3339 ("2026-11-20"): records nearly always share it */
 	bool time_known;
 	int64_t time_day;
@@ -332,6 +348,18 @@ JSON_KEYED void json_member_u64(struct json_members *m, struct json_key k, uint6
 	m->o = json_writer_u64_digits_small(json_member_key(m, k), value);
 }
 
+/* A signed number: a decode's DIMM and DRAM cell, small and seldom negative. */
+JSON_KEYED void json_member_i64(struct json_members *m, struct json_key k, int64_t value)
+{
+	char *o = json_member_key(m, k);
+
+	if (value < 0) {
+		*o++ = '-';
+		m->o = json_writer_u64_digits(o, (uint64_t) 0 - (uint64_t) value);
+	} else
+		m->o = json_writer_u64_digits_small(o, (uint64_t) value);
+}
+
 JSON_KEYED void json_member_hex64(struct json_members *m, struct json_key k, uint64_t value)
 {
 	char *o = json_member_key(m, k);
@@ -356,10 +384,13 @@ JSON_KEYED void json_members_end(struct json_writer *w, const struct json_member
  * dozen a record cost a copy each.  key: NULL in an array; else a static
  * string too.  Never for a buffer whose contents change.
  */
-void json_put_static(struct json_writer *w, const char *key, const char *s);
+static inline void json_put_static(struct json_writer *w, const char *key, const char *s);
 /* n static strings as elements of the open array: a decode's flags, in one call. */
 void json_put_statics(struct json_writer *w, const char *const *s, size_t n);
-void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
+static inline void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value);
+/* The two above for what their inline halves do not write: a string not yet known, or to escape. */
+void json_put_static_slow(struct json_writer *w, const char *key, const char *s);
+void json_put_u64_static_key_slow(struct json_writer *w, const char *key, uint64_t value);
 /* The string alone, after the key. */
 void json_writer_static(struct json_writer *w, const char *s);
 
@@ -402,6 +433,67 @@ JSON_KEYED void json_put_static_k(struct json_writer *w, struct json_key k, cons
 	json_writer_end(w, o + n + 2);
 }
 
+/* s's length if it is known and plain (as json_put_static_k() finds it), else SIZE_MAX. */
+static inline size_t json_known_plain_len(const struct json_writer *w, const char *s)
+{
+	size_t slot = json_known_set(s);
+
+	return w->known[slot].s == s && w->known[slot].plain ? w->known[slot].len : SIZE_MAX;
+}
+
+/*
+ * A known plain key in quotes with its colon, after the comma if one is
+ * due, with room for value_max more bytes: where the value goes, or NULL
+ * if the key is not known or the writer has failed (the slow half then).
+ */
+static inline char *json_writer_static_key(struct json_writer *w, const char *key, size_t value_max)
+{
+	size_t n = json_known_plain_len(w, key);
+	char *o;
+
+	if (n == SIZE_MAX || !(o = json_writer_room(w, n + 4 + value_max)))
+		return NULL;
+	*o = ',';
+	o += !w->first[w->depth];
+	o[0] = '"';
+	copy_known(o + 1, key, n);
+	o[n + 1] = '"';
+	o[n + 2] = ':';
+	w->first[w->depth] = false;
+	return o + n + 3;
+}
+
+/*
+ * A decode's details, a name and its text or number each, both static
+ * strings: once known, key and value under one check of the room and
+ * without a call.
+ */
+static inline void json_put_static(struct json_writer *w, const char *key, const char *s)
+{
+	size_t n = json_known_plain_len(w, s);
+	char *o;
+
+	if (!key || n == SIZE_MAX || !(o = json_writer_static_key(w, key, n + 2))) {
+		json_put_static_slow(w, key, s);
+		return;
+	}
+	o[0] = '"';
+	copy_known(o + 1, s, n);
+	o[n + 1] = '"';
+	json_writer_end(w, o + n + 2);
+}
+
+static inline void json_put_u64_static_key(struct json_writer *w, const char *key, uint64_t value)
+{
+	char *o = json_writer_static_key(w, key, 20);
+
+	if (!o) {
+		json_put_u64_static_key_slow(w, key, value);
+		return;
+	}
+	json_writer_end(w, json_writer_u64_digits_small(o, value));
+}
+
 /* "0x%" PRIx64 in quotes, after the key. */
 void json_writer_hex(struct json_writer *w, uint64_t value);
 
@@ -435,6 +527,24 @@ JSON_KEYED void json_put_hex_k(struct json_writer *w, struct json_key k, uint64_
 	json_writer_end(w, o);
 	json_writer_hex(w, value);
 }
+
+/*
+ * A run of members that depends on nothing but KEY, N pointers (static
+ * strings by their address, and any number cast to one), as a decode's
+ * severity, names, description and flags do on theirs.  If a run of the
+ * same key is kept, it is written again, after a comma if one is due,
+ * and true returned.  Else false: the caller writes the run, then hands
+ * it to json_run_keep() with the offset json_run_start() gave before.  A
+ * run writes one member or more and ends at the depth it began at.
+ */
+bool json_run_again(struct json_writer *w, const void *const *key, size_t n);
+
+static inline size_t json_run_start(const struct json_writer *w)
+{
+	return w->len + !w->first[w->depth];      /* after the comma the first member writes */
+}
+
+void json_run_keep(struct json_writer *w, const void *const *key, size_t n, size_t start);
 
 /* The time of a day other than the last one written, or one out of four-digit years: json-writer.c.
  * day: the days from the epoch to usec's, which it learns for the next. */

@@ -161,6 +161,7 @@ static void out_error(struct decode_text_out *o, int k)
 static void out_drain(struct decode_text_out *o)
 {
 	out_error(o, decode_write_chunks(o->fd, o->buf, &o->n));
+	o->drains++;
 }
 
 void decode_text_flush(struct decode_text_out *o)
@@ -335,6 +336,81 @@ static bool is_provenance(const struct mce_detail *x, const char *from)
 	return x && x->name[0] == 'b' && streq(x->name, "bank_type_from") && (!from || (x->text && streq(x->text, from)));
 }
 
+/*
+ * A run of a record's text that depends on nothing but KEY, N values (the
+ * decode's static strings by address, its numbers, and whatever else the
+ * run prints from): if a run of the same key is kept, it is printed again
+ * and true returned.  Else false: the caller prints the run and hands it
+ * to out_run_keep() with the place out_run_start() gave before.
+ */
+struct out_run_at {
+	size_t n;
+	unsigned drains;
+};
+
+/* What each key begins with: the kind of run it is of, its places in decode_text_known.runs. */
+enum { RUN_HEAD, RUN_WHAT, RUN_CPU_TO_ACTION, _RUN_KINDS };
+_Static_assert(_RUN_KINDS == DECODE_TEXT_RUN_KINDS, "a place for each kind of run");
+
+/* The decode's one-line summary in buf (size bytes): its length, as much as fit. */
+static size_t summary_of(const struct mce_decoded *d, char *buf, size_t size)
+{
+	int k = mce_decoded_summary(d, buf, size);
+
+	/* what it returns is the summary's whole length, which may not have fit */
+	return k < 0 ? 0 : (size_t) k < size ? (size_t) k : size - 1;
+}
+
+/* memcmp() and memcpy() below, not loops: a key is some sixty values, a run hundreds of bytes */
+static bool run_is(const struct decode_text_run *r, const uint64_t *key, size_t n)
+{
+	return r->n == n && memcmp(r->key, key, n * sizeof(key[0])) == 0;
+}
+
+/*
+ * A key's place among its kind's runs (key[0]): a hash of its length and
+ * first fifteen values.  Fewer let records that differ only further on
+ * (their flags, details, advice) push each other out; a text run is
+ * long enough that the hash costs less than that.
+ */
+static struct decode_text_run *run_place(struct decode_text_known *k, const uint64_t *key, size_t n)
+{
+	uint64_t h = n;
+
+	for (size_t i = 1; i < n && i < 16; i++)
+		h = (h ^ key[i]) * 0x9e3779b97f4a7c15ull;
+	return &k->runs[key[0]][(h >> 59) % DECODE_TEXT_RUNS];
+}
+
+static bool out_run_again(struct decode_text_out *o, const uint64_t *key, size_t n)
+{
+	const struct decode_text_run *r = run_place(o->known, key, n);
+
+	if (!run_is(r, key, n))
+		return false;
+	out_mem(o, r->text, r->len);
+	return true;
+}
+
+static struct out_run_at out_run_start(const struct decode_text_out *o)
+{
+	return (struct out_run_at) { .n = o->n, .drains = o->drains };
+}
+
+static void out_run_keep(struct decode_text_out *o, const uint64_t *key, size_t n, struct out_run_at start)
+{
+	struct decode_text_run *r = run_place(o->known, key, n);
+	size_t len = o->n - start.n;
+
+	/* a run the buffer moved under (a chunk written), or too long, is not kept */
+	if (n > DECODE_TEXT_RUN_KEY || o->drains != start.drains || len > DECODE_TEXT_RUN_TEXT)
+		return;
+	memcpy(r->key, key, n * sizeof(key[0]));
+	r->n = n;
+	memcpy(r->text, o->buf + start.n, len);
+	r->len = (uint32_t) len;
+}
+
 /* lit: a string literal ("" n makes anything else an error) */
 #define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
 
@@ -404,9 +480,8 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 	char summary[256];
 	const char *s;
 	bool any;
-	int k = mce_decoded_summary(d, summary, sizeof(summary));
-	/* what it returns is the summary's whole length, which may not have fit */
-	size_t summary_len = k < 0 ? 0 : (size_t) k < sizeof(summary) ? (size_t) k : sizeof(summary) - 1;
+	uint64_t key[DECODE_TEXT_RUN_KEY];
+	size_t n, summary_len = SIZE_MAX;     /* SIZE_MAX: not made yet */
 
 	out_lit(out, "Record ");
 	out_u(out, index);
@@ -423,65 +498,118 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 		out_lit(out, ")");
 	}
 	out_lit(out, ": ");
-	out_static(out, mce_severity_to_string(d->severity));
-	out_lit(out, ": ");
-	out_mem(out, summary, summary_len);
-	out_lit(out, "\n");
+	/*
+	 * The severity and the summary: from what mce_decoded_summary() reads
+	 * of the decode, so kept for the records to come; but for the FRU
+	 * text, held in the decode rather than pointed to.
+	 */
+	n = 0;
+	key[n++] = RUN_HEAD;
+	key[n++] = (uintptr_t) mce_severity_to_string(d->severity);
+	key[n++] = d->error_class;
+	key[n++] = d->cache_level;
+	key[n++] = d->transaction_type;
+	key[n++] = d->request;
+	key[n++] = d->memory_transaction;
+	key[n++] = (uintptr_t) d->memory_or_io;
+	key[n++] = (uint64_t) (int64_t) d->timeout;
+	key[n++] = d->mcacod;
+	key[n++] = (uint64_t) (int64_t) d->channel;
+	key[n++] = (uintptr_t) d->description;
+	key[n++] = (uintptr_t) d->bank_name;
+	if (d->fru_text[0] || !out_run_again(out, key, n)) {
+		struct out_run_at start = out_run_start(out);
 
-	/* what happened */
-	out_lit(out, "  What:     ");
-	if (d->description)
-		out_static(out, d->description);
-	else
+		summary_len = summary_of(d, summary, sizeof(summary));
+		out_static(out, mce_severity_to_string(d->severity));
+		out_lit(out, ": ");
 		out_mem(out, summary, summary_len);
-	s = NAME(error_classes, d->error_class);
-	out_lit(out, " [");
-	if (s)
-		out_static(out, s);
-	else
-		out_lit(out, "unknown error class");
-	if ((s = NAME(cache_levels, d->cache_level))) {
-		out_lit(out, ", ");
-		out_static(out, s);
+		out_lit(out, "\n");
+		if (!d->fru_text[0])
+			out_run_keep(out, key, n, start);
 	}
-	if ((s = NAME(transaction_types, d->transaction_type))) {
-		out_lit(out, ", ");
-		out_static(out, s);
-		out_lit(out, " transaction");
+
+	/* what happened: from the decode alone, so kept for the records to come (out_run_again()) */
+	n = 0;
+	key[n++] = RUN_WHAT;
+	key[n++] = (uintptr_t) d->description;
+	key[n++] = (uintptr_t) NAME(error_classes, d->error_class);
+	key[n++] = (uintptr_t) NAME(cache_levels, d->cache_level);
+	key[n++] = (uintptr_t) NAME(transaction_types, d->transaction_type);
+	key[n++] = (uintptr_t) NAME(requests, d->request);
+	key[n++] = (uintptr_t) NAME(memory_transactions, d->memory_transaction);
+	key[n++] = (uintptr_t) d->participation;
+	key[n++] = d->timeout == 1;
+	key[n++] = (uintptr_t) d->memory_or_io;
+	key[n++] = d->error_class == MCE_CLASS_THERMAL;
+	key[n++] = d->mcacod;
+	key[n++] = d->has_model_specific_code;
+	key[n++] = d->has_model_specific_code ? d->model_specific_code : 0;
+	key[n++] = d->has_extended_error_code;
+	key[n++] = d->has_extended_error_code ? d->extended_error_code : 0;
+	/* without a description the summary stands in, which the key does not hold */
+	if (!d->description || !out_run_again(out, key, n)) {
+		struct out_run_at start = out_run_start(out);
+
+		out_lit(out, "  What:     ");
+		if (d->description)
+			out_static(out, d->description);
+		else {
+			if (summary_len == SIZE_MAX)
+				summary_len = summary_of(d, summary, sizeof(summary));
+			out_mem(out, summary, summary_len);
+		}
+		s = NAME(error_classes, d->error_class);
+		out_lit(out, " [");
+		if (s)
+			out_static(out, s);
+		else
+			out_lit(out, "unknown error class");
+		if ((s = NAME(cache_levels, d->cache_level))) {
+			out_lit(out, ", ");
+			out_static(out, s);
+		}
+		if ((s = NAME(transaction_types, d->transaction_type))) {
+			out_lit(out, ", ");
+			out_static(out, s);
+			out_lit(out, " transaction");
+		}
+		if ((s = NAME(requests, d->request))) {
+			out_lit(out, ", ");
+			out_static(out, s);
+			out_lit(out, " request");
+		}
+		if ((s = NAME(memory_transactions, d->memory_transaction))) {
+			out_lit(out, ", memory ");
+			out_static(out, s);
+		}
+		if (d->participation) {
+			out_lit(out, ", ");
+			out_static(out, d->participation);
+		}
+		if (d->timeout == 1)
+			out_lit(out, ", timed out");
+		if (d->memory_or_io) {
+			out_lit(out, ", ");
+			out_static(out, d->memory_or_io);
+		}
+		/* a thermal record's STATUS is IA32_THERM_STATUS: its low bits are no MCACOD */
+		if (d->error_class != MCE_CLASS_THERMAL) {
+			out_lit(out, ", MCACOD ");
+			out_x(out, d->mcacod, 4);
+		}
+		if (d->has_model_specific_code) {
+			out_lit(out, ", model-specific code ");
+			out_x(out, d->model_specific_code, 0);
+		}
+		if (d->has_extended_error_code) {
+			out_lit(out, ", extended error code ");
+			out_x(out, d->extended_error_code, 0);
+		}
+		out_lit(out, "]\n");
+		if (d->description)
+			out_run_keep(out, key, n, start);
 	}
-	if ((s = NAME(requests, d->request))) {
-		out_lit(out, ", ");
-		out_static(out, s);
-		out_lit(out, " request");
-	}
-	if ((s = NAME(memory_transactions, d->memory_transaction))) {
-		out_lit(out, ", memory ");
-		out_static(out, s);
-	}
-	if (d->participation) {
-		out_lit(out, ", ");
-		out_static(out, d->participation);
-	}
-	if (d->timeout == 1)
-		out_lit(out, ", timed out");
-	if (d->memory_or_io) {
-		out_lit(out, ", ");
-		out_static(out, d->memory_or_io);
-	}
-	/* a thermal record's STATUS is IA32_THERM_STATUS: its low bits are no MCACOD */
-	if (d->error_class != MCE_CLASS_THERMAL) {
-		out_lit(out, ", MCACOD ");
-		out_x(out, d->mcacod, 4);
-	}
-	if (d->has_model_specific_code) {
-		out_lit(out, ", model-specific code ");
-		out_x(out, d->model_specific_code, 0);
-	}
-	if (d->has_extended_error_code) {
-		out_lit(out, ", extended error code ");
-		out_x(out, d->extended_error_code, 0);
-	}
-	out_lit(out, "]\n");
 
 	/* where */
 	out_lit(out, "  Where:   ");
@@ -567,75 +695,107 @@ void decode_print_text(struct decode_text_out *out, unsigned index, const struct
 			out_lit(out, ")");
 		out_lit(out, "\n");
 	}
-	out_lit(out, "  CPU:      ");
-	if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN) {
-		out_static(out, mce_vendor_to_string(r->vendor));
-		out_lit(out, " ");
-	}
-	if (r->have & MCE_HAVE_CPUID) {
-		out_lit(out, "family ");
-		out_x(out, r->family, 0);
-		out_lit(out, " model ");
-		out_x(out, r->model, 0);
-		out_lit(out, " stepping ");
-		out_u(out, r->stepping);
-	} else
-		out_lit(out, "unknown (give it with --cpu-id)");
-	if (d->cpu_model) {
-		out_lit(out, " (");
-		out_static(out, d->cpu_model);
-		out_lit(out, ")");
-	} else if (r->have & MCE_HAVE_CPUID)
-		out_lit(out, " (a model the decoder does not know: architectural decode only)");
-	out_lit(out, "\n");
-
-	/* how bad */
-	out_lit(out, "  Severity: ");
-	out_static(out, mce_severity_to_string(d->severity));
-	if ((s = NAME(recoveries, d->recovery))) {
-		out_lit(out, ", recovery ");
-		out_static(out, s);
-	}
-	if (d->has_corrected_count) {
-		out_lit(out, ", corrected count ");
-		out_u(out, d->corrected_count);
-	}
-	if (d->threshold_status) {
-		out_lit(out, ", threshold ");
-		out_static(out, d->threshold_status);
-	}
-	if (d->n_flags) {
-		out_lit(out, "; flags");
-		for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++) {
-			out_lit(out, " ");
-			out_static(out, d->flags[i]);
-		}
-	}
-	out_lit(out, "\n");
+	/*
+	 * The CPU, Severity, Detail and Action lines: from the CPU's identity
+	 * and the decode alone, so kept for the records to come.
+	 */
+	n = 0;
+	key[n++] = RUN_CPU_TO_ACTION;
+	key[n++] = (r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN ? 1 + (uint64_t) r->vendor : 0;
+	key[n++] = (r->have & MCE_HAVE_CPUID) != 0;
+	key[n++] = r->have & MCE_HAVE_CPUID ? r->family : 0;
+	key[n++] = r->have & MCE_HAVE_CPUID ? r->model : 0;
+	key[n++] = r->have & MCE_HAVE_CPUID ? r->stepping : 0;
+	key[n++] = (uintptr_t) d->cpu_model;
+	key[n++] = (uintptr_t) mce_severity_to_string(d->severity);
+	key[n++] = (uintptr_t) NAME(recoveries, d->recovery);
+	key[n++] = d->has_corrected_count;
+	key[n++] = d->has_corrected_count ? d->corrected_count : 0;
+	key[n++] = (uintptr_t) d->threshold_status;
+	key[n++] = d->n_flags < MCE_MAX_FLAGS ? d->n_flags : MCE_MAX_FLAGS;
+	for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++)
+		key[n++] = (uintptr_t) d->flags[i];
+	key[n++] = d->n_details < MCE_MAX_DETAILS ? d->n_details : MCE_MAX_DETAILS;
 	for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
-		const struct mce_detail *x = &d->details[i];
-
-		/* Where the bank type came from is said on the bank line, not as a field. */
-		if (is_provenance(x, NULL))
-			continue;
-		out_lit(out, "  Detail:   ");
-		out_static(out, x->name);
-		out_lit(out, " = ");
-		/* The meaning first, the raw field value after it: "DramEccErr (0x0)". */
-		if (x->text) {
-			out_static(out, x->text);
-			out_lit(out, " (");
-		}
-		out_x(out, x->value, 0);
-		if (x->text)
-			out_lit(out, ")");
-		out_lit(out, "\n");
+		key[n++] = (uintptr_t) d->details[i].name;
+		key[n++] = (uintptr_t) d->details[i].text;
+		key[n++] = d->details[i].value;
 	}
+	key[n++] = (uintptr_t) advice(d);
+	if (!out_run_again(out, key, n)) {
+		struct out_run_at start = out_run_start(out);
 
-	/* what to do */
-	out_lit(out, "  Action:   ");
-	out_static(out, advice(d));
-	out_lit(out, "\n");
+		out_lit(out, "  CPU:      ");
+		if ((r->have & MCE_HAVE_VENDOR) && r->vendor != MCE_VENDOR_UNKNOWN) {
+			out_static(out, mce_vendor_to_string(r->vendor));
+			out_lit(out, " ");
+		}
+		if (r->have & MCE_HAVE_CPUID) {
+			out_lit(out, "family ");
+			out_x(out, r->family, 0);
+			out_lit(out, " model ");
+			out_x(out, r->model, 0);
+			out_lit(out, " stepping ");
+			out_u(out, r->stepping);
+		} else
+			out_lit(out, "unknown (give it with --cpu-id)");
+		if (d->cpu_model) {
+			out_lit(out, " (");
+			out_static(out, d->cpu_model);
+			out_lit(out, ")");
+		} else if (r->have & MCE_HAVE_CPUID)
+			out_lit(out, " (a model the decoder does not know: architectural decode only)");
+		out_lit(out, "\n");
+
+		/* how bad */
+		out_lit(out, "  Severity: ");
+		out_static(out, mce_severity_to_string(d->severity));
+		if ((s = NAME(recoveries, d->recovery))) {
+			out_lit(out, ", recovery ");
+			out_static(out, s);
+		}
+		if (d->has_corrected_count) {
+			out_lit(out, ", corrected count ");
+			out_u(out, d->corrected_count);
+		}
+		if (d->threshold_status) {
+			out_lit(out, ", threshold ");
+			out_static(out, d->threshold_status);
+		}
+		if (d->n_flags) {
+			out_lit(out, "; flags");
+			for (unsigned i = 0; i < d->n_flags && i < MCE_MAX_FLAGS; i++) {
+				out_lit(out, " ");
+				out_static(out, d->flags[i]);
+			}
+		}
+		out_lit(out, "\n");
+		for (unsigned i = 0; i < d->n_details && i < MCE_MAX_DETAILS; i++) {
+			const struct mce_detail *x = &d->details[i];
+
+			/* Where the bank type came from is said on the bank line, not as a field. */
+			if (is_provenance(x, NULL))
+				continue;
+			out_lit(out, "  Detail:   ");
+			out_static(out, x->name);
+			out_lit(out, " = ");
+			/* The meaning first, the raw field value after it: "DramEccErr (0x0)". */
+			if (x->text) {
+				out_static(out, x->text);
+				out_lit(out, " (");
+			}
+			out_x(out, x->value, 0);
+			if (x->text)
+				out_lit(out, ")");
+			out_lit(out, "\n");
+		}
+
+		/* what to do */
+		out_lit(out, "  Action:   ");
+		out_static(out, advice(d));
+		out_lit(out, "\n");
+		out_run_keep(out, key, n, start);
+	}
 
 	/* the raw registers, so nothing is lost in the rendering */
 	any = false;

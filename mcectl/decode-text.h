@@ -19,6 +19,17 @@
  * the last time's date.  Zeroed before first use; one per output.
  */
 #define DECODE_TEXT_KNOWN_SLOTS 1024
+/*
+ * Runs kept (decode_text_known.runs): the kinds (decode-text.c's RUN_*),
+ * each with places of its own, so that a kind that seldom repeats does
+ * not push out the others; the places of a kind, one for each key by its
+ * hash, so that inputs that take turns among a dozen kinds of records
+ * find them; the most values a key has; the longest text.
+ */
+#define DECODE_TEXT_RUN_KINDS 3
+#define DECODE_TEXT_RUNS 16
+#define DECODE_TEXT_RUN_KEY 72
+#define DECODE_TEXT_RUN_TEXT 1024
 struct decode_text_known {
 	struct {
 		const char *s;        /* NULL: empty slot */
@@ -28,6 +39,18 @@ struct decode_text_known {
 	bool time_known;
 	int64_t time_day;
 	char time_text[10];
+	/*
+	 * Runs of a record's text kept with all they were printed from (a
+	 * record's summary and What line; its CPU, Severity, Detail and
+	 * Action lines): records mostly repeat those of one before, and are
+	 * then a copy each (decode-text.c's out_run_again()).
+	 */
+	struct decode_text_run {
+		size_t n;             /* the key's values; 0: none kept */
+		uint64_t key[DECODE_TEXT_RUN_KEY];
+		uint32_t len;
+		char text[DECODE_TEXT_RUN_TEXT];
+	} runs[DECODE_TEXT_RUN_KINDS][DECODE_TEXT_RUNS];
 };
 
 /*
@@ -61,6 +84,7 @@ struct decode_text_out {
 	int fd;
 	int error;
 	struct decode_text_known *known;
+	unsigned drains;              /* whole chunks written from buf: what was held before moved */
 	size_t n;
 	char buf[DECODE_TEXT_OUT_SIZE];
 };

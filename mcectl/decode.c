@@ -42,7 +42,6 @@ struct decode_ctx {
 	FILE *out;
 	enum output output;
 	struct json_writer w;             /* JSON output: the lines not yet written */
-	struct decode_text_known known;   /* text output's static strings */
 	struct decode_text_out *text;     /* text output: what is not yet written */
 	unsigned records;
 	unsigned partial_diags;       /* PARTIAL warnings ... */
@@ -458,6 +457,8 @@ int verb_decode(int argc, char *argv[])
 	struct mce_record reg_rec = { .source = MCE_SOURCE_DECODE };
 	struct decode_ctx c = { .out = stdout, .output = OUTPUT_TEXT, .in.verb = "decode" };
 	_cleanup_free_ struct decode_text_out *text_out = NULL;
+	/* text output's static strings and kept runs: allocated, and zeroed, only for it */
+	_cleanup_free_ struct decode_text_known *text_known = NULL;
 	enum mce_vendor vendor = MCE_VENDOR_UNKNOWN;
 	uint32_t family = 0, model = 0;
 	bool have_cpu_id = false;
@@ -543,12 +544,13 @@ int verb_decode(int argc, char *argv[])
 	json_writer_init(&c.w);
 	if (c.output == OUTPUT_TEXT) {
 		text_out = calloc(1, sizeof(*text_out));
-		if (!text_out) {
+		text_known = calloc(1, sizeof(*text_known));
+		if (!text_out || !text_known) {
 			fprintf(stderr, "mcectl decode: out of memory\n");
 			return 1;
 		}
 		text_out->fd = fileno(c.out);
-		text_out->known = &c.known;
+		text_out->known = text_known;
 		c.text = text_out;
 	}
 

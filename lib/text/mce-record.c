@@ -185,41 +185,6 @@ static enum kv_result parse_trace(struct mce_text_parser *p, struct span s, stru
 	return KV_OK;
 }
 
-/*
- * rasdaemon's "cpu_type= AMD Scalable MCA" names the vendor, if nothing
- * else does.  The line is searched once, for "cpu_type= ", and each name
- * tried where it is found; should a line hold more than one, the first
- * vendor of the table found anywhere wins, as it always has.
- */
-static void ras_cpu_type(struct span s, struct mce_record *r)
-{
-	static const struct { const char *name; size_t len; enum mce_vendor v; } vendors[] = {
-		{ "AMD", 3, MCE_VENDOR_AMD },
-		{ "Intel", 5, MCE_VENDOR_INTEL },
-		{ "Hygon", 5, MCE_VENDOR_HYGON },
-		{ "Zhaoxin", 7, MCE_VENDOR_ZHAOXIN },
-	};
-	size_t best = ELEMENTSOF(vendors);
-	const char *m;
-
-	if (r->have & MCE_HAVE_VENDOR)
-		return;
-	while ((m = span_find(s, "cpu_type= "))) {
-		struct span after = { m + strlen("cpu_type= "), s.end };
-
-		for (size_t i = 0; i < best; i++)
-			if (span_starts_n(after, vendors[i].name, vendors[i].len)) {
-				best = i;
-				break;
-			}
-		s.p = m + 1;
-	}
-	if (best < ELEMENTSOF(vendors)) {
-		r->vendor = vendors[best].v;
-		r->have |= MCE_HAVE_VENDOR;
-	}
-}
-
 unsigned text_mce_record_recognise(const struct mce_text_parser *p, const struct text_line *l,
 				   struct span *body)
 {
@@ -237,31 +202,37 @@ unsigned text_mce_record_recognise(const struct mce_text_parser *p, const struct
 int text_mce_record_parse(struct mce_text_parser *p, const struct text_line *l, unsigned kind,
 			  struct span body)
 {
+	struct text_ras_marks marks;
 	struct mce_record r;
 	enum kv_result res;
 	int k;
 
 	if (kind == RASDAEMON_MORE) {
 		r = p->rec;
-		if (text_ras_fields(p, body, &r, false) != KV_OK) {
+		if (text_ras_fields(p, body, &r, false, &marks) != KV_OK) {
 			text_reject(p);
 			return text_flush(p);
 		}
-		ras_cpu_type(body, &r);
+		text_ras_cpu_type(&marks, &r);
 		p->rec = r;
 		p->last = p->line;
-		if (span_find(body, "apicid="))
+		if (marks.apicid)
 			return text_flush(p);
 		return 0;
 	}
 
 	r = (struct mce_record) { 0 };
-	res = kind == TRACE ? parse_trace(p, body, &r) : text_ras_fields(p, body, &r, false);
+	if (kind == TRACE) {
+		res = parse_trace(p, body, &r);
+		if (res == KV_OK)
+			text_ras_marks_find(body, &marks);
+	} else
+		res = text_ras_fields(p, body, &r, false, &marks);
 	if (res != KV_OK) {
 		text_reject(p);
 		return 0;
 	}
-	if (kind == RASDAEMON && !span_find(body, "apicid=")) {
+	if (kind == RASDAEMON && !marks.apicid) {
 		/*
 		 * rasdaemon ends its AMD bank description with a newline, so
 		 * the rest of the record (cpu_type= ... apicid=) comes on the
@@ -273,6 +244,6 @@ int text_mce_record_parse(struct mce_text_parser *p, const struct text_line *l, 
 		p->rec = r;
 		return 0;
 	}
-	ras_cpu_type(body, &r);
+	text_ras_cpu_type(&marks, &r);
 	return text_single(p, &r, l->have_time, l->time_usec);
 }

@@ -155,7 +155,7 @@ int text_ras_mc_ctl_parse(struct mce_text_parser *p, const struct text_line *l, 
 	r = kind == ROW ? (struct mce_record) { 0 } : p->rec;
 	if (kind == ROW)
 		parse_vendor(body, &r);   /* on the row's first line, before any text */
-	if (text_ras_fields(p, body, &r, true) != KV_OK ||
+	if (text_ras_fields(p, body, &r, true, NULL) != KV_OK ||
 	    (kind == ROW && !(r.have & MCE_HAVE_TIME) && parse_row_time(p, body, &r) == KV_BAD)) {
 		text_reject(p);
 		return 0;

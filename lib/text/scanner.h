@@ -347,5 +347,23 @@ int text_kv_record(struct mce_text_parser *p, const struct text_line *l, struct 
 
 /* ---- ras-fields.c: "key=value" fields, rasdaemon's and ras-mc-ctl's ---- */
 
+/*
+ * What rasdaemon's mce_record lines are searched for besides their fields,
+ * found in the same pass over their '='s.
+ */
+struct text_ras_marks {
+	bool apicid;          /* "apicid=" somewhere: the record's last line */
+	unsigned cpu_type;    /* "cpu_type= NAME": the vendor that wins (text_ras_cpu_type()) */
+};
+
+/* ret_marks: NULL, or filled when the line reads (KV_OK). */
 enum kv_result text_ras_fields(struct mce_text_parser *p, struct span s, struct mce_record *r,
-			       bool mc_ctl);
+			       bool mc_ctl, struct text_ras_marks *ret_marks);
+/*
+ * rasdaemon's "cpu_type= AMD Scalable MCA" names the vendor, if nothing
+ * else does; should a line hold more than one, the first vendor of the
+ * table found anywhere wins, as it always has.
+ */
+void text_ras_cpu_type(const struct text_ras_marks *m, struct mce_record *r);
+/* The marks of a line that text_ras_fields() does not read, by searching it. */
+void text_ras_marks_find(struct span s, struct text_ras_marks *ret);

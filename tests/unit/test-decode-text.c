@@ -107,6 +107,43 @@ static void test_strings(void **state)
 	}
 }
 
+/*
+ * A few kinds of records in turns, and records that differ from one
+ * another only in a value a kept run prints (a corrected count, a
+ * channel, a CPU's stepping, a model the decoders do not know): each
+ * prints as with nothing kept, whichever runs it finds kept.
+ */
+static void test_runs(void **state)
+{
+	static const struct { enum mce_vendor v; uint32_t family, model; uint64_t status; } kinds[] = {
+		{ MCE_VENDOR_INTEL, 6, 0x8f, 0x8c000040000800c1ull },   /* patrol scrub, channel 1 */
+		{ MCE_VENDOR_INTEL, 6, 0x8f, 0x8c000080000800c3ull },   /* channel 3, another count */
+		{ MCE_VENDOR_INTEL, 6, 0x8f, 0xbe00000000800400ull },
+		{ MCE_VENDOR_INTEL, 6, 0x55, 0xbe00000000800400ull },
+		{ MCE_VENDOR_INTEL, 6, 0x7f, 0x9c00000000010090ull },   /* a model no decoder knows */
+		{ MCE_VENDOR_AMD, 0x19, 0x11, 0x9c2040000000011bull },
+		{ MCE_VENDOR_AMD, 0x17, 0x31, 0xdc2040000000011bull },
+		{ MCE_VENDOR_INTEL, 6, 0x8f, 0xfe00000000000e0bull },
+	};
+	static struct decode_text_known known;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	(void) state;
+	for (unsigned i = 0; i < 6000; i++) {
+		unsigned c = (unsigned) (next(&x) % (sizeof(kinds) / sizeof(kinds[0])));
+		struct mce_record r = record(kinds[c].v, kinds[c].family, kinds[c].model, 13, kinds[c].status);
+
+		/* now and then the same but for its stepping, bank or CPU identity */
+		if (i % 7 == 0)
+			r.stepping = i % 3;
+		if (i % 11 == 0)
+			r.bank = 1 + i % 5;
+		if (i % 13 == 0)
+			r.have &= ~MCE_HAVE_CPUID;
+		check_same(&known, i + 1, &r);
+	}
+}
+
 /* An AMD UMC record with FRU text in MCA_SYND1/2: the Where line names the part, the registers show both. */
 static void test_fru_text(void **state)
 {
@@ -140,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_fru_text),
 	};
 

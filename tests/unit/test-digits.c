@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The digit writers the record writers share (lib/hex-digits.h,
- * lib/dec-digits.h) against snprintf().
+ * lib/dec-digits.h) against snprintf(), and the text parser's reader of
+ * eight hex digits at once (lib/hex-scan.h) against one a byte at a time.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include "dec-digits.h"
 #include "hex-digits.h"
+#include "hex-scan.h"
 
 static uint64_t next(uint64_t *x)
 {
@@ -89,11 +91,79 @@ static void test_decimal(void **state)
 		check_dec(next(&x) >> (i % 64));
 }
 
+#ifdef HEX_SCAN_WORDS
+/* The bytewise reading hex_scan8() stands for: all eight bytes digits, and their value. */
+static bool hex8_bytewise(const char *p, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < 8; i++) {
+		unsigned char c = (unsigned char) p[i];
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		v = v << 4 | d;
+	}
+	*ret = v;
+	return true;
+}
+
+static void check_scan8(const char *p)
+{
+	uint64_t want = 0, got = 0;
+	bool ok = hex8_bytewise(p, &want);
+
+	assert_int_equal(hex_scan8(p, &got), ok);
+	if (ok)
+		assert_int_equal(got, want);
+}
+
+/*
+ * Every byte value in every place of digits of every kind (a byte that
+ * carries or borrows in a sum would spoil its neighbours), and random
+ * words of digits, near-digits and high bytes.
+ */
+static void test_hex_scan8(void **state)
+{
+	static const char near[] = "0123456789abcdefABCDEF/:@G`g \x80\xff\x7f\x00";
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	char buf[9] = "9aF0b1C2";
+
+	(void) state;
+	for (unsigned at = 0; at < 8; at++)
+		for (unsigned c = 0; c < 256; c++) {
+			memcpy(buf, "9aF0b1C2", 8);
+			buf[at] = (char) c;
+			check_scan8(buf);
+			memcpy(buf, "ffffffff", 8);
+			buf[at] = (char) c;
+			check_scan8(buf);
+		}
+	for (unsigned i = 0; i < 200000; i++) {
+		uint64_t r = next(&x);
+
+		for (unsigned k = 0; k < 8; k++)
+			buf[k] = i % 2 ? (char) (r >> (8 * k)) : near[(r >> (8 * k)) % (sizeof(near) - 1)];
+		check_scan8(buf);
+	}
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_digits16),
 		cmocka_unit_test(test_decimal),
+#ifdef HEX_SCAN_WORDS
+		cmocka_unit_test(test_hex_scan8),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

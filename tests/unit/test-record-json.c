@@ -613,13 +613,31 @@ static void test_static_strings_same(void **state)
 
 			for (size_t k = 0; k < len; k++)
 				many[k] = static_pool[(k * 37 + len + pass) % n];
-			json_array_begin(&a, "flags");
-			json_array_begin(&b, "flags");
-			for (size_t k = 0; k < len; k++)
-				json_put_string(&a, NULL, many[k]);
-			json_put_statics(&b, many, len);
-			json_array_end(&a);
-			json_array_end(&b);
+			/* twice, as a record's flags are nearly always the last record's (the kept text) */
+			for (unsigned again = 0; again < 2; again++) {
+				json_array_begin(&a, "flags");
+				json_array_begin(&b, "flags");
+				for (size_t k = 0; k < len; k++)
+					json_put_string(&a, NULL, many[k]);
+				json_put_statics(&b, many, len);
+				json_array_end(&a);
+				json_array_end(&b);
+			}
+			/* the same list but its last, or one more: not the kept text */
+			if (len > 1) {
+				json_array_begin(&a, "flags");
+				json_array_begin(&b, "flags");
+				for (size_t k = 0; k + 1 < len; k++)
+					json_put_string(&a, NULL, many[k]);
+				json_put_string(&a, NULL, many[0]);
+				many[len - 1] = many[0];
+				json_put_statics(&b, many, len);
+				json_put_statics(&b, many, len - 1);
+				for (size_t k = 0; k + 1 < len; k++)
+					json_put_string(&a, NULL, many[k]);
+				json_array_end(&a);
+				json_array_end(&b);
+			}
 		}
 		json_object_end(&a);
 		json_object_end(&b);
@@ -725,6 +743,97 @@ static void test_hex_matches_printf(void **state)
 }
 
 /*
+ * Kept runs (json_run_again()): a run written again from memory reads as
+ * writing it anew, with and without a comma before it, at any depth,
+ * when three keys take turns for two places, and when a run is too long
+ * to keep.
+ */
+static void write_run(struct json_writer *w, const char *const *v, size_t n)
+{
+	json_put_static_k(w, JSON_KEY("severity"), v[0]);
+	json_array_begin_k(w, JSON_KEY("flags"));
+	json_put_statics(w, v + 1, n - 1);
+	json_array_end(w);
+}
+
+static void test_runs_same(void **state)
+{
+	static const char long_text[] = "a description long enough that three of it pass the text a run keeps: "
+					"....................................................................."
+					"....................................................................."
+					".....................................................................";
+	static const char *const runs[4][4] = {
+		{ "fatal", "VAL", "UC", "PCC" },
+		{ "corrected", "VAL", "MISCV", "ADDRV" },
+		{ "corrected", "VAL", "MISCV", "S" },
+		{ long_text, long_text, long_text, long_text },
+	};
+	struct json_writer a, b;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	unsigned again = 0, kept = 0;
+
+	(void) state;
+	json_writer_init(&a);
+	json_writer_init(&b);
+	for (unsigned i = 0; i < 5000; i++) {
+		unsigned depth = i % 3;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		json_writer_next(&a);
+		json_writer_next(&b);
+		json_object_begin(&a, NULL);
+		json_object_begin(&b, NULL);
+		for (unsigned j = 0; j < depth; j++) {
+			json_object_begin_k(&a, JSON_KEY("inner"));
+			json_object_begin_k(&b, JSON_KEY("inner"));
+		}
+		if (x & 1) {
+			json_put_u64_k(&a, JSON_KEY("first"), i);
+			json_put_u64_k(&b, JSON_KEY("first"), i);
+		}
+		for (unsigned k = 0; k < 1 + (x >> 1) % 3; k++) {
+			/* mostly the first three in turns; the long one now and then */
+			unsigned which = (x >> 3) % 16 == 0 ? 3 : (x >> (5 + 2 * k)) % 3;
+			const char *const *v = runs[which];
+			size_t n = 2 + which % 3;
+			const void *key[4];
+			size_t start;
+
+			for (size_t j = 0; j < n; j++)
+				key[j] = v[j];
+			write_run(&a, v, n);
+			if (json_run_again(&b, key, n))
+				again++;
+			else {
+				start = json_run_start(&b);
+				write_run(&b, v, n);
+				json_run_keep(&b, key, n, start);
+				kept++;
+			}
+		}
+		json_put_u64_k(&a, JSON_KEY("after"), i);
+		json_put_u64_k(&b, JSON_KEY("after"), i);
+		for (unsigned j = 0; j <= depth; j++) {
+			json_object_end(&a);
+			json_object_end(&b);
+		}
+		json_writer_byte(&a, '\n');
+		json_writer_byte(&b, '\n');
+		assert_false(json_writer_failed(&b));
+		assert_string_equal(json_writer_str(&b), json_writer_str(&a));
+		if (i % 64 == 63) {
+			json_writer_reset(&a);
+			json_writer_reset(&b);
+		}
+	}
+	/* both halves were taken, the one from memory most */
+	assert_true(again > kept);
+	assert_true(kept > 0);
+	json_writer_done(&a);
+	json_writer_done(&b);
+}
+
+/*
  * Members written in a run under one check of the room: the same text as
  * the keyed writers one at a time, for runs of every length, first in
  * their object or after other members, nested, and after the buffer's
@@ -760,6 +869,12 @@ static void test_members_match_keyed(void **state)
 			if (x & 1) {
 				json_member_hex64(&m, JSON_KEY("status"), x >> (x % 64));
 				json_put_hex64_k(&b, JSON_KEY("status"), x >> (x % 64));
+			} else if (x & 2) {
+				/* signed: small, large and negative, as a decode's DIMM and DRAM cell */
+				int64_t v = (int64_t) (x >> 2) >> (x % 64);
+
+				json_member_i64(&m, JSON_KEY("dimm_channel"), v);
+				json_put_i64_k(&b, JSON_KEY("dimm_channel"), v);
 			} else {
 				json_member_u64(&m, JSON_KEY("dimm_channel"), x >> (x % 64));
 				json_put_u64_k(&b, JSON_KEY("dimm_channel"), x >> (x % 64));
@@ -829,6 +944,7 @@ int main(void)
 		cmocka_unit_test(test_hex64_matches_printf),
 		cmocka_unit_test(test_hex_matches_printf),
 		cmocka_unit_test(test_members_match_keyed),
+		cmocka_unit_test(test_runs_same),
 		cmocka_unit_test(test_u64_matches_printf),
 		cmocka_unit_test(test_static_strings_same),
 		cmocka_unit_test(test_time_same_second),
