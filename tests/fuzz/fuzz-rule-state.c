@@ -51,6 +51,19 @@ static void same_state(const struct rule_state *a, const struct rule_state *b)
 			abort();
 }
 
+/* s formats, and its text reads back into again as the same state (the text kept in *text). */
+static void reads_back(const struct rule_state *s, struct rule_state *again, char **text, size_t *len)
+{
+	char why[256];
+	unsigned line;
+
+	if (rule_state_format(s, text, len) < 0 || strlen(*text) != *len)
+		abort();
+	if (rule_state_parse(*text, *len, again, why, sizeof(why), &line) < 0)
+		abort();
+	same_state(s, again);
+}
+
 static void check(const char *data, size_t size)
 {
 	struct rule_state s, again;
@@ -69,11 +82,7 @@ static void check(const char *data, size_t size)
 	}
 	if (line != 0 || s.n_alerts > RULE_STATE_MAX_ALERTS || s.n_pages > RULE_STATE_MAX_PAGES)
 		abort();
-	if (rule_state_format(&s, &text, &len) < 0 || strlen(text) != len)
-		abort();
-	if (rule_state_parse(text, len, &again, why, sizeof(why), &line) < 0)
-		abort();
-	same_state(&s, &again);
+	reads_back(&s, &again, &text, &len);
 	if (rule_state_format(&again, &text2, &len2) < 0 || len2 != len || memcmp(text, text2, len) != 0)
 		abort();
 	free(text);
@@ -106,11 +115,7 @@ static void check_journal(const char *data, size_t size)
 		abort();
 	if (s.n_alerts > RULE_STATE_MAX_ALERTS || s.n_pages > RULE_STATE_MAX_PAGES || s.n_rows > RULE_STATE_MAX_ROWS)
 		abort();
-	if (rule_state_format(&s, &text, &len) < 0 || strlen(text) != len)
-		abort();
-	if (rule_state_parse(text, len, &again, why, sizeof(why), &line) < 0)
-		abort();
-	same_state(&s, &again);
+	reads_back(&s, &again, &text, &len);
 	free(text);
 	rule_state_done(&s);
 	rule_state_done(&again);
