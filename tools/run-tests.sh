@@ -122,6 +122,10 @@ if [ -z "$quick" ]; then
 
 	echo "=== make check-vm (real kernel under QEMU, mcelogd from its Debian package)"
 	timed "make check-vm" make -C "$top/_build/gcc" check-vm || failed=1
+	# Where the rig's time went, boot by boot and scenario by scenario (the
+	# log's own notes), so that CI's time can be taken back where it lies.
+	awk '/^# boot \[.*\] done in / { sub(/^# /, ""); print "  " $0 } /^# provisioning.* took / { print "    provisioning " $NF }
+		/^# scenario .* took / { print "    " $3 " " $NF }' "$top/_build/gcc/tests/vm/check-vm.log" 2>/dev/null
 fi
 
 # One plain closing line over every TAP result of every build.
