@@ -4,11 +4,8 @@
 # it receives to a file.  An injected corrected error must arrive there as one
 # JSON object with its MCE_* fields, and a forged entry must not.
 VM_DESC="rsyslog recipe: imjournal, JSON over TCP, every MCE_* field kept"
-# 52-suspend's boot (S3 offered, the kernel polling every second; this
-# scenario injects through mce-inject and needs neither): a boot of its own
-# cost CI about 45 s (TCG boot, dpkg -i, the end-of-boot checks).
-VM_QEMU="-global PIIX4_PM.disable_s3=0"
-VM_APPEND="mcelogd_vm.check_interval=1"
+# 52-suspend's boot (tests/vm/lib/s3-boot.sh).
+. "$srcdir/tests/vm/lib/s3-boot.sh"
 
 scenario() {
 	local d=/run/rsyslog-mce port=15140 st=0x9c000040000a0098 out rec

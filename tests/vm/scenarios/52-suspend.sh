@@ -5,9 +5,8 @@
 # resumes the guest.  Corrected errors go through the monitor, so the guest
 # kernel's poller on CPU 1 finds them and the tracepoint fires there.
 VM_DESC="suspend to RAM and resume: every CPU's reader still reads"
-# 47-rsyslog runs first in this boot.
-VM_QEMU="-global PIIX4_PM.disable_s3=0"
-VM_APPEND="mcelogd_vm.check_interval=1"
+# 52-suspend's boot (tests/vm/lib/s3-boot.sh).
+. "$srcdir/tests/vm/lib/s3-boot.sh"
 
 scenario() {
 	local st_before=0x9c000040000e0091 st_after=0x9c000040000f0091 st_after0=0x9c00004000100091 out
