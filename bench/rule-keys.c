@@ -16,8 +16,12 @@
  *
  * Instructions per record are the total over RECORDS: the records are
  * decoded once, before, for KEYS pages (at most 8,192 of them, a few
- * instructions per record of the million at most).  Figures: the commit
- * that added this, its message.
+ * instructions per record at most).
+ *
+ * gcc -O2, 200,000 records, instructions per record for 16, 1,024, 4,096
+ * and 8,192 keys (the last evicting at every record): with buckets found
+ * and evicted by a scan, 1,747, 4,777, 13,989 and 67,138; by the hash index
+ * and the order of use, 1,780, 1,797, 1,827 and 2,906.
  */
 #include <stdio.h>
 #include <stdlib.h>
