@@ -18,8 +18,14 @@
  * again: one error, one count.
  *
  * Memory is bounded: each rule keeps at most max_keys buckets; when full, the
- * bucket seen least recently makes room and the rule's "evicted" count says
- * so.
+ * bucket used least recently makes room and the rule's "evicted" count says
+ * so.  Recently means in the order records came, whatever their times: in a
+ * storm whose records share one second (or have none), the key a record just
+ * brought is the last to go, never the next.  Buckets put back from the state
+ * file (rule_engine_restore()) count as used at their newest time (one
+ * resting after a firing: when it fired), before any record fed after them.  A key is found by its hash and the bucket to
+ * evict at once, so a record costs the same with 16 keys or 4,096
+ * (bench/rule-keys.c).
  */
 
 #include <stdbool.h>
@@ -49,7 +55,7 @@ typedef void (*rule_fire_fn)(const struct rule_firing *f, void *userdata);
 
 struct rule_bucket {
 	char key[RULE_KEY_MAX];
-	uint64_t hash;
+	uint64_t hash;                    /* of key: the engine's index */
 	uint64_t holdoff_until;           /* Holdoff=: records before this time are not counted */
 	struct rule_window window;
 	uint64_t error_ids[RULE_BUCKET_ERROR_IDS];   /* the last errors counted, to count each once */
@@ -98,7 +104,7 @@ int rule_engine_feed(struct rule_engine *e, const struct rule_input *in, uint64_
 
 const struct rule_set *rule_engine_rules(const struct rule_engine *e);
 const struct rule_stats *rule_engine_stats(const struct rule_engine *e, unsigned rule_index);
-/* The buckets of one rule, for the state file and `mcectl rules`; n is set to their number. */
+/* The buckets of one rule, in no order, for the state file and `mcectl rules`; n is set to their number. */
 const struct rule_bucket *rule_engine_buckets(const struct rule_engine *e, unsigned rule_index,
 					      unsigned *ret_n);
 
@@ -109,7 +115,10 @@ void rule_engine_changes_clear(struct rule_engine *e);
  * Puts back a bucket (from the state file): times are the record times still
  * counted, oldest first, at most N-1 of them are kept.  A rule name not in the
  * set is ignored (the rule was removed): returns 0 either way, or -ENOMEM.
- * The bucket is then unchanged (it is as the file says).
+ * The bucket is then unchanged (it is as the file says).  Buckets may come
+ * in any order: when the rule's keys are full, the one used least recently
+ * makes room (counted as evicted), or the one restored is not kept if it was
+ * used before all of them.
  */
 int rule_engine_restore(struct rule_engine *e, const char *rule_name, const char *key,
 			uint64_t holdoff_until, const uint64_t *times, unsigned n_times);
