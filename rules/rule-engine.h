@@ -23,9 +23,9 @@
  * storm whose records share one second (or have none), the key a record just
  * brought is the last to go, never the next.  Buckets put back from the state
  * file (rule_engine_restore()) count as used at their newest time (one
- * resting after a firing: when it fired), before any record fed after them.  A key is found by its hash and the bucket to
- * evict at once, so a record costs the same with 16 keys or 4,096
- * (bench/rule-keys.c).
+ * resting after a firing: when it fired), before any record fed after them.
+ * A key is found by its hash and the bucket to evict at once, so a record
+ * costs the same with 16 keys or 4,096 (bench/rule-keys.c).
  */
 
 #include <stdbool.h>
