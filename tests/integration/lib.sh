@@ -70,8 +70,18 @@ use_dev_mcelog_shim() {
 # stdout, its TSC (offset 40) and wall time in seconds (offset 48) replaced.
 dev_mcelog_record() {
 	head -c 40 "$data/dev-mcelog-88.bin"
-	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<QQ", int(sys.argv[1]), int(sys.argv[2])))' "$1" "$2"
+	le64 "$1"
+	le64 "$2"
 	head -c 88 "$data/dev-mcelog-88.bin" | tail -c +57
+}
+# le64 N: N's 8 bytes, little-endian (printf in the shell: no interpreter
+# started per record).
+le64() {
+	local v=$1 b=0 out=
+	for ((b = 0; b < 8; b++)); do
+		printf -v out '%s\\x%02x' "$out" $(((v >> (8 * b)) & 255))
+	done
+	printf %b "$out"
 }
 
 # wait_for SECONDS COMMAND...: until the command succeeds.
