@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,8 @@ int main(int argc, char **argv)
 		pace.tv_sec = us / 1000000;
 		pace.tv_nsec = us % 1000000 * 1000;
 	}
+	/* A child that could not become the other user: said, not a silent SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
 	snprintf(ident, sizeof(ident), "SYSLOG_IDENTIFIER=%s", program_invocation_short_name);
 	fd = journal_socket();
 	if (fd < 0) {
