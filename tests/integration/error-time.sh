@@ -17,7 +17,7 @@ set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
 use_dev_mcelog_shim
-need_tools python3 setpriv
+need_tools setpriv
 enter_journal_namespace "$0" "$@"
 use_workdir
 start_private_journald "$work"

@@ -121,10 +121,13 @@ check "--severity fatal" "7" "$("$mcectl" query --include-replayed --output json
 check "--severity corrected" "2,3" \
 	"$("$mcectl" query --include-replayed --output json --severity corrected | jq -s 'map(.cpu) | sort | join(",")' -r)"
 
-# --until / --since split at a moment between two replays.
-sleep 1.1
+# --until / --since split at a moment between two replays: the next second
+# after the first replays, and the second replay a whole second after it
+# (the boundaries waited for, not a fixed 1.1 s each side).
+next_second() { local t; t=$(date +%s); while [ "$(date +%s)" = "$t" ]; do sleep 0.05; done; }
+next_second
 split=$(date +%s)
-sleep 1.1
+next_second
 printf '%s\n' '{"cpu":42,"bank":2,"status":"0x9000000000000000"}' | "$mcelogd" --replay - 2>>"$work/replay.err"
 check "second replay exits 0" 0 "$?"
 check "--until excludes later records" 4 "$("$mcectl" query --include-replayed --until "@$split" --output json | wc -l)"

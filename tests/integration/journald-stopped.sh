@@ -10,7 +10,6 @@ set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
 use_dev_mcelog_shim
-need_tools python3
 # A private network namespace: the datagram queue length is its own (the
 # kernel's 10, whatever the host's sysctl.d says), so it fills quickly.
 MCELOGD_NS_NET=1 enter_journal_namespace "$0" "$@"

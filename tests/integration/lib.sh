@@ -70,8 +70,18 @@ use_dev_mcelog_shim() {
 # stdout, its TSC (offset 40) and wall time in seconds (offset 48) replaced.
 dev_mcelog_record() {
 	head -c 40 "$data/dev-mcelog-88.bin"
-	python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<QQ", int(sys.argv[1]), int(sys.argv[2])))' "$1" "$2"
+	le64 "$1"
+	le64 "$2"
 	head -c 88 "$data/dev-mcelog-88.bin" | tail -c +57
+}
+# le64 N: N's 8 bytes, little-endian (printf in the shell: no interpreter
+# started per record).
+le64() {
+	local v=$1 b=0 out=
+	for ((b = 0; b < 8; b++)); do
+		printf -v out '%s\\x%02x' "$out" $(((v >> (8 * b)) & 255))
+	done
+	printf %b "$out"
 }
 
 # wait_for SECONDS COMMAND...: until the command succeeds.
@@ -125,22 +135,15 @@ use_workdir() {
 
 # forge_entries N: N journal entries with the fields on stdin (FIELD=VALUE, a
 # line each), sent the way anyone can: as the user nobody, by a program named
-# mcelogd (a copy of python3: journald's _COMM is the name of the program).
-# The fields journald sets (_UID=65534) are the only difference from
-# mcelogd's own.  The sender stays a moment after its last entry, so that
-# journald still finds its name.  Needs setpriv; call after use_workdir.
+# mcelogd (journal-send.c, copied: journald's _COMM is the name of the
+# program; its _UID=65534 entries go from a child that is nobody).  The
+# fields journald sets (_UID=65534) are the only difference from mcelogd's
+# own.  Returns once journald has them (the root parent's journalctl --sync,
+# the sender still alive, so that journald still finds its name).  Call after
+# use_workdir.
 forge_entries() {
-	mkdir -p "$work/forger" && cp "$(readlink -f /usr/bin/python3)" "$work/forger/mcelogd" &&
-		chmod a+rx "$work" "$work/forger" || return 1
-	setpriv --reuid=nobody --regid=nogroup --clear-groups "$work/forger/mcelogd" -c '
-import socket, struct, sys, time
-entry = b""
-for line in sys.stdin.buffer.read().splitlines():
-    k, _, v = line.partition(b"=")
-    entry += k + b"\n" + struct.pack("<Q", len(v)) + v + b"\n"
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-for _ in range(int(sys.argv[1])):
-    s.sendto(entry, "/run/systemd/journal/socket")
-time.sleep(1)
-' "$1"
+	local fields k
+	mkdir -p "$work/forger" && cp "$builddir/tests/integration/journal-send" "$work/forger/mcelogd" || return 1
+	fields=$(cat)
+	for ((k = 0; k < $1; k++)); do printf '_UID=65534\n%s\n\n' "$fields"; done | "$work/forger/mcelogd"
 }

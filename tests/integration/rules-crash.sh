@@ -13,7 +13,6 @@ set -u
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/integration/lib.sh"
 use_dev_mcelog_shim
-need_tools python3
 work=$(mktemp -d)
 trap '[ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir "$work/state" "$work/rules"

@@ -131,7 +131,8 @@ for compact in 0 1; do
 	# what the walk meets): summaries that end well, and each count at least
 	# what was there before the writer started.
 	before=$("$mcectl" summary -o json | jq -s 'map(.records) | add')
-	write_entries 400 600 &
+	# (Paced: 200 entries over 2 s or more, for many summaries meanwhile.)
+	entries_pace=10000 write_entries 400 600 &
 	writer=$!
 	started "$writer"
 	bad=0 runs=0 direct=0
