@@ -75,8 +75,14 @@ records 4 1
 before=$(inode)
 run second
 sleep 0.5
-check "the start takes the journal in: the state written whole, the journal gone" "new absent" \
-	"$([ "$(inode)" != "$before" ] && echo new || echo same) $(grep -c . "$work/state/rules.state.journal" 2>/dev/null || echo absent)"
+# The old journal is gone; a new one may already hold the fourth error's
+# count (the daemon writes its counts once a second), but it follows the
+# state the start wrote: its base line names that state's checksum.
+new_base=$(printf 'base\t%s' "$(awk -F'\t' '$1 == "end" { print $3 }' "$work/state/rules.state")")
+journal_head=$(head -n1 "$work/state/rules.state.journal" 2>/dev/null | cut -f1-2)
+check "the start takes the journal in: the state written whole, the old journal gone" "new ok" \
+	"$([ "$(inode)" != "$before" ] && echo new || echo same) $(case $journal_head in
+		"" | "$new_base") echo ok ;; *) echo "old journal: $journal_head" ;; esac)"
 crash
 check "... the fourth error, counted after the start, is one count line in the new journal" \
 	"$(printf 'base\t%s\ncount' "$(awk -F'\t' '$1 == "end" { print $3 }' "$work/state/rules.state")")" \
