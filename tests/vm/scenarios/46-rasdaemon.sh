@@ -33,7 +33,7 @@ VM_LAST=1
 daemon_stats() {
 	guest "pid=\$(systemctl show -p MainPID --value $1)
 read -r -a st </proc/\$pid/stat
-echo \$((st[13] + st[14])) \$(sed -n 's/^wchar: //p' /proc/\$pid/io) \$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/\$pid/status)"
+echo \$((st[13] + st[14])) \$(sed -n 's/^wchar: //p' /proc/\$pid/io) \$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/\$pid/status) \${st[14]}"
 }
 
 scenario() {
@@ -117,6 +117,11 @@ echo \$(dpkg-query -W -f='\${Version}' rasdaemon) \$(cat \$d/buffer_percent) \$(
 	note "                     records accounted  CPU s   wake-ups  journal entries  journal bytes  bytes written (wchar)"
 	note "$(printf 'mcelogd              %-18s %-7s %-9s %-16s %-14s %s' "$((ind + sum))" "$mcpu" "$mwk" "$mje" "$mjb" "$mw")"
 	note "$(printf 'rasdaemon            %-18s %-7s %-9s %-16s %-14s %s' "$ras" "$rcpu" "$rwk" "$rje" "$rjb" "$rw")"
+	# Where a daemon's CPU went: in the kernel for it (system: reads, wake-ups) or its own code (user).
+	note "$(awk -v a="$m0" -v b="$m1" -v c="$r0" -v d="$r1" -v hz="$hz" 'BEGIN { split(a, w, " "); split(b, x, " ")
+		split(c, y, " "); split(d, z, " ")
+		printf "system CPU s: mcelogd %.2f of %.2f, rasdaemon %.2f of %.2f", (x[4] - w[4]) / hz, (x[1] - w[1]) / hz,
+			(z[4] - y[4]) / hz, (z[1] - y[1]) / hz }')"
 	note "rasdaemon's journal lines about an mce_record event: $(guest "journalctl --since '$since' -o cat --no-pager _COMM=rasdaemon | grep -c 'mce_record'")"
 	note "rasdaemon's log: $(guest "journalctl -u rasdaemon --since '$since' --no-pager -o cat | grep -v 'mce_record' | tail -n 3 | tr '\n' ' '")"
 	note "journald on rasdaemon: $(guest "journalctl --since '$since' -o cat --no-pager _COMM=systemd-journal | grep -i 'suppressed' | tail -n 2 | tr '\n' ' '")"
