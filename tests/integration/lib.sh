@@ -142,8 +142,17 @@ use_workdir() {
 # the sender still alive, so that journald still finds its name).  Call after
 # use_workdir.
 forge_entries() {
-	local fields k
-	mkdir -p "$work/forger" && cp "$builddir/tests/integration/journal-send" "$work/forger/mcelogd" || return 1
+	local fields k sender
+	sender=$(mcelogd_sender) || return 1
 	fields=$(cat)
-	for ((k = 0; k < $1; k++)); do printf '_UID=65534\n%s\n\n' "$fields"; done | "$work/forger/mcelogd"
+	for ((k = 0; k < $1; k++)); do printf '_UID=65534\n%s\n\n' "$fields"; done | "$sender"
+}
+# mcelogd_sender: the path of journal-send.c's program copied under the name
+# mcelogd (journald's _COMM is the program's name), made once per work
+# directory; for forge_entries and summary-entries.sh.  Call after use_workdir.
+mcelogd_sender() {
+	local dir=$work/sender
+	[ -x "$dir/mcelogd" ] || { mkdir -p "$dir" && cp "$builddir/tests/integration/journal-send" "$dir/mcelogd" &&
+		chmod a+rx "$work" "$dir" "$dir/mcelogd"; } || return 1
+	echo "$dir/mcelogd"
 }

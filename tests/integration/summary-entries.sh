@@ -10,13 +10,12 @@
 #                        "note" (past journald's 512-byte compression threshold)
 #   entries_pace         if set, microseconds between entries (a writer that
 #                        trickles while summaries read)
-# shellcheck disable=SC2154 # work and builddir: lib.sh's
-cp "$builddir/tests/integration/journal-send" "$work/mcelogd" && chmod a+rx "$work" "$work/mcelogd"
+sender=$(mcelogd_sender) || exit 1
 sevs=(corrected deferred uncorrected fatal)
 ids=(d90772f9176e45e88ae80c46f01c0915 aa342ccf21574871922871263c767d1c 5987c93aca024e54b54a11caec7a116b fd6bd0d477884d02a89dcb47f4c8c599)
 entries_starts=97 entries_named_after=-1 entries_pad='' entries_pace=''
 write_entries() {
-	entries_text "$@" | "$work/mcelogd" ${entries_pace:+-i "$entries_pace"}
+	entries_text "$@" | "$sender" ${entries_pace:+-i "$entries_pace"}
 }
 # entries_text FROM TO: the entries, FIELD=VALUE lines, an empty line after each.
 entries_text() {
