@@ -124,7 +124,6 @@ check "--severity corrected" "2,3" \
 # --until / --since split at a moment between two replays: the next second
 # after the first replays, and the second replay a whole second after it
 # (the boundaries waited for, not a fixed 1.1 s each side).
-next_second() { local t; t=$(date +%s); while [ "$(date +%s)" = "$t" ]; do sleep 0.05; done; }
 next_second
 split=$(date +%s)
 next_second

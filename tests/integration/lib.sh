@@ -84,6 +84,13 @@ le64() {
 	printf %b "$out"
 }
 
+# next_second: waits until the clock's second turns over; sets left_second
+# to the second it left (records before the call are dated at or before it).
+next_second() {
+	left_second=$(date +%s)
+	while [ "$(date +%s)" = "$left_second" ]; do sleep 0.05; done
+}
+
 # wait_for SECONDS COMMAND...: until the command succeeds.
 wait_for() {
 	local n=$(($1 * 10))

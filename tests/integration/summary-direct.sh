@@ -91,11 +91,10 @@ for compact in 0 1; do
 	journal=/run/log/journal/$(cat /etc/machine-id)
 	write_entries 0 150
 	"$mcelogd" --replay "$data/replay-mixed.txt" >/dev/null 2>&1
-	t=$(date +%s)
-	while [ "$(date +%s)" = "$t" ]; do sleep 0.1; done
+	next_second
 	write_entries 150 300
 	journalctl --sync 2>/dev/null || sleep 1
-	since=@$((t + 1)) until=@$((t + 120))
+	since=@$((left_second + 1)) until=@$((left_second + 120))
 	check "$kind: journald 252 took SYSTEMD_JOURNAL_COMPACT=$compact" "$compact" \
 		"$(journalctl --header --file "$journal/system.journal" | grep -c 'Incompatible flags:.*COMPACT')"
 	check "$kind: some MCE_JSON is compressed (zstd frames in the file)" 1 \

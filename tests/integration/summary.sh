@@ -86,11 +86,10 @@ entries_named_after=40
 export MCECTL_JOURNAL_READER=libsystemd
 write_entries 0 200
 # The second batch starts on a later second, for --since.
-t=$(date +%s)
-while [ "$(date +%s)" = "$t" ]; do sleep 0.1; done
+next_second
 write_entries 200 400
 journalctl --sync 2>/dev/null || sleep 1
-since=@$((t + 1)) until=@$((t + 120))
+since=@$((left_second + 1)) until=@$((left_second + 120))
 diffs= runs=0
 for by in dimm channel bank cpu socket page error host; do
 	for o in table json csv; do
