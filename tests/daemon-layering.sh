@@ -15,10 +15,10 @@ files=$(find . -name '*.[ch]' | sed 's|^\./||' | sort)
 # seconds.)
 # shellcheck disable=SC2086
 edges=$(awk -v files="$files" '
-	BEGIN { n = split(files, f, "\n"); for (i = 1; i <= n; i++) { sub(".*/", "", f[i]); sub("[.][ch]$", "", f[i]); known[f[i]] = 1 }; n = 0 }
+	BEGIN { n = split(files, f, "\n"); for (i = 1; i <= n; i++) { sub(".*/", "", f[i]); sub("[.][ch]$", "", f[i]); known[f[i]] = 1 } }
 	FNR == 1 { from = FILENAME; sub(".*/", "", from); sub("[.][ch]$", "", from) }
-	/^#include "[^"]*[.]h"/ { to = $0; sub("^#include \"", "", to); sub("[.]h\".*", "", to); line[++n] = from " " to }
-	END { for (i = 1; i <= n; i++) { split(line[i], e, " "); if (e[1] != e[2] && (e[2] in known)) print line[i] } }' $files)
+	/^#include "[^"]*[.]h"/ { to = $0; sub("^#include \"", "", to); sub("[.]h\".*", "", to)
+		if (to != from && (to in known)) print from " " to }' $files)
 [ -n "$edges" ] && ok "the daemon's include graph was read ($(wc -l <<<"$edges") edges)" ||
 	not_ok "the daemon's include graph was read"
 if loop=$(tsort <<<"$edges" 2>&1 >/dev/null) && [ -z "$loop" ]; then
